@@ -1,0 +1,70 @@
+// attnlab-cli trace / steps: run the forward pass step by step and write or list the steps.
+#include "cli_common.h"
+#include "commands.h"
+#include "io/trace_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace attnlab::cli {
+
+namespace {
+
+nlohmann::json step_json(const Step& s) {
+    return {{"path", s.path}, {"title", s.title}, {"formula", s.formula}, {"inputs", s.inputs}, {"params", s.params}};
+}
+
+}  // namespace
+
+int run_trace(const Argv& argv) {
+    Args args;
+    std::set<std::string> flags = kInputFlags;
+    flags.insert("out");
+    if (auto err = parse_args(argv, {flags, {}, 1}, args)) return fail("trace: " + *err, kExitUsage);
+    if (!args.get("out")) return fail("trace: missing --out TRACE.safetensors", kExitUsage);
+    Model model;
+    int code = 0;
+    auto stepper = open_stepper(args, &model, &code);
+    if (!stepper) return fail(stepper.error().message, code);
+    stepper->run_all();
+
+    if (auto st = io::write_trace(*args.get("out"), *stepper); !st) return fail(st.error().message, kExitBadInput);
+    std::printf("wrote %s: %zu steps\n", args.get("out")->c_str(), stepper->size());
+    for (const Step& s : stepper->steps()) {
+        const auto& rows = stepper->entry(s.path)->fully_masked_rows;
+        if (!rows.empty())
+            std::printf("note: %s: %zu query row(s) have every key masked; their weights are 0\n", s.path.c_str(),
+                        rows.size());
+    }
+    return 0;
+}
+
+int run_steps(const Argv& argv) {
+    Args args;
+    if (auto err = parse_args(argv, {kInputFlags, {"json"}, 1}, args)) return fail("steps: " + *err, kExitUsage);
+    Model model;
+    int code = 0;
+    // The step list depends only on the config; without inputs a one-token source stands in.
+    Args with_default = args;
+    if (!args.get("src") && !args.get("src-ids") && !args.get("tgt") && !args.get("tgt-ids"))
+        with_default.values["src-ids"] = "0";
+    auto stepper = open_stepper(with_default, &model, &code);
+    if (!stepper) return fail(stepper.error().message, code);
+    if (args.has("json")) {
+        nlohmann::json steps = nlohmann::json::array();
+        for (const Step& s : stepper->steps()) steps.push_back(step_json(s));
+        std::printf("%s\n", steps.dump(2).c_str());
+        return 0;
+    }
+    for (size_t i = 0; i < stepper->size(); ++i) {
+        const Step& s = stepper->step(i);
+        std::string inputs;
+        for (const auto& in : s.inputs) inputs += (inputs.empty() ? "" : ", ") + in;
+        std::printf("%4zu  %-44s %s\n      %s\n", i, s.path.c_str(), s.title.c_str(), s.formula.c_str());
+        if (!inputs.empty()) std::printf("      reads: %s\n", inputs.c_str());
+    }
+    return 0;
+}
+
+}  // namespace attnlab::cli

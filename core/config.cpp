@@ -1,0 +1,211 @@
+// ModelConfig <-> JSON, validation, and the named presets.
+#include "config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cmath>
+#include <set>
+
+namespace attnlab {
+
+using nlohmann::json;
+
+namespace {
+
+template <class E, size_t N>
+struct EnumNames {
+    std::array<std::pair<E, const char*>, N> entries;
+    const char* name(E e) const {
+        for (auto& [value, text] : entries)
+            if (value == e) return text;
+        return "?";
+    }
+    bool parse(const std::string& text, E& out) const {
+        for (auto& [value, name] : entries)
+            if (text == name) { out = value; return true; }
+        return false;
+    }
+    std::string choices() const {
+        std::string s;
+        for (auto& [value, name] : entries) s += (s.empty() ? "" : " | ") + std::string(name);
+        return s;
+    }
+};
+
+constexpr EnumNames<Arch, 3> kArchNames{{{{Arch::encoder_decoder, "encoder_decoder"},
+                                          {Arch::encoder_only, "encoder_only"},
+                                          {Arch::decoder_only, "decoder_only"}}}};
+constexpr EnumNames<Activation, 3> kActivationNames{{{{Activation::relu, "relu"},
+                                                      {Activation::gelu, "gelu"},
+                                                      {Activation::gelu_tanh, "gelu_tanh"}}}};
+constexpr EnumNames<Positional, 3> kPositionalNames{{{{Positional::sinusoidal, "sinusoidal"},
+                                                      {Positional::learned, "learned"},
+                                                      {Positional::none, "none"}}}};
+
+const std::set<std::string> kFields = {
+    "arch", "d_model", "n_heads", "n_encoder_layers", "n_decoder_layers", "d_ff", "activation",
+    "norm_first", "final_norm", "positional", "max_len", "scale_embedding", "tie_embeddings",
+    "layer_norm_eps", "src_vocab_size", "tgt_vocab_size", "pad_id", "sos_id", "eos_id", "unk_id"};
+
+// Reads one field of the config object into `out`, or explains why it cannot.
+class FieldReader {
+public:
+    explicit FieldReader(const json& j) : j_(j) {}
+    const std::string& error() const { return error_; }
+
+    void get_int(const char* key, int& out) {
+        const json* v = find(key);
+        if (!v) return;
+        if (!v->is_number_integer()) return fail(key, "must be an integer");
+        const auto x = v->get<int64_t>();
+        if (x < -1000000000 || x > 1000000000) return fail(key, "is out of range");
+        out = static_cast<int>(x);
+    }
+    void get_bool(const char* key, bool& out) {
+        const json* v = find(key);
+        if (!v) return;
+        if (!v->is_boolean()) return fail(key, "must be true or false");
+        out = v->get<bool>();
+    }
+    void get_float(const char* key, float& out) {
+        const json* v = find(key);
+        if (!v) return;
+        if (!v->is_number()) return fail(key, "must be a number");
+        out = v->get<float>();
+    }
+    template <class E, size_t N>
+    void get_enum(const char* key, const EnumNames<E, N>& names, E& out) {
+        const json* v = find(key);
+        if (!v) return;
+        if (!v->is_string() || !names.parse(v->get<std::string>(), out))
+            return fail(key, "must be one of " + names.choices());
+    }
+
+private:
+    const json* find(const char* key) {
+        if (!error_.empty()) return nullptr;
+        auto it = j_.find(key);
+        if (it == j_.end()) {
+            error_ = std::string("config: missing field '") + key + "'";
+            return nullptr;
+        }
+        return &*it;
+    }
+    void fail(const char* key, const std::string& why) {
+        error_ = std::string("config: field '") + key + "' " + why;
+    }
+    const json& j_;
+    std::string error_;
+};
+
+}  // namespace
+
+std::string to_string(Arch a) { return kArchNames.name(a); }
+std::string to_string(Activation a) { return kActivationNames.name(a); }
+std::string to_string(Positional p) { return kPositionalNames.name(p); }
+
+Result<ModelConfig> config_from_json(const std::string& json_text) {
+    json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return Error{"config: not valid JSON"};
+    if (!j.is_object()) return Error{"config: must be a JSON object"};
+    for (auto& [key, value] : j.items())
+        if (!kFields.count(key)) return Error{"config: unknown field '" + key + "'"};
+
+    ModelConfig c;
+    FieldReader r(j);
+    r.get_enum("arch", kArchNames, c.arch);
+    r.get_int("d_model", c.d_model);
+    r.get_int("n_heads", c.n_heads);
+    r.get_int("n_encoder_layers", c.n_encoder_layers);
+    r.get_int("n_decoder_layers", c.n_decoder_layers);
+    r.get_int("d_ff", c.d_ff);
+    r.get_enum("activation", kActivationNames, c.activation);
+    r.get_bool("norm_first", c.norm_first);
+    r.get_bool("final_norm", c.final_norm);
+    r.get_enum("positional", kPositionalNames, c.positional);
+    r.get_int("max_len", c.max_len);
+    r.get_bool("scale_embedding", c.scale_embedding);
+    r.get_bool("tie_embeddings", c.tie_embeddings);
+    r.get_float("layer_norm_eps", c.layer_norm_eps);
+    r.get_int("src_vocab_size", c.src_vocab_size);
+    r.get_int("tgt_vocab_size", c.tgt_vocab_size);
+    r.get_int("pad_id", c.pad_id);
+    r.get_int("sos_id", c.sos_id);
+    r.get_int("eos_id", c.eos_id);
+    r.get_int("unk_id", c.unk_id);
+    if (!r.error().empty()) return Error{r.error()};
+    if (auto st = validate_config(c); !st) return st.error();
+    return c;
+}
+
+std::string config_to_json(const ModelConfig& c) {
+    json j = json::object();
+    j["arch"] = to_string(c.arch);
+    j["d_model"] = c.d_model;
+    j["n_heads"] = c.n_heads;
+    j["n_encoder_layers"] = c.n_encoder_layers;
+    j["n_decoder_layers"] = c.n_decoder_layers;
+    j["d_ff"] = c.d_ff;
+    j["activation"] = to_string(c.activation);
+    j["norm_first"] = c.norm_first;
+    j["final_norm"] = c.final_norm;
+    j["positional"] = to_string(c.positional);
+    j["max_len"] = c.max_len;
+    j["scale_embedding"] = c.scale_embedding;
+    j["tie_embeddings"] = c.tie_embeddings;
+    j["layer_norm_eps"] = c.layer_norm_eps;
+    j["src_vocab_size"] = c.src_vocab_size;
+    j["tgt_vocab_size"] = c.tgt_vocab_size;
+    j["pad_id"] = c.pad_id;
+    j["sos_id"] = c.sos_id;
+    j["eos_id"] = c.eos_id;
+    j["unk_id"] = c.unk_id;
+    return j.dump();
+}
+
+Status validate_config(const ModelConfig& c) {
+    auto bad = [](const std::string& m) { return Status(Error{"config: " + m}); };
+    constexpr int kMaxDim = 1 << 16, kMaxLayers = 256, kMaxVocab = 1 << 22, kMaxLen = 1 << 16;
+    if (c.d_model < 1 || c.d_model > kMaxDim) return bad("d_model must be in 1.." + std::to_string(kMaxDim));
+    if (c.n_heads < 1 || c.d_model % c.n_heads != 0)
+        return bad("n_heads must be at least 1 and divide d_model (" + std::to_string(c.d_model) + ")");
+    if (c.d_ff < 1 || c.d_ff > 8 * kMaxDim) return bad("d_ff must be in 1.." + std::to_string(8 * kMaxDim));
+    if (c.n_encoder_layers < 0 || c.n_encoder_layers > kMaxLayers) return bad("n_encoder_layers out of range");
+    if (c.n_decoder_layers < 0 || c.n_decoder_layers > kMaxLayers) return bad("n_decoder_layers out of range");
+    if (c.arch == Arch::encoder_only && c.n_decoder_layers != 0)
+        return bad("an encoder_only model has n_decoder_layers 0");
+    if (c.arch == Arch::decoder_only && c.n_encoder_layers != 0)
+        return bad("a decoder_only model has n_encoder_layers 0");
+    if (c.has_encoder() && c.n_encoder_layers < 1) return bad("n_encoder_layers must be at least 1");
+    if (c.has_decoder() && c.n_decoder_layers < 1) return bad("n_decoder_layers must be at least 1");
+    if (c.max_len < 1 || c.max_len > kMaxLen) return bad("max_len must be in 1.." + std::to_string(kMaxLen));
+    if (!(c.layer_norm_eps > 0.0f) || !std::isfinite(c.layer_norm_eps)) return bad("layer_norm_eps must be positive");
+    const bool needs_src = c.has_encoder(), needs_tgt = c.has_decoder();
+    if (needs_src && (c.src_vocab_size < 1 || c.src_vocab_size > kMaxVocab)) return bad("src_vocab_size out of range");
+    if (needs_tgt && (c.tgt_vocab_size < 1 || c.tgt_vocab_size > kMaxVocab)) return bad("tgt_vocab_size out of range");
+    const int vocab = needs_tgt ? c.tgt_vocab_size : c.src_vocab_size;
+    const std::pair<const char*, int> ids[] = {{"pad_id", c.pad_id}, {"sos_id", c.sos_id}, {"eos_id", c.eos_id}, {"unk_id", c.unk_id}};
+    for (auto [name, id] : ids) {
+        if (id < 0 || id >= vocab || (needs_src && id >= c.src_vocab_size))
+            return bad(std::string(name) + " " + std::to_string(id) + " is outside the vocabulary");
+    }
+    return ok_status();
+}
+
+Result<ModelConfig> preset_config(const std::string& name, int src_vocab_size, int tgt_vocab_size) {
+    ModelConfig c;
+    if (name == "tiny") {
+        c.d_model = 64; c.n_heads = 4; c.n_encoder_layers = 2; c.n_decoder_layers = 2; c.d_ff = 256; c.max_len = 64;
+    } else if (name == "base") {
+        c.d_model = 512; c.n_heads = 8; c.n_encoder_layers = 6; c.n_decoder_layers = 6; c.d_ff = 2048; c.max_len = 256;
+    } else {
+        return Error{"unknown preset '" + name + "' (expected tiny or base)"};
+    }
+    c.src_vocab_size = src_vocab_size;
+    c.tgt_vocab_size = tgt_vocab_size;
+    if (auto st = validate_config(c); !st) return st.error();
+    return c;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,70 @@
+// The ten stages of one multi-head attention: Q, K, V, QKᵀ, ÷√D, mask, softmax, ·V, concat, W^O.
+#include "forward/graph_builder.h"
+#include "ops/attention.h"
+#include "ops/linear.h"
+#include "ops/softmax.h"
+
+namespace attnlab {
+
+namespace {
+
+// Q, K or V: rows [which·C, (which+1)·C) of the packed in_proj, split into heads.
+StepOutput project_heads(const StepContext& ctx, const std::string& param_prefix, int which) {
+    const int64_t C = ctx.config.d_model;
+    const Tensor& w = ctx.param(param_prefix + ".in_proj_weight");  // (3C, C)
+    const Tensor& b = ctx.param(param_prefix + ".in_proj_bias");    // (3C,)
+    Tensor x = linear_forward(ctx.input(0), w, &b, which * C, C);    // (N, C)
+    return {split_heads(x, ctx.config.n_heads), {}};                 // (H, N, D)
+}
+
+}  // namespace
+
+std::string GraphBuilder::attention(const std::string& path, const std::string& param_prefix,
+                                    const std::string& q_input, const std::string& kv_input, const std::string& mask) {
+    const std::string in_w = param_prefix + ".in_proj_weight", in_b = param_prefix + ".in_proj_bias";
+    const std::string heads = "H=" + std::to_string(config_.n_heads);  // the split depends on H, not on any shape
+    const char* letters[] = {"Q", "K", "V"};
+    const char* names[] = {"Queries", "Keys", "Values"};
+    for (int which = 0; which < 3; ++which) {
+        const std::string L = letters[which];
+        add({path + "." + (which == 0 ? "q" : which == 1 ? "k" : "v"), names[which] + std::string(" per head"),
+             L + " = x·W_" + L + "ᵀ + b_" + L + ", split into H heads of D = C/H", {which == 0 ? q_input : kv_input},
+             {in_w, in_b}, {}, heads,
+             [param_prefix, which](const StepContext& ctx) { return project_heads(ctx, param_prefix, which); }});
+    }
+    add({path + ".scores", "Scores QKᵀ", "scores[h] = Q[h]·K[h]ᵀ", {path + ".q", path + ".k"}, {}, {}, "",
+         [](const StepContext& ctx) { return StepOutput{attention_scores(ctx.input(0), ctx.input(1)), {}}; }});
+    add({path + ".scaled", "Scale by 1/√D", "scaled = scores / √D", {path + ".scores"}, {}, {}, heads,
+         [](const StepContext& ctx) {
+             return StepOutput{scale_scores(ctx.input(0), static_cast<float>(ctx.config.d_head())), {}};
+         }});
+    add({path + ".masked", "Apply the mask", "masked = scaled, with −∞ where M[i, j] = 0", {path + ".scaled", mask}, {},
+         {}, "", [](const StepContext& ctx) { return StepOutput{mask_scores(ctx.input(0), ctx.input(1)), {}}; }});
+    add({path + ".weights", "Softmax over keys", "weights[h, i, :] = softmax(masked[h, i, :])", {path + ".masked"}, {},
+         {}, "", [](const StepContext& ctx) {
+             std::vector<int64_t> rows;  // rows of the (H·Tq, Tk) view
+             Tensor w = softmax_rows(ctx.input(0), &rows);
+             const int64_t n_queries = w.dim(1);
+             std::vector<int64_t> query_rows;
+             for (int64_t r : rows)
+                 if (r < n_queries) query_rows.push_back(r);  // the mask is shared, so head 0 names them all
+             return StepOutput{std::move(w), std::move(query_rows)};
+         }});
+    add({path + ".context", "Weighted sum of values", "context[h] = weights[h]·V[h]", {path + ".weights", path + ".v"},
+         {}, {ablation_control(path)}, "", [path](const StepContext& ctx) {
+             const std::set<int> none;
+             auto it = ctx.inputs.ablated_heads.find(path);
+             const std::set<int>& ablated = it == ctx.inputs.ablated_heads.end() ? none : it->second;
+             return StepOutput{attention_context(ctx.input(0), ctx.input(1), ablated), {}};
+         }});
+    add({path + ".concat", "Concatenate heads", "concat = [context[0] | … | context[H−1]]", {path + ".context"}, {}, {},
+         "", [](const StepContext& ctx) { return StepOutput{merge_heads(ctx.input(0)), {}}; }});
+    const std::string out_w = param_prefix + ".out_proj.weight", out_b = param_prefix + ".out_proj.bias";
+    add({path + ".out", "Output projection W^O", "out = concat·W_Oᵀ + b_O", {path + ".concat"}, {out_w, out_b}, {}, "",
+         [out_w, out_b](const StepContext& ctx) {
+             return StepOutput{linear_forward(ctx.input(0), ctx.param(out_w), &ctx.param(out_b)), {}};
+         }});
+    return path + ".out";
+}
+
+}  // namespace attnlab

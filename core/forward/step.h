@@ -1,0 +1,64 @@
+// Step: one named stage of the forward pass (a path, a title, a formula, what it reads, how
+// it computes). The forward pass is an ordered list of them; the stepper runs them.
+#pragma once
+
+#include "config.h"
+#include "ops/masks.h"
+#include "tensor.h"
+#include "weights.h"
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// What the user controls besides the weights and the config.
+struct ForwardInputs {
+    std::vector<int> src_ids;  // (S,) encoder input; pad_id marks padding
+    std::vector<int> tgt_ids;  // (T,) decoder input, usually <sos> first
+    std::map<std::string, MaskOverrides> mask_overrides;  // mask path (masks.encoder_self, ...) -> cells
+    std::map<std::string, std::set<int>> ablated_heads;   // attention path (encoder.layers.0.self_attn) -> heads
+};
+
+struct StepOutput {
+    Tensor value;
+    std::vector<int64_t> fully_masked_rows;  // attention weights only: query rows with every key masked
+};
+
+struct StepContext {
+    const ModelConfig& config;
+    const Weights& weights;
+    const ForwardInputs& inputs;
+    std::vector<const Tensor*> in;  // the outputs of Step::inputs, in order
+
+    const Tensor& input(size_t i) const { return *in.at(i); }
+    const Tensor& param(const std::string& name) const { return weights.at(name); }
+};
+
+// Names of the controls a step can read (Step::controls).
+inline const std::string kSrcIdsControl = "src_ids";
+inline const std::string kTgtIdsControl = "tgt_ids";
+inline std::string mask_control(const std::string& mask_path) { return "mask:" + mask_path; }
+inline std::string ablation_control(const std::string& attention_path) { return "ablation:" + attention_path; }
+
+struct Step {
+    std::string path;     // stable, e.g. encoder.layers.0.self_attn.scaled
+    std::string title;    // short, for the timeline
+    std::string formula;  // what it computes, in the paper's notation
+    std::vector<std::string> inputs;    // trace paths it reads, in the order compute() expects
+    std::vector<std::string> params;    // weight names it reads
+    std::vector<std::string> controls;  // src_ids, tgt_ids, mask:<path>, ablation:<path>
+    std::string variant;  // config details that change the result but not the formula (ε, ...)
+    std::function<StepOutput(const StepContext&)> compute;
+
+    // Two steps with equal signatures compute the same function of the same things.
+    std::string signature() const;
+};
+
+// The whole forward pass for a config, in execution order.
+std::vector<Step> build_forward_steps(const ModelConfig& config);
+
+}  // namespace attnlab

@@ -1,0 +1,63 @@
+// Model <-> safetensors: the config and vocabularies travel in the header's __metadata__.
+#include "io/model_file.h"
+
+namespace attnlab::io {
+
+namespace {
+
+Result<std::optional<Vocab>> vocab_from_metadata(const SafetensorsFile& file, const std::string& key) {
+    auto it = file.metadata.find(key);
+    if (it == file.metadata.end()) return std::optional<Vocab>{};
+    auto vocab = Vocab::from_json(it->second);
+    if (!vocab) return Error{"__metadata__[\"" + key + "\"]: " + vocab.error().message};
+    return std::optional<Vocab>(std::move(*vocab));
+}
+
+}  // namespace
+
+Result<Model> model_from_safetensors(SafetensorsFile file, const std::string& source_name) {
+    auto fail = [&](const std::string& m) { return Error{source_name + ": " + m}; };
+    auto config_text = file.metadata.find("config");
+    if (config_text == file.metadata.end()) return fail("no __metadata__[\"config\"]; is this an Attention Lab model?");
+    auto config = config_from_json(config_text->second);
+    if (!config) return fail(config.error().message);
+
+    Model m;
+    m.config = *config;
+    for (auto& [name, tensor] : file.tensors) m.weights.set(name, std::move(tensor));
+    auto src = vocab_from_metadata(file, "src_vocab");
+    if (!src) return fail(src.error().message);
+    auto tgt = vocab_from_metadata(file, "tgt_vocab");
+    if (!tgt) return fail(tgt.error().message);
+    m.src_vocab = std::move(*src);
+    m.tgt_vocab = std::move(*tgt);
+    if (auto it = file.metadata.find("tokenizer"); it != file.metadata.end()) {
+        auto kind = tokenizer_kind_from_string(it->second);
+        if (!kind) return fail("__metadata__[\"tokenizer\"]: " + kind.error().message);
+        m.tokenizer = *kind;
+    }
+    if (auto st = check_model(m); !st) return fail(st.error().message);
+    return m;
+}
+
+Result<Model> read_model(const std::string& path) {
+    auto file = read_safetensors(path);
+    if (!file) return file.error();
+    return model_from_safetensors(std::move(*file), path);
+}
+
+SafetensorsFile model_to_safetensors(const Model& model) {
+    SafetensorsFile file;
+    for (const auto& [name, tensor] : model.weights.all()) file.tensors[name] = *tensor;
+    file.metadata["config"] = config_to_json(model.config);
+    if (model.src_vocab) file.metadata["src_vocab"] = model.src_vocab->to_json();
+    if (model.tgt_vocab) file.metadata["tgt_vocab"] = model.tgt_vocab->to_json();
+    if (model.src_vocab || model.tgt_vocab) file.metadata["tokenizer"] = to_string(model.tokenizer);
+    return file;
+}
+
+Status write_model(const std::string& path, const Model& model) {
+    return write_safetensors(path, model_to_safetensors(model));
+}
+
+}  // namespace attnlab::io

@@ -1,0 +1,74 @@
+// Building, checking, and feeding text to a Model.
+#include "model.h"
+
+namespace attnlab {
+
+namespace {
+
+Status check_vocab(const Vocab& vocab, int expected_size, const ModelConfig& c, const std::string& what) {
+    if (vocab.size() != expected_size)
+        return Error{what + " has " + std::to_string(vocab.size()) + " tokens, config says " + std::to_string(expected_size)};
+    const std::pair<int, const char*> specials[] = {
+        {c.pad_id, kPadToken}, {c.sos_id, kSosToken}, {c.eos_id, kEosToken}, {c.unk_id, kUnkToken}};
+    for (auto [id, token] : specials)
+        if (vocab.token(id) != token)
+            return Error{what + " token " + std::to_string(id) + " is '" + vocab.token(id) + "', expected '" + token + "'"};
+    return ok_status();
+}
+
+Result<Tokenized> encode_text(const std::optional<Vocab>& vocab, const Model& model, std::string_view text,
+                              const std::string& what) {
+    if (!vocab) return Error{"this model has no " + what + " vocabulary; give token ids instead of text"};
+    auto t = tokenize(*vocab, model.tokenizer, text, model.config.unk_id);
+    if (!t) return Error{what + " text: " + t.error().message};
+    return t;
+}
+
+}  // namespace
+
+Status check_model(const Model& m) {
+    if (auto st = validate_config(m.config); !st) return st;
+    if (auto st = check_weights(m.config, m.weights); !st) return st;
+    if (m.src_vocab) {
+        if (!m.config.has_encoder()) return Error{"src_vocab given but the model has no encoder"};
+        if (auto st = check_vocab(*m.src_vocab, m.config.src_vocab_size, m.config, "src_vocab"); !st) return st;
+    }
+    if (m.tgt_vocab) {
+        if (!m.config.has_decoder()) return Error{"tgt_vocab given but the model has no decoder"};
+        if (auto st = check_vocab(*m.tgt_vocab, m.config.tgt_vocab_size, m.config, "tgt_vocab"); !st) return st;
+    }
+    return ok_status();
+}
+
+Result<Model> make_random_model(const std::string& preset, uint64_t seed, std::optional<Vocab> src_vocab,
+                                std::optional<Vocab> tgt_vocab, TokenizerKind tokenizer) {
+    if (!src_vocab && !tgt_vocab) {
+        src_vocab = tgt_vocab = default_char_vocab();
+        tokenizer = TokenizerKind::character;
+    }
+    if (!src_vocab || !tgt_vocab) return Error{"give both a source and a target vocabulary, or neither"};
+    auto config = preset_config(preset, src_vocab->size(), tgt_vocab->size());
+    if (!config) return config.error();
+    Model m{*config, init_weights(*config, seed), std::move(src_vocab), std::move(tgt_vocab), tokenizer};
+    if (auto st = check_model(m); !st) return st.error();
+    return m;
+}
+
+Result<Tokenized> encode_source_text(const Model& model, std::string_view text) {
+    auto t = encode_text(model.src_vocab, model, text, "source");
+    if (!t) return t;
+    t->ids.push_back(model.config.eos_id);
+    t->pieces.push_back(kEosToken);
+    return t;
+}
+
+Result<Tokenized> encode_target_text(const Model& model, std::string_view text) {
+    auto t = encode_text(model.tgt_vocab, model, text, "target");
+    if (!t) return t;
+    t->ids.insert(t->ids.begin(), model.config.sos_id);
+    t->pieces.insert(t->pieces.begin(), kSosToken);
+    for (int& u : t->unknown) ++u;
+    return t;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,35 @@
+// Model: a config, its weights, and the vocabularies and tokenizer that turn text into ids.
+#pragma once
+
+#include "config.h"
+#include "result.h"
+#include "text/tokenizer.h"
+#include "text/vocab.h"
+#include "weights.h"
+
+#include <optional>
+
+namespace attnlab {
+
+struct Model {
+    ModelConfig config;
+    Weights weights;
+    std::optional<Vocab> src_vocab;  // encoder side; absent for decoder_only
+    std::optional<Vocab> tgt_vocab;  // decoder side; absent for encoder_only
+    TokenizerKind tokenizer = TokenizerKind::word;
+};
+
+// A randomly initialised preset. Without vocabularies it uses default_char_vocab() and
+// the character tokenizer on both sides.
+Result<Model> make_random_model(const std::string& preset, uint64_t seed, std::optional<Vocab> src_vocab,
+                                std::optional<Vocab> tgt_vocab, TokenizerKind tokenizer);
+
+// Checks a model's pieces against each other: weights against the config, vocabulary sizes,
+// and the special tokens at pad_id, sos_id, eos_id and unk_id.
+Status check_model(const Model& model);
+
+// Source text becomes its tokens followed by <eos>; target text becomes <sos> followed by its tokens.
+Result<Tokenized> encode_source_text(const Model& model, std::string_view text);
+Result<Tokenized> encode_target_text(const Model& model, std::string_view text);
+
+}  // namespace attnlab

@@ -1,0 +1,40 @@
+// ReLU, GELU (erf) and GELU (tanh), elementwise.
+#include "ops/activation.h"
+
+#include <cmath>
+
+namespace attnlab {
+
+Tensor activation_forward(const Tensor& h, Activation kind) {
+    Tensor a(h.shape);
+    const size_t n = h.data.size();
+    switch (kind) {
+        case Activation::relu:
+            for (size_t i = 0; i < n; ++i) a.data[i] = h.data[i] > 0.0f ? h.data[i] : 0.0f;
+            break;
+        case Activation::gelu:
+            for (size_t i = 0; i < n; ++i) {
+                const float x = h.data[i];
+                a.data[i] = 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f));
+            }
+            break;
+        case Activation::gelu_tanh:
+            for (size_t i = 0; i < n; ++i) {
+                const float x = h.data[i];
+                a.data[i] = 0.5f * x * (1.0f + std::tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+            }
+            break;
+    }
+    return a;
+}
+
+const char* activation_formula(Activation kind) {
+    switch (kind) {
+        case Activation::relu: return "a = max(0, h)";
+        case Activation::gelu: return "a = h·Φ(h) = ½h(1 + erf(h/√2))";
+        case Activation::gelu_tanh: return "a = ½h(1 + tanh(√(2/π)(h + 0.044715h³)))";
+    }
+    return "";
+}
+
+}  // namespace attnlab

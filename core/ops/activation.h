@@ -1,0 +1,12 @@
+// The FFN's nonlinearity: ReLU max(0, h), GELU h·Φ(h) (erf form), or GELU's tanh approximation.
+#pragma once
+
+#include "config.h"
+#include "tensor.h"
+
+namespace attnlab {
+
+Tensor activation_forward(const Tensor& h, Activation kind);  // elementwise, same shape
+const char* activation_formula(Activation kind);
+
+}  // namespace attnlab

@@ -1,0 +1,21 @@
+// Scaled dot-product attention, one stage at a time, per head (paper §3.2.1–3.2.2):
+//   weights = softmax(QKᵀ/√D + mask),  context = weights·V,  out = concat(heads)·W_Oᵀ + b_O
+// Shapes: queries Tq, keys Tk, heads H, per-head width D, C = H·D.
+#pragma once
+
+#include "tensor.h"
+
+#include <set>
+
+namespace attnlab {
+
+Tensor split_heads(const Tensor& x, int64_t n_heads);   // (T, C) -> (H, T, D)
+Tensor merge_heads(const Tensor& x);                    // (H, T, D) -> (T, C)
+Tensor attention_scores(const Tensor& q, const Tensor& k);  // (H, Tq, D), (H, Tk, D) -> QKᵀ (H, Tq, Tk)
+Tensor scale_scores(const Tensor& scores, float d_head);    // scores / √D
+// −∞ wherever mask (Tq, Tk) is 0; the mask is shared by every head.
+Tensor mask_scores(const Tensor& scaled, const Tensor& mask);
+// weights (H, Tq, Tk) · V (H, Tk, D) -> (H, Tq, D); heads in `ablated` give zeros.
+Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated);
+
+}  // namespace attnlab

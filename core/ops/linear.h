@@ -1,0 +1,13 @@
+// Linear layer as nn.Linear computes it: y = x·Wᵀ + b, W stored (out, in).
+#pragma once
+
+#include "tensor.h"
+
+namespace attnlab {
+
+// x (N, in), weight rows [row_begin, row_begin + n_out) of W (·, in), bias entries of the same range.
+// Returns (N, n_out). n_out < 0 means all rows. A packed in_proj (3C, C) is read a third at a time.
+Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin = 0,
+                      int64_t n_out = -1);
+
+}  // namespace attnlab

@@ -1,0 +1,14 @@
+// Row-wise softmax that tolerates −∞ (masked) entries.
+#pragma once
+
+#include "tensor.h"
+
+#include <vector>
+
+namespace attnlab {
+
+// softmax over the last dim. A row whose entries are all −∞ becomes all zeros (never NaN),
+// and its row index (counting rows of the (N, last) view) is appended to fully_masked_rows.
+Tensor softmax_rows(const Tensor& x, std::vector<int64_t>* fully_masked_rows = nullptr);
+
+}  // namespace attnlab

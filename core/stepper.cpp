@@ -1,0 +1,222 @@
+// The stepper: cursor movement, the trace, and incremental re-runs after edits.
+#include "stepper.h"
+
+#include <cassert>
+
+namespace attnlab {
+
+Status check_ids(const std::vector<int>& ids, int n_vocab, int max_len, const std::string& what) {
+    if (ids.empty()) return Error{what + " is empty"};
+    if (static_cast<int64_t>(ids.size()) > max_len)
+        return Error{what + " has " + std::to_string(ids.size()) + " tokens, more than max_len " + std::to_string(max_len)};
+    for (size_t i = 0; i < ids.size(); ++i)
+        if (ids[i] < 0 || ids[i] >= n_vocab)
+            return Error{what + " token " + std::to_string(i) + " has id " + std::to_string(ids[i]) +
+                         ", outside the vocabulary 0.." + std::to_string(n_vocab - 1)};
+    return ok_status();
+}
+
+namespace {
+
+Status check_inputs(const ModelConfig& c, const ForwardInputs& in) {
+    if (c.has_encoder()) {
+        if (auto st = check_ids(in.src_ids, c.src_vocab_size, c.max_len, "source"); !st) return st;
+    }
+    if (c.has_decoder()) {
+        if (auto st = check_ids(in.tgt_ids, c.tgt_vocab_size, c.max_len, "target"); !st) return st;
+    }
+    return ok_status();
+}
+
+}  // namespace
+
+Stepper::Stepper(ModelConfig config, Weights weights, ForwardInputs inputs)
+    : config_(std::move(config)), weights_(std::move(weights)), inputs_(std::move(inputs)) {
+    steps_ = build_forward_steps(config_);
+    trace_.assign(steps_.size(), {});
+    rebuild_index();
+}
+
+Result<Stepper> Stepper::create(const ModelConfig& config, Weights weights, ForwardInputs inputs) {
+    if (auto st = validate_config(config); !st) return st.error();
+    if (auto st = check_weights(config, weights); !st) return st.error();
+    if (auto st = check_inputs(config, inputs); !st) return st.error();
+    return Stepper(config, std::move(weights), std::move(inputs));
+}
+
+void Stepper::rebuild_index() {
+    index_.clear();
+    input_index_.assign(steps_.size(), {});
+    for (size_t i = 0; i < steps_.size(); ++i) {
+        for (const auto& in : steps_[i].inputs) {
+            auto it = index_.find(in);
+            assert(it != index_.end() && "a step reads a path no earlier step writes");
+            input_index_[i].push_back(it->second);
+        }
+        index_[steps_[i].path] = i;
+    }
+}
+
+std::optional<size_t> Stepper::find(const std::string& path) const {
+    auto it = index_.find(path);
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
+}
+
+const TraceEntry* Stepper::entry(const std::string& path) const {
+    auto i = find(path);
+    if (!i || *i >= cursor_) return nullptr;
+    return &trace_[*i];
+}
+
+const Tensor* Stepper::output(const std::string& path) const {
+    const TraceEntry* e = entry(path);
+    return e ? &e->value : nullptr;
+}
+
+void Stepper::compute(size_t i) {
+    StepContext ctx{config_, weights_, inputs_, {}};
+    for (size_t j : input_index_[i]) {
+        assert(trace_[j].version != 0 && "input not computed");
+        ctx.in.push_back(&trace_[j].value);
+    }
+    StepOutput out = steps_[i].compute(ctx);
+    trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++};
+    ++last_computed_;
+}
+
+bool Stepper::step_forward() {
+    last_computed_ = 0;
+    if (cursor_ >= steps_.size()) return false;
+    compute(cursor_++);
+    return true;
+}
+
+bool Stepper::step_back() {
+    last_computed_ = 0;
+    if (cursor_ == 0) return false;
+    trace_[--cursor_] = {};
+    return true;
+}
+
+void Stepper::run_to(size_t target) {
+    target = std::min(target, steps_.size());
+    size_t computed = 0;
+    while (cursor_ < target) {
+        step_forward();
+        computed += last_computed_;
+    }
+    while (cursor_ > target) step_back();
+    last_computed_ = computed;
+}
+
+template <class Seed>
+void Stepper::rerun_affected(Seed seed) {
+    last_computed_ = 0;
+    std::vector<bool> dirty(steps_.size(), false);
+    for (size_t i = 0; i < cursor_; ++i) {
+        dirty[i] = seed(i);
+        for (size_t j : input_index_[i]) dirty[i] = dirty[i] || dirty[j];
+        if (dirty[i]) compute(i);
+    }
+}
+
+void Stepper::rerun_control(const std::string& control) {
+    rerun_affected([&](size_t i) {
+        for (const auto& c : steps_[i].controls)
+            if (c == control) return true;
+        return false;
+    });
+}
+
+Status Stepper::set_src_ids(std::vector<int> ids) {
+    if (!config_.has_encoder()) return Error{"this model has no encoder, so no source sequence"};
+    if (auto st = check_ids(ids, config_.src_vocab_size, config_.max_len, "source"); !st) return st;
+    inputs_.src_ids = std::move(ids);
+    rerun_control(kSrcIdsControl);
+    return ok_status();
+}
+
+Status Stepper::set_tgt_ids(std::vector<int> ids) {
+    if (!config_.has_decoder()) return Error{"this model has no decoder, so no target sequence"};
+    if (auto st = check_ids(ids, config_.tgt_vocab_size, config_.max_len, "target"); !st) return st;
+    inputs_.tgt_ids = std::move(ids);
+    rerun_control(kTgtIdsControl);
+    return ok_status();
+}
+
+Status Stepper::set_mask_cell(const std::string& mask_path, int row, int col, bool allowed) {
+    if (!find(mask_path) || !steps_[*find(mask_path)].path.starts_with("masks.") ||
+        std::find(steps_[*find(mask_path)].controls.begin(), steps_[*find(mask_path)].controls.end(),
+                  mask_control(mask_path)) == steps_[*find(mask_path)].controls.end())
+        return Error{"'" + mask_path + "' is not an editable mask of this model"};
+    if (row < 0 || col < 0 || row >= config_.max_len || col >= config_.max_len)
+        return Error{"mask cell (" + std::to_string(row) + ", " + std::to_string(col) + ") is outside max_len"};
+    inputs_.mask_overrides[mask_path][{row, col}] = allowed;
+    rerun_control(mask_control(mask_path));
+    return ok_status();
+}
+
+void Stepper::clear_mask_overrides(const std::string& mask_path) {
+    if (inputs_.mask_overrides.erase(mask_path)) rerun_control(mask_control(mask_path));
+}
+
+Status Stepper::set_head_ablated(const std::string& attention_path, int head, bool ablated) {
+    if (!find(attention_path + ".context")) return Error{"'" + attention_path + "' is not an attention of this model"};
+    if (head < 0 || head >= config_.n_heads)
+        return Error{"head " + std::to_string(head) + " is outside 0.." + std::to_string(config_.n_heads - 1)};
+    auto& heads = inputs_.ablated_heads[attention_path];
+    if (ablated) heads.insert(head);
+    else heads.erase(head);
+    if (heads.empty()) inputs_.ablated_heads.erase(attention_path);
+    rerun_control(ablation_control(attention_path));
+    return ok_status();
+}
+
+Status Stepper::set_weight_value(const std::string& name, int64_t flat_index, float value) {
+    const Tensor* t = weights_.find(name);
+    if (!t) return Error{"no weight named '" + name + "'"};
+    if (flat_index < 0 || flat_index >= t->numel())
+        return Error{"index " + std::to_string(flat_index) + " is outside '" + name + "' " + shape_string(t->shape)};
+    Weights edited = weights_;
+    edited.set_value(name, flat_index, value);
+    return set_model(config_, std::move(edited));
+}
+
+Status Stepper::set_model(const ModelConfig& config, Weights weights) {
+    if (auto st = validate_config(config); !st) return st.error();
+    if (auto st = check_weights(config, weights); !st) return st.error();
+    if (auto st = check_inputs(config, inputs_); !st) return st.error();
+
+    std::vector<Step> new_steps = build_forward_steps(config);
+    // A new step may keep its old output when the same path computed the same function
+    // (signature) of unchanged parameter tensors; the dirty pass then handles its inputs.
+    std::vector<TraceEntry> new_trace(new_steps.size());
+    std::vector<bool> reusable(new_steps.size(), false);
+    size_t new_cursor = 0;
+    for (size_t i = 0; i < new_steps.size(); ++i) {
+        auto old = find(new_steps[i].path);
+        if (!old || *old >= cursor_ || steps_[*old].signature() != new_steps[i].signature()) continue;
+        bool same_params = true;
+        for (const auto& p : new_steps[i].params) same_params = same_params && weights.shared(p) == weights_.shared(p);
+        reusable[i] = same_params;
+        if (reusable[i]) new_trace[i] = std::move(trace_[*old]);
+    }
+    // The cursor keeps its place by path: the first step not yet run stays the first not yet run.
+    new_cursor = new_steps.size();
+    if (cursor_ < steps_.size()) {
+        auto next = std::find_if(new_steps.begin(), new_steps.end(),
+                                 [&](const Step& s) { return s.path == steps_[cursor_].path; });
+        new_cursor = next == new_steps.end() ? 0 : static_cast<size_t>(next - new_steps.begin());
+    }
+    config_ = config;
+    weights_ = std::move(weights);
+    steps_ = std::move(new_steps);
+    trace_ = std::move(new_trace);
+    cursor_ = new_cursor;
+    rebuild_index();
+    rerun_affected([&](size_t i) { return !reusable[i]; });
+    return ok_status();
+}
+
+}  // namespace attnlab

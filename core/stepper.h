@@ -1,0 +1,80 @@
+// Stepper: runs the forward pass one named step at a time and keeps every step's output
+// (the trace). An edit re-runs only the steps it affects, and only those already reached.
+#pragma once
+
+#include "forward/step.h"
+#include "result.h"
+
+#include <optional>
+#include <unordered_map>
+
+namespace attnlab {
+
+struct TraceEntry {
+    Tensor value;
+    std::vector<int64_t> fully_masked_rows;  // attention weights: query rows whose keys are all masked
+    uint64_t version = 0;                    // changes whenever value is recomputed; 0 = not computed
+};
+
+class Stepper {
+public:
+    // Checks the config, the weights against it, and the inputs (ids in the vocabulary, lengths ≤ max_len).
+    static Result<Stepper> create(const ModelConfig& config, Weights weights, ForwardInputs inputs);
+
+    // ---- the steps and the cursor: steps [0, cursor) have run ----
+    size_t size() const { return steps_.size(); }
+    const Step& step(size_t i) const { return steps_.at(i); }
+    const std::vector<Step>& steps() const { return steps_; }
+    std::optional<size_t> find(const std::string& path) const;
+    size_t cursor() const { return cursor_; }
+    bool step_forward();         // runs step[cursor]; false at the end
+    bool step_back();            // un-runs the last step; false at the start
+    void run_to(size_t cursor);  // forward or back until cursor() == cursor
+    void run_all() { run_to(size()); }
+
+    // ---- the trace: outputs of steps that have run ----
+    const TraceEntry* entry(const std::string& path) const;  // nullptr if unknown or not yet run
+    const Tensor* output(const std::string& path) const;
+    // How many steps the last call computed (an edit's incremental re-run, a step, run_to).
+    size_t last_computed() const { return last_computed_; }
+
+    // ---- edits: each re-runs, below the cursor, exactly the steps it affects ----
+    Status set_src_ids(std::vector<int> ids);
+    Status set_tgt_ids(std::vector<int> ids);
+    Status set_mask_cell(const std::string& mask_path, int row, int col, bool allowed);
+    void clear_mask_overrides(const std::string& mask_path);
+    Status set_head_ablated(const std::string& attention_path, int head, bool ablated);
+    Status set_weight_value(const std::string& name, int64_t flat_index, float value);
+    // A new config (switches) and/or new weights (a snapshot). Steps whose formula, inputs and
+    // parameter tensors are unchanged keep their outputs.
+    Status set_model(const ModelConfig& config, Weights weights);
+
+    const ModelConfig& config() const { return config_; }
+    const Weights& weights() const { return weights_; }
+    const ForwardInputs& inputs() const { return inputs_; }
+
+private:
+    Stepper(ModelConfig config, Weights weights, ForwardInputs inputs);
+    void rebuild_index();
+    void compute(size_t i);
+    // Recomputes, below the cursor, every step for which seed(i) holds and every step downstream of one.
+    template <class Seed>
+    void rerun_affected(Seed seed);
+    void rerun_control(const std::string& control);
+
+    ModelConfig config_;
+    Weights weights_;
+    ForwardInputs inputs_;
+    std::vector<Step> steps_;
+    std::vector<std::vector<size_t>> input_index_;  // step i's inputs as step indices
+    std::vector<TraceEntry> trace_;                 // aligned with steps_
+    std::unordered_map<std::string, size_t> index_;
+    size_t cursor_ = 0;
+    uint64_t next_version_ = 1;
+    size_t last_computed_ = 0;
+};
+
+// Checks ids against a vocabulary of n_vocab tokens and the model's max_len. `what` names the sequence.
+Status check_ids(const std::vector<int>& ids, int n_vocab, int max_len, const std::string& what);
+
+}  // namespace attnlab

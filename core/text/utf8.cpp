@@ -1,0 +1,109 @@
+// Strict UTF-8 decoding after the RFC 3629 table of well-formed byte sequences.
+#include "text/utf8.h"
+
+#include <cassert>
+#include <cstdint>
+
+namespace attnlab {
+
+namespace {
+
+// Length in bytes of the well-formed sequence that starts at `text[i]`, or 0 with `why`
+// set when there is none.
+//   lead byte   second byte   then
+//   00..7F      -             -
+//   C2..DF      80..BF        -
+//   E0          A0..BF        80..BF          (E0 80..9F would be overlong)
+//   E1..EC      80..BF        80..BF
+//   ED          80..9F        80..BF          (ED A0..BF would be a surrogate)
+//   EE..EF      80..BF        80..BF
+//   F0          90..BF        80..BF x2       (F0 80..8F would be overlong)
+//   F1..F3      80..BF        80..BF x2
+//   F4          80..8F        80..BF x2       (F4 90..BF would be above U+10FFFF)
+size_t sequence_length(std::string_view text, size_t i, const char** why) {
+    const auto byte = [&](size_t k) { return static_cast<uint8_t>(text[k]); };
+    const uint8_t lead = byte(i);
+    if (lead < 0x80) return 1;
+
+    size_t n = 0;
+    uint8_t lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    if (lead <= 0xBF) {
+        *why = "unexpected continuation byte";
+        return 0;
+    }
+    if (lead == 0xC0 || lead == 0xC1) {
+        *why = "overlong encoding";
+        return 0;
+    }
+    if (lead <= 0xDF) {
+        n = 2;
+    } else if (lead <= 0xEF) {
+        n = 3;
+        if (lead == 0xE0) lo = 0xA0;
+        if (lead == 0xED) hi = 0x9F;
+    } else if (lead <= 0xF4) {
+        n = 4;
+        if (lead == 0xF0) lo = 0x90;
+        if (lead == 0xF4) hi = 0x8F;
+    } else {
+        *why = "byte 0xF5..0xFF never occurs in UTF-8";
+        return 0;
+    }
+
+    if (i + 1 >= text.size()) {
+        *why = "truncated sequence";
+        return 0;
+    }
+    const uint8_t second = byte(i + 1);
+    if (second < lo || second > hi) {
+        if (second < 0x80 || second > 0xBF) *why = "truncated sequence";
+        else if (lead == 0xED) *why = "surrogate code point";
+        else if (lead == 0xF4) *why = "code point above U+10FFFF";
+        else *why = "overlong encoding";
+        return 0;
+    }
+    for (size_t k = 2; k < n; ++k) {
+        if (i + k >= text.size() || byte(i + k) < 0x80 || byte(i + k) > 0xBF) {
+            *why = "truncated sequence";
+            return 0;
+        }
+    }
+    return n;
+}
+
+}  // namespace
+
+bool is_valid_utf8(std::string_view text) {
+    const char* why = nullptr;
+    for (size_t i = 0; i < text.size();) {
+        const size_t n = sequence_length(text, i, &why);
+        if (n == 0) return false;
+        i += n;
+    }
+    return true;
+}
+
+Result<std::vector<std::string>> split_code_points(std::string_view text) {
+    std::vector<std::string> out;
+    const char* why = nullptr;
+    for (size_t i = 0; i < text.size();) {
+        const size_t n = sequence_length(text, i, &why);
+        if (n == 0) {
+            return Error{"invalid UTF-8 at byte offset " + std::to_string(i) + ": " + why};
+        }
+        out.emplace_back(text.substr(i, n));
+        i += n;
+    }
+    return out;
+}
+
+size_t count_code_points(std::string_view text) {
+    assert(is_valid_utf8(text));
+    size_t n = 0;
+    for (char c : text) {
+        if ((static_cast<uint8_t>(c) & 0xC0) != 0x80) ++n;  // every byte but continuations
+    }
+    return n;
+}
+
+}  // namespace attnlab

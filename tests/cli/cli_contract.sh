@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# attnlab-cli as a user meets it: each command works on a real model, and each kind of bad
+# input gets one line on stderr and exit code 1 (bad input) or 2 (bad usage), never a crash or hang.
+set -uo pipefail
+cli="$1"
+root="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+check() {  # check NAME EXPECTED_CODE -- command...
+  local name="$1" want="$2"
+  shift 3
+  timeout 60 "$@" > "$work/out" 2> "$work/err"
+  local code=$?
+  local lines
+  lines=$(wc -l < "$work/err")
+  if [ "$code" -ne "$want" ]; then
+    echo "FAIL $name: exit $code, wanted $want"; sed 's/^/  /' "$work/err"; failed=$((failed + 1)); return
+  fi
+  if [ "$want" -ne 0 ] && { [ "$lines" -ne 1 ] || ! grep -q '^attnlab-cli: ' "$work/err"; }; then
+    echo "FAIL $name: wanted one 'attnlab-cli:' line on stderr, got $lines:"; sed 's/^/  /' "$work/err"
+    failed=$((failed + 1)); return
+  fi
+  passed=$((passed + 1))
+}
+
+expect_output() {  # expect_output NAME PATTERN: the last command's stdout matches
+  if grep -qE "$2" "$work/out"; then passed=$((passed + 1)); else
+    echo "FAIL $1: stdout lacks /$2/"; sed 's/^/  /' "$work/out" | head -n 20; failed=$((failed + 1)); fi
+}
+
+m="$work/tiny.safetensors"
+check "init"            0 -- "$cli" init --preset tiny --seed 4 --src-vocab "$root/assets/vocab/en.txt" --tgt-vocab "$root/assets/vocab/ko.txt" --out "$m"
+check "info"            0 -- "$cli" info "$m"
+expect_output "info lists tensors" 'encoder\.layers\.0\.self_attn\.in_proj_weight +\(192, 64\)'
+expect_output "info counts parameters" '^parameters +[0-9]+'
+check "steps"           0 -- "$cli" steps "$m"
+expect_output "steps lists attention stages" 'decoder\.layers\.1\.cross_attn\.scaled'
+check "trace text"      0 -- "$cli" trace "$m" --src "i like red apples" --tgt "나 는" --out "$work/t.safetensors"
+check "trace ids"       0 -- "$cli" trace "$m" --src-ids 5,6,7,2,0 --tgt-ids 1,8 --out "$work/t2.safetensors"
+check "unknown word"    0 -- "$cli" trace "$m" --src "i like purple apples" --out "$work/t3.safetensors"
+grep -q "purple" "$work/err" && passed=$((passed + 1)) || { echo "FAIL unknown word not reported"; failed=$((failed + 1)); }
+check "translate"       0 -- "$cli" translate "$m" --src "we eat bread"
+check "bench"           0 -- "$cli" bench --preset tiny --src-len 8 --tgt-len 8 --reps 3 --json
+expect_output "bench prints median_ms" '"median_ms": [0-9.]+'
+
+# Bad usage: exit 2.
+check "no command"      2 -- "$cli"
+check "unknown command" 2 -- "$cli" frobnicate
+check "unknown option"  2 -- "$cli" info "$m" --verbose
+check "missing --out"   2 -- "$cli" trace "$m" --src "i like apples"
+check "missing --src"   2 -- "$cli" trace "$m" --out "$work/x.safetensors"
+check "flag w/o value"  2 -- "$cli" trace "$m" --src
+check "both src forms"  2 -- "$cli" trace "$m" --src "i" --src-ids 4 --out "$work/x.safetensors"
+check "bad preset"      2 -- "$cli" bench --preset huge
+check "bad reps"        2 -- "$cli" bench --reps -3
+
+# Bad input: exit 1.
+check "missing file"    1 -- "$cli" info "$work/nope.safetensors"
+check "directory"       1 -- "$cli" info "$work"
+head -c 100 /dev/urandom > "$work/noise.safetensors"
+check "random bytes"    1 -- "$cli" info "$work/noise.safetensors"
+head -c 5000 "$m" > "$work/cut.safetensors"
+check "truncated model" 1 -- "$cli" info "$work/cut.safetensors"
+check "id outside vocab" 1 -- "$cli" trace "$m" --src-ids 5,999 --out "$work/x.safetensors"
+check "non-numeric ids" 1 -- "$cli" trace "$m" --src-ids 5,x --out "$work/x.safetensors"
+check "too long"        1 -- "$cli" trace "$m" --src "$(printf 'i %.0s' $(seq 70))" --out "$work/x.safetensors"
+check "invalid UTF-8"   1 -- "$cli" trace "$m" --src $'i \xff like' --out "$work/x.safetensors"
+check "unwritable out"  1 -- "$cli" trace "$m" --src "i" --out "$work/no/such/dir/t.safetensors"
+check "missing vocab"   1 -- "$cli" init --preset tiny --src-vocab "$work/none.txt" --tgt-vocab "$work/none.txt" --out "$work/y.safetensors"
+[ ! -e "$work/x.safetensors" ] && passed=$((passed + 1)) || { echo "FAIL a failed command left a file"; failed=$((failed + 1)); }
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

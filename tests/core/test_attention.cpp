@@ -1,0 +1,136 @@
+// Attention through the whole model: softmax rows, masks, causality, padding, heads and W^O.
+#include "ops/linear.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace attnlab;
+using namespace attnlab::test;
+
+namespace {
+
+const char* kAttentions[] = {"encoder.layers.0.self_attn", "encoder.layers.1.self_attn", "decoder.layers.0.self_attn",
+                             "decoder.layers.1.cross_attn"};
+
+}  // namespace
+
+TEST_CASE("every attention row sums to 1 and masked weights are exactly 0", "[attention]") {
+    ForwardInputs in = sample_inputs();
+    in.src_ids = {5, 9, 7, 2, 0, 0};  // two pads at the end
+    in.tgt_ids = {1, 6, 11, 0};       // one pad
+    Stepper s = make_stepper(small_config(), in);
+    s.run_all();
+    for (const char* a : kAttentions) {
+        const std::string path = a;
+        const Tensor& w = *s.output(path + ".weights");   // (H, Tq, Tk)
+        const Tensor& m = *s.output(path + ".masked");
+        const std::string mask_path = path.starts_with("encoder") ? "masks.encoder_self"
+                                      : path.ends_with("cross_attn") ? "masks.cross" : "masks.decoder_self";
+        const Tensor& mask = *s.output(mask_path);       // (Tq, Tk)
+        REQUIRE(w.rank() == 3);
+        for (int64_t h = 0; h < w.dim(0); ++h)
+            for (int64_t i = 0; i < w.dim(1); ++i) {
+                CHECK(w.slice(h).row(i).sum() == Approx(1.0f).margin(1e-6));
+                for (int64_t j = 0; j < w.dim(2); ++j) {
+                    if (mask.data[i * w.dim(2) + j] != 0.0f) continue;
+                    CHECK(w.slice(h)(i, j) == 0.0f);
+                    CHECK(std::isinf(m.slice(h)(i, j)));
+                }
+            }
+    }
+    // The decoder mask is the look-ahead mask with padded keys removed.
+    const Tensor& dm = *s.output("masks.decoder_self");
+    CHECK(dm.data == FloatBuffer{1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 0});
+    const Tensor& cross = *s.output("masks.cross");  // (T, S): source pads masked on every row
+    CHECK(cross.shape == Shape{4, 6});
+    for (int i = 0; i < 4; ++i) CHECK(cross.row(i).sum() == 4.0f);
+}
+
+TEST_CASE("changing a future target token leaves earlier positions unchanged bit for bit", "[attention]") {
+    Stepper a = make_stepper(small_config());
+    a.run_all();
+    ForwardInputs in = sample_inputs();
+    in.tgt_ids.back() = 17;  // the last position changes
+    Stepper b = make_stepper(small_config(), in);
+    b.run_all();
+    const Tensor &la = *a.output("logits"), &lb = *b.output("logits");  // (T, V)
+    const int64_t last = la.dim(0) - 1;
+    for (int64_t t = 0; t < last; ++t) CHECK((la.row(t).array() == lb.row(t).array()).all());
+    CHECK((la.row(last).array() != lb.row(last).array()).any());
+}
+
+TEST_CASE("changing a padded source token changes nothing", "[attention]") {
+    ForwardInputs in = sample_inputs();
+    in.src_ids = {5, 9, 7, 2, 0, 0};
+    Stepper a = make_stepper(small_config(), in);
+    a.run_all();
+    // What a padded position holds comes from the <pad> embedding row: change it.
+    Weights w = random_weights(small_config(), 7);
+    Tensor emb = w.at("src_embed.weight");
+    for (int64_t c = 0; c < emb.dim(1); ++c) emb.data[c] += 3.0f;  // row 0 is <pad>
+    w.set("src_embed.weight", emb);
+    auto b = Stepper::create(small_config(), w, in);
+    REQUIRE(b);
+    b->run_all();
+    CHECK(bit_equal(*a.output("logits"), *b->output("logits")));
+    CHECK(bit_equal(*a.output("decoder.layers.1.cross_attn.weights"), *b->output("decoder.layers.1.cross_attn.weights")));
+    // The unpadded encoder rows are untouched; the padded rows themselves did change, so a difference would show.
+    const Tensor &ea = *a.output("encoder.output"), &eb = *b->output("encoder.output");  // (S, C)
+    for (int64_t t = 0; t < 4; ++t) CHECK((ea.row(t).array() == eb.row(t).array()).all());
+    CHECK((ea.row(4).array() != eb.row(4).array()).any());
+}
+
+TEST_CASE("multi-head output is concat(heads)·W_Oᵀ + b, each head computed on its own", "[attention]") {
+    Stepper s = make_stepper(small_config());
+    s.run_all();
+    const std::string p = "encoder.layers.0.self_attn";
+    const Tensor& q = *s.output(p + ".q");  // (H, S, D)
+    const Tensor& k = *s.output(p + ".k");
+    const Tensor& v = *s.output(p + ".v");
+    const int64_t H = q.dim(0), S = q.dim(1), D = q.dim(2);
+    Mat concat(S, H * D);
+    for (int64_t h = 0; h < H; ++h) {
+        Mat scores = q.slice(h) * k.slice(h).transpose() / std::sqrt(static_cast<float>(D));
+        for (int64_t i = 0; i < S; ++i) {
+            const float m = scores.row(i).maxCoeff();
+            scores.row(i) = (scores.row(i).array() - m).exp().matrix();
+            scores.row(i) /= scores.row(i).sum();
+        }
+        concat.middleCols(h * D, D) = scores * v.slice(h);
+    }
+    const Weights& w = s.weights();
+    Mat expected = concat * w.at(p + ".out_proj.weight").matrix().transpose();
+    expected.rowwise() += w.at(p + ".out_proj.bias").matrix().row(0);
+    const Tensor& out = *s.output(p + ".out");
+    CHECK(max_abs_diff(out, Tensor::from_matrix(expected)) < 1e-5f);
+    // Q itself is x·W_Qᵀ + b_Q on the first C rows of the packed in_proj.
+    const Tensor& x = *s.output("src.input");
+    const Tensor q_flat = linear_forward(x, w.at(p + ".in_proj_weight"), &w.at(p + ".in_proj_bias"), 0, H * D);
+    CHECK(q.slice(1)(2, 3) == q_flat.matrix()(2, D + 3));  // head 1 is Q's second block of D columns
+}
+
+TEST_CASE("a query row with every key masked gets zero weights and a flag, never NaN", "[attention]") {
+    Stepper s = make_stepper(small_config());
+    s.run_all();
+    for (int j = 0; j < 5; ++j) REQUIRE(s.set_mask_cell("masks.encoder_self", 2, j, false));
+    const TraceEntry* e = s.entry("encoder.layers.0.self_attn.weights");
+    REQUIRE(e);
+    CHECK(e->fully_masked_rows == std::vector<int64_t>{2});
+    for (int64_t h = 0; h < e->value.dim(0); ++h) CHECK(e->value.slice(h).row(2).isZero(0.0f));
+    for (float x : s.output("logits")->data) CHECK(std::isfinite(x));
+    CHECK(s.entry("encoder.layers.1.self_attn.weights")->fully_masked_rows == std::vector<int64_t>{2});
+    CHECK(s.entry("decoder.layers.0.cross_attn.weights")->fully_masked_rows.empty());
+}
+
+TEST_CASE("an ablated head's context is zero and its effect reaches the logits", "[attention]") {
+    Stepper s = make_stepper(small_config());
+    s.run_all();
+    const Tensor before = *s.output("logits");
+    REQUIRE(s.set_head_ablated("decoder.layers.0.cross_attn", 1, true));
+    const Tensor& ctx = *s.output("decoder.layers.0.cross_attn.context");  // (H, T, D)
+    CHECK(ctx.slice(1).isZero(0.0f));
+    CHECK_FALSE(ctx.slice(0).isZero(0.0f));
+    CHECK(max_abs_diff(before, *s.output("logits")) > 1e-4f);
+    REQUIRE(s.set_head_ablated("decoder.layers.0.cross_attn", 1, false));
+    CHECK(bit_equal(before, *s.output("logits")));
+}
