@@ -25,10 +25,7 @@ Exit codes: 0 success, 1 bad input or file, 2 bad usage.
 
 int main(int argc, char** argv) {
     using namespace attnlab::cli;
-    if (argc < 2) {
-        std::cerr << kUsage;
-        return kExitUsage;
-    }
+    if (argc < 2) return fail("missing command (try attnlab-cli --help)", kExitUsage);
     const std::string command = argv[1];
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
