@@ -82,7 +82,9 @@ void append_le(std::vector<uint8_t>& out, uint64_t v, int n_bytes) {
 }
 
 std::string offsets_string(uint64_t begin, uint64_t end) {
-    return "[" + std::to_string(begin) + ", " + std::to_string(end) + "]";
+    std::string s = "[";  // appended, not "[" + ...: GCC 12 -O3 warns falsely (-Wrestrict) on that
+    s += std::to_string(begin) + ", " + std::to_string(end) + "]";
+    return s;
 }
 
 // JSON parse that also rejects duplicate keys (nlohmann would silently keep the last one).
@@ -106,6 +108,8 @@ Result<json> parse_header(std::span<const uint8_t> text, const std::string& sour
     } catch (const json::parse_error& e) {
         return Error{source + ": header is not valid JSON (error at byte " + std::to_string(e.byte) + " of " +
                      std::to_string(text.size()) + ")"};
+    } catch (const json::out_of_range&) {  // the only other throw while parsing text: 406, number overflow
+        return Error{source + ": header is not valid JSON (a number is too large for a double)"};
     }
     if (has_duplicate) return Error{source + ": header: duplicate key " + quote_name(duplicate)};
     return header;
@@ -198,18 +202,25 @@ Tensor decode(const Entry& entry, std::span<const uint8_t> buffer) {
     t.shape = entry.shape;
     t.data.resize(entry.numel);
     const uint8_t* p = buffer.data() + entry.begin;
-    for (size_t i = 0; i < t.data.size(); ++i) {
-        switch (entry.dtype->dtype) {
-            case Dtype::f32: t.data[i] = std::bit_cast<float>(static_cast<uint32_t>(load_le(p + 4 * i, 4))); break;
-            case Dtype::f16: t.data[i] = f16_to_f32(static_cast<uint16_t>(load_le(p + 2 * i, 2))); break;
-            case Dtype::bf16: t.data[i] = bf16_to_f32(static_cast<uint16_t>(load_le(p + 2 * i, 2))); break;
-        }
+    const size_t n = t.data.size();
+    switch (entry.dtype->dtype) {
+        case Dtype::f32:
+            for (size_t i = 0; i < n; ++i) t.data[i] = std::bit_cast<float>(static_cast<uint32_t>(load_le(p + 4 * i, 4)));
+            break;
+        case Dtype::f16:
+            for (size_t i = 0; i < n; ++i) t.data[i] = f16_to_f32(static_cast<uint16_t>(load_le(p + 2 * i, 2)));
+            break;
+        case Dtype::bf16:
+            for (size_t i = 0; i < n; ++i) t.data[i] = bf16_to_f32(static_cast<uint16_t>(load_le(p + 2 * i, 2)));
+            break;
     }
     return t;
 }
 
 Status check_serializable(const SafetensorsFile& file, const std::string& source) {
-    for (const auto& [name, tensor] : file.tensors) {
+    for (const auto& item : file.tensors) {
+        const std::string& name = item.first;  // not a structured binding: lambdas capture it
+        const Tensor& tensor = item.second;
         const auto fail = [&](const std::string& what) { return Error{source + ": tensor " + quote_name(name) + ": " + what}; };
         if (name == metadata_key) return fail("the name is reserved for metadata");
         if (!is_utf8(name)) return fail("the name is not valid UTF-8");

@@ -271,6 +271,7 @@ TEST_CASE("parse_safetensors rejects malformed input with a message naming the f
         {"header length past the end", past_end, {"header length 100", "past the end"}},
         {"absurd header length", absurd_length, {"header length 1099511627776", "100 MB"}},
         {"invalid JSON", make_file(R"({"w": )"), {"header", "not valid JSON"}},
+        {"number too large", make_file(R"({"w":{"dtype":"F32","shape":[1e999],"data_offsets":[0,4]}})"), {"header", "not valid JSON", "too large"}},
         {"invalid UTF-8", make_file("{\"\xff\":1}"), {"header", "not valid JSON"}},
         {"header is an array", make_file("[1, 2]"), {"header", "not a JSON object"}},
         {"deeply nested header", make_file(std::string(100000, '[') + std::string(100000, ']')), {"not a JSON object"}},

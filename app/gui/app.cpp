@@ -1,0 +1,197 @@
+// The frame: menu, fixed layout, keys, playback.
+#include "app.h"
+
+#include "io/trace_file.h"
+#include "panels/panel_context.h"
+
+#include <GLFW/glfw3.h>  // key codes: ImGui 1.86 indexes keys by the backend's codes
+#include <imgui.h>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace attnlab::gui {
+
+namespace {
+
+const char* view_title(View v) {
+    switch (v) {
+        case View::input: return "Input";
+        case View::model: return "Model";
+        case View::positional: return "Positional encoding";
+        case View::attention: return "Attention";
+        case View::masks: return "Masks";
+        case View::residual: return "Residual flow";
+        case View::ffn: return "FFN";
+        case View::output: return "Output";
+        case View::stepper: return "Stepper";
+        case View::weights: return "Weights";
+    }
+    return "";
+}
+
+constexpr View kCentralViews[] = {View::positional, View::attention, View::masks,  View::residual,
+                                  View::ffn,        View::output,    View::weights};
+
+constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+
+}  // namespace
+
+App::App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths)
+    : session_(std::move(session)), view_(std::move(view)), heatmaps_(std::move(heatmaps)), paths_(std::move(paths)) {
+    last_cursor_ = session_.stepper().cursor();
+}
+
+float App::font_pixels() const { return 17.0f * view_.font_scale * (view_.presentation ? 1.6f : 1.0f); }
+
+void App::open_dropped_file(const std::string& path) {
+    if (session_.open_model_file(path)) remember_recent_file(view_, path);
+}
+
+void App::handle_keys(FrameRequests& req) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsKeyPressed(GLFW_KEY_F11)) {
+        view_.presentation = !view_.presentation;
+        req.fonts_changed = req.toggle_fullscreen = true;
+    }
+    if (io.WantTextInput) return;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) session_.step_forward();
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) session_.step_back();
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) session_.run_to(0);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) session_.run_to(session_.stepper().size());
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) view_.playing = !view_.playing;
+}
+
+void App::advance_playback(float dt) {
+    if (!view_.playing) return;
+    if (session_.stepper().cursor() >= session_.stepper().size()) {
+        view_.playing = false;
+        return;
+    }
+    play_accumulator_ += dt * view_.steps_per_second;
+    while (play_accumulator_ >= 1.0f && session_.stepper().cursor() < session_.stepper().size()) {
+        session_.step_forward();
+        play_accumulator_ -= 1.0f;
+    }
+}
+
+// When the cursor moves, bring forward the view that draws the step just run.
+void App::follow_cursor() {
+    const size_t cursor = session_.stepper().cursor();
+    if (cursor == last_cursor_) return;
+    last_cursor_ = cursor;
+    if (cursor == 0 || cursor == session_.stepper().size()) return;
+    const View v = view_for_step(session_.stepper().step(cursor - 1).path);
+    for (View c : kCentralViews)
+        if (c == v) show_view(v);
+}
+
+void App::draw_menu(FrameRequests& req) {
+    const bool ko = view_.korean;
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu(tr(ko, "File"))) {
+        if (ImGui::BeginMenu(tr(ko, "Recent files"))) {
+            for (const auto& f : view_.recent_files)
+                if (ImGui::MenuItem(f.c_str())) open_dropped_file(f);
+            ImGui::EndMenu();
+        }
+        if (ImGui::MenuItem(tr(ko, "Save trace"))) {
+            if (auto st = io::write_trace("attnlab-trace.safetensors", session_.stepper()); !st)
+                std::fprintf(stderr, "attnlab: %s\n", st.error().message.c_str());
+        }
+        if (ImGui::MenuItem(tr(ko, "Save window as PNG"))) req.save_window_png = "attnlab-window.png";
+        if (ImGui::MenuItem(tr(ko, "Save view as PNG")))
+            req.save_view_png = std::string("attnlab-") + view_id(view_.tab) + ".png";
+        ImGui::Separator();
+        if (ImGui::MenuItem(tr(ko, "Quit"))) req.quit = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr(ko, "View"))) {
+        if (ImGui::MenuItem(tr(ko, "Dark theme"), nullptr, view_.dark_theme)) view_.dark_theme = !view_.dark_theme;
+        if (ImGui::MenuItem(tr(ko, "Presentation mode"), "F11", view_.presentation)) {
+            view_.presentation = !view_.presentation;
+            req.fonts_changed = req.toggle_fullscreen = true;
+        }
+        if (ImGui::SliderFloat("##font", &view_.font_scale, 0.75f, 2.0f, "A %.2fx")) req.fonts_changed = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr(ko, "Language"))) {
+        if (ImGui::MenuItem("English", nullptr, !view_.korean)) view_.korean = false;
+        if (ImGui::MenuItem("한국어", nullptr, view_.korean)) view_.korean = true;
+        ImGui::EndMenu();
+    }
+    ImGui::TextDisabled("  %s", session_.model_name().c_str());
+    if (!font_warning.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "  %s", font_warning.c_str());
+    ImGui::EndMainMenuBar();
+}
+
+void App::draw_layout() {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float em = ImGui::GetFontSize();
+    PanelContext ctx{session_, view_, heatmaps_, em};
+    const ImVec2 origin = vp->WorkPos, size = vp->WorkSize;
+    const float side_w = std::min(25.0f * em, size.x * 0.32f);
+    const float stepper_h = std::min(8.2f * em, size.y * 0.3f);
+    const float body_h = size.y - stepper_h;
+
+    auto fixed_window = [&](const char* title, ImVec2 pos, ImVec2 sz, auto&& body) {
+        ImGui::SetNextWindowPos(pos);
+        ImGui::SetNextWindowSize(sz);
+        const bool untitled = std::string_view(title).starts_with("###");
+        if (ImGui::Begin(title, nullptr, kFixed | (untitled ? ImGuiWindowFlags_NoTitleBar : 0))) body();
+        ImGui::End();
+    };
+    const float input_h = body_h * 0.5f;
+    fixed_window((std::string(ctx.t("Input")) + "###input").c_str(), origin, ImVec2(side_w, input_h),
+                 [&] { draw_input_panel(ctx); });
+    fixed_window((std::string(ctx.t("Model")) + "###model").c_str(), ImVec2(origin.x, origin.y + input_h),
+                 ImVec2(side_w, body_h - input_h), [&] { draw_model_panel(ctx); });
+    fixed_window("###views", ImVec2(origin.x + side_w, origin.y), ImVec2(size.x - side_w, body_h), [&] {
+        view_x = ImGui::GetWindowPos().x;
+        view_y = ImGui::GetWindowPos().y;
+        view_w = ImGui::GetWindowSize().x;
+        view_h = ImGui::GetWindowSize().y;
+        if (!ImGui::BeginTabBar("views")) return;
+        const bool select = select_tab_;
+        select_tab_ = false;
+        for (View v : kCentralViews) {
+            const ImGuiTabItemFlags flags = select && view_.tab == v ? ImGuiTabItemFlags_SetSelected : 0;
+            const std::string label = std::string(ctx.t(view_title(v))) + "###" + view_id(v);
+            if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
+                if (!select) view_.tab = v;  // the user's choice
+                ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+                switch (v) {
+                    case View::positional: draw_positional_panel(ctx); break;
+                    case View::attention: draw_attention_panel(ctx); break;
+                    case View::masks: draw_masks_panel(ctx); break;
+                    case View::residual: draw_residual_panel(ctx); break;
+                    case View::ffn: draw_ffn_panel(ctx); break;
+                    case View::output: draw_output_panel(ctx); break;
+                    case View::weights: draw_weights_panel(ctx); break;
+                    default: break;
+                }
+                ImGui::EndChild();
+                ImGui::EndTabItem();
+            }
+        }
+        ImGui::EndTabBar();
+    });
+    fixed_window((std::string(ctx.t("Stepper")) + "###stepper").c_str(), ImVec2(origin.x, origin.y + body_h),
+                 ImVec2(size.x, stepper_h), [&] { draw_stepper_panel(ctx); });
+}
+
+FrameRequests App::frame(float dt) {
+    FrameRequests req;
+    if (view_.dark_theme) ImGui::StyleColorsDark();
+    else ImGui::StyleColorsLight();
+    ImGui::GetStyle().WindowRounding = 0.0f;
+    handle_keys(req);
+    advance_playback(dt);
+    follow_cursor();
+    draw_menu(req);
+    draw_layout();
+    return req;
+}
+
+}  // namespace attnlab::gui

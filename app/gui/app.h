@@ -1,0 +1,67 @@
+// App: one frame of the UI. Lays out the fixed windows (menu, input and model on the left,
+// the tabbed views in the middle, the stepper timeline at the bottom), routes keys to
+// commands, and plays the stepper. It owns no model state beyond the Session.
+#pragma once
+
+#include "gl/heatmap_renderer.h"
+#include "session.h"
+#include "view_state.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace attnlab::gui {
+
+struct Paths {
+    std::string assets;   // assets/ (models, examples, vocabularies)
+    std::string shaders;  // shaders/
+};
+
+// What the frame asks the window loop to do after rendering.
+struct FrameRequests {
+    std::optional<std::string> save_window_png;
+    std::optional<std::string> save_view_png;  // the central view's rectangle
+    bool quit = false;
+    bool fonts_changed = false;  // font scale or presentation mode changed
+    bool toggle_fullscreen = false;
+};
+
+class App {
+public:
+    App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths);
+
+    // Builds the UI for one frame. `dt` is the seconds since the last frame.
+    FrameRequests frame(float dt);
+    void open_dropped_file(const std::string& path);
+    void show_view(View v) {
+        view_.tab = v;
+        select_tab_ = true;
+    }
+    bool animating() const { return view_.playing; }
+
+    Session& session() { return session_; }
+    ViewState& view() { return view_; }
+    HeatmapRenderer& heatmaps() { return heatmaps_; }
+    float font_pixels() const;
+    std::string font_warning;  // set by the loop when the Hangul font is missing
+    // The central view's rectangle in framebuffer pixels (for "Save view as PNG").
+    float view_x = 0, view_y = 0, view_w = 0, view_h = 0;
+
+private:
+    void handle_keys(FrameRequests& req);
+    void draw_menu(FrameRequests& req);
+    void draw_layout();
+    void advance_playback(float dt);
+    void follow_cursor();
+
+    Session session_;
+    ViewState view_;
+    HeatmapRenderer heatmaps_;
+    Paths paths_;
+    float play_accumulator_ = 0.0f;
+    bool select_tab_ = true;  // the tab bar should switch to view_.tab this frame
+    size_t last_cursor_ = 0;
+};
+
+}  // namespace attnlab::gui

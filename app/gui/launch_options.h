@@ -1,0 +1,28 @@
+// The attnlab command line: what to open and whether to run headless (screenshot, frame bench).
+#pragma once
+
+#include "result.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab::gui {
+
+struct LaunchOptions {
+    std::optional<std::string> screenshot;  // write a PNG after `frames` frames and exit
+    int frames = 4;
+    std::optional<std::string> view;        // the tab to show (see view_id)
+    std::optional<std::string> src;         // source sentence
+    std::optional<std::string> preset;      // tiny | base: a seeded random model
+    std::optional<std::string> model;       // a .safetensors file
+    int bench_frames = 0;                   // render this many frames and print p50/p95
+    int width = 1600, height = 900;
+    bool korean = false;
+    bool fresh_settings = false;            // ignore and do not write the settings file
+};
+
+Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args);
+extern const char* kLaunchUsage;
+
+}  // namespace attnlab::gui

@@ -1,0 +1,201 @@
+// attnlab: the desktop app. Opens a GLFW window with an OpenGL 3.3 context, runs Dear ImGui,
+// and draws the App every frame; headless flags write a screenshot or time frames and exit.
+#include "app.h"
+#include "fonts.h"
+#include "i18n.h"
+#include "gl/gl.h"
+#include "io/file_bytes.h"
+#include "io/model_file.h"
+#include "launch_options.h"
+#include "screenshot.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <vector>
+
+using namespace attnlab;
+using namespace attnlab::gui;
+
+namespace {
+
+int fail(const std::string& message, int code) {
+    std::fprintf(stderr, "attnlab: %s\n", message.c_str());
+    return code;
+}
+
+// assets/ and shaders/ beside the executable's parent (a build tree), or in the source tree.
+Paths find_paths(const char* argv0) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path exe = fs::canonical(fs::path(argv0), ec);
+    for (const fs::path& root : {exe.parent_path().parent_path(), fs::path(ATTNLAB_SOURCE_DIR)})
+        if (fs::exists(root / "shaders" / "heatmap.frag") && fs::exists(root / "assets"))
+            return {(root / "assets").string(), (root / "shaders").string()};
+    return {std::string(ATTNLAB_SOURCE_DIR) + "/assets", std::string(ATTNLAB_SOURCE_DIR) + "/shaders"};
+}
+
+std::optional<Vocab> read_vocab(const std::string& path) {
+    auto bytes = io::read_file_bytes(path);
+    if (!bytes) return std::nullopt;
+    auto v = Vocab::from_lines(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+    return v ? std::optional<Vocab>(std::move(*v)) : std::nullopt;
+}
+
+Result<Session> initial_session(const LaunchOptions& o, const Paths& paths) {
+    const std::string example = "i like red apples";
+    if (o.model) {
+        auto model = io::read_model(*o.model);
+        if (!model) return model.error();
+        const bool has_text_vocab = model->src_vocab || model->tgt_vocab;
+        return Session::from_model(std::move(*model), *o.model, o.src.value_or(has_text_vocab ? example : ""), "");
+    }
+    // Until a trained model is bundled: a seeded tiny (or base) model over the English and Korean word lists.
+    return Session::from_preset(o.preset.value_or("tiny"), 1, read_vocab(paths.assets + "/vocab/en.txt"),
+                                read_vocab(paths.assets + "/vocab/ko.txt"), o.src.value_or(example));
+}
+
+
+void on_drop(GLFWwindow* window, int count, const char** paths) {
+    auto* dropped = static_cast<std::vector<std::string>*>(glfwGetWindowUserPointer(window));
+    for (int i = 0; i < count; ++i) dropped->push_back(paths[i]);
+}
+
+void rebuild_fonts(App& app) {
+    const std::string used = load_ui_font(app.font_pixels());
+    app.font_warning = used.empty() ? tr(app.view().korean, "Hangul font not found: install fonts-nanum") : "";
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+double percentile(std::vector<double> v, double q) {
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    auto options = parse_launch_options(std::vector<std::string>(argv + 1, argv + argc));
+    if (!options) {
+        std::fputs(kLaunchUsage, stderr);
+        return fail(options.error().message, 2);
+    }
+    const LaunchOptions& o = *options;
+    const bool headless = o.screenshot || o.bench_frames > 0;
+    const Paths paths = find_paths(argv[0]);
+
+    auto session = initial_session(o, paths);
+    if (!session) return fail(session.error().message, 1);
+
+    if (!glfwInit()) return fail("no display: set DISPLAY, or run under xvfb-run (e.g. xvfb-run -a attnlab --screenshot out.png)", 1);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    GLFWwindow* window = glfwCreateWindow(o.width, o.height, "Attention Lab", nullptr, nullptr);
+    if (!window) {
+        glfwTerminate();
+        return fail("could not open an OpenGL 3.3 window", 1);
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(headless ? 0 : 1);
+    std::vector<std::string> dropped;
+    glfwSetWindowUserPointer(window, &dropped);
+    glfwSetDropCallback(window, on_drop);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; our settings live in settings.json
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330");
+
+    int exit_code = 0;
+    {
+        auto heatmaps = HeatmapRenderer::create(paths.shaders);
+        if (!heatmaps) {
+            exit_code = fail(heatmaps.error().message, 1);
+        } else {
+            ViewState view = o.fresh_settings || headless ? ViewState{} : load_view_state();
+            if (o.korean) view.korean = true;
+            App app(std::move(*session), std::move(view), std::move(*heatmaps), paths);
+            if (o.view) {
+                View v;
+                view_from_id(*o.view, v);
+                app.show_view(v);
+            }
+            rebuild_fonts(app);
+
+            std::vector<double> frame_ms;
+            int frame = 0;
+            auto last = std::chrono::steady_clock::now();
+            while (!glfwWindowShouldClose(window)) {
+                if (headless || app.animating()) glfwPollEvents();
+                else glfwWaitEventsTimeout(0.25);  // idle when nothing changes
+                for (const auto& path : dropped) app.open_dropped_file(path);
+                dropped.clear();
+
+                const auto t0 = std::chrono::steady_clock::now();
+                const float dt = std::chrono::duration<float>(t0 - last).count();
+                last = t0;
+                ImGui_ImplOpenGL3_NewFrame();
+                ImGui_ImplGlfw_NewFrame();
+                ImGui::NewFrame();
+                const FrameRequests req = app.frame(dt);
+                ImGui::Render();
+                int fb_w = 0, fb_h = 0;
+                glfwGetFramebufferSize(window, &fb_w, &fb_h);
+                glViewport(0, 0, fb_w, fb_h);
+                glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
+                glClear(GL_COLOR_BUFFER_BIT);
+                ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+                app.heatmaps().end_frame();
+                ++frame;
+
+                if (req.save_window_png) save_framebuffer_png(*req.save_window_png, 0, 0, fb_w, fb_h);
+                if (req.save_view_png)
+                    save_framebuffer_png(*req.save_view_png, static_cast<int>(app.view_x), static_cast<int>(app.view_y),
+                                         static_cast<int>(app.view_w), static_cast<int>(app.view_h));
+                if (o.screenshot && frame >= o.frames) {
+                    if (auto st = save_framebuffer_png(*o.screenshot, 0, 0, fb_w, fb_h); !st)
+                        exit_code = fail(st.error().message, 1);
+                    break;
+                }
+                if (o.bench_frames > 0) {
+                    glFinish();
+                    frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                    if (frame >= o.bench_frames + 10) break;
+                }
+                glfwSwapBuffers(window);
+                if (req.quit) break;
+                if (req.toggle_fullscreen) {
+                    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+                    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+                    if (app.view().presentation && mode)
+                        glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+                    else
+                        glfwSetWindowMonitor(window, nullptr, 80, 80, o.width, o.height, 0);
+                }
+                if (req.fonts_changed) rebuild_fonts(app);
+            }
+            if (o.bench_frames > 0) {
+                frame_ms.erase(frame_ms.begin(), frame_ms.begin() + std::min<size_t>(10, frame_ms.size()));  // warm-up
+                std::printf("{\"frames\": %zu, \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"width\": %d, \"height\": %d}\n",
+                            frame_ms.size(), percentile(frame_ms, 0.5), percentile(frame_ms, 0.95), o.width, o.height);
+            }
+            if (!headless && !o.fresh_settings) save_view_state(app.view());
+        }
+    }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return exit_code;
+}

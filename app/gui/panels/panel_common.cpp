@@ -1,0 +1,41 @@
+// Helpers every panel uses: the matrix plot with its colour bar, the "not run yet" note,
+// and which view draws which step.
+#include "panels/panel_context.h"
+#include "widgets/heatmap_widget.h"
+
+#include <algorithm>
+
+namespace attnlab::gui {
+
+View view_for_step(const std::string& path) {
+    auto has = [&](const char* s) { return path.find(s) != std::string::npos; };
+    if (path.starts_with("masks.")) return View::masks;
+    if (has(".pos") || has(".embed") || has(".input")) return View::positional;
+    if (has("_attn.")) return View::attention;
+    if (has(".ffn.")) return View::ffn;
+    if (has("residual") || has(".norm") || has(".output")) return View::residual;
+    if (path == "logits" || path == "probs") return View::output;
+    return View::stepper;
+}
+
+void text_not_run_yet(const PanelContext& ctx) { ImGui::TextDisabled("%s", ctx.t("Not run yet: step forward to compute it.")); }
+
+HeatmapHit plot_matrix(PanelContext& ctx, const MatrixPlot& p) {
+    if (!p.values || p.rows <= 0 || p.cols <= 0) return {};
+    float lo = p.lo, hi = p.hi;
+    if (!p.fixed_range) heatmap_range(p.values, static_cast<int64_t>(p.rows) * p.cols, p.colormap, lo, hi);
+    HeatmapSource src{p.key, p.values, p.rows, p.cols, p.version, p.mask, p.mask_version, p.colormap, lo, hi};
+    const ImTextureID tex = ctx.heatmaps.texture(src);
+
+    const float label_w = p.row_labels ? 6.0f * ctx.em : 0.0f;
+    const float avail = (p.max_width > 0.0f ? p.max_width : ImGui::GetContentRegionAvail().x) - label_w - ctx.em;
+    const float max_cell = p.max_cell > 0.0f ? p.max_cell : 2.2f * ctx.em;
+    const float cell = std::clamp(avail / static_cast<float>(p.cols), 2.0f, max_cell);
+    HeatmapLayout layout{cell, p.row_labels, p.col_labels, p.highlight_row};
+    const HeatmapHit hit = heatmap_widget(p.key.c_str(), tex, p.rows, p.cols, layout);
+    colorbar_widget(ctx.heatmaps.colorbar(p.colormap), lo, hi, std::min(14.0f * ctx.em, std::max(avail, 6.0f * ctx.em)),
+                    p.caption);
+    return hit;
+}
+
+}  // namespace attnlab::gui

@@ -1,0 +1,61 @@
+// What every panel receives: the session (read as const, changed only through its
+// commands), the view state, the heatmap renderer, and the current text size.
+#pragma once
+
+#include "gl/heatmap_renderer.h"
+#include "i18n.h"
+#include "session.h"
+#include "view_state.h"
+#include "widgets/heatmap_widget.h"
+
+namespace attnlab::gui {
+
+struct PanelContext {
+    Session& session;
+    ViewState& view;
+    HeatmapRenderer& heatmaps;
+    float em;  // the font size in pixels: every size is a multiple of it
+
+    const char* t(const char* english) const { return tr(view.korean, english); }
+    const Stepper& stepper() const { return session.stepper(); }
+    const ModelConfig& config() const { return session.stepper().config(); }
+};
+
+// One function per panel; each draws inside the window the app opened for it.
+void draw_input_panel(PanelContext& ctx);
+void draw_model_panel(PanelContext& ctx);
+void draw_positional_panel(PanelContext& ctx);
+void draw_attention_panel(PanelContext& ctx);
+void draw_masks_panel(PanelContext& ctx);
+void draw_residual_panel(PanelContext& ctx);
+void draw_ffn_panel(PanelContext& ctx);
+void draw_output_panel(PanelContext& ctx);
+void draw_stepper_panel(PanelContext& ctx);
+void draw_weights_panel(PanelContext& ctx);
+
+// The view that draws a step's output (the stepper brings it forward).
+View view_for_step(const std::string& step_path);
+
+// Shared drawing helpers for panels.
+void text_not_run_yet(const PanelContext& ctx);
+// A heatmap of a (rows, cols) block of floats with labels and a colour bar; returns the hit.
+struct MatrixPlot {
+    std::string key;
+    const float* values = nullptr;
+    int rows = 0, cols = 0;
+    uint64_t version = 0;
+    Colormap colormap = Colormap::sequential;
+    const std::vector<std::string>* row_labels = nullptr;
+    const std::vector<std::string>* col_labels = nullptr;
+    const float* mask = nullptr;
+    uint64_t mask_version = 0;
+    float max_cell = 0.0f;  // 0: 2.2 em
+    float max_width = 0.0f; // 0: the available width
+    int highlight_row = -1;
+    const char* caption = nullptr;
+    bool fixed_range = false;  // use lo/hi below instead of the data's range
+    float lo = 0.0f, hi = 1.0f;
+};
+HeatmapHit plot_matrix(PanelContext& ctx, const MatrixPlot& plot);
+
+}  // namespace attnlab::gui

@@ -1,0 +1,242 @@
+// Session commands: each validates, applies to the stepper (which re-runs what it affects),
+// or leaves everything as it was and records a one-line error.
+#include "session.h"
+
+#include "decode.h"
+#include "io/model_file.h"
+#include "ops/softmax.h"
+
+#include <cmath>
+#include <random>
+
+namespace attnlab::gui {
+
+Result<Tokenized> tokenize_for(const Model& model, bool source, const std::string& text) {
+    return source ? encode_source_text(model, text) : encode_target_text(model, text);
+}
+
+namespace {
+
+ForwardInputs default_inputs(const ModelConfig& c) {
+    ForwardInputs in;
+    if (c.has_encoder()) in.src_ids = {c.eos_id};
+    if (c.has_decoder()) in.tgt_ids = {c.sos_id};
+    return in;
+}
+
+SequenceView sequence_view(const std::vector<int>& ids, const std::optional<Vocab>& vocab,
+                           const std::vector<int>& unknown) {
+    SequenceView v;
+    for (int id : ids)
+        v.labels.push_back(vocab && id >= 0 && id < vocab->size() ? vocab->token(id) : std::to_string(id));
+    v.unknown.assign(ids.size(), false);
+    for (int u : unknown)
+        if (u >= 0 && static_cast<size_t>(u) < ids.size()) v.unknown[static_cast<size_t>(u)] = true;
+    return v;
+}
+
+}  // namespace
+
+Session::Session(Model model, Stepper stepper, std::string model_name)
+    : model_(std::move(model)), stepper_(std::move(stepper)), model_name_(std::move(model_name)) {}
+
+Result<Session> Session::from_model(Model model, std::string model_name, std::string src_text, std::string tgt_text) {
+    auto stepper = Stepper::create(model.config, model.weights, default_inputs(model.config));
+    if (!stepper) return stepper.error();
+    Session s(std::move(model), std::move(*stepper), std::move(model_name));
+    s.stepper_->run_all();
+    if (!src_text.empty() && !s.set_src_text(src_text)) return Error{s.error()};
+    if (!tgt_text.empty() && !s.set_tgt_text(tgt_text)) return Error{s.error()};
+    return s;
+}
+
+Result<Session> Session::from_preset(const std::string& preset, uint64_t seed, std::optional<Vocab> src_vocab,
+                                     std::optional<Vocab> tgt_vocab, std::string src_text) {
+    auto model = make_random_model(preset, seed, std::move(src_vocab), std::move(tgt_vocab), TokenizerKind::word);
+    if (!model) return model.error();
+    return from_model(std::move(*model), "random " + preset + " (seed " + std::to_string(seed) + ")",
+                      std::move(src_text), "");
+}
+
+bool Session::fail(const std::string& message) {
+    error_ = message;
+    ++generation_;
+    return false;
+}
+
+bool Session::done() {
+    error_.clear();
+    ++generation_;
+    return true;
+}
+
+SequenceView Session::source() const {
+    return sequence_view(stepper_->inputs().src_ids, model_.src_vocab, src_unknown_);
+}
+
+SequenceView Session::target() const {
+    return sequence_view(stepper_->inputs().tgt_ids, model_.tgt_vocab, tgt_unknown_);
+}
+
+bool Session::replace_model(Model model, std::string model_name) {
+    auto fresh = from_model(std::move(model), std::move(model_name), "", "");
+    if (!fresh) return fail(fresh.error().message);
+    const std::string src = src_text_, tgt = tgt_text_;
+    *this = std::move(*fresh);
+    // Keep the user's sentence when the new model can read it; otherwise start empty.
+    if (!src.empty() && !set_src_text(src)) src_text_.clear();
+    if (!tgt.empty() && !set_tgt_text(tgt)) tgt_text_.clear();
+    return done();
+}
+
+bool Session::open_model_file(const std::string& path) {
+    auto model = io::read_model(path);
+    if (!model) return fail(model.error().message);
+    return replace_model(std::move(*model), path);
+}
+
+bool Session::save_model_file(const std::string& path) {
+    Model m = model_;
+    m.config = stepper_->config();
+    m.weights = stepper_->weights();
+    if (auto st = io::write_model(path, m); !st) return fail(st.error().message);
+    model_name_ = path;
+    return done();
+}
+
+bool Session::new_random_model(const std::string& preset, uint64_t seed, int n_heads) {
+    auto model = make_random_model(preset, seed, model_.src_vocab, model_.tgt_vocab, model_.tokenizer);
+    if (!model) return fail(model.error().message);
+    model->config.n_heads = n_heads;
+    if (auto st = validate_config(model->config); !st) return fail(st.error().message);
+    return replace_model(std::move(*model), "random " + preset + " (seed " + std::to_string(seed) + ")");
+}
+
+bool Session::set_src_text(const std::string& text) {
+    const bool decoder_only = model_.config.arch == Arch::decoder_only;
+    if (decoder_only) return set_tgt_text(text);
+    auto t = tokenize_for(model_, true, text);
+    if (!t) return fail(t.error().message);
+    if (auto st = stepper_->set_src_ids(t->ids); !st) return fail(st.error().message);
+    src_text_ = text;
+    src_unknown_ = t->unknown;
+    return done();
+}
+
+bool Session::set_tgt_text(const std::string& text) {
+    if (!model_.config.has_decoder()) return fail("this model has no decoder, so no target text");
+    auto t = tokenize_for(model_, false, text);
+    if (!t) return fail(t.error().message);
+    if (auto st = stepper_->set_tgt_ids(t->ids); !st) return fail(st.error().message);
+    tgt_text_ = text;
+    tgt_unknown_ = t->unknown;
+    return done();
+}
+
+bool Session::set_src_ids(std::vector<int> ids) {
+    if (auto st = stepper_->set_src_ids(std::move(ids)); !st) return fail(st.error().message);
+    src_unknown_.clear();
+    return done();
+}
+
+bool Session::set_tgt_ids(std::vector<int> ids) {
+    if (auto st = stepper_->set_tgt_ids(std::move(ids)); !st) return fail(st.error().message);
+    tgt_unknown_.clear();
+    return done();
+}
+
+bool Session::toggle_mask_cell(const std::string& mask_path, int row, int col) {
+    const Tensor* mask = stepper_->output(mask_path);
+    if (!mask) return fail("run the forward pass up to " + mask_path + " first");
+    if (row < 0 || col < 0 || row >= mask->dim(0) || col >= mask->dim(1)) return fail("mask cell outside the matrix");
+    const bool allowed = mask->data[static_cast<size_t>(row * mask->dim(1) + col)] != 0.0f;
+    if (auto st = stepper_->set_mask_cell(mask_path, row, col, !allowed); !st) return fail(st.error().message);
+    return done();
+}
+
+bool Session::reset_mask(const std::string& mask_path) {
+    stepper_->clear_mask_overrides(mask_path);
+    return done();
+}
+
+bool Session::toggle_head(const std::string& attention_path, int head) {
+    const auto& ablated = stepper_->inputs().ablated_heads;
+    auto it = ablated.find(attention_path);
+    const bool is_ablated = it != ablated.end() && it->second.count(head);
+    if (auto st = stepper_->set_head_ablated(attention_path, head, !is_ablated); !st) return fail(st.error().message);
+    return done();
+}
+
+bool Session::set_weight(const std::string& name, int64_t flat_index, float value) {
+    if (!std::isfinite(value)) return fail("a weight must be a finite number");
+    if (auto st = stepper_->set_weight_value(name, flat_index, value); !st) return fail(st.error().message);
+    return done();
+}
+
+bool Session::set_config(const ModelConfig& config) {
+    if (auto st = validate_config(config); !st) return fail(st.error().message);
+    Weights w = stepper_->weights();
+    // Add what the new config needs (seeded), drop what it no longer reads.
+    const Weights fresh = init_weights(config, 12345);
+    std::set<std::string> needed;
+    for (const auto& spec : parameter_specs(config)) {
+        needed.insert(spec.name);
+        const Tensor* have = w.find(spec.name);
+        if (!have || have->shape != spec.shape) w.set_shared(spec.name, fresh.shared(spec.name));
+    }
+    std::vector<std::string> drop;
+    for (const auto& [name, t] : w.all())
+        if (!needed.count(name) && name != "generator.bias") drop.push_back(name);
+    for (const auto& name : drop) w.erase(name);
+    if (auto st = stepper_->set_model(config, std::move(w)); !st) return fail(st.error().message);
+    return done();
+}
+
+bool Session::generate_next(bool sample, float temperature, uint64_t seed) {
+    if (!model_.config.has_decoder()) return fail("an encoder_only model does not generate");
+    stepper_->run_all();
+    const Tensor* logits = stepper_->output("logits");  // (T, V)
+    const int64_t last = logits->dim(0) - 1;
+    int next = argmax_row(*logits, last);
+    if (sample) {
+        Tensor row({1, logits->dim(1)});
+        row.row(0) = logits->row(last) / std::max(temperature, 1e-3f);
+        const Tensor p = softmax_rows(row);
+        std::mt19937_64 rng(seed);
+        std::discrete_distribution<int> pick(p.data.begin(), p.data.end());
+        next = pick(rng);
+    }
+    std::vector<int> tgt = stepper_->inputs().tgt_ids;
+    tgt.push_back(next);
+    if (auto st = stepper_->set_tgt_ids(tgt); !st) return fail(st.error().message);
+    return done();
+}
+
+bool Session::translate() {
+    if (!model_.config.has_decoder()) return fail("an encoder_only model does not generate");
+    if (model_.config.arch == Arch::encoder_decoder) {
+        if (auto st = stepper_->set_tgt_ids({model_.config.sos_id}); !st) return fail(st.error().message);
+    }
+    auto generated = greedy_decode(*stepper_);
+    if (!generated) return fail(generated.error().message);
+    tgt_unknown_.clear();
+    if (model_.tgt_vocab) tgt_text_ = detokenize(*model_.tgt_vocab, model_.tokenizer, stepper_->inputs().tgt_ids, true);
+    return done();
+}
+
+void Session::step_forward() {
+    stepper_->step_forward();
+    ++generation_;
+}
+
+void Session::step_back() {
+    stepper_->step_back();
+    ++generation_;
+}
+
+void Session::run_to(size_t cursor) {
+    stepper_->run_to(cursor);
+    ++generation_;
+}
+
+}  // namespace attnlab::gui

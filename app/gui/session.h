@@ -1,0 +1,83 @@
+// Session: the app's model, its stepper and the user's inputs, behind commands. It has no
+// GL or ImGui in it, so its logic is tested headless. Panels read it as const and change it
+// only through these commands; a failed command keeps the last good state and sets `error`.
+#pragma once
+
+#include "model.h"
+#include "stepper.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab::gui {
+
+struct SequenceView {
+    std::vector<std::string> labels;  // one per token: its vocabulary text, or its id
+    std::vector<bool> unknown;        // true where the user's word became <unk>
+};
+
+class Session {
+public:
+    static Result<Session> from_model(Model model, std::string model_name, std::string src_text, std::string tgt_text);
+    // A seeded random preset with the given vocabularies (or the built-in character vocabulary).
+    static Result<Session> from_preset(const std::string& preset, uint64_t seed, std::optional<Vocab> src_vocab,
+                                       std::optional<Vocab> tgt_vocab, std::string src_text);
+
+    // The model as loaded: its vocabularies and tokenizer. The live config and weights,
+    // after switches and edits, are the stepper's.
+    const Model& model() const { return model_; }
+    const Stepper& stepper() const { return *stepper_; }
+    const std::string& model_name() const { return model_name_; }
+    const std::string& error() const { return error_; }  // the last command's failure, or empty
+    void clear_error() { error_.clear(); }
+    uint64_t generation() const { return generation_; }  // bumps whenever anything may have changed
+
+    const std::string& src_text() const { return src_text_; }
+    const std::string& tgt_text() const { return tgt_text_; }
+    SequenceView source() const;
+    SequenceView target() const;
+
+    // ---- commands: each returns false and sets error() on failure ----
+    bool open_model_file(const std::string& path);
+    bool save_model_file(const std::string& path);
+    bool new_random_model(const std::string& preset, uint64_t seed, int n_heads);
+    bool set_src_text(const std::string& text);
+    bool set_tgt_text(const std::string& text);
+    bool set_src_ids(std::vector<int> ids);
+    bool set_tgt_ids(std::vector<int> ids);
+    bool toggle_mask_cell(const std::string& mask_path, int row, int col);
+    bool reset_mask(const std::string& mask_path);
+    bool toggle_head(const std::string& attention_path, int head);
+    bool set_weight(const std::string& name, int64_t flat_index, float value);
+    // Switches that keep the weights' shapes, or add/drop what the switch needs (learned
+    // positions get seeded random embeddings, final norms start as identity).
+    bool set_config(const ModelConfig& config);
+    // Appends the most probable next target token (or a sample at `temperature`).
+    bool generate_next(bool sample, float temperature, uint64_t seed);
+    bool translate();  // greedy decoding from <sos> to <eos>
+
+    // Stepping, for the timeline.
+    void step_forward();
+    void step_back();
+    void run_to(size_t cursor);
+
+private:
+    Session(Model model, Stepper stepper, std::string model_name);
+    bool fail(const std::string& message);
+    bool done();
+    bool replace_model(Model model, std::string model_name);
+
+    Model model_;
+    std::optional<Stepper> stepper_;
+    std::string model_name_;
+    std::string src_text_, tgt_text_;
+    std::vector<int> src_unknown_, tgt_unknown_;  // token indices that became <unk>
+    std::string error_;
+    uint64_t generation_ = 1;
+};
+
+// Source ids for a model's input text, following the CLI's rules (<eos> appended; <sos> for targets).
+Result<Tokenized> tokenize_for(const Model& model, bool source, const std::string& text);
+
+}  // namespace attnlab::gui

@@ -1,0 +1,122 @@
+// ViewState <-> JSON and the settings file.
+#include "view_state.h"
+
+#include "io/file_bytes.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+namespace attnlab::gui {
+
+namespace {
+
+const char* kViewIds[] = {"input", "model", "positional", "attention", "masks",
+                          "residual", "ffn", "output", "stepper", "weights"};
+
+template <class T>
+void read(const nlohmann::json& j, const char* key, T& out) {
+    auto it = j.find(key);
+    if (it == j.end()) return;
+    try {
+        out = it->get<T>();
+    } catch (const nlohmann::json::exception&) {  // wrong type: keep the default
+    }
+}
+
+}  // namespace
+
+const char* view_id(View v) { return kViewIds[static_cast<int>(v)]; }
+
+bool view_from_id(const std::string& id, View& out) {
+    for (View v : kAllViews)
+        if (id == view_id(v)) {
+            out = v;
+            return true;
+        }
+    return false;
+}
+
+std::string ViewState::to_json() const {
+    nlohmann::json j = {{"korean", korean},
+                        {"dark_theme", dark_theme},
+                        {"font_scale", font_scale},
+                        {"recent_files", recent_files},
+                        {"tab", view_id(tab)},
+                        {"family", static_cast<int>(family)},
+                        {"layer", layer},
+                        {"head", head},
+                        {"line_view", line_view},
+                        {"stage", static_cast<int>(stage)},
+                        {"mask_path", mask_path},
+                        {"token", token},
+                        {"pe_dims", {pe_dims[0], pe_dims[1]}},
+                        {"ffn_layer", ffn_layer},
+                        {"top_k", top_k},
+                        {"temperature", temperature},
+                        {"steps_per_second", steps_per_second}};
+    return j.dump(2);
+}
+
+ViewState ViewState::from_json(const std::string& text) {
+    ViewState s;
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object()) return s;
+    read(j, "korean", s.korean);
+    read(j, "dark_theme", s.dark_theme);
+    read(j, "font_scale", s.font_scale);
+    s.font_scale = std::clamp(s.font_scale, 0.5f, 3.0f);
+    read(j, "recent_files", s.recent_files);
+    std::string tab;
+    read(j, "tab", tab);
+    view_from_id(tab, s.tab);
+    int family = 0, stage = static_cast<int>(s.stage);
+    read(j, "family", family);
+    s.family = static_cast<AttentionFamily>(std::clamp(family, 0, 2));
+    read(j, "stage", stage);
+    s.stage = static_cast<AttentionStage>(std::clamp(stage, 0, 7));
+    read(j, "layer", s.layer);
+    read(j, "head", s.head);
+    read(j, "line_view", s.line_view);
+    read(j, "mask_path", s.mask_path);
+    read(j, "token", s.token);
+    std::vector<int> dims;
+    read(j, "pe_dims", dims);
+    if (dims.size() == 2) s.pe_dims[0] = dims[0], s.pe_dims[1] = dims[1];
+    read(j, "ffn_layer", s.ffn_layer);
+    read(j, "top_k", s.top_k);
+    read(j, "temperature", s.temperature);
+    read(j, "steps_per_second", s.steps_per_second);
+    return s;
+}
+
+std::string settings_path() {
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::string(xdg) + "/attnlab/settings.json";
+    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.config/attnlab/settings.json";
+    return "attnlab-settings.json";
+}
+
+ViewState load_view_state() {
+    auto bytes = io::read_file_bytes(settings_path());
+    if (!bytes) return {};
+    return ViewState::from_json(std::string(bytes->begin(), bytes->end()));
+}
+
+Status save_view_state(const ViewState& state) {
+    const std::string path = settings_path();
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    const std::string text = state.to_json();
+    return io::write_file_atomic(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+void remember_recent_file(ViewState& state, const std::string& path) {
+    auto& r = state.recent_files;
+    r.erase(std::remove(r.begin(), r.end(), path), r.end());
+    r.insert(r.begin(), path);
+    if (r.size() > 8) r.resize(8);
+}
+
+}  // namespace attnlab::gui

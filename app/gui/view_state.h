@@ -1,0 +1,57 @@
+// ViewState: what the user is looking at (tab, layer, head, stage, token, ...) and the
+// app's settings. A plain struct, persisted as JSON between runs; no derived state.
+#pragma once
+
+#include "result.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab::gui {
+
+enum class View { input, model, positional, attention, masks, residual, ffn, output, stepper, weights };
+inline constexpr View kAllViews[] = {View::input,    View::model, View::positional, View::attention, View::masks,
+                                     View::residual, View::ffn,   View::output,     View::stepper,   View::weights};
+const char* view_id(View v);              // "attention", ... (the --view names)
+bool view_from_id(const std::string& id, View& out);
+
+enum class AttentionFamily { encoder_self, decoder_self, cross };
+enum class AttentionStage { scores, scaled, masked, weights, q, k, v, context };
+
+struct ViewState {
+    // settings
+    bool korean = false;
+    bool dark_theme = true;
+    bool presentation = false;  // F11: fullscreen, large fonts
+    float font_scale = 1.0f;
+    std::vector<std::string> recent_files;
+
+    // what is shown
+    View tab = View::attention;
+    AttentionFamily family = AttentionFamily::encoder_self;
+    int layer = 0, head = 0;
+    bool detail_open = false;
+    bool line_view = false;  // BertViz-style lines instead of a matrix
+    AttentionStage stage = AttentionStage::weights;
+    std::string mask_path = "masks.decoder_self";
+    int token = 0;  // the residual-flow view's chosen token
+    int pe_dims[2] = {0, 6};
+    int ffn_layer = 0;
+    int top_k = 5;
+    float temperature = 1.0f;
+    std::string weight_name;
+    bool playing = false;
+    float steps_per_second = 4.0f;
+
+    std::string to_json() const;
+    // Unknown or malformed fields keep their defaults: an old settings file never blocks start-up.
+    static ViewState from_json(const std::string& text);
+};
+
+// $XDG_CONFIG_HOME/attnlab/settings.json, or ~/.config/attnlab/settings.json.
+std::string settings_path();
+ViewState load_view_state();
+Status save_view_state(const ViewState& state);  // atomic
+void remember_recent_file(ViewState& state, const std::string& path);
+
+}  // namespace attnlab::gui
