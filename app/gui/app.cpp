@@ -129,7 +129,7 @@ void App::draw_menu(FrameRequests& req) {
 void App::draw_layout() {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float em = ImGui::GetFontSize();
-    PanelContext ctx{session_, view_, heatmaps_, em};
+    PanelContext ctx{session_, view_, heatmaps_, paths_, em};
     const ImVec2 origin = vp->WorkPos, size = vp->WorkSize;
     const float side_w = std::min(25.0f * em, size.x * 0.32f);
     const float stepper_h = std::min(8.2f * em, size.y * 0.3f);

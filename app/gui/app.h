@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gl/heatmap_renderer.h"
+#include "paths.h"
 #include "session.h"
 #include "view_state.h"
 
@@ -12,11 +13,6 @@
 #include <string>
 
 namespace attnlab::gui {
-
-struct Paths {
-    std::string assets;   // assets/ (models, examples, vocabularies)
-    std::string shaders;  // shaders/
-};
 
 // What the frame asks the window loop to do after rendering.
 struct FrameRequests {

@@ -4,6 +4,7 @@
 
 #include "gl/heatmap_renderer.h"
 #include "i18n.h"
+#include "paths.h"
 #include "session.h"
 #include "view_state.h"
 #include "widgets/heatmap_widget.h"
@@ -14,6 +15,7 @@ struct PanelContext {
     Session& session;
     ViewState& view;
     HeatmapRenderer& heatmaps;
+    const Paths& paths;
     float em;  // the font size in pixels: every size is a multiple of it
 
     const char* t(const char* english) const { return tr(view.korean, english); }
