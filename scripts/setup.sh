@@ -10,7 +10,7 @@ ATTNLAB_PACKAGES=(
   build-essential cmake pkg-config
   libeigen3-dev nlohmann-json3-dev catch2 libbenchmark-dev
   libimgui-dev libglfw3-dev libstb-dev
-  xvfb xauth fonts-nanum
+  xvfb xauth fonts-nanum fonts-dejavu-core
 )
 
 attnlab_install_packages() {

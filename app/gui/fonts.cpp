@@ -20,12 +20,15 @@ std::string load_ui_font(float pixel_size) {
         ImFontConfig config;
         config.OversampleH = 2;
         if (io.Fonts->AddFontFromFileTTF(path, pixel_size, &config, io.Fonts->GetGlyphRangesKorean())) {
-            // Mathematical symbols used in formulas (√, ⋅, ∧, −, ∞, …) and the superscript T.
-            static const ImWchar kMath[] = {0x00B2, 0x00B7, 0x0391, 0x03C9, 0x1D40, 0x1D40, 0x2018, 0x2044,
-                                            0x2080, 0x208F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
-            ImFontConfig merge;
-            merge.MergeMode = true;
-            io.Fonts->AddFontFromFileTTF(path, pixel_size, &merge, kMath);
+            // Formula symbols NanumGothic lacks or draws poorly (ᵀ, √, ∞, ·, ≠, ∧, subscripts), from DejaVu Sans.
+            const char* math_font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+            if (std::filesystem::exists(math_font)) {
+                static const ImWchar kMath[] = {0x00B7, 0x00B7, 0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2016, 0x2044,
+                                                0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+                ImFontConfig merge;
+                merge.MergeMode = true;
+                io.Fonts->AddFontFromFileTTF(math_font, pixel_size, &merge, kMath);
+            }
             return path;
         }
     }

@@ -1,5 +1,6 @@
 // The UI font: NanumGothic (Hangul + Latin) from Debian's fonts-nanum, or Noto CJK, at a
-// pixel size; ImGui's built-in font is the fallback, and the caller is told so.
+// pixel size, with formula symbols merged from DejaVu Sans; ImGui's built-in font is the
+// fallback, and the caller is told so.
 #pragma once
 
 #include <string>

@@ -9,7 +9,7 @@ namespace attnlab::gui {
 
 const char* kLaunchUsage =
     "usage: attnlab [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean]\n"
-    "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--size WxH] [--fresh-settings]\n"
+    "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--size WxH] [--fresh-settings] [--settings FILE]\n"
     "views: positional attention masks residual ffn output weights input model stepper\n";
 
 namespace {
@@ -42,6 +42,7 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             o.view = *v;
         } else if (a == "--src") o.src = *v;
         else if (a == "--model") o.model = *v;
+        else if (a == "--settings") o.settings = *v;
         else if (a == "--preset") {
             if (*v != "tiny" && *v != "base") return Error{"--preset takes tiny or base"};
             o.preset = *v;

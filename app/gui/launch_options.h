@@ -20,6 +20,7 @@ struct LaunchOptions {
     int width = 1600, height = 900;
     bool korean = false;
     bool fresh_settings = false;            // ignore and do not write the settings file
+    std::optional<std::string> settings;    // start from this view-state JSON instead (not written back)
 };
 
 Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args);

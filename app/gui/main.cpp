@@ -49,7 +49,7 @@ std::optional<Vocab> read_vocab(const std::string& path) {
 }
 
 Result<Session> initial_session(const LaunchOptions& o, const Paths& paths) {
-    const std::string example = "i like red apples";
+    const std::string example = "i like red apples", example_translation = "나 는 빨간 사과 를 좋아해";
     if (o.model) {
         auto model = io::read_model(*o.model);
         if (!model) return model.error();
@@ -57,8 +57,10 @@ Result<Session> initial_session(const LaunchOptions& o, const Paths& paths) {
         return Session::from_model(std::move(*model), *o.model, o.src.value_or(has_text_vocab ? example : ""), "");
     }
     // Until a trained model is bundled: a seeded tiny (or base) model over the English and Korean word lists.
-    return Session::from_preset(o.preset.value_or("tiny"), 1, read_vocab(paths.assets + "/vocab/en.txt"),
-                                read_vocab(paths.assets + "/vocab/ko.txt"), o.src.value_or(example));
+    auto session = Session::from_preset(o.preset.value_or("tiny"), 1, read_vocab(paths.assets + "/vocab/en.txt"),
+                                        read_vocab(paths.assets + "/vocab/ko.txt"), o.src.value_or(example));
+    if (session && !o.src) session->set_tgt_text(example_translation);  // the decoder's input, teacher-forced
+    return session;
 }
 
 
@@ -94,6 +96,14 @@ int main(int argc, char** argv) {
     auto session = initial_session(o, paths);
     if (!session) return fail(session.error().message, 1);
 
+    ViewState view = o.fresh_settings || headless ? ViewState{} : load_view_state();
+    if (o.settings) {
+        auto bytes = io::read_file_bytes(*o.settings);
+        if (!bytes) return fail(bytes.error().message, 1);
+        view = ViewState::from_json(std::string(bytes->begin(), bytes->end()));
+    }
+    if (o.korean) view.korean = true;
+
     if (!glfwInit()) return fail("no display: set DISPLAY, or run under xvfb-run (e.g. xvfb-run -a attnlab --screenshot out.png)", 1);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -122,8 +132,6 @@ int main(int argc, char** argv) {
         if (!heatmaps) {
             exit_code = fail(heatmaps.error().message, 1);
         } else {
-            ViewState view = o.fresh_settings || headless ? ViewState{} : load_view_state();
-            if (o.korean) view.korean = true;
             App app(std::move(*session), std::move(view), std::move(*heatmaps), paths);
             if (o.view) {
                 View v;
@@ -189,7 +197,7 @@ int main(int argc, char** argv) {
                 std::printf("{\"frames\": %zu, \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"width\": %d, \"height\": %d}\n",
                             frame_ms.size(), percentile(frame_ms, 0.5), percentile(frame_ms, 0.95), o.width, o.height);
             }
-            if (!headless && !o.fresh_settings) save_view_state(app.view());
+            if (!headless && !o.fresh_settings && !o.settings) save_view_state(app.view());
         }
     }
     ImGui_ImplOpenGL3_Shutdown();

@@ -49,6 +49,8 @@ std::string ViewState::to_json() const {
                         {"layer", layer},
                         {"head", head},
                         {"line_view", line_view},
+                        {"detail_open", detail_open},
+                        {"cell", {cell_row, cell_col}},
                         {"stage", static_cast<int>(stage)},
                         {"mask_path", mask_path},
                         {"token", token},
@@ -80,6 +82,10 @@ ViewState ViewState::from_json(const std::string& text) {
     read(j, "layer", s.layer);
     read(j, "head", s.head);
     read(j, "line_view", s.line_view);
+    read(j, "detail_open", s.detail_open);
+    std::vector<int> cell;
+    read(j, "cell", cell);
+    if (cell.size() == 2) s.cell_row = cell[0], s.cell_col = cell[1];
     read(j, "mask_path", s.mask_path);
     read(j, "token", s.token);
     std::vector<int> dims;

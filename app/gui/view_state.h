@@ -33,6 +33,7 @@ struct ViewState {
     bool detail_open = false;
     bool line_view = false;  // BertViz-style lines instead of a matrix
     AttentionStage stage = AttentionStage::weights;
+    int cell_row = 0, cell_col = 0;  // the pinned (clicked) cell of the detail view
     std::string mask_path = "masks.decoder_self";
     int token = 0;  // the residual-flow view's chosen token
     int pe_dims[2] = {0, 6};

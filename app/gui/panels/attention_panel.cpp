@@ -1,8 +1,314 @@
-// The attention view.
+// The attention view: a layer × head grid of attention maps for each family (encoder self,
+// decoder masked self, cross), and a detail view of one head, stage by stage, as a matrix
+// or as BertViz-style lines, with a per-head ablation switch.
 #include "panels/panel_context.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace attnlab::gui {
 
-void draw_attention_panel(PanelContext& ctx) { ImGui::TextUnformatted(ctx.t("attention")); }
+namespace {
+
+struct Family {
+    AttentionFamily id;
+    const char* title;
+    const char* stack;     // "encoder" | "decoder"
+    const char* attn;      // "self_attn" | "cross_attn"
+    const char* mask;      // the mask step it uses
+    bool rows_are_source;  // queries
+    bool cols_are_source;  // keys
+};
+
+constexpr Family kFamilies[] = {
+    {AttentionFamily::encoder_self, "Encoder self-attention", "encoder", "self_attn", "masks.encoder_self", true, true},
+    {AttentionFamily::decoder_self, "Decoder masked self-attention", "decoder", "self_attn", "masks.decoder_self", false,
+     false},
+    {AttentionFamily::cross, "Cross-attention", "decoder", "cross_attn", "masks.cross", false, true},
+};
+
+struct StageInfo {
+    AttentionStage id;
+    const char* tab;
+    const char* suffix;
+};
+
+constexpr StageInfo kStages[] = {
+    {AttentionStage::scores, "QKᵀ", "scores"},   {AttentionStage::scaled, "÷√D", "scaled"},
+    {AttentionStage::masked, "masked", "masked"}, {AttentionStage::weights, "softmax", "weights"},
+    {AttentionStage::q, "Q", "q"},               {AttentionStage::k, "K", "k"},
+    {AttentionStage::v, "V", "v"},               {AttentionStage::context, "context", "context"},
+};
+
+const Family& family_of(AttentionFamily id) {
+    for (const Family& f : kFamilies)
+        if (f.id == id) return f;
+    return kFamilies[0];
+}
+
+bool family_exists(const ModelConfig& c, const Family& f) {
+    if (f.id == AttentionFamily::encoder_self) return c.has_encoder();
+    if (f.id == AttentionFamily::decoder_self) return c.has_decoder();
+    return c.arch == Arch::encoder_decoder;
+}
+
+int family_layers(const ModelConfig& c, const Family& f) {
+    return std::string_view(f.stack) == "encoder" ? c.n_encoder_layers : c.n_decoder_layers;
+}
+
+std::string attention_path(const Family& f, int layer) {
+    return std::string(f.stack) + ".layers." + std::to_string(layer) + "." + f.attn;
+}
+
+bool is_ablated(const PanelContext& ctx, const std::string& path, int head) {
+    const auto& a = ctx.stepper().inputs().ablated_heads;
+    auto it = a.find(path);
+    return it != a.end() && it->second.count(head) > 0;
+}
+
+const std::vector<std::string>& labels(const SequenceView& src, const SequenceView& tgt, bool source) {
+    return source ? src.labels : tgt.labels;
+}
+
+// The grid of every layer × head of one family, as thumbnails of the softmax weights.
+void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
+    const int H = ctx.config().n_heads;
+    const float label_w = 3.2f * ctx.em, gap = 0.35f * ctx.em;
+    const float avail = ImGui::GetContentRegionAvail().x - label_w;
+    const float thumb = std::clamp(avail / static_cast<float>(H) - gap, 2.5f * ctx.em, 9.0f * ctx.em);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+
+    ImGui::Dummy(ImVec2(label_w, 0));
+    for (int h = 0; h < H; ++h) {
+        ImGui::SameLine(label_w + h * (thumb + gap) + ImGui::GetStyle().WindowPadding.x);
+        ImGui::Text("%s %d", ctx.t("Head"), h);
+    }
+    for (int l = 0; l < n_layers; ++l) {
+        const std::string path = attention_path(f, l);
+        const TraceEntry* e = ctx.stepper().entry(path + ".weights");
+        const TraceEntry* mask = ctx.stepper().entry(f.mask);
+        ImGui::AlignTextToFramePadding();
+        ImGui::Text("%s %d", ctx.t("Layer"), l);
+        for (int h = 0; h < H; ++h) {
+            ImGui::SameLine(label_w + h * (thumb + gap) + ImGui::GetStyle().WindowPadding.x);
+            ImGui::PushID(l * 1000 + h);
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            ImGui::InvisibleButton("thumb", ImVec2(thumb, thumb));
+            const bool hovered = ImGui::IsItemHovered();
+            if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
+                ctx.view.layer = l;
+                ctx.view.head = h;
+                ctx.view.detail_open = true;
+            }
+            if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) ctx.session.toggle_head(path, h);
+            ImGui::PopID();
+            const ImVec2 q(p.x + thumb, p.y + thumb);
+            if (e) {
+                const Tensor& w = e->value;  // (H, Tq, Tk)
+                HeatmapSource src{"grid/" + path + "/" + std::to_string(h), w.slice(h).data(), static_cast<int>(w.dim(1)),
+                                  static_cast<int>(w.dim(2)), e->version};
+                if (mask) src.mask = mask->value.data.data(), src.mask_version = mask->version;
+                src.lo = 0.0f, src.hi = 1.0f;
+                draw->AddImage(ctx.heatmaps.texture(src), p, q);
+            } else {
+                draw->AddRectFilled(p, q, ImGui::GetColorU32(ImGuiCol_FrameBg));
+            }
+            const bool selected = ctx.view.detail_open && ctx.view.layer == l && ctx.view.head == h;
+            draw->AddRect(p, q, selected ? IM_COL32(255, 200, 40, 255) : ImGui::GetColorU32(ImGuiCol_Border), 0, 0,
+                          selected ? 3.0f : 1.0f);
+            if (is_ablated(ctx, path, h)) {
+                draw->AddLine(p, q, IM_COL32(255, 70, 70, 230), 3.0f);
+                draw->AddLine(ImVec2(p.x, q.y), ImVec2(q.x, p.y), IM_COL32(255, 70, 70, 230), 3.0f);
+            }
+            if (hovered) {
+                ImGui::BeginTooltip();
+                ImGui::Text("%s %d, %s %d", ctx.t("Layer"), l, ctx.t("Head"), h);
+                ImGui::TextDisabled("%s", ctx.t("Click to open; right-click to switch the head off or on."));
+                ImGui::EndTooltip();
+            }
+        }
+        ImGui::Dummy(ImVec2(0, gap * 0.3f));
+    }
+    if (!ctx.stepper().entry(attention_path(f, 0) + ".weights")) text_not_run_yet(ctx);
+}
+
+// The hovered cell explained: q_i·k_j/√D and the whole row's softmax as bars.
+void explain_cell(PanelContext& ctx, const std::string& path, int head, int row, int col,
+                  const std::vector<std::string>& row_labels, const std::vector<std::string>& col_labels) {
+    const TraceEntry* scores = ctx.stepper().entry(path + ".scores");
+    const TraceEntry* masked = ctx.stepper().entry(path + ".masked");
+    const TraceEntry* weights = ctx.stepper().entry(path + ".weights");
+    if (!scores) return;
+    const float D = static_cast<float>(ctx.config().d_head());
+    const float s = scores->value.slice(head)(row, col);
+    const auto label = [](const std::vector<std::string>& v, int i) { return i < static_cast<int>(v.size()) ? v[i].c_str() : "?"; };
+    ImGui::Text("%s → %s", label(row_labels, row), label(col_labels, col));
+    ImGui::Text("q_%d · k_%d / √%d = %.4f / %.3f = %.4f", row, col, static_cast<int>(D), s, std::sqrt(D), s / std::sqrt(D));
+    if (masked && std::isinf(masked->value.slice(head)(row, col))) ImGui::TextColored(ImVec4(1, .5f, .4f, 1), "masked: −∞");
+    if (!weights) return;
+    const auto w = weights->value.slice(head).row(row);
+    ImGui::Text("softmax → %.4f", w(col));
+    ImGui::Separator();
+    ImGui::TextDisabled("softmax of row %d (%s)", row, label(row_labels, row));
+    const float bar_w = 9.0f * ctx.em;
+    for (int j = 0; j < w.size(); ++j) {
+        ImGui::TextUnformatted(label(col_labels, j));
+        ImGui::SameLine(5.5f * ctx.em);
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float h = ImGui::GetTextLineHeight() * 0.8f;
+        ImDrawList* draw = ImGui::GetWindowDrawList();
+        draw->AddRectFilled(p, ImVec2(p.x + bar_w, p.y + h), ImGui::GetColorU32(ImGuiCol_FrameBg));
+        draw->AddRectFilled(p, ImVec2(p.x + bar_w * w(j), p.y + h),
+                            j == col ? IM_COL32(255, 90, 90, 255) : ImGui::GetColorU32(ImGuiCol_PlotHistogram));
+        ImGui::Dummy(ImVec2(bar_w, h));
+        ImGui::SameLine();
+        ImGui::Text("%.3f", w(j));
+    }
+}
+
+// BertViz-style: queries on the left, keys on the right, a line per pair weighted by attention.
+void draw_lines(PanelContext& ctx, const Tensor& w, int head, const std::vector<std::string>& rows,
+                const std::vector<std::string>& cols) {
+    const float line = ImGui::GetTextLineHeightWithSpacing() * 1.15f;
+    const float gap = 12.0f * ctx.em;
+    float left_w = 0.0f;
+    for (const auto& r : rows) left_w = std::max(left_w, ImGui::CalcTextSize(r.c_str()).x);
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const int n = static_cast<int>(std::max(w.dim(1), w.dim(2)));
+    ImGui::Dummy(ImVec2(left_w + gap + 8.0f * ctx.em, n * line));
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    int hovered_row = -1;
+    for (int i = 0; i < w.dim(1); ++i)
+        if (m.x >= o.x && m.x <= o.x + left_w && m.y >= o.y + i * line && m.y < o.y + (i + 1) * line) hovered_row = i;
+    for (int i = 0; i < w.dim(1); ++i)
+        for (int j = 0; j < w.dim(2); ++j) {
+            const float a = w.slice(head)(i, j);
+            if (a < 0.01f || (hovered_row >= 0 && hovered_row != i)) continue;
+            const ImU32 color = IM_COL32(90, 160, 255, static_cast<int>(40 + 215 * a));
+            draw->AddLine(ImVec2(o.x + left_w + 0.4f * ctx.em, o.y + (i + 0.5f) * line),
+                          ImVec2(o.x + left_w + gap - 0.4f * ctx.em, o.y + (j + 0.5f) * line), color, 1.0f + 5.0f * a);
+        }
+    for (int i = 0; i < static_cast<int>(rows.size()) && i < w.dim(1); ++i) {
+        const float tw = ImGui::CalcTextSize(rows[i].c_str()).x;
+        draw->AddText(ImVec2(o.x + left_w - tw, o.y + i * line), ImGui::GetColorU32(i == hovered_row ? ImGuiCol_PlotHistogram : ImGuiCol_Text),
+                      rows[i].c_str());
+    }
+    for (int j = 0; j < static_cast<int>(cols.size()) && j < w.dim(2); ++j)
+        draw->AddText(ImVec2(o.x + left_w + gap, o.y + j * line), ImGui::GetColorU32(ImGuiCol_Text), cols[j].c_str());
+}
+
+void draw_detail(PanelContext& ctx, const Family& f) {
+    const int L = family_layers(ctx.config(), f), H = ctx.config().n_heads;
+    ctx.view.layer = std::clamp(ctx.view.layer, 0, L - 1);
+    ctx.view.head = std::clamp(ctx.view.head, 0, H - 1);
+    const std::string path = attention_path(f, ctx.view.layer);
+    const SequenceView src = ctx.session.source(), tgt = ctx.session.target();
+    const auto& row_labels = labels(src, tgt, f.rows_are_source);
+    const auto& key_labels = labels(src, tgt, f.cols_are_source);
+
+    ImGui::Separator();
+    ImGui::TextUnformatted(path.c_str());
+    ImGui::SetNextItemWidth(6 * ctx.em);
+    ImGui::SliderInt(ctx.t("Layer"), &ctx.view.layer, 0, L - 1);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(6 * ctx.em);
+    ImGui::SliderInt(ctx.t("Head"), &ctx.view.head, 0, H - 1);
+    ImGui::SameLine();
+    bool ablated = is_ablated(ctx, path, ctx.view.head);
+    if (ImGui::Checkbox(ctx.t("Ablate head"), &ablated)) ctx.session.toggle_head(path, ctx.view.head);
+    ImGui::SameLine();
+    if (ImGui::RadioButton(ctx.t("Matrix"), !ctx.view.line_view)) ctx.view.line_view = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton(ctx.t("Lines"), ctx.view.line_view)) ctx.view.line_view = true;
+
+    for (const StageInfo& s : kStages) {  // the stages in the order they are computed
+        const bool active = ctx.view.stage == s.id;
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(s.tab)) ctx.view.stage = s.id;
+        if (active) ImGui::PopStyleColor();
+        ImGui::SameLine();
+    }
+    ImGui::NewLine();
+    const StageInfo* stage = &kStages[3];
+    for (const StageInfo& s : kStages)
+        if (s.id == ctx.view.stage) stage = &s;
+    const std::string stage_path = path + "." + stage->suffix;
+    const Step& step = ctx.stepper().step(*ctx.stepper().find(stage_path));
+    ImGui::TextDisabled("%s:  %s", step.title.c_str(), step.formula.c_str());
+    const TraceEntry* e = ctx.stepper().entry(stage_path);
+    if (!e) return text_not_run_yet(ctx);
+
+    const bool is_matrix_stage = e->value.dim(2) != ctx.config().d_head() || stage->id == AttentionStage::scores ||
+                                 stage->id == AttentionStage::scaled || stage->id == AttentionStage::masked ||
+                                 stage->id == AttentionStage::weights;
+    const bool by_keys = stage->id == AttentionStage::k || stage->id == AttentionStage::v;
+    if (ctx.view.line_view && stage->id == AttentionStage::weights) {
+        draw_lines(ctx, e->value, ctx.view.head, row_labels, key_labels);
+        return;
+    }
+    const float info_w = 19.0f * ctx.em;
+    ImGui::BeginChild("matrix", ImVec2(ImGui::GetContentRegionAvail().x - info_w, 0), false,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    const TraceEntry* mask = ctx.stepper().entry(f.mask);
+    MatrixPlot plot;
+    plot.key = "detail/" + stage_path + "/" + std::to_string(ctx.view.head);
+    plot.values = e->value.slice(ctx.view.head).data();
+    plot.rows = static_cast<int>(e->value.dim(1));
+    plot.cols = static_cast<int>(e->value.dim(2));
+    plot.version = e->version;
+    plot.row_labels = by_keys ? &key_labels : &row_labels;
+    plot.col_labels = is_matrix_stage ? &key_labels : nullptr;
+    plot.colormap = stage->id == AttentionStage::weights ? Colormap::sequential : Colormap::diverging;
+    if (stage->id == AttentionStage::weights) plot.fixed_range = true, plot.lo = 0.0f, plot.hi = 1.0f;
+    if (is_matrix_stage && mask) plot.mask = mask->value.data.data(), plot.mask_version = mask->version;
+    plot.caption = stage->id == AttentionStage::weights ? "attention weight" : nullptr;
+    plot.max_cell = 3.2f * ctx.em;
+    const HeatmapHit hit = plot_matrix(ctx, plot);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    if (hit.clicked) ctx.view.cell_row = hit.row, ctx.view.cell_col = hit.col;
+    // The hovered cell, else the pinned one.
+    const int row = std::clamp(hit.row >= 0 ? hit.row : ctx.view.cell_row, 0, plot.rows - 1);
+    const int col = std::clamp(hit.row >= 0 ? hit.col : ctx.view.cell_col, 0, plot.cols - 1);
+    ImGui::BeginChild("explain", ImVec2(0, 0), true);
+    if (is_matrix_stage)
+        explain_cell(ctx, path, ctx.view.head, row, col, row_labels, key_labels);
+    else
+        ImGui::Text("%s[%d, %d] = %.4f", stage->suffix, row, col, e->value.slice(ctx.view.head)(row, col));
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", ctx.t("Hover a cell to explain it; click to pin it."));
+    ImGui::EndChild();
+}
+
+}  // namespace
+
+void draw_attention_panel(PanelContext& ctx) {
+    const ModelConfig& c = ctx.config();
+    if (!family_exists(c, family_of(ctx.view.family)))
+        for (const Family& f : kFamilies)
+            if (family_exists(c, f)) {
+                ctx.view.family = f.id;
+                break;
+            }
+    for (const Family& f : kFamilies) {
+        if (!family_exists(c, f)) continue;
+        if (ImGui::RadioButton(ctx.t(f.title), ctx.view.family == f.id)) ctx.view.family = f.id;
+        ImGui::SameLine();
+    }
+    ImGui::NewLine();
+    const Family& f = family_of(ctx.view.family);
+    const int L = family_layers(c, f);
+    if (ctx.view.detail_open) {
+        if (ImGui::Button(ctx.t("◀ All heads"))) ctx.view.detail_open = false;
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", ctx.t("softmax(QKᵀ/√D + mask)·V, per head"));
+        draw_detail(ctx, f);
+    } else {
+        ImGui::TextDisabled("%s", ctx.t("Each square: one head's attention weights (rows: queries, columns: keys)."));
+        draw_grid(ctx, f, L);
+    }
+}
 
 }  // namespace attnlab::gui

@@ -1,8 +1,107 @@
-// The input view.
-#include "panels/panel_context.h"
+// The input view: the source and target sentences as text fields and as token chips
+// (token·id) that can be replaced, removed, appended or padded, plus example sentences.
+#include "panels/input_fields.h"
+#include "panels/input_tokens.h"
+
+#include <imgui_stdlib.h>
+
+#include <fstream>
 
 namespace attnlab::gui {
 
-void draw_input_panel(PanelContext& ctx) { ImGui::TextUnformatted(ctx.t("input")); }
+namespace {
+
+// One input sequence: the encoder's source (S,) or the decoder's target (T,).
+struct Side {
+    bool source;
+    const char* label;  // "Source", "Target" or "Prompt"
+    const char* letter; // the shape letter: S or T
+};
+
+std::vector<Side> sides_of(const ModelConfig& c) {
+    switch (c.arch) {
+        case Arch::encoder_decoder: return {{true, "Source", "S"}, {false, "Target", "T"}};
+        case Arch::encoder_only: return {{true, "Source", "S"}};
+        case Arch::decoder_only: return {{false, "Prompt", "T"}};
+    }
+    return {};
+}
+
+const std::string& text_of(const Session& s, const Side& side) { return side.source ? s.src_text() : s.tgt_text(); }
+
+const std::vector<int>& ids_of(const Session& s, const Side& side) {
+    return side.source ? s.stepper().inputs().src_ids : s.stepper().inputs().tgt_ids;
+}
+
+bool set_text(Session& s, const Side& side, const std::string& text) {
+    return side.source ? s.set_src_text(text) : s.set_tgt_text(text);
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+    std::vector<std::string> lines;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
+// A combo of assets/examples/sentences.txt, read while it is open; a pick becomes the first field's text.
+void examples_combo(PanelContext& ctx, const Side& side, ImGuiID field) {
+    ImGui::SetNextItemWidth(-1.0f);
+    if (!ImGui::BeginCombo("##examples", ctx.t("Examples"))) return;
+    const auto lines = read_lines(ctx.paths.assets + "/examples/sentences.txt");
+    for (const auto& line : lines)
+        if (ImGui::Selectable(line.c_str(), line == text_of(ctx.session, side)))
+            note_command(field, set_text(ctx.session, side, line), ctx.session);
+    if (lines.empty()) ImGui::TextDisabled("%s", ctx.t("none yet"));
+    ImGui::EndCombo();
+}
+
+// Label line, text field (applied as it is edited), its error, and the token chips.
+void draw_side(PanelContext& ctx, const Side& side) {
+    Session& session = ctx.session;
+    ImGui::PushID(side.label);
+    const ImGuiID field = ImGui::GetID("##text");
+    const std::vector<int>& ids = ids_of(session, side);
+    const auto tokenized = tokenize_for(session.model(), side.source, text_of(session, side));
+    const bool from_text = tokenized && tokenized->ids == ids;
+
+    ImGui::TextUnformatted(ctx.t(side.label));
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s = %d", side.letter, static_cast<int>(ids.size()));
+    if (!from_text) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("· %s", ctx.t("tokens edited by hand"));
+    }
+    std::string text = text_of(session, side);
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::InputTextWithHint("##text", ctx.t("Type a sentence"), &text))
+        note_command(field, set_text(session, side, text), session);
+    field_error(session, field);
+
+    const auto& vocab = side.source ? session.model().src_vocab : session.model().tgt_vocab;
+    if (vocab) {
+        const SequenceView view = side.source ? session.source() : session.target();
+        const TokenRow row{ids, view, from_text ? &tokenized->pieces : nullptr, *vocab};
+        if (auto edited = token_chips(ctx, row))
+            note_command(field, side.source ? session.set_src_ids(*edited) : session.set_tgt_ids(*edited), session);
+    }
+    ImGui::PopID();
+}
+
+}  // namespace
+
+void draw_input_panel(PanelContext& ctx) {
+    const auto sides = sides_of(ctx.config());
+    for (const Side& side : sides) {
+        draw_side(ctx, side);
+        ImGui::Spacing();
+    }
+    if (sides.empty()) return;
+    ImGui::PushID(sides.front().label);
+    const ImGuiID first_field = ImGui::GetID("##text");
+    ImGui::PopID();
+    examples_combo(ctx, sides.front(), first_field);
+}
 
 }  // namespace attnlab::gui

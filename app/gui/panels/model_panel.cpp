@@ -1,8 +1,117 @@
-// The model view.
-#include "panels/panel_context.h"
+// The model view: what the model is (name, architecture, shapes, parameter count), the
+// switches that change its computation, and making, opening and saving models.
+#include "panels/input_fields.h"
+#include "panels/model_files.h"
+
+#include <filesystem>
 
 namespace attnlab::gui {
 
-void draw_model_panel(PanelContext& ctx) { ImGui::TextUnformatted(ctx.t("model")); }
+namespace {
+
+// 1234567 -> "1,234,567"
+std::string with_commas(int64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+// "C 64": a shape letter (dim, with a tooltip saying what it is) and its value.
+void shape_cell(const char* letter, const char* meaning, const std::string& value) {
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", letter);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", meaning);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(value.c_str());
+}
+
+// Name, architecture and the shape letters with their values.
+void draw_summary(const PanelContext& ctx) {
+    const ModelConfig& c = ctx.config();
+    const std::string& name = ctx.session.model_name();
+    ImGui::TextWrapped("%s", std::filesystem::path(name).filename().string().c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
+    ImGui::TextDisabled("%s · %s %s", to_string(c.arch).c_str(), to_string(ctx.session.model().tokenizer).c_str(),
+                        ctx.t("tokenizer"));
+    const std::string layers = c.arch == Arch::encoder_decoder
+                                   ? std::to_string(c.n_encoder_layers) + " + " + std::to_string(c.n_decoder_layers)
+                                   : std::to_string(c.has_encoder() ? c.n_encoder_layers : c.n_decoder_layers);
+    const std::string vocab = c.arch == Arch::encoder_decoder
+                                  ? std::to_string(c.src_vocab_size) + " / " + std::to_string(c.tgt_vocab_size)
+                                  : std::to_string(c.output_vocab_size());
+    if (!ImGui::BeginTable("shapes", 6, ImGuiTableFlags_SizingFixedFit)) return;
+    shape_cell("C", ctx.t("d_model: the width of every token vector"), std::to_string(c.d_model));
+    shape_cell("H", ctx.t("attention heads"), std::to_string(c.n_heads));
+    shape_cell("D", ctx.t("d_k = C / H: the width of one head"), std::to_string(c.d_head()));
+    shape_cell("F", ctx.t("d_ff: the FFN's hidden width"), std::to_string(c.d_ff));
+    shape_cell("L", ctx.t("layers (encoder + decoder)"), layers);
+    shape_cell("V", ctx.t("vocabulary size (source / target)"), vocab);
+    ImGui::EndTable();
+    const int64_t params = parameter_count(c);
+    ImGui::Text("%s: %s", ctx.t("Parameters"), with_commas(params).c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%.2f M)", static_cast<double>(params) / 1e6);
+}
+
+void switch_row(const char* label) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+    ImGui::TableNextColumn();
+}
+
+// A radio button with a tooltip; sets `value` to `mine` when clicked.
+template <class T>
+void radio(const char* label, const char* tip, T& value, T mine) {
+    if (ImGui::RadioButton(label, value == mine)) value = mine;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+}
+
+// The switches: each change becomes one set_config command.
+void draw_switches(PanelContext& ctx) {
+    ModelConfig c = ctx.config();
+    const ImGuiID field = ImGui::GetID("##switches");
+    if (!ImGui::BeginTable("switches", 2)) return;
+    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, 6.0f * ctx.em);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    switch_row(ctx.t("LayerNorm"));
+    radio(ctx.t("Post-LN"), ctx.t("LayerNorm(x + Sublayer(x)), as in the paper"), c.norm_first, false);
+    ImGui::SameLine();
+    radio(ctx.t("Pre-LN"), ctx.t("x + Sublayer(LayerNorm(x)), as most later models"), c.norm_first, true);
+    switch_row(ctx.t("Activation"));
+    radio("ReLU", "max(0, x)", c.activation, Activation::relu);
+    ImGui::SameLine();
+    radio("GELU", "x·Φ(x)", c.activation, Activation::gelu);
+    ImGui::SameLine();
+    radio("GELU-tanh", ctx.t("GELU's tanh approximation"), c.activation, Activation::gelu_tanh);
+    switch_row(ctx.t("Positions"));
+    radio(ctx.t("Sinusoidal"), ctx.t("fixed sin/cos waves, as in the paper"), c.positional, Positional::sinusoidal);
+    ImGui::SameLine();
+    radio(ctx.t("Learned"), ctx.t("a trained vector per position"), c.positional, Positional::learned);
+    ImGui::SameLine();
+    radio(ctx.t("None"), ctx.t("no positional information at all"), c.positional, Positional::none);
+    switch_row(ctx.t("Embedding"));
+    ImGui::Checkbox(ctx.t("× √d_model"), &c.scale_embedding);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("multiply embeddings by √C before adding positions"));
+    switch_row(ctx.t("Final norm"));
+    ImGui::Checkbox(ctx.t("after each stack"), &c.final_norm);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("a LayerNorm after the last layer, as torch.nn.Transformer has"));
+    ImGui::EndTable();
+    if (c != ctx.config()) note_command(field, ctx.session.set_config(c), ctx.session);
+    field_error(ctx.session, field);
+}
+
+}  // namespace
+
+void draw_model_panel(PanelContext& ctx) {
+    draw_summary(ctx);
+    if (ImGui::CollapsingHeader(ctx.t("Switches"), ImGuiTreeNodeFlags_DefaultOpen)) draw_switches(ctx);
+    if (ImGui::CollapsingHeader(ctx.t("New random model"))) draw_random_model(ctx);
+    if (ImGui::CollapsingHeader(ctx.t("Open and save"))) draw_open_save(ctx);
+}
 
 }  // namespace attnlab::gui

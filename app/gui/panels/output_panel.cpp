@@ -1,8 +1,248 @@
-// The output view.
+// The output view: per position, the top-k of p = softmax(logits / T) (N, V) as bars, and the
+// buttons that append one token (argmax or a sample) or translate greedily to <eos>.
 #include "panels/panel_context.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
 
 namespace attnlab::gui {
 
-void draw_output_panel(PanelContext& ctx) { ImGui::TextUnformatted(ctx.t("output")); }
+namespace {
+
+constexpr int kMaxTopK = 10;
+
+struct Candidate {
+    int id = 0;
+    float p = 0.0f;
+};
+
+struct PositionPrediction {
+    std::vector<Candidate> top;  // the kMaxTopK most probable, best first
+    float entropy_bits = 0.0f;
+    int next = -1;               // the token that really follows (teacher forcing), or -1
+    float next_p = 0.0f;
+    int next_rank = 0;           // 1 = the most probable
+};
+
+// Derived from the trace, kept between frames so a frame costs nothing until the logits or T change.
+struct PredictionCache {
+    uint64_t logits_version = 0;
+    float temperature = 0.0f;
+    std::vector<PositionPrediction> rows;
+};
+PredictionCache g_predictions;
+
+// softmax(row / T), reduced to what the view shows. `next` is the following token's id, or -1.
+PositionPrediction predict_row(ConstRowVecMap logits, float temperature, int next) {
+    const float max_logit = logits.maxCoeff();
+    std::vector<float> p(static_cast<size_t>(logits.size()));
+    double sum = 0.0;
+    for (size_t j = 0; j < p.size(); ++j) sum += p[j] = std::exp((logits[static_cast<Eigen::Index>(j)] - max_logit) / temperature);
+    PositionPrediction out;
+    for (float& v : p) {
+        v = static_cast<float>(v / sum);
+        if (v > 0.0f) out.entropy_bits -= v * std::log2(v);
+    }
+    std::vector<int> ids(p.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    const size_t k = std::min<size_t>(kMaxTopK, ids.size());
+    std::partial_sort(ids.begin(), ids.begin() + static_cast<long>(k), ids.end(),
+                      [&](int a, int b) { return p[static_cast<size_t>(a)] > p[static_cast<size_t>(b)]; });
+    for (size_t i = 0; i < k; ++i) out.top.push_back({ids[i], p[static_cast<size_t>(ids[i])]});
+    if (next >= 0 && static_cast<size_t>(next) < p.size()) {
+        out.next = next;
+        out.next_p = p[static_cast<size_t>(next)];
+        out.next_rank = 1 + static_cast<int>(std::count_if(p.begin(), p.end(), [&](float v) { return v > out.next_p; }));
+    }
+    return out;
+}
+
+const std::vector<PositionPrediction>& predictions(const PanelContext& ctx, const TraceEntry& logits) {
+    PredictionCache& c = g_predictions;
+    if (c.logits_version == logits.version && c.temperature == ctx.view.temperature) return c.rows;
+    const bool teacher_forced = ctx.config().has_decoder();  // position r predicts tgt[r + 1]
+    const std::vector<int>& ids = ctx.stepper().inputs().tgt_ids;
+    c = {logits.version, ctx.view.temperature, {}};
+    for (int64_t r = 0; r < logits.value.dim(0); ++r) {
+        const size_t following = static_cast<size_t>(r) + 1;
+        const int next = teacher_forced && following < ids.size() ? ids[following] : -1;
+        c.rows.push_back(predict_row(logits.value.row(r), ctx.view.temperature, next));
+    }
+    return c.rows;
+}
+
+const Vocab* output_vocab(const PanelContext& ctx) {
+    const auto& v = ctx.config().arch == Arch::encoder_only ? ctx.session.model().src_vocab : ctx.session.model().tgt_vocab;
+    return v ? &*v : nullptr;
+}
+
+std::string token_text(const Vocab* vocab, int id) {
+    if (!vocab || id < 0 || id >= vocab->size()) return "#" + std::to_string(id);
+    const std::string& t = vocab->token(id);
+    return t == " " ? "' '" : t;
+}
+
+ImU32 with_alpha(ImU32 color, float alpha) {
+    ImVec4 c = ImGui::ColorConvertU32ToFloat4(color);
+    c.w *= alpha;
+    return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+// k horizontal bars: token label, bar ∝ p (full width = 100%), percentage. The true next token is green.
+void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, const float* logits_row, float width) {
+    const Vocab* vocab = output_vocab(ctx);
+    const int k = std::min<int>(ctx.view.top_k, static_cast<int>(pred.top.size()));
+    const float line = ImGui::GetTextLineHeightWithSpacing(), em = ctx.em;
+    float label_w = 2.0f * em;
+    for (int i = 0; i < k; ++i)
+        label_w = std::max(label_w, ImGui::CalcTextSize(token_text(vocab, pred.top[static_cast<size_t>(i)].id).c_str()).x);
+    label_w = std::min(label_w, 7.0f * em) + 0.5f * em;
+    const float pct_w = ImGui::CalcTextSize("100.0%").x + 0.4f * em;
+    const float bar_w = std::max(2.0f * em, width - label_w - pct_w);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
+    const ImU32 truth = IM_COL32(90, 200, 120, 255);
+    for (int i = 0; i < k; ++i) {
+        const Candidate& c = pred.top[static_cast<size_t>(i)];
+        const float y = origin.y + static_cast<float>(i) * line;
+        const std::string label = token_text(vocab, c.id);
+        const bool is_next = c.id == pred.next;
+        const ImVec2 lsize = ImGui::CalcTextSize(label.c_str());
+        draw->PushClipRect(ImVec2(origin.x, y), ImVec2(origin.x + label_w - 0.4f * em, y + line), true);
+        draw->AddText(ImVec2(origin.x + std::max(0.0f, label_w - 0.5f * em - lsize.x), y), is_next ? truth : text, label.c_str());
+        draw->PopClipRect();
+        const ImVec2 a(origin.x + label_w, y + line * 0.12f), b(a.x + bar_w * c.p, y + line * 0.82f);
+        draw->AddRectFilled(a, ImVec2(a.x + bar_w, b.y), ImGui::GetColorU32(ImGuiCol_FrameBg));
+        draw->AddRectFilled(a, b, is_next ? truth : with_alpha(bar, i == 0 ? 1.0f : 0.65f));
+        char pct[16];
+        std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * static_cast<double>(c.p));
+        draw->AddText(ImVec2(a.x + bar_w + 0.4f * em, y), text, pct);
+        if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(origin.x, y), ImVec2(origin.x + width, y + line))) {
+            ImGui::BeginTooltip();
+            ImGui::Text("\"%s\"  (id %d)", label.c_str(), c.id);
+            ImGui::Text("p = %.4f   logit = %.3f", static_cast<double>(c.p), static_cast<double>(logits_row[c.id]));
+            if (is_next) ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s", ctx.t("the token that really follows"));
+            ImGui::EndTooltip();
+        }
+    }
+    ImGui::Dummy(ImVec2(width, static_cast<float>(k) * line));
+}
+
+// "actual: red 12.3% (#3)" under a position whose following token is known.
+void next_token_note(const PanelContext& ctx, const PositionPrediction& pred) {
+    if (pred.next < 0) return;
+    ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s: %s  %.1f%%  (#%d)", ctx.t("actual next"),
+                       token_text(output_vocab(ctx), pred.next).c_str(), 100.0 * static_cast<double>(pred.next_p),
+                       pred.next_rank);
+}
+
+void generation_controls(PanelContext& ctx) {
+    ImGuiStorage* storage = ImGui::GetStateStorage();  // fallback until ViewState has these
+    bool* sample = storage->GetBoolRef(ImGui::GetID("output_sample"), false);
+    int* seed = storage->GetIntRef(ImGui::GetID("output_seed"), 1);
+    if (ImGui::Button(ctx.t("Generate next token")) && ctx.session.generate_next(*sample, ctx.view.temperature,
+                                                                                  static_cast<uint64_t>(*seed)))
+        *seed += *sample ? 1 : 0;
+    ImGui::SameLine();
+    ImGui::Checkbox(ctx.t("Sample"), sample);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("Off: take the most probable token (argmax). On: draw one from p at this temperature."));
+    if (*sample) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s %d", ctx.t("Seed"), *seed);
+    }
+    ImGui::SameLine(0.0f, 2.0f * ctx.em);
+    if (ImGui::Button(ctx.t("Translate"))) ctx.session.translate();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Greedy decoding: from <sos>, append the argmax until <eos>."));
+    if (ctx.config().arch == Arch::encoder_decoder) {
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.t("Clear target"))) ctx.session.set_tgt_text("");
+    }
+    const std::vector<int>& tgt = ctx.stepper().inputs().tgt_ids;
+    if (!tgt.empty() && tgt.back() == ctx.config().eos_id)
+        ImGui::TextDisabled("%s", ctx.t("The target ends with <eos>: the translation is finished."));
+    if (!ctx.session.error().empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", ctx.session.error().c_str());
+}
+
+void display_controls(PanelContext& ctx) {
+    ImGui::SetNextItemWidth(10.0f * ctx.em);
+    ImGui::SliderFloat(ctx.t("Temperature"), &ctx.view.temperature, 0.1f, 5.0f, "T = %.2f", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("p = softmax(logits / T): T < 1 sharpens, T > 1 flattens. Display and sampling only."));
+    ImGui::SameLine(0.0f, 2.0f * ctx.em);
+    ImGui::SetNextItemWidth(8.0f * ctx.em);
+    ImGui::SliderInt(ctx.t("Top k"), &ctx.view.top_k, 1, kMaxTopK);
+    ctx.view.temperature = std::clamp(ctx.view.temperature, 0.1f, 5.0f);
+    ctx.view.top_k = std::clamp(ctx.view.top_k, 1, kMaxTopK);
+}
+
+// The last position, large: what the model would append next.
+void next_prediction(PanelContext& ctx, const PositionPrediction& pred, const float* logits_row, const std::string& last) {
+    ImGui::Text("%s \"%s\" %s", ctx.t("After"), last.c_str(), ctx.t("the model predicts:"));
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%s %.2f %s)", ctx.t("entropy"), static_cast<double>(pred.entropy_bits), ctx.t("bits"));
+    probability_bars(ctx, pred, logits_row, std::min(ImGui::GetContentRegionAvail().x, 36.0f * ctx.em));
+}
+
+// One card per position, wrapping; the last one (the next-token prediction) is outlined.
+void position_grid(PanelContext& ctx, const std::vector<PositionPrediction>& rows, const Tensor& logits,
+                   const SequenceView& seq) {
+    const float em = ctx.em, card_w = 17.0f * em;
+    const float card_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(ctx.view.top_k + 2) +
+                         ImGui::GetStyle().WindowPadding.y * 2.0f;
+    const float avail = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
+    const int per_line = std::max(1, static_cast<int>((avail + spacing) / (card_w + spacing)));
+    for (size_t r = 0; r < rows.size(); ++r) {
+        if (r % static_cast<size_t>(per_line) != 0) ImGui::SameLine();
+        const bool last = r + 1 == rows.size();
+        if (last) ImGui::PushStyleColor(ImGuiCol_Border, ImGui::GetColorU32(ImGuiCol_PlotHistogram));
+        ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, last ? 2.0f : 1.0f);
+        ImGui::BeginChild(static_cast<ImGuiID>(r + 1), ImVec2(card_w, card_h), true, ImGuiWindowFlags_NoScrollbar);
+        const std::string label = r < seq.labels.size() ? seq.labels[r] : "";
+        const bool unknown = r < seq.unknown.size() && seq.unknown[r];
+        ImGui::Text("%zu  %s  →", r, label.c_str());
+        if (unknown) {
+            ImGui::SameLine();
+            ImGui::TextColored(ImVec4(1.0f, 0.63f, 0.24f, 1.0f), "<unk>");
+        }
+        if (last) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s", ctx.t("next"));
+        }
+        probability_bars(ctx, rows[r], logits.data.data() + r * static_cast<size_t>(logits.dim(1)),
+                         ImGui::GetContentRegionAvail().x);
+        next_token_note(ctx, rows[r]);
+        ImGui::EndChild();
+        ImGui::PopStyleVar();
+        if (last) ImGui::PopStyleColor();
+    }
+}
+
+}  // namespace
+
+void draw_output_panel(PanelContext& ctx) {
+    const bool generates = ctx.config().has_decoder();
+    if (generates) generation_controls(ctx);
+    display_controls(ctx);
+    const TraceEntry* logits = ctx.stepper().entry("logits");  // (N, V)
+    if (!logits) {
+        text_not_run_yet(ctx);
+        return;
+    }
+    const std::vector<PositionPrediction>& rows = predictions(ctx, *logits);
+    if (rows.empty()) return;
+    const SequenceView seq = generates ? ctx.session.target() : ctx.session.source();
+    const size_t last = rows.size() - 1;
+    ImGui::Separator();
+    if (generates)
+        next_prediction(ctx, rows[last], logits->value.data.data() + last * static_cast<size_t>(logits->value.dim(1)),
+                        last < seq.labels.size() ? seq.labels[last] : "");
+    ImGui::Separator();
+    ImGui::TextUnformatted(ctx.t(generates ? "Every position (teacher forcing: position i sees tokens 0..i)"
+                                           : "Every position: the model's prediction for each source token"));
+    position_grid(ctx, rows, logits->value, seq);
+}
 
 }  // namespace attnlab::gui

@@ -1,8 +1,134 @@
-// The residual view.
-#include "panels/panel_context.h"
+// The residual view: one token's stream through a stack (post-LN x ← LN(x + Sublayer(x)) or
+// pre-LN x ← x + Sublayer(LN(x))), and every token × step's stream norm ‖x‖₂ as a heatmap (N, steps).
+#include "panels/residual_flow.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace attnlab::gui {
 
-void draw_residual_panel(PanelContext& ctx) { ImGui::TextUnformatted(ctx.t("residual")); }
+namespace {
+
+// Fallback until ViewState has a field for it: the chosen stack lives in ImGui's window storage.
+bool choose_decoder(PanelContext& ctx) {
+    const ModelConfig& c = ctx.config();
+    if (!c.has_encoder() || !c.has_decoder()) return c.has_decoder();
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID id = ImGui::GetID("residual_stack");
+    int decoder = storage->GetInt(id, 0);
+    ImGui::RadioButton(ctx.t("Encoder"), &decoder, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton(ctx.t("Decoder"), &decoder, 1);
+    storage->SetInt(id, decoder);
+    ImGui::SameLine(0.0f, 2.0f * ctx.em);
+    return decoder == 1;
+}
+
+void formula_line(const PanelContext& ctx) {
+    if (ctx.config().norm_first)
+        ImGui::Text("%s:  x ← x + Sublayer(LN(x))", ctx.t("Pre-LN"));
+    else
+        ImGui::Text("%s:  x ← LN(x + Sublayer(x))", ctx.t("Post-LN, as in the paper"));
+}
+
+// The stack's tokens as a wrapping row of buttons; clicking one chooses it. <unk> tokens are orange.
+void token_picker(PanelContext& ctx, const SequenceView& seq) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(ctx.t("Token"));
+    const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+    for (size_t i = 0; i < seq.labels.size(); ++i) {
+        const std::string label = seq.labels[i] + "##token" + std::to_string(i);
+        const float w = ImGui::CalcTextSize(seq.labels[i].c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+        if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w < right) ImGui::SameLine();
+        const bool unknown = seq.unknown[i];
+        if (unknown) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 160, 60, 255));
+        const bool selected = ctx.view.token == static_cast<int>(i);
+        if (ImGui::Selectable(label.c_str(), selected, 0, ImVec2(w, 0))) ctx.view.token = static_cast<int>(i);
+        if (unknown) ImGui::PopStyleColor();
+        if (unknown && ImGui::IsItemHovered()) ImGui::SetTooltip("%s: <unk>", ctx.t("unknown word"));
+    }
+}
+
+struct StreamColumn {
+    std::string label, path;
+};
+
+// Every state of the stream in flow order: x, then per sublayer ⊕ (and LN when post-LN), then the final LN.
+std::vector<StreamColumn> stream_columns(const PanelContext& ctx, const ResidualStack& stack) {
+    const bool pre_ln = ctx.config().norm_first;
+    std::vector<StreamColumn> cols = {{"x", stack.input}};
+    for (size_t i = 0; i < stack.layers.size(); ++i)
+        for (size_t k = 0; k < stack.layers[i].size(); ++k) {
+            const ResidualSublayer& sub = stack.layers[i][k];
+            const char* add = sub.kind == SublayerKind::self_attn    ? "+self"
+                              : sub.kind == SublayerKind::cross_attn ? "+cross"
+                                                                     : "+FFN";
+            const std::string layer = std::to_string(i) + " ";
+            cols.push_back({layer + ctx.t(add), sub.residual});
+            if (!pre_ln) cols.push_back({layer + "LN" + std::to_string(k + 1), sub.norm});
+        }
+    if (ctx.config().final_norm) cols.push_back({ctx.t("final LN"), stack.output});
+    return cols;
+}
+
+uint64_t mix_version(uint64_t h, uint64_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
+
+void stream_heatmap(PanelContext& ctx, const ResidualStack& stack, const SequenceView& seq) {
+    const std::vector<StreamColumn> cols = stream_columns(ctx, stack);
+    const int rows = static_cast<int>(seq.labels.size()), n_cols = static_cast<int>(cols.size());
+    std::vector<float> values(static_cast<size_t>(rows * n_cols), NAN);  // (N, steps); NaN = not run, hatched
+    std::vector<std::string> col_labels;
+    uint64_t version = mix_version(static_cast<uint64_t>(rows), static_cast<uint64_t>(n_cols));
+    for (int c = 0; c < n_cols; ++c) {
+        col_labels.push_back(cols[static_cast<size_t>(c)].label);
+        const TraceEntry* e = ctx.stepper().entry(cols[static_cast<size_t>(c)].path);
+        version = mix_version(version, e ? e->version : 0);
+        if (!e || e->value.rank() != 2) continue;
+        for (int r = 0; r < rows && r < e->value.dim(0); ++r)
+            values[static_cast<size_t>(r * n_cols + c)] = e->value.row(r).norm();
+    }
+    MatrixPlot plot;
+    plot.key = std::string("residual/stream/") + (stack.decoder ? "decoder" : "encoder");
+    plot.values = values.data();
+    plot.rows = rows;
+    plot.cols = n_cols;
+    plot.version = version;
+    plot.row_labels = &seq.labels;
+    plot.col_labels = &col_labels;
+    plot.highlight_row = ctx.view.token;
+    plot.caption = ctx.t("||x||₂ of the stream after each step; click a row to follow that token");
+    const HeatmapHit hit = plot_matrix(ctx, plot);
+    if (hit.row < 0) return;
+    if (hit.clicked) ctx.view.token = hit.row;
+    const StreamColumn& col = cols[static_cast<size_t>(hit.col)];
+    const float v = values[static_cast<size_t>(hit.row * n_cols + hit.col)];
+    ImGui::BeginTooltip();
+    ImGui::Text("%s \"%s\"  ·  %s", ctx.t("Token"), seq.labels[static_cast<size_t>(hit.row)].c_str(), col.label.c_str());
+    ImGui::TextDisabled("%s", col.path.c_str());
+    if (std::isnan(v)) ImGui::TextUnformatted(ctx.t("Not run yet: step forward to compute it."));
+    else ImGui::Text("||x||₂ = %.4f", static_cast<double>(v));
+    ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_residual_panel(PanelContext& ctx) {
+    const ResidualStack stack = residual_stack(ctx.config(), choose_decoder(ctx));
+    formula_line(ctx);
+    const SequenceView seq = stack.decoder ? ctx.session.target() : ctx.session.source();
+    if (seq.labels.empty()) return;
+    ctx.view.token = std::clamp(ctx.view.token, 0, static_cast<int>(seq.labels.size()) - 1);
+    token_picker(ctx, seq);
+    if (!ctx.stepper().output(stack.input)) {
+        text_not_run_yet(ctx);
+        return;
+    }
+    ImGui::TextDisabled("%s", ctx.t("Each sublayer's bar is how much it adds (L2 norm); the line's width is the stream's norm. Hover for details."));
+    ImGui::Spacing();
+    draw_residual_flow(ctx, stack, ctx.view.token);
+    ImGui::Separator();
+    ImGui::TextUnformatted(ctx.t("All tokens"));
+    stream_heatmap(ctx, stack, seq);
+}
 
 }  // namespace attnlab::gui

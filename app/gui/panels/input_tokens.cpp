@@ -1,0 +1,178 @@
+// Token chips ("token·id") that flow over lines, and the vocabulary picker each one opens.
+#include "panels/input_tokens.h"
+
+#include "panels/input_fields.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace attnlab::gui {
+
+namespace {
+
+enum class ChipStyle { word, special, unknown, add };
+
+struct Pick {
+    bool remove = false;
+    int id = -1;  // the chosen vocabulary id, or -1
+};
+
+const ImVec4 kOrange(1.0f, 0.62f, 0.2f, 1.0f);
+
+// A token as it should read on screen: the space token would be invisible.
+std::string visible(const std::string& token) { return token == " " ? "' '" : token; }
+
+bool is_special(const ModelConfig& c, int id) {
+    return id == c.pad_id || id == c.sos_id || id == c.eos_id || id == c.unk_id;
+}
+
+// Puts the next item of `width` pixels on the current line if it fits, else on a new one.
+void flow(bool first, float width) {
+    if (first) return;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+// A small framed chip: the token bright, "·id" dim. Returns true when clicked.
+bool chip(const PanelContext& ctx, bool first, const std::string& token, const std::string& id_text, ChipStyle style) {
+    const float pad = 0.3f * ctx.em;
+    const float token_w = ImGui::CalcTextSize(token.c_str()).x, id_w = ImGui::CalcTextSize(id_text.c_str()).x;
+    const ImVec2 size(token_w + id_w + 2.0f * pad, ImGui::GetTextLineHeight() + 0.4f * ctx.em);
+    flow(first, size.x);
+    const bool clicked = ImGui::InvisibleButton("##chip", size);
+    const bool hovered = ImGui::IsItemHovered();
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImU32 fill = ImGui::GetColorU32(hovered ? ImGuiCol_ButtonHovered : ImGuiCol_FrameBg);
+    draw->AddRectFilled(a, b, fill, 0.25f * ctx.em);
+    if (style == ChipStyle::unknown) {
+        draw->AddRectFilled(a, b, ImGui::GetColorU32(ImVec4(kOrange.x, kOrange.y, kOrange.z, 0.25f)), 0.25f * ctx.em);
+        draw->AddRect(a, b, ImGui::GetColorU32(kOrange), 0.25f * ctx.em, 0, 1.5f);
+    } else {
+        draw->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 0.25f * ctx.em);
+    }
+    const ImU32 text = style == ChipStyle::unknown   ? ImGui::GetColorU32(kOrange)
+                       : style == ChipStyle::special ? ImGui::GetColorU32(ImGuiCol_TextDisabled)
+                                                     : ImGui::GetColorU32(ImGuiCol_Text);
+    const float y = a.y + 0.2f * ctx.em;
+    draw->AddText(ImVec2(a.x + pad, y), text, token.c_str());
+    draw->AddText(ImVec2(a.x + pad + token_w, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), id_text.c_str());
+    return clicked;
+}
+
+bool matches(const std::string& token, int id, const std::string& query) {
+    if (query.empty()) return true;
+    if (std::all_of(query.begin(), query.end(), [](unsigned char c) { return std::isdigit(c); }))
+        if (std::to_string(id) == query) return true;
+    auto lower = [](std::string s) {
+        for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    return lower(token).find(lower(query)) != std::string::npos;
+}
+
+// The body of a chip's popup: a search box over the vocabulary and a scrollable list (V rows).
+Pick vocab_picker(const PanelContext& ctx, const Vocab& vocab, int current, bool can_remove) {
+    Pick pick;
+    if (can_remove) {
+        ImGui::TextDisabled("%s  %s·%d", ctx.t("Replace"), visible(vocab.token(current)).c_str(), current);
+        ImGui::SameLine();
+        if (ImGui::SmallButton(ctx.t("Remove token"))) pick.remove = true;
+    }
+    const bool appearing = ImGui::IsWindowAppearing();
+    if (appearing) ImGui::SetKeyboardFocusHere();
+    ImGui::SetNextItemWidth(18.0f * ctx.em);
+    std::string query;
+    const bool enter = remembered_text_field("##search", ctx.t("Search the vocabulary"), "", query);
+
+    std::vector<int> shown;  // ids that match the query, in id order
+    for (int id = 0; id < vocab.size(); ++id)
+        if (matches(vocab.token(id), id, query)) shown.push_back(id);
+    if (enter && !shown.empty()) pick.id = shown.front();
+
+    const float row_h = ImGui::GetTextLineHeightWithSpacing();
+    ImGui::BeginChild("##vocab", ImVec2(18.0f * ctx.em, std::min(14.0f * ctx.em, row_h * (shown.size() + 0.5f))), true);
+    if (appearing) {
+        const auto at = std::find(shown.begin(), shown.end(), current);
+        if (at != shown.end()) ImGui::SetScrollY(row_h * static_cast<float>(at - shown.begin()) - 3.0f * row_h);
+    }
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(shown.size()));
+    while (clipper.Step())
+        for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+            const int id = shown[static_cast<size_t>(r)];
+            ImGui::PushID(id);
+            if (ImGui::Selectable(visible(vocab.token(id)).c_str(), id == current)) pick.id = id;
+            ImGui::SameLine(14.0f * ctx.em);
+            ImGui::TextDisabled("%d", id);
+            ImGui::PopID();
+        }
+    if (shown.empty()) ImGui::TextDisabled("%s", ctx.t("No match"));
+    ImGui::EndChild();
+    if (pick.remove || pick.id >= 0) ImGui::CloseCurrentPopup();
+    return pick;
+}
+
+void chip_tooltip(const PanelContext& ctx, const TokenRow& row, size_t i) {
+    if (!ImGui::IsItemHovered()) return;
+    ImGui::BeginTooltip();
+    const int id = row.ids[i];
+    if (row.view.unknown[i] && row.pieces) {
+        ImGui::TextColored(kOrange, "\"%s\"", (*row.pieces)[i].c_str());
+        ImGui::TextUnformatted(ctx.t("is not in the vocabulary, so it became <unk>."));
+    } else if (row.view.unknown[i]) {
+        ImGui::TextColored(kOrange, "%s", ctx.t("unknown word"));
+    }
+    ImGui::Text("%s %d: %s", ctx.t("position"), static_cast<int>(i), visible(row.view.labels[i]).c_str());
+    ImGui::Text("%s %d", ctx.t("vocabulary id"), id);
+    ImGui::TextDisabled("%s", ctx.t("Click to replace or remove it."));
+    ImGui::EndTooltip();
+}
+
+}  // namespace
+
+std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& row) {
+    const ModelConfig& config = ctx.config();
+    std::optional<std::vector<int>> edited;
+    for (size_t i = 0; i < row.ids.size(); ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        const int id = row.ids[i];
+        const ChipStyle style = row.view.unknown[i] ? ChipStyle::unknown
+                                : is_special(config, id) ? ChipStyle::special
+                                                         : ChipStyle::word;
+        if (chip(ctx, i == 0, visible(row.view.labels[i]), "·" + std::to_string(id), style)) ImGui::OpenPopup("pick");
+        chip_tooltip(ctx, row, i);
+        if (ImGui::BeginPopup("pick")) {
+            const Pick pick = vocab_picker(ctx, row.vocab, id, true);
+            if (pick.remove || pick.id >= 0) {
+                edited = row.ids;
+                if (pick.remove) edited->erase(edited->begin() + static_cast<std::ptrdiff_t>(i));
+                else (*edited)[i] = pick.id;
+            }
+            ImGui::EndPopup();
+        }
+        ImGui::PopID();
+    }
+    ImGui::PushID("append");
+    if (chip(ctx, row.ids.empty(), " + ", "", ChipStyle::add)) ImGui::OpenPopup("pick");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Append a token"));
+    if (ImGui::BeginPopup("pick")) {
+        const Pick pick = vocab_picker(ctx, row.vocab, -1, false);
+        if (pick.id >= 0) {
+            edited = row.ids;
+            edited->push_back(pick.id);
+        }
+        ImGui::EndPopup();
+    }
+    ImGui::PopID();
+    const char* pad_label = ctx.t("Add padding");
+    flow(false, ImGui::CalcTextSize(pad_label).x + 2.0f * ImGui::GetStyle().FramePadding.x);
+    if (ImGui::Button(pad_label)) {
+        edited = row.ids;
+        edited->push_back(config.pad_id);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Append <pad>: the padding mask hides it from attention."));
+    return edited;
+}
+
+}  // namespace attnlab::gui

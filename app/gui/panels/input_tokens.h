@@ -1,0 +1,23 @@
+// Token chips ("token·id") for one input sequence, with a vocabulary picker to replace,
+// remove or append a token, and a button that appends padding.
+#pragma once
+
+#include "panels/panel_context.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab::gui {
+
+struct TokenRow {
+    const std::vector<int>& ids;                   // (N,) the sequence as the stepper reads it
+    const SequenceView& view;                      // labels and <unk> marks, one per id
+    const std::vector<std::string>* pieces;        // the user's words, when the ids came from the text
+    const Vocab& vocab;
+};
+
+// Draws the chips; returns the new id list when the user edited it this frame.
+std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& row);
+
+}  // namespace attnlab::gui

@@ -1,0 +1,176 @@
+// A new random model from a preset, seed and head count; opening (typed path, file dialog,
+// bundled and recent files) and saving .safetensors model files.
+#include "panels/model_files.h"
+
+#include "panels/input_fields.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+
+namespace fs = std::filesystem;
+
+namespace attnlab::gui {
+
+namespace {
+
+constexpr const char* kPresets[] = {"tiny", "base"};
+
+int preset_d_model(const char* preset) {
+    auto c = preset_config(preset, 4, 4);
+    return c ? c->d_model : 64;
+}
+
+// Head counts that divide C (up to 32), so D = C / H is whole.
+std::vector<int> head_choices(int d_model) {
+    std::vector<int> out;
+    for (int h = 1; h <= std::min(32, d_model); h *= 2)
+        if (d_model % h == 0) out.push_back(h);
+    return out;
+}
+
+bool zenity_on_path() {
+    const char* path = std::getenv("PATH");
+    if (!path) return false;
+    std::string_view rest(path);
+    while (!rest.empty()) {
+        const size_t colon = rest.find(':');
+        const std::string dir(rest.substr(0, colon));
+        std::error_code ec;
+        if (!dir.empty() && fs::exists(fs::path(dir) / "zenity", ec)) return true;
+        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    }
+    return false;
+}
+
+// Runs zenity's file chooser (blocking, like any modal dialog); returns the chosen path or "".
+std::string browse_with_zenity() {
+    FILE* pipe = popen("zenity --file-selection --file-filter='*.safetensors' 2>/dev/null", "r");
+    if (!pipe) return "";
+    std::string chosen;
+    char buf[4096];
+    while (fgets(buf, sizeof buf, pipe)) chosen += buf;
+    pclose(pipe);
+    while (!chosen.empty() && (chosen.back() == '\n' || chosen.back() == '\r')) chosen.pop_back();
+    return chosen;
+}
+
+std::vector<std::string> bundled_models(const std::string& assets) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(assets + "/models", ec))
+        if (e.path().extension() == ".safetensors") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void open_file(PanelContext& ctx, ImGuiID field, const std::string& path) {
+    const bool ok = ctx.session.open_model_file(path);
+    note_command(field, ok, ctx.session);
+    if (ok) remember_recent_file(ctx.view, path);
+}
+
+// A list of files by name (full path in the tooltip); a click opens one.
+void file_list(PanelContext& ctx, ImGuiID field, const char* title, const std::vector<std::string>& files) {
+    ImGui::TextDisabled("%s", title);
+    if (files.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("— %s", ctx.t("none yet"));
+    }
+    ImGui::PushID(title);
+    ImGui::Indent();
+    for (const auto& f : files) {
+        ImGui::PushID(f.c_str());
+        if (ImGui::Selectable(fs::path(f).filename().string().c_str())) open_file(ctx, field, f);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.c_str());
+        ImGui::PopID();
+    }
+    ImGui::Unindent();
+    ImGui::PopID();
+}
+
+// Width left for a field followed by buttons with these labels on the same line.
+float field_width(std::initializer_list<const char*> buttons) {
+    const ImGuiStyle& s = ImGui::GetStyle();
+    float w = ImGui::GetContentRegionAvail().x;
+    for (const char* b : buttons) w -= ImGui::CalcTextSize(b).x + 2.0f * s.FramePadding.x + s.ItemSpacing.x;
+    return w;
+}
+
+}  // namespace
+
+void draw_random_model(PanelContext& ctx) {
+    const ImGuiID field = ImGui::GetID("##random");
+    int* preset = stored_int("##preset", ctx.config().d_model >= 512 ? 1 : 0);
+    int* seed = stored_int("##seed", 1);
+    int* heads = stored_int("##heads", ctx.config().n_heads);
+    const int d_model = preset_d_model(kPresets[*preset]);
+    const auto choices = head_choices(d_model);
+    if (d_model % *heads != 0) *heads = choices.back();
+
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(ctx.t("Preset"));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(5.0f * ctx.em);
+    ImGui::Combo("##preset", preset, kPresets, IM_ARRAYSIZE(kPresets));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("tiny: C=64, 2+2 layers; base: the paper's C=512, 6+6 layers"));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(ctx.t("Seed"));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(7.0f * ctx.em);
+    if (ImGui::InputInt("##seed", seed)) *seed = std::max(*seed, 0);
+
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(ctx.t("Heads"));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(5.0f * ctx.em);
+    if (ImGui::BeginCombo("##heads", std::to_string(*heads).c_str())) {
+        for (int h : choices)
+            if (ImGui::Selectable(std::to_string(h).c_str(), h == *heads)) *heads = h;
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("D = %d / %d = %d", d_model, *heads, d_model / *heads);
+    if (ImGui::Button(ctx.t("New random model")))
+        note_command(field, ctx.session.new_random_model(kPresets[*preset], static_cast<uint64_t>(*seed), *heads),
+                     ctx.session);
+    field_error(ctx.session, field);
+}
+
+void draw_open_save(PanelContext& ctx) {
+    const ImGuiID open_field = ImGui::GetID("##open_path");
+    const bool zenity = *stored_int("##zenity", zenity_on_path() ? 1 : 0) == 1;
+    const char* open_label = ctx.t("Open");
+    const char* browse_label = ctx.t("Browse...");
+    std::string open_path;
+    ImGui::SetNextItemWidth(zenity ? field_width({open_label, browse_label}) : field_width({open_label}));
+    bool open = remembered_text_field("##open_path", "model.safetensors", "", open_path);
+    ImGui::SameLine();
+    open |= ImGui::Button(open_label);
+    if (open && !open_path.empty()) open_file(ctx, open_field, open_path);
+    if (zenity) {
+        ImGui::SameLine();
+        if (ImGui::Button(browse_label))
+            if (const std::string chosen = browse_with_zenity(); !chosen.empty()) open_file(ctx, open_field, chosen);
+    }
+    field_error(ctx.session, open_field);
+    file_list(ctx, open_field, ctx.t("Bundled models"), bundled_models(ctx.paths.assets));
+    file_list(ctx, open_field, ctx.t("Recent files"), ctx.view.recent_files);
+
+    ImGui::Spacing();
+    const ImGuiID save_field = ImGui::GetID("##save_path");
+    const std::string& name = ctx.session.model_name();
+    const std::string fallback = name.ends_with(".safetensors") ? name : "model.safetensors";
+    const char* save_label = ctx.t("Save");
+    std::string save_path;
+    ImGui::SetNextItemWidth(field_width({save_label}));
+    bool save = remembered_text_field("##save_path", "model.safetensors", fallback, save_path);
+    ImGui::SameLine();
+    save |= ImGui::Button(save_label);
+    if (save && !save_path.empty()) note_command(save_field, ctx.session.save_model_file(save_path), ctx.session);
+    field_error(ctx.session, save_field);
+}
+
+}  // namespace attnlab::gui

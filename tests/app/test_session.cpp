@@ -1,0 +1,154 @@
+// The app's logic without a display: session commands, view-state persistence, launch flags.
+#include "io/model_file.h"
+#include "launch_options.h"
+#include "session.h"
+#include "view_state.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using namespace attnlab;
+using namespace attnlab::gui;
+
+namespace {
+
+Vocab words(std::vector<std::string> extra) {
+    std::vector<std::string> t = {"<pad>", "<sos>", "<eos>", "<unk>"};
+    t.insert(t.end(), extra.begin(), extra.end());
+    return *Vocab::from_tokens(t);
+}
+
+Session english_korean() {
+    auto s = Session::from_preset("tiny", 5, words({"i", "like", "red", "apples"}), words({"나", "는", "사과", "를"}),
+                                  "i like red apples");
+    if (!s) FAIL(s.error().message);
+    return std::move(*s);
+}
+
+}  // namespace
+
+TEST_CASE("text edits tokenize, mark unknown words, and re-run the trace", "[session]") {
+    Session s = english_korean();
+    CHECK(s.source().labels == std::vector<std::string>{"i", "like", "red", "apples", "<eos>"});
+    const uint64_t before = s.stepper().entry("encoder.output")->version;
+    REQUIRE(s.set_src_text("i like green apples"));
+    CHECK(s.source().labels[2] == "<unk>");
+    CHECK(s.source().unknown == std::vector<bool>{false, false, true, false, false});
+    CHECK(s.stepper().entry("encoder.output")->version != before);
+    REQUIRE(s.set_tgt_text("나 는 사과 를"));
+    CHECK(s.target().labels.front() == "<sos>");
+    CHECK(s.stepper().output("logits")->dim(0) == 5);
+}
+
+TEST_CASE("a failed command keeps the last good state and reports one line", "[session]") {
+    Session s = english_korean();
+    const Tensor logits = *s.stepper().output("logits");
+    CHECK_FALSE(s.open_model_file("/nonexistent/model.safetensors"));
+    CHECK_THAT(s.error(), Catch::Contains("/nonexistent/model.safetensors"));
+    CHECK(s.error().find('\n') == std::string::npos);
+    CHECK_FALSE(s.set_src_text(std::string("bad \xff utf8")));
+    CHECK_FALSE(s.set_src_ids({1, 500}));
+    CHECK(s.src_text() == "i like red apples");
+    CHECK(s.stepper().output("logits")->data == logits.data);
+    REQUIRE(s.set_src_text("red apples"));
+    CHECK(s.error().empty());
+}
+
+TEST_CASE("mask cells and heads toggle through the session", "[session]") {
+    Session s = english_korean();
+    REQUIRE(s.toggle_mask_cell("masks.encoder_self", 1, 2));
+    CHECK(s.stepper().output("masks.encoder_self")->data[1 * 5 + 2] == 0.0f);
+    CHECK(s.stepper().output("encoder.layers.0.self_attn.weights")->slice(0)(1, 2) == 0.0f);
+    REQUIRE(s.toggle_mask_cell("masks.encoder_self", 1, 2));
+    CHECK(s.stepper().output("masks.encoder_self")->data[1 * 5 + 2] == 1.0f);
+    CHECK_FALSE(s.toggle_mask_cell("masks.encoder_self", 9, 0));
+
+    REQUIRE(s.toggle_head("decoder.layers.1.cross_attn", 3));
+    CHECK(s.stepper().output("decoder.layers.1.cross_attn.context")->slice(3).isZero(0.0f));
+    REQUIRE(s.toggle_head("decoder.layers.1.cross_attn", 3));
+    CHECK_FALSE(s.stepper().output("decoder.layers.1.cross_attn.context")->slice(3).isZero(0.0f));
+}
+
+TEST_CASE("switches change the config, adding the weights a switch needs", "[session]") {
+    Session s = english_korean();
+    ModelConfig c = s.stepper().config();
+    c.positional = Positional::learned;
+    c.norm_first = true;
+    c.activation = Activation::gelu;
+    REQUIRE(s.set_config(c));
+    CHECK(s.stepper().weights().find("pos_embed.weight"));
+    CHECK(s.stepper().step(*s.stepper().find("src.pos")).title == "Learned position embeddings");
+    c.positional = Positional::none;
+    c.final_norm = false;
+    REQUIRE(s.set_config(c));
+    CHECK_FALSE(s.stepper().weights().find("pos_embed.weight"));
+    CHECK_FALSE(s.stepper().weights().find("encoder.norm.weight"));
+    CHECK_FALSE(s.stepper().find("src.pos"));
+    c.n_heads = 3;  // does not divide 64
+    CHECK_FALSE(s.set_config(c));
+    CHECK(s.stepper().config().n_heads == 4);
+}
+
+TEST_CASE("generation appends one token at a time; translate runs to <eos> or max_len", "[session]") {
+    Session s = english_korean();
+    REQUIRE(s.set_tgt_text(""));
+    REQUIRE(s.generate_next(false, 1.0f, 0));
+    REQUIRE(s.stepper().inputs().tgt_ids.size() == 2);
+    REQUIRE(s.generate_next(true, 0.7f, 42));
+    CHECK(s.stepper().inputs().tgt_ids.size() == 3);
+    REQUIRE(s.translate());
+    const auto& tgt = s.stepper().inputs().tgt_ids;
+    CHECK(tgt.front() == s.stepper().config().sos_id);
+    CHECK((tgt.back() == s.stepper().config().eos_id || static_cast<int>(tgt.size()) == s.stepper().config().max_len));
+}
+
+TEST_CASE("saving and reopening a model keeps edited weights and switches", "[session]") {
+    Session s = english_korean();
+    REQUIRE(s.set_weight("generator.weight", 7, 2.5f));
+    const auto path = (std::filesystem::temp_directory_path() / "attnlab_session_test.safetensors").string();
+    REQUIRE(s.save_model_file(path));
+    Session t = english_korean();
+    REQUIRE(t.open_model_file(path));
+    CHECK(t.stepper().weights().at("generator.weight").data[7] == 2.5f);
+    CHECK(t.source().labels.size() == 5);  // the sentence is kept across the switch of model
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("view state round-trips through JSON and survives a broken file", "[view_state]") {
+    ViewState v;
+    v.korean = true;
+    v.tab = View::masks;
+    v.layer = 3;
+    v.detail_open = true;
+    v.recent_files = {"/a.safetensors"};
+    const ViewState back = ViewState::from_json(v.to_json());
+    CHECK(back.korean);
+    CHECK(back.tab == View::masks);
+    CHECK(back.layer == 3);
+    CHECK(back.detail_open);
+    CHECK(back.recent_files == v.recent_files);
+    const ViewState broken = ViewState::from_json("{\"tab\": 7, \"layer\": \"x\", \"font_scale\": 99");
+    CHECK(broken.tab == View::attention);
+    const ViewState wrong_types = ViewState::from_json("{\"tab\": 7, \"layer\": \"x\", \"font_scale\": 99}");
+    CHECK(wrong_types.layer == 0);
+    CHECK(wrong_types.font_scale == 3.0f);
+    remember_recent_file(v, "/b.safetensors");
+    remember_recent_file(v, "/a.safetensors");
+    CHECK(v.recent_files == std::vector<std::string>{"/a.safetensors", "/b.safetensors"});
+}
+
+TEST_CASE("launch options are parsed strictly", "[launch_options]") {
+    auto o = parse_launch_options({"--screenshot", "x.png", "--view", "masks", "--frames", "3", "--size", "800x600"});
+    REQUIRE(o);
+    CHECK(*o->screenshot == "x.png");
+    CHECK(*o->view == "masks");
+    CHECK(o->frames == 3);
+    CHECK(o->width == 800);
+    CHECK_FALSE(parse_launch_options({"--view", "nope"}));
+    CHECK_FALSE(parse_launch_options({"--frames", "-1"}));
+    CHECK_FALSE(parse_launch_options({"--screenshot"}));
+    CHECK_FALSE(parse_launch_options({"--model", "a", "--preset", "tiny"}));
+    CHECK_FALSE(parse_launch_options({"--size", "big"}));
+    CHECK_FALSE(parse_launch_options({"--bogus", "1"}));
+}

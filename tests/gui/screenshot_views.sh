@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Renders every view of attnlab under Xvfb, on the tiny and the paper-base model and in Korean,
+# and checks each run exits 0 and writes a full-size PNG with many distinct colours.
+set -uo pipefail
+app="$1"
+png_stats="$2"
+out="${3:-$(mktemp -d)}"
+mkdir -p "$out"
+passed=0
+failed=0
+run() {  # run NAME ARGS...
+  local name="$1"
+  shift
+  local png="$out/$name.png"
+  rm -f "$png"
+  if ! timeout 120 xvfb-run -a -s "-screen 0 1600x900x24" "$app" --screenshot "$png" "$@" > "$out/$name.log" 2>&1; then
+    echo "FAIL $name: attnlab exited non-zero"; sed 's/^/  /' "$out/$name.log"; failed=$((failed + 1)); return
+  fi
+  read -r w h colours < <("$png_stats" "$png") || { echo "FAIL $name: no readable PNG"; failed=$((failed + 1)); return; }
+  if [ "$w" -ne 1600 ] || [ "$h" -ne 900 ] || [ "$colours" -lt 200 ]; then
+    echo "FAIL $name: ${w}x${h}, $colours colours"; failed=$((failed + 1)); return
+  fi
+  echo "ok   $name: $colours colours"
+  passed=$((passed + 1))
+}
+for view in positional attention masks residual ffn output weights input model stepper; do
+  run "tiny-$view" --view "$view"
+done
+run "korean-attention" --view attention --korean
+run "base-attention" --view attention --preset base
+run "base-positional" --view positional --preset base
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
