@@ -97,8 +97,8 @@ void App::draw_menu(FrameRequests& req) {
             ImGui::EndMenu();
         }
         if (ImGui::MenuItem(tr(ko, "Save trace"))) {
-            if (auto st = io::write_trace("attnlab-trace.safetensors", session_.stepper()); !st)
-                std::fprintf(stderr, "attnlab: %s\n", st.error().message.c_str());
+            auto st = io::write_trace("attnlab-trace.safetensors", session_.stepper());
+            status = st ? std::string(tr(ko, "Saved")) + " attnlab-trace.safetensors" : st.error().message;
         }
         if (ImGui::MenuItem(tr(ko, "Save window as PNG"))) req.save_window_png = "attnlab-window.png";
         if (ImGui::MenuItem(tr(ko, "Save view as PNG")))
@@ -123,13 +123,14 @@ void App::draw_menu(FrameRequests& req) {
     }
     ImGui::TextDisabled("  %s", session_.model_name().c_str());
     if (!font_warning.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "  %s", font_warning.c_str());
+    if (!status.empty()) ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1), "  %s", status.c_str());
     ImGui::EndMainMenuBar();
 }
 
 void App::draw_layout() {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float em = ImGui::GetFontSize();
-    PanelContext ctx{session_, view_, heatmaps_, paths_, em};
+    PanelContext ctx{session_, view_, heatmaps_, paths_, status, em};
     const ImVec2 origin = vp->WorkPos, size = vp->WorkSize;
     const float side_w = std::min(25.0f * em, size.x * 0.32f);
     const float stepper_h = std::min(8.2f * em, size.y * 0.3f);

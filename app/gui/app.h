@@ -41,6 +41,7 @@ public:
     HeatmapRenderer& heatmaps() { return heatmaps_; }
     float font_pixels() const;
     std::string font_warning;  // set by the loop when the Hangul font is missing
+    std::string status;        // the last export's result, shown in the menu bar
     // The central view's rectangle in framebuffer pixels (for "Save view as PNG").
     float view_x = 0, view_y = 0, view_w = 0, view_h = 0;
 

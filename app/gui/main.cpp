@@ -15,6 +15,7 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -154,6 +155,7 @@ int main(int argc, char** argv) {
                 last = t0;
                 ImGui_ImplOpenGL3_NewFrame();
                 ImGui_ImplGlfw_NewFrame();
+                if (headless) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no stray hover in screenshots
                 ImGui::NewFrame();
                 const FrameRequests req = app.frame(dt);
                 ImGui::Render();
@@ -166,10 +168,15 @@ int main(int argc, char** argv) {
                 app.heatmaps().end_frame();
                 ++frame;
 
-                if (req.save_window_png) save_framebuffer_png(*req.save_window_png, 0, 0, fb_w, fb_h);
+                const auto report = [&](const std::string& path, const Status& st) {
+                    app.status = st ? std::string(tr(app.view().korean, "Saved")) + " " + path : st.error().message;
+                };
+                if (req.save_window_png)
+                    report(*req.save_window_png, save_framebuffer_png(*req.save_window_png, 0, 0, fb_w, fb_h));
                 if (req.save_view_png)
-                    save_framebuffer_png(*req.save_view_png, static_cast<int>(app.view_x), static_cast<int>(app.view_y),
-                                         static_cast<int>(app.view_w), static_cast<int>(app.view_h));
+                    report(*req.save_view_png,
+                           save_framebuffer_png(*req.save_view_png, static_cast<int>(app.view_x), static_cast<int>(app.view_y),
+                                                static_cast<int>(app.view_w), static_cast<int>(app.view_h)));
                 if (o.screenshot && frame >= o.frames) {
                     if (auto st = save_framebuffer_png(*o.screenshot, 0, 0, fb_w, fb_h); !st)
                         exit_code = fail(st.error().message, 1);

@@ -75,8 +75,11 @@ const std::vector<std::string>& labels(const SequenceView& src, const SequenceVi
 void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
     const int H = ctx.config().n_heads;
     const float label_w = 3.2f * ctx.em, gap = 0.35f * ctx.em;
-    const float avail = ImGui::GetContentRegionAvail().x - label_w;
-    const float thumb = std::clamp(avail / static_cast<float>(H) - gap, 2.5f * ctx.em, 9.0f * ctx.em);
+    // Every layer × head visible at once: fit both the width and the height.
+    const float avail_w = ImGui::GetContentRegionAvail().x - label_w;
+    const float avail_h = ImGui::GetContentRegionAvail().y - 1.6f * ctx.em;
+    const float fit = std::min(avail_w / static_cast<float>(H), avail_h / static_cast<float>(n_layers)) - gap;
+    const float thumb = std::clamp(fit, 2.5f * ctx.em, 9.0f * ctx.em);
     ImDrawList* draw = ImGui::GetWindowDrawList();
 
     ImGui::Dummy(ImVec2(label_w, 0));
@@ -236,8 +239,12 @@ void draw_detail(PanelContext& ctx, const Family& f) {
         if (s.id == ctx.view.stage) stage = &s;
     const std::string stage_path = path + "." + stage->suffix;
     const Step& step = ctx.stepper().step(*ctx.stepper().find(stage_path));
-    ImGui::TextDisabled("%s:  %s", step.title.c_str(), step.formula.c_str());
     const TraceEntry* e = ctx.stepper().entry(stage_path);
+    if (e) {
+        csv_export_button(ctx, stage_path, e->value);
+        ImGui::SameLine();
+    }
+    ImGui::TextDisabled("%s:  %s", step.title.c_str(), step.formula.c_str());
     if (!e) return text_not_run_yet(ctx);
 
     const bool is_matrix_stage = e->value.dim(2) != ctx.config().d_head() || stage->id == AttentionStage::scores ||

@@ -1,6 +1,7 @@
 // Helpers every panel uses: the matrix plot with its colour bar, the "not run yet" note,
 // and which view draws which step.
 #include "panels/panel_context.h"
+#include "io/tensor_csv.h"
 #include "widgets/heatmap_widget.h"
 
 #include <algorithm>
@@ -19,6 +20,13 @@ View view_for_step(const std::string& path) {
 }
 
 void text_not_run_yet(const PanelContext& ctx) { ImGui::TextDisabled("%s", ctx.t("Not run yet: step forward to compute it.")); }
+
+void csv_export_button(PanelContext& ctx, const std::string& name, const Tensor& tensor) {
+    if (!ImGui::SmallButton(ctx.t("Save CSV"))) return;
+    const std::string path = "attnlab-" + name + ".csv";
+    auto st = io::write_tensor_csv(path, tensor);
+    ctx.status = st ? std::string(ctx.t("Saved")) + " " + path : st.error().message;
+}
 
 HeatmapHit plot_matrix(PanelContext& ctx, const MatrixPlot& p) {
     if (!p.values || p.rows <= 0 || p.cols <= 0) return {};

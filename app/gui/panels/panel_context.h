@@ -16,6 +16,7 @@ struct PanelContext {
     ViewState& view;
     HeatmapRenderer& heatmaps;
     const Paths& paths;
+    std::string& status;  // a one-line, non-modal message in the menu bar (exports, errors)
     float em;  // the font size in pixels: every size is a multiple of it
 
     const char* t(const char* english) const { return tr(view.korean, english); }
@@ -40,6 +41,8 @@ View view_for_step(const std::string& step_path);
 
 // Shared drawing helpers for panels.
 void text_not_run_yet(const PanelContext& ctx);
+// A small "CSV" button that writes `tensor` to attnlab-<name>.csv in the working directory.
+void csv_export_button(PanelContext& ctx, const std::string& name, const Tensor& tensor);
 // A heatmap of a (rows, cols) block of floats with labels and a colour bar; returns the hit.
 struct MatrixPlot {
     std::string key;
