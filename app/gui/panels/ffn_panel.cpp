@@ -1,8 +1,157 @@
-// The ffn view.
-#include "panels/panel_context.h"
+// The FFN view: FFN(x) = act(x·W_1ᵀ + b_1)·W_2ᵀ + b_2 for one layer; the hidden units (N, F) after
+// the activation (or before it) as a heatmap with a zoom on a few units, ReLU's exact zeros per
+// layer and per token, and a histogram of the values.
+#include "panels/ffn_histogram.h"
+#include "panels/ffn_overview.h"
+
+#include "ops/activation.h"
+
+#include <algorithm>
 
 namespace attnlab::gui {
 
-void draw_ffn_panel(PanelContext& ctx) { ImGui::TextUnformatted(ctx.t("ffn")); }
+namespace {
+
+const char* activation_name(Activation a) {
+    switch (a) {
+        case Activation::relu: return "ReLU";
+        case Activation::gelu: return "GELU";
+        case Activation::gelu_tanh: return "GELU (tanh)";
+    }
+    return "";
+}
+
+// Fallback until ViewState has fields for them: the stack, the stage and the zoom live in ImGui's window storage.
+int stored_int(const char* name, int fallback) { return ImGui::GetStateStorage()->GetInt(ImGui::GetID(name), fallback); }
+void store_int(const char* name, int value) { ImGui::GetStateStorage()->SetInt(ImGui::GetID(name), value); }
+
+bool choose_decoder(PanelContext& ctx) {
+    const ModelConfig& c = ctx.config();
+    if (!c.has_encoder() || !c.has_decoder()) return c.has_decoder();
+    int decoder = stored_int("ffn_stack", 0);
+    ImGui::RadioButton(ctx.t("Encoder"), &decoder, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton(ctx.t("Decoder"), &decoder, 1);
+    store_int("ffn_stack", decoder);
+    ImGui::SameLine(0.0f, 2.0f * ctx.em);
+    return decoder == 1;
+}
+
+int choose_layer(PanelContext& ctx, int n_layers) {
+    ctx.view.ffn_layer = std::clamp(ctx.view.ffn_layer, 0, n_layers - 1);
+    ImGui::AlignTextToFramePadding();
+    if (n_layers > 1) {
+        ImGui::SetNextItemWidth(10.0f * ctx.em);
+        ImGui::SliderInt("##layer", &ctx.view.ffn_layer, 0, n_layers - 1, (std::string(ctx.t("Layer")) + " %d").c_str());
+    } else {
+        ImGui::Text("%s 0", ctx.t("Layer"));
+    }
+    return ctx.view.ffn_layer;
+}
+
+bool choose_pre_activation(PanelContext& ctx) {
+    int pre = stored_int("ffn_stage", 0);
+    const char* after = ctx.t("after the activation");
+    const char* before = ctx.t("before it (x·W_1ᵀ + b_1)");
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float radios = ImGui::CalcTextSize(after).x + ImGui::CalcTextSize(before).x +
+                         2.0f * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x) + style.ItemSpacing.x;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + 2.0f * ctx.em + radios <= right) ImGui::SameLine(0.0f, 2.0f * ctx.em);
+    ImGui::RadioButton(after, &pre, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton(before, &pre, 1);
+    store_int("ffn_stage", pre);
+    return pre == 1;
+}
+
+float zero_fraction(const float* v, int64_t n) {
+    return n ? static_cast<float>(std::count(v, v + n, 0.0f)) / static_cast<float>(n) : 0.0f;
+}
+
+// ReLU only: the share of exact zeros in every computed layer of the stack, the shown one bright.
+void zeros_by_layer(const PanelContext& ctx, const std::string& stack, int n_layers, int shown) {
+    ImGui::TextUnformatted(ctx.t("Exact zeros after ReLU:"));
+    for (int l = 0; l < n_layers; ++l) {
+        const TraceEntry* e = ctx.stepper().entry(stack + ".layers." + std::to_string(l) + ".ffn.activation");
+        ImGui::SameLine(0.0f, 1.2f * ctx.em);
+        if (!e) ImGui::TextDisabled("%s %d: —", ctx.t("layer"), l);
+        else if (l == shown) ImGui::Text("%s %d: %.1f%%", ctx.t("layer"), l, 100.0f * zero_fraction(e->value.data.data(), e->value.numel()));
+        else ImGui::TextDisabled("%s %d: %.1f%%", ctx.t("layer"), l, 100.0f * zero_fraction(e->value.data.data(), e->value.numel()));
+    }
+}
+
+void unit_tooltip(const PanelContext& ctx, const Tensor& h, const SequenceView& seq, int row, int unit, bool relu_out) {
+    ImGui::BeginTooltip();
+    ImGui::Text("'%s' (%s %d), %s %d: %.4f", seq.labels[static_cast<size_t>(row)].c_str(), ctx.t("token"), row,
+                ctx.t("unit"), unit, h.row(row)(unit));
+    if (relu_out)
+        ImGui::Text("%s: %.1f%%", ctx.t("this token's units that are exactly 0"),
+                    100.0f * zero_fraction(h.row(row).data(), h.dim(1)));
+    ImGui::TextDisabled("%s", ctx.t("Click to zoom here."));
+    ImGui::EndTooltip();
+}
+
+// Every unit (N, F) in an overview, then a readable window of units around the chosen one, both in one colour range.
+void draw_units(PanelContext& ctx, const std::string& path, const TraceEntry& e, const SequenceView& seq, bool relu_out) {
+    const Tensor& h = e.value;  // (N, F)
+    const int N = static_cast<int>(h.dim(0)), F = static_cast<int>(h.dim(1));
+    const Colormap colormap = relu_out ? Colormap::sequential : Colormap::diverging;
+    float lo = 0.0f, hi = 1.0f;
+    heatmap_range(h.data.data(), h.numel(), colormap, lo, hi);
+
+    const int window = std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().x - 8.0f * ctx.em) / (1.8f * ctx.em)), 4, F);
+    int first = std::clamp(stored_int("ffn_zoom", 0), 0, F - window);
+    if (const UnitHit hit = draw_units_overview(ctx, path, e, colormap, lo, hi, first, window); hit.unit >= 0) {
+        unit_tooltip(ctx, h, seq, hit.token, hit.unit, relu_out);
+        if (hit.clicked) store_int("ffn_zoom", first = std::clamp(hit.unit - window / 2, 0, F - window));
+    }
+    if (window == F) return;
+
+    ImGui::Spacing();
+    ImGui::SetNextItemWidth(14.0f * ctx.em);
+    if (ImGui::SliderInt("##zoom", &first, 0, F - window, (std::string(ctx.t("units from")) + " %d").c_str()))
+        store_int("ffn_zoom", first);
+    Tensor part({N, window});  // (N, window) columns [first, first + window)
+    part.matrix() = h.matrix().middleCols(first, window);
+    std::vector<std::string> units;
+    for (int u = first; u < first + window; ++u) units.push_back(std::to_string(u));
+    MatrixPlot zoom{"ffn/zoom/" + path + "/" + std::to_string(first) + "/" + std::to_string(window), part.data.data(), N,
+                    window, e.version, colormap, &seq.labels, &units};
+    zoom.fixed_range = true, zoom.lo = lo, zoom.hi = hi;
+    zoom.max_cell = 1.8f * ctx.em;
+    if (const HeatmapHit z = plot_matrix(ctx, zoom); z.row >= 0) unit_tooltip(ctx, h, seq, z.row, first + z.col, relu_out);
+}
+
+}  // namespace
+
+void draw_ffn_panel(PanelContext& ctx) {
+    const ModelConfig& c = ctx.config();
+    const bool decoder = choose_decoder(ctx);
+    const std::string stack = decoder ? "decoder" : "encoder";
+    const int n_layers = decoder ? c.n_decoder_layers : c.n_encoder_layers;
+    const int layer = choose_layer(ctx, n_layers);
+    const bool pre = choose_pre_activation(ctx);
+
+    const char* act = activation_name(c.activation);
+    ImGui::Text("FFN(x) = %s(x·W_1ᵀ + b_1)·W_2ᵀ + b_2      x (N, C=%d) → (N, F=%d) → (N, C=%d)", act, c.d_model, c.d_ff,
+                c.d_model);
+    ImGui::TextDisabled("%s:  %s", act, activation_formula(c.activation));
+    const bool relu = c.activation == Activation::relu;
+    if (relu) zeros_by_layer(ctx, stack, n_layers, layer);
+
+    const std::string path = stack + ".layers." + std::to_string(layer) + (pre ? ".ffn.hidden" : ".ffn.activation");
+    const TraceEntry* e = ctx.stepper().entry(path);
+    ImGui::Spacing();
+    ImGui::TextDisabled("%s", path.c_str());
+    if (!e) {
+        text_not_run_yet(ctx);
+        return;
+    }
+    const SequenceView seq = decoder ? ctx.session.target() : ctx.session.source();
+    draw_units(ctx, path, *e, seq, relu && !pre);
+    ImGui::Spacing();
+    draw_ffn_histogram(ctx, e->value, relu && !pre);
+}
 
 }  // namespace attnlab::gui

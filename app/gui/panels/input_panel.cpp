@@ -102,6 +102,7 @@ void draw_input_panel(PanelContext& ctx) {
     const ImGuiID first_field = ImGui::GetID("##text");
     ImGui::PopID();
     examples_combo(ctx, sides.front(), first_field);
+    ImGui::TextDisabled("%s", ctx.t("Click a token to change it; orange marks an unknown word."));
 }
 
 }  // namespace attnlab::gui

@@ -10,14 +10,17 @@ namespace attnlab::gui {
 
 namespace {
 
-enum class ChipStyle { word, special, unknown, add };
+enum class ChipStyle { word, special, unknown };
 
 struct Pick {
     bool remove = false;
     int id = -1;  // the chosen vocabulary id, or -1
 };
 
-const ImVec4 kOrange(1.0f, 0.62f, 0.2f, 1.0f);
+// Unknown words are orange: light on the dark theme, deeper on the light one.
+ImVec4 unknown_color(const PanelContext& ctx, float alpha = 1.0f) {
+    return ctx.view.dark_theme ? ImVec4(1.0f, 0.62f, 0.2f, alpha) : ImVec4(0.85f, 0.4f, 0.0f, alpha);
+}
 
 // A token as it should read on screen: the space token would be invisible.
 std::string visible(const std::string& token) { return token == " " ? "' '" : token; }
@@ -46,12 +49,12 @@ bool chip(const PanelContext& ctx, bool first, const std::string& token, const s
     const ImU32 fill = ImGui::GetColorU32(hovered ? ImGuiCol_ButtonHovered : ImGuiCol_FrameBg);
     draw->AddRectFilled(a, b, fill, 0.25f * ctx.em);
     if (style == ChipStyle::unknown) {
-        draw->AddRectFilled(a, b, ImGui::GetColorU32(ImVec4(kOrange.x, kOrange.y, kOrange.z, 0.25f)), 0.25f * ctx.em);
-        draw->AddRect(a, b, ImGui::GetColorU32(kOrange), 0.25f * ctx.em, 0, 1.5f);
+        draw->AddRectFilled(a, b, ImGui::GetColorU32(unknown_color(ctx, 0.25f)), 0.25f * ctx.em);
+        draw->AddRect(a, b, ImGui::GetColorU32(unknown_color(ctx)), 0.25f * ctx.em, 0, 1.5f);
     } else {
         draw->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 0.25f * ctx.em);
     }
-    const ImU32 text = style == ChipStyle::unknown   ? ImGui::GetColorU32(kOrange)
+    const ImU32 text = style == ChipStyle::unknown   ? ImGui::GetColorU32(unknown_color(ctx))
                        : style == ChipStyle::special ? ImGui::GetColorU32(ImGuiCol_TextDisabled)
                                                      : ImGui::GetColorU32(ImGuiCol_Text);
     const float y = a.y + 0.2f * ctx.em;
@@ -69,6 +72,14 @@ bool matches(const std::string& token, int id, const std::string& query) {
         return s;
     };
     return lower(token).find(lower(query)) != std::string::npos;
+}
+
+// The bottom-left corner of the last item, where its popup opens.
+ImVec2 below_item() { return ImVec2(ImGui::GetItemRectMin().x, ImGui::GetItemRectMax().y); }
+
+bool begin_chip_popup(ImVec2 at) {
+    ImGui::SetNextWindowPos(at, ImGuiCond_Appearing);
+    return ImGui::BeginPopup("pick");
 }
 
 // The body of a chip's popup: a search box over the vocabulary and a scrollable list (V rows).
@@ -118,10 +129,10 @@ void chip_tooltip(const PanelContext& ctx, const TokenRow& row, size_t i) {
     ImGui::BeginTooltip();
     const int id = row.ids[i];
     if (row.view.unknown[i] && row.pieces) {
-        ImGui::TextColored(kOrange, "\"%s\"", (*row.pieces)[i].c_str());
+        ImGui::TextColored(unknown_color(ctx), "\"%s\"", (*row.pieces)[i].c_str());
         ImGui::TextUnformatted(ctx.t("is not in the vocabulary, so it became <unk>."));
     } else if (row.view.unknown[i]) {
-        ImGui::TextColored(kOrange, "%s", ctx.t("unknown word"));
+        ImGui::TextColored(unknown_color(ctx), "%s", ctx.t("unknown word"));
     }
     ImGui::Text("%s %d: %s", ctx.t("position"), static_cast<int>(i), visible(row.view.labels[i]).c_str());
     ImGui::Text("%s %d", ctx.t("vocabulary id"), id);
@@ -141,8 +152,9 @@ std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& r
                                 : is_special(config, id) ? ChipStyle::special
                                                          : ChipStyle::word;
         if (chip(ctx, i == 0, visible(row.view.labels[i]), "·" + std::to_string(id), style)) ImGui::OpenPopup("pick");
+        const ImVec2 at = below_item();
         chip_tooltip(ctx, row, i);
-        if (ImGui::BeginPopup("pick")) {
+        if (begin_chip_popup(at)) {
             const Pick pick = vocab_picker(ctx, row.vocab, id, true);
             if (pick.remove || pick.id >= 0) {
                 edited = row.ids;
@@ -154,9 +166,10 @@ std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& r
         ImGui::PopID();
     }
     ImGui::PushID("append");
-    if (chip(ctx, row.ids.empty(), " + ", "", ChipStyle::add)) ImGui::OpenPopup("pick");
+    if (chip(ctx, row.ids.empty(), " + ", "", ChipStyle::word)) ImGui::OpenPopup("pick");
+    const ImVec2 at = below_item();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Append a token"));
-    if (ImGui::BeginPopup("pick")) {
+    if (begin_chip_popup(at)) {
         const Pick pick = vocab_picker(ctx, row.vocab, -1, false);
         if (pick.id >= 0) {
             edited = row.ids;

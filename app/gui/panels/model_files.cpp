@@ -72,23 +72,25 @@ void open_file(PanelContext& ctx, ImGuiID field, const std::string& path) {
     if (ok) remember_recent_file(ctx.view, path);
 }
 
-// A list of files by name (full path in the tooltip); a click opens one.
-void file_list(PanelContext& ctx, ImGuiID field, const char* title, const std::vector<std::string>& files) {
+// A list of files by name (full path in the tooltip); returns the one clicked, or "".
+std::string file_list(const PanelContext& ctx, const char* title, const std::vector<std::string>& files) {
     ImGui::TextDisabled("%s", title);
     if (files.empty()) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("— %s", ctx.t("none yet"));
+        ImGui::SameLine(0.0f, 0.0f);
+        ImGui::TextDisabled(": %s", ctx.t("none yet"));
     }
+    std::string clicked;
     ImGui::PushID(title);
     ImGui::Indent();
     for (const auto& f : files) {
         ImGui::PushID(f.c_str());
-        if (ImGui::Selectable(fs::path(f).filename().string().c_str())) open_file(ctx, field, f);
+        if (ImGui::Selectable(fs::path(f).filename().string().c_str())) clicked = f;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.c_str());
         ImGui::PopID();
     }
     ImGui::Unindent();
     ImGui::PopID();
+    return clicked;
 }
 
 // Width left for a field followed by buttons with these labels on the same line.
@@ -141,7 +143,9 @@ void draw_random_model(PanelContext& ctx) {
 
 void draw_open_save(PanelContext& ctx) {
     const ImGuiID open_field = ImGui::GetID("##open_path");
-    const bool zenity = *stored_int("##zenity", zenity_on_path() ? 1 : 0) == 1;
+    int* zenity_known = stored_int("##zenity", -1);  // -1: not looked for yet
+    if (*zenity_known < 0) *zenity_known = zenity_on_path() ? 1 : 0;
+    const bool zenity = *zenity_known == 1;
     const char* open_label = ctx.t("Open");
     const char* browse_label = ctx.t("Browse...");
     std::string open_path;
@@ -156,8 +160,10 @@ void draw_open_save(PanelContext& ctx) {
             if (const std::string chosen = browse_with_zenity(); !chosen.empty()) open_file(ctx, open_field, chosen);
     }
     field_error(ctx.session, open_field);
-    file_list(ctx, open_field, ctx.t("Bundled models"), bundled_models(ctx.paths.assets));
-    file_list(ctx, open_field, ctx.t("Recent files"), ctx.view.recent_files);
+    std::string picked = file_list(ctx, ctx.t("Bundled models"), bundled_models(ctx.paths.assets));
+    if (std::string recent = file_list(ctx, ctx.t("Recent files"), ctx.view.recent_files); !recent.empty())
+        picked = std::move(recent);  // copied: opening reorders the recent list
+    if (!picked.empty()) open_file(ctx, open_field, picked);
 
     ImGui::Spacing();
     const ImGuiID save_field = ImGui::GetID("##save_path");

@@ -81,7 +81,7 @@ void draw_switches(PanelContext& ctx) {
     switch_row(ctx.t("LayerNorm"));
     radio(ctx.t("Post-LN"), ctx.t("LayerNorm(x + Sublayer(x)), as in the paper"), c.norm_first, false);
     ImGui::SameLine();
-    radio(ctx.t("Pre-LN"), ctx.t("x + Sublayer(LayerNorm(x)), as most later models"), c.norm_first, true);
+    radio(ctx.t("Pre-LN"), ctx.t("x + Sublayer(LayerNorm(x)), as in most later models"), c.norm_first, true);
     switch_row(ctx.t("Activation"));
     radio("ReLU", "max(0, x)", c.activation, Activation::relu);
     ImGui::SameLine();

@@ -1,8 +1,208 @@
-// The positional view.
-#include "panels/panel_context.h"
+// The positional view: the PE matrix (max_len, C) with each value's formula on hover, PE·PEᵀ
+// (max_len, max_len), two dimensions as waves, and x_emb + PE = x for the current sentence (N, C).
+#include "panels/mask_flow.h"
+#include "panels/pe_tables.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
 
 namespace attnlab::gui {
 
-void draw_positional_panel(PanelContext& ctx) { ImGui::TextUnformatted(ctx.t("positional")); }
+namespace {
+
+void pe_value_tooltip(const PanelContext& ctx, const PeTables& t, int pos, int j) {
+    ImGui::BeginTooltip();
+    ImGui::Text("%s %d, %s %d (i = %d)", ctx.t("position"), pos, ctx.t("dimension"), j, j / 2);
+    if (ctx.config().positional == Positional::sinusoidal)
+        ImGui::TextUnformatted(pe_formula(pos, j, ctx.config().d_model).c_str());
+    else
+        ImGui::Text("P[%d, %d] = %.4f  (%s)", pos, j, t.pe.row(pos)(j), ctx.t("learned"));
+    ImGui::EndTooltip();
+}
+
+void similarity_tooltip(const PanelContext& ctx, const PeTables& t, int p, int q) {
+    ImGui::BeginTooltip();
+    ImGui::Text("PE(%d)·PE(%d) = %.4f", p, q, t.similarity.row(p)(q));
+    if (ctx.config().positional == Positional::sinusoidal) {
+        ImGui::Text("= Σ_i cos((%d − %d)·ω_i)", p, q);
+        ImGui::TextDisabled("%s %d", ctx.t("Depends only on the offset p − q ="), p - q);
+    }
+    ImGui::EndTooltip();
+}
+
+// Dimension labels on every k-th column only, k a multiple of the widget's own label stride
+// (it skips columns narrower than a line), so about a dozen stay and do not pile up.
+std::vector<std::string> sparse_labels(const std::vector<std::string>& all, float cell) {
+    const int stride = std::max(1, static_cast<int>(std::ceil(ImGui::GetTextLineHeight() / cell)));
+    int every = stride;
+    while (static_cast<int>(all.size()) / every > 12) every += stride;
+    std::vector<std::string> out(all.size());
+    for (size_t j = 0; j < all.size(); j += static_cast<size_t>(every)) out[j] = all[j];
+    return out;
+}
+
+// The cell size plot_matrix gives a matrix of `cols` columns in `width` (it keeps 7 em for labels and margin).
+float plot_cell(int cols, float width, float max_cell, float em) {
+    return std::clamp((width - 7.0f * em) / cols, 2.0f, max_cell);
+}
+
+// The PE matrix and PE·PEᵀ, side by side when both fit.
+void draw_pe_matrices(PanelContext& ctx, const PeTables& t) {
+    const int P = static_cast<int>(t.pe.dim(0)), C = static_cast<int>(t.pe.dim(1));
+    const float avail = ImGui::GetContentRegionAvail().x, gap = 1.5f * ctx.em, half = (avail - gap) * 0.5f;
+    const float max_cell = std::clamp(18.0f * ctx.em / P, 2.0f, 2.2f * ctx.em);
+    FlowLayout flow(avail, gap);
+
+    const float cell = plot_cell(C, half, max_cell, ctx.em);
+    flow.begin_block(std::max(half, 7.0f * ctx.em + C * cell));
+    ImGui::Text("PE  (%s %d × %s %d)", ctx.t("positions"), P, ctx.t("dimensions"), C);
+    const std::vector<std::string> dims = sparse_labels(t.dims, cell);
+    MatrixPlot pe{"positional/pe", t.pe.data.data(), P, C, t.version, Colormap::diverging, &t.positions, &dims};
+    pe.max_cell = max_cell;
+    pe.max_width = half;
+    if (const HeatmapHit hit = plot_matrix(ctx, pe); hit.row >= 0) pe_value_tooltip(ctx, t, hit.row, hit.col);
+    flow.end_block();
+
+    flow.begin_block(half);
+    ImGui::Text("PE·PEᵀ  (%s × %s)", ctx.t("positions"), ctx.t("positions"));
+    MatrixPlot sim{"positional/similarity", t.similarity.data.data(), P, P, t.version, Colormap::sequential,
+                   &t.positions};
+    sim.max_cell = max_cell;
+    sim.max_width = half;
+    if (const HeatmapHit hit = plot_matrix(ctx, sim); hit.row >= 0) similarity_tooltip(ctx, t, hit.row, hit.col);
+    if (ctx.config().positional == Positional::sinusoidal)
+        ImGui::TextUnformatted(ctx.t("Bright: positions that look alike. Each diagonal is constant: the similarity depends "
+                                       "only on how far apart two positions are, which lets attention use relative positions."));
+    flow.end_block();
+    flow.finish();
+}
+
+// Every row's token, right-aligned before `grid` (heatmap_widget skips rows shorter than a line), <unk> in orange.
+void draw_token_labels(const SequenceView& seq, ImVec2 grid, float cell) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float size = std::min(ImGui::GetFontSize(), cell);
+    const float pad = ImGui::GetStyle().ItemSpacing.x;
+    for (size_t r = 0; r < seq.labels.size(); ++r) {
+        const char* l = seq.labels[r].c_str();
+        const ImVec2 ext = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, l);
+        const ImU32 color = seq.unknown[r] ? IM_COL32(255, 160, 60, 255) : ImGui::GetColorU32(ImGuiCol_Text);
+        draw->AddText(ImGui::GetFont(), size, ImVec2(grid.x - pad - ext.x, grid.y + r * cell + (cell - ext.y) * 0.5f), color, l);
+    }
+}
+
+float widest(const std::vector<std::string>& labels) {
+    float w = 0.0f;
+    for (const auto& l : labels) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+    return w;
+}
+
+struct SumPart {
+    const char* title;
+    const TraceEntry* entry;
+};
+
+void sum_tooltip(const PanelContext& ctx, const SumPart (&parts)[3], const SequenceView& seq, int row, int col) {
+    ImGui::BeginTooltip();
+    ImGui::Text("%s (%s %d), %s %d", seq.labels[static_cast<size_t>(row)].c_str(), ctx.t("position"), row,
+                ctx.t("dimension"), col);
+    if (seq.unknown[static_cast<size_t>(row)]) ImGui::TextDisabled("%s", ctx.t("The word is not in the vocabulary: <unk>."));
+    const char* names[3] = {"x_emb", "PE", "x"};
+    for (int k = 0; k < 3; ++k) {
+        if (parts[k].entry) ImGui::Text("%-5s = %+.4f", names[k], parts[k].entry->value.row(row)(col));
+        else ImGui::TextDisabled("%-5s   %s", names[k], ctx.t("not run yet"));
+    }
+    ImGui::EndTooltip();
+}
+
+// x_emb + PE = x for the sentence, in one colour range; side by side when the cells stay readable.
+void draw_sentence_sum(PanelContext& ctx) {
+    const bool source = ctx.config().has_encoder();
+    const std::string side = source ? "src" : "tgt";
+    const SequenceView seq = source ? ctx.session.source() : ctx.session.target();
+    const SumPart parts[3] = {{ctx.t("token embedding x_emb"), ctx.stepper().entry(side + ".embed")},
+                              {ctx.t("positional encoding PE"), ctx.stepper().entry(side + ".pos")},
+                              {ctx.t("input x"), ctx.stepper().entry(side + ".input")}};
+    ImGui::TextDisabled("%s", ctx.config().scale_embedding ? "x = E[token]·√C + PE" : "x = E[token] + PE");
+    if (!parts[0].entry) {
+        text_not_run_yet(ctx);
+        return;
+    }
+    float m = 1e-6f;
+    for (const SumPart& p : parts)
+        if (p.entry) m = std::max(m, p.entry->value.matrix().cwiseAbs().maxCoeff());
+
+    const int N = static_cast<int>(parts[0].entry->value.dim(0)), C = static_cast<int>(parts[0].entry->value.dim(1));
+    const float avail = ImGui::GetContentRegionAvail().x, op_w = 2.5f * ctx.em;
+    const float label_w = widest(seq.labels) + ImGui::GetStyle().ItemSpacing.x;
+    const float third = (avail - 2.0f * op_w) / 3.0f;
+    const bool side_by_side = (third - label_w - ctx.em) / C >= 0.55f * ctx.em;
+    const float width = side_by_side ? third : avail;
+    const float cell = std::clamp((width - label_w - ctx.em) / C, 2.0f, 2.2f * ctx.em);  // as plot_matrix sizes it
+    FlowLayout flow(side_by_side ? avail : 0.0f, 0.0f);
+    HeatmapHit hover;
+    for (int k = 0; k < 3; ++k) {
+        if (k > 0) {
+            flow.begin_block(op_w);
+            if (side_by_side) ImGui::Dummy(ImVec2(0.0f, N * cell * 0.5f + ctx.em));
+            ImGui::SetWindowFontScale(1.6f);
+            ImGui::TextUnformatted(k == 1 ? " +" : " =");
+            ImGui::SetWindowFontScale(1.0f);
+            flow.end_block();
+        }
+        flow.begin_block(width);
+        ImGui::TextUnformatted(parts[k].title);
+        if (!parts[k].entry) {
+            text_not_run_yet(ctx);
+        } else {
+            const Tensor& v = parts[k].entry->value;  // (N, C)
+            MatrixPlot plot{"positional/" + side + std::to_string(k), v.data.data(), N, C, parts[k].entry->version,
+                            Colormap::diverging};
+            plot.fixed_range = true;
+            plot.lo = -m;
+            plot.hi = m;
+            plot.max_width = width - label_w;
+            const ImVec2 grid(ImGui::GetCursorScreenPos().x + label_w, ImGui::GetCursorScreenPos().y);
+            ImGui::SetCursorScreenPos(grid);  // with no labels, the cells start at the cursor
+            draw_token_labels(seq, grid, cell);
+            if (const HeatmapHit hit = plot_matrix(ctx, plot); hit.row >= 0) hover = hit;
+        }
+        flow.end_block();
+    }
+    flow.finish();
+    if (hover.row >= 0) sum_tooltip(ctx, parts, seq, hover.row, hover.col);
+}
+
+// The formula, then three sections a teacher can fold: the tables, the waves, this sentence.
+void draw_positional_sections(PanelContext& ctx) {
+    const ModelConfig& c = ctx.config();
+    if (c.positional == Positional::none) {
+        ImGui::TextUnformatted(ctx.t("This model has no positional encoding: its input is the token embedding alone, "
+                                       "so attention by itself cannot tell word order."));
+        return;
+    }
+    if (c.positional == Positional::sinusoidal)
+        ImGui::TextUnformatted("PE(pos, 2i) = sin(pos / 10000^(2i/C)),   PE(pos, 2i+1) = cos(pos / 10000^(2i/C))");
+    else
+        ImGui::TextUnformatted(ctx.t("Learned position embeddings: PE(pos) = P[pos], a trained table (max_len, C)"));
+    const PeTables& t = pe_tables(c, ctx.stepper().weights());
+    if (ImGui::CollapsingHeader(ctx.t("PE for every position, and PE·PEᵀ"), ImGuiTreeNodeFlags_DefaultOpen))
+        draw_pe_matrices(ctx, t);
+    if (ImGui::CollapsingHeader(ctx.t("Two dimensions over all positions"), ImGuiTreeNodeFlags_DefaultOpen)) {
+        const size_t n_tokens = c.has_encoder() ? ctx.stepper().inputs().src_ids.size() : ctx.stepper().inputs().tgt_ids.size();
+        draw_pe_curves(ctx, t, static_cast<int>(n_tokens));
+    }
+    if (ImGui::CollapsingHeader(ctx.t("This sentence: token embedding + positional encoding = input"), ImGuiTreeNodeFlags_DefaultOpen))
+        draw_sentence_sum(ctx);
+}
+
+}  // namespace
+
+// Text wraps at the visible edge (ImGui's default edge lies under the scrollbar and widens the view).
+void draw_positional_panel(PanelContext& ctx) {
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
+    draw_positional_sections(ctx);
+    ImGui::PopTextWrapPos();
+}
 
 }  // namespace attnlab::gui

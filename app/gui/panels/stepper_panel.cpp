@@ -68,7 +68,7 @@ void draw_controls(PanelContext& ctx) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
-    ImGui::TextDisabled("%s", ctx.t("← → step · Space play · Home End"));
+    ImGui::TextDisabled("%s", ctx.t("← → step · Space play/pause · Home End first/last"));
 }
 
 // The colour key of the timeline, right-aligned on the current line if it fits.
@@ -122,7 +122,7 @@ void draw_current_step(const PanelContext& ctx) {
 void draw_stepper_panel(PanelContext& ctx) {
     draw_controls(ctx);
     draw_legend(ctx);
-    draw_timeline(ctx, 1.2f * ctx.em);
+    draw_timeline(ctx, 1.4f * ctx.em);
     draw_current_step(ctx);
 }
 

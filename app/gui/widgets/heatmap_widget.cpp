@@ -104,8 +104,11 @@ void colorbar_widget(ImTextureID ramp, float lo, float hi, float width, const ch
     char lo_text[32], hi_text[32];
     std::snprintf(lo_text, sizeof lo_text, "%.3g", lo);
     std::snprintf(hi_text, sizeof hi_text, "%.3g", hi);
+    const ImVec2 below = ImGui::GetCursorScreenPos();
     ImGui::TextUnformatted(lo_text);
-    ImGui::SameLine(std::max(0.0f, width - ImGui::CalcTextSize(hi_text).x + (p.x - ImGui::GetWindowPos().x)));
+    ImGui::SameLine();
+    // Right-align the upper value under the bar's end, in screen space (correct inside groups too).
+    ImGui::SetCursorScreenPos(ImVec2(std::max(ImGui::GetCursorScreenPos().x, p.x + width - ImGui::CalcTextSize(hi_text).x), below.y));
     ImGui::TextUnformatted(hi_text);
     if (caption) {
         ImGui::SameLine();

@@ -1,0 +1,70 @@
+// The positional view's cached tables and the hover formula of one PE value.
+#include "panels/pe_tables.h"
+
+#include "ops/positional.h"
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <numbers>
+
+namespace attnlab::gui {
+
+namespace {
+
+// Derived data, not UI state: what the tables were built from, so they are rebuilt only when it changes.
+struct PeCache {
+    Positional kind = Positional::none;
+    int max_len = 0, d_model = 0;
+    std::shared_ptr<const Tensor> learned;  // held, so a new table can never reuse its address
+    PeTables tables;
+    uint64_t next_version = 1;
+};
+PeCache pe_cache;
+
+std::vector<std::string> numbers(int64_t n) {
+    std::vector<std::string> out;
+    out.reserve(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) out.push_back(std::to_string(i));
+    return out;
+}
+
+}  // namespace
+
+const PeTables& pe_tables(const ModelConfig& config, const Weights& weights) {
+    PeCache& c = pe_cache;
+    const bool learned = config.positional == Positional::learned;
+    std::shared_ptr<const Tensor> table = learned ? weights.shared("pos_embed.weight") : nullptr;
+    if (c.tables.version != 0 && c.kind == config.positional && c.max_len == config.max_len &&
+        c.d_model == config.d_model && c.learned == table)
+        return c.tables;
+    c.kind = config.positional;
+    c.max_len = config.max_len;
+    c.d_model = config.d_model;
+    c.learned = table;
+    PeTables& t = c.tables;
+    t.pe = table ? *table : sinusoidal_encoding(config.max_len, config.d_model);  // (max_len, C)
+    t.similarity = Tensor({t.pe.dim(0), t.pe.dim(0)});                         // (max_len, max_len)
+    t.similarity.matrix().noalias() = t.pe.matrix() * t.pe.matrix().transpose();
+    t.positions = numbers(t.pe.dim(0));
+    t.dims = numbers(t.pe.dim(1));
+    t.version = c.next_version++;
+    return t;
+}
+
+std::string pe_formula(int pos, int j, int d_model) {
+    const int two_i = j - j % 2;
+    const double angle = pos / std::pow(10000.0, static_cast<double>(two_i) / d_model);
+    const bool even = j % 2 == 0;
+    char text[160];
+    std::snprintf(text, sizeof text, "PE(%d, 2·%d%s) = %s(%d / 10000^(%d/%d)) = %s(%.4f) = %.4f", pos, two_i / 2,
+                  even ? "" : "+1", even ? "sin" : "cos", pos, two_i, d_model, even ? "sin" : "cos", angle,
+                  even ? std::sin(angle) : std::cos(angle));
+    return text;
+}
+
+double pe_wavelength(int j, int d_model) {
+    return 2.0 * std::numbers::pi * std::pow(10000.0, static_cast<double>(j - j % 2) / d_model);
+}
+
+}  // namespace attnlab::gui
