@@ -39,9 +39,7 @@ constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_N
 }  // namespace
 
 App::App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths)
-    : session_(std::move(session)), view_(std::move(view)), heatmaps_(std::move(heatmaps)), paths_(std::move(paths)) {
-    last_cursor_ = session_.stepper().cursor();
-}
+    : session_(std::move(session)), view_(std::move(view)), heatmaps_(std::move(heatmaps)), paths_(std::move(paths)) {}
 
 float App::font_pixels() const { return 17.0f * view_.font_scale * (view_.presentation ? 1.6f : 1.0f); }
 
@@ -82,9 +80,11 @@ void App::follow_cursor() {
     if (cursor == last_cursor_) return;
     last_cursor_ = cursor;
     if (cursor == 0 || cursor == session_.stepper().size()) return;
-    const View v = view_for_step(session_.stepper().step(cursor - 1).path);
+    const std::string& path = session_.stepper().step(cursor - 1).path;
+    const View v = view_for_step(path);
     for (View c : kCentralViews)
         if (c == v) show_view(v);
+    if (v == View::attention) focus_attention_step(view_, path);
 }
 
 void App::draw_menu(FrameRequests& req) {

@@ -8,6 +8,7 @@
 #include "session.h"
 #include "view_state.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -58,7 +59,7 @@ private:
     Paths paths_;
     float play_accumulator_ = 0.0f;
     bool select_tab_ = true;  // the tab bar should switch to view_.tab this frame
-    size_t last_cursor_ = 0;
+    size_t last_cursor_ = SIZE_MAX;  // so that a run started mid-way shows its step at once
 };
 
 }  // namespace attnlab::gui

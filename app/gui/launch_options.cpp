@@ -9,7 +9,7 @@ namespace attnlab::gui {
 
 const char* kLaunchUsage =
     "usage: attnlab [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean]\n"
-    "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--size WxH] [--fresh-settings] [--settings FILE]\n"
+    "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--size WxH] [--step N] [--fresh-settings] [--settings FILE]\n"
     "views: positional attention masks residual ffn output weights input model stepper\n";
 
 namespace {
@@ -46,6 +46,10 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
         else if (a == "--preset") {
             if (*v != "tiny" && *v != "base") return Error{"--preset takes tiny or base"};
             o.preset = *v;
+        } else if (a == "--step") {
+            auto n = to_int(*v, 0, 1000000);
+            if (!n) return Error{"--step takes a step count (0 = nothing run yet)"};
+            o.step = *n;
         } else if (a == "--frames" || a == "--bench-frames") {
             auto n = to_int(*v, 1, 1000000);
             if (!n) return Error{a + " takes a positive integer"};

@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
 
     auto session = initial_session(o, paths);
     if (!session) return fail(session.error().message, 1);
+    if (o.step) session->run_to(static_cast<size_t>(*o.step));
 
     ViewState view = o.fresh_settings || headless ? ViewState{} : load_view_state();
     if (o.settings) {

@@ -71,6 +71,23 @@ const std::vector<std::string>& labels(const SequenceView& src, const SequenceVi
     return source ? src.labels : tgt.labels;
 }
 
+// The attention and stage of the step the stepper ran last, if it is one of this family's.
+struct CurrentStep {
+    int layer = -1;
+    std::string stage;  // "q", "scores", ...
+};
+
+CurrentStep current_step(const PanelContext& ctx, const Family& f) {
+    const size_t cursor = ctx.stepper().cursor();
+    if (cursor == 0 || cursor == ctx.stepper().size()) return {};
+    const std::string& path = ctx.stepper().step(cursor - 1).path;
+    const std::string prefix = std::string(f.stack) + ".layers.";
+    const std::string attn = std::string(".") + f.attn + ".";
+    const size_t at = path.find(attn);
+    if (!path.starts_with(prefix) || at == std::string::npos) return {};
+    return {std::stoi(path.substr(prefix.size(), at - prefix.size())), path.substr(at + attn.size())};
+}
+
 // The grid of every layer × head of one family, as thumbnails of the softmax weights.
 void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
     const int H = ctx.config().n_heads;
@@ -87,12 +104,16 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
         ImGui::SameLine(label_w + h * (thumb + gap) + ImGui::GetStyle().WindowPadding.x);
         ImGui::Text("%s %d", ctx.t("Head"), h);
     }
+    const CurrentStep current = current_step(ctx, f);
     for (int l = 0; l < n_layers; ++l) {
         const std::string path = attention_path(f, l);
         const TraceEntry* e = ctx.stepper().entry(path + ".weights");
         const TraceEntry* mask = ctx.stepper().entry(f.mask);
         ImGui::AlignTextToFramePadding();
-        ImGui::Text("%s %d", ctx.t("Layer"), l);
+        if (l == current.layer)  // the stepper is inside this layer's attention
+            ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.16f, 1.0f), "%s %d ▶", ctx.t("Layer"), l);
+        else
+            ImGui::Text("%s %d", ctx.t("Layer"), l);
         for (int h = 0; h < H; ++h) {
             ImGui::SameLine(label_w + h * (thumb + gap) + ImGui::GetStyle().WindowPadding.x);
             ImGui::PushID(l * 1000 + h);
@@ -117,7 +138,7 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
             } else {
                 draw->AddRectFilled(p, q, ImGui::GetColorU32(ImGuiCol_FrameBg));
             }
-            const bool selected = ctx.view.detail_open && ctx.view.layer == l && ctx.view.head == h;
+            const bool selected = l == current.layer;
             draw->AddRect(p, q, selected ? IM_COL32(255, 200, 40, 255) : ImGui::GetColorU32(ImGuiCol_Border), 0, 0,
                           selected ? 3.0f : 1.0f);
             if (is_ablated(ctx, path, h)) {
@@ -290,6 +311,21 @@ void draw_detail(PanelContext& ctx, const Family& f) {
 }
 
 }  // namespace
+
+void focus_attention_step(ViewState& view, const std::string& path) {
+    for (const Family& f : kFamilies) {
+        const std::string prefix = std::string(f.stack) + ".layers.";
+        const std::string attn = std::string(".") + f.attn + ".";
+        const size_t at = path.find(attn);
+        if (!path.starts_with(prefix) || at == std::string::npos) continue;
+        view.family = f.id;
+        view.layer = std::stoi(path.substr(prefix.size(), at - prefix.size()));
+        view.detail_open = true;  // show the stage just computed, not the grid of weights not yet there
+        for (const StageInfo& s : kStages)
+            if (path.substr(at + attn.size()) == s.suffix) view.stage = s.id;
+        return;
+    }
+}
 
 void draw_attention_panel(PanelContext& ctx) {
     const ModelConfig& c = ctx.config();

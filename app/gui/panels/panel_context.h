@@ -36,8 +36,10 @@ void draw_output_panel(PanelContext& ctx);
 void draw_stepper_panel(PanelContext& ctx);
 void draw_weights_panel(PanelContext& ctx);
 
-// The view that draws a step's output (the stepper brings it forward).
+// The view that draws a step's output (the stepper brings it forward), and, for an attention
+// step, pointing the attention view at its family, layer and stage.
 View view_for_step(const std::string& step_path);
+void focus_attention_step(ViewState& view, const std::string& step_path);
 
 // Shared drawing helpers for panels.
 void text_not_run_yet(const PanelContext& ctx);
