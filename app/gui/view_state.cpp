@@ -56,6 +56,8 @@ std::string ViewState::to_json() const {
                         {"token", token},
                         {"pe_dims", {pe_dims[0], pe_dims[1]}},
                         {"ffn_layer", ffn_layer},
+                        {"ffn_decoder", ffn_decoder},
+                        {"ffn_pre_activation", ffn_pre_activation},
                         {"top_k", top_k},
                         {"temperature", temperature},
                         {"steps_per_second", steps_per_second}};
@@ -92,6 +94,8 @@ ViewState ViewState::from_json(const std::string& text) {
     read(j, "pe_dims", dims);
     if (dims.size() == 2) s.pe_dims[0] = dims[0], s.pe_dims[1] = dims[1];
     read(j, "ffn_layer", s.ffn_layer);
+    read(j, "ffn_decoder", s.ffn_decoder);
+    read(j, "ffn_pre_activation", s.ffn_pre_activation);
     read(j, "top_k", s.top_k);
     read(j, "temperature", s.temperature);
     read(j, "steps_per_second", s.steps_per_second);

@@ -38,6 +38,9 @@ struct ViewState {
     int token = 0;  // the residual-flow view's chosen token
     int pe_dims[2] = {0, 6};
     int ffn_layer = 0;
+    bool ffn_decoder = false;         // the FFN view's stack
+    bool ffn_pre_activation = false;  // show ffn.hidden instead of ffn.activation
+    int ffn_zoom_first = 0;           // first unit of the FFN view's zoom
     int top_k = 5;
     float temperature = 1.0f;
     std::string weight_name;

@@ -21,20 +21,14 @@ const char* activation_name(Activation a) {
     return "";
 }
 
-// Fallback until ViewState has fields for them: the stack, the stage and the zoom live in ImGui's window storage.
-int stored_int(const char* name, int fallback) { return ImGui::GetStateStorage()->GetInt(ImGui::GetID(name), fallback); }
-void store_int(const char* name, int value) { ImGui::GetStateStorage()->SetInt(ImGui::GetID(name), value); }
-
 bool choose_decoder(PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
     if (!c.has_encoder() || !c.has_decoder()) return c.has_decoder();
-    int decoder = stored_int("ffn_stack", 0);
-    ImGui::RadioButton(ctx.t("Encoder"), &decoder, 0);
+    if (ImGui::RadioButton(ctx.t("Encoder"), !ctx.view.ffn_decoder)) ctx.view.ffn_decoder = false;
     ImGui::SameLine();
-    ImGui::RadioButton(ctx.t("Decoder"), &decoder, 1);
-    store_int("ffn_stack", decoder);
+    if (ImGui::RadioButton(ctx.t("Decoder"), ctx.view.ffn_decoder)) ctx.view.ffn_decoder = true;
     ImGui::SameLine(0.0f, 2.0f * ctx.em);
-    return decoder == 1;
+    return ctx.view.ffn_decoder;
 }
 
 int choose_layer(PanelContext& ctx, int n_layers) {
@@ -50,7 +44,6 @@ int choose_layer(PanelContext& ctx, int n_layers) {
 }
 
 bool choose_pre_activation(PanelContext& ctx) {
-    int pre = stored_int("ffn_stage", 0);
     const char* after = ctx.t("after the activation");
     const char* before = ctx.t("before it (x·W_1ᵀ + b_1)");
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -58,11 +51,10 @@ bool choose_pre_activation(PanelContext& ctx) {
                          2.0f * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x) + style.ItemSpacing.x;
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     if (ImGui::GetItemRectMax().x + 2.0f * ctx.em + radios <= right) ImGui::SameLine(0.0f, 2.0f * ctx.em);
-    ImGui::RadioButton(after, &pre, 0);
+    if (ImGui::RadioButton(after, !ctx.view.ffn_pre_activation)) ctx.view.ffn_pre_activation = false;
     ImGui::SameLine();
-    ImGui::RadioButton(before, &pre, 1);
-    store_int("ffn_stage", pre);
-    return pre == 1;
+    if (ImGui::RadioButton(before, ctx.view.ffn_pre_activation)) ctx.view.ffn_pre_activation = true;
+    return ctx.view.ffn_pre_activation;
 }
 
 float zero_fraction(const float* v, int64_t n) {
@@ -101,17 +93,17 @@ void draw_units(PanelContext& ctx, const std::string& path, const TraceEntry& e,
     heatmap_range(h.data.data(), h.numel(), colormap, lo, hi);
 
     const int window = std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().x - 8.0f * ctx.em) / (1.8f * ctx.em)), 4, F);
-    int first = std::clamp(stored_int("ffn_zoom", 0), 0, F - window);
+    int& first = ctx.view.ffn_zoom_first;
+    first = std::clamp(first, 0, F - window);
     if (const UnitHit hit = draw_units_overview(ctx, path, e, colormap, lo, hi, first, window); hit.unit >= 0) {
         unit_tooltip(ctx, h, seq, hit.token, hit.unit, relu_out);
-        if (hit.clicked) store_int("ffn_zoom", first = std::clamp(hit.unit - window / 2, 0, F - window));
+        if (hit.clicked) first = std::clamp(hit.unit - window / 2, 0, F - window);
     }
     if (window == F) return;
 
     ImGui::Spacing();
     ImGui::SetNextItemWidth(14.0f * ctx.em);
-    if (ImGui::SliderInt("##zoom", &first, 0, F - window, (std::string(ctx.t("units from")) + " %d").c_str()))
-        store_int("ffn_zoom", first);
+    ImGui::SliderInt("##zoom", &first, 0, F - window, (std::string(ctx.t("units from")) + " %d").c_str());
     Tensor part({N, window});  // (N, window) columns [first, first + window)
     part.matrix() = h.matrix().middleCols(first, window);
     std::vector<std::string> units;
