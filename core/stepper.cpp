@@ -1,6 +1,7 @@
 // The stepper: cursor movement, the trace, and incremental re-runs after edits.
 #include "stepper.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace attnlab {
@@ -30,18 +31,20 @@ Status check_inputs(const ModelConfig& c, const ForwardInputs& in) {
 
 }  // namespace
 
-Stepper::Stepper(ModelConfig config, Weights weights, ForwardInputs inputs)
-    : config_(std::move(config)), weights_(std::move(weights)), inputs_(std::move(inputs)) {
+Stepper::Stepper(ModelConfig config, Weights weights, ForwardInputs inputs, uint64_t first_version)
+    : config_(std::move(config)), weights_(std::move(weights)), inputs_(std::move(inputs)),
+      next_version_(std::max<uint64_t>(first_version, 1)) {
     steps_ = build_forward_steps(config_);
     trace_.assign(steps_.size(), {});
     rebuild_index();
 }
 
-Result<Stepper> Stepper::create(const ModelConfig& config, Weights weights, ForwardInputs inputs) {
+Result<Stepper> Stepper::create(const ModelConfig& config, Weights weights, ForwardInputs inputs,
+                                uint64_t first_version) {
     if (auto st = validate_config(config); !st) return st.error();
     if (auto st = check_weights(config, weights); !st) return st.error();
     if (auto st = check_inputs(config, inputs); !st) return st.error();
-    return Stepper(config, std::move(weights), std::move(inputs));
+    return Stepper(config, std::move(weights), std::move(inputs), first_version);
 }
 
 void Stepper::rebuild_index() {

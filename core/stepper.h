@@ -19,7 +19,11 @@ struct TraceEntry {
 class Stepper {
 public:
     // Checks the config, the weights against it, and the inputs (ids in the vocabulary, lengths ≤ max_len).
-    static Result<Stepper> create(const ModelConfig& config, Weights weights, ForwardInputs inputs);
+    // Versions start at `first_version`: a stepper that replaces another continues its sequence
+    // (next_version()), so a version number never names two different outputs.
+    static Result<Stepper> create(const ModelConfig& config, Weights weights, ForwardInputs inputs,
+                                  uint64_t first_version = 1);
+    uint64_t next_version() const { return next_version_; }
 
     // ---- the steps and the cursor: steps [0, cursor) have run ----
     size_t size() const { return steps_.size(); }
@@ -54,7 +58,7 @@ public:
     const ForwardInputs& inputs() const { return inputs_; }
 
 private:
-    Stepper(ModelConfig config, Weights weights, ForwardInputs inputs);
+    Stepper(ModelConfig config, Weights weights, ForwardInputs inputs, uint64_t first_version);
     void rebuild_index();
     void compute(size_t i);
     // Recomputes, below the cursor, every step for which seed(i) holds and every step downstream of one.

@@ -54,6 +54,10 @@ void main() {
     } else {
         color = diverging(v / max(u_max, 1e-12));
     }
-    if (u_grid && (local.x == u_cell_px - 1 || local.y == u_cell_px - 1)) color *= 0.55;
+    // Grid lines between cells only, never along the outer edge.
+    ivec2 n_cells = textureSize(u_values, 0);
+    bool inner_x = local.x == u_cell_px - 1 && cell.x < n_cells.x - 1;
+    bool inner_y = local.y == u_cell_px - 1 && cell.y < n_cells.y - 1;
+    if (u_grid && (inner_x || inner_y)) color *= 0.55;
     frag_color = vec4(color, 1.0);
 }

@@ -40,8 +40,9 @@ SequenceView sequence_view(const std::vector<int>& ids, const std::optional<Voca
 Session::Session(Model model, Stepper stepper, std::string model_name)
     : model_(std::move(model)), stepper_(std::move(stepper)), model_name_(std::move(model_name)) {}
 
-Result<Session> Session::from_model(Model model, std::string model_name, std::string src_text, std::string tgt_text) {
-    auto stepper = Stepper::create(model.config, model.weights, default_inputs(model.config));
+Result<Session> Session::from_model(Model model, std::string model_name, std::string src_text, std::string tgt_text,
+                                    uint64_t first_version) {
+    auto stepper = Stepper::create(model.config, model.weights, default_inputs(model.config), first_version);
     if (!stepper) return stepper.error();
     Session s(std::move(model), std::move(*stepper), std::move(model_name));
     s.stepper_->run_all();
@@ -79,7 +80,7 @@ SequenceView Session::target() const {
 }
 
 bool Session::replace_model(Model model, std::string model_name) {
-    auto fresh = from_model(std::move(model), std::move(model_name), "", "");
+    auto fresh = from_model(std::move(model), std::move(model_name), "", "", stepper_->next_version());
     if (!fresh) return fail(fresh.error().message);
     const std::string src = src_text_, tgt = tgt_text_;
     *this = std::move(*fresh);

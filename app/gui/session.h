@@ -19,7 +19,9 @@ struct SequenceView {
 
 class Session {
 public:
-    static Result<Session> from_model(Model model, std::string model_name, std::string src_text, std::string tgt_text);
+    // `first_version` continues the trace versions of a session this one replaces (see Stepper::create).
+    static Result<Session> from_model(Model model, std::string model_name, std::string src_text, std::string tgt_text,
+                                      uint64_t first_version = 1);
     // A seeded random preset with the given vocabularies (or the built-in character vocabulary).
     static Result<Session> from_preset(const std::string& preset, uint64_t seed, std::optional<Vocab> src_vocab,
                                        std::optional<Vocab> tgt_vocab, std::string src_text);
@@ -39,6 +41,8 @@ public:
     SequenceView target() const;
 
     // ---- commands: each returns false and sets error() on failure ----
+    // For input a panel found malformed before any command: records `message` as the error.
+    bool reject(const std::string& message) { return fail(message); }
     bool open_model_file(const std::string& path);
     bool save_model_file(const std::string& path);
     bool new_random_model(const std::string& preset, uint64_t seed, int n_heads);

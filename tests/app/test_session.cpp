@@ -152,3 +152,10 @@ TEST_CASE("launch options are parsed strictly", "[launch_options]") {
     CHECK_FALSE(parse_launch_options({"--size", "big"}));
     CHECK_FALSE(parse_launch_options({"--bogus", "1"}));
 }
+
+TEST_CASE("a replaced model's trace never reuses a version number", "[session]") {
+    Session s = english_korean();
+    const uint64_t old_version = s.stepper().entry("logits")->version;
+    REQUIRE(s.new_random_model("tiny", 9, 4));
+    CHECK(s.stepper().entry("src.embed")->version > old_version);
+}

@@ -5,7 +5,9 @@
 
 #include <imgui_stdlib.h>
 
+#include <charconv>
 #include <fstream>
+#include <optional>
 
 namespace attnlab::gui {
 
@@ -45,6 +47,31 @@ std::vector<std::string> read_lines(const std::string& path) {
     return lines;
 }
 
+std::string join_ids(const std::vector<int>& ids) {
+    std::string s;
+    for (int id : ids) s += (s.empty() ? "" : ",") + std::to_string(id);
+    return s;
+}
+
+// "4, 7 9,2" -> {4, 7, 9, 2}; nullopt if anything else is in it.
+std::optional<std::vector<int>> parse_ids(const std::string& text) {
+    std::vector<int> ids;
+    const char* p = text.data();
+    const char* end = p + text.size();
+    while (p < end) {
+        if (*p == ',' || *p == ' ') {
+            ++p;
+            continue;
+        }
+        int v = 0;
+        auto [next, ec] = std::from_chars(p, end, v);
+        if (ec != std::errc()) return std::nullopt;
+        ids.push_back(v);
+        p = next;
+    }
+    return ids;
+}
+
 // A combo of assets/examples/sentences.txt, read while it is open; a pick becomes the first field's text.
 void examples_combo(PanelContext& ctx, const Side& side, ImGuiID field) {
     ImGui::SetNextItemWidth(-1.0f);
@@ -64,7 +91,8 @@ void draw_side(PanelContext& ctx, const Side& side) {
     const ImGuiID field = ImGui::GetID("##text");
     const std::vector<int>& ids = ids_of(session, side);
     const auto tokenized = tokenize_for(session.model(), side.source, text_of(session, side));
-    const bool from_text = tokenized && tokenized->ids == ids;
+    const auto& vocab = side.source ? session.model().src_vocab : session.model().tgt_vocab;
+    const bool from_text = !vocab || (tokenized && tokenized->ids == ids);
 
     ImGui::TextUnformatted(ctx.t(side.label));
     ImGui::SameLine();
@@ -73,14 +101,29 @@ void draw_side(PanelContext& ctx, const Side& side) {
         ImGui::SameLine();
         ImGui::TextDisabled("· %s", ctx.t("tokens edited by hand"));
     }
+    if (!vocab) {  // a model without a vocabulary reads token ids, applied on Enter
+        std::string ids_text = join_ids(ids);
+        ImGui::SetNextItemWidth(-1.0f);
+        if (ImGui::InputTextWithHint("##text", ctx.t("Token ids, e.g. 4,7,9,2"), &ids_text,
+                                     ImGuiInputTextFlags_EnterReturnsTrue)) {
+            const auto parsed = parse_ids(ids_text);
+            const bool ok = !parsed ? session.reject("token ids are integers separated by commas, e.g. 4,7,9,2")
+                            : side.source ? session.set_src_ids(*parsed)
+                                          : session.set_tgt_ids(*parsed);
+            note_command(field, ok, session);
+        }
+        field_error(session, field);
+        ImGui::TextDisabled("%s", ctx.t("This model has no vocabulary: type token ids."));
+        ImGui::PopID();
+        return;
+    }
     std::string text = text_of(session, side);
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::InputTextWithHint("##text", ctx.t("Type a sentence"), &text))
         note_command(field, set_text(session, side, text), session);
     field_error(session, field);
 
-    const auto& vocab = side.source ? session.model().src_vocab : session.model().tgt_vocab;
-    if (vocab) {
+    {
         const SequenceView view = side.source ? session.source() : session.target();
         const TokenRow row{ids, view, from_text ? &tokenized->pieces : nullptr, *vocab};
         if (auto edited = token_chips(ctx, row))
@@ -101,6 +144,8 @@ void draw_input_panel(PanelContext& ctx) {
     ImGui::PushID(sides.front().label);
     const ImGuiID first_field = ImGui::GetID("##text");
     ImGui::PopID();
+    const Session& session = ctx.session;
+    if (!(sides.front().source ? session.model().src_vocab : session.model().tgt_vocab)) return;  // ids only
     examples_combo(ctx, sides.front(), first_field);
     ImGui::TextDisabled("%s", ctx.t("Click a token to change it; orange marks an unknown word."));
 }

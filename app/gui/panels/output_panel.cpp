@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 
 namespace attnlab::gui {
@@ -11,6 +12,13 @@ namespace attnlab::gui {
 namespace {
 
 constexpr int kMaxTopK = 10;
+
+// Greyed text that wraps at the window's edge.
+void text_disabled_wrapped(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+}
 
 struct Candidate {
     int id = 0;
@@ -20,9 +28,9 @@ struct Candidate {
 struct PositionPrediction {
     std::vector<Candidate> top;  // the kMaxTopK most probable, best first
     float entropy_bits = 0.0f;
-    int next = -1;               // the token that really follows (teacher forcing), or -1
+    int next = -1;  // the token that really follows (teacher forcing), or -1
     float next_p = 0.0f;
-    int next_rank = 0;           // 1 = the most probable
+    int next_rank = 0;  // 1 = the most probable
 };
 
 // Derived from the trace, kept between frames so a frame costs nothing until the logits or T change.
@@ -38,7 +46,8 @@ PositionPrediction predict_row(ConstRowVecMap logits, float temperature, int nex
     const float max_logit = logits.maxCoeff();
     std::vector<float> p(static_cast<size_t>(logits.size()));
     double sum = 0.0;
-    for (size_t j = 0; j < p.size(); ++j) sum += p[j] = std::exp((logits[static_cast<Eigen::Index>(j)] - max_logit) / temperature);
+    for (size_t j = 0; j < p.size(); ++j)
+        sum += p[j] = std::exp((logits[static_cast<Eigen::Index>(j)] - max_logit) / temperature);
     PositionPrediction out;
     for (float& v : p) {
         v = static_cast<float>(v / sum);
@@ -53,7 +62,8 @@ PositionPrediction predict_row(ConstRowVecMap logits, float temperature, int nex
     if (next >= 0 && static_cast<size_t>(next) < p.size()) {
         out.next = next;
         out.next_p = p[static_cast<size_t>(next)];
-        out.next_rank = 1 + static_cast<int>(std::count_if(p.begin(), p.end(), [&](float v) { return v > out.next_p; }));
+        out.next_rank =
+            1 + static_cast<int>(std::count_if(p.begin(), p.end(), [&](float v) { return v > out.next_p; }));
     }
     return out;
 }
@@ -73,7 +83,8 @@ const std::vector<PositionPrediction>& predictions(const PanelContext& ctx, cons
 }
 
 const Vocab* output_vocab(const PanelContext& ctx) {
-    const auto& v = ctx.config().arch == Arch::encoder_only ? ctx.session.model().src_vocab : ctx.session.model().tgt_vocab;
+    const Model& m = ctx.session.model();
+    const auto& v = ctx.config().arch == Arch::encoder_only ? m.src_vocab : m.tgt_vocab;
     return v ? &*v : nullptr;
 }
 
@@ -96,7 +107,8 @@ void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, c
     const float line = ImGui::GetTextLineHeightWithSpacing(), em = ctx.em;
     float label_w = 2.0f * em;
     for (int i = 0; i < k; ++i)
-        label_w = std::max(label_w, ImGui::CalcTextSize(token_text(vocab, pred.top[static_cast<size_t>(i)].id).c_str()).x);
+        label_w =
+            std::max(label_w, ImGui::CalcTextSize(token_text(vocab, pred.top[static_cast<size_t>(i)].id).c_str()).x);
     label_w = std::min(label_w, 7.0f * em) + 0.5f * em;
     const float pct_w = ImGui::CalcTextSize("100.0%").x + 0.4f * em;
     const float bar_w = std::max(2.0f * em, width - label_w - pct_w);
@@ -111,7 +123,8 @@ void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, c
         const bool is_next = c.id == pred.next;
         const ImVec2 lsize = ImGui::CalcTextSize(label.c_str());
         draw->PushClipRect(ImVec2(origin.x, y), ImVec2(origin.x + label_w - 0.4f * em, y + line), true);
-        draw->AddText(ImVec2(origin.x + std::max(0.0f, label_w - 0.5f * em - lsize.x), y), is_next ? truth : text, label.c_str());
+        draw->AddText(ImVec2(origin.x + std::max(0.0f, label_w - 0.5f * em - lsize.x), y), is_next ? truth : text,
+                      label.c_str());
         draw->PopClipRect();
         const ImVec2 a(origin.x + label_w, y + line * 0.12f), b(a.x + bar_w * c.p, y + line * 0.82f);
         draw->AddRectFilled(a, ImVec2(a.x + bar_w, b.y), ImGui::GetColorU32(ImGuiCol_FrameBg));
@@ -119,11 +132,13 @@ void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, c
         char pct[16];
         std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * static_cast<double>(c.p));
         draw->AddText(ImVec2(a.x + bar_w + 0.4f * em, y), text, pct);
-        if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(origin.x, y), ImVec2(origin.x + width, y + line))) {
+        const bool hovered = ImGui::IsMouseHoveringRect(ImVec2(origin.x, y), ImVec2(origin.x + width, y + line));
+        if (hovered && ImGui::IsWindowHovered()) {
             ImGui::BeginTooltip();
             ImGui::Text("\"%s\"  (id %d)", label.c_str(), c.id);
             ImGui::Text("p = %.4f   logit = %.3f", static_cast<double>(c.p), static_cast<double>(logits_row[c.id]));
-            if (is_next) ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s", ctx.t("the token that really follows"));
+            if (is_next)
+                ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s", ctx.t("the token that really follows"));
             ImGui::EndTooltip();
         }
     }
@@ -138,24 +153,30 @@ void next_token_note(const PanelContext& ctx, const PositionPrediction& pred) {
                        pred.next_rank);
 }
 
+// "Sample" and its seed live in ImGui's window storage until ViewState has fields for them.
 void generation_controls(PanelContext& ctx) {
-    ImGuiStorage* storage = ImGui::GetStateStorage();  // fallback until ViewState has these
-    bool* sample = storage->GetBoolRef(ImGui::GetID("output_sample"), false);
-    int* seed = storage->GetIntRef(ImGui::GetID("output_seed"), 1);
-    if (ImGui::Button(ctx.t("Generate next token")) && ctx.session.generate_next(*sample, ctx.view.temperature,
-                                                                                  static_cast<uint64_t>(*seed)))
-        *seed += *sample ? 1 : 0;
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID sample_id = ImGui::GetID("output_sample"), seed_id = ImGui::GetID("output_seed");
+    bool sample = storage->GetBool(sample_id, false);
+    const int seed = storage->GetInt(seed_id, 1);
+    if (ImGui::Button(ctx.t("Generate next token")) &&
+        ctx.session.generate_next(sample, ctx.view.temperature, static_cast<uint64_t>(seed)) && sample)
+        storage->SetInt(seed_id, seed + 1);  // the next sample draws afresh
     ImGui::SameLine();
-    ImGui::Checkbox(ctx.t("Sample"), sample);
+    if (ImGui::Checkbox(ctx.t("Sample"), &sample)) storage->SetBool(sample_id, sample);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("Off: take the most probable token (argmax). On: draw one from p at this temperature."));
-    if (*sample) {
+        ImGui::SetTooltip(
+            "%s", ctx.t("Off: take the most probable token (argmax). On: draw one from p at this temperature."));
+    if (sample) {
         ImGui::SameLine();
-        ImGui::TextDisabled("%s %d", ctx.t("Seed"), *seed);
+        ImGui::TextDisabled("%s %d", ctx.t("Seed"), storage->GetInt(seed_id, 1));
     }
     ImGui::SameLine(0.0f, 2.0f * ctx.em);
-    if (ImGui::Button(ctx.t("Translate"))) ctx.session.translate();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Greedy decoding: from <sos>, append the argmax until <eos>."));
+    const bool prompt = ctx.config().arch == Arch::decoder_only;  // greedy decoding continues the prompt
+    if (ImGui::Button(ctx.t(prompt ? "Continue to <eos>" : "Translate"))) ctx.session.translate();
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t(prompt ? "Greedy decoding: append the argmax until <eos>."
+                                             : "Greedy decoding: from <sos>, append the argmax until <eos>."));
     if (ctx.config().arch == Arch::encoder_decoder) {
         ImGui::SameLine();
         if (ImGui::Button(ctx.t("Clear target"))) ctx.session.set_tgt_text("");
@@ -163,14 +184,17 @@ void generation_controls(PanelContext& ctx) {
     const std::vector<int>& tgt = ctx.stepper().inputs().tgt_ids;
     if (!tgt.empty() && tgt.back() == ctx.config().eos_id)
         ImGui::TextDisabled("%s", ctx.t("The target ends with <eos>: the translation is finished."));
-    if (!ctx.session.error().empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", ctx.session.error().c_str());
+    if (!ctx.session.error().empty())
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", ctx.session.error().c_str());
 }
 
 void display_controls(PanelContext& ctx) {
     ImGui::SetNextItemWidth(10.0f * ctx.em);
-    ImGui::SliderFloat(ctx.t("Temperature"), &ctx.view.temperature, 0.1f, 5.0f, "T = %.2f", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat(ctx.t("Temperature"), &ctx.view.temperature, 0.1f, 5.0f, "T = %.2f",
+                       ImGuiSliderFlags_Logarithmic);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("p = softmax(logits / T): T < 1 sharpens, T > 1 flattens. Display and sampling only."));
+        ImGui::SetTooltip("%s",
+                          ctx.t("p = softmax(logits / T): T < 1 sharpens, T > 1 flattens. Display and sampling only."));
     ImGui::SameLine(0.0f, 2.0f * ctx.em);
     ImGui::SetNextItemWidth(8.0f * ctx.em);
     ImGui::SliderInt(ctx.t("Top k"), &ctx.view.top_k, 1, kMaxTopK);
@@ -179,16 +203,17 @@ void display_controls(PanelContext& ctx) {
 }
 
 // The last position, large: what the model would append next.
-void next_prediction(PanelContext& ctx, const PositionPrediction& pred, const float* logits_row, const std::string& last) {
-    ImGui::Text("%s \"%s\" %s", ctx.t("After"), last.c_str(), ctx.t("the model predicts:"));
+void next_prediction(const PanelContext& ctx, const PositionPrediction& pred, const float* logits_row,
+                     const std::string& last) {
+    ImGui::Text("%s  ·  %s \"%s\"", ctx.t("Next-token prediction"), ctx.t("after"), last.c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("(%s %.2f %s)", ctx.t("entropy"), static_cast<double>(pred.entropy_bits), ctx.t("bits"));
     probability_bars(ctx, pred, logits_row, std::min(ImGui::GetContentRegionAvail().x, 36.0f * ctx.em));
 }
 
-// One card per position, wrapping; the last one (the next-token prediction) is outlined.
+// One card per position, wrapping; when generating, the last one (the next-token prediction) is outlined.
 void position_grid(PanelContext& ctx, const std::vector<PositionPrediction>& rows, const Tensor& logits,
-                   const SequenceView& seq) {
+                   const SequenceView& seq, bool generates) {
     const float em = ctx.em, card_w = 17.0f * em;
     const float card_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(ctx.view.top_k + 2) +
                          ImGui::GetStyle().WindowPadding.y * 2.0f;
@@ -196,10 +221,11 @@ void position_grid(PanelContext& ctx, const std::vector<PositionPrediction>& row
     const int per_line = std::max(1, static_cast<int>((avail + spacing) / (card_w + spacing)));
     for (size_t r = 0; r < rows.size(); ++r) {
         if (r % static_cast<size_t>(per_line) != 0) ImGui::SameLine();
-        const bool last = r + 1 == rows.size();
+        const bool last = generates && r + 1 == rows.size();
         if (last) ImGui::PushStyleColor(ImGuiCol_Border, ImGui::GetColorU32(ImGuiCol_PlotHistogram));
         ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, last ? 2.0f : 1.0f);
-        ImGui::BeginChild(static_cast<ImGuiID>(r + 1), ImVec2(card_w, card_h), true, ImGuiWindowFlags_NoScrollbar);
+        ImGui::PushID(static_cast<int>(r));
+        ImGui::BeginChild("card", ImVec2(card_w, card_h), true, ImGuiWindowFlags_NoScrollbar);
         const std::string label = r < seq.labels.size() ? seq.labels[r] : "";
         const bool unknown = r < seq.unknown.size() && seq.unknown[r];
         ImGui::Text("%zu  %s  →", r, label.c_str());
@@ -215,6 +241,7 @@ void position_grid(PanelContext& ctx, const std::vector<PositionPrediction>& row
                          ImGui::GetContentRegionAvail().x);
         next_token_note(ctx, rows[r]);
         ImGui::EndChild();
+        ImGui::PopID();
         ImGui::PopStyleVar();
         if (last) ImGui::PopStyleColor();
     }
@@ -236,13 +263,14 @@ void draw_output_panel(PanelContext& ctx) {
     const SequenceView seq = generates ? ctx.session.target() : ctx.session.source();
     const size_t last = rows.size() - 1;
     ImGui::Separator();
-    if (generates)
+    if (generates) {
         next_prediction(ctx, rows[last], logits->value.data.data() + last * static_cast<size_t>(logits->value.dim(1)),
                         last < seq.labels.size() ? seq.labels[last] : "");
-    ImGui::Separator();
-    ImGui::TextUnformatted(ctx.t(generates ? "Every position (teacher forcing: position i sees tokens 0..i)"
-                                           : "Every position: the model's prediction for each source token"));
-    position_grid(ctx, rows, logits->value, seq);
+        ImGui::Separator();
+    }
+    text_disabled_wrapped(ctx.t(generates ? "Every position (teacher forcing: position i sees tokens 0..i)"
+                                          : "Every position: the model's prediction for each source token"));
+    position_grid(ctx, rows, logits->value, seq, generates);
 }
 
 }  // namespace attnlab::gui

@@ -32,15 +32,6 @@ ResidualStack residual_stack(const ModelConfig& c, bool decoder) {
     return s;
 }
 
-const char* sublayer_name(SublayerKind kind) {
-    switch (kind) {
-        case SublayerKind::self_attn: return "Self-attention";
-        case SublayerKind::cross_attn: return "Cross-attention";
-        case SublayerKind::ffn: return "FFN";
-    }
-    return "";
-}
-
 std::optional<float> row_norm(const Stepper& stepper, const std::string& path, int token) {
     const Tensor* t = stepper.output(path);
     if (!t || t->rank() != 2 || token < 0 || token >= t->dim(0)) return std::nullopt;
@@ -61,9 +52,19 @@ ImU32 kind_color(SublayerKind k) {
 }
 constexpr ImU32 kNormColor = IM_COL32(88, 176, 128, 255);
 
+// The sublayer's name at three lengths, 0 = longest (English, for ctx.t).
+const char* sublayer_name(SublayerKind kind, int length) {
+    switch (kind) {
+        case SublayerKind::self_attn: return length == 0 ? "Self-attention" : length == 1 ? "Self-attn" : "Self";
+        case SublayerKind::cross_attn: return length == 0 ? "Cross-attention" : length == 1 ? "Cross-attn" : "Cross";
+        case SublayerKind::ffn: return "FFN";
+    }
+    return "";
+}
+
 // Row geometry, in em.
-constexpr float kLabelW = 5.0f, kStartW = 1.6f, kEndW = 1.6f, kRowH = 5.8f, kStreamY = 1.9f;
-constexpr float kPlusR = 0.5f, kBoxTop = 1.1f, kBoxH = 2.3f, kLnW = 3.0f;
+constexpr float kStartW = 1.6f, kEndW = 1.6f, kRowH = 5.8f, kStreamY = 1.9f;
+constexpr float kPlusR = 0.5f, kBoxTop = 1.1f, kBoxH = 2.4f, kLnW = 2.6f;
 
 std::string format_norm(Value v) {
     if (!v) return "…";
@@ -77,6 +78,7 @@ struct Hover {
     const char* what = nullptr;  // English
     std::string path;
     Value value;
+    Value stream;  // for a sublayer: ‖x‖ of the stream it is added to
 };
 
 struct Flow {
@@ -85,15 +87,23 @@ struct Flow {
     int token;
     ImDrawList* draw;
     float em;
+    float label_w;  // the row labels' column, in pixels
     float seg_w;
     float max_out = 1.0f, max_stream = 1.0f;  // bar length and line width scales, over every token
     bool window_hovered = false;
-    Hover hover;
+    Hover hover{};
+    std::string current{};  // the step the stepper ran last, outlined in the diagram
 
     ImU32 text() const { return ImGui::GetColorU32(ImGuiCol_Text); }
     ImU32 dim() const { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }
-    void hit(ImVec2 a, ImVec2 b, const char* what, const std::string& path, Value v) {
-        if (window_hovered && ImGui::IsMouseHoveringRect(a, b)) hover = {what, path, v};
+    void outline_if_current(ImVec2 a, ImVec2 b, const std::string& path) const {
+        const float m = 0.2f * em;
+        if (path == current)
+            draw->AddRect(ImVec2(a.x - m, a.y - m), ImVec2(b.x + m, b.y + m),
+                          ImGui::GetColorU32(ImGuiCol_PlotHistogram), 0.3f * em, 0, 2.5f);
+    }
+    void hit(ImVec2 a, ImVec2 b, const char* what, const std::string& path, Value v, Value stream = std::nullopt) {
+        if (window_hovered && ImGui::IsMouseHoveringRect(a, b)) hover = {what, path, v, stream};
     }
 };
 
@@ -116,7 +126,7 @@ void compute_scales(Flow& f, int n_tokens) {
 
 void stream_segment(Flow& f, float x0, float x1, float y, Value v) {
     const float w = v ? 0.1f * f.em + 0.45f * f.em * *v / f.max_stream : 1.0f;
-    f.draw->AddLine(ImVec2(x0, y), ImVec2(x1, y), v ? f.text() : f.dim(), w);
+    f.draw->AddLine(ImVec2(x0, y), ImVec2(x1, y), v ? ImGui::GetColorU32(ImGuiCol_PlotLines) : f.dim(), w);
 }
 
 void value_above(Flow& f, float cx, float top_of_node, Value v) {
@@ -140,6 +150,7 @@ void plus_node(Flow& f, ImVec2 c, const std::string& path, Value v) {
     f.draw->AddLine(ImVec2(c.x - r * 0.55f, c.y), ImVec2(c.x + r * 0.55f, c.y), col, 1.5f);
     f.draw->AddLine(ImVec2(c.x, c.y - r * 0.55f), ImVec2(c.x, c.y + r * 0.55f), col, 1.5f);
     value_above(f, c.x, c.y - r, v);
+    f.outline_if_current(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), path);
     f.hit(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), "Residual add: x + Sublayer(·)", path, v);
 }
 
@@ -158,25 +169,31 @@ void norm_box(Flow& f, ImVec2 a, ImVec2 b, const std::string& path, Value v, boo
         f.draw->AddText(ImVec2(cx - ln.x * 0.5f, (a.y + b.y - ln.y) * 0.5f), f.text(), "LN");
         value_above(f, cx, a.y, v);
     }
+    f.outline_if_current(a, b, path);
     f.hit(a, b, "LayerNorm: (x − mean) / √(var + ε) · γ + β", path, v);
 }
 
-void sublayer_box(Flow& f, ImVec2 a, ImVec2 b, const ResidualSublayer& sub, Value v) {
+// The sublayer: its name, then a bar of ‖Sublayer(·)‖ (full = the largest in the stack) and the value.
+void sublayer_box(Flow& f, ImVec2 a, ImVec2 b, const ResidualSublayer& sub, Value v, Value v_in) {
     const float pad = 0.4f * f.em;
     const ImU32 color = v ? kind_color(sub.kind) : f.dim();
     f.draw->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg), 0.25f * f.em);
     f.draw->AddRect(a, b, color, 0.25f * f.em, 0, 1.5f);
+    const char* name = f.ctx.t(sublayer_name(sub.kind, 0));
+    for (int length = 1; length < 3 && ImGui::CalcTextSize(name).x > b.x - a.x - 2.0f * pad; ++length)
+        name = f.ctx.t(sublayer_name(sub.kind, length));
+    f.draw->PushClipRect(a, b, true);
+    f.draw->AddText(ImVec2(a.x + pad, a.y + 0.2f * f.em), f.text(), name);
     const std::string value = format_norm(v);
-    const float value_w = ImGui::CalcTextSize(value.c_str()).x;
-    const ImVec2 clip_b(b.x - pad - value_w - 0.3f * f.em, b.y);
-    f.draw->PushClipRect(a, clip_b, true);
-    f.draw->AddText(ImVec2(a.x + pad, a.y + 0.25f * f.em), f.text(), f.ctx.t(sublayer_name(sub.kind)));
-    f.draw->PopClipRect();
-    f.draw->AddText(ImVec2(b.x - pad - value_w, a.y + 0.25f * f.em), v ? f.text() : f.dim(), value.c_str());
-    const ImVec2 t0(a.x + pad, b.y - 0.85f * f.em), t1(b.x - pad, b.y - 0.4f * f.em);
+    const ImVec2 value_size = ImGui::CalcTextSize(value.c_str());
+    const float value_x = b.x - pad - value_size.x, line2 = b.y - 0.2f * f.em - value_size.y;
+    f.draw->AddText(ImVec2(value_x, line2), v ? f.text() : f.dim(), value.c_str());
+    const ImVec2 t0(a.x + pad, line2 + value_size.y * 0.3f), t1(value_x - 0.3f * f.em, line2 + value_size.y * 0.8f);
     f.draw->AddRectFilled(t0, t1, ImGui::GetColorU32(ImGuiCol_FrameBgHovered));
     if (v) f.draw->AddRectFilled(t0, ImVec2(t0.x + (t1.x - t0.x) * std::min(1.0f, *v / f.max_out), t1.y), color);
-    f.hit(a, b, "What the sublayer adds to the stream (L2 norm)", sub.out, v);
+    f.draw->PopClipRect();
+    f.outline_if_current(a, b, sub.out);
+    f.hit(a, b, "What the sublayer adds to the stream (L2 norm)", sub.out, v, v_in);
 }
 
 // One sublayer segment of width seg_w starting at x_a; returns the stream's norm after it.
@@ -184,25 +201,25 @@ Value segment(Flow& f, const ResidualSublayer& sub, float x_a, float y0, Value v
     const Stepper& s = f.ctx.stepper();
     const float em = f.em, y = y0 + kStreamY * em, r = kPlusR * em;
     const float box_a = y0 + (kStreamY + kBoxTop) * em, box_b = box_a + kBoxH * em, box_m = (box_a + box_b) * 0.5f;
-    const float fork = x_a + 0.6f * em, x_end = x_a + f.seg_w;
+    const float fork = x_a + 0.5f * em, x_end = x_a + f.seg_w;
     const Value v_out = row_norm(s, sub.out, f.token), v_res = row_norm(s, sub.residual, f.token);
     const Value v_norm = row_norm(s, sub.norm, f.token);
     const bool pre_ln = f.ctx.config().norm_first;
 
-    const float plus = pre_ln ? x_end - 1.0f * em : x_end - (kLnW + 1.9f) * em;
-    float box_left = fork + 0.8f * em;
+    const float plus = pre_ln ? x_end - 0.9f * em : x_end - (kLnW + 1.4f) * em;
+    float box_left = fork + 0.6f * em;
     const ImU32 branch = v_in ? f.dim() : ImGui::GetColorU32(ImGuiCol_Border);
     f.draw->AddLine(ImVec2(fork, y), ImVec2(fork, box_m), branch, 1.5f);
     if (pre_ln) {  // x + Sublayer(LN(x)): the LayerNorm sits on the branch
         f.draw->AddLine(ImVec2(fork, box_m), ImVec2(box_left, box_m), branch, 1.5f);
         norm_box(f, ImVec2(box_left, box_a), ImVec2(box_left + kLnW * em, box_b), sub.norm, v_norm, true);
-        box_left += (kLnW + 0.8f) * em;
-        f.draw->AddLine(ImVec2(box_left - 0.8f * em, box_m), ImVec2(box_left, box_m), branch, 1.5f);
+        box_left += (kLnW + 0.6f) * em;
+        f.draw->AddLine(ImVec2(box_left - 0.6f * em, box_m), ImVec2(box_left, box_m), branch, 1.5f);
     } else {
         f.draw->AddLine(ImVec2(fork, box_m), ImVec2(box_left, box_m), branch, 1.5f);
     }
-    const float box_right = plus - 0.9f * em;
-    sublayer_box(f, ImVec2(box_left, box_a), ImVec2(box_right, box_b), sub, v_out);
+    const float box_right = plus - 0.7f * em;
+    sublayer_box(f, ImVec2(box_left, box_a), ImVec2(box_right, box_b), sub, v_out, v_in);
     f.draw->AddLine(ImVec2(box_right, box_m), ImVec2(plus, box_m), branch, 1.5f);
     f.draw->AddLine(ImVec2(plus, box_m), ImVec2(plus, y + r + 0.3f * em), branch, 1.5f);
     arrow_head(f, ImVec2(plus, y + r), ImVec2(0, -1), branch);
@@ -215,7 +232,7 @@ Value segment(Flow& f, const ResidualSublayer& sub, float x_a, float y0, Value v
         return v_res;
     }
     // LN(x + Sublayer(x)): the LayerNorm sits on the stream
-    const float ln_a = plus + 1.3f * em, ln_b = ln_a + kLnW * em;
+    const float ln_a = plus + 1.0f * em, ln_b = ln_a + kLnW * em;
     stream_segment(f, plus + r, ln_a, y, v_res);
     norm_box(f, ImVec2(ln_a, y - 0.7f * em), ImVec2(ln_b, y + 0.7f * em), sub.norm, v_norm, false);
     stream_segment(f, ln_b, x_end, y, v_norm);
@@ -232,13 +249,15 @@ void row_start(Flow& f, float x, float y, const std::string& path, Value v) {
     const float r = 0.3f * f.em;
     f.draw->AddCircleFilled(ImVec2(x, y), r, v ? f.text() : f.dim());
     value_above(f, x, y - r, v);
-    f.hit(ImVec2(x - r * 2, y - r * 2), ImVec2(x + r * 2, y + r * 2), "The residual stream entering this layer", path, v);
+    f.outline_if_current(ImVec2(x - r * 2, y - r * 2), ImVec2(x + r * 2, y + r * 2), path);
+    f.hit(ImVec2(x - r * 2, y - r * 2), ImVec2(x + r * 2, y + r * 2), "The residual stream entering this layer", path,
+          v);
 }
 
 Value layer_row(Flow& f, int layer, ImVec2 origin, Value v_in, const std::string& in_path) {
     const float y = origin.y + kStreamY * f.em;
     row_label(f, origin, std::string(f.ctx.t("Layer")) + " " + std::to_string(layer));
-    float x = origin.x + kLabelW * f.em;
+    float x = origin.x + f.label_w;
     row_start(f, x, y, in_path, v_in);
     stream_segment(f, x, x + kStartW * f.em, y, v_in);
     x += kStartW * f.em;
@@ -257,7 +276,7 @@ void output_row(Flow& f, ImVec2 origin, Value v_in, const std::string& in_path) 
     const ModelConfig& c = f.ctx.config();
     const float em = f.em, y = origin.y + kStreamY * em;
     row_label(f, origin, f.ctx.t("Output"));
-    float x = origin.x + kLabelW * em;
+    float x = origin.x + f.label_w;
     row_start(f, x, y, in_path, v_in);
     const Value v_out = row_norm(f.ctx.stepper(), f.stack.output, f.token);
     if (c.final_norm) {
@@ -277,12 +296,18 @@ void hover_tooltip(const Flow& f) {
     const Hover& h = f.hover;
     if (!h.what) return;
     const SequenceView seq = f.stack.decoder ? f.ctx.session.target() : f.ctx.session.source();
-    const char* token = static_cast<size_t>(f.token) < seq.labels.size() ? seq.labels[static_cast<size_t>(f.token)].c_str() : "";
+    const char* token =
+        static_cast<size_t>(f.token) < seq.labels.size() ? seq.labels[static_cast<size_t>(f.token)].c_str() : "";
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(f.ctx.t(h.what));
     ImGui::TextDisabled("%s", h.path.c_str());
-    if (h.value) ImGui::Text("||x||₂ = %.4f   (%s %d \"%s\")", static_cast<double>(*h.value), f.ctx.t("Token"), f.token, token);
-    else ImGui::TextUnformatted(f.ctx.t("Not run yet: step forward to compute it."));
+    if (h.value)
+        ImGui::Text("||x||₂ = %.4f   (%s %d \"%s\")", static_cast<double>(*h.value), f.ctx.t("Token"), f.token, token);
+    else
+        ImGui::TextUnformatted(f.ctx.t("Not run yet: step forward to compute it."));
+    if (h.value && h.stream && *h.stream > 0.0f)
+        ImGui::Text("= %.0f%% %s (%.3f)", 100.0 * static_cast<double>(*h.value / *h.stream),
+                    f.ctx.t("of the norm of the stream it is added to"), static_cast<double>(*h.stream));
     ImGui::EndTooltip();
 }
 
@@ -291,10 +316,15 @@ void hover_tooltip(const Flow& f) {
 void draw_residual_flow(PanelContext& ctx, const ResidualStack& stack, int token) {
     const float em = ctx.em;
     const size_t n_sub = stack.layers.empty() ? 1 : stack.layers.front().size();
-    const float fixed = (kLabelW + kStartW + kEndW + 1.0f) * em;
-    const float seg_w = std::clamp((ImGui::GetContentRegionAvail().x - fixed) / static_cast<float>(n_sub), 12.0f * em,
-                                   20.0f * em);
-    Flow f{ctx, stack, token, ImGui::GetWindowDrawList(), em, seg_w, 1.0f, 1.0f, ImGui::IsWindowHovered(), {}};
+    const std::string widest_label = std::string(ctx.t("Layer")) + " " + std::to_string(stack.layers.size());
+    const float label_w =
+        std::max(ImGui::CalcTextSize(widest_label.c_str()).x, ImGui::CalcTextSize(ctx.t("Output")).x) + 0.6f * em;
+    const float fixed = label_w + (kStartW + kEndW + 1.5f) * em;
+    const float seg_w =
+        std::clamp((ImGui::GetContentRegionAvail().x - fixed) / static_cast<float>(n_sub), 10.0f * em, 18.0f * em);
+    Flow f{ctx, stack, token, ImGui::GetWindowDrawList(), em, label_w, seg_w};
+    f.window_hovered = ImGui::IsWindowHovered();
+    if (const size_t cursor = ctx.stepper().cursor(); cursor > 0) f.current = ctx.stepper().step(cursor - 1).path;
     const Tensor* input = ctx.stepper().output(stack.input);
     compute_scales(f, input ? static_cast<int>(input->dim(0)) : 0);
 

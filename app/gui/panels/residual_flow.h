@@ -21,12 +21,11 @@ struct ResidualSublayer {
 
 struct ResidualStack {
     bool decoder = false;
-    std::string input, output;                        // src|tgt.input, encoder|decoder.output  (N, C)
+    std::string input, output;                          // src|tgt.input, encoder|decoder.output  (N, C)
     std::vector<std::vector<ResidualSublayer>> layers;  // [layer][sublayer]
 };
 
 ResidualStack residual_stack(const ModelConfig& config, bool decoder);
-const char* sublayer_name(SublayerKind kind);  // English, for ctx.t
 
 // ‖x[token]‖₂ of a step's (N, C) output, or nothing when it has not run.
 std::optional<float> row_norm(const Stepper& stepper, const std::string& path, int token);

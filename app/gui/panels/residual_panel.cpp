@@ -9,17 +9,36 @@ namespace attnlab::gui {
 
 namespace {
 
-// Fallback until ViewState has a field for it: the chosen stack lives in ImGui's window storage.
+// Greyed text that wraps at the window's edge.
+void text_disabled_wrapped(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+}
+
+// The stack shown: chosen with the radio buttons, and switched when the stepper moves onto the other
+// stack's steps. Fallback until ViewState has a field for it: the choice lives in ImGui's window storage.
 bool choose_decoder(PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
-    if (!c.has_encoder() || !c.has_decoder()) return c.has_decoder();
+    if (!c.has_encoder() || !c.has_decoder()) {
+        ImGui::TextUnformatted(ctx.t(c.has_decoder() ? "Decoder" : "Encoder"));
+        ImGui::SameLine(0.0f, 2.0f * ctx.em);
+        return c.has_decoder();
+    }
     ImGuiStorage* storage = ImGui::GetStateStorage();
-    const ImGuiID id = ImGui::GetID("residual_stack");
-    int decoder = storage->GetInt(id, 0);
+    const ImGuiID stack_id = ImGui::GetID("residual_stack"), cursor_id = ImGui::GetID("residual_cursor");
+    int decoder = storage->GetInt(stack_id, 0);
+    const int cursor = static_cast<int>(ctx.stepper().cursor());
+    if (cursor != storage->GetInt(cursor_id, -1) && cursor > 0) {
+        const std::string& path = ctx.stepper().step(static_cast<size_t>(cursor - 1)).path;
+        if (path.starts_with("encoder.") || path.starts_with("src.")) decoder = 0;
+        if (path.starts_with("decoder.") || path.starts_with("tgt.")) decoder = 1;
+    }
+    storage->SetInt(cursor_id, cursor);
     ImGui::RadioButton(ctx.t("Encoder"), &decoder, 0);
     ImGui::SameLine();
     ImGui::RadioButton(ctx.t("Decoder"), &decoder, 1);
-    storage->SetInt(id, decoder);
+    storage->SetInt(stack_id, decoder);
     ImGui::SameLine(0.0f, 2.0f * ctx.em);
     return decoder == 1;
 }
@@ -53,10 +72,10 @@ struct StreamColumn {
     std::string label, path;
 };
 
-// Every state of the stream in flow order: x, then per sublayer ⊕ (and LN when post-LN), then the final LN.
+// Every state of the stream in flow order: the input, then per sublayer ⊕ (and LN when post-LN), then the final LN.
 std::vector<StreamColumn> stream_columns(const PanelContext& ctx, const ResidualStack& stack) {
     const bool pre_ln = ctx.config().norm_first;
-    std::vector<StreamColumn> cols = {{"x", stack.input}};
+    std::vector<StreamColumn> cols = {{ctx.t("input"), stack.input}};
     for (size_t i = 0; i < stack.layers.size(); ++i)
         for (size_t k = 0; k < stack.layers[i].size(); ++k) {
             const ResidualSublayer& sub = stack.layers[i][k];
@@ -96,17 +115,20 @@ void stream_heatmap(PanelContext& ctx, const ResidualStack& stack, const Sequenc
     plot.row_labels = &seq.labels;
     plot.col_labels = &col_labels;
     plot.highlight_row = ctx.view.token;
-    plot.caption = ctx.t("||x||₂ of the stream after each step; click a row to follow that token");
+    plot.caption = "||x||₂";
     const HeatmapHit hit = plot_matrix(ctx, plot);
     if (hit.row < 0) return;
     if (hit.clicked) ctx.view.token = hit.row;
     const StreamColumn& col = cols[static_cast<size_t>(hit.col)];
     const float v = values[static_cast<size_t>(hit.row * n_cols + hit.col)];
     ImGui::BeginTooltip();
-    ImGui::Text("%s \"%s\"  ·  %s", ctx.t("Token"), seq.labels[static_cast<size_t>(hit.row)].c_str(), col.label.c_str());
+    ImGui::Text("%s \"%s\"  ·  %s", ctx.t("Token"), seq.labels[static_cast<size_t>(hit.row)].c_str(),
+                col.label.c_str());
     ImGui::TextDisabled("%s", col.path.c_str());
-    if (std::isnan(v)) ImGui::TextUnformatted(ctx.t("Not run yet: step forward to compute it."));
-    else ImGui::Text("||x||₂ = %.4f", static_cast<double>(v));
+    if (std::isnan(v))
+        ImGui::TextUnformatted(ctx.t("Not run yet: step forward to compute it."));
+    else
+        ImGui::Text("||x||₂ = %.4f", static_cast<double>(v));
     ImGui::EndTooltip();
 }
 
@@ -123,11 +145,15 @@ void draw_residual_panel(PanelContext& ctx) {
         text_not_run_yet(ctx);
         return;
     }
-    ImGui::TextDisabled("%s", ctx.t("Each sublayer's bar is how much it adds (L2 norm); the line's width is the stream's norm. Hover for details."));
+    text_disabled_wrapped(
+        ctx.t("Each sublayer's bar is how much it adds (L2 norm); the line's width is the "
+              "stream's norm; the step just run is outlined. Hover for details."));
     ImGui::Spacing();
     draw_residual_flow(ctx, stack, ctx.view.token);
     ImGui::Separator();
     ImGui::TextUnformatted(ctx.t("All tokens"));
+    ImGui::SameLine();
+    text_disabled_wrapped(ctx.t("||x||₂ of the stream after each step; click a row to follow that token."));
     stream_heatmap(ctx, stack, seq);
 }
 

@@ -19,7 +19,7 @@ struct Block {
     int64_t row0 = 0, rows = 1, col0 = 0, cols = 1;
     int64_t row_stride = 1, col_stride = 1;  // thinning: every n-th row and column
     int repeat = 1;                          // a 1-D strip's rows, so that it is tall enough to see
-    std::string what;                        // e.g. "W_Q of head 1: rows 16–31"
+    std::string what;  // the slice, e.g. "W_Q, head 1: rows 16..31, (D, C) = (16, 64)"; empty = all
 };
 
 // Derived from the selected tensor and block, kept between frames: the statistics are computed only
@@ -28,19 +28,27 @@ struct WeightsCache {
     std::shared_ptr<const Tensor> tensor;  // held, so a new tensor can never reuse its address
     WeightSummary summary;
     std::string block_key;
-    std::vector<float> display;            // (rows shown · repeat, cols shown)
+    std::vector<float> display;  // (rows shown · repeat, cols shown)
     std::vector<std::string> row_labels;
-    uint64_t version = 0;                  // bumps whenever display changes
+    uint64_t version = 0;  // bumps whenever display changes
 };
 WeightsCache g_weights;
 char g_filter[96] = "";  // fallback until ViewState has it: the parameter picker's filter
+
+// Greyed text that wraps at the window's edge.
+void text_disabled_wrapped(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+}
 
 bool is_in_proj(const std::string& name) { return name.ends_with("in_proj_weight"); }
 bool is_out_proj(const std::string& name) { return name.ends_with("out_proj.weight"); }
 
 const Vocab* row_vocab(const PanelContext& ctx, const std::string& name) {
     const Model& m = ctx.session.model();
-    const bool src = name == "src_embed.weight" || (name.starts_with("generator.") && ctx.config().arch == Arch::encoder_only);
+    const bool src =
+        name == "src_embed.weight" || (name.starts_with("generator.") && ctx.config().arch == Arch::encoder_only);
     const bool tgt = name == "tgt_embed.weight" || (name.starts_with("generator.") && !src);
     const auto& v = src ? m.src_vocab : m.tgt_vocab;
     return (src || tgt) && v ? &*v : nullptr;
@@ -51,7 +59,8 @@ std::string index_label(const PanelContext& ctx, const std::string& name, int64_
     if (const Vocab* v = row_vocab(ctx, name); v && r < v->size()) return v->token(static_cast<int>(r));
     if (name == "pos_embed.weight") return "pos " + std::to_string(r);
     const int64_t c = ctx.config().d_model;
-    if (name.ends_with("in_proj_weight") || name.ends_with("in_proj_bias")) return "qkv"[std::min<int64_t>(r / c, 2)] + std::to_string(r % c);
+    if (is_in_proj(name) || name.ends_with("in_proj_bias"))
+        return "qkv"[std::min<int64_t>(r / c, 2)] + std::to_string(r % c);
     return std::to_string(r);
 }
 
@@ -70,10 +79,14 @@ bool matches_filter(const std::string& name) {
 void parameter_picker(PanelContext& ctx, const Weights& weights) {
     std::string& name = ctx.view.weight_name;
     if (!weights.contains(name)) {
-        const char* preferred[] = {"encoder.layers.0.self_attn.in_proj_weight", "decoder.layers.0.self_attn.in_proj_weight"};
+        const char* preferred[] = {"encoder.layers.0.self_attn.in_proj_weight",
+                                   "decoder.layers.0.self_attn.in_proj_weight"};
         name = weights.all().begin()->first;
         for (const char* p : preferred)
-            if (weights.contains(p)) name = p;
+            if (weights.contains(p)) {
+                name = p;
+                break;
+            }
     }
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(ctx.t("Parameter"));
@@ -91,50 +104,63 @@ void parameter_picker(PanelContext& ctx, const Weights& weights) {
     ImGui::EndCombo();
 }
 
-// W_Q/W_K/W_V and a head for in_proj_weight (3C, C); optionally one head's columns of out_proj (C, C).
-Block block_controls(PanelContext& ctx, const std::string& name, const Tensor& t) {
-    const int64_t k = t.dim(-1), r = t.numel() / std::max<int64_t>(1, k);
-    Block b;
-    b.rows = r;
-    b.cols = k;
-    b.what = shape_string(t.shape);
-    const bool in = is_in_proj(name) && t.rank() == 2, out = is_out_proj(name) && t.rank() == 2;
-    if (!in && !out) return b;
-    ImGuiStorage* storage = ImGui::GetStateStorage();  // fallback until ViewState has these
-    int* part = storage->GetIntRef(ImGui::GetID("weights_part"), 0);
-    bool* whole = storage->GetBoolRef(ImGui::GetID("weights_whole"), false);
-    bool* head_cols = storage->GetBoolRef(ImGui::GetID("weights_head_columns"), false);
-    const int n_heads = ctx.config().n_heads, c = ctx.config().d_model, d = ctx.config().d_head();
-    ctx.view.head = std::clamp(ctx.view.head, 0, n_heads - 1);
-    if (in) {
-        ImGui::RadioButton("W_Q", part, 0);
-        ImGui::SameLine();
-        ImGui::RadioButton("W_K", part, 1);
-        ImGui::SameLine();
-        ImGui::RadioButton("W_V", part, 2);
+// What the user picked for a slice; kept in ImGui's window storage until ViewState has fields for it.
+struct SliceChoice {
+    int part = 0;            // in_proj: 0 W_Q, 1 W_K, 2 W_V
+    bool whole = false;      // in_proj: the whole (3C, C) matrix instead of one head's rows
+    bool head_cols = false;  // out_proj: one head's D columns
+};
+
+// W_Q/W_K/W_V, "whole matrix" and the head for in_proj_weight; "one head's columns" and the head for out_proj.
+SliceChoice slice_controls(PanelContext& ctx, bool in_proj) {
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID part_id = ImGui::GetID("weights_part"), whole_id = ImGui::GetID("weights_whole");
+    const ImGuiID cols_id = ImGui::GetID("weights_head_columns");
+    SliceChoice c{storage->GetInt(part_id, 0), storage->GetBool(whole_id, false), storage->GetBool(cols_id, false)};
+    if (in_proj) {
+        for (int p = 0; p < 3; ++p) {
+            const char* labels[] = {"W_Q", "W_K", "W_V"};
+            ImGui::RadioButton(labels[p], &c.part, p);
+            ImGui::SameLine();
+        }
         ImGui::SameLine(0.0f, 1.5f * ctx.em);
-        ImGui::Checkbox(ctx.t("Whole matrix"), whole);
+        ImGui::Checkbox(ctx.t("Whole matrix"), &c.whole);
     } else {
-        ImGui::Checkbox(ctx.t("One head's columns"), head_cols);
+        ImGui::Checkbox(ctx.t("One head's columns"), &c.head_cols);
     }
-    if (in ? !*whole : *head_cols) {
+    if (in_proj ? !c.whole : c.head_cols) {
         ImGui::SameLine(0.0f, 1.5f * ctx.em);
         ImGui::SetNextItemWidth(8.0f * ctx.em);
-        ImGui::SliderInt(ctx.t("Head"), &ctx.view.head, 0, n_heads - 1);
+        ImGui::SliderInt(ctx.t("Head"), &ctx.view.head, 0, ctx.config().n_heads - 1);
     }
-    const int h = ctx.view.head;
+    storage->SetInt(part_id, c.part);
+    storage->SetBool(whole_id, c.whole);
+    storage->SetBool(cols_id, c.head_cols);
+    return c;
+}
+
+// The whole tensor as (R, K), or one head's (D, C) rows of in_proj_weight, or its (C, D) columns of out_proj.
+Block block_controls(PanelContext& ctx, const std::string& name, const Tensor& t) {
+    Block b;
+    b.cols = t.dim(-1);
+    b.rows = t.numel() / std::max<int64_t>(1, b.cols);
+    const bool in = is_in_proj(name) && t.rank() == 2, out = is_out_proj(name) && t.rank() == 2;
+    if (!in && !out) return b;
+    ctx.view.head = std::clamp(ctx.view.head, 0, ctx.config().n_heads - 1);
+    const SliceChoice choice = slice_controls(ctx, in);
+    const int c = ctx.config().d_model, d = ctx.config().d_head(), h = ctx.view.head;
     const std::string head = std::string(ctx.t("head")) + " " + std::to_string(h);
     char what[160];
-    if (in && !*whole) {
-        b.row0 = static_cast<int64_t>(*part) * c + static_cast<int64_t>(h) * d;
+    if (in && !choice.whole) {
+        b.row0 = static_cast<int64_t>(choice.part) * c + static_cast<int64_t>(h) * d;
         b.rows = d;
-        std::snprintf(what, sizeof what, "W_%c, %s: %s %lld–%lld, (D, C) = (%d, %d)", "QKV"[*part], head.c_str(),
+        std::snprintf(what, sizeof what, "W_%c, %s: %s %lld..%lld, (D, C) = (%d, %d)", "QKV"[choice.part], head.c_str(),
                       ctx.t("rows"), static_cast<long long>(b.row0), static_cast<long long>(b.row0 + d - 1), d, c);
         b.what = what;
-    } else if (out && *head_cols) {
+    } else if (out && choice.head_cols) {
         b.col0 = static_cast<int64_t>(h) * d;
         b.cols = d;
-        std::snprintf(what, sizeof what, "W_O, %s: %s %lld–%lld, (C, D) = (%d, %d)", head.c_str(), ctx.t("columns"),
+        std::snprintf(what, sizeof what, "W_O, %s: %s %lld..%lld, (C, D) = (%d, %d)", head.c_str(), ctx.t("columns"),
                       static_cast<long long>(b.col0), static_cast<long long>(b.col0 + d - 1), c, d);
         b.what = what;
     }
@@ -159,7 +185,8 @@ const WeightsCache& refresh_cache(const PanelContext& ctx, const std::string& na
     const bool new_tensor = c.tensor != tensor;
     if (new_tensor) c.summary = summarize_weights(*tensor);
     std::ostringstream key;
-    key << name << ' ' << b.row0 << ' ' << b.rows << ' ' << b.col0 << ' ' << b.cols << ' ' << b.repeat << ' ' << b.row_stride;
+    key << name << ' ' << b.row0 << ' ' << b.rows << ' ' << b.col0 << ' ' << b.cols << ' ' << b.repeat << ' '
+        << b.row_stride;
     if (!new_tensor && key.str() == c.block_key) return c;
     c.tensor = tensor;
     c.block_key = key.str();
@@ -170,9 +197,12 @@ const WeightsCache& refresh_cache(const PanelContext& ctx, const std::string& na
     for (int64_t i = 0; i < rows; ++i) {
         const int64_t r = b.row0 + i * b.row_stride;
         if (!vector) c.row_labels.push_back(index_label(ctx, name, r));
-        for (int64_t j = 0; j < cols; ++j) c.display.push_back(tensor->data[static_cast<size_t>(r * k + b.col0 + j * b.col_stride)]);
+        for (int64_t j = 0; j < cols; ++j)
+            c.display.push_back(tensor->data[static_cast<size_t>(r * k + b.col0 + j * b.col_stride)]);
     }
-    for (int rep = 1; rep < b.repeat; ++rep) c.display.insert(c.display.end(), c.display.begin(), c.display.begin() + cols);
+    c.display.reserve(c.display.size() * static_cast<size_t>(b.repeat));
+    for (int rep = 1; rep < b.repeat; ++rep)
+        for (int64_t j = 0; j < cols; ++j) c.display.push_back(c.display[static_cast<size_t>(j)]);
     ++c.version;
     return c;
 }
@@ -185,16 +215,36 @@ std::string cell_index(const Tensor& t, int64_t r, int64_t col) {
 std::string cell_meaning(const PanelContext& ctx, const std::string& name, const Tensor& t, int64_t r, int64_t col) {
     const int d = ctx.config().d_head(), c = ctx.config().d_model;
     const std::string head = ctx.t("head"), dim = ctx.t("dim"), input = ctx.t("input dim");
-    if (t.rank() == 1) return index_label(ctx, name, col);
+    if (t.rank() == 1) {
+        const std::string label = index_label(ctx, name, col);
+        return label == std::to_string(col) ? "" : label;
+    }
     if (is_in_proj(name))
-        return std::string("W_") + "QKV"[std::min<int64_t>(r / c, 2)] + ", " + head + " " + std::to_string((r % c) / d) + ", " +
-               dim + " " + std::to_string((r % c) % d) + "  ←  " + input + " " + std::to_string(col);
+        return std::string("W_") + "QKV"[std::min<int64_t>(r / c, 2)] + ", " + head + " " +
+               std::to_string((r % c) / d) + ", " + dim + " " + std::to_string((r % c) % d) + "  ←  " + input + " " +
+               std::to_string(col);
     if (is_out_proj(name))
-        return std::string(ctx.t("output dim")) + " " + std::to_string(r) + "  ←  " + head + " " + std::to_string(col / d) +
-               ", " + dim + " " + std::to_string(col % d);
+        return std::string(ctx.t("output dim")) + " " + std::to_string(r) + "  ←  " + head + " " +
+               std::to_string(col / d) + ", " + dim + " " + std::to_string(col % d);
     if (row_vocab(ctx, name) || name == "pos_embed.weight")
         return "\"" + index_label(ctx, name, r) + "\", " + dim + " " + std::to_string(col);
     return "";
+}
+
+// What the heatmap's rows and columns are, in words (English, for ctx.t).
+const char* axes_note(const PanelContext& ctx, const std::string& name, const Tensor& t) {
+    if (t.rank() == 1)
+        return name.starts_with("generator.")   ? "One value per vocabulary token."
+               : name.ends_with("in_proj_bias") ? "b_Q, b_K and b_V one after another, C values each."
+                                                : "One value per dimension.";
+    if (is_in_proj(name)) return "Rows: output dims of W_Q, W_K, W_V (q0 = row 0 of W_Q). Columns: the C input dims.";
+    if (is_out_proj(name)) return "Rows: output dims. Columns: the concatenated heads, D columns each.";
+    if (row_vocab(ctx, name))
+        return ctx.config().tie_embeddings && name == output_weight_name(ctx.config())
+                   ? "Rows: tokens. Columns: the C embedding dims. Tied: the output projection reuses this matrix."
+                   : "Rows: tokens. Columns: the C embedding dims.";
+    if (name == "pos_embed.weight") return "Rows: positions. Columns: the C dims.";
+    return "Rows: outputs. Columns: inputs (nn.Linear's (out, in) layout).";
 }
 
 void cell_tooltip(const PanelContext& ctx, const std::string& name, const Tensor& t, int64_t r, int64_t col) {
@@ -206,17 +256,24 @@ void cell_tooltip(const PanelContext& ctx, const std::string& name, const Tensor
     ImGui::EndTooltip();
 }
 
+// The cell being edited and its draft value live in the panel window's storage (read before the popup opens its own).
 void edit_popup(PanelContext& ctx, const std::string& name, const Tensor& t) {
-    if (!ImGui::BeginPopup("edit_weight")) return;
     ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID value_id = ImGui::GetID("weights_edit_value");
     const int64_t flat = storage->GetInt(ImGui::GetID("weights_edit_index"), 0);
-    float* value = storage->GetFloatRef(ImGui::GetID("weights_edit_value"), 0.0f);
+    float value = storage->GetFloat(value_id, 0.0f);
+    if (!ImGui::BeginPopup("edit_weight")) return;
+    if (flat >= t.numel()) {  // another parameter was chosen meanwhile
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
     const int64_t k = t.dim(-1);
     ImGui::Text("%s%s", name.c_str(), cell_index(t, flat / k, flat % k).c_str());
     ImGui::SetNextItemWidth(9.0f * ctx.em);
-    ImGui::InputFloat("##value", value, 0.0f, 0.0f, "%.6g");
+    if (ImGui::InputFloat("##value", &value, 0.0f, 0.0f, "%.6g")) storage->SetFloat(value_id, value);
     if (ImGui::Button(ctx.t("Set"))) {
-        ctx.session.set_weight(name, flat, *value);
+        ctx.session.set_weight(name, flat, value);
         ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();
@@ -230,14 +287,19 @@ void edit_popup(PanelContext& ctx, const std::string& name, const Tensor& t) {
     ImGui::EndPopup();
 }
 
-void weights_heatmap(PanelContext& ctx, const std::string& name, const Tensor& t, const Block& b, const WeightsCache& c) {
+void weights_heatmap(PanelContext& ctx, const std::string& name, const Tensor& t, const Block& b,
+                     const WeightsCache& c) {
     const int rows = static_cast<int>(shown(b.rows, b.row_stride)) * b.repeat;
     const int cols = static_cast<int>(shown(b.cols, b.col_stride));
-    ImGui::TextUnformatted(b.what.c_str());
+    if (!b.what.empty()) {
+        ImGui::TextUnformatted(b.what.c_str());
+        ImGui::SameLine(0.0f, 1.5f * ctx.em);
+    }
+    text_disabled_wrapped(ctx.t(axes_note(ctx, name, t)));
     if (b.row_stride > 1 || b.col_stride > 1)
         ImGui::TextDisabled("%s  ·  %s %lld  ·  %s %lld  ·  %d × %d", ctx.t("Thinned to fit"), ctx.t("row stride"),
-                            static_cast<long long>(b.row_stride), ctx.t("column stride"), static_cast<long long>(b.col_stride),
-                            rows, cols);
+                            static_cast<long long>(b.row_stride), ctx.t("column stride"),
+                            static_cast<long long>(b.col_stride), rows, cols);
     MatrixPlot plot;
     plot.key = "weights";
     plot.values = c.display.data();

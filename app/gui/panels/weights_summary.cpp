@@ -70,7 +70,8 @@ void histogram(const PanelContext& ctx, const WeightSummary& s, ImVec2 size) {
     const float line = ImGui::GetTextLineHeight(), bin_w = size.x / kWeightBins;
     const float base = o.y + size.y;
     const int64_t tallest = std::max<int64_t>(1, *std::max_element(s.bins.begin(), s.bins.end()));
-    const ImU32 bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram), hover_bar = ImGui::GetColorU32(ImGuiCol_PlotHistogramHovered);
+    const ImU32 bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram),
+                hover_bar = ImGui::GetColorU32(ImGuiCol_PlotHistogramHovered);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const bool inside = ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(o, ImVec2(o.x + size.x, base));
     const int hovered = inside ? std::clamp(static_cast<int>((mouse.x - o.x) / bin_w), 0, kWeightBins - 1) : -1;
@@ -111,7 +112,7 @@ void draw_weight_summary(const PanelContext& ctx, const Tensor& t, const WeightS
     ImGui::SameLine(0.0f, 2.0f * ctx.em);
     ImGui::BeginGroup();
     ImGui::TextDisabled("%s, %d %s", ctx.t("Histogram"), kWeightBins, ctx.t("bins"));
-    const float width = std::clamp(ImGui::GetContentRegionAvail().x, 12.0f * ctx.em, 30.0f * ctx.em);
+    const float width = std::clamp(ImGui::GetContentRegionAvail().x - ctx.em, 12.0f * ctx.em, 30.0f * ctx.em);
     histogram(ctx, s, ImVec2(width, 5.5f * ctx.em));
     ImGui::EndGroup();
 }

@@ -13,8 +13,8 @@ struct WeightSummary {
     int64_t count = 0;
     double mean = 0.0, std = 0.0;
     float min = 0.0f, max = 0.0f;
-    float near_zero = 0.0f;                    // fraction with |v| < 1% of max |v|
-    float lo = 0.0f, hi = 1.0f;                // the histogram's range: [min, max], widened when min = max
+    float near_zero = 0.0f;                   // fraction with |v| < 1% of max |v|
+    float lo = 0.0f, hi = 1.0f;               // the histogram's range: [min, max], widened when min = max
     std::array<int64_t, kWeightBins> bins{};  // counts over [lo, hi]
 };
 
