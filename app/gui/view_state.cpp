@@ -56,6 +56,7 @@ std::string ViewState::to_json() const {
                         {"token", token},
                         {"pe_dims", {pe_dims[0], pe_dims[1]}},
                         {"ffn_layer", ffn_layer},
+                        {"weight_name", weight_name},
                         {"ffn_decoder", ffn_decoder},
                         {"ffn_pre_activation", ffn_pre_activation},
                         {"top_k", top_k},
@@ -94,6 +95,7 @@ ViewState ViewState::from_json(const std::string& text) {
     read(j, "pe_dims", dims);
     if (dims.size() == 2) s.pe_dims[0] = dims[0], s.pe_dims[1] = dims[1];
     read(j, "ffn_layer", s.ffn_layer);
+    read(j, "weight_name", s.weight_name);
     read(j, "ffn_decoder", s.ffn_decoder);
     read(j, "ffn_pre_activation", s.ffn_pre_activation);
     read(j, "top_k", s.top_k);

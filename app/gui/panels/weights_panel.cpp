@@ -329,6 +329,8 @@ void draw_weights_panel(PanelContext& ctx) {
     parameter_picker(ctx, weights);
     const std::string name = ctx.view.weight_name;
     const std::shared_ptr<const Tensor> tensor = weights.shared(name);
+    ImGui::SameLine();
+    csv_export_button(ctx, name, *tensor);
     Block block = block_controls(ctx, name, *tensor);
     thin_block(ctx, block, tensor->rank() == 1);
     const WeightsCache& cache = refresh_cache(ctx, name, tensor, block);
