@@ -14,12 +14,6 @@ namespace {
 constexpr int kMaxTopK = 10;
 
 // Greyed text that wraps at the window's edge.
-void text_disabled_wrapped(const char* text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text);
-    ImGui::PopStyleColor();
-}
-
 struct Candidate {
     int id = 0;
     float p = 0.0f;

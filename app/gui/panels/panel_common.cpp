@@ -21,6 +21,12 @@ View view_for_step(const std::string& path) {
 
 void text_not_run_yet(const PanelContext& ctx) { ImGui::TextDisabled("%s", ctx.t("Not run yet: step forward to compute it.")); }
 
+void text_disabled_wrapped(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+}
+
 void csv_export_button(PanelContext& ctx, const std::string& name, const Tensor& tensor) {
     if (!ImGui::SmallButton(ctx.t("Save CSV"))) return;
     const std::string path = "attnlab-" + name + ".csv";

@@ -36,12 +36,6 @@ WeightsCache g_weights;
 char g_filter[96] = "";  // fallback until ViewState has it: the parameter picker's filter
 
 // Greyed text that wraps at the window's edge.
-void text_disabled_wrapped(const char* text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text);
-    ImGui::PopStyleColor();
-}
-
 bool is_in_proj(const std::string& name) { return name.ends_with("in_proj_weight"); }
 bool is_out_proj(const std::string& name) { return name.ends_with("out_proj.weight"); }
 
