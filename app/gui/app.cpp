@@ -132,7 +132,8 @@ void App::draw_layout() {
     const float em = ImGui::GetFontSize();
     PanelContext ctx{session_, view_, heatmaps_, paths_, status, em};
     const ImVec2 origin = vp->WorkPos, size = vp->WorkSize;
-    const float side_w = std::min(25.0f * em, size.x * 0.32f);
+    // On a projector the views matter most: the side panels get less of the width.
+    const float side_w = std::min(25.0f * em, size.x * (view_.presentation ? 0.24f : 0.32f));
     const float stepper_h = std::min(8.2f * em, size.y * 0.3f);
     const float body_h = size.y - stepper_h;
 

@@ -8,7 +8,7 @@
 namespace attnlab::gui {
 
 const char* kLaunchUsage =
-    "usage: attnlab [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean]\n"
+    "usage: attnlab [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean] [--presentation] [--light]\n"
     "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--size WxH] [--step N] [--fresh-settings] [--settings FILE]\n"
     "views: positional attention masks residual ffn output weights input model stepper\n";
 
@@ -32,6 +32,8 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             return args[++i];
         };
         if (a == "--korean") { o.korean = true; continue; }
+        if (a == "--presentation") { o.presentation = true; continue; }
+        if (a == "--light") { o.light = true; continue; }
         if (a == "--fresh-settings") { o.fresh_settings = true; continue; }
         const auto v = value();
         if (!v) return Error{a.starts_with("--") ? a + " needs a value" : "unexpected argument '" + a + "'"};

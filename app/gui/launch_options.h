@@ -20,6 +20,8 @@ struct LaunchOptions {
     std::optional<int> step;                // run the forward pass up to this many steps (default: all)
     int width = 1600, height = 900;
     bool korean = false;
+    bool presentation = false;              // large fonts (F11 in the app; fullscreen only when interactive)
+    bool light = false;                     // the light theme
     bool fresh_settings = false;            // ignore and do not write the settings file
     std::optional<std::string> settings;    // start from this view-state JSON instead (not written back)
 };

@@ -105,6 +105,8 @@ int main(int argc, char** argv) {
         view = ViewState::from_json(std::string(bytes->begin(), bytes->end()));
     }
     if (o.korean) view.korean = true;
+    if (o.presentation) view.presentation = true;
+    if (o.light) view.dark_theme = false;
 
     if (!glfwInit()) return fail("no display: set DISPLAY, or run under xvfb-run (e.g. xvfb-run -a attnlab --screenshot out.png)", 1);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);

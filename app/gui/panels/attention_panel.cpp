@@ -293,6 +293,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     if (is_matrix_stage && mask) plot.mask = mask->value.data.data(), plot.mask_version = mask->version;
     plot.caption = stage->id == AttentionStage::weights ? "attention weight" : nullptr;
     plot.max_cell = 3.2f * ctx.em;
+    plot.fit_height = true;
     const HeatmapHit hit = plot_matrix(ctx, plot);
     ImGui::EndChild();
     ImGui::SameLine();

@@ -44,7 +44,11 @@ HeatmapHit plot_matrix(PanelContext& ctx, const MatrixPlot& p) {
     const float label_w = p.row_labels ? 6.0f * ctx.em : 0.0f;
     const float avail = (p.max_width > 0.0f ? p.max_width : ImGui::GetContentRegionAvail().x) - label_w - ctx.em;
     const float max_cell = p.max_cell > 0.0f ? p.max_cell : 2.2f * ctx.em;
-    const float cell = std::clamp(avail / static_cast<float>(p.cols), 2.0f, max_cell);
+    float cell = std::clamp(avail / static_cast<float>(p.cols), 2.0f, max_cell);
+    if (p.fit_height) {  // leave room for the column labels and the colour bar
+        const float avail_h = ImGui::GetContentRegionAvail().y - 5.0f * ctx.em;
+        cell = std::clamp(avail_h / static_cast<float>(p.rows), 2.0f, cell);
+    }
     HeatmapLayout layout{cell, p.row_labels, p.col_labels, p.highlight_row};
     const HeatmapHit hit = heatmap_widget(p.key.c_str(), tex, p.rows, p.cols, layout);
     colorbar_widget(ctx.heatmaps.colorbar(p.colormap), lo, hi, std::min(14.0f * ctx.em, std::max(avail, 6.0f * ctx.em)),

@@ -61,6 +61,7 @@ struct MatrixPlot {
     float max_width = 0.0f; // 0: the available width
     int highlight_row = -1;
     const char* caption = nullptr;
+    bool fit_height = false;   // also shrink cells to fit the remaining height (for a view's main matrix)
     bool fixed_range = false;  // use lo/hi below instead of the data's range
     float lo = 0.0f, hi = 1.0f;
 };
