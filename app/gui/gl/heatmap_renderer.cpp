@@ -65,7 +65,8 @@ void HeatmapRenderer::render(Entry& e, const HeatmapSource& s) {
         glBindTexture(GL_TEXTURE_2D, e.color_tex);
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, s.cols * e.cell_px, s.rows * e.cell_px, 0, GL_RGBA, GL_UNSIGNED_BYTE,
                      nullptr);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        // Nearest both ways: cells stay crisp, and llvmpipe samples it several times faster than linear.
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
