@@ -79,6 +79,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Histogram", "히스토그램"},
         {"Parameter", "파라미터"},
         {"Hangul font not found: install fonts-nanum", "한글 글꼴 없음: fonts-nanum을 설치하세요"},
+        {"layers per stack (encoder and decoder)", "스택당 층 수 (인코더와 디코더)"},
         {"All tokens", "모든 토큰"},
         {"Cancel", "취소"},
         {"Clear target", "타깃 지우기"},

@@ -7,6 +7,7 @@
 #include "ops/softmax.h"
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 namespace attnlab::gui {
@@ -105,12 +106,25 @@ bool Session::save_model_file(const std::string& path) {
     return done();
 }
 
-bool Session::new_random_model(const std::string& preset, uint64_t seed, int n_heads) {
-    auto model = make_random_model(preset, seed, model_.src_vocab, model_.tgt_vocab, model_.tokenizer);
+void RandomModelSpec::use_preset(const std::string& preset) {
+    if (auto c = preset_config(preset, 4, 4)) {  // the four special tokens: the smallest valid vocabulary
+        d_model = c->d_model, n_heads = c->n_heads, n_layers = c->n_encoder_layers, d_ff = c->d_ff;
+    }
+}
+
+bool Session::new_random_model(const RandomModelSpec& spec) {
+    auto model = make_random_model("tiny", spec.seed, model_.src_vocab, model_.tgt_vocab, model_.tokenizer);
     if (!model) return fail(model.error().message);
-    model->config.n_heads = n_heads;
-    if (auto st = validate_config(model->config); !st) return fail(st.error().message);
-    return replace_model(std::move(*model), "random " + preset + " (seed " + std::to_string(seed) + ")");
+    ModelConfig& c = model->config;
+    c.d_model = spec.d_model, c.n_heads = spec.n_heads, c.d_ff = spec.d_ff;
+    c.n_encoder_layers = c.has_encoder() ? spec.n_layers : 0;
+    c.n_decoder_layers = c.has_decoder() ? spec.n_layers : 0;
+    if (auto st = validate_config(c); !st) return fail(st.error().message);
+    model->weights = init_weights(c, spec.seed);
+    char name[96];
+    std::snprintf(name, sizeof name, "random C=%d H=%d L=%d F=%d (seed %llu)", spec.d_model, spec.n_heads, spec.n_layers,
+                  spec.d_ff, static_cast<unsigned long long>(spec.seed));
+    return replace_model(std::move(*model), name);
 }
 
 bool Session::set_src_text(const std::string& text) {

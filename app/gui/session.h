@@ -17,6 +17,13 @@ struct SequenceView {
     std::vector<bool> unknown;        // true where the user's word became <unk>
 };
 
+// The shape of a random model the user asks for: a preset's sizes, which the user may change.
+struct RandomModelSpec {
+    int d_model = 64, n_heads = 4, n_layers = 2, d_ff = 256;  // n_layers per stack
+    uint64_t seed = 1;
+    void use_preset(const std::string& preset);  // "tiny" | "base"
+};
+
 class Session {
 public:
     // `first_version` continues the trace versions of a session this one replaces (see Stepper::create).
@@ -45,7 +52,7 @@ public:
     bool reject(const std::string& message) { return fail(message); }
     bool open_model_file(const std::string& path);
     bool save_model_file(const std::string& path);
-    bool new_random_model(const std::string& preset, uint64_t seed, int n_heads);
+    bool new_random_model(const RandomModelSpec& spec);
     bool set_src_text(const std::string& text);
     bool set_tgt_text(const std::string& text);
     bool set_src_ids(std::vector<int> ids);

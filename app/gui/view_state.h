@@ -3,6 +3,7 @@
 #pragma once
 
 #include "result.h"
+#include "session.h"
 
 #include <string>
 #include <vector>
@@ -44,6 +45,7 @@ struct ViewState {
     int top_k = 5;
     float temperature = 1.0f;
     std::string weight_name;
+    RandomModelSpec random_model;  // the Model view's "New random model" form
     bool playing = false;
     float steps_per_second = 4.0f;
 

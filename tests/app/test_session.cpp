@@ -156,6 +156,24 @@ TEST_CASE("launch options are parsed strictly", "[launch_options]") {
 TEST_CASE("a replaced model's trace never reuses a version number", "[session]") {
     Session s = english_korean();
     const uint64_t old_version = s.stepper().entry("logits")->version;
-    REQUIRE(s.new_random_model("tiny", 9, 4));
+    RandomModelSpec spec;
+    spec.seed = 9;
+    REQUIRE(s.new_random_model(spec));
     CHECK(s.stepper().entry("src.embed")->version > old_version);
+}
+
+TEST_CASE("a random model can take any valid shape, and a bad shape is refused", "[session]") {
+    Session s = english_korean();
+    RandomModelSpec spec;
+    spec.d_model = 32, spec.n_heads = 8, spec.n_layers = 3, spec.d_ff = 48, spec.seed = 2;
+    REQUIRE(s.new_random_model(spec));
+    const ModelConfig& c = s.stepper().config();
+    CHECK((c.d_model == 32 && c.n_heads == 8 && c.n_encoder_layers == 3 && c.n_decoder_layers == 3 && c.d_ff == 48));
+    CHECK(s.stepper().output("decoder.layers.2.cross_attn.weights")->dim(0) == 8);
+    CHECK(s.source().labels.size() == 5);  // the sentence survives the new model
+    spec.n_heads = 5;
+    CHECK_FALSE(s.new_random_model(spec));
+    CHECK(s.stepper().config().n_heads == 8);
+    spec.use_preset("base");
+    CHECK((spec.d_model == 512 && spec.n_heads == 8 && spec.n_layers == 6 && spec.d_ff == 2048));
 }

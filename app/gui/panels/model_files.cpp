@@ -16,13 +16,6 @@ namespace attnlab::gui {
 
 namespace {
 
-constexpr const char* kPresets[] = {"tiny", "base"};
-
-int preset_d_model(const char* preset) {
-    auto c = preset_config(preset, 4, 4);
-    return c ? c->d_model : 64;
-}
-
 // Head counts that divide C (up to 32), so D = C / H is whole.
 std::vector<int> head_choices(int d_model) {
     std::vector<int> out;
@@ -105,39 +98,63 @@ float field_width(std::initializer_list<const char*> buttons) {
 
 void draw_random_model(PanelContext& ctx) {
     const ImGuiID field = ImGui::GetID("##random");
-    int* preset = stored_int("##preset", ctx.config().d_model >= 512 ? 1 : 0);
-    int* seed = stored_int("##seed", 1);
-    int* heads = stored_int("##heads", ctx.config().n_heads);
-    const int d_model = preset_d_model(kPresets[*preset]);
-    const auto choices = head_choices(d_model);
-    if (d_model % *heads != 0) *heads = choices.back();
+    RandomModelSpec& spec = ctx.view.random_model;
+    const float w = 5.0f * ctx.em;
+    auto label = [&](const char* text, const char* tip) {
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(text);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+        ImGui::SameLine(5.5f * ctx.em);
+        ImGui::SetNextItemWidth(w);
+    };
+    auto pick = [&](const char* id, int& value, std::initializer_list<int> options) {
+        if (!ImGui::BeginCombo(id, std::to_string(value).c_str())) return;
+        for (int o : options)
+            if (ImGui::Selectable(std::to_string(o).c_str(), o == value)) value = o;
+        ImGui::EndCombo();
+    };
 
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(ctx.t("Preset"));
+    if (ImGui::Button("tiny")) spec.use_preset("tiny");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(5.0f * ctx.em);
-    ImGui::Combo("##preset", preset, kPresets, IM_ARRAYSIZE(kPresets));
+    if (ImGui::Button("base")) spec.use_preset("base");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("tiny: C=64, 2+2 layers; base: the paper's C=512, 6+6 layers"));
     ImGui::SameLine();
     ImGui::TextUnformatted(ctx.t("Seed"));
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(7.0f * ctx.em);
-    if (ImGui::InputInt("##seed", seed)) *seed = std::max(*seed, 0);
+    ImGui::SetNextItemWidth(6.0f * ctx.em);
+    int seed = static_cast<int>(spec.seed);
+    if (ImGui::InputInt("##seed", &seed)) spec.seed = static_cast<uint64_t>(std::max(seed, 0));
 
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(ctx.t("Heads"));
+    label("C", ctx.t("d_model: the width of every token vector"));
+    pick("##d_model", spec.d_model, {16, 32, 64, 128, 256, 512, 768});
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(5.0f * ctx.em);
-    if (ImGui::BeginCombo("##heads", std::to_string(*heads).c_str())) {
-        for (int h : choices)
-            if (ImGui::Selectable(std::to_string(h).c_str(), h == *heads)) *heads = h;
+    ImGui::TextUnformatted("H");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    const std::vector<int> heads = head_choices(spec.d_model);
+    if (spec.d_model % spec.n_heads != 0) spec.n_heads = heads.back();
+    if (ImGui::BeginCombo("##heads", std::to_string(spec.n_heads).c_str())) {
+        for (int h : heads)
+            if (ImGui::Selectable(std::to_string(h).c_str(), h == spec.n_heads)) spec.n_heads = h;
         ImGui::EndCombo();
     }
     ImGui::SameLine();
-    ImGui::TextDisabled("D = %d / %d = %d", d_model, *heads, d_model / *heads);
-    if (ImGui::Button(ctx.t("New random model")))
-        note_command(field, ctx.session.new_random_model(kPresets[*preset], static_cast<uint64_t>(*seed), *heads),
-                     ctx.session);
+    ImGui::TextDisabled("D = %d", spec.d_model / spec.n_heads);
+    label("L", ctx.t("layers per stack (encoder and decoder)"));
+    ImGui::SliderInt("##layers", &spec.n_layers, 1, 8);
+    ImGui::SameLine();
+    ImGui::TextUnformatted("F");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    pick("##d_ff", spec.d_ff, {32, 64, 128, 256, 512, 1024, 2048, 3072});
+
+    ModelConfig preview = ctx.config();
+    preview.d_model = spec.d_model, preview.n_heads = spec.n_heads, preview.d_ff = spec.d_ff;
+    preview.n_encoder_layers = preview.has_encoder() ? spec.n_layers : 0;
+    preview.n_decoder_layers = preview.has_decoder() ? spec.n_layers : 0;
+    if (ImGui::Button(ctx.t("New random model"))) note_command(field, ctx.session.new_random_model(spec), ctx.session);
+    ImGui::SameLine();
+    ImGui::TextDisabled("%.2f M %s", static_cast<double>(parameter_count(preview)) / 1e6, ctx.t("Parameters"));
     field_error(ctx.session, field);
 }
 
