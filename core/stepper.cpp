@@ -132,10 +132,21 @@ void Stepper::rerun_control(const std::string& control) {
     });
 }
 
+// Mask cells the user set that lie outside the current sequences are forgotten, so that a
+// shorter-then-longer sequence does not bring them back on other tokens.
+void Stepper::prune_mask_overrides() {
+    const int S = static_cast<int>(inputs_.src_ids.size()), T = static_cast<int>(inputs_.tgt_ids.size());
+    for (auto& [path, cells] : inputs_.mask_overrides) {
+        const int rows = path == "masks.encoder_self" ? S : T, cols = path == "masks.decoder_self" ? T : S;
+        std::erase_if(cells, [&](const auto& cell) { return cell.first.first >= rows || cell.first.second >= cols; });
+    }
+}
+
 Status Stepper::set_src_ids(std::vector<int> ids) {
     if (!config_.has_encoder()) return Error{"this model has no encoder, so no source sequence"};
     if (auto st = check_ids(ids, config_.src_vocab_size, config_.max_len, "source"); !st) return st;
     inputs_.src_ids = std::move(ids);
+    prune_mask_overrides();
     rerun_control(kSrcIdsControl);
     return ok_status();
 }
@@ -144,6 +155,7 @@ Status Stepper::set_tgt_ids(std::vector<int> ids) {
     if (!config_.has_decoder()) return Error{"this model has no decoder, so no target sequence"};
     if (auto st = check_ids(ids, config_.tgt_vocab_size, config_.max_len, "target"); !st) return st;
     inputs_.tgt_ids = std::move(ids);
+    prune_mask_overrides();
     rerun_control(kTgtIdsControl);
     return ok_status();
 }
@@ -205,12 +217,13 @@ Status Stepper::set_model(const ModelConfig& config, Weights weights) {
         reusable[i] = same_params;
         if (reusable[i]) new_trace[i] = std::move(trace_[*old]);
     }
-    // The cursor keeps its place by path: the first step not yet run stays the first not yet run.
+    // The cursor keeps its place: it stops at the first new step that had not run before.
     new_cursor = new_steps.size();
     if (cursor_ < steps_.size()) {
-        auto next = std::find_if(new_steps.begin(), new_steps.end(),
-                                 [&](const Step& s) { return s.path == steps_[cursor_].path; });
-        new_cursor = next == new_steps.end() ? 0 : static_cast<size_t>(next - new_steps.begin());
+        for (new_cursor = 0; new_cursor < new_steps.size(); ++new_cursor) {
+            auto old = find(new_steps[new_cursor].path);
+            if (!old || *old >= cursor_) break;
+        }
     }
     config_ = config;
     weights_ = std::move(weights);

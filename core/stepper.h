@@ -65,6 +65,7 @@ private:
     template <class Seed>
     void rerun_affected(Seed seed);
     void rerun_control(const std::string& control);
+    void prune_mask_overrides();
 
     ModelConfig config_;
     Weights weights_;

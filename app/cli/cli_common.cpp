@@ -68,7 +68,9 @@ Result<std::optional<std::vector<int>>> side_ids(const Args& args, const std::st
 Result<InputRequest> inputs_from_args(const Model& model, const Args& args, int* exit_code) {
     InputRequest req;
     const ModelConfig& c = model.config;
-    auto src = side_ids(args, "src", model, encode_source_text, req.unknown_words, exit_code);
+    // A decoder_only model reads one sequence; its --src is a prompt in the target vocabulary.
+    const bool prompt = c.arch == Arch::decoder_only;
+    auto src = side_ids(args, "src", model, prompt ? encode_target_text : encode_source_text, req.unknown_words, exit_code);
     if (!src) return src.error();
     auto tgt = side_ids(args, "tgt", model, encode_target_text, req.unknown_words, exit_code);
     if (!tgt) return tgt.error();
@@ -78,15 +80,7 @@ Result<InputRequest> inputs_from_args(const Model& model, const Args& args, int*
             *exit_code = kExitUsage;
             return Error{"a decoder_only model reads one sequence: give --tgt (or --src), not both"};
         }
-        if (src->has_value() && args.get("src")) {  // a prompt given as --src text: re-encode it as target text
-            req.unknown_words.clear();
-            auto t = encode_target_text(model, *args.get("src"));
-            if (!t) return t.error();
-            for (int u : t->unknown) req.unknown_words.push_back(t->pieces[static_cast<size_t>(u)]);
-            req.inputs.tgt_ids = t->ids;
-        } else {
-            req.inputs.tgt_ids = src->has_value() ? **src : tgt->has_value() ? **tgt : std::vector<int>{c.sos_id};
-        }
+        req.inputs.tgt_ids = src->has_value() ? **src : tgt->has_value() ? **tgt : std::vector<int>{c.sos_id};
         return req;
     }
     if (!src->has_value()) {

@@ -207,7 +207,8 @@ int main(int argc, char** argv) {
                 std::printf("{\"frames\": %zu, \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"width\": %d, \"height\": %d}\n",
                             frame_ms.size(), percentile(frame_ms, 0.5), percentile(frame_ms, 0.95), o.width, o.height);
             }
-            if (!headless && !o.fresh_settings && !o.settings) save_view_state(app.view());
+            if (!headless && !o.fresh_settings && !o.settings)
+                if (auto st = save_view_state(app.view()); !st) fail("settings not saved: " + st.error().message, 0);
         }
     }
     ImGui_ImplOpenGL3_Shutdown();

@@ -113,12 +113,14 @@ void RandomModelSpec::use_preset(const std::string& preset) {
 }
 
 bool Session::new_random_model(const RandomModelSpec& spec) {
-    auto model = make_random_model("tiny", spec.seed, model_.src_vocab, model_.tgt_vocab, model_.tokenizer);
+    // An encoder-decoder over this model's vocabularies; a model with one side lends it to both.
+    const std::optional<Vocab>& src = model_.src_vocab ? model_.src_vocab : model_.tgt_vocab;
+    const std::optional<Vocab>& tgt = model_.tgt_vocab ? model_.tgt_vocab : model_.src_vocab;
+    auto model = make_random_model("tiny", spec.seed, src, tgt, model_.tokenizer);
     if (!model) return fail(model.error().message);
     ModelConfig& c = model->config;
     c.d_model = spec.d_model, c.n_heads = spec.n_heads, c.d_ff = spec.d_ff;
-    c.n_encoder_layers = c.has_encoder() ? spec.n_layers : 0;
-    c.n_decoder_layers = c.has_decoder() ? spec.n_layers : 0;
+    c.n_encoder_layers = c.n_decoder_layers = spec.n_layers;
     if (auto st = validate_config(c); !st) return fail(st.error().message);
     model->weights = init_weights(c, spec.seed);
     char name[96];
@@ -163,6 +165,7 @@ bool Session::set_tgt_ids(std::vector<int> ids) {
 bool Session::toggle_mask_cell(const std::string& mask_path, int row, int col) {
     const Tensor* mask = stepper_->output(mask_path);
     if (!mask) return fail("run the forward pass up to " + mask_path + " first");
+    if (mask->rank() != 2) return fail("'" + mask_path + "' is built from the ids; edit the tokens instead");
     if (row < 0 || col < 0 || row >= mask->dim(0) || col >= mask->dim(1)) return fail("mask cell outside the matrix");
     const bool allowed = mask->data[static_cast<size_t>(row * mask->dim(1) + col)] != 0.0f;
     if (auto st = stepper_->set_mask_cell(mask_path, row, col, !allowed); !st) return fail(st.error().message);
@@ -209,6 +212,9 @@ bool Session::set_config(const ModelConfig& config) {
 
 bool Session::generate_next(bool sample, float temperature, uint64_t seed) {
     if (!model_.config.has_decoder()) return fail("an encoder_only model does not generate");
+    if (!std::isfinite(temperature) || temperature <= 0.0f) return fail("the temperature must be a positive number");
+    if (static_cast<int>(stepper_->inputs().tgt_ids.size()) >= stepper_->config().max_len)
+        return fail("the target already has max_len = " + std::to_string(stepper_->config().max_len) + " tokens");
     stepper_->run_all();
     const Tensor* logits = stepper_->output("logits");  // (T, V)
     const int64_t last = logits->dim(0) - 1;
@@ -216,6 +222,8 @@ bool Session::generate_next(bool sample, float temperature, uint64_t seed) {
     if (sample) {
         Tensor row({1, logits->dim(1)});
         row.row(0) = logits->row(last) / std::max(temperature, 1e-3f);
+        for (float x : row.data)
+            if (!std::isfinite(x)) return fail("the logits are not finite, so there is nothing to sample from");
         const Tensor p = softmax_rows(row);
         std::mt19937_64 rng(seed);
         std::discrete_distribution<int> pick(p.data.begin(), p.data.end());

@@ -22,7 +22,8 @@ StepOutput project_heads(const StepContext& ctx, const std::string& param_prefix
 std::string GraphBuilder::attention(const std::string& path, const std::string& param_prefix,
                                     const std::string& q_input, const std::string& kv_input, const std::string& mask) {
     const std::string in_w = param_prefix + ".in_proj_weight", in_b = param_prefix + ".in_proj_bias";
-    const std::string heads = "H=" + std::to_string(config_.n_heads);  // the split depends on H, not on any shape
+    // The split and the scale depend on H and D, which no parameter shape pins down.
+    const std::string heads = "H=" + std::to_string(config_.n_heads) + " D=" + std::to_string(config_.d_head());
     const char* letters[] = {"Q", "K", "V"};
     const char* names[] = {"Queries", "Keys", "Values"};
     for (int which = 0; which < 3; ++which) {

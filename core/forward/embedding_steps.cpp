@@ -48,7 +48,7 @@ std::string GraphBuilder::embedding(Side side) {
     if (config_.positional == Positional::sinusoidal) {
         add({prefix + ".pos", "Sinusoidal positional encoding",
              "PE(pos, 2i) = sin(pos / 10000^(2i/C)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/C))", {}, {},
-             {ids_control}, "", [side](const StepContext& ctx) {
+             {ids_control}, "C=" + std::to_string(config_.d_model), [side](const StepContext& ctx) {
                  const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
                  return StepOutput{sinusoidal_encoding(n, ctx.config.d_model), {}};  // (N, C)
              }});

@@ -1,6 +1,8 @@
 // Model <-> safetensors: the config and vocabularies travel in the header's __metadata__.
 #include "io/model_file.h"
 
+#include <cmath>
+
 namespace attnlab::io {
 
 namespace {
@@ -24,7 +26,13 @@ Result<Model> model_from_safetensors(SafetensorsFile file, const std::string& so
 
     Model m;
     m.config = *config;
-    for (auto& [name, tensor] : file.tensors) m.weights.set(name, std::move(tensor));
+    for (auto& [name, tensor] : file.tensors) {
+        for (size_t i = 0; i < tensor.data.size(); ++i)
+            if (!std::isfinite(tensor.data[i]))
+                return fail("tensor '" + name + "' holds a non-finite value (" + std::to_string(tensor.data[i]) +
+                            ") at flat index " + std::to_string(i));
+        m.weights.set(name, std::move(tensor));
+    }
     auto src = vocab_from_metadata(file, "src_vocab");
     if (!src) return fail(src.error().message);
     auto tgt = vocab_from_metadata(file, "tgt_vocab");

@@ -177,3 +177,30 @@ TEST_CASE("a random model can take any valid shape, and a bad shape is refused",
     spec.use_preset("base");
     CHECK((spec.d_model == 512 && spec.n_heads == 8 && spec.n_layers == 6 && spec.d_ff == 2048));
 }
+
+TEST_CASE("commands on things that cannot take them fail cleanly", "[session]") {
+    Session s = english_korean();
+    CHECK_FALSE(s.toggle_mask_cell("masks.src_padding", 0, 0));
+    CHECK_THAT(s.error(), Catch::Contains("masks.src_padding"));
+    CHECK_FALSE(s.generate_next(true, std::nanf(""), 1));
+    REQUIRE(s.set_tgt_ids(std::vector<int>(s.stepper().config().max_len, 4)));
+    const size_t cursor = s.stepper().cursor();
+    CHECK_FALSE(s.generate_next(false, 1.0f, 0));
+    CHECK_THAT(s.error(), Catch::Contains("max_len"));
+    CHECK(s.stepper().cursor() == cursor);
+}
+
+TEST_CASE("a new random model after a one-vocabulary model uses that vocabulary", "[session]") {
+    Model m;
+    m.config.arch = Arch::decoder_only;
+    m.config.n_encoder_layers = 0;
+    m.config.d_model = 16, m.config.n_heads = 2, m.config.d_ff = 32, m.config.max_len = 16;
+    m.tgt_vocab = words({"a", "b"});
+    m.config.tgt_vocab_size = m.config.src_vocab_size = m.tgt_vocab->size();
+    m.weights = init_weights(m.config, 1);
+    auto s = Session::from_model(m, "decoder only", "a b", "");
+    if (!s) FAIL(s.error().message);
+    REQUIRE(s->new_random_model(RandomModelSpec{}));
+    CHECK(s->stepper().config().arch == Arch::encoder_decoder);
+    CHECK(s->model().src_vocab->tokens() == m.tgt_vocab->tokens());
+}

@@ -240,3 +240,36 @@ TEST_CASE("bad edits are refused with a message and change nothing", "[stepper]"
     CHECK_THAT(bad.error().message, Catch::Contains("src_embed.weight"));
     CHECK(bit_equal(*s.output("logits"), logits));
 }
+
+TEST_CASE("a new width rebuilds every step that depends on it", "[stepper]") {
+    Stepper s = make_stepper(small_config());
+    s.run_all();
+    ModelConfig c = s.config();
+    c.d_model = 32;
+    c.n_heads = 4;
+    REQUIRE(s.set_model(c, random_weights(c, 3)));
+    CHECK(s.output("src.pos")->shape == Shape{5, 32});
+    require_same_as_fresh_run(s);
+}
+
+TEST_CASE("a switch that removes the step at the cursor keeps the steps already run", "[stepper]") {
+    Stepper s = make_stepper(small_config());
+    s.run_to(index_of(s, "src.pos"));  // src.embed has run, src.pos is next
+    ModelConfig c = s.config();
+    c.positional = Positional::none;
+    REQUIRE(s.set_model(c, s.weights()));
+    CHECK(s.cursor() == 1);
+    CHECK(s.output("src.embed") != nullptr);
+    s.run_all();
+    require_same_as_fresh_run(s);
+}
+
+TEST_CASE("mask cells outside a shortened sequence are forgotten", "[stepper]") {
+    Stepper s = make_stepper(small_config());
+    s.run_all();
+    REQUIRE(s.set_mask_cell("masks.encoder_self", 4, 0, false));
+    REQUIRE(s.set_src_ids({5, 9, 2}));  // S = 3: row 4 no longer exists
+    REQUIRE(s.set_src_ids({5, 9, 7, 12, 2}));
+    CHECK(s.output("masks.encoder_self")->data[4 * 5 + 0] == 1.0f);  // not brought back on another token
+    CHECK(s.inputs().mask_overrides.at("masks.encoder_self").empty());
+}

@@ -82,6 +82,10 @@ TEST_CASE("model files that do not fit their config are refused by name", "[mode
     bad_specials.metadata["tgt_vocab"] = Vocab::from_tokens(tokens)->to_json();
     CHECK_THAT(error_of(bad_specials), Catch::Contains("<sos>"));
 
+    auto not_finite = valid_file();
+    not_finite.tensors["decoder.norm.weight"].data[3] = std::nanf("");
+    CHECK_THAT(error_of(not_finite), Catch::Contains("decoder.norm.weight") && Catch::Contains("index 3"));
+
     auto bad_tokenizer = valid_file();
     bad_tokenizer.metadata["tokenizer"] = "bpe";
     CHECK_THAT(error_of(bad_tokenizer), Catch::Contains("tokenizer"));
