@@ -130,7 +130,7 @@ void App::draw_menu(FrameRequests& req) {
 void App::draw_layout() {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float em = ImGui::GetFontSize();
-    PanelContext ctx{session_, view_, heatmaps_, paths_, status, em};
+    PanelContext ctx{session_, view_, heatmaps_, paths_, status, caches_, em};
     const ImVec2 origin = vp->WorkPos, size = vp->WorkSize;
     // On a projector the views matter most: the side panels get less of the width.
     const float side_w = std::min(25.0f * em, size.x * (view_.presentation ? 0.24f : 0.32f));

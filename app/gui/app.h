@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gl/heatmap_renderer.h"
+#include "panels/panel_context.h"
 #include "paths.h"
 #include "session.h"
 #include "view_state.h"
@@ -58,6 +59,7 @@ private:
     HeatmapRenderer heatmaps_;
     Paths paths_;
     float play_accumulator_ = 0.0f;
+    PanelCaches caches_;
     bool select_tab_ = true;  // the tab bar should switch to view_.tab this frame
     size_t last_cursor_ = SIZE_MAX;  // so that a run started mid-way shows its step at once
 };

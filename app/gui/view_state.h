@@ -45,6 +45,7 @@ struct ViewState {
     int top_k = 5;
     float temperature = 1.0f;
     std::string weight_name;
+    std::string weight_filter;  // the parameter picker's search words
     RandomModelSpec random_model;  // the Model view's "New random model" form
     bool playing = false;
     float steps_per_second = 4.0f;

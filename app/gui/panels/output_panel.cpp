@@ -33,7 +33,6 @@ struct PredictionCache {
     float temperature = 0.0f;
     std::vector<PositionPrediction> rows;
 };
-PredictionCache g_predictions;
 
 // softmax(row / T), reduced to what the view shows. `next` is the following token's id, or -1.
 PositionPrediction predict_row(ConstRowVecMap logits, float temperature, int next) {
@@ -62,8 +61,8 @@ PositionPrediction predict_row(ConstRowVecMap logits, float temperature, int nex
     return out;
 }
 
-const std::vector<PositionPrediction>& predictions(const PanelContext& ctx, const TraceEntry& logits) {
-    PredictionCache& c = g_predictions;
+const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const TraceEntry& logits) {
+    PredictionCache& c = ctx.caches.get<PredictionCache>();
     if (c.logits_version == logits.version && c.temperature == ctx.view.temperature) return c.rows;
     const bool teacher_forced = ctx.config().has_decoder();  // position r predicts tgt[r + 1]
     const std::vector<int>& ids = ctx.stepper().inputs().tgt_ids;

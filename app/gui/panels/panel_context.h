@@ -9,7 +9,27 @@
 #include "view_state.h"
 #include "widgets/heatmap_widget.h"
 
+#include <any>
+#include <memory>
+#include <typeindex>
+#include <unordered_map>
+
 namespace attnlab::gui {
+
+// Data a panel derives from the trace and keeps between frames (so a frame costs nothing until
+// the data changes). Owned by the App, never global; each panel keeps its cache type private.
+class PanelCaches {
+public:
+    template <class T>
+    T& get() {
+        std::any& slot = slots_[std::type_index(typeid(T))];
+        if (!slot.has_value()) slot = std::make_shared<T>();
+        return *std::any_cast<std::shared_ptr<T>&>(slot);
+    }
+
+private:
+    std::unordered_map<std::type_index, std::any> slots_;
+};
 
 struct PanelContext {
     Session& session;
@@ -17,6 +37,7 @@ struct PanelContext {
     HeatmapRenderer& heatmaps;
     const Paths& paths;
     std::string& status;  // a one-line, non-modal message in the menu bar (exports, errors)
+    PanelCaches& caches;
     float em;  // the font size in pixels: every size is a multiple of it
 
     const char* t(const char* english) const { return tr(view.korean, english); }

@@ -20,7 +20,6 @@ struct PeCache {
     PeTables tables;
     uint64_t next_version = 1;
 };
-PeCache pe_cache;
 
 std::vector<std::string> numbers(int64_t n) {
     std::vector<std::string> out;
@@ -31,8 +30,10 @@ std::vector<std::string> numbers(int64_t n) {
 
 }  // namespace
 
-const PeTables& pe_tables(const ModelConfig& config, const Weights& weights) {
-    PeCache& c = pe_cache;
+const PeTables& pe_tables(PanelContext& ctx) {
+    const ModelConfig& config = ctx.config();
+    const Weights& weights = ctx.stepper().weights();
+    PeCache& c = ctx.caches.get<PeCache>();
     const bool learned = config.positional == Positional::learned;
     std::shared_ptr<const Tensor> table = learned ? weights.shared("pos_embed.weight") : nullptr;
     if (c.tables.version != 0 && c.kind == config.positional && c.max_len == config.max_len &&

@@ -19,7 +19,7 @@ struct PeTables {
 };
 
 // The tables of the live config and weights; positional must not be `none`.
-const PeTables& pe_tables(const ModelConfig& config, const Weights& weights);
+const PeTables& pe_tables(PanelContext& ctx);
 
 // "PE(3, 2·5) = sin(3 / 10000^(10/64)) = sin(0.7114) = 0.6530" for position pos, dimension j.
 std::string pe_formula(int pos, int j, int d_model);

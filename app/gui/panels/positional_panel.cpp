@@ -185,7 +185,7 @@ void draw_positional_sections(PanelContext& ctx) {
         ImGui::TextUnformatted("PE(pos, 2i) = sin(pos / 10000^(2i/C)),   PE(pos, 2i+1) = cos(pos / 10000^(2i/C))");
     else
         ImGui::TextUnformatted(ctx.t("Learned position embeddings: PE(pos) = P[pos], a trained table (max_len, C)"));
-    const PeTables& t = pe_tables(c, ctx.stepper().weights());
+    const PeTables& t = pe_tables(ctx);
     if (ImGui::CollapsingHeader(ctx.t("PE for every position, and PE·PEᵀ"), ImGuiTreeNodeFlags_DefaultOpen))
         draw_pe_matrices(ctx, t);
     if (ImGui::CollapsingHeader(ctx.t("Two dimensions over all positions"), ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -3,6 +3,8 @@
 // rows and columns, with its histogram and statistics. Clicking a cell edits that weight.
 #include "panels/weights_summary.h"
 
+#include <imgui_stdlib.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -32,8 +34,6 @@ struct WeightsCache {
     std::vector<std::string> row_labels;
     uint64_t version = 0;  // bumps whenever display changes
 };
-WeightsCache g_weights;
-char g_filter[96] = "";  // fallback until ViewState has it: the parameter picker's filter
 
 // Greyed text that wraps at the window's edge.
 bool is_in_proj(const std::string& name) { return name.ends_with("in_proj_weight"); }
@@ -59,10 +59,10 @@ std::string index_label(const PanelContext& ctx, const std::string& name, int64_
 }
 
 // Words matching every space-separated part of the filter, case-insensitively.
-bool matches_filter(const std::string& name) {
+bool matches_filter(const std::string& name, const std::string& filter) {
     std::string lower = name;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
-    std::istringstream parts(g_filter);
+    std::istringstream parts(filter);
     for (std::string part; parts >> part;) {
         std::transform(part.begin(), part.end(), part.begin(), [](unsigned char ch) { return std::tolower(ch); });
         if (lower.find(part) == std::string::npos) return false;
@@ -89,9 +89,9 @@ void parameter_picker(PanelContext& ctx, const Weights& weights) {
     if (!ImGui::BeginCombo("##parameter", name.c_str(), ImGuiComboFlags_HeightLarge)) return;
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-1.0f);
-    ImGui::InputTextWithHint("##filter", ctx.t("filter, e.g. decoder 1 norm"), g_filter, sizeof g_filter);
+    ImGui::InputTextWithHint("##filter", ctx.t("filter, e.g. decoder 1 norm"), &ctx.view.weight_filter);
     for (const auto& [n, t] : weights.all()) {
-        if (!matches_filter(n)) continue;
+        if (!matches_filter(n, ctx.view.weight_filter)) continue;
         const std::string label = n + "   " + shape_string(t->shape);
         if (ImGui::Selectable(label.c_str(), n == name)) name = n;
     }
@@ -173,9 +173,9 @@ void thin_block(const PanelContext& ctx, Block& b, bool vector) {
 
 int64_t shown(int64_t n, int64_t stride) { return (n + stride - 1) / stride; }
 
-const WeightsCache& refresh_cache(const PanelContext& ctx, const std::string& name,
+const WeightsCache& refresh_cache(PanelContext& ctx, const std::string& name,
                                   const std::shared_ptr<const Tensor>& tensor, const Block& b) {
-    WeightsCache& c = g_weights;
+    WeightsCache& c = ctx.caches.get<WeightsCache>();
     const bool new_tensor = c.tensor != tensor;
     if (new_tensor) c.summary = summarize_weights(*tensor);
     std::ostringstream key;
