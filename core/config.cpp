@@ -110,7 +110,8 @@ Result<ModelConfig> config_from_json(const std::string& json_text) {
     if (j.is_discarded()) return Error{"config: not valid JSON"};
     if (!j.is_object()) return Error{"config: must be a JSON object"};
     for (auto& [key, value] : j.items())
-        if (!kFields.count(key)) return Error{"config: unknown field '" + key + "'"};
+        if (!kFields.count(key))  // quoted as JSON, so a hostile key cannot break the one-line message
+            return Error{"config: unknown field " + nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
 
     ModelConfig c;
     FieldReader r(j);

@@ -26,6 +26,7 @@ attnlab_install_packages() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# attnlab_build [CMAKE_ARGS...]: configure and build into $ATTNLAB_BUILD.
 attnlab_build() {
   local extra=("$@")
   cmake -S "$ATTNLAB_ROOT" -B "$ATTNLAB_BUILD" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" > "$ATTNLAB_BUILD.configure.log" 2>&1 \

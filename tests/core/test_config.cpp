@@ -48,6 +48,8 @@ TEST_CASE("bad configs give one-line errors that name the field", "[config]") {
     CHECK_THAT(error_of(heads), Catch::Contains("n_heads"));
     auto ids = j; ids["eos_id"] = 30;
     CHECK_THAT(error_of(ids), Catch::Contains("eos_id"));
+    // Found by fuzzing: a key with a newline in it must not make the message two lines.
+    CHECK_THAT(error_of(nlohmann::json::parse("{\"a\\nb\": 1}")), Catch::Contains("\"a\\nb\""));
     CHECK_FALSE(config_from_json("[1, 2]"));
     CHECK_FALSE(config_from_json("{\"arch\": "));
 }

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Regenerate the seed corpora in tests/fuzz/corpus/<target>/ (small, hand-made, deterministic).
+
+Usage: python3 tests/fuzz/make_corpus.py   (from anywhere; standard library only)
+"""
+import json
+import pathlib
+import shutil
+import struct
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+CORPUS = HERE / "corpus"
+
+
+def write(target, name, data):
+    d = CORPUS / target
+    d.mkdir(parents=True, exist_ok=True)
+    (d / name).write_bytes(data.encode() if isinstance(data, str) else data)
+
+
+# ---------------------------------------------------------------- safetensors
+DTYPE_FMT = {"F32": ("<f", 4), "F16": ("<e", 2)}
+
+
+def pack(values, dtype):
+    if dtype == "BF16":  # the high half of each F32
+        return b"".join(struct.pack("<f", v)[2:] for v in values)
+    fmt, _ = DTYPE_FMT[dtype]
+    return b"".join(struct.pack(fmt, v) for v in values)
+
+
+def safetensors(tensors, metadata=None, dtype="F32", pad=True):
+    """tensors: list of (name, shape, values); offsets in list order."""
+    header, data = {}, b""
+    if metadata is not None:
+        header["__metadata__"] = metadata
+    for name, shape, values in tensors:
+        blob = pack(values, dtype)
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [len(data), len(data) + len(blob)]}
+        data += blob
+    text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode()
+    if pad:
+        text += b" " * (-(8 + len(text)) % 8)
+    return struct.pack("<Q", len(text)) + text + data
+
+
+def raw(header_text, data=b""):
+    h = header_text.encode() if isinstance(header_text, str) else header_text
+    return struct.pack("<Q", len(h)) + h + data
+
+
+def numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def tiny_model(dtype="F32", with_vocab=False, src_vocab=None):
+    """The golden no_pe_h1 fixture's tensor names with C=2, F=3, V_src=5, V_tgt=4."""
+    fixture = (ROOT / "tests/golden/fixtures/no_pe_h1.model.safetensors").read_bytes()
+    n = struct.unpack("<Q", fixture[:8])[0]
+    header = json.loads(fixture[8:8 + n])
+    config = json.loads(header["__metadata__"]["config"])
+    config.update(d_model=2, n_heads=1, d_ff=3, src_vocab_size=5, tgt_vocab_size=4, max_len=8)
+    dim_map = {16: 2, 48: 6, 32: 3, 13: 5, 11: 4}
+    tensors = []
+    for i, name in enumerate(sorted(k for k in header if k != "__metadata__")):
+        shape = [dim_map[d] for d in header[name]["shape"]]
+        values = [((i * 7 + j * 3) % 11 - 5) / 8.0 for j in range(numel(shape))]
+        tensors.append((name, shape, values))
+    metadata = {"config": json.dumps(config, separators=(",", ":"))}
+    if with_vocab:
+        metadata["src_vocab"] = json.dumps(["<pad>", "<sos>", "<eos>", "<unk>", "사과"], ensure_ascii=False)
+        metadata["tgt_vocab"] = json.dumps(["<pad>", "<sos>", "<eos>", "<unk>"])
+        metadata["tokenizer"] = "word"
+    if src_vocab is not None:
+        metadata["src_vocab"] = src_vocab
+    return safetensors(tensors, metadata, dtype)
+
+
+def make_safetensors():
+    t = "fuzz_safetensors"
+    write(t, "golden_no_pe_h1.safetensors", (ROOT / "tests/golden/fixtures/no_pe_h1.model.safetensors").read_bytes())
+    write(t, "model_tiny_f32", tiny_model())
+    write(t, "model_tiny_vocab", tiny_model(with_vocab=True))
+    write(t, "model_tiny_f16", tiny_model("F16"))
+    write(t, "model_tiny_bf16", tiny_model("BF16"))
+    write(t, "empty_header", raw("{}"))
+    write(t, "metadata_only", safetensors([], {"note": "사과 apple", "x": ""}))
+    write(t, "one_f32", safetensors([("w", [2, 3], [0.5, -1.0, 2.0, 0.0, -0.0, 1e-38])]))
+    write(t, "scalar_and_empty", safetensors([("s", [], [3.0]), ("z", [0, 4], [])]))
+    write(t, "one_f16", safetensors([("h", [4], [1.0, -2.0, 65504.0, 6e-8])], dtype="F16"))
+    write(t, "one_bf16", safetensors([("b", [3], [1.0, -3.5, 1e30])], dtype="BF16"))
+    write(t, "unpadded", safetensors([("a", [1], [1.0])], pad=False))
+    nan_inf = struct.pack("<fff", float("nan"), float("inf"), float("-inf"))
+    write(t, "nan_inf", raw('{"n":{"dtype":"F32","shape":[3],"data_offsets":[0,12]}}', nan_inf))
+    # Hand-broken variants.
+    good = safetensors([("w", [2, 2], [1.0, 2.0, 3.0, 4.0])])
+    write(t, "bad_truncated_data", good[:-3])
+    write(t, "bad_truncated_length", good[:5])
+    write(t, "bad_header_length_huge", struct.pack("<Q", 1 << 62) + good[8:])
+    write(t, "bad_header_length_past_end", struct.pack("<Q", len(good)) + good[8:])
+    write(t, "bad_json", raw('{"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]', b"\0" * 4))
+    write(t, "bad_json_not_object", raw("[1,2,3]"))
+    write(t, "bad_json_invalid_utf8", raw(b'{"\xc3\x28":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}', b"\0" * 4))
+    write(t, "bad_duplicate_key", raw('{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},'
+                                      '"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}', b"\0" * 4))
+    write(t, "bad_dtype_i64", raw('{"w":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}}', b"\0" * 8))
+    write(t, "bad_dtype_number", raw('{"w":{"dtype":4,"shape":[1],"data_offsets":[0,4]}}', b"\0" * 4))
+    write(t, "bad_overlap", raw('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},'
+                                '"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}', b"\0" * 12))
+    write(t, "bad_gap", raw('{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},'
+                            '"b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}}', b"\0" * 12))
+    write(t, "bad_offsets_reversed", raw('{"a":{"dtype":"F32","shape":[1],"data_offsets":[4,0]}}', b"\0" * 4))
+    write(t, "bad_offsets_past_end", raw('{"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}', b"\0" * 8))
+    write(t, "bad_shape_mismatch", raw('{"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}', b"\0" * 8))
+    write(t, "bad_shape_negative", raw('{"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}}', b"\0" * 4))
+    write(t, "bad_shape_overflow", raw('{"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}}', b"\0" * 4))
+    write(t, "bad_shape_float", raw('{"a":{"dtype":"F32","shape":[1.5],"data_offsets":[0,4]}}', b"\0" * 4))
+    write(t, "bad_metadata_not_string", raw('{"__metadata__":{"config":{"d_model":2}}}'))
+    write(t, "bad_model_config", safetensors([("w", [1], [1.0])], {"config": '{"arch":"encoder_decoder"}'}))
+    write(t, "bad_model_vocab", tiny_model(src_vocab='["<pad>","<sos>","<eos>","<unk>","<unk>"]'))
+
+
+# ---------------------------------------------------------------- config JSON
+def make_config():
+    t = "fuzz_config_json"
+    valid = {"arch": "encoder_decoder", "d_model": 16, "n_heads": 1, "n_encoder_layers": 1, "n_decoder_layers": 1,
+             "d_ff": 32, "activation": "relu", "norm_first": False, "final_norm": True, "positional": "none",
+             "max_len": 16, "scale_embedding": True, "tie_embeddings": False, "layer_norm_eps": 1e-05,
+             "src_vocab_size": 13, "tgt_vocab_size": 11, "pad_id": 0, "sos_id": 1, "eos_id": 2, "unk_id": 3}
+    write(t, "valid_no_pe_h1", json.dumps(valid))
+    write(t, "valid_decoder_only", json.dumps(dict(valid, arch="decoder_only", n_encoder_layers=0, activation="gelu",
+                                                   positional="learned", norm_first=True, tie_embeddings=True)))
+    write(t, "valid_encoder_only", json.dumps(dict(valid, arch="encoder_only", n_decoder_layers=0,
+                                                   activation="gelu_tanh", positional="sinusoidal", n_heads=4)))
+    write(t, "bad_missing_field", json.dumps({k: v for k, v in valid.items() if k != "d_ff"}))
+    write(t, "bad_unknown_field", json.dumps(dict(valid, d_fff=3)))
+    write(t, "bad_heads_divide", json.dumps(dict(valid, n_heads=3)))
+    write(t, "bad_types", json.dumps(dict(valid, d_model="16", norm_first=1)))
+    write(t, "bad_huge_numbers", json.dumps(dict(valid, d_model=1 << 40, layer_norm_eps=1e308)))
+    write(t, "bad_negative_eps", json.dumps(dict(valid, layer_norm_eps=-1.0)))
+    write(t, "bad_arch", json.dumps(dict(valid, arch="rnn")))
+    write(t, "bad_not_object", "[1, 2, 3]")
+    write(t, "bad_truncated", json.dumps(valid)[:57])
+    write(t, "bad_empty", "")
+
+
+# ---------------------------------------------------------------- vocab
+def make_vocab():
+    t = "fuzz_vocab"
+    write(t, "array_ascii", '["<pad>","<sos>","<eos>","<unk>","the","cat"," ","."]')
+    write(t, "array_hangul", json.dumps(["<pad>", "<sos>", "<eos>", "<unk>", "나는", "사과를", "좋아한다"], ensure_ascii=False))
+    write(t, "array_escaped", '["\\u00e9","\\ud55c","\\n","\\"","\\\\"]')
+    write(t, "lines_lf", "<pad>\n<sos>\n<eos>\n<unk>\nthe\ncat\n \n")
+    write(t, "lines_crlf_hangul_bom", "\ufeff<pad>\r\n<sos>\r\n<eos>\r\n<unk>\r\n사과\r\n\r\n고양이\r\n")
+    write(t, "bad_duplicate", '["a","b","a"]')
+    write(t, "bad_empty_token", '["a",""]')
+    write(t, "bad_not_strings", '["a",1,null]')
+    write(t, "bad_empty_array", "[]")
+    write(t, "bad_utf8_lines", b"ok\n\xc3\x28\n\xed\xa0\x80\n\xf4\x90\x80\x80\n\xe0\x80\xaf\n")
+    write(t, "bad_utf8_json", b'["\xff\xfe"]')
+    write(t, "bad_lone_surrogate_escape", '["\\ud800"]')
+    write(t, "bad_lines_dup_crlf", "a\r\na\n")
+
+
+# ---------------------------------------------------------------- tokenizers
+def make_tokenizers():
+    t = "fuzz_tokenizers"
+    sentences = {
+        "en": "The cat sat on the mat. I like apples!",
+        "en_punct": 'Hello, "world" (again); really? yes: no.',
+        "ko": "나는 사과를 좋아한다.",
+        "ko_ideographic_space": "나는\u3000고양이 사과",
+        "mixed_tabs": "  the\tcat\r\n사과  ",
+        "empty": "",
+    }
+    for name, text in sentences.items():
+        write(t, f"word_{name}", b"\x00" + text.encode())
+        write(t, f"char_{name}", b"\x01" + text.encode())
+    write(t, "skip_special_word", b"\x02<pad> <sos> the <eos>")
+    write(t, "bad_utf8_truncated", b"\x00abc \xea\xb0")
+    write(t, "bad_utf8_overlong", b"\x01\xc0\xaf x")
+    write(t, "bad_utf8_surrogate", b"\x01\xed\xa0\x80")
+    write(t, "bad_utf8_too_big", b"\x00\xf4\x90\x80\x80 cat")
+
+
+if __name__ == "__main__":
+    if CORPUS.exists():
+        shutil.rmtree(CORPUS)
+    make_safetensors()
+    make_config()
+    make_vocab()
+    make_tokenizers()
+    total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
+    print(f"{sum(1 for p in CORPUS.rglob('*') if p.is_file())} files, {total} bytes in {CORPUS}")
