@@ -29,7 +29,8 @@ attnlab_install_packages() {
 # attnlab_build [CMAKE_ARGS...]: configure and build into $ATTNLAB_BUILD.
 attnlab_build() {
   local extra=("$@")
-  cmake -S "$ATTNLAB_ROOT" -B "$ATTNLAB_BUILD" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" > "$ATTNLAB_BUILD.configure.log" 2>&1 \
-    || { cat "$ATTNLAB_BUILD.configure.log"; return 1; }
+  mkdir -p "$ATTNLAB_BUILD"
+  cmake -S "$ATTNLAB_ROOT" -B "$ATTNLAB_BUILD" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" > "$ATTNLAB_BUILD/configure.log" 2>&1 \
+    || { cat "$ATTNLAB_BUILD/configure.log"; return 1; }
   cmake --build "$ATTNLAB_BUILD" -j"$(nproc)"
 }
