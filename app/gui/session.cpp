@@ -12,10 +12,6 @@
 
 namespace attnlab::gui {
 
-Result<Tokenized> tokenize_for(const Model& model, bool source, const std::string& text) {
-    return source ? encode_source_text(model, text) : encode_target_text(model, text);
-}
-
 namespace {
 
 ForwardInputs default_inputs(const ModelConfig& c) {
@@ -26,8 +22,9 @@ ForwardInputs default_inputs(const ModelConfig& c) {
 }
 
 SequenceView sequence_view(const std::vector<int>& ids, const std::optional<Vocab>& vocab,
-                           const std::vector<int>& unknown) {
+                           const std::vector<int>& unknown, const std::vector<std::string>& pieces) {
     SequenceView v;
+    if (pieces.size() == ids.size()) v.pieces = pieces;
     for (int id : ids)
         v.labels.push_back(vocab && id >= 0 && id < vocab->size() ? vocab->token(id) : std::to_string(id));
     v.unknown.assign(ids.size(), false);
@@ -47,8 +44,12 @@ Result<Session> Session::from_model(Model model, std::string model_name, std::st
     if (!stepper) return stepper.error();
     Session s(std::move(model), std::move(*stepper), std::move(model_name));
     s.stepper_->run_all();
-    if (!src_text.empty() && !s.set_src_text(src_text)) return Error{s.error()};
-    if (!tgt_text.empty() && !s.set_tgt_text(tgt_text)) return Error{s.error()};
+    // Even empty text, so that the starting ids (<eos>, <sos>) count as coming from the text.
+    const ModelConfig& c = s.model_.config;
+    const bool src_side = c.has_encoder() ? s.model_.src_vocab.has_value() : s.model_.tgt_vocab.has_value();
+    if ((src_side || !src_text.empty()) && !s.set_src_text(src_text)) return Error{s.error()};
+    const bool tgt_side = c.arch == Arch::encoder_decoder && s.model_.tgt_vocab;
+    if ((tgt_side || !tgt_text.empty()) && !s.set_tgt_text(tgt_text)) return Error{s.error()};
     return s;
 }
 
@@ -73,11 +74,11 @@ bool Session::done() {
 }
 
 SequenceView Session::source() const {
-    return sequence_view(stepper_->inputs().src_ids, model_.src_vocab, src_unknown_);
+    return sequence_view(stepper_->inputs().src_ids, model_.src_vocab, src_unknown_, src_pieces_);
 }
 
 SequenceView Session::target() const {
-    return sequence_view(stepper_->inputs().tgt_ids, model_.tgt_vocab, tgt_unknown_);
+    return sequence_view(stepper_->inputs().tgt_ids, model_.tgt_vocab, tgt_unknown_, tgt_pieces_);
 }
 
 bool Session::replace_model(Model model, std::string model_name) {
@@ -132,33 +133,37 @@ bool Session::new_random_model(const RandomModelSpec& spec) {
 bool Session::set_src_text(const std::string& text) {
     const bool decoder_only = model_.config.arch == Arch::decoder_only;
     if (decoder_only) return set_tgt_text(text);
-    auto t = tokenize_for(model_, true, text);
+    auto t = encode_source_text(model_, text);
     if (!t) return fail(t.error().message);
     if (auto st = stepper_->set_src_ids(t->ids); !st) return fail(st.error().message);
     src_text_ = text;
     src_unknown_ = t->unknown;
+    src_pieces_ = t->pieces;
     return done();
 }
 
 bool Session::set_tgt_text(const std::string& text) {
     if (!model_.config.has_decoder()) return fail("this model has no decoder, so no target text");
-    auto t = tokenize_for(model_, false, text);
+    auto t = encode_target_text(model_, text);
     if (!t) return fail(t.error().message);
     if (auto st = stepper_->set_tgt_ids(t->ids); !st) return fail(st.error().message);
     tgt_text_ = text;
     tgt_unknown_ = t->unknown;
+    tgt_pieces_ = t->pieces;
     return done();
 }
 
 bool Session::set_src_ids(std::vector<int> ids) {
     if (auto st = stepper_->set_src_ids(std::move(ids)); !st) return fail(st.error().message);
     src_unknown_.clear();
+    src_pieces_.clear();
     return done();
 }
 
 bool Session::set_tgt_ids(std::vector<int> ids) {
     if (auto st = stepper_->set_tgt_ids(std::move(ids)); !st) return fail(st.error().message);
     tgt_unknown_.clear();
+    tgt_pieces_.clear();
     return done();
 }
 
@@ -231,8 +236,7 @@ bool Session::generate_next(bool sample, float temperature, uint64_t seed) {
     }
     std::vector<int> tgt = stepper_->inputs().tgt_ids;
     tgt.push_back(next);
-    if (auto st = stepper_->set_tgt_ids(tgt); !st) return fail(st.error().message);
-    return done();
+    return set_tgt_ids(std::move(tgt));
 }
 
 bool Session::translate() {
@@ -243,6 +247,7 @@ bool Session::translate() {
     auto generated = greedy_decode(*stepper_);
     if (!generated) return fail(generated.error().message);
     tgt_unknown_.clear();
+    tgt_pieces_.clear();
     if (model_.tgt_vocab) tgt_text_ = detokenize(*model_.tgt_vocab, model_.tokenizer, stepper_->inputs().tgt_ids, true);
     return done();
 }

@@ -15,6 +15,7 @@ namespace attnlab::gui {
 struct SequenceView {
     std::vector<std::string> labels;  // one per token: its vocabulary text, or its id
     std::vector<bool> unknown;        // true where the user's word became <unk>
+    std::vector<std::string> pieces;  // what the user typed for each token; empty once the ids were edited by hand
 };
 
 // The shape of a random model the user asks for: a preset's sizes, which the user may change.
@@ -84,11 +85,9 @@ private:
     std::string model_name_;
     std::string src_text_, tgt_text_;
     std::vector<int> src_unknown_, tgt_unknown_;  // token indices that became <unk>
+    std::vector<std::string> src_pieces_, tgt_pieces_;  // the typed text of each token, while the ids come from it
     std::string error_;
     uint64_t generation_ = 1;
 };
-
-// Source ids for a model's input text, following the CLI's rules (<eos> appended; <sos> for targets).
-Result<Tokenized> tokenize_for(const Model& model, bool source, const std::string& text);
 
 }  // namespace attnlab::gui

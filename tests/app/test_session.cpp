@@ -34,10 +34,13 @@ TEST_CASE("text edits tokenize, mark unknown words, and re-run the trace", "[ses
     const uint64_t before = s.stepper().entry("encoder.output")->version;
     REQUIRE(s.set_src_text("i like green apples"));
     CHECK(s.source().labels[2] == "<unk>");
+    CHECK(s.source().pieces[2] == "green");  // what the user typed, for the chip's tooltip
     CHECK(s.source().unknown == std::vector<bool>{false, false, true, false, false});
     CHECK(s.stepper().entry("encoder.output")->version != before);
     REQUIRE(s.set_tgt_text("나 는 사과 를"));
     CHECK(s.target().labels.front() == "<sos>");
+    REQUIRE(s.set_src_ids({4, 5, 2}));
+    CHECK(s.source().pieces.empty());  // edited by hand: the ids no longer come from the text
     CHECK(s.stepper().output("logits")->dim(0) == 5);
 }
 

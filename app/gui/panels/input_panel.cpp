@@ -90,9 +90,9 @@ void draw_side(PanelContext& ctx, const Side& side) {
     ImGui::PushID(side.label);
     const ImGuiID field = ImGui::GetID("##text");
     const std::vector<int>& ids = ids_of(session, side);
-    const auto tokenized = tokenize_for(session.model(), side.source, text_of(session, side));
+    const SequenceView view = side.source ? session.source() : session.target();
     const auto& vocab = side.source ? session.model().src_vocab : session.model().tgt_vocab;
-    const bool from_text = !vocab || (tokenized && tokenized->ids == ids);
+    const bool from_text = !vocab || !view.pieces.empty();
 
     ImGui::TextUnformatted(ctx.t(side.label));
     ImGui::SameLine();
@@ -124,8 +124,9 @@ void draw_side(PanelContext& ctx, const Side& side) {
     field_error(session, field);
 
     {
-        const SequenceView view = side.source ? session.source() : session.target();
-        const TokenRow row{ids, view, from_text ? &tokenized->pieces : nullptr, *vocab};
+        // Read again: the text field above may have changed the ids this frame.
+        const SequenceView now = side.source ? session.source() : session.target();
+        const TokenRow row{ids, now, now.pieces.empty() ? nullptr : &now.pieces, *vocab};
         if (auto edited = token_chips(ctx, row))
             note_command(field, side.source ? session.set_src_ids(*edited) : session.set_tgt_ids(*edited), session);
     }
