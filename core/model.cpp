@@ -49,7 +49,7 @@ Result<Model> make_random_model(const std::string& preset, uint64_t seed, std::o
     if (!src_vocab || !tgt_vocab) return Error{"give both a source and a target vocabulary, or neither"};
     auto config = preset_config(preset, src_vocab->size(), tgt_vocab->size());
     if (!config) return config.error();
-    Model m{*config, init_weights(*config, seed), std::move(src_vocab), std::move(tgt_vocab), tokenizer};
+    Model m{*config, init_weights(*config, seed), std::move(src_vocab), std::move(tgt_vocab), tokenizer, {}};
     if (auto st = check_model(m); !st) return st.error();
     return m;
 }

@@ -11,12 +11,21 @@
 
 namespace attnlab {
 
+// Where a trained model came from: the task and seed fix its held-out split (see train/tasks.h).
+struct TrainingRecord {
+    std::string task;
+    uint64_t seed = 0;
+    int steps = 0;
+    bool operator==(const TrainingRecord&) const = default;
+};
+
 struct Model {
     ModelConfig config;
     Weights weights;
     std::optional<Vocab> src_vocab;  // encoder side; absent for decoder_only
     std::optional<Vocab> tgt_vocab;  // decoder side; absent for encoder_only
     TokenizerKind tokenizer = TokenizerKind::word;
+    std::optional<TrainingRecord> training;  // absent for models not trained here
 };
 
 // A randomly initialised preset. Without vocabularies it uses default_char_vocab() and

@@ -1,6 +1,8 @@
 // Model <-> safetensors: the config and vocabularies travel in the header's __metadata__.
 #include "io/model_file.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 
 namespace attnlab::io {
@@ -13,6 +15,23 @@ Result<std::optional<Vocab>> vocab_from_metadata(const SafetensorsFile& file, co
     auto vocab = Vocab::from_json(it->second);
     if (!vocab) return Error{"__metadata__[\"" + key + "\"]: " + vocab.error().message};
     return std::optional<Vocab>(std::move(*vocab));
+}
+
+// __metadata__["training"]: {"task": "en-ko", "seed": 1, "steps": 3000}
+Result<std::optional<TrainingRecord>> training_from_metadata(const SafetensorsFile& file) {
+    auto it = file.metadata.find("training");
+    if (it == file.metadata.end()) return std::optional<TrainingRecord>{};
+    const auto json = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
+    const bool well_formed = json.is_object() && json.size() == 3 && json.contains("task") && json["task"].is_string() &&
+                             json.contains("seed") && json["seed"].is_number_unsigned() && json.contains("steps") &&
+                             json["steps"].is_number_unsigned() && json["steps"].get<uint64_t>() <= 1000000000;
+    if (!well_formed) return Error{"__metadata__[\"training\"] must be {\"task\": text, \"seed\": n, \"steps\": n}"};
+    return std::optional<TrainingRecord>(
+        TrainingRecord{json["task"].get<std::string>(), json["seed"].get<uint64_t>(), json["steps"].get<int>()});
+}
+
+std::string training_to_json(const TrainingRecord& record) {
+    return nlohmann::json{{"task", record.task}, {"seed", record.seed}, {"steps", record.steps}}.dump();
 }
 
 }  // namespace
@@ -44,6 +63,9 @@ Result<Model> model_from_safetensors(SafetensorsFile file, const std::string& so
         if (!kind) return fail("__metadata__[\"tokenizer\"]: " + kind.error().message);
         m.tokenizer = *kind;
     }
+    auto training = training_from_metadata(file);
+    if (!training) return fail(training.error().message);
+    m.training = std::move(*training);
     if (auto st = check_model(m); !st) return fail(st.error().message);
     return m;
 }
@@ -61,6 +83,7 @@ SafetensorsFile model_to_safetensors(const Model& model) {
     if (model.src_vocab) file.metadata["src_vocab"] = model.src_vocab->to_json();
     if (model.tgt_vocab) file.metadata["tgt_vocab"] = model.tgt_vocab->to_json();
     if (model.src_vocab || model.tgt_vocab) file.metadata["tokenizer"] = to_string(model.tokenizer);
+    if (model.training) file.metadata["training"] = training_to_json(*model.training);
     return file;
 }
 

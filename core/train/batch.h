@@ -1,0 +1,28 @@
+// A batch of (source, target) pairs, padded into the layout training and batched decoding use.
+// B pairs, S source positions, T target positions; ids are row-major (B, S) / (B, T).
+#pragma once
+
+#include "config.h"
+
+#include <vector>
+
+namespace attnlab {
+
+// One training pair as bare token ids, without <sos>/<eos>.
+struct TokenPair {
+    std::vector<int> src, tgt;
+};
+
+struct Batch {
+    int B = 0, S = 0, T = 0;
+    int pad_id = 0;
+    std::vector<int> src;      // (B, S): tokens, <eos>, then <pad>
+    std::vector<int> tgt_in;   // (B, T): <sos>, tokens, then <pad>   (the decoder's input)
+    std::vector<int> tgt_out;  // (B, T): tokens, <eos>, then <pad>   (what it must predict)
+
+    int64_t n_target_tokens() const;  // non-pad entries of tgt_out
+};
+
+Batch make_batch(const std::vector<TokenPair>& pairs, const ModelConfig& config);
+
+}  // namespace attnlab

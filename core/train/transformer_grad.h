@@ -1,0 +1,34 @@
+// The encoder-decoder forward pass over a padded batch, and its backward pass.
+// Same arithmetic as the stepper's forward graph (core/forward), batched for training:
+// linear layers run on all B·S (or B·T) rows at once, attention per pair and head.
+// Every switch of ModelConfig is honoured: post-LN/pre-LN, ReLU/GELU/GELU-tanh, sinusoidal,
+// learned or no PE, √C scaling, tied embeddings, final norms, an optional generator.bias.
+#pragma once
+
+#include "config.h"
+#include "result.h"
+#include "train/batch.h"
+#include "train/gradients.h"
+#include "train/train_options.h"
+#include "weights.h"
+
+#include <cstdint>
+
+namespace attnlab {
+
+struct LossAndGradients {
+    double loss = 0.0;          // mean smoothed cross-entropy over non-pad target tokens
+    int64_t n_tokens = 0;       // tokens counted
+    int64_t n_correct = 0;      // tokens whose argmax equals the target (teacher forcing)
+    Gradients grads;            // dloss/dθ for every parameter
+};
+
+// One forward and backward pass. Only Arch::encoder_decoder is supported; other archs,
+// ids outside the vocabularies and sequences longer than max_len return an error.
+Result<LossAndGradients> loss_and_gradients(const ModelConfig& config, const Weights& weights, const Batch& batch,
+                                            const TrainOptions& options);
+
+// Inference over a batch (no dropout): logits (B·T, V) for every target position.
+Result<Tensor> batch_logits(const ModelConfig& config, const Weights& weights, const Batch& batch);
+
+}  // namespace attnlab
