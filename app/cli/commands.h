@@ -14,5 +14,8 @@ int run_trace(const Argv& argv);      // trace MODEL (--src TEXT | --src-ids IDS
 int run_steps(const Argv& argv);      // steps MODEL [inputs]
 int run_translate(const Argv& argv);  // translate MODEL --src TEXT
 int run_bench(const Argv& argv);      // bench --preset base --src-len 32 --tgt-len 32 --reps N --json
+int run_train(const Argv& argv);      // train --task T --preset tiny --steps N --seed S --out MODEL
+int run_eval(const Argv& argv);       // eval MODEL --task T
+int run_bench_train(const Argv& argv);  // bench-train --preset tiny --batch 64 --json
 
 }  // namespace attnlab::cli

@@ -15,6 +15,13 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
   steps MODEL [--src ... --tgt ...]            the ordered forward-pass steps: path, title, formula, inputs
   translate MODEL --src TEXT                   greedy decoding from <sos> to <eos> or max_len
   bench [--preset base] [--src-len 32] [--tgt-len 32] [--reps 20] [--vocab 99] [--json]
+  train --task copy|reverse|sort|en-ko [--preset tiny] [--steps N] [--seed S] --out MODEL
+        [--batch 64] [--eval-every 500] [--eval-size 500] [--dropout 0.1] [--warmup 400] [--lr-scale 1] [--clip 1]
+                                               trains with a progress bar, held-out scores at intervals, atomic
+                                               checkpoints to MODEL; Ctrl-C stops and saves (exit 130)
+  eval MODEL [--task T] [--seed S] [--beam 4] [--limit N] [--show N]
+                                               exact match, token accuracy (BLEU for en-ko) on the held-out split
+  bench-train [--preset tiny] [--batch 64] [--src-len 10] [--tgt-len 11] [--vocab 300] [--steps 50] [--json]
 
 Text is tokenized with the model's vocabulary: the source gets <eos> appended and the
 target gets <sos> prepended. Ids given with --src-ids/--tgt-ids are used exactly as given.
@@ -33,7 +40,8 @@ int main(int argc, char** argv) {
     }
     const std::map<std::string, int (*)(const Argv&)> commands = {
         {"info", run_info},   {"init", run_init},           {"trace", run_trace},
-        {"steps", run_steps}, {"translate", run_translate}, {"bench", run_bench}};
+        {"steps", run_steps}, {"translate", run_translate}, {"bench", run_bench},
+        {"train", run_train}, {"eval", run_eval},   {"bench-train", run_bench_train}};
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
     return it->second(Argv(argv + 2, argv + argc));

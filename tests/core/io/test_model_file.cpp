@@ -90,3 +90,26 @@ TEST_CASE("model files that do not fit their config are refused by name", "[mode
     bad_tokenizer.metadata["tokenizer"] = "bpe";
     CHECK_THAT(error_of(bad_tokenizer), Catch::Contains("tokenizer"));
 }
+
+TEST_CASE("a trained model's task, seed and steps travel in the file; malformed records are refused", "[model_file]") {
+    const auto path = (temp_dir() / "trained.safetensors").string();
+    auto m = make_random_model("tiny", 5, std::nullopt, std::nullopt, TokenizerKind::word);
+    REQUIRE(m);
+    CHECK_FALSE(m->training);
+    m->training = TrainingRecord{"en-ko", 7, 1500};
+    REQUIRE(io::write_model(path, *m));
+    auto back = io::read_model(path);
+    REQUIRE(back);
+    REQUIRE(back->training);
+    CHECK(*back->training == *m->training);
+
+    for (const char* bad : {"{}", "[1]", "{\"task\": 3, \"seed\": 1, \"steps\": 2}", "{\"task\": \"copy\", \"seed\": -1, \"steps\": 2}",
+                            "{\"task\": \"copy\", \"seed\": 1, \"steps\": 2, \"extra\": 0}", "not json"}) {
+        INFO(bad);
+        io::SafetensorsFile f = io::model_to_safetensors(*m);
+        f.metadata["training"] = bad;
+        auto r = io::model_from_safetensors(std::move(f), "x.safetensors");
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message.find("training") != std::string::npos);
+    }
+}

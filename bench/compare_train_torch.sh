@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Times one full training step (forward, backward, Adam; dropout 0.1, label smoothing 0.1) of the
+# tiny preset on the same random batch in attnlab-cli and in Debian's PyTorch 1.13 (2 threads),
+# one after the other, and prints both medians and their ratio. Needs python3-torch and
+# libopenblas0-pthread (installed if missing).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cli="${1:-$root/build/attnlab-cli}"
+steps="${STEPS:-50}"
+batch="${BATCH:-64}"
+
+missing=()
+for p in python3-torch libopenblas0-pthread; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}"
+fi
+
+shape=(--batch "$batch" --src-len 10 --tgt-len 11 --steps "$steps")
+ours=$("$cli" bench-train --preset tiny --vocab 300 --threads 2 "${shape[@]}" --json)
+theirs=$(/usr/bin/python3 "$root/bench/torch_train.py" --src-vocab 300 --tgt-vocab 300 --threads 2 "${shape[@]}")
+echo "$ours"
+echo "$theirs"
+/usr/bin/python3 - "$ours" "$theirs" <<'PY'
+import json, sys
+a, t = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+print(f"training steps/s: attnlab {1000 / a['median_ms']:.1f}, torch {1000 / t['median_ms']:.1f}: "
+      f"attnlab is {t['median_ms'] / a['median_ms']:.2f}x torch")
+PY
