@@ -1,9 +1,16 @@
 // Building, checking, and feeding text to a Model.
 #include "model.h"
 
+#include <nlohmann/json.hpp>
+
 namespace attnlab {
 
 namespace {
+
+// A token as messages show it: a JSON string, so a token holding a newline keeps the message one line.
+std::string quoted(const std::string& token) {
+    return nlohmann::json(token).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 Status check_vocab(const Vocab& vocab, int expected_size, const ModelConfig& c, const std::string& what) {
     if (vocab.size() != expected_size)
@@ -12,7 +19,8 @@ Status check_vocab(const Vocab& vocab, int expected_size, const ModelConfig& c, 
         {c.pad_id, kPadToken}, {c.sos_id, kSosToken}, {c.eos_id, kEosToken}, {c.unk_id, kUnkToken}};
     for (auto [id, token] : specials)
         if (vocab.token(id) != token)
-            return Error{what + " token " + std::to_string(id) + " is '" + vocab.token(id) + "', expected '" + token + "'"};
+            return Error{what + " token " + std::to_string(id) + " is " + quoted(vocab.token(id)) + ", expected " +
+                         quoted(token)};
     return ok_status();
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace attnlab {
 
@@ -27,6 +28,24 @@ Status check_inputs(const ModelConfig& c, const ForwardInputs& in) {
         if (auto st = check_ids(in.tgt_ids, c.tgt_vocab_size, c.max_len, "target"); !st) return st;
     }
     return ok_status();
+}
+
+// NaN and ±∞ entries of a step's output (see TraceEntry::non_finite). A `.masked` step's
+// output is (H, N, M) and its input 1 the (N, M) mask shared by the heads: a −∞ in a cell the
+// mask forbids is the mask's own doing and is not counted.
+int64_t count_non_finite(const Step& step, const Tensor& value, const std::vector<const Tensor*>& in) {
+    int64_t n = 0;
+    for (const float x : value.data) n += std::isfinite(x) ? 0 : 1;
+    if (n == 0 || !step.path.ends_with(".masked")) return n;
+    assert(in.size() == 2 && in[1]->rank() == 2 && value.rank() == 3 && "a .masked step reads (scaled, mask)");
+    const FloatBuffer& mask = in[1]->data;  // (N, M)
+    const size_t cells = mask.size();
+    assert(cells > 0 && value.data.size() % cells == 0);
+    for (size_t i = 0; i < value.data.size(); ++i) {
+        const float x = value.data[i];
+        if (std::isinf(x) && x < 0.0f && mask[i % cells] == 0.0f) --n;
+    }
+    return n;
 }
 
 }  // namespace
@@ -84,8 +103,15 @@ void Stepper::compute(size_t i) {
         ctx.in.push_back(&trace_[j].value);
     }
     StepOutput out = steps_[i].compute(ctx);
-    trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++};
+    const int64_t non_finite = count_non_finite(steps_[i], out.value, ctx.in);
+    trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++, non_finite};
     ++last_computed_;
+}
+
+std::optional<size_t> Stepper::first_non_finite_step() const {
+    for (size_t i = 0; i < cursor_; ++i)
+        if (trace_[i].non_finite > 0) return i;
+    return std::nullopt;
 }
 
 bool Stepper::step_forward() {

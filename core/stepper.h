@@ -14,6 +14,10 @@ struct TraceEntry {
     Tensor value;
     std::vector<int64_t> fully_masked_rows;  // attention weights: query rows whose keys are all masked
     uint64_t version = 0;                    // changes whenever value is recomputed; 0 = not computed
+    // How many entries of value are NaN or ±∞, counted whenever value is computed. In a
+    // `*.masked` step the −∞ the mask writes is by design and not counted: there a −∞ counts
+    // only in a cell its mask allows (mask cell ≠ 0); NaN and +∞ always count.
+    int64_t non_finite = 0;
 };
 
 class Stepper {
@@ -41,6 +45,12 @@ public:
     const Tensor* output(const std::string& path) const;
     // How many steps the last call computed (an edit's incremental re-run, a step, run_to).
     size_t last_computed() const { return last_computed_; }
+    // The first step, in step order among those run (below the cursor), whose output holds a
+    // NaN or ±∞ (TraceEntry::non_finite > 0), or nullopt. Steps run in dependency order, so
+    // this is where non-finite values first appear; the steps downstream that they reach are
+    // non-finite too. It follows every edit and re-run: an edit that makes the values finite
+    // again clears it, and stepping back past the step drops it.
+    std::optional<size_t> first_non_finite_step() const;
 
     // ---- edits: each re-runs, below the cursor, exactly the steps it affects ----
     Status set_src_ids(std::vector<int> ids);

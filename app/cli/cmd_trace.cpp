@@ -15,6 +15,24 @@ nlohmann::json step_json(const Step& s) {
     return {{"path", s.path}, {"title", s.title}, {"formula", s.formula}, {"inputs", s.inputs}, {"params", s.params}};
 }
 
+// __metadata__["non_finite"]: where NaN/Inf first appears and how many values each step holds,
+// {"first_step": path or null, "count": n, "steps": {path: n, ...}} (steps with n > 0 only).
+nlohmann::json non_finite_json(const Stepper& stepper) {
+    nlohmann::json counts = nlohmann::json::object();
+    for (size_t i = 0; i < stepper.cursor(); ++i) {
+        const Step& s = stepper.step(i);
+        if (const int64_t n = stepper.entry(s.path)->non_finite; n > 0) counts[s.path] = n;
+    }
+    const auto first = stepper.first_non_finite_step();
+    nlohmann::json j = {{"first_step", nullptr}, {"count", 0}, {"steps", counts}};
+    if (first) {
+        const std::string& path = stepper.step(*first).path;
+        j["first_step"] = path;
+        j["count"] = stepper.entry(path)->non_finite;
+    }
+    return j;
+}
+
 }  // namespace
 
 int run_trace(const Argv& argv) {
@@ -29,8 +47,17 @@ int run_trace(const Argv& argv) {
     if (!stepper) return fail(stepper.error().message, code);
     stepper->run_all();
 
-    if (auto st = io::write_trace(*args.get("out"), *stepper); !st) return fail(st.error().message, kExitBadInput);
+    io::SafetensorsFile trace = io::trace_to_safetensors(*stepper);
+    trace.metadata["non_finite"] = non_finite_json(*stepper).dump();
+    if (auto st = io::write_safetensors(*args.get("out"), trace); !st) return fail(st.error().message, kExitBadInput);
     std::printf("wrote %s: %zu steps\n", args.get("out")->c_str(), stepper->size());
+    // Still exit 0: the trace shows where the values broke, which is what the user needs.
+    if (const auto first = stepper->first_non_finite_step()) {
+        const std::string& path = stepper->step(*first).path;
+        const int64_t n = stepper->entry(path)->non_finite;
+        std::fprintf(stderr, "attnlab-cli: warning: NaN/Inf first appears in %s (%lld value%s)\n", path.c_str(),
+                     static_cast<long long>(n), n == 1 ? "" : "s");
+    }
     for (const Step& s : stepper->steps()) {
         const auto& rows = stepper->entry(s.path)->fully_masked_rows;
         if (!rows.empty())

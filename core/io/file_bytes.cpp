@@ -1,12 +1,15 @@
 // POSIX file reading and atomic replacement (write temp, fsync, rename, fsync directory).
 #include "io/file_bytes.h"
 
+#include "text/utf8.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
@@ -14,7 +17,7 @@ namespace attnlab::io {
 namespace {
 
 Error io_error(const std::string& path, const std::string& what, int err) {
-    return Error{path + ": " + what + " (" + std::generic_category().message(err) + ")"};
+    return Error{display_path(path) + ": " + what + " (" + std::generic_category().message(err) + ")"};
 }
 
 // Closes a file descriptor when it goes out of scope.
@@ -57,17 +60,37 @@ void sync_parent_directory(const std::string& path) {
 
 }  // namespace
 
+std::string display_path(std::string_view path) {
+    std::string out;
+    out.reserve(path.size());
+    for (size_t i = 0; i < path.size();) {
+        const auto u = static_cast<unsigned char>(path[i]);
+        const size_t n = u < 0x80 ? 1 : (u & 0xE0) == 0xC0 ? 2 : (u & 0xF0) == 0xE0 ? 3 : (u & 0xF8) == 0xF0 ? 4 : 0;
+        const bool printable_ascii = n == 1 && u >= 0x20 && u != 0x7F;
+        if (printable_ascii || (n > 1 && i + n <= path.size() && is_valid_utf8(path.substr(i, n)))) {
+            out.append(path.substr(i, n));
+            i += n;
+            continue;
+        }
+        char escaped[8];
+        std::snprintf(escaped, sizeof escaped, "\\x%02X", u);
+        out += escaped;
+        ++i;
+    }
+    return out;
+}
+
 Result<std::vector<uint8_t>> read_file_bytes(const std::string& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         const int err = errno;
-        if (err == ENOENT) return Error{path + ": no such file"};
+        if (err == ENOENT) return Error{display_path(path) + ": no such file"};
         return io_error(path, "cannot open for reading", err);
     }
     const FdCloser closer{fd};
     struct stat info {};
     if (::fstat(fd, &info) != 0) return io_error(path, "cannot stat", errno);
-    if (S_ISDIR(info.st_mode)) return Error{path + ": is a directory, not a file"};
+    if (S_ISDIR(info.st_mode)) return Error{display_path(path) + ": is a directory, not a file"};
 
     std::vector<uint8_t> bytes;
     if (S_ISREG(info.st_mode)) bytes.reserve(static_cast<size_t>(info.st_size));
@@ -91,9 +114,12 @@ Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes
     for (int i = 0; i < max_attempts && fd < 0; ++i) {
         temp_path = stem + std::to_string(i);
         fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST) return io_error(path, "cannot create temporary file " + temp_path, errno);
+        if (fd < 0 && errno != EEXIST)
+            return io_error(path, "cannot create temporary file " + display_path(temp_path), errno);
     }
-    if (fd < 0) return Error{path + ": cannot create a temporary file: " + stem + "0.." + std::to_string(max_attempts - 1) + " all exist"};
+    if (fd < 0)
+        return Error{display_path(path) + ": cannot create a temporary file: " + display_path(stem) + "0.." +
+                     std::to_string(max_attempts - 1) + " all exist"};
 
     const Status written = write_sync_close(fd, bytes, path);
     if (!written) {

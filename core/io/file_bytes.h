@@ -5,13 +5,18 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "result.h"
 
 namespace attnlab::io {
 
-// Errors name the path: missing file, directory, unreadable.
+// A path as error messages show it: control characters (a newline in a file name) and bytes
+// that are not UTF-8 become \xNN, so a message stays one line of valid UTF-8.
+std::string display_path(std::string_view path);
+
+// Errors name the path (as display_path shows it): missing file, directory, unreadable.
 Result<std::vector<uint8_t>> read_file_bytes(const std::string& path);
 
 // Writes `path + ".tmp-<pid>-<n>"` in the same directory, fsyncs it and renames it over

@@ -1,6 +1,8 @@
 // Model <-> safetensors: the config and vocabularies travel in the header's __metadata__.
 #include "io/model_file.h"
 
+#include "io/file_bytes.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -46,6 +48,8 @@ Result<Model> model_from_safetensors(SafetensorsFile file, const std::string& so
     Model m;
     m.config = *config;
     for (auto& [name, tensor] : file.tensors) {
+        // No parameter name holds a control character; a hostile one must not break the message's line.
+        if (display_path(name) != name) return fail("unexpected tensor '" + display_path(name) + "' for this config");
         for (size_t i = 0; i < tensor.data.size(); ++i)
             if (!std::isfinite(tensor.data[i]))
                 return fail("tensor '" + name + "' holds a non-finite value (" + std::to_string(tensor.data[i]) +
@@ -73,7 +77,7 @@ Result<Model> model_from_safetensors(SafetensorsFile file, const std::string& so
 Result<Model> read_model(const std::string& path) {
     auto file = read_safetensors(path);
     if (!file) return file.error();
-    return model_from_safetensors(std::move(*file), path);
+    return model_from_safetensors(std::move(*file), display_path(path));
 }
 
 SafetensorsFile model_to_safetensors(const Model& model) {

@@ -281,7 +281,7 @@ Result<SafetensorsFile> parse_safetensors(std::span<const uint8_t> bytes, const 
 Result<SafetensorsFile> read_safetensors(const std::string& path) {
     const Result<std::vector<uint8_t>> bytes = read_file_bytes(path);
     if (!bytes) return bytes.error();
-    return parse_safetensors(*bytes, path);
+    return parse_safetensors(*bytes, display_path(path));
 }
 
 std::vector<uint8_t> serialize_safetensors(const SafetensorsFile& file) {
@@ -307,7 +307,7 @@ std::vector<uint8_t> serialize_safetensors(const SafetensorsFile& file) {
 }
 
 Status write_safetensors(const std::string& path, const SafetensorsFile& file) {
-    const Status valid = check_serializable(file, path);
+    const Status valid = check_serializable(file, display_path(path));
     if (!valid) return valid;
     return write_file_atomic(path, serialize_safetensors(file));
 }

@@ -3,6 +3,8 @@
 
 #include "text/utf8.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cassert>
 #include <optional>
 
@@ -84,7 +86,10 @@ std::string to_string(TokenizerKind kind) {
 Result<TokenizerKind> tokenizer_kind_from_string(std::string_view name) {
     if (name == "word") return TokenizerKind::word;
     if (name == "char") return TokenizerKind::character;
-    return Error{"unknown tokenizer \"" + std::string(name) + "\" (expected \"word\" or \"char\")"};
+    // Quoted as JSON, so a name holding a newline keeps the message one line.
+    const std::string quoted =
+        nlohmann::json(std::string(name)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return Error{"unknown tokenizer " + quoted + " (expected \"word\" or \"char\")"};
 }
 
 Result<Tokenized> tokenize(const Vocab& vocab, TokenizerKind kind, std::string_view text,

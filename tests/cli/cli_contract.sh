@@ -39,12 +39,33 @@ expect_output "info counts parameters" '^parameters +[0-9]+'
 check "steps"           0 -- "$cli" steps "$m"
 expect_output "steps lists attention stages" 'decoder\.layers\.1\.cross_attn\.scaled'
 check "trace text"      0 -- "$cli" trace "$m" --src "i like red apples" --tgt "나 는" --out "$work/t.safetensors"
+! grep -q "NaN/Inf" "$work/err" && passed=$((passed + 1)) || { echo "FAIL a finite trace warned of NaN/Inf"; failed=$((failed + 1)); }
 check "trace ids"       0 -- "$cli" trace "$m" --src-ids 5,6,7,2,0 --tgt-ids 1,8 --out "$work/t2.safetensors"
 check "unknown word"    0 -- "$cli" trace "$m" --src "i like purple apples" --out "$work/t3.safetensors"
 grep -q "purple" "$work/err" && passed=$((passed + 1)) || { echo "FAIL unknown word not reported"; failed=$((failed + 1)); }
 check "translate"       0 -- "$cli" translate "$m" --src "we eat bread"
 check "bench"           0 -- "$cli" bench --preset tiny --src-len 8 --tgt-len 8 --reps 3 --json
 expect_output "bench prints median_ms" '"median_ms": [0-9.]+'
+
+# A finite but huge weight: 3e38 in b_Q[0] and b_K[0] of the decoder's first self-attention.
+# Q and K stay finite and the file loads, but QKᵀ overflows to +∞ in the T·T cells of head 0.
+# The trace is still written (exit 0), with one warning naming the step where NaN/Inf first appears.
+huge="$work/huge.safetensors"
+cp "$m" "$huge"
+header_len=$(od -An -tu8 -N8 "$huge" | tr -d ' ')
+bias_begin=$(head -c $((8 + header_len)) "$huge" |
+  grep -ao '"decoder\.layers\.0\.self_attn\.in_proj_bias":{"data_offsets":\[[0-9]*' | grep -o '[0-9]*$')
+poke_huge() {  # poke_huge INDEX: 3e38 as little-endian F32 (e6 b1 61 7f) over element INDEX of that bias
+  printf '\xe6\xb1\x61\x7f' | dd of="$huge" bs=1 seek=$((8 + header_len + bias_begin + 4 * $1)) conv=notrunc status=none
+}
+poke_huge 0
+poke_huge 64  # C = 64: the first element of b_K
+check "huge weight"     0 -- "$cli" trace "$huge" --src "i like red apples" --tgt "나 는" --out "$work/t4.safetensors"
+warning='attnlab-cli: warning: NaN/Inf first appears in decoder.layers.0.self_attn.scores (9 values)'
+[ "$(cat "$work/err")" = "$warning" ] && passed=$((passed + 1)) ||
+  { echo "FAIL huge weight: wanted the one line '$warning' on stderr, got:"; sed 's/^/  /' "$work/err"; failed=$((failed + 1)); }
+grep -aqF 'first_step\":\"decoder.layers.0.self_attn.scores\"' "$work/t4.safetensors" && passed=$((passed + 1)) ||
+  { echo "FAIL huge weight: the trace's __metadata__ lacks non_finite.first_step"; failed=$((failed + 1)); }
 
 # Bad usage: exit 2.
 check "no command"      2 -- "$cli"

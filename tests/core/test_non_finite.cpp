@@ -1,0 +1,194 @@
+// NaN and ±∞ in the trace: each computed step counts its non-finite values, the first step
+// that holds any is the one reported, the −∞ a mask writes is not counted, and edits that
+// make the values finite again clear the flag.
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+using namespace attnlab;
+using namespace attnlab::test;
+
+namespace {
+
+constexpr float kHuge = 3e38f;  // finite, but 3e38·x overflows float for |x| > 1.134
+
+std::string first_path(const Stepper& s) {
+    const auto i = s.first_non_finite_step();
+    return i ? s.step(*i).path : std::string("(none)");
+}
+
+int64_t count_if(const Tensor& t, bool (*pred)(float)) {
+    int64_t n = 0;
+    for (const float x : t.data) n += pred(x) ? 1 : 0;
+    return n;
+}
+
+bool is_minus_inf(float x) { return std::isinf(x) && x < 0.0f; }
+bool is_nan(float x) { return std::isnan(x); }
+
+// Every step before `path` was computed clean.
+void require_clean_before(const Stepper& s, const std::string& path) {
+    for (size_t i = 0; i < *s.find(path); ++i) {
+        INFO(s.step(i).path);
+        REQUIRE(s.entry(s.step(i).path)->non_finite == 0);
+    }
+}
+
+void require_all_clean(const Stepper& s) {
+    CHECK_FALSE(s.first_non_finite_step());
+    for (size_t i = 0; i < s.cursor(); ++i) {
+        INFO(s.step(i).path);
+        CHECK(s.entry(s.step(i).path)->non_finite == 0);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("the −∞ of masked scores is by design and never flagged", "[non_finite]") {
+    ForwardInputs in = sample_inputs();
+    in.src_ids = {5, 9, 7, 2, 0, 0};  // two <pad>: their keys are masked in every source attention
+    Stepper s = make_stepper(small_config(), in);
+    s.run_all();
+    const TraceEntry* dec = s.entry("decoder.layers.0.self_attn.masked");  // look-ahead: −∞ above the diagonal
+    const TraceEntry* cross = s.entry("decoder.layers.1.cross_attn.masked");
+    CHECK(count_if(dec->value, is_minus_inf) == 2 * (4 * 3 / 2));  // H · T(T−1)/2
+    CHECK(count_if(cross->value, is_minus_inf) == 2 * 4 * 2);      // H · T · (padding keys)
+    require_all_clean(s);
+
+    // A query row with every key masked: all −∞ in `.masked`, zero weights, still no flag.
+    for (int col = 0; col < 6; ++col) REQUIRE(s.set_mask_cell("masks.encoder_self", 0, col, false));
+    CHECK(s.entry("encoder.layers.0.self_attn.weights")->fully_masked_rows == std::vector<int64_t>{0});
+    const Tensor& masked = *s.output("encoder.layers.0.self_attn.masked");  // (H, S, S)
+    for (int64_t h = 0; h < masked.dim(0); ++h)
+        CHECK((masked.slice(h).row(0).array() == -std::numeric_limits<float>::infinity()).all());
+    require_all_clean(s);
+}
+
+TEST_CASE("a huge weight in a linear layer flags the step that first overflows", "[non_finite]") {
+    Stepper s = make_stepper(small_config());
+    s.run_all();
+    const Tensor logits = *s.output("logits");
+    const std::string hidden = "decoder.layers.0.ffn.hidden", weight = "decoder.layers.0.linear1.weight";
+    const Tensor x = *s.output(s.step(*s.find(hidden)).inputs.at(0));  // (T, C), what W_1 multiplies
+    // The input column with the largest value: W_1[0, k] = ±3e38 makes h[t, 0] = +∞ where |x[t, k]| > 1.134.
+    int64_t k = 0, t_max = 0;
+    for (int64_t t = 0; t < x.dim(0); ++t)
+        for (int64_t c = 0; c < x.dim(1); ++c)
+            if (std::abs(x.data[t * x.dim(1) + c]) > std::abs(x.data[t_max * x.dim(1) + k])) t_max = t, k = c;
+    const float x_max = x.data[t_max * x.dim(1) + k];
+    REQUIRE(std::abs(x_max) > 1.2f);
+    int64_t surely = 0, maybe = 0;  // tokens whose product certainly / possibly overflows
+    for (int64_t t = 0; t < x.dim(0); ++t) {
+        surely += std::abs(x.data[t * x.dim(1) + k]) > 1.2f ? 1 : 0;
+        maybe += std::abs(x.data[t * x.dim(1) + k]) > 1.1f ? 1 : 0;
+    }
+    const float original = s.weights().at(weight).data[static_cast<size_t>(k)];
+
+    REQUIRE(s.set_weight_value(weight, k, std::copysign(kHuge, x_max)));
+    CHECK(first_path(s) == hidden);
+    const int64_t n = s.entry(hidden)->non_finite;
+    CHECK(n >= surely);
+    CHECK(n <= maybe);
+    require_clean_before(s, hidden);
+    CHECK(std::isinf(s.output(hidden)->data[static_cast<size_t>(t_max * s.output(hidden)->dim(1))]));
+    // Downstream of it the values are non-finite too, but the first step stays the one reported.
+    CHECK(s.entry("decoder.layers.0.ffn.activation")->non_finite > 0);  // ReLU(+∞) = +∞
+    CHECK(s.entry("decoder.layers.0.ffn.out")->non_finite > 0);
+    CHECK(s.entry("decoder.layers.1.self_attn.weights")->non_finite > 0);
+    CHECK(s.entry("logits")->non_finite > 0);
+
+    // Restoring the weight re-runs the same steps and clears every flag.
+    REQUIRE(s.set_weight_value(weight, k, original));
+    require_all_clean(s);
+    CHECK(bit_equal(*s.output("logits"), logits));
+
+    // The flag follows the cursor: not before the step has run, and gone once stepped back.
+    s.run_to(*s.find(hidden));
+    REQUIRE(s.set_weight_value(weight, k, std::copysign(kHuge, x_max)));
+    CHECK_FALSE(s.first_non_finite_step());
+    REQUIRE(s.step_forward());
+    CHECK(first_path(s) == hidden);
+    REQUIRE(s.step_back());
+    CHECK_FALSE(s.first_non_finite_step());
+}
+
+TEST_CASE("values that overflow downstream of a huge weight are flagged where they appear", "[non_finite]") {
+    // b_Q[0] = b_K[0] = 3e38: Q and K are finite, their product QKᵀ is +∞ in every cell of head 0.
+    Stepper s = make_stepper(small_config());
+    s.run_all();
+    const std::string attn = "decoder.layers.0.self_attn";
+    const int64_t T = 4, C = small_config().d_model;
+    REQUIRE(s.set_weight_value(attn + ".in_proj_bias", 0, kHuge));
+    REQUIRE(s.set_weight_value(attn + ".in_proj_bias", C, kHuge));
+    CHECK(s.entry(attn + ".q")->non_finite == 0);
+    CHECK(s.entry(attn + ".k")->non_finite == 0);
+    CHECK(first_path(s) == attn + ".scores");
+    CHECK(s.entry(attn + ".scores")->non_finite == T * T);
+    CHECK(s.entry(attn + ".scaled")->non_finite == T * T);
+    // `.masked`: +∞ counts in the T(T+1)/2 allowed cells; the −∞ of the look-ahead mask does not.
+    CHECK(s.entry(attn + ".masked")->non_finite == T * (T + 1) / 2);
+    CHECK(s.entry(attn + ".weights")->non_finite > 0);  // softmax of +∞: NaN
+    CHECK(s.entry("logits")->non_finite > 0);
+
+    // b_K[0] = −3e38: every score of head 0 is −∞, in allowed cells too, so `.masked` counts them.
+    // Softmax takes such rows as fully masked (zero weights), so the values downstream are finite.
+    REQUIRE(s.set_weight_value(attn + ".in_proj_bias", C, -kHuge));
+    CHECK(first_path(s) == attn + ".scores");
+    CHECK(s.entry(attn + ".masked")->non_finite == T * (T + 1) / 2);
+    CHECK(s.entry(attn + ".weights")->non_finite == 0);
+    CHECK(s.entry(attn + ".weights")->fully_masked_rows.size() == static_cast<size_t>(T));
+    CHECK(s.entry("logits")->non_finite == 0);
+}
+
+TEST_CASE("a NaN weight constructed directly flags the step that reads it", "[non_finite]") {
+    const ModelConfig c = small_config();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+
+    SECTION("a linear weight: one NaN per token row") {
+        Weights w = random_weights(c, 7);
+        w.set_value("encoder.layers.1.linear2.weight", 5, nan);  // W_2[0, 5]: out[t, 0] = Σ_f a[t, f]·W_2[0, f]
+        auto s = Stepper::create(c, w, sample_inputs());
+        REQUIRE(s);
+        s->run_all();
+        CHECK(first_path(*s) == "encoder.layers.1.ffn.out");
+        CHECK(s->entry("encoder.layers.1.ffn.out")->non_finite == 5);  // S = 5 (NaN·0 is NaN too)
+        require_clean_before(*s, "encoder.layers.1.ffn.out");
+        CHECK(s->entry("encoder.output")->non_finite > 0);
+    }
+
+    SECTION("a query projection: NaN counts in `.masked`, −∞ of the mask does not") {
+        Weights w = random_weights(c, 7);
+        w.set_value("decoder.layers.1.self_attn.in_proj_weight", 0, nan);  // Q[head 0][:, 0]
+        auto s = Stepper::create(c, w, sample_inputs());
+        REQUIRE(s);
+        s->run_all();
+        const std::string attn = "decoder.layers.1.self_attn";
+        const int64_t T = 4;
+        CHECK(first_path(*s) == attn + ".q");
+        CHECK(s->entry(attn + ".q")->non_finite == T);
+        CHECK(s->entry(attn + ".scores")->non_finite == T * T);
+        const TraceEntry* masked = s->entry(attn + ".masked");
+        CHECK(masked->non_finite == T * (T + 1) / 2);
+        CHECK(masked->non_finite == count_if(masked->value, is_nan));
+    }
+
+    SECTION("an embedding row: the flag comes and goes with the token that reads it") {
+        Weights w = random_weights(c, 7);
+        w.set_value("src_embed.weight", 9 * c.d_model + 3, nan);  // E_src[9, 3]
+        auto s = Stepper::create(c, w, sample_inputs());  // source 5 9 7 12 2
+        REQUIRE(s);
+        s->run_all();
+        CHECK(first_path(*s) == "src.embed");
+        CHECK(s->entry("src.embed")->non_finite == 1);
+        CHECK(s->entry("logits")->non_finite > 0);
+        // An edit that drops the token makes every value finite again: the incremental re-run clears it.
+        REQUIRE(s->set_src_ids({5, 7, 12, 2}));
+        require_all_clean(*s);
+        REQUIRE(s->set_src_ids({9, 9, 2}));
+        CHECK(first_path(*s) == "src.embed");
+        CHECK(s->entry("src.embed")->non_finite == 2);
+    }
+}
