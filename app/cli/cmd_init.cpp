@@ -15,7 +15,7 @@ Result<std::optional<Vocab>> read_vocab_file(const std::optional<std::string>& p
     auto bytes = io::read_file_bytes(*path);
     if (!bytes) return bytes.error();
     auto vocab = Vocab::from_lines(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
-    if (!vocab) return Error{*path + ": " + vocab.error().message};
+    if (!vocab) return Error{io::display_path(*path) + ": " + vocab.error().message};
     return std::optional<Vocab>(std::move(*vocab));
 }
 
