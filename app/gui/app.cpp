@@ -26,12 +26,13 @@ const char* view_title(View v) {
         case View::output: return "Output";
         case View::stepper: return "Stepper";
         case View::weights: return "Weights";
+        case View::training: return "Training";
     }
     return "";
 }
 
-constexpr View kCentralViews[] = {View::positional, View::attention, View::masks,  View::residual,
-                                  View::ffn,        View::output,    View::weights};
+constexpr View kCentralViews[] = {View::positional, View::attention, View::masks,   View::residual,
+                                  View::ffn,        View::output,    View::weights, View::training};
 
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
@@ -42,6 +43,11 @@ App::App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths)
     : session_(std::move(session)), view_(std::move(view)), heatmaps_(std::move(heatmaps)), paths_(std::move(paths)) {}
 
 float App::font_pixels() const { return 17.0f * view_.font_scale * (view_.presentation ? 1.6f : 1.0f); }
+
+bool App::start_training(const TrainJob& job) {
+    if (auto st = training_.start(session_, job); !st) return session_.reject(st.error().message);
+    return true;
+}
 
 void App::open_dropped_file(const std::string& path) {
     if (session_.open_model_file(path)) remember_recent_file(view_, path);
@@ -130,7 +136,7 @@ void App::draw_menu(FrameRequests& req) {
 void App::draw_layout() {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float em = ImGui::GetFontSize();
-    PanelContext ctx{session_, view_, heatmaps_, paths_, status, caches_, em};
+    PanelContext ctx{session_, view_, heatmaps_, paths_, status, caches_, em, training_};
     const ImVec2 origin = vp->WorkPos, size = vp->WorkSize;
     // On a projector the views matter most: the side panels get less of the width.
     const float side_w = std::min(25.0f * em, size.x * (view_.presentation ? 0.24f : 0.32f));
@@ -171,6 +177,7 @@ void App::draw_layout() {
                     case View::ffn: draw_ffn_panel(ctx); break;
                     case View::output: draw_output_panel(ctx); break;
                     case View::weights: draw_weights_panel(ctx); break;
+                    case View::training: draw_training_panel(ctx); break;
                     default: break;
                 }
                 ImGui::EndChild();
@@ -188,6 +195,7 @@ FrameRequests App::frame(float dt) {
     if (view_.dark_theme) ImGui::StyleColorsDark();
     else ImGui::StyleColorsLight();
     ImGui::GetStyle().WindowRounding = 0.0f;
+    training_.sync(session_);  // the newest snapshot, before any view reads the trace
     handle_keys(req);
     advance_playback(dt);
     follow_cursor();

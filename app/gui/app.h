@@ -7,6 +7,7 @@
 #include "panels/panel_context.h"
 #include "paths.h"
 #include "session.h"
+#include "training.h"
 #include "view_state.h"
 
 #include <cstdint>
@@ -37,6 +38,13 @@ public:
         select_tab_ = true;
     }
     bool animating() const { return view_.playing; }
+    // How long the window loop may wait for input before the next frame: none while playing,
+    // a thirtieth of a second while a training run goes on (its curves move), else a quarter.
+    double wait_seconds() const { return view_.playing ? 0.0 : training_.active() ? 1.0 / 30.0 : 0.25; }
+    // Starts the run the Training view's form describes (see Training::start); false and the
+    // session's error on failure.
+    bool start_training(const TrainJob& job);
+    Training& training() { return training_; }
 
     Session& session() { return session_; }
     ViewState& view() { return view_; }
@@ -58,6 +66,7 @@ private:
     ViewState view_;
     HeatmapRenderer heatmaps_;
     Paths paths_;
+    Training training_;
     float play_accumulator_ = 0.0f;
     PanelCaches caches_;
     bool select_tab_ = true;  // the tab bar should switch to view_.tab this frame

@@ -1,16 +1,23 @@
 // Parses attnlab's flags; unknown flags and bad numbers are errors.
 #include "launch_options.h"
 
+#include "train/tasks.h"
 #include "view_state.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace attnlab::gui {
 
 const char* kLaunchUsage =
-    "usage: attnlab [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean] [--presentation] [--light]\n"
+    "usage: attnlab [--help] [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean] [--presentation] [--light]\n"
     "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--size WxH] [--step N] [--fresh-settings] [--settings FILE]\n"
-    "views: positional attention masks residual ffn output weights input model stepper\n";
+    "               [--train-steps N [--train-task copy|reverse|sort|en-ko]]\n"
+    "views: positional attention masks residual ffn output weights training input model stepper\n"
+    "Without --model or --preset it opens assets/models/en-ko.safetensors when that exists, else a seeded\n"
+    "random tiny model over assets/vocab/en.txt and ko.txt.\n"
+    "--train-steps N starts a training run of N steps at launch (the Training view's preset, seed and batch;\n"
+    "its task, or --train-task); with --screenshot the picture is taken once that run has finished.\n";
 
 namespace {
 
@@ -31,6 +38,7 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             if (i + 1 >= args.size()) return std::nullopt;
             return args[++i];
         };
+        if (a == "--help" || a == "-h") { o.help = true; continue; }
         if (a == "--korean") { o.korean = true; continue; }
         if (a == "--presentation") { o.presentation = true; continue; }
         if (a == "--light") { o.light = true; continue; }
@@ -52,6 +60,15 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             auto n = to_int(*v, 0, 1000000);
             if (!n) return Error{"--step takes a step count (0 = nothing run yet)"};
             o.step = *n;
+        } else if (a == "--train-steps") {
+            auto n = to_int(*v, 1, 10000000);
+            if (!n) return Error{"--train-steps takes a positive step count"};
+            o.train_steps = *n;
+        } else if (a == "--train-task") {
+            const auto names = task_names();
+            if (std::find(names.begin(), names.end(), *v) == names.end())
+                return Error{"unknown task '" + *v + "' (expected copy, reverse, sort or en-ko)"};
+            o.train_task = *v;
         } else if (a == "--frames" || a == "--bench-frames") {
             auto n = to_int(*v, 1, 1000000);
             if (!n) return Error{a + " takes a positive integer"};
@@ -68,6 +85,7 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
         }
     }
     if (o.model && o.preset) return Error{"give --model or --preset, not both"};
+    if (o.train_task && o.train_steps == 0) return Error{"--train-task needs --train-steps N"};
     return o;
 }
 

@@ -23,7 +23,11 @@ struct LaunchOptions {
     bool presentation = false;              // large fonts (F11 in the app; fullscreen only when interactive)
     bool light = false;                     // the light theme
     bool fresh_settings = false;            // ignore and do not write the settings file
+    bool help = false;                      // --help / -h: print the usage and exit
     std::optional<std::string> settings;    // start from this view-state JSON instead (not written back)
+    int train_steps = 0;                    // start a training run of this many steps at launch; a
+                                            // screenshot waits until it has finished
+    std::optional<std::string> train_task;  // that run's task (default: the Training view's choice)
 };
 
 Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args);

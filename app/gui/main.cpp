@@ -1,6 +1,7 @@
 // attnlab: the desktop app. Opens a GLFW window with an OpenGL 3.3 context, runs Dear ImGui,
 // and draws the App every frame; headless flags write a screenshot or time frames and exit.
 #include "app.h"
+#include "default_model.h"
 #include "fonts.h"
 #include "i18n.h"
 #include "gl/gl.h"
@@ -42,28 +43,18 @@ Paths find_paths(const char* argv0) {
     return {std::string(ATTNLAB_SOURCE_DIR) + "/assets", std::string(ATTNLAB_SOURCE_DIR) + "/shaders"};
 }
 
-std::optional<Vocab> read_vocab(const std::string& path) {
-    auto bytes = io::read_file_bytes(path);
-    if (!bytes) return std::nullopt;
-    auto v = Vocab::from_lines(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
-    return v ? std::optional<Vocab>(std::move(*v)) : std::nullopt;
-}
-
 Result<Session> initial_session(const LaunchOptions& o, const Paths& paths) {
-    const std::string example = "i like red apples", example_translation = "나 는 빨간 사과 를 좋아해";
     if (o.model) {
         auto model = io::read_model(*o.model);
         if (!model) return model.error();
         const bool has_text_vocab = model->src_vocab || model->tgt_vocab;
-        return Session::from_model(std::move(*model), *o.model, o.src.value_or(has_text_vocab ? example : ""), "");
+        return Session::from_model(std::move(*model), *o.model, o.src.value_or(has_text_vocab ? kExampleSource : ""), "");
     }
-    // Until a trained model is bundled: a seeded tiny (or base) model over the English and Korean word lists.
-    auto session = Session::from_preset(o.preset.value_or("tiny"), 1, read_vocab(paths.assets + "/vocab/en.txt"),
-                                        read_vocab(paths.assets + "/vocab/ko.txt"), o.src.value_or(example));
-    if (session && !o.src) session->set_tgt_text(example_translation);  // the decoder's input, teacher-forced
+    std::string warning;
+    auto session = default_session(paths.assets, o.preset, o.src, &warning);
+    if (!warning.empty()) fail("the bundled model was not opened: " + warning, 0);
     return session;
 }
-
 
 void on_drop(GLFWwindow* window, int count, const char** paths) {
     auto* dropped = static_cast<std::vector<std::string>*>(glfwGetWindowUserPointer(window));
@@ -91,6 +82,10 @@ int main(int argc, char** argv) {
         return fail(options.error().message, 2);
     }
     const LaunchOptions& o = *options;
+    if (o.help) {
+        std::fputs(kLaunchUsage, stdout);
+        return 0;
+    }
     const bool headless = o.screenshot || o.bench_frames > 0;
     const Paths paths = find_paths(argv[0]);
 
@@ -143,13 +138,23 @@ int main(int argc, char** argv) {
                 app.show_view(v);
             }
             rebuild_fonts(app);
+            if (o.train_steps > 0) {
+                TrainForm& form = app.view().train;  // the form shows the run the flags started
+                form.steps = o.train_steps;
+                if (o.train_task) form.task = *o.train_task;
+                TrainJob job = train_job(form);
+                job.final_full_eval = !headless;  // a screenshot shows the live scores; no wait for all 500
+                if (!app.start_training(job)) exit_code = fail(app.session().error(), 1);
+            }
 
             std::vector<double> frame_ms;
             int frame = 0;
+            int frames_idle = 0;  // frames drawn since a training run was last going (a screenshot waits for 2)
             auto last = std::chrono::steady_clock::now();
             while (!glfwWindowShouldClose(window)) {
-                if (headless || app.animating()) glfwPollEvents();
-                else glfwWaitEventsTimeout(0.25);  // idle when nothing changes
+                const double wait = app.wait_seconds();  // idle when nothing changes
+                if (wait <= 0.0 || (headless && !app.training().active())) glfwPollEvents();
+                else glfwWaitEventsTimeout(wait);
                 for (const auto& path : dropped) app.open_dropped_file(path);
                 dropped.clear();
 
@@ -180,7 +185,8 @@ int main(int argc, char** argv) {
                     report(*req.save_view_png,
                            save_framebuffer_png(*req.save_view_png, static_cast<int>(app.view_x), static_cast<int>(app.view_y),
                                                 static_cast<int>(app.view_w), static_cast<int>(app.view_h)));
-                if (o.screenshot && frame >= o.frames) {
+                frames_idle = app.training().active() ? 0 : frames_idle + 1;
+                if (o.screenshot && frame >= o.frames && frames_idle >= 2) {
                     if (auto st = save_framebuffer_png(*o.screenshot, 0, 0, fb_w, fb_h); !st)
                         exit_code = fail(st.error().message, 1);
                     break;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <set>
 
 namespace attnlab::gui {
 
@@ -85,7 +86,9 @@ bool Session::replace_model(Model model, std::string model_name) {
     auto fresh = from_model(std::move(model), std::move(model_name), "", "", stepper_->next_version());
     if (!fresh) return fail(fresh.error().message);
     const std::string src = src_text_, tgt = tgt_text_;
+    const uint64_t serial = model_serial_ + 1;
     *this = std::move(*fresh);
+    model_serial_ = serial;
     // Keep the user's sentence when the new model can read it; otherwise start empty.
     if (!src.empty() && !set_src_text(src)) src_text_.clear();
     if (!tgt.empty() && !set_tgt_text(tgt)) tgt_text_.clear();
@@ -213,6 +216,76 @@ bool Session::set_config(const ModelConfig& config) {
     for (const auto& name : drop) w.erase(name);
     if (auto st = stepper_->set_model(config, std::move(w)); !st) return fail(st.error().message);
     return done();
+}
+
+namespace {
+
+bool same_vocab(const std::optional<Vocab>& a, const std::optional<Vocab>& b) {
+    return a.has_value() == b.has_value() && (!a || a->tokens() == b->tokens());
+}
+
+// `weights` made to fit `config`: what it lacks is taken from `current` (or seeded when the
+// shapes differ there too), what the config does not read is dropped.
+Weights fit_weights(const ModelConfig& config, Weights weights, const Weights& current) {
+    std::set<std::string> needed;
+    std::optional<Weights> fresh;
+    for (const auto& spec : parameter_specs(config)) {
+        needed.insert(spec.name);
+        const Tensor* have = weights.find(spec.name);
+        if (have && have->shape == spec.shape) continue;
+        const Tensor* old = current.find(spec.name);
+        if (old && old->shape == spec.shape) {
+            weights.set_shared(spec.name, current.shared(spec.name));
+            continue;
+        }
+        if (!fresh) fresh = init_weights(config, 12345);
+        weights.set_shared(spec.name, fresh->shared(spec.name));
+    }
+    std::vector<std::string> drop;
+    for (const auto& [name, t] : weights.all())
+        if (!needed.count(name) && name != "generator.bias") drop.push_back(name);
+    for (const auto& name : drop) weights.erase(name);
+    return weights;
+}
+
+}  // namespace
+
+bool Session::adopt_model(Model model, std::string model_name, const std::string& src_text,
+                          const std::string& tgt_text) {
+    const bool same_model = model.config == model_.config && model.config == stepper_->config() &&
+                            same_vocab(model.src_vocab, model_.src_vocab) &&
+                            same_vocab(model.tgt_vocab, model_.tgt_vocab) && model.tokenizer == model_.tokenizer;
+    if (same_model) {
+        if (auto st = stepper_->set_model(stepper_->config(), model.weights); !st) return fail(st.error().message);
+        model_ = std::move(model);
+        model_name_ = std::move(model_name);
+        ++model_serial_;
+        return done();
+    }
+    // Keep the user's sentence if every word of it is in the new vocabulary.
+    auto readable = [&](const std::string& text, bool source) {
+        if (text.empty()) return false;
+        auto t = source ? encode_source_text(model, text) : encode_target_text(model, text);
+        return t && t->unknown.empty();
+    };
+    const bool keep = readable(src_text_, true) && (tgt_text_.empty() || readable(tgt_text_, false));
+    const std::string src = keep ? src_text_ : src_text, tgt = keep ? tgt_text_ : tgt_text;
+    auto fresh = from_model(std::move(model), std::move(model_name), "", "", stepper_->next_version());
+    if (!fresh) return fail(fresh.error().message);
+    const uint64_t serial = model_serial_ + 1;
+    *this = std::move(*fresh);
+    model_serial_ = serial;
+    if (!src.empty() && !set_src_text(src)) src_text_.clear();
+    if (!tgt.empty() && model_.config.arch == Arch::encoder_decoder && !set_tgt_text(tgt)) tgt_text_.clear();
+    return done();
+}
+
+bool Session::set_weights(const Weights& weights, std::string model_name) {
+    Weights fitted = fit_weights(stepper_->config(), weights, stepper_->weights());
+    if (auto st = stepper_->set_model(stepper_->config(), std::move(fitted)); !st) return fail(st.error().message);
+    model_name_ = std::move(model_name);
+    ++generation_;  // not done(): a snapshot arriving must not wipe the error of the user's last command
+    return true;
 }
 
 bool Session::generate_next(bool sample, float temperature, uint64_t seed) {

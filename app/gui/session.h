@@ -42,6 +42,9 @@ public:
     const std::string& error() const { return error_; }  // the last command's failure, or empty
     void clear_error() { error_.clear(); }
     uint64_t generation() const { return generation_; }  // bumps whenever anything may have changed
+    // Bumps whenever another model replaces this one (open, new random, adopt); not on weight
+    // edits, switches or snapshots. The training view uses it to see whether it still shows its run.
+    uint64_t model_serial() const { return model_serial_; }
 
     const std::string& src_text() const { return src_text_; }
     const std::string& tgt_text() const { return tgt_text_; }
@@ -65,6 +68,16 @@ public:
     // Switches that keep the weights' shapes, or add/drop what the switch needs (learned
     // positions get seeded random embeddings, final norms start as identity).
     bool set_config(const ModelConfig& config);
+    // A model from elsewhere (a training run at step 0) with its example sentence. When it has
+    // the config and vocabularies of the current one, only the weights are swapped, so the
+    // user's text, mask edits and switched-off heads stay; otherwise it replaces the model and
+    // shows `src_text` → `tgt_text` (the user's sentence is kept if the new model can read it
+    // without unknown words).
+    bool adopt_model(Model model, std::string model_name, const std::string& src_text, const std::string& tgt_text);
+    // New weights for the same model (a training snapshot, or step 0 to compare): the inputs,
+    // mask edits, switched-off heads and switches stay, and every step that reads a changed
+    // tensor re-runs. Tensors a switch needs beyond `weights` keep their current values.
+    bool set_weights(const Weights& weights, std::string model_name);
     // Appends the most probable next target token (or a sample at `temperature`).
     bool generate_next(bool sample, float temperature, uint64_t seed);
     bool translate();  // greedy decoding from <sos> to <eos>
@@ -88,6 +101,7 @@ private:
     std::vector<std::string> src_pieces_, tgt_pieces_;  // the typed text of each token, while the ids come from it
     std::string error_;
     uint64_t generation_ = 1;
+    uint64_t model_serial_ = 1;
 };
 
 }  // namespace attnlab::gui

@@ -2,6 +2,7 @@
 #include "view_state.h"
 
 #include "io/file_bytes.h"
+#include "train/tasks.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,7 @@ namespace attnlab::gui {
 namespace {
 
 const char* kViewIds[] = {"input", "model", "positional", "attention", "masks",
-                          "residual", "ffn", "output", "stepper", "weights"};
+                          "residual", "ffn", "output", "stepper", "weights", "training"};
 
 template <class T>
 void read(const nlohmann::json& j, const char* key, T& out) {
@@ -61,7 +62,16 @@ std::string ViewState::to_json() const {
                         {"ffn_pre_activation", ffn_pre_activation},
                         {"top_k", top_k},
                         {"temperature", temperature},
-                        {"steps_per_second", steps_per_second}};
+                        {"steps_per_second", steps_per_second},
+                        {"train",
+                         {{"task", train.task},
+                          {"preset", train.preset},
+                          {"steps", train.steps},
+                          {"seed", train.seed},
+                          {"batch_size", train.batch_size},
+                          {"threads", train.threads},
+                          {"eval_every", train.eval_every},
+                          {"log_loss", train.log_loss}}}};
     return j.dump(2);
 }
 
@@ -101,6 +111,19 @@ ViewState ViewState::from_json(const std::string& text) {
     read(j, "top_k", s.top_k);
     read(j, "temperature", s.temperature);
     read(j, "steps_per_second", s.steps_per_second);
+    if (auto t = j.find("train"); t != j.end() && t->is_object()) {
+        read(*t, "task", s.train.task);
+        read(*t, "preset", s.train.preset);
+        read(*t, "steps", s.train.steps);
+        read(*t, "seed", s.train.seed);
+        read(*t, "batch_size", s.train.batch_size);
+        read(*t, "threads", s.train.threads);
+        read(*t, "eval_every", s.train.eval_every);
+        read(*t, "log_loss", s.train.log_loss);
+        const auto tasks = task_names();
+        if (std::find(tasks.begin(), tasks.end(), s.train.task) == tasks.end()) s.train.task = TrainForm{}.task;
+        if (s.train.preset != "tiny" && s.train.preset != "base") s.train.preset = TrainForm{}.preset;
+    }
     return s;
 }
 

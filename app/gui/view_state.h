@@ -10,14 +10,27 @@
 
 namespace attnlab::gui {
 
-enum class View { input, model, positional, attention, masks, residual, ffn, output, stepper, weights };
-inline constexpr View kAllViews[] = {View::input,    View::model, View::positional, View::attention, View::masks,
-                                     View::residual, View::ffn,   View::output,     View::stepper,   View::weights};
+enum class View { input, model, positional, attention, masks, residual, ffn, output, stepper, weights, training };
+inline constexpr View kAllViews[] = {View::input,    View::model,  View::positional, View::attention,
+                                     View::masks,    View::residual, View::ffn,      View::output,
+                                     View::stepper,  View::weights,  View::training};
 const char* view_id(View v);              // "attention", ... (the --view names)
 bool view_from_id(const std::string& id, View& out);
 
 enum class AttentionFamily { encoder_self, decoder_self, cross };
 enum class AttentionStage { scores, scaled, masked, weights, q, k, v, context };
+
+// The training view's form: what the next run trains, and how its curves are drawn.
+struct TrainForm {
+    std::string task = "en-ko";  // see task_names()
+    std::string preset = "tiny";
+    int steps = 3000;
+    int seed = 1;
+    int batch_size = 64;
+    int threads = 0;      // the batch is split across this many threads; 0: every core but one (the UI's)
+    int eval_every = 0;   // steps between held-out evaluations; 0: automatic
+    bool log_loss = true; // the loss curve's y axis is logarithmic
+};
 
 struct ViewState {
     // settings
@@ -47,6 +60,7 @@ struct ViewState {
     std::string weight_name;
     std::string weight_filter;  // the parameter picker's search words
     RandomModelSpec random_model;  // the Model view's "New random model" form
+    TrainForm train;
     bool playing = false;
     float steps_per_second = 4.0f;
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Renders every view of attnlab under Xvfb, on the tiny and the paper-base model and in Korean,
-# and checks each run exits 0 and writes a full-size PNG with many distinct colours.
+# Renders every view of attnlab under Xvfb, on the default (bundled or tiny) and the paper-base
+# model and in Korean, and checks each run exits 0 and writes a full-size PNG with many distinct
+# colours. The training view is taken after a short run (--train-steps waits for it to finish),
+# and the attention view once more after that run, from the trained snapshot.
 set -uo pipefail
 app="$1"
 png_stats="$2"
@@ -23,9 +25,13 @@ run() {  # run NAME ARGS...
   echo "ok   $name: $colours colours"
   passed=$((passed + 1))
 }
-for view in positional attention masks residual ffn output weights input model stepper; do
+for view in positional attention masks residual ffn output weights training input model stepper; do
   run "tiny-$view" --view "$view"
 done
+run "trained-training" --view training --train-steps 40
+run "trained-attention" --view attention --train-steps 40
+run "korean-training" --view training --train-steps 20 --train-task copy --korean
+run "presentation-training" --view training --train-steps 20 --train-task reverse --presentation
 run "korean-attention" --view attention --korean
 run "base-attention" --view attention --preset base
 run "base-positional" --view positional --preset base

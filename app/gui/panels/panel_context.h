@@ -6,6 +6,7 @@
 #include "i18n.h"
 #include "paths.h"
 #include "session.h"
+#include "training.h"
 #include "view_state.h"
 #include "widgets/heatmap_widget.h"
 
@@ -39,6 +40,7 @@ struct PanelContext {
     std::string& status;  // a one-line, non-modal message in the menu bar (exports, errors)
     PanelCaches& caches;
     float em;  // the font size in pixels: every size is a multiple of it
+    Training& training;  // the training run: its progress (read) and its commands
 
     const char* t(const char* english) const { return tr(view.korean, english); }
     const Stepper& stepper() const { return session.stepper(); }
@@ -56,6 +58,7 @@ void draw_ffn_panel(PanelContext& ctx);
 void draw_output_panel(PanelContext& ctx);
 void draw_stepper_panel(PanelContext& ctx);
 void draw_weights_panel(PanelContext& ctx);
+void draw_training_panel(PanelContext& ctx);
 
 // The view that draws a step's output (the stepper brings it forward), and, for an attention
 // step, pointing the attention view at its family, layer and stage.

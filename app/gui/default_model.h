@@ -1,0 +1,25 @@
+// The model attnlab opens when no --model is given: the bundled trained English → Korean
+// model (assets/models/en-ko.safetensors) when it is there, showing its example sentence and
+// the target the model decodes for it; otherwise (or with --preset) a seeded random preset over
+// the bundled English and Korean word lists, with the reference translation teacher-forced.
+#pragma once
+
+#include "session.h"
+
+#include <optional>
+#include <string>
+
+namespace attnlab::gui {
+
+inline constexpr const char* kExampleSource = "i like red apples";
+inline constexpr const char* kExampleTarget = "나 는 빨간 사과 를 좋아해";
+
+// assets/models/en-ko.safetensors if it exists, else "".
+std::string bundled_default_model(const std::string& assets);
+
+// `preset` forces a random model; `src` replaces the example sentence (and then no target is set).
+// A bundled model that cannot be read falls back to the random one, with the reason in `warning`.
+Result<Session> default_session(const std::string& assets, const std::optional<std::string>& preset,
+                                const std::optional<std::string>& src, std::string* warning = nullptr);
+
+}  // namespace attnlab::gui

@@ -1,0 +1,369 @@
+// The training view: choose a task and a preset, start, pause and stop a run on the worker
+// thread, and watch it: progress and steps/s, the loss curve (training and held-out), the
+// held-out exact match, token accuracy and BLEU, and the other views following the snapshots.
+// Compare the weights with step 0, and save the trained model.
+#include "panels/input_fields.h"
+#include "panels/line_plot.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <thread>
+
+namespace attnlab::gui {
+
+namespace {
+
+constexpr ImU32 kTrainColor = IM_COL32(96, 156, 255, 255);
+constexpr ImU32 kHeldoutColor = IM_COL32(255, 150, 60, 255);
+constexpr ImU32 kExactColor = IM_COL32(90, 200, 120, 255);
+constexpr ImU32 kTokenColor = IM_COL32(190, 130, 255, 255);
+constexpr ImU32 kBleuColor = IM_COL32(235, 200, 80, 255);
+const ImVec4 kWarnColor(1.0f, 0.65f, 0.25f, 1.0f);
+const ImVec4 kErrorColor(1.0f, 0.35f, 0.3f, 1.0f);
+
+const char* task_description(const std::string& task) {
+    if (task == "copy") return "copy: the target is the source's letters, unchanged";
+    if (task == "reverse") return "reverse: the target is the source's letters, back to front";
+    if (task == "sort") return "sort: the target is the source's letters in alphabetical order";
+    if (task == "en-ko") return "en-ko: template English sentences and their Korean translations (SVO -> SOV)";
+    return "";
+}
+
+// "1:05", "12:40", "1:02:03"
+std::string clock_text(double seconds) {
+    const long s = std::max(0L, static_cast<long>(seconds + 0.5));
+    char buf[32];
+    if (s >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    else std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+}
+
+// A label, then its widget `width` wide; after the first, the pair goes on the same line if it fits.
+void field_label(const char* label, float width, bool first) {
+    const float em = ImGui::GetFontSize(), gap = 1.2f * em;
+    if (!first) {
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        const float need = gap + ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x + width;
+        if (ImGui::GetItemRectMax().x + need <= right) ImGui::SameLine(0.0f, gap);
+    }
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(width);
+}
+
+void draw_form(PanelContext& ctx, bool busy) {
+    TrainForm& f = ctx.view.train;
+    const float em = ctx.em;
+    ImGui::BeginDisabled(busy);
+    field_label(ctx.t("Task"), 7.0f * em, true);
+    if (ImGui::BeginCombo("##task", f.task.c_str())) {
+        for (const std::string& name : task_names()) {
+            if (ImGui::Selectable(name.c_str(), name == f.task)) f.task = name;
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t(task_description(name)));
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t(task_description(f.task)));
+    field_label(ctx.t("Preset"), 5.5f * em, false);
+    if (ImGui::BeginCombo("##preset", f.preset.c_str())) {
+        for (const char* p : {"tiny", "base"})
+            if (ImGui::Selectable(p, f.preset == p)) f.preset = p;
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("tiny: C=64, 2+2 layers; base: the paper's C=512, 6+6 layers"));
+    field_label(ctx.t("Steps"), 7.5f * em, false);
+    ImGui::InputInt("##steps", &f.steps, 100, 1000);
+    field_label(ctx.t("Seed"), 6.5f * em, false);
+    ImGui::InputInt("##seed", &f.seed);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("fixes the held-out split, the initial weights, the batches and dropout"));
+    field_label(ctx.t("Batch"), 6.5f * em, false);
+    ImGui::InputInt("##batch", &f.batch_size, 8, 32);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("sentence pairs per step"));
+    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    field_label(ctx.t("Threads"), 4.5f * em, false);
+    if (ImGui::BeginCombo("##threads", f.threads == 0 ? ctx.t("auto") : std::to_string(f.threads).c_str())) {
+        if (ImGui::Selectable(ctx.t("auto"), f.threads == 0)) f.threads = 0;
+        for (int n = 1; n <= std::max(cores, 2); ++n)
+            if (ImGui::Selectable(std::to_string(n).c_str(), n == f.threads)) f.threads = n;
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("the batch is split across this many threads; auto: every core but one, which draws the views"));
+    field_label(ctx.t("Evaluate every"), 6.5f * em, false);
+    ImGui::DragInt("##eval_every", &f.eval_every, 1.0f, 0, 1000000, f.eval_every == 0 ? ctx.t("auto") : "%d",
+                   ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("steps between held-out evaluations; 0 (auto): about 25 per run. Drag or double-click."));
+    ImGui::EndDisabled();
+    f.steps = std::clamp(f.steps, 1, 10000000);
+    f.seed = std::max(f.seed, 0);
+    f.batch_size = std::clamp(f.batch_size, 1, 4096);
+    f.threads = std::clamp(f.threads, 0, 64);
+    f.eval_every = std::max(f.eval_every, 0);
+    if (f.preset == "base")
+        ImGui::TextColored(kWarnColor, "%s",
+                           ctx.t("base is the paper's size (C=512, 6+6 layers): a step takes seconds here, not milliseconds."));
+}
+
+std::string status_line(const PanelContext& ctx, const TrainProgress& p) {
+    char buf[160];
+    switch (p.state) {
+        case TrainState::idle: return ctx.t("No run yet.");
+        case TrainState::running:
+            return p.evaluating ? ctx.t("Running · scoring the held-out pairs…") : ctx.t("Running");
+        case TrainState::paused:
+            std::snprintf(buf, sizeof buf, ctx.t("Paused at step %d"), p.step);
+            return buf;
+        case TrainState::finished:
+            std::snprintf(buf, sizeof buf, ctx.t("Finished in %s"), clock_text(p.elapsed_seconds).c_str());
+            return buf;
+        case TrainState::stopped:
+            std::snprintf(buf, sizeof buf, ctx.t("Stopped at step %d"), p.step);
+            return buf;
+        case TrainState::failed: return ctx.t("Failed");
+    }
+    return "";
+}
+
+void draw_controls(PanelContext& ctx, const TrainProgress& p) {
+    const ImGuiID field = ImGui::GetID("##start");
+    const bool busy = ctx.training.active();
+    if (!busy) {
+        if (ImGui::Button(ctx.t("Start"))) {
+            if (auto st = ctx.training.start(ctx.session, train_job(ctx.view.train)); !st) {
+                const bool ok = ctx.session.reject(st.error().message);
+                // The worker's own failures show in the status line; the session's (adopting the model) below.
+                if (ctx.training.progress().state != TrainState::failed) note_command(field, ok, ctx.session);
+            }
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", ctx.t("A new model for the task, trained from step 0; every view follows it."));
+    } else {
+        if (p.state == TrainState::paused ? ImGui::Button(ctx.t("Resume")) : ImGui::Button(ctx.t("Pause"))) {
+            if (p.state == TrainState::paused) ctx.training.resume();
+            else ctx.training.pause();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.t("Stop"))) ctx.training.stop();
+    }
+    ImGui::SameLine(0.0f, 1.5f * ctx.em);
+    ImGui::AlignTextToFramePadding();
+    const std::string status = status_line(ctx, p);
+    if (p.state == TrainState::failed) ImGui::TextColored(kErrorColor, "%s: %s", status.c_str(), p.error.c_str());
+    else ImGui::TextUnformatted(status.c_str());
+    field_error(ctx.session, field);
+
+    // The numbers as text (a progress bar's overlay is hard to read on its fill), then a slim bar.
+    if (p.run == 0 || p.state == TrainState::failed) {
+        ImGui::Text(ctx.t("step %d / %d"), 0, ctx.view.train.steps);
+    } else {
+        ImGui::Text(ctx.t("step %d / %d"), p.step, p.total);
+        ImGui::SameLine(0.0f, 1.5f * ctx.em);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kTrainColor), "%s %.3f", ctx.t("loss"), p.last.loss);
+        ImGui::SameLine(0.0f, 1.5f * ctx.em);
+        ImGui::Text("%.1f %s", p.steps_per_second, ctx.t("steps/s"));
+        if (busy) {
+            ImGui::SameLine(0.0f, 1.5f * ctx.em);
+            ImGui::Text("%s %s", ctx.t("ETA"), p.step == 0 ? "…" : clock_text(p.eta_seconds).c_str());
+        }
+    }
+    const float fraction = p.total > 0 ? static_cast<float>(p.step) / static_cast<float>(p.total) : 0.0f;
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::ColorConvertU32ToFloat4(kTrainColor));
+    ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.45f * ctx.em), "");
+    ImGui::PopStyleColor();
+    if (p.step > 0)
+        ImGui::TextDisabled("%s %.2e   ·   |g| %.3f   ·   %s %.1f%%   ·   %s %s", ctx.t("learning rate"),
+                            static_cast<double>(p.last.learning_rate), p.last.grad_norm, ctx.t("batch token accuracy"),
+                            100.0 * p.last.token_accuracy, ctx.t("elapsed"), clock_text(p.elapsed_seconds).c_str());
+    else
+        ImGui::TextDisabled("%s", ctx.t("Loss is the label-smoothed cross-entropy per target token (ε = 0.1)."));
+}
+
+// The batch losses averaged over a centred window of about 1/40 of the points: the trend under the noise.
+std::vector<ImVec2> smoothed(const std::vector<ImVec2>& points) {
+    const int n = static_cast<int>(points.size()), half = std::max(1, n / 80);
+    std::vector<ImVec2> out;
+    out.reserve(points.size());
+    for (int i = 0; i < n; ++i) {
+        const int lo = std::max(0, i - half), hi = std::min(n - 1, i + half);
+        float sum = 0.0f;
+        for (int j = lo; j <= hi; ++j) sum += points[static_cast<size_t>(j)].y;
+        out.emplace_back(points[static_cast<size_t>(i)].x, sum / static_cast<float>(hi - lo + 1));
+    }
+    return out;
+}
+
+void loss_plot(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
+    PlotSeries batch{ctx.t("training (batch)"), IM_COL32(96, 156, 255, 90), {}, 1.0f};
+    for (size_t i = 0; i < p.train_loss.size(); ++i) batch.points.emplace_back(p.train_loss.step_at(i), p.train_loss.mean(i));
+    PlotSeries train{ctx.t("training (smoothed)"), kTrainColor, smoothed(batch.points), 2.0f};
+    PlotSeries heldout{ctx.t("held-out"), kHeldoutColor, {}, 2.0f, true};
+    for (const HeldoutPoint& h : p.heldout)
+        heldout.points.emplace_back(static_cast<float>(h.step), static_cast<float>(h.scores.loss));
+    PlotAxes axes;
+    axes.x_label = ctx.t("step");
+    axes.y_label = "";  // the header above the plot says it
+    axes.x_max = static_cast<float>(std::max(p.run ? p.total : ctx.view.train.steps, 1));
+    axes.log_y = ctx.view.train.log_loss;
+    axes.empty_note = ctx.t("Press Start to train.");
+    line_plot("##loss", size, axes, {batch, train, heldout});
+}
+
+void score_plot(PanelContext& ctx, const TrainProgress& p, ImVec2 size, bool bleu) {
+    PlotSeries exact{ctx.t("exact match"), kExactColor, {}, 2.0f, true, "%.1f%%"};
+    PlotSeries tokens{ctx.t("token accuracy"), kTokenColor, {}, 2.0f, true, "%.1f%%"};
+    PlotSeries bleu_series{"BLEU", kBleuColor, {}, 2.0f, true, "%.1f"};
+    for (const HeldoutPoint& h : p.heldout) {
+        const float x = static_cast<float>(h.step);
+        exact.points.emplace_back(x, static_cast<float>(100.0 * h.scores.exact_match));
+        tokens.points.emplace_back(x, static_cast<float>(100.0 * h.scores.token_accuracy));
+        bleu_series.points.emplace_back(x, static_cast<float>(h.scores.bleu));
+    }
+    PlotAxes axes;
+    axes.x_label = ctx.t("step");
+    axes.y_label = "";  // the legend and the numbers above say it
+    axes.x_max = static_cast<float>(std::max(p.run ? p.total : ctx.view.train.steps, 1));
+    axes.fixed_y = true, axes.y_min = 0.0f, axes.y_max = 100.0f;
+    axes.empty_note = ctx.t("no evaluation yet");
+    std::vector<PlotSeries> series = {exact, tokens};
+    if (bleu) series.push_back(bleu_series);
+    line_plot("##scores", size, axes, series);
+}
+
+// The latest held-out scores as numbers.
+void score_numbers(const PanelContext& ctx, const TrainProgress& p, bool bleu, float width) {
+    if (p.heldout.empty()) {
+        ImGui::TextDisabled("%s", p.evaluating ? ctx.t("scoring the held-out pairs…") : ctx.t("Held-out scores: none yet"));
+        return;
+    }
+    const HeldoutPoint& h = p.heldout.back();
+    ImGui::Text(ctx.t("Held-out at step %d"), h.step);
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%d %s%s)", h.scores.n_examples, ctx.t("pairs"), h.full ? "" : ctx.t(", live sample"));
+    if (!h.full && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("Live evaluations decode at most twice the longest reference; the final one "
+                                      "scores every held-out pair in full."));
+    // Each number on this line if it fits, else on the next.
+    char text[4][96];
+    std::snprintf(text[0], sizeof text[0], "%s %.1f%%", ctx.t("exact match"), 100.0 * h.scores.exact_match);
+    std::snprintf(text[1], sizeof text[1], "%s %.1f%%", ctx.t("token accuracy"), 100.0 * h.scores.token_accuracy);
+    std::snprintf(text[2], sizeof text[2], "BLEU %.1f", h.scores.bleu);
+    std::snprintf(text[3], sizeof text[3], "%s %.3f", ctx.t("loss"), h.scores.loss);
+    const ImU32 colors[4] = {kExactColor, kTokenColor, kBleuColor, kHeldoutColor};
+    const float left = ImGui::GetCursorScreenPos().x, right = left + width;
+    bool first = true;
+    for (int i = 0; i < 4; ++i) {
+        if (i == 2 && !bleu) continue;
+        const float gap = 1.2f * ctx.em;
+        if (!first && ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text[i]).x <= right) ImGui::SameLine(0.0f, gap);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[i]), "%s", text[i]);
+        first = false;
+    }
+}
+
+void draw_curves(PanelContext& ctx, const TrainProgress& p, float height) {
+    const bool bleu = (p.run ? p.job.settings.task : ctx.view.train.task) == "en-ko";
+    const float em = ctx.em, avail = ImGui::GetContentRegionAvail().x;
+    const bool side_by_side = avail >= 32.0f * em;
+    const float loss_w = side_by_side ? std::floor(avail * 0.58f) : avail;
+    const float scores_w = side_by_side ? avail - loss_w - ImGui::GetStyle().ItemSpacing.x : avail;
+    const float header_h = ImGui::GetFrameHeightWithSpacing();
+    const float plot_h = std::max(6.0f * em, side_by_side ? height - header_h : (height - 2.0f * header_h) * 0.5f);
+
+    ImGui::BeginGroup();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(ctx.t("Loss"));
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", ctx.t("cross-entropy per token (ε-smoothed)"));
+    ImGui::SameLine(0.0f, 1.5f * em);
+    ImGui::Checkbox(ctx.t("log scale"), &ctx.view.train.log_loss);
+    loss_plot(ctx, p, ImVec2(loss_w, plot_h));
+    ImGui::EndGroup();
+    if (side_by_side) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::PushID("scores");
+    const float y0 = ImGui::GetCursorPosY();
+    ImGui::AlignTextToFramePadding();
+    score_numbers(ctx, p, bleu, scores_w);
+    const float numbers_h = ImGui::GetCursorPosY() - y0;  // the plots' bottoms line up
+    score_plot(ctx, p, ImVec2(scores_w, std::max(5.0f * em, plot_h + header_h - numbers_h)), bleu);
+    ImGui::PopID();
+    ImGui::EndGroup();
+}
+
+void draw_compare(PanelContext& ctx, const TrainProgress& p) {
+    Training& t = ctx.training;
+    if (!t.has_run()) return;
+    if (!t.linked(ctx.session)) {
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextColored(kWarnColor, "%s", ctx.t("The other views show another model now."));
+        ImGui::SameLine();
+        if (ImGui::Button(ctx.t("Show this run in the views"))) t.show_in_session(ctx.session);
+        return;
+    }
+    bool pinned = t.compare_pinned();
+    const bool toggled = ImGui::Checkbox(ctx.t("Compare with step 0"), &pinned);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("Every view shows the untrained weights of step 0 while this is on."));
+    ImGui::SameLine();
+    ImGui::Button(ctx.t("Hold for step 0"));
+    const bool held = ImGui::IsItemActive();
+    if (toggled || held != (t.compare() && !t.compare_pinned())) t.set_compare(ctx.session, pinned, held);
+    ImGui::SameLine(0.0f, 1.5f * ctx.em);
+    if (t.compare())
+        ImGui::TextColored(kWarnColor, "%s", ctx.t("The views show step 0 (untrained)."));
+    else
+        ImGui::TextDisabled(ctx.t(t.active() ? "The views show step %d, following the run." : "The views show step %d."),
+                            t.shown_step());
+    (void)p;
+}
+
+void draw_save(PanelContext& ctx) {
+    Training& t = ctx.training;
+    if (!t.has_run()) return;
+    const ImGuiID field = ImGui::GetID("##save_trained");
+    const char* label = ctx.t("Save model");
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(ctx.t("Save the trained model"));
+    ImGui::SameLine();
+    const float button_w = ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+    ImGui::SetNextItemWidth(std::min(28.0f * ctx.em, ImGui::GetContentRegionAvail().x - button_w - ImGui::GetStyle().ItemSpacing.x));
+    std::string path;
+    const std::string fallback = "trained-" + t.progress().job.settings.task + ".safetensors";
+    bool save = remembered_text_field("##save_trained", "model.safetensors", fallback, path);
+    ImGui::SameLine();
+    save |= ImGui::Button(label);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("The newest snapshot, with the task's vocabularies; written atomically."));
+    if (save && !path.empty()) {
+        if (auto st = t.save(path); st) {
+            ctx.status = std::string(ctx.t("Saved")) + " " + path;
+            remember_recent_file(ctx.view, path);
+        } else {
+            note_command(field, ctx.session.reject(st.error().message), ctx.session);
+        }
+    }
+    field_error(ctx.session, field);
+}
+
+}  // namespace
+
+void draw_training_panel(PanelContext& ctx) {
+    const TrainProgress& p = ctx.training.progress();
+    draw_form(ctx, ctx.training.active());
+    ImGui::Spacing();
+    draw_controls(ctx, p);
+    ImGui::Separator();
+    // The curves take what the compare and save lines below leave.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float below = ctx.training.has_run()
+                            ? 2.0f * ImGui::GetFrameHeightWithSpacing() + 2.0f * style.ItemSpacing.y + 0.5f * ctx.em
+                            : 0.0f;
+    draw_curves(ctx, p, ImGui::GetContentRegionAvail().y - below);
+    if (ctx.training.has_run()) ImGui::Separator();
+    draw_compare(ctx, p);
+    draw_save(ctx);
+}
+
+}  // namespace attnlab::gui
