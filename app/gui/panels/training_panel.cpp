@@ -292,7 +292,7 @@ void draw_curves(PanelContext& ctx, const TrainProgress& p, float height) {
     ImGui::EndGroup();
 }
 
-void draw_compare(PanelContext& ctx, const TrainProgress& p) {
+void draw_compare(PanelContext& ctx) {
     Training& t = ctx.training;
     if (!t.has_run()) return;
     if (!t.linked(ctx.session)) {
@@ -316,7 +316,6 @@ void draw_compare(PanelContext& ctx, const TrainProgress& p) {
     else
         ImGui::TextDisabled(ctx.t(t.active() ? "The views show step %d, following the run." : "The views show step %d."),
                             t.shown_step());
-    (void)p;
 }
 
 void draw_save(PanelContext& ctx) {
@@ -362,7 +361,7 @@ void draw_training_panel(PanelContext& ctx) {
                             : 0.0f;
     draw_curves(ctx, p, ImGui::GetContentRegionAvail().y - below);
     if (ctx.training.has_run()) ImGui::Separator();
-    draw_compare(ctx, p);
+    draw_compare(ctx);
     draw_save(ctx);
 }
 
