@@ -1,6 +1,8 @@
 // Shared CLI helpers.
 #include "cli_common.h"
 
+#include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <iostream>
 
@@ -22,6 +24,19 @@ std::optional<long long> parse_integer(const std::string& text) {
     auto [ptr, ec] = std::from_chars(text.data(), end, v);
     if (ec != std::errc() || ptr != end || text.empty()) return std::nullopt;
     return v;
+}
+
+std::optional<long long> integer_flag(const Args& args, const char* flag, long long fallback, long long lo, long long hi) {
+    auto v = parse_integer(args.get(flag).value_or(std::to_string(fallback)));
+    if (!v || *v < lo || *v > hi) return std::nullopt;
+    return v;
+}
+
+double median_of(std::vector<double>& values) {
+    assert(!values.empty());
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 std::optional<std::vector<int>> parse_id_list(const std::string& text) {

@@ -15,10 +15,8 @@ int run_bench(const Argv& argv) {
     Args args;
     if (auto err = parse_args(argv, {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed"}, {"json"}, 0}, args))
         return fail("bench: " + *err, kExitUsage);
-    auto number = [&](const char* flag, long long fallback, long long lo, long long hi) -> std::optional<long long> {
-        auto v = parse_integer(args.get(flag).value_or(std::to_string(fallback)));
-        if (!v || *v < lo || *v > hi) return std::nullopt;
-        return v;
+    auto number = [&](const char* flag, long long fallback, long long lo, long long hi) {
+        return integer_flag(args, flag, fallback, lo, hi);
     };
     const auto src_len = number("src-len", 32, 1, 65536), tgt_len = number("tgt-len", 32, 1, 65536);
     const auto reps = number("reps", 20, 1, 100000), vocab = number("vocab", 99, 5, 1 << 22);
@@ -48,8 +46,7 @@ int run_bench(const Argv& argv) {
         const double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         if (r >= 2) ms.push_back(elapsed);
     }
-    std::sort(ms.begin(), ms.end());
-    const double median = ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
+    const double median = median_of(ms);  // sorts ms
     if (args.has("json")) {
         std::printf("{\"impl\": \"attnlab\", \"preset\": \"%s\", \"median_ms\": %.3f, \"min_ms\": %.3f, \"reps\": %lld, "
                     "\"src_len\": %lld, \"tgt_len\": %lld, \"vocab\": %lld, \"steps\": %zu, \"threads\": 1}\n",

@@ -16,10 +16,8 @@ int run_bench_train(const Argv& argv) {
     Args args;
     if (auto err = parse_args(argv, {{"preset", "batch", "src-len", "tgt-len", "vocab", "steps", "dropout", "threads"}, {"json"}, 0}, args))
         return fail("bench-train: " + *err, kExitUsage);
-    auto number = [&](const char* flag, long long fallback, long long lo, long long hi) -> std::optional<long long> {
-        auto v = parse_integer(args.get(flag).value_or(std::to_string(fallback)));
-        if (!v || *v < lo || *v > hi) return std::nullopt;
-        return v;
+    auto number = [&](const char* flag, long long fallback, long long lo, long long hi) {
+        return integer_flag(args, flag, fallback, lo, hi);
     };
     const auto batch_size = number("batch", 64, 1, 4096), src_len = number("src-len", 10, 1, 4096);
     const auto tgt_len = number("tgt-len", 11, 2, 4096), vocab = number("vocab", 300, 5, 1 << 20);
@@ -56,8 +54,7 @@ int run_bench_train(const Argv& argv) {
         adam.step(weights, r->grads, warmup_learning_rate(config->d_model, static_cast<int>(s) + 1, 4000, 1.0f));
         if (s >= 3) ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
     }
-    std::sort(ms.begin(), ms.end());
-    const double median = ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
+    const double median = median_of(ms);  // sorts ms
     if (args.has("json")) {
         std::printf("{\"impl\": \"attnlab\", \"preset\": \"%s\", \"median_ms\": %.3f, \"steps_per_s\": %.2f, "
                     "\"batch\": %lld, \"src_len\": %lld, \"tgt_len\": %lld, \"vocab\": %lld, \"threads\": %lld}\n",
