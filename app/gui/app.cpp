@@ -34,8 +34,10 @@ const char* view_title(View v) {
 constexpr View kCentralViews[] = {View::positional, View::attention, View::masks,   View::residual,
                                   View::ffn,        View::output,    View::weights, View::training};
 
-constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+// The four windows tile the screen, so their background is the colour main.cpp clears the frame
+// to: one full-screen layer of blended pixels less for a software rasteriser.
+constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBackground;
 
 }  // namespace
 
@@ -93,6 +95,17 @@ void App::follow_cursor() {
     if (v == View::attention) focus_attention_step(view_, path);
 }
 
+// Where NaN or ±∞ first appears in the trace, as a red menu-bar item that jumps to that step.
+void App::draw_non_finite_warning() {
+    const auto bad = session_.stepper().first_non_finite_step();
+    if (!bad) return;
+    const std::string label = std::string(tr(view_.korean, "NaN or infinite values from step")) + " " +
+                              std::to_string(*bad + 1) + ": " + session_.stepper().step(*bad).path;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.3f, 0.25f, 1.0f));
+    if (ImGui::MenuItem(label.c_str())) session_.run_to(*bad + 1);
+    ImGui::PopStyleColor();
+}
+
 void App::draw_menu(FrameRequests& req) {
     const bool ko = view_.korean;
     if (!ImGui::BeginMainMenuBar()) return;
@@ -128,6 +141,7 @@ void App::draw_menu(FrameRequests& req) {
         ImGui::EndMenu();
     }
     ImGui::TextDisabled("  %s", session_.model_name().c_str());
+    draw_non_finite_warning();
     if (!font_warning.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "  %s", font_warning.c_str());
     if (!status.empty()) ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1), "  %s", status.c_str());
     ImGui::EndMainMenuBar();

@@ -58,6 +58,7 @@ public:
 private:
     void handle_keys(FrameRequests& req);
     void draw_menu(FrameRequests& req);
+    void draw_non_finite_warning();
     void draw_layout();
     void advance_playback(float dt);
     void follow_cursor();

@@ -4,6 +4,7 @@
 #include "io/file_bytes.h"
 #include "io/model_file.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace attnlab::gui {
@@ -33,6 +34,15 @@ std::string bundled_default_model(const std::string& assets) {
     const std::filesystem::path p = std::filesystem::path(assets) / "models" / "en-ko.safetensors";
     std::error_code ec;
     return std::filesystem::is_regular_file(p, ec) ? p.string() : "";
+}
+
+std::vector<std::string> bundled_model_files(const std::string& assets) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(assets) / "models", ec))
+        if (e.path().extension() == ".safetensors") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 Result<Session> default_session(const std::string& assets, const std::optional<std::string>& preset,

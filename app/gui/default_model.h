@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace attnlab::gui {
 
@@ -16,6 +17,8 @@ inline constexpr const char* kExampleTarget = "나 는 빨간 사과 를 좋아�
 
 // assets/models/en-ko.safetensors if it exists, else "".
 std::string bundled_default_model(const std::string& assets);
+// Every assets/models/*.safetensors, sorted by path.
+std::vector<std::string> bundled_model_files(const std::string& assets);
 
 // `preset` forces a random model; `src` replaces the example sentence (and then no target is set).
 // A bundled model that cannot be read falls back to the random one, with the reason in `warning`.

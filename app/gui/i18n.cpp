@@ -12,6 +12,8 @@ namespace {
 const std::unordered_map<std::string_view, const char*>& korean_table() {
     static const std::unordered_map<std::string_view, const char*> table = {
         {"File", "파일"},
+        {"NaN or infinite values", "NaN 또는 무한대 값"},
+        {"NaN or infinite values from step", "NaN 또는 무한대 값이 처음 나온 단계"},
         {"View", "보기"},
         {"Open model...", "모델 열기..."},
         {"Open", "열기"},

@@ -11,13 +11,15 @@ namespace attnlab::gui {
 
 const char* kLaunchUsage =
     "usage: attnlab [--help] [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean] [--presentation] [--light]\n"
-    "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--size WxH] [--step N] [--fresh-settings] [--settings FILE]\n"
+    "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--soak N] [--size WxH] [--step N] [--fresh-settings] [--settings FILE]\n"
     "               [--train-steps N [--train-task copy|reverse|sort|en-ko]]\n"
     "views: positional attention masks residual ffn output weights training input model stepper\n"
     "Without --model or --preset it opens assets/models/en-ko.safetensors when that exists, else a seeded\n"
     "random tiny model over assets/vocab/en.txt and ko.txt.\n"
     "--train-steps N starts a training run of N steps at launch (the Training view's preset, seed and batch;\n"
-    "its task, or --train-task); with --screenshot the picture is taken once that run has finished.\n";
+    "its task, or --train-task); with --screenshot the picture is taken once that run has finished.\n"
+    "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
+    "memory grew after warm-up.\n";
 
 namespace {
 
@@ -69,10 +71,10 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             if (std::find(names.begin(), names.end(), *v) == names.end())
                 return Error{"unknown task '" + *v + "' (expected copy, reverse, sort or en-ko)"};
             o.train_task = *v;
-        } else if (a == "--frames" || a == "--bench-frames") {
+        } else if (a == "--frames" || a == "--bench-frames" || a == "--soak") {
             auto n = to_int(*v, 1, 1000000);
             if (!n) return Error{a + " takes a positive integer"};
-            (a == "--frames" ? o.frames : o.bench_frames) = *n;
+            (a == "--frames" ? o.frames : a == "--soak" ? o.soak_frames : o.bench_frames) = *n;
         } else if (a == "--size") {
             const auto x = v->find('x');
             auto w = x == std::string::npos ? std::nullopt : to_int(v->substr(0, x), 320, 8192);

@@ -9,6 +9,7 @@
 #include "io/model_file.h"
 #include "launch_options.h"
 #include "screenshot.h"
+#include "soak_driver.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <malloc.h>
 #include <vector>
 
 using namespace attnlab;
@@ -68,6 +70,17 @@ void rebuild_fonts(App& app) {
     ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
+// The soak's verdict on stdout as JSON, and its exit code: 1 if memory grew or commands failed.
+int report_soak(const SoakDriver& soak, int frames) {
+    constexpr int64_t kToleranceKib = 8 * 1024;
+    std::printf("{\"frames\": %d, \"failed_commands\": %d, \"memory\": %s}\n", frames, soak.failed_commands(),
+                soak.memory().json().c_str());
+    if (soak.failed_commands() > 0) return fail(std::to_string(soak.failed_commands()) + " soak commands failed", 1);
+    if (!soak.memory().flat(kToleranceKib))
+        return fail("resident memory grew after warm-up (more than 8 MiB): " + soak.memory().json(), 1);
+    return 0;
+}
+
 double percentile(std::vector<double> v, double q) {
     std::sort(v.begin(), v.end());
     return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))];
@@ -76,6 +89,10 @@ double percentile(std::vector<double> v, double q) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A paper-base model's tensors come from mmap and go back to the system when another model
+    // replaces it. glibc would otherwise raise this threshold after the first such free and keep
+    // the next base model's tensors in its heap, which grows with each switch.
+    mallopt(M_MMAP_THRESHOLD, 512 * 1024);
     auto options = parse_launch_options(std::vector<std::string>(argv + 1, argv + argc));
     if (!options) {
         std::fputs(kLaunchUsage, stderr);
@@ -86,7 +103,7 @@ int main(int argc, char** argv) {
         std::fputs(kLaunchUsage, stdout);
         return 0;
     }
-    const bool headless = o.screenshot || o.bench_frames > 0;
+    const bool headless = o.screenshot || o.bench_frames > 0 || o.soak_frames > 0;
     const Paths paths = find_paths(argv[0]);
 
     auto session = initial_session(o, paths);
@@ -147,6 +164,8 @@ int main(int argc, char** argv) {
                 if (!app.start_training(job)) exit_code = fail(app.session().error(), 1);
             }
 
+            std::optional<SoakDriver> soak;
+            if (o.soak_frames > 0) soak.emplace(o.soak_frames, bundled_model_files(paths.assets));
             std::vector<double> frame_ms;
             int frame = 0;
             int frames_idle = 0;  // frames drawn since a training run was last going (a screenshot waits for 2)
@@ -158,6 +177,7 @@ int main(int argc, char** argv) {
                 for (const auto& path : dropped) app.open_dropped_file(path);
                 dropped.clear();
 
+                if (soak) soak->before_frame(app, frame);
                 const auto t0 = std::chrono::steady_clock::now();
                 const float dt = std::chrono::duration<float>(t0 - last).count();
                 last = t0;
@@ -170,7 +190,8 @@ int main(int argc, char** argv) {
                 int fb_w = 0, fb_h = 0;
                 glfwGetFramebufferSize(window, &fb_w, &fb_h);
                 glViewport(0, 0, fb_w, fb_h);
-                glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
+                const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the tiled windows draw none
+                glClearColor(bg.x, bg.y, bg.z, 1.0f);
                 glClear(GL_COLOR_BUFFER_BIT);
                 ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
                 app.heatmaps().end_frame();
@@ -190,6 +211,10 @@ int main(int argc, char** argv) {
                     if (auto st = save_framebuffer_png(*o.screenshot, 0, 0, fb_w, fb_h); !st)
                         exit_code = fail(st.error().message, 1);
                     break;
+                }
+                if (soak) {
+                    soak->after_frame(frame);
+                    if (soak->finished(frame)) break;
                 }
                 if (o.bench_frames > 0) {
                     glFinish();
@@ -213,6 +238,7 @@ int main(int argc, char** argv) {
                 std::printf("{\"frames\": %zu, \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"width\": %d, \"height\": %d}\n",
                             frame_ms.size(), percentile(frame_ms, 0.5), percentile(frame_ms, 0.95), o.width, o.height);
             }
+            if (soak) exit_code = report_soak(*soak, frame);
             if (!headless && !o.fresh_settings && !o.settings)
                 if (auto st = save_view_state(app.view()); !st) fail("settings not saved: " + st.error().message, 0);
         }

@@ -2,6 +2,8 @@
 // bundled and recent files) and saving .safetensors model files.
 #include "panels/model_files.h"
 
+#include "default_model.h"
+
 #include "panels/input_fields.h"
 
 #include <algorithm>
@@ -48,15 +50,6 @@ std::string browse_with_zenity() {
     pclose(pipe);
     while (!chosen.empty() && (chosen.back() == '\n' || chosen.back() == '\r')) chosen.pop_back();
     return chosen;
-}
-
-std::vector<std::string> bundled_models(const std::string& assets) {
-    std::vector<std::string> out;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(assets + "/models", ec))
-        if (e.path().extension() == ".safetensors") out.push_back(e.path().string());
-    std::sort(out.begin(), out.end());
-    return out;
 }
 
 void open_file(PanelContext& ctx, ImGuiID field, const std::string& path) {
@@ -177,7 +170,7 @@ void draw_open_save(PanelContext& ctx) {
             if (const std::string chosen = browse_with_zenity(); !chosen.empty()) open_file(ctx, open_field, chosen);
     }
     field_error(ctx.session, open_field);
-    std::string picked = file_list(ctx, ctx.t("Bundled models"), bundled_models(ctx.paths.assets));
+    std::string picked = file_list(ctx, ctx.t("Bundled models"), bundled_model_files(ctx.paths.assets));
     if (std::string recent = file_list(ctx, ctx.t("Recent files"), ctx.view.recent_files); !recent.empty())
         picked = std::move(recent);  // copied: opening reorders the recent list
     if (!picked.empty()) open_file(ctx, open_field, picked);

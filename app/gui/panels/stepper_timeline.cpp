@@ -7,6 +7,8 @@ namespace attnlab::gui {
 
 namespace {
 
+const ImVec4 kNonFiniteColor(1.0f, 0.3f, 0.25f, 1.0f);
+
 // A run of consecutive steps in one part of the model (a layer, the masks, the output head).
 struct Block {
     size_t first = 0, count = 0;
@@ -65,6 +67,10 @@ void step_tooltip(const PanelContext& ctx, size_t i) {
                        ctx.t(step_kind_name(step_kind(s.path))));
     ImGui::SameLine();
     ImGui::TextDisabled("· %s", run ? ctx.t("computed") : ctx.t("not run yet"));
+    if (run)
+        if (const TraceEntry* e = ctx.stepper().entry(s.path); e && e->non_finite > 0)
+            ImGui::TextColored(kNonFiniteColor, "%s: %lld", ctx.t("NaN or infinite values"),
+                               static_cast<long long>(e->non_finite));
     ImGui::TextDisabled("%s", ctx.t("Click to run the forward pass up to here."));
     ImGui::EndTooltip();
 }
@@ -147,6 +153,12 @@ void draw_timeline(PanelContext& ctx, float cell_height) {
                       color, 0.0f, 0, 2.0f);
     };
     if (cursor > 0) outline(cursor - 1, ImGui::GetColorU32(ImGuiCol_Text));
+    if (const auto bad = stepper.first_non_finite_step()) {  // where NaN/∞ first appears: a red frame and a mark below
+        outline(*bad, ImGui::GetColorU32(kNonFiniteColor));
+        const float cx = xs[*bad] + cell_w * 0.5f, top = origin.y + cell_height + 3.0f, half = 0.35f * ctx.em;
+        draw->AddTriangleFilled(ImVec2(cx, top), ImVec2(cx - half, top + 2.0f * half), ImVec2(cx + half, top + 2.0f * half),
+                                ImGui::GetColorU32(kNonFiniteColor));
+    }
     if (!hovered && !active) return;
     // The cell under the mouse: the last one starting at or left of it (a gap belongs to the cell before).
     const float mouse_x = ImGui::GetIO().MousePos.x;
