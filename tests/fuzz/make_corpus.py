@@ -167,6 +167,12 @@ def make_vocab():
 
 
 # ---------------------------------------------------------------- tokenizers
+# The first byte's high nibble picks the mode (see fuzz_tokenizers.cpp): 0 word/char, 1 GPT-2 BPE,
+# 2 WordPiece lower-cased, 3 WordPiece cased, 4 vocab.json NUL merges.txt, 5 vocab.txt.
+MODE_BPE, MODE_UNCASED, MODE_CASED, MODE_BPE_FILES, MODE_VOCAB_TXT = 0x10, 0x20, 0x30, 0x40, 0x50
+TOKENIZER_FIXTURES = ROOT / "tests/fixtures/tokenizers"
+
+
 def make_tokenizers():
     t = "fuzz_tokenizers"
     sentences = {
@@ -185,6 +191,44 @@ def make_tokenizers():
     write(t, "bad_utf8_overlong", b"\x01\xc0\xaf x")
     write(t, "bad_utf8_surrogate", b"\x01\xed\xa0\x80")
     write(t, "bad_utf8_too_big", b"\x00\xf4\x90\x80\x80 cat")
+
+    subword_texts = {
+        "spaces": "  the   cat  \n\n end  ",
+        "contractions": "it's they're IT'S we'll I'd 'sa",
+        "digits_punct": "2023 and 42!!! ...? $5+a «the»",
+        "accents_case": "Café CAFE\u0301 İ ΟΔΟΣ naïve",
+        "hangul_cjk": "한국어 中文 안녕 세계",
+        "emoji": "hi 😀! 👨\u200d👩\u200d👧 x",
+        "controls": "a\x00b\ufffdc\u00adD\u200be\x0bf\x85g\u2028h",
+        "specials": "<|endoftext|>a [MASK] b[SEP] [mask] <|endoftext |>",
+        "long_word": "a" * 101 + " " + "한" * 34,
+    }
+    for name, text in subword_texts.items():
+        for mode, prefix in ((MODE_BPE, "bpe"), (MODE_UNCASED, "wordpiece_uncased"), (MODE_CASED, "wordpiece_cased")):
+            write(t, f"{prefix}_{name}", bytes([mode]) + text.encode())
+    write(t, "bpe_bad_utf8", bytes([MODE_BPE]) + b"ok \xc3")
+    write(t, "wordpiece_bad_utf8", bytes([MODE_UNCASED]) + b"the \xed\xa0\x80")
+
+    vocab_json = (TOKENIZER_FIXTURES / "gpt2/vocab.json").read_bytes()
+    merges_txt = (TOKENIZER_FIXTURES / "gpt2/merges.txt").read_bytes()
+    files = bytes([MODE_BPE_FILES])
+    write(t, "bpe_files_fixture", files + vocab_json + b"\0" + merges_txt)
+    write(t, "bpe_files_no_merges", files + vocab_json)
+    write(t, "bpe_files_bad_merge_line", files + vocab_json + b"\0#version: 0.2\nl l\nH  e\n")
+    write(t, "bpe_files_merge_not_in_vocab", files + vocab_json + b"\0l l\nq z\n")
+    write(t, "bpe_files_bad_json", files + vocab_json[:40] + b"\0" + merges_txt)
+    write(t, "bpe_files_missing_byte", files + b'{"a": 0, "b": 1, "ab": 2}\0a b\n')
+    write(t, "bpe_files_bad_ids", files + b'{"a": 0, "b": 5, "c": "x"}\0')
+    write(t, "bpe_files_bad_utf8", files + vocab_json + b"\0l \xc3\n")
+
+    vocab_txt = (TOKENIZER_FIXTURES / "bert/vocab.txt").read_bytes()
+    write(t, "vocab_txt_fixture_uncased", bytes([MODE_VOCAB_TXT | 1]) + vocab_txt)
+    write(t, "vocab_txt_fixture_cased", bytes([MODE_VOCAB_TXT]) + vocab_txt)
+    write(t, "vocab_txt_crlf", bytes([MODE_VOCAB_TXT | 1]) + b"[UNK]\r\n[CLS]\r\n[SEP]\r\nthe\r\n##s\r\n")
+    write(t, "vocab_txt_empty_line", bytes([MODE_VOCAB_TXT]) + b"[UNK]\n\n[CLS]\n[SEP]\n")
+    write(t, "vocab_txt_duplicate", bytes([MODE_VOCAB_TXT]) + b"[UNK]\n[CLS]\n[SEP]\nthe\nthe\n")
+    write(t, "vocab_txt_no_cls", bytes([MODE_VOCAB_TXT]) + b"[UNK]\n[SEP]\n")
+    write(t, "vocab_txt_bad_utf8", bytes([MODE_VOCAB_TXT]) + b"[UNK]\n[CLS]\n[SEP]\nx\xc3\n")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets with clang-14 into build-fuzz/ and fuzz each for SECONDS seconds.
-# Usage: tests/fuzz/run.sh [SECONDS]   (default 60)
+# Usage: tests/fuzz/run.sh [SECONDS [TARGET...]]   (default 60 s, every target)
 # Each target runs on a copy of its seeds (build-fuzz/corpus/<target>), so tests/fuzz/corpus
 # stays small. Crash/leak/timeout inputs land in build-fuzz/artifacts/<target>/.
 # Exit status: 0 when every target ran clean, 1 when any crashed, leaked or reported.
@@ -8,12 +8,18 @@ set -euo pipefail
 
 SECONDS_PER_TARGET="${1:-60}"
 if ! [[ "$SECONDS_PER_TARGET" =~ ^[0-9]+$ ]] || (( SECONDS_PER_TARGET < 1 )); then
-  echo "usage: $0 SECONDS" >&2
+  echo "usage: $0 [SECONDS [TARGET...]]" >&2
   exit 2
 fi
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD="$ROOT/build-fuzz"
 TARGETS=(fuzz_safetensors fuzz_config_json fuzz_vocab fuzz_tokenizers)
+if (( $# > 1 )); then
+  for t in "${@:2}"; do
+    [[ " ${TARGETS[*]} " == *" $t "* ]] || { echo "unknown target $t (one of: ${TARGETS[*]})" >&2; exit 2; }
+  done
+  TARGETS=("${@:2}")
+fi
 
 # ---- toolchain: clang-14 with libFuzzer's runtime (libclang-rt-14-dev) ----
 have_toolchain() {
