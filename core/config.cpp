@@ -42,17 +42,25 @@ constexpr EnumNames<Activation, 3> kActivationNames{{{{Activation::relu, "relu"}
 constexpr EnumNames<Positional, 3> kPositionalNames{{{{Positional::sinusoidal, "sinusoidal"},
                                                       {Positional::learned, "learned"},
                                                       {Positional::none, "none"}}}};
+constexpr EnumNames<Family, 3> kFamilyNames{{{{Family::transformer, "transformer"},
+                                              {Family::gpt2, "gpt2"},
+                                              {Family::bert, "bert"}}}};
+constexpr EnumNames<OutputHead, 3> kOutputHeadNames{{{{OutputHead::linear, "linear"},
+                                                      {OutputHead::transform, "transform"},
+                                                      {OutputHead::none, "none"}}}};
 
 const std::set<std::string> kFields = {
     "arch", "d_model", "n_heads", "n_encoder_layers", "n_decoder_layers", "d_ff", "activation",
     "norm_first", "final_norm", "positional", "max_len", "scale_embedding", "tie_embeddings",
-    "layer_norm_eps", "src_vocab_size", "tgt_vocab_size", "pad_id", "sos_id", "eos_id", "unk_id"};
+    "layer_norm_eps", "src_vocab_size", "tgt_vocab_size", "pad_id", "sos_id", "eos_id", "unk_id",
+    "family", "type_vocab_size", "embedding_norm", "output_head"};
 
 // Reads one field of the config object into `out`, or explains why it cannot.
 class FieldReader {
 public:
     explicit FieldReader(const json& j) : j_(j) {}
     const std::string& error() const { return error_; }
+    bool has(const char* key) const { return j_.contains(key); }
 
     void get_int(const char* key, int& out) {
         const json* v = find(key);
@@ -99,11 +107,31 @@ private:
     std::string error_;
 };
 
+// Each family's files name only some of the switches' tensors; a switch without names is refused.
+Status validate_family(const ModelConfig& c) {
+    auto bad = [&](const std::string& m) { return Status(Error{"config: family " + to_string(c.family) + " " + m}); };
+    if (c.type_vocab_size < 0 || c.type_vocab_size > (1 << 16)) return Error{"config: type_vocab_size out of range"};
+    if (c.family != Family::bert) {
+        if (c.type_vocab_size != 0) return bad("has no token-type embeddings (type_vocab_size must be 0)");
+        if (c.embedding_norm) return bad("has no embedding LayerNorm (embedding_norm must be false)");
+        if (c.output_head != OutputHead::linear) return bad("has only a linear output_head");
+    }
+    if (c.family == Family::gpt2 && c.arch != Arch::decoder_only) return bad("is decoder_only");
+    if (c.family == Family::bert) {
+        if (c.arch != Arch::encoder_only) return bad("is encoder_only");
+        if (c.final_norm) return bad("has no final LayerNorm (final_norm must be false)");
+        if (c.output_head == OutputHead::linear) return bad("has an output_head of transform (MLM) or none");
+    }
+    return ok_status();
+}
+
 }  // namespace
 
 std::string to_string(Arch a) { return kArchNames.name(a); }
 std::string to_string(Activation a) { return kActivationNames.name(a); }
 std::string to_string(Positional p) { return kPositionalNames.name(p); }
+std::string to_string(Family f) { return kFamilyNames.name(f); }
+std::string to_string(OutputHead h) { return kOutputHeadNames.name(h); }
 
 Result<ModelConfig> config_from_json(const std::string& json_text) {
     json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
@@ -135,6 +163,10 @@ Result<ModelConfig> config_from_json(const std::string& json_text) {
     r.get_int("sos_id", c.sos_id);
     r.get_int("eos_id", c.eos_id);
     r.get_int("unk_id", c.unk_id);
+    if (r.has("family")) r.get_enum("family", kFamilyNames, c.family);
+    if (r.has("type_vocab_size")) r.get_int("type_vocab_size", c.type_vocab_size);
+    if (r.has("embedding_norm")) r.get_bool("embedding_norm", c.embedding_norm);
+    if (r.has("output_head")) r.get_enum("output_head", kOutputHeadNames, c.output_head);
     if (!r.error().empty()) return Error{r.error()};
     if (auto st = validate_config(c); !st) return st.error();
     return c;
@@ -162,6 +194,11 @@ std::string config_to_json(const ModelConfig& c) {
     j["sos_id"] = c.sos_id;
     j["eos_id"] = c.eos_id;
     j["unk_id"] = c.unk_id;
+    const ModelConfig defaults;
+    if (c.family != defaults.family) j["family"] = to_string(c.family);
+    if (c.type_vocab_size != defaults.type_vocab_size) j["type_vocab_size"] = c.type_vocab_size;
+    if (c.embedding_norm != defaults.embedding_norm) j["embedding_norm"] = c.embedding_norm;
+    if (c.output_head != defaults.output_head) j["output_head"] = to_string(c.output_head);
     return j.dump();
 }
 
@@ -188,10 +225,11 @@ Status validate_config(const ModelConfig& c) {
     const int vocab = needs_tgt ? c.tgt_vocab_size : c.src_vocab_size;
     const std::pair<const char*, int> ids[] = {{"pad_id", c.pad_id}, {"sos_id", c.sos_id}, {"eos_id", c.eos_id}, {"unk_id", c.unk_id}};
     for (auto [name, id] : ids) {
+        if (id == -1 && c.family != Family::transformer) continue;  // the model has no such token
         if (id < 0 || id >= vocab || (needs_src && id >= c.src_vocab_size))
             return bad(std::string(name) + " " + std::to_string(id) + " is outside the vocabulary");
     }
-    return ok_status();
+    return validate_family(c);
 }
 
 Result<ModelConfig> preset_config(const std::string& name, int src_vocab_size, int tgt_vocab_size) {

@@ -12,6 +12,12 @@ namespace attnlab {
 enum class Arch { encoder_decoder, encoder_only, decoder_only };
 enum class Activation { relu, gelu, gelu_tanh };  // gelu is the erf form
 enum class Positional { sinusoidal, learned, none };
+// Whose tensor names and weight layouts a model uses (param_names.h): ours (torch.nn.Transformer's
+// state_dict), or those of a Hugging Face GPT-2 or BERT file (core/hf reads their folders).
+enum class Family { transformer, gpt2, bert };
+// linear: logits = x·Wᵀ + b.  transform: dense + activation + LayerNorm before it (BERT's MLM
+// head).  none: the model ends at its stack output (a BERT file without a head).
+enum class OutputHead { linear, transform, none };
 
 struct ModelConfig {
     Arch arch = Arch::encoder_decoder;
@@ -30,7 +36,13 @@ struct ModelConfig {
     float layer_norm_eps = 1e-5f;
     int src_vocab_size = 0;
     int tgt_vocab_size = 0;
+    // Our models have all four in their vocabulary. A Hugging Face family's may be -1: the model
+    // has no such token (GPT-2 has no padding token, so no id is ever read as padding).
     int pad_id = 0, sos_id = 1, eos_id = 2, unk_id = 3;
+    Family family = Family::transformer;
+    int type_vocab_size = 0;      // token-type (segment) embeddings added to the source, as BERT's; 0: none
+    bool embedding_norm = false;  // a LayerNorm over the summed embeddings, as BERT's
+    OutputHead output_head = OutputHead::linear;
 
     int d_head() const { return d_model / n_heads; }  // D
     bool has_encoder() const { return arch != Arch::decoder_only; }
@@ -44,10 +56,16 @@ struct ModelConfig {
 std::string to_string(Arch a);
 std::string to_string(Activation a);
 std::string to_string(Positional p);
+std::string to_string(Family f);
+std::string to_string(OutputHead h);
 
-// Every field is required; unknown fields are an error, so a typo cannot pass silently.
+// Every field is required but the four after unk_id (family, type_vocab_size, embedding_norm,
+// output_head), which default to our Transformer's; unknown fields are an error, so a typo
+// cannot pass silently.
 Result<ModelConfig> config_from_json(const std::string& json_text);
-std::string config_to_json(const ModelConfig& config);  // compact, fields in a fixed order
+// Compact, fields in a fixed order; the four optional ones only when not their defaults, so
+// our own models' JSON is what it always was.
+std::string config_to_json(const ModelConfig& config);
 Status validate_config(const ModelConfig& config);
 
 // "tiny": C=64, H=4, 2+2 layers, F=256.  "base": the paper's C=512, H=8, 6+6, F=2048.

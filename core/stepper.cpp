@@ -24,6 +24,14 @@ Status check_inputs(const ModelConfig& c, const ForwardInputs& in) {
     if (c.has_encoder()) {
         if (auto st = check_ids(in.src_ids, c.src_vocab_size, c.max_len, "source"); !st) return st;
     }
+    if (!in.src_token_types.empty()) {
+        if (c.type_vocab_size == 0) return Error{"this model has no token types"};
+        if (static_cast<int64_t>(in.src_token_types.size()) > c.max_len) return Error{"more token types than max_len"};
+        for (size_t i = 0; i < in.src_token_types.size(); ++i)
+            if (in.src_token_types[i] < 0 || in.src_token_types[i] >= c.type_vocab_size)
+                return Error{"token type " + std::to_string(in.src_token_types[i]) + " at source position " +
+                             std::to_string(i) + " is outside 0.." + std::to_string(c.type_vocab_size - 1)};
+    }
     if (c.has_decoder()) {
         if (auto st = check_ids(in.tgt_ids, c.tgt_vocab_size, c.max_len, "target"); !st) return st;
     }

@@ -23,6 +23,13 @@ std::string shape_string(const Shape& shape) {
 
 Tensor::Tensor(Shape s) : shape(std::move(s)), data(static_cast<size_t>(shape_numel(shape)), 0.0f) {}
 
+std::shared_ptr<const Tensor> mapped_tensor(Shape shape, const float* data, std::shared_ptr<const void> owner) {
+    Tensor t;
+    t.data = FloatBuffer::view(data, static_cast<size_t>(shape_numel(shape)), std::move(owner));
+    t.shape = std::move(shape);
+    return std::make_shared<const Tensor>(std::move(t));
+}
+
 Tensor Tensor::from_matrix(const Mat& m) {
     Tensor t({m.rows(), m.cols()});
     t.matrix() = m;

@@ -2,8 +2,11 @@
 // Matrices are Eigen row-major views over it: one token per row.
 #pragma once
 
+#include "float_buffer.h"
+
 #include <Eigen/Core>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,13 +20,13 @@ using RowVecMap = Eigen::Map<RowVec>;
 using ConstRowVecMap = Eigen::Map<const RowVec>;
 
 using Shape = std::vector<int64_t>;
-// Aligned to Eigen's widest packet: Eigen's vectorised reductions peel by address, so equal
-// alignment everywhere makes every result reproducible bit for bit, run after run.
-using FloatBuffer = std::vector<float, Eigen::aligned_allocator<float>>;
-
 struct Tensor {
     Shape shape;
-    FloatBuffer data;  // row-major, size = product of shape
+    // Row-major, size = product of shape. Owned arrays are aligned to Eigen's widest packet:
+    // Eigen's vectorised reductions peel by address, so equal alignment everywhere makes every
+    // result reproducible bit for bit, run after run. A weight may instead be a read-only view
+    // of a memory-mapped file (mapped_tensor), always at the same offset in it.
+    FloatBuffer data;
 
     Tensor() = default;
     explicit Tensor(Shape s);  // zero-filled
@@ -44,6 +47,10 @@ struct Tensor {
     RowVecMap row(int64_t r);
     ConstRowVecMap row(int64_t r) const;
 };
+
+// A tensor over product(shape) floats at `data` that `owner` keeps alive (a memory-mapped file),
+// read in place. It exists only as const: a copy of it owns its numbers.
+std::shared_ptr<const Tensor> mapped_tensor(Shape shape, const float* data, std::shared_ptr<const void> owner);
 
 std::string shape_string(const Shape& shape);  // "(3, 4)"
 int64_t shape_numel(const Shape& shape);

@@ -1,6 +1,8 @@
 // Parameter names and shapes per config, shape checks on load, and seeded initialisation.
 #include "weights.h"
 
+#include "param_names.h"
+
 #include <cassert>
 #include <cmath>
 #include <random>
@@ -9,64 +11,82 @@ namespace attnlab {
 
 namespace {
 
-void add_linear(std::vector<ParamSpec>& out, const std::string& prefix, int64_t n_out, int64_t n_in) {
-    out.push_back({prefix + ".weight", {n_out, n_in}});
-    out.push_back({prefix + ".bias", {n_out}});
+// Collects specs in first-use order; a tensor several maps read (a packed Q;K;V, a tied
+// embedding) is listed once.
+class SpecList {
+public:
+    void add(const std::string& name, Shape shape, ParamKind kind) {
+        if (name.empty()) return;
+        for (const auto& s : specs_)
+            if (s.name == name) return;
+        specs_.push_back({name, std::move(shape), kind});
+    }
+    void add(const LinearParams& p) {
+        add(p.weight, p.weight_shape(), ParamKind::matrix);
+        if (!p.bias_optional) add(p.bias, {p.n_stored_out}, ParamKind::bias);
+    }
+    void add(const NormParams& p, int64_t C) {
+        add(p.weight, {C}, ParamKind::norm_gain);
+        add(p.bias, {C}, ParamKind::norm_bias);
+    }
+    void add_layer(const LayerParams& l, int64_t C) {
+        for (const AttentionParams* a : {&l.self_attn, l.cross_attn ? &*l.cross_attn : nullptr})
+            if (a)
+                for (const LinearParams* p : {&a->q, &a->k, &a->v, &a->out}) add(*p);
+        add(l.ffn_in);
+        add(l.ffn_out);
+        for (const NormParams& n : l.norms) add(n, C);
+    }
+    std::vector<ParamSpec> take() { return std::move(specs_); }
+
+private:
+    std::vector<ParamSpec> specs_;
+};
+
+std::vector<Stack> stacks(const ModelConfig& c) {
+    std::vector<Stack> s;
+    if (c.has_encoder()) s.push_back(Stack::encoder);
+    if (c.has_decoder()) s.push_back(Stack::decoder);
+    return s;
 }
 
-void add_norm(std::vector<ParamSpec>& out, const std::string& prefix, int64_t c) {
-    out.push_back({prefix + ".weight", {c}});
-    out.push_back({prefix + ".bias", {c}});
-}
-
-void add_attention(std::vector<ParamSpec>& out, const std::string& prefix, int64_t c) {
-    out.push_back({prefix + ".in_proj_weight", {3 * c, c}});  // packed W_Q; W_K; W_V
-    out.push_back({prefix + ".in_proj_bias", {3 * c}});
-    add_linear(out, prefix + ".out_proj", c, c);
-}
-
-// An encoder-style block: self-attention + FFN (also the decoder_only block).
-void add_self_block(std::vector<ParamSpec>& out, const std::string& prefix, const ModelConfig& c) {
-    add_attention(out, prefix + ".self_attn", c.d_model);
-    add_linear(out, prefix + ".linear1", c.d_ff, c.d_model);
-    add_linear(out, prefix + ".linear2", c.d_model, c.d_ff);
-    add_norm(out, prefix + ".norm1", c.d_model);
-    add_norm(out, prefix + ".norm2", c.d_model);
-}
-
-void add_cross_block(std::vector<ParamSpec>& out, const std::string& prefix, const ModelConfig& c) {
-    add_attention(out, prefix + ".self_attn", c.d_model);
-    add_attention(out, prefix + ".multihead_attn", c.d_model);
-    add_linear(out, prefix + ".linear1", c.d_ff, c.d_model);
-    add_linear(out, prefix + ".linear2", c.d_model, c.d_ff);
-    add_norm(out, prefix + ".norm1", c.d_model);
-    add_norm(out, prefix + ".norm2", c.d_model);
-    add_norm(out, prefix + ".norm3", c.d_model);
+int vocab_size(const ModelConfig& c, Stack stack) {
+    return stack == Stack::encoder ? c.src_vocab_size : c.tgt_vocab_size;
 }
 
 }  // namespace
 
 std::string output_weight_name(const ModelConfig& c) {
-    if (!c.tie_embeddings) return "generator.weight";
-    return c.arch == Arch::encoder_only ? "src_embed.weight" : "tgt_embed.weight";
+    return c.output_head == OutputHead::none ? "" : head_params(c).unembed.weight;
 }
 
 std::vector<ParamSpec> parameter_specs(const ModelConfig& c) {
-    std::vector<ParamSpec> out;
+    SpecList out;
     const int64_t C = c.d_model;
-    if (c.has_encoder()) out.push_back({"src_embed.weight", {c.src_vocab_size, C}});
-    if (c.has_decoder()) out.push_back({"tgt_embed.weight", {c.tgt_vocab_size, C}});
-    if (c.positional == Positional::learned) out.push_back({"pos_embed.weight", {c.max_len, C}});
-    for (int i = 0; i < c.n_encoder_layers; ++i) add_self_block(out, "encoder.layers." + std::to_string(i), c);
-    if (c.has_encoder() && c.final_norm) add_norm(out, "encoder.norm", C);
-    for (int i = 0; i < c.n_decoder_layers; ++i) {
-        const std::string prefix = "decoder.layers." + std::to_string(i);
-        if (c.arch == Arch::decoder_only) add_self_block(out, prefix, c);
-        else add_cross_block(out, prefix, c);
+    for (Stack s : stacks(c)) out.add(embedding_params(c, s).tokens, {vocab_size(c, s), C}, ParamKind::embedding);
+    for (Stack s : stacks(c)) out.add(embedding_params(c, s).positions, {c.max_len, C}, ParamKind::embedding);
+    for (Stack s : stacks(c)) out.add(embedding_params(c, s).token_types, {c.type_vocab_size, C}, ParamKind::embedding);
+    for (Stack s : stacks(c))
+        if (const auto norm = embedding_params(c, s).norm) out.add(*norm, C);
+    for (Stack s : stacks(c)) {
+        const int n_layers = s == Stack::encoder ? c.n_encoder_layers : c.n_decoder_layers;
+        for (int i = 0; i < n_layers; ++i) out.add_layer(layer_params(c, s, i), C);
+        if (const auto norm = final_norm_params(c, s)) out.add(*norm, C);
     }
-    if (c.has_decoder() && c.final_norm) add_norm(out, "decoder.norm", C);
-    if (!c.tie_embeddings) out.push_back({"generator.weight", {c.output_vocab_size(), C}});
-    return out;
+    if (c.output_head != OutputHead::none) {
+        const HeadParams head = head_params(c);
+        if (head.transform) out.add(*head.transform);
+        if (head.transform_norm) out.add(*head.transform_norm, C);
+        out.add(head.unembed);
+    }
+    return out.take();
+}
+
+std::vector<ParamSpec> optional_parameter_specs(const ModelConfig& c) {
+    if (c.output_head == OutputHead::none) return {};
+    const LinearParams unembed = head_params(c).unembed;
+    if (!unembed.bias_optional) return {};
+    return {{unembed.bias, {unembed.n_stored_out}, ParamKind::bias}};
 }
 
 int64_t parameter_count(const ModelConfig& config) {
@@ -116,19 +136,23 @@ Status check_weights(const ModelConfig& config, const Weights& weights) {
             return Error{"tensor '" + spec.name + "' has shape " + shape_string(t->shape) + ", config needs " +
                          shape_string(spec.shape)};
     }
+    const auto optional = optional_parameter_specs(config);
     for (const auto& [name, tensor] : weights.all()) {
         bool known = false;
         for (const auto& spec : specs) known = known || spec.name == name;
         if (known) continue;
-        if (name == "generator.bias") {
-            const Shape want{config.output_vocab_size()};
-            if (tensor->shape != want)
-                return Error{"tensor 'generator.bias' has shape " + shape_string(tensor->shape) + ", config needs " +
-                             shape_string(want)};
+        const ParamSpec* extra = nullptr;
+        for (const auto& spec : optional) extra = spec.name == name ? &spec : extra;
+        if (extra) {
+            if (tensor->shape != extra->shape)
+                return Error{"tensor '" + name + "' has shape " + shape_string(tensor->shape) + ", config needs " +
+                             shape_string(extra->shape)};
             continue;
         }
-        if (name == "generator.weight" && config.tie_embeddings)
-            return Error{"tensor 'generator.weight' is present but tie_embeddings is true"};
+        ModelConfig untied = config;
+        untied.tie_embeddings = false;
+        if (config.tie_embeddings && !output_weight_name(untied).empty() && name == output_weight_name(untied))
+            return Error{"tensor '" + name + "' is present but tie_embeddings is true"};
         return Error{"unexpected tensor '" + name + "' for this config"};
     }
     return ok_status();
@@ -139,21 +163,27 @@ Weights init_weights(const ModelConfig& config, uint64_t seed) {
     Weights w;
     for (const auto& spec : parameter_specs(config)) {
         Tensor t(spec.shape);
-        const std::string& n = spec.name;
-        const bool is_norm = n.find("norm") != std::string::npos;
-        const bool is_embedding = n.find("embed") != std::string::npos;
-        if (is_norm) {
-            if (n.ends_with(".weight")) std::fill(t.data.begin(), t.data.end(), 1.0f);
-        } else if (is_embedding) {
-            // N(0, 1/C): after the √C scaling a token vector has unit-size entries, like PE.
-            std::normal_distribution<float> normal(0.0f, 1.0f / std::sqrt(static_cast<float>(config.d_model)));
-            for (float& x : t.data) x = normal(rng);
-        } else if (t.rank() == 2) {
-            const float bound = std::sqrt(6.0f / static_cast<float>(t.shape[0] + t.shape[1]));
-            std::uniform_real_distribution<float> uniform(-bound, bound);
-            for (float& x : t.data) x = uniform(rng);
-        }  // biases stay 0
-        w.set(n, std::move(t));
+        switch (spec.kind) {
+            case ParamKind::norm_gain:
+                std::fill(t.data.begin(), t.data.end(), 1.0f);
+                break;
+            case ParamKind::embedding: {
+                // N(0, 1/C): after the √C scaling a token vector has unit-size entries, like PE.
+                std::normal_distribution<float> normal(0.0f, 1.0f / std::sqrt(static_cast<float>(config.d_model)));
+                for (float& x : t.data) x = normal(rng);
+                break;
+            }
+            case ParamKind::matrix: {
+                const float bound = std::sqrt(6.0f / static_cast<float>(t.shape[0] + t.shape[1]));
+                std::uniform_real_distribution<float> uniform(-bound, bound);
+                for (float& x : t.data) x = uniform(rng);
+                break;
+            }
+            case ParamKind::bias:
+            case ParamKind::norm_bias:
+                break;  // 0
+        }
+        w.set(spec.name, std::move(t));
     }
     return w;
 }

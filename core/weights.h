@@ -1,6 +1,7 @@
-// Weights: the named parameter tensors of a model, with the names of
-// torch.nn.Transformer().state_dict() plus the embeddings and the output projection.
-// Each tensor is shared and immutable, so a snapshot copies pointers, not numbers.
+// Weights: the named parameter tensors of a model, with the names of its family (param_names.h):
+// torch.nn.Transformer().state_dict() plus the embeddings and the output projection, or a
+// Hugging Face GPT-2's or BERT's. Each tensor is shared and immutable, so a snapshot copies
+// pointers, not numbers; a tensor may be a view of a memory-mapped file.
 #pragma once
 
 #include "config.h"
@@ -15,17 +16,23 @@
 
 namespace attnlab {
 
+enum class ParamKind { embedding, matrix, bias, norm_gain, norm_bias };
+
 struct ParamSpec {
     std::string name;
     Shape shape;
+    ParamKind kind = ParamKind::matrix;
 };
 
 // Every parameter a config needs, in a stable order. A tied output projection
 // (tie_embeddings) is not listed: it reads the embedding.
 std::vector<ParamSpec> parameter_specs(const ModelConfig& config);
+// Parameters read when present: generator.bias of our models.
+std::vector<ParamSpec> optional_parameter_specs(const ModelConfig& config);
 int64_t parameter_count(const ModelConfig& config);
 
-// Name of the tensor the output projection multiplies by: generator.weight, or the tied embedding.
+// Name of the tensor the output projection multiplies by: generator.weight (lm_head.weight, ...),
+// or the tied embedding; "" for a model without an output head.
 std::string output_weight_name(const ModelConfig& config);
 
 class Weights {
@@ -46,11 +53,11 @@ private:
 };
 
 // Checks that `weights` holds exactly the tensors the config needs, with the right shapes,
-// plus optional extras (generator.bias). The message names the first tensor at fault.
+// plus optional ones (generator.bias). The message names the first tensor at fault.
 Status check_weights(const ModelConfig& config, const Weights& weights);
 
 // Random weights from a seed: Xavier-uniform matrices, N(0, 1/C) embeddings, zero biases,
-// LayerNorm gain 1 and bias 0.
+// LayerNorm gain 1 and bias 0. Optional parameters are left out.
 Weights init_weights(const ModelConfig& config, uint64_t seed);
 
 }  // namespace attnlab

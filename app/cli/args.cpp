@@ -26,8 +26,10 @@ std::optional<std::string> parse_args(const std::vector<std::string>& argv, cons
             out.positional.push_back(a);
         }
     }
-    if (out.positional.size() != spec.n_positional)
-        return "expected " + std::to_string(spec.n_positional) + " file argument(s), got " +
+    const size_t most = spec.n_positional + spec.n_optional_positional;
+    if (out.positional.size() < spec.n_positional || out.positional.size() > most)
+        return "expected " + std::to_string(spec.n_positional) +
+               (most > spec.n_positional ? " to " + std::to_string(most) : "") + " file argument(s), got " +
                std::to_string(out.positional.size());
     return std::nullopt;
 }

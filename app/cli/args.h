@@ -23,6 +23,7 @@ struct ArgSpec {
     std::set<std::string> value_flags;   // take one value
     std::set<std::string> switch_flags;  // take none
     size_t n_positional = 0;
+    size_t n_optional_positional = 0;    // may follow the required ones
 };
 
 // Returns an error message for an unknown flag, a flag without its value, or a wrong count of positionals.

@@ -8,7 +8,7 @@
 
 namespace attnlab::cli {
 
-const std::set<std::string> kInputFlags = {"src", "src-ids", "tgt", "tgt-ids"};
+const std::set<std::string> kInputFlags = {"src", "src-ids", "src-types", "tgt", "tgt-ids"};
 
 int fail(const std::string& message, int code) {
     std::string line = message;
@@ -89,11 +89,20 @@ Result<InputRequest> inputs_from_args(const Model& model, const Args& args, int*
     if (!src) return src.error();
     auto tgt = side_ids(args, "tgt", model, encode_target_text, req.unknown_words, exit_code);
     if (!tgt) return tgt.error();
+    if (const auto types = args.get("src-types")) {
+        auto list = parse_id_list(*types);
+        if (!list) return Error{"--src-types must be comma-separated integers, got '" + *types + "'"};
+        req.inputs.src_token_types = *list;
+    }
 
     if (c.arch == Arch::decoder_only) {
         if (src->has_value() && tgt->has_value()) {
             *exit_code = kExitUsage;
             return Error{"a decoder_only model reads one sequence: give --tgt (or --src), not both"};
+        }
+        if (!src->has_value() && !tgt->has_value() && c.sos_id < 0) {
+            *exit_code = kExitUsage;
+            return Error{"missing --src-ids IDS: this model has no start token to begin from"};
         }
         req.inputs.tgt_ids = src->has_value() ? **src : tgt->has_value() ? **tgt : std::vector<int>{c.sos_id};
         return req;
@@ -116,15 +125,15 @@ Result<InputRequest> inputs_from_args(const Model& model, const Args& args, int*
 
 }  // namespace attnlab::cli
 
-#include "io/model_file.h"
+#include "hf/open_model.h"
 
 namespace attnlab::cli {
 
 Result<Stepper> open_stepper(const Args& args, Model* model, int* exit_code) {
     *exit_code = kExitBadInput;
-    auto loaded = io::read_model(args.positional.at(0));
+    auto loaded = open_model(args.positional.at(0));
     if (!loaded) return loaded.error();
-    *model = std::move(*loaded);
+    *model = std::move(loaded->model);
     auto request = inputs_from_args(*model, args, exit_code);
     if (!request) return request.error();
     if (!request->unknown_words.empty()) {

@@ -29,7 +29,8 @@ std::optional<std::vector<int>> parse_id_list(const std::string& text);
 // Reads --src/--src-ids and --tgt/--tgt-ids for the model's architecture. Text gets <eos>
 // appended (source) or <sos> prepended (target); ids are used exactly as given. An
 // encoder_decoder model without a target starts from <sos>. A decoder_only model takes its
-// sequence from --tgt (or --src, as a prompt). Unknown words are listed in `unknown_words`.
+// sequence from --tgt (or --src, as a prompt). --src-types gives the source's token types
+// (BERT's segments). Unknown words are listed in `unknown_words`.
 struct InputRequest {
     ForwardInputs inputs;
     std::vector<std::string> unknown_words;
@@ -37,13 +38,14 @@ struct InputRequest {
 // On failure, *exit_code says whether it was usage (2) or input (1).
 Result<InputRequest> inputs_from_args(const Model& model, const Args& args, int* exit_code);
 
-extern const std::set<std::string> kInputFlags;  // src, src-ids, tgt, tgt-ids
+extern const std::set<std::string> kInputFlags;  // src, src-ids, src-types, tgt, tgt-ids
 
 }  // namespace attnlab::cli
 
 namespace attnlab::cli {
 
-// Loads args.positional[0] into *model and starts a stepper on the inputs the flags give.
+// Loads args.positional[0] (a model file or a Hugging Face folder) into *model and starts a
+// stepper on the inputs the flags give.
 // Unknown words are reported on stderr as a note. On failure returns the message and sets *exit_code.
 Result<Stepper> open_stepper(const Args& args, Model* model, int* exit_code);
 

@@ -1,8 +1,14 @@
-// attnlab-cli bench: median time of the traced forward pass (every step, every output kept)
-// of a random preset model, measured in-process.
+// attnlab-cli bench [MODEL]: median time of the traced forward pass (every step, every output
+// kept), measured in-process, of a random preset model or of a model file or Hugging Face
+// folder on random ids; for a MODEL also the median time to open it.
 #include "cli_common.h"
 #include "commands.h"
+#include "forward/linear_map.h"
+#include "hf/open_model.h"
+#include "io/file_bytes.h"
 #include "stepper.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -11,50 +17,115 @@
 
 namespace attnlab::cli {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// n random ids of a vocabulary of `vocab`, drawn from [first, vocab) and never pad_id.
+std::vector<int> random_ids(std::mt19937& rng, long long n, int first, int vocab, int pad_id) {
+    std::uniform_int_distribution<int> token(first, vocab - 1);
+    std::vector<int> ids;
+    while (static_cast<long long>(ids.size()) < n)
+        if (const int id = token(rng); id != pad_id) ids.push_back(id);
+    return ids;
+}
+
+struct OpenTimes {
+    double first_ms = 0, median_ms = 0;
+};
+
+// Opens `path` `n_opens` times; the first open's model is kept in *model.
+Result<OpenTimes> time_opens(const std::string& path, long long n_opens, Model* model) {
+    std::vector<double> ms;
+    for (long long i = 0; i < n_opens; ++i) {
+        const auto t0 = Clock::now();
+        auto loaded = open_model(path);
+        ms.push_back(ms_since(t0));
+        if (!loaded) return loaded.error();
+        if (i == 0) *model = std::move(loaded->model);
+    }
+    const double first = ms.front();
+    return OpenTimes{first, median_of(ms)};
+}
+
+}  // namespace
+
 int run_bench(const Argv& argv) {
     Args args;
-    if (auto err = parse_args(argv, {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed"}, {"json"}, 0}, args))
+    if (auto err = parse_args(argv, {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens"}, {"json"}, 0, 1},
+                              args))
         return fail("bench: " + *err, kExitUsage);
     auto number = [&](const char* flag, long long fallback, long long lo, long long hi) {
         return integer_flag(args, flag, fallback, lo, hi);
     };
     const auto src_len = number("src-len", 32, 1, 65536), tgt_len = number("tgt-len", 32, 1, 65536);
     const auto reps = number("reps", 20, 1, 100000), vocab = number("vocab", 99, 5, 1 << 22);
-    const auto seed = number("seed", 0, 0, 1LL << 62);
-    if (!src_len || !tgt_len || !reps || !vocab || !seed)
-        return fail("bench: --src-len, --tgt-len, --reps, --vocab and --seed take positive integers", kExitUsage);
+    const auto seed = number("seed", 0, 0, 1LL << 62), opens = number("opens", 5, 1, 1000);
+    if (!src_len || !tgt_len || !reps || !vocab || !seed || !opens)
+        return fail("bench: --src-len, --tgt-len, --reps, --vocab, --seed and --opens take positive integers", kExitUsage);
+    const bool from_file = !args.positional.empty();
+    if (from_file && (args.get("preset") || args.get("vocab")))
+        return fail("bench: --preset and --vocab describe a random model; drop them with a MODEL", kExitUsage);
     const std::string preset = args.get("preset").value_or("base");
 
-    auto config = preset_config(preset, static_cast<int>(*vocab), static_cast<int>(*vocab));
-    if (!config) return fail("bench: " + config.error().message, kExitUsage);
-    config->max_len = static_cast<int>(std::max({*src_len, *tgt_len, static_cast<long long>(config->max_len)}));
+    Model model;
+    OpenTimes open_times;
+    if (from_file) {
+        auto times = time_opens(args.positional[0], *opens, &model);
+        if (!times) return fail("bench: " + times.error().message, kExitBadInput);
+        open_times = *times;
+    } else {
+        auto config = preset_config(preset, static_cast<int>(*vocab), static_cast<int>(*vocab));
+        if (!config) return fail("bench: " + config.error().message, kExitUsage);
+        config->max_len = static_cast<int>(std::max({*src_len, *tgt_len, static_cast<long long>(config->max_len)}));
+        model.config = *config;
+        model.weights = init_weights(*config, static_cast<uint64_t>(*seed));
+    }
+    const ModelConfig& c = model.config;
     std::mt19937 rng(static_cast<uint32_t>(*seed));
-    std::uniform_int_distribution<int> token(4, static_cast<int>(*vocab) - 1);
+    const int first_id = from_file ? 0 : 4;  // a random preset's ids 0..3 are its special tokens
     ForwardInputs inputs;
-    for (long long i = 0; i < *src_len; ++i) inputs.src_ids.push_back(token(rng));
-    inputs.tgt_ids.push_back(config->sos_id);
-    for (long long i = 1; i < *tgt_len; ++i) inputs.tgt_ids.push_back(token(rng));
-    auto stepper = Stepper::create(*config, init_weights(*config, static_cast<uint64_t>(*seed)), inputs);
+    if (c.has_encoder()) inputs.src_ids = random_ids(rng, *src_len, first_id, c.src_vocab_size, c.pad_id);
+    if (c.has_decoder()) {
+        inputs.tgt_ids = random_ids(rng, *tgt_len, first_id, c.tgt_vocab_size, c.pad_id);
+        if (c.sos_id >= 0) inputs.tgt_ids[0] = c.sos_id;
+    }
+    auto stepper = Stepper::create(c, model.weights, inputs);
     if (!stepper) return fail("bench: " + stepper.error().message, kExitBadInput);
 
-    using Clock = std::chrono::steady_clock;
     std::vector<double> ms;
     for (long long r = 0; r < *reps + 2; ++r) {  // two warm-up runs
         stepper->run_to(0);
         const auto t0 = Clock::now();
         stepper->run_all();
-        const double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        if (r >= 2) ms.push_back(elapsed);
+        if (r >= 2) ms.push_back(ms_since(t0));
     }
     const double median = median_of(ms);  // sorts ms
+    const std::string name = from_file ? io::display_path(args.positional[0]) : "preset " + preset;
+    const long long S = static_cast<long long>(inputs.src_ids.size()), T = static_cast<long long>(inputs.tgt_ids.size());
+    // The widest products, the FFN's and the logits', are the ones that may take a second thread.
+    const bool two_threads = linear_map_splits(std::max(S, T), c.d_model, c.d_ff) ||
+                             (c.output_head != OutputHead::none && linear_map_splits(std::max(S, T), c.d_model, c.output_vocab_size()));
+    const int threads = two_threads ? 2 : 1;
     if (args.has("json")) {
-        std::printf("{\"impl\": \"attnlab\", \"preset\": \"%s\", \"median_ms\": %.3f, \"min_ms\": %.3f, \"reps\": %lld, "
-                    "\"src_len\": %lld, \"tgt_len\": %lld, \"vocab\": %lld, \"steps\": %zu, \"threads\": 1}\n",
-                    preset.c_str(), median, ms.front(), *reps, *src_len, *tgt_len, *vocab, stepper->size());
-    } else {
-        std::printf("traced forward pass, preset %s, %lld+%lld tokens, %zu steps: median %.3f ms, min %.3f ms over %lld runs\n",
-                    preset.c_str(), *src_len, *tgt_len, stepper->size(), median, ms.front(), *reps);
+        const std::string quoted_name = nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        std::printf("{\"impl\": \"attnlab\", \"model\": %s, \"median_ms\": %.3f, \"min_ms\": %.3f, \"reps\": %lld, "
+                    "\"src_len\": %lld, \"tgt_len\": %lld, \"steps\": %zu, \"threads\": %d",
+                    quoted_name.c_str(), median, ms.front(), *reps, S, T, stepper->size(), threads);
+        if (from_file)
+            std::printf(", \"open_median_ms\": %.3f, \"open_first_ms\": %.3f, \"opens\": %lld", open_times.median_ms,
+                        open_times.first_ms, *opens);
+        std::printf("}\n");
+        return 0;
     }
+    if (from_file)
+        std::printf("open %s: median %.1f ms, first %.1f ms over %lld opens\n", name.c_str(), open_times.median_ms,
+                    open_times.first_ms, *opens);
+    std::printf("traced forward pass, %s, %lld+%lld tokens, %zu steps, %d thread%s: median %.3f ms, min %.3f ms over "
+                "%lld runs\n",
+                name.c_str(), S, T, stepper->size(), threads, threads == 1 ? "" : "s", median, ms.front(), *reps);
     return 0;
 }
 

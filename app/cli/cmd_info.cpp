@@ -1,20 +1,34 @@
-// attnlab-cli info MODEL: what a model file holds.
+// attnlab-cli info MODEL: what a model file or a Hugging Face folder holds.
 #include "cli_common.h"
 #include "commands.h"
-#include "io/model_file.h"
+#include "hf/open_model.h"
+#include "io/file_bytes.h"
 
 #include <cstdio>
 
 namespace attnlab::cli {
 
+namespace {
+
+// "vocab.json, merges.txt" or "none"
+std::string joined(const std::vector<std::string>& names) {
+    std::string s;
+    for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s.empty() ? "none" : s;
+}
+
+}  // namespace
+
 int run_info(const Argv& argv) {
     Args args;
     if (auto err = parse_args(argv, {{}, {}, 1}, args)) return fail("info: " + *err, kExitUsage);
-    auto model = io::read_model(args.positional[0]);
-    if (!model) return fail(model.error().message, kExitBadInput);
-    const ModelConfig& c = model->config;
+    auto loaded = open_model(args.positional[0]);
+    if (!loaded) return fail(loaded.error().message, kExitBadInput);
+    const Model& model = loaded->model;
+    const ModelConfig& c = model.config;
 
-    std::printf("model       %s\n", args.positional[0].c_str());
+    std::printf("model       %s\n", io::display_path(args.positional[0]).c_str());
+    std::printf("format      %s\n", loaded->format.c_str());
     std::printf("config      %s\n", config_to_json(c).c_str());
     std::printf("arch        %s, %s, %s FFN, %s positions\n", to_string(c.arch).c_str(),
                 c.norm_first ? "pre-LN" : "post-LN", to_string(c.activation).c_str(), to_string(c.positional).c_str());
@@ -22,13 +36,24 @@ int run_info(const Argv& argv) {
                 c.d_head(), c.d_ff, c.n_encoder_layers, c.n_decoder_layers, c.max_len);
     std::printf("parameters  %lld\n", static_cast<long long>(parameter_count(c)));
     auto vocab_line = [&](const char* name, const std::optional<Vocab>& v) {
-        if (v) std::printf("%-11s %d tokens (%s tokenizer)\n", name, v->size(), to_string(model->tokenizer).c_str());
+        if (v) std::printf("%-11s %d tokens (%s tokenizer)\n", name, v->size(), to_string(model.tokenizer).c_str());
     };
-    vocab_line("src_vocab", model->src_vocab);
-    vocab_line("tgt_vocab", model->tgt_vocab);
-    std::printf("tensors     %zu\n", model->weights.all().size());
-    for (const auto& [name, tensor] : model->weights.all())
+    vocab_line("src_vocab", model.src_vocab);
+    vocab_line("tgt_vocab", model.tgt_vocab);
+    if (c.family != Family::transformer)
+        std::printf("tokenizer   files: %s (not read yet: give token ids with --src-ids)\n",
+                    joined(loaded->tokenizer_files).c_str());
+    size_t n_mapped = 0;
+    for (const auto& [name, tensor] : model.weights.all()) n_mapped += tensor->data.is_view();
+    std::printf("tensors     %zu", model.weights.all().size());
+    if (n_mapped > 0) std::printf(" (%zu read in place from the mapped file)", n_mapped);
+    std::printf("\n");
+    for (const auto& [name, tensor] : model.weights.all())
         std::printf("  %-48s %s\n", name.c_str(), shape_string(tensor->shape).c_str());
+    if (!loaded->unused_tensors.empty()) {
+        std::printf("unused      %zu tensors in the file that no step reads\n", loaded->unused_tensors.size());
+        for (const auto& name : loaded->unused_tensors) std::printf("  %s\n", io::display_path(name).c_str());
+    }
     return 0;
 }
 

@@ -1,37 +1,27 @@
 // The ten stages of one multi-head attention: Q, K, V, QKᵀ, ÷√D, mask, softmax, ·V, concat, W^O.
 #include "forward/graph_builder.h"
+#include "forward/linear_map.h"
 #include "ops/attention.h"
-#include "ops/linear.h"
 #include "ops/softmax.h"
 
 namespace attnlab {
 
-namespace {
-
-// Q, K or V: rows [which·C, (which+1)·C) of the packed in_proj, split into heads.
-StepOutput project_heads(const StepContext& ctx, const std::string& param_prefix, int which) {
-    const int64_t C = ctx.config.d_model;
-    const Tensor& w = ctx.param(param_prefix + ".in_proj_weight");  // (3C, C)
-    const Tensor& b = ctx.param(param_prefix + ".in_proj_bias");    // (3C,)
-    Tensor x = linear_forward(ctx.input(0), w, &b, which * C, C);    // (N, C)
-    return {split_heads(x, ctx.config.n_heads), {}};                 // (H, N, D)
-}
-
-}  // namespace
-
-std::string GraphBuilder::attention(const std::string& path, const std::string& param_prefix,
+std::string GraphBuilder::attention(const std::string& path, const AttentionParams& params,
                                     const std::string& q_input, const std::string& kv_input, const std::string& mask) {
-    const std::string in_w = param_prefix + ".in_proj_weight", in_b = param_prefix + ".in_proj_bias";
     // The split and the scale depend on H and D, which no parameter shape pins down.
     const std::string heads = "H=" + std::to_string(config_.n_heads) + " D=" + std::to_string(config_.d_head());
     const char* letters[] = {"Q", "K", "V"};
     const char* names[] = {"Queries", "Keys", "Values"};
+    const LinearParams* maps[] = {&params.q, &params.k, &params.v};
     for (int which = 0; which < 3; ++which) {
         const std::string L = letters[which];
+        const LinearParams map = *maps[which];
         add({path + "." + (which == 0 ? "q" : which == 1 ? "k" : "v"), names[which] + std::string(" per head"),
-             L + " = x·W_" + L + "ᵀ + b_" + L + ", split into H heads of D = C/H", {which == 0 ? q_input : kv_input},
-             {in_w, in_b}, {}, heads,
-             [param_prefix, which](const StepContext& ctx) { return project_heads(ctx, param_prefix, which); }});
+             L + " = " + linear_map_formula(map, "x", "W_" + L, "b_" + L) + ", split into H heads of D = C/H",
+             {which == 0 ? q_input : kv_input}, linear_map_param_names(map), {}, heads, [map](const StepContext& ctx) {
+                 const Tensor x = linear_map_forward(ctx.weights, map, ctx.input(0));  // (N, C)
+                 return StepOutput{split_heads(x, ctx.config.n_heads), {}};            // (H, N, D)
+             }});
     }
     add({path + ".scores", "Scores QKᵀ", "scores[h] = Q[h]·K[h]ᵀ", {path + ".q", path + ".k"}, {}, {}, "",
          [](const StepContext& ctx) { return StepOutput{attention_scores(ctx.input(0), ctx.input(1)), {}}; }});
@@ -60,11 +50,8 @@ std::string GraphBuilder::attention(const std::string& path, const std::string& 
          }});
     add({path + ".concat", "Concatenate heads", "concat = [context[0] | … | context[H−1]]", {path + ".context"}, {}, {},
          "", [](const StepContext& ctx) { return StepOutput{merge_heads(ctx.input(0)), {}}; }});
-    const std::string out_w = param_prefix + ".out_proj.weight", out_b = param_prefix + ".out_proj.bias";
-    add({path + ".out", "Output projection W^O", "out = concat·W_Oᵀ + b_O", {path + ".concat"}, {out_w, out_b}, {}, "",
-         [out_w, out_b](const StepContext& ctx) {
-             return StepOutput{linear_forward(ctx.input(0), ctx.param(out_w), &ctx.param(out_b)), {}};
-         }});
+    linear(path + ".out", "Output projection W^O", "out = " + linear_map_formula(params.out, "concat", "W_O", "b_O"),
+           path + ".concat", params.out);
     return path + ".out";
 }
 

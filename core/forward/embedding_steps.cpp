@@ -1,4 +1,5 @@
-// Steps that turn token ids into the model's input: token embeddings, positions, and their sum.
+// Steps that turn token ids into the model's input: token embeddings, positions, token types,
+// their sum, and (BERT) a LayerNorm over it.
 #include "forward/graph_builder.h"
 #include "ops/positional.h"
 
@@ -13,10 +14,12 @@ const std::vector<int>& side_ids(const StepContext& ctx, Side side) {
     return side == Side::source ? ctx.inputs.src_ids : ctx.inputs.tgt_ids;
 }
 
-Tensor add_tensors(const Tensor& a, const Tensor& b) {
-    assert(a.shape == b.shape);
-    Tensor out(a.shape);
-    out.matrix() = a.matrix() + b.matrix();
+Tensor sum_tensors(const std::vector<const Tensor*>& parts) {
+    Tensor out = *parts.at(0);
+    for (size_t i = 1; i < parts.size(); ++i) {
+        assert(parts[i]->shape == out.shape);
+        out.matrix() += parts[i]->matrix();
+    }
     return out;
 }
 
@@ -25,7 +28,8 @@ Tensor add_tensors(const Tensor& a, const Tensor& b) {
 std::string GraphBuilder::embedding(Side side) {
     const bool src = side == Side::source;
     const std::string prefix = src ? "src" : "tgt";
-    const std::string table = src ? "src_embed.weight" : "tgt_embed.weight";
+    const EmbeddingParams params = embedding_params(config_, src ? Stack::encoder : Stack::decoder);
+    const std::string table = params.tokens;
     const std::string ids_control = src ? kSrcIdsControl : kTgtIdsControl;
     const float scale = config_.scale_embedding ? std::sqrt(static_cast<float>(config_.d_model)) : 1.0f;
     const std::string e = src ? "E_src" : "E_tgt";
@@ -42,8 +46,8 @@ std::string GraphBuilder::embedding(Side side) {
              }
              return StepOutput{std::move(x), {}};
          }});
-
-    if (config_.positional == Positional::none) return prefix + ".embed";
+    std::vector<std::string> parts = {prefix + ".embed"};
+    std::string sum_formula = "x = x_emb";
 
     if (config_.positional == Positional::sinusoidal) {
         add({prefix + ".pos", "Sinusoidal positional encoding",
@@ -52,20 +56,51 @@ std::string GraphBuilder::embedding(Side side) {
                  const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
                  return StepOutput{sinusoidal_encoding(n, ctx.config.d_model), {}};  // (N, C)
              }});
-    } else {
-        add({prefix + ".pos", "Learned position embeddings", "P[pos]", {}, {"pos_embed.weight"}, {ids_control}, "",
-             [side](const StepContext& ctx) {
+    } else if (config_.positional == Positional::learned) {
+        const std::string positions = params.positions;
+        add({prefix + ".pos", "Learned position embeddings", "P[pos]", {}, {positions}, {ids_control}, "",
+             [side, positions](const StepContext& ctx) {
                  const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
-                 const Tensor& P = ctx.param("pos_embed.weight");  // (max_len, C)
+                 const Tensor& P = ctx.param(positions);  // (max_len, C)
                  assert(n <= P.dim(0));
                  Tensor x({n, P.dim(1)});  // (N, C)
                  x.matrix() = P.matrix().topRows(n);
                  return StepOutput{std::move(x), {}};
              }});
     }
-    add({prefix + ".input", "Embedding + position", "x = x_emb + PE", {prefix + ".embed", prefix + ".pos"}, {}, {}, "",
-         [](const StepContext& ctx) { return StepOutput{add_tensors(ctx.input(0), ctx.input(1)), {}}; }});
-    return prefix + ".input";
+    if (config_.positional != Positional::none) {
+        parts.push_back(prefix + ".pos");
+        sum_formula += " + PE";
+    }
+
+    if (!params.token_types.empty()) {
+        assert(src && "token types belong to the source");
+        const std::string types = params.token_types;
+        add({prefix + ".token_type", "Token-type embeddings", "x_type = E_type[type]  (type 0 where none is given)", {},
+             {types}, {ids_control, kSrcTokenTypesControl}, "", [types](const StepContext& ctx) {
+                 const auto& given = ctx.inputs.src_token_types;
+                 const Tensor& E = ctx.param(types);  // (type_vocab_size, C)
+                 Tensor x({static_cast<int64_t>(ctx.inputs.src_ids.size()), E.dim(1)});  // (S, C)
+                 for (int64_t i = 0; i < x.dim(0); ++i) {
+                     const int type = i < static_cast<int64_t>(given.size()) ? given[static_cast<size_t>(i)] : 0;
+                     assert(type >= 0 && type < E.dim(0));
+                     x.row(i) = E.row(type);
+                 }
+                 return StepOutput{std::move(x), {}};
+             }});
+        parts.push_back(prefix + ".token_type");
+        sum_formula += " + x_type";
+    }
+
+    std::string input = prefix + ".embed";
+    if (parts.size() > 1) {
+        input = prefix + ".input";
+        add({input, parts.size() > 2 ? "Embedding + position + token type" : "Embedding + position",
+             sum_formula, parts, {}, {}, "",
+             [](const StepContext& ctx) { return StepOutput{sum_tensors(ctx.in), {}}; }});
+    }
+    if (params.norm) return layer_norm(prefix + ".embed_norm", "Embedding LayerNorm", input, *params.norm);
+    return input;
 }
 
 }  // namespace attnlab

@@ -1,8 +1,10 @@
 // GraphBuilder: appends the steps of each part of the Transformer (embeddings, masks,
 // attention, sublayers, blocks, output head) and returns the paths of what it added.
+// Parameters are read where the config's family keeps them (param_names.h).
 #pragma once
 
 #include "forward/step.h"
+#include "param_names.h"
 
 namespace attnlab {
 
@@ -13,7 +15,8 @@ public:
     explicit GraphBuilder(const ModelConfig& config) : config_(config) {}
     std::vector<Step> take() { return std::move(steps_); }
 
-    // src.embed, src.pos, src.input (or tgt.*). Returns the input path (N, C).
+    // src.embed, src.pos, src.token_type, src.input, src.embed_norm (or tgt.*), as far as the
+    // config has them. Returns the path of the stack's input (N, C).
     std::string embedding(Side side);
     // masks.src_padding (S,) and masks.encoder_self (S, S).
     std::string encoder_self_mask();
@@ -24,26 +27,32 @@ public:
 
     // q, k, v, scores, scaled, masked, weights, context, concat, out under `path`.
     // Queries come from q_input (Tq, C); keys and values from kv_input (Tk, C). Returns out (Tq, C).
-    std::string attention(const std::string& path, const std::string& param_prefix, const std::string& q_input,
+    std::string attention(const std::string& path, const AttentionParams& params, const std::string& q_input,
                           const std::string& kv_input, const std::string& mask);
     // ffn.hidden (N, F), ffn.activation (N, F), ffn.out (N, C). Returns ffn.out.
-    std::string feed_forward(const std::string& layer, const std::string& input);
+    std::string feed_forward(const std::string& layer, const LayerParams& params, const std::string& input);
     // Self-attention + FFN (an encoder layer, or a decoder_only block). Returns the layer output.
-    std::string self_block(const std::string& layer, const std::string& input, const std::string& mask);
+    std::string self_block(const std::string& layer, const LayerParams& params, const std::string& input,
+                           const std::string& mask);
     // Self-attention + cross-attention over `memory` + FFN. Returns the layer output.
-    std::string cross_block(const std::string& layer, const std::string& input, const std::string& memory,
-                            const std::string& self_mask, const std::string& cross_mask);
+    std::string cross_block(const std::string& layer, const LayerParams& params, const std::string& input,
+                            const std::string& memory, const std::string& self_mask, const std::string& cross_mask);
     // encoder.output / decoder.output: the final LayerNorm, or the last layer's output as is.
-    std::string stack_output(const std::string& stack, const std::string& input);
-    // logits (N, V) and probs (N, V).
+    std::string stack_output(Stack stack, const std::string& input);
+    // head.transform, head.activation, head.norm (output_head transform), then logits (N, V)
+    // and probs (N, V); nothing for output_head none.
     void output_head(const std::string& input);
 
 private:
     using SublayerFn = std::function<std::string(const std::string& normed_or_raw_input)>;
     // Wraps a sublayer with its residual and LayerNorm, post-LN or pre-LN per config. Returns the stream after it.
-    std::string residual_sublayer(const std::string& layer, int k, const std::string& x, const SublayerFn& sublayer);
+    std::string residual_sublayer(const std::string& layer, int k, const std::string& x, const NormParams& norm,
+                                  const SublayerFn& sublayer);
     std::string layer_norm(const std::string& path, const std::string& title, const std::string& input,
-                           const std::string& param_prefix);
+                           const NormParams& params);
+    // A step y = x·Aᵀ + b of one LinearParams map.
+    std::string linear(const std::string& path, const std::string& title, const std::string& formula,
+                       const std::string& input, const LinearParams& map);
     void add(Step step) { steps_.push_back(std::move(step)); }
 
     const ModelConfig& config_;

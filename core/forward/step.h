@@ -21,6 +21,9 @@ struct ForwardInputs {
     std::vector<int> tgt_ids;  // (T,) decoder input, usually <sos> first
     std::map<std::string, MaskOverrides> mask_overrides;  // mask path (masks.encoder_self, ...) -> cells
     std::map<std::string, std::set<int>> ablated_heads;   // attention path (encoder.layers.0.self_attn) -> heads
+    // BERT's token type (segment: 0 for the first sentence, 1 for the second) of each source
+    // position; positions past its end are type 0, so it may stay empty.
+    std::vector<int> src_token_types = {};
 };
 
 struct StepOutput {
@@ -41,6 +44,7 @@ struct StepContext {
 // Names of the controls a step can read (Step::controls).
 inline const std::string kSrcIdsControl = "src_ids";
 inline const std::string kTgtIdsControl = "tgt_ids";
+inline const std::string kSrcTokenTypesControl = "src_token_types";
 inline std::string mask_control(const std::string& mask_path) { return "mask:" + mask_path; }
 inline std::string ablation_control(const std::string& attention_path) { return "ablation:" + attention_path; }
 
@@ -50,7 +54,7 @@ struct Step {
     std::string formula;  // what it computes, in the paper's notation
     std::vector<std::string> inputs;    // trace paths it reads, in the order compute() expects
     std::vector<std::string> params;    // weight names it reads
-    std::vector<std::string> controls;  // src_ids, tgt_ids, mask:<path>, ablation:<path>
+    std::vector<std::string> controls;  // src_ids, tgt_ids, src_token_types, mask:<path>, ablation:<path>
     std::string variant;  // config details that change the result but not the formula (ε, ...)
     std::function<StepOutput(const StepContext&)> compute;
 

@@ -105,6 +105,16 @@ Result<std::vector<uint8_t>> read_file_bytes(const std::string& path) {
     return bytes;
 }
 
+bool is_directory(const std::string& path) {
+    struct stat info {};
+    return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+bool is_regular_file(const std::string& path) {
+    struct stat info {};
+    return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
 Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes) {
     // A temp name no other writer holds: O_EXCL claims the first free counter for this pid.
     const std::string stem = path + ".tmp-" + std::to_string(::getpid()) + "-";

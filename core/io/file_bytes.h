@@ -1,5 +1,5 @@
-// Whole-file reads, and writes that replace a file atomically (temp file, fsync, rename),
-// so a crash or a full disk never leaves a half-written file behind.
+// Whole-file reads, what a path is, and writes that replace a file atomically (temp file,
+// fsync, rename), so a crash or a full disk never leaves a half-written file behind.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,9 @@ std::string display_path(std::string_view path);
 
 // Errors name the path (as display_path shows it): missing file, directory, unreadable.
 Result<std::vector<uint8_t>> read_file_bytes(const std::string& path);
+
+bool is_directory(const std::string& path);     // false for anything that is not (or cannot be seen)
+bool is_regular_file(const std::string& path);  // likewise; symbolic links are followed
 
 // Writes `path + ".tmp-<pid>-<n>"` in the same directory, fsyncs it and renames it over
 // path. On any failure the temp file is removed and the old file at path is untouched.

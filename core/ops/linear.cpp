@@ -1,4 +1,4 @@
-// y = x·W[rows]ᵀ + b[rows]
+// y = x·W[rows]ᵀ + b[rows]  (W (out, in)),  y = x·W[:, cols] + b[cols]  (W (in, out))
 #include "ops/linear.h"
 
 #include <cassert>
@@ -11,16 +11,38 @@ Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias,
     assert(row_begin >= 0 && row_begin + n_out <= weight.dim(0));
     const int64_t n_in = weight.dim(1);
     ConstMatMap w(weight.data.data() + row_begin * n_in, n_out, n_in);  // (out, in)
-    // Computed column-major: Eigen then packs W from its contiguous rows, which is about
-    // twice as fast on few-token inputs as packing it for a row-major result.
-    Eigen::MatrixXf y_cols(x.dim(0), n_out);  // (N, out)
-    y_cols.noalias() = x.matrix() * w.transpose();
     Tensor y({x.dim(0), n_out});  // (N, out)
-    y.matrix() = y_cols;
+    if (n_out >= 2 * n_in) {
+        // A widening map (C -> V logits, C -> F) straight into the row-major result: for GPT-2's
+        // 768 -> 50257 logits of 64 tokens, 75 ms instead of 120 ms with the copy below.
+        y.matrix().noalias() = x.matrix() * w.transpose();
+    } else {
+        // Computed column-major: Eigen then packs W from its contiguous rows, which is about
+        // twice as fast on few-token inputs as packing it for a row-major result.
+        Eigen::MatrixXf y_cols(x.dim(0), n_out);  // (N, out)
+        y_cols.noalias() = x.matrix() * w.transpose();
+        y.matrix() = y_cols;
+    }
     if (bias) {
         assert(bias->rank() == 1 && row_begin + n_out <= bias->dim(0));
         ConstRowVecMap b(bias->data.data() + row_begin, n_out);
         y.matrix().rowwise() += b;
+    }
+    return y;
+}
+
+Tensor linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin,
+                             int64_t n_out) {
+    assert(weight.rank() == 2 && x.rank() == 2 && x.dim(1) == weight.dim(0));
+    assert(col_begin >= 0 && n_out >= 0 && col_begin + n_out <= weight.dim(1));
+    ConstMatMap w(weight.data.data(), weight.dim(0), weight.dim(1));  // (in, all outputs)
+    // Straight into the row-major result: with W (in, out) row-major, 1.3-3x faster than
+    // through a column-major one (GPT-2 small's shapes, 8-64 tokens).
+    Tensor y({x.dim(0), n_out});  // (N, out)
+    y.matrix().noalias() = x.matrix() * w.middleCols(col_begin, n_out);
+    if (bias) {
+        assert(bias->rank() == 1 && col_begin + n_out <= bias->dim(0));
+        y.matrix().rowwise() += ConstRowVecMap(bias->data.data() + col_begin, n_out);
     }
     return y;
 }

@@ -1,4 +1,5 @@
-// Linear layer as nn.Linear computes it: y = x·Wᵀ + b, W stored (out, in).
+// Linear layer as nn.Linear computes it: y = x·Wᵀ + b, W stored (out, in); and as GPT-2's
+// Conv1D does: y = x·W + b, W stored (in, out).
 #pragma once
 
 #include "tensor.h"
@@ -9,5 +10,10 @@ namespace attnlab {
 // Returns (N, n_out). n_out < 0 means all rows. A packed in_proj (3C, C) is read a third at a time.
 Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin = 0,
                       int64_t n_out = -1);
+
+// x (N, in), columns [col_begin, col_begin + n_out) of W (in, ·), read in place (not transposed),
+// bias entries of the same range. Returns (N, n_out). A packed c_attn (C, 3C) is read a third at a time.
+Tensor linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin,
+                             int64_t n_out);
 
 }  // namespace attnlab

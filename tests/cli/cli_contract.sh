@@ -67,6 +67,26 @@ warning='attnlab-cli: warning: NaN/Inf first appears in decoder.layers.0.self_at
 grep -aqF 'first_step\":\"decoder.layers.0.self_attn.scores\"' "$work/t4.safetensors" && passed=$((passed + 1)) ||
   { echo "FAIL huge weight: the trace's __metadata__ lacks non_finite.first_step"; failed=$((failed + 1)); }
 
+# Hugging Face folders (tests/golden/make_hf_golden.py): mapped, run on ids until their tokenizer is read.
+g="$root/tests/golden/fixtures/hf_gpt2"
+b="$root/tests/golden/fixtures/hf_bert"
+check "info hf gpt2"    0 -- "$cli" info "$g"
+expect_output "info hf names Conv1D tensors" 'h\.0\.attn\.c_attn\.weight +\(32, 96\)'
+expect_output "info hf maps tensors" '^tensors +28 \(28 read in place'
+expect_output "info hf lists unused buffers" '^  h\.0\.attn\.bias$'
+check "trace hf gpt2"   0 -- "$cli" trace "$g" --src-ids 49,7,23 --out "$work/hf.safetensors"
+check "trace hf bert"   0 -- "$cli" trace "$b" --src-ids 2,17,3,44,3 --src-types 0,0,0,1,1 --out "$work/hfb.safetensors"
+check "steps hf bert"   0 -- "$cli" steps "$b"
+expect_output "steps hf bert lists new steps" 'src\.token_type'
+check "bench hf"        0 -- "$cli" bench "$g" --tgt-len 8 --reps 2 --opens 2 --json
+expect_output "bench hf prints open time" '"open_median_ms": [0-9.]+'
+mkdir "$work/t5" && echo '{"model_type": "t5"}' > "$work/t5/config.json"
+check "hf unsupported"  1 -- "$cli" info "$work/t5"
+grep -q 'unsupported model_type "t5"' "$work/err" && passed=$((passed + 1)) || { echo "FAIL t5 not named"; failed=$((failed + 1)); }
+check "hf text"         1 -- "$cli" trace "$g" --src "hello" --out "$work/x.safetensors"
+check "hf token type"   1 -- "$cli" trace "$b" --src-ids 2,17,3 --src-types 0,5 --out "$work/x.safetensors"
+check "hf bench preset" 2 -- "$cli" bench "$g" --preset tiny
+
 # Bad usage: exit 2.
 check "no command"      2 -- "$cli"
 check "unknown command" 2 -- "$cli" frobnicate

@@ -1,0 +1,98 @@
+// FloatBuffer: a tensor's numbers, row-major. Usually an array of its own, aligned to Eigen's
+// widest packet; or a read-only view of floats that live elsewhere (a memory-mapped weights
+// file), kept alive by a shared owner, so a 500 MB model is mapped, not copied. A view exists
+// only inside a const Tensor (mapped_tensor in tensor.h), so nothing can write through it, and
+// element access costs what a std::vector's does.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace attnlab {
+
+struct Tensor;
+
+class FloatBuffer {
+public:
+    using value_type = float;
+    using iterator = float*;
+    using const_iterator = const float*;
+
+    FloatBuffer() = default;
+    FloatBuffer(size_t n, float value) : owned_(n, value) { adopt_owned(); }
+    FloatBuffer(std::initializer_list<float> values) : owned_(values) { adopt_owned(); }
+
+    // A copy always owns its numbers (a copy of a view is a writable array); a move keeps a view
+    // a view. Defined here, as std::vector's are: the optimizer must see that an array comes
+    // from the allocator to vectorise loops over it.
+    FloatBuffer(const FloatBuffer& other) : owned_(other.begin(), other.end()) { adopt_owned(); }
+    FloatBuffer(FloatBuffer&& other) noexcept { swap(other); }
+    FloatBuffer& operator=(const FloatBuffer& other) {
+        FloatBuffer copy(other);
+        swap(copy);
+        return *this;
+    }
+    FloatBuffer& operator=(FloatBuffer&& other) noexcept {
+        FloatBuffer moved(std::move(other));
+        swap(moved);
+        return *this;
+    }
+
+    bool is_view() const { return owner_ != nullptr; }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+
+    const float* data() const { return begin_; }
+    const float& operator[](size_t i) const { return begin_[i]; }
+    const float* begin() const { return begin_; }
+    const float* end() const { return begin_ + size_; }
+
+    // Non-const access is to the owned array: a view is always const (see above).
+    float* data() {
+        assert(!is_view());
+        return owned_.data();
+    }
+    float& operator[](size_t i) { return owned_[i]; }
+    float* begin() { return data(); }
+    float* end() { return data() + size_; }
+
+    void resize(size_t n) {  // keeps the first values, new ones are 0
+        assert(!is_view());
+        owned_.resize(n, 0.0f);
+        adopt_owned();
+    }
+
+    bool operator==(const FloatBuffer& other) const {  // same numbers (bitwise ==, so NaN != NaN)
+        return std::equal(begin(), end(), other.begin(), other.end());
+    }
+
+private:
+    // n floats at `data`, read in place while `owner` lives.
+    static FloatBuffer view(const float* data, size_t n, std::shared_ptr<const void> owner);
+    friend std::shared_ptr<const Tensor> mapped_tensor(std::vector<int64_t> shape, const float* data,
+                                                       std::shared_ptr<const void> owner);
+
+    void adopt_owned() { begin_ = owned_.data(); size_ = owned_.size(); }
+    // std::vector's swap exchanges the arrays themselves, so each begin_ still points into its own.
+    void swap(FloatBuffer& other) noexcept {
+        owned_.swap(other.owned_);
+        std::swap(begin_, other.begin_);
+        std::swap(size_, other.size_);
+        owner_.swap(other.owner_);
+    }
+
+    std::vector<float, Eigen::aligned_allocator<float>> owned_;  // empty for a view
+    const float* begin_ = nullptr;                               // owned_.data() or the view's memory
+    size_t size_ = 0;
+    std::shared_ptr<const void> owner_;  // a view's keep-alive; null when owned
+};
+
+}  // namespace attnlab

@@ -1,0 +1,54 @@
+// Linear maps read in their stored layout: no transposed copies of a mapped file's weights.
+#include "forward/linear_map.h"
+
+#include "ops/linear.h"
+
+#include <cassert>
+#include <thread>
+
+namespace attnlab {
+
+namespace {
+
+// Outputs [begin, begin + n) of the map's own range.
+Tensor apply_range(const Tensor& w, const Tensor* b, const LinearParams& map, const Tensor& x, int64_t begin,
+                   int64_t n) {
+    const int64_t first = map.out_begin + begin;
+    return map.layout == WeightLayout::out_in ? linear_forward(x, w, b, first, n)
+                                              : linear_in_out_forward(x, w, b, first, n);
+}
+
+}  // namespace
+
+bool linear_map_splits(int64_t n_rows, int64_t n_in, int64_t n_out) {
+    return n_rows * n_in * n_out >= kSplitMultiplyAdds;
+}
+
+Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const Tensor& x) {
+    const Tensor& w = weights.at(map.weight);
+    assert(w.shape == map.weight_shape() && x.dim(-1) == map.n_in);
+    const Tensor* b = map.bias.empty() ? nullptr : map.bias_optional ? weights.find(map.bias) : &weights.at(map.bias);
+    if (!linear_map_splits(x.dim(0), map.n_in, map.n_out)) return apply_range(w, b, map, x, 0, map.n_out);
+    const int64_t half = map.n_out / 2;
+    Tensor right;
+    std::thread helper([&] { right = apply_range(w, b, map, x, half, map.n_out - half); });
+    const Tensor left = apply_range(w, b, map, x, 0, half);
+    helper.join();
+    Tensor y({x.dim(0), map.n_out});  // (N, out)
+    y.matrix().leftCols(half) = left.matrix();
+    y.matrix().rightCols(map.n_out - half) = right.matrix();
+    return y;
+}
+
+std::string linear_map_formula(const LinearParams& map, const std::string& x, const std::string& w,
+                               const std::string& b) {
+    std::string f = x + "·" + w + (map.layout == WeightLayout::out_in ? "ᵀ" : "");
+    return map.bias.empty() ? f : f + " + " + b;
+}
+
+std::vector<std::string> linear_map_param_names(const LinearParams& map) {
+    if (map.bias.empty()) return {map.weight};
+    return {map.weight, map.bias};
+}
+
+}  // namespace attnlab

@@ -1,0 +1,194 @@
+// config.json -> ModelConfig for the GPT-2 and BERT families.
+#include "hf/hf_config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+namespace attnlab {
+
+namespace {
+
+using nlohmann::json;
+
+// A JSON value as a message shows it: compact, so a hostile value keeps the message one line.
+std::string shown(const json& value) {
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// Reads fields of the config object; the first problem is kept and later reads do nothing.
+class HfFields {
+public:
+    explicit HfFields(const json& j) : j_(j) {}
+    const std::string& error() const { return error_; }
+    bool failed() const { return !error_.empty(); }
+    void fail(const std::string& message) {
+        if (error_.empty()) error_ = message;
+    }
+
+    // A positive integer; absent or null gives `fallback`, or an error when there is none.
+    int positive_int(const char* key, std::optional<int> fallback = std::nullopt) {
+        const json* v = find(key, fallback.has_value());
+        if (!v) return fallback.value_or(1);
+        if (!v->is_number_integer() || v->get<int64_t>() < 1 || v->get<int64_t>() > 1'000'000'000) {
+            fail(std::string("field \"") + key + "\" must be a positive integer, not " + shown(*v));
+            return 1;
+        }
+        return static_cast<int>(v->get<int64_t>());
+    }
+    // A token id of the vocabulary; absent or null gives `fallback` (-1: the model has none).
+    int token_id(const char* key, int vocab_size, int fallback = -1) {
+        const json* v = find(key, true);
+        if (!v) return fallback;
+        if (!v->is_number_integer() || v->get<int64_t>() < 0 || v->get<int64_t>() >= vocab_size) {
+            fail(std::string("field \"") + key + "\" " + shown(*v) + " is not an id of the vocabulary of " +
+                 std::to_string(vocab_size));
+            return -1;
+        }
+        return static_cast<int>(v->get<int64_t>());
+    }
+    float positive_float(const char* key, float fallback) {
+        const json* v = find(key, true);
+        if (!v) return fallback;
+        if (!v->is_number() || !(v->get<double>() > 0.0) || v->get<double>() > 1.0) {
+            fail(std::string("field \"") + key + "\" must be a number in (0, 1], not " + shown(*v));
+            return fallback;
+        }
+        return v->get<float>();
+    }
+    bool boolean(const char* key, bool fallback) {
+        const json* v = find(key, true);
+        if (!v) return fallback;
+        if (!v->is_boolean()) {
+            fail(std::string("field \"") + key + "\" must be true or false, not " + shown(*v));
+            return fallback;
+        }
+        return v->get<bool>();
+    }
+    std::string text(const char* key, const char* fallback) {
+        const json* v = find(key, true);
+        if (!v) return fallback;
+        if (!v->is_string()) {
+            fail(std::string("field \"") + key + "\" must be a string, not " + shown(*v));
+            return fallback;
+        }
+        return v->get<std::string>();
+    }
+    // A setting the engine runs only at its usual value: anything else is refused by name.
+    void require_setting(const char* key, const json& usual) {
+        const json* v = find(key, true);
+        if (v && *v != usual)
+            fail(std::string("field \"") + key + "\" " + shown(*v) + " is not supported (only " + shown(usual) + ")");
+    }
+
+private:
+    const json* find(const char* key, bool optional) {
+        if (failed()) return nullptr;
+        auto it = j_.find(key);
+        if (it == j_.end() || it->is_null()) {
+            if (!optional) fail(std::string("missing field \"") + key + "\"");
+            return nullptr;
+        }
+        return &*it;
+    }
+    const json& j_;
+    std::string error_;
+};
+
+Activation activation(HfFields& f, const char* key, const char* fallback) {
+    const std::string name = f.text(key, fallback);
+    if (name == "gelu") return Activation::gelu;
+    if (name == "gelu_new" || name == "gelu_pytorch_tanh" || name == "gelu_fast") return Activation::gelu_tanh;
+    if (name == "relu") return Activation::relu;
+    f.fail(std::string("field \"") + key + "\" " + shown(json(name)) +
+           " is not supported (gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu)");
+    return Activation::gelu;
+}
+
+void require_heads_divide(HfFields& f, int n_heads, int width, const char* heads_key, const char* width_key) {
+    if (!f.failed() && width % n_heads != 0)
+        f.fail(std::string(heads_key) + " " + std::to_string(n_heads) + " does not divide " + width_key + " " +
+               std::to_string(width));
+}
+
+ModelConfig gpt2_config(HfFields& f) {
+    ModelConfig c;
+    c.family = Family::gpt2;
+    c.arch = Arch::decoder_only;
+    c.d_model = f.positive_int("n_embd");
+    c.n_heads = f.positive_int("n_head");
+    c.n_encoder_layers = 0;
+    c.n_decoder_layers = f.positive_int("n_layer");
+    c.max_len = f.positive_int("n_positions");
+    c.tgt_vocab_size = f.positive_int("vocab_size");
+    c.src_vocab_size = 0;
+    require_heads_divide(f, c.n_heads, c.d_model, "n_head", "n_embd");
+    c.d_ff = f.positive_int("n_inner", 4 * c.d_model);
+    c.activation = activation(f, "activation_function", "gelu_new");
+    c.layer_norm_eps = f.positive_float("layer_norm_epsilon", 1e-5f);
+    c.tie_embeddings = f.boolean("tie_word_embeddings", true);
+    c.norm_first = true;
+    c.final_norm = true;
+    c.positional = Positional::learned;
+    c.scale_embedding = false;
+    c.pad_id = -1;  // GPT-2 has no padding token: no id is ever read as padding
+    c.sos_id = f.token_id("bos_token_id", c.tgt_vocab_size);
+    c.eos_id = f.token_id("eos_token_id", c.tgt_vocab_size);
+    c.unk_id = -1;
+    f.require_setting("scale_attn_weights", true);
+    f.require_setting("scale_attn_by_inverse_layer_idx", false);
+    f.require_setting("add_cross_attention", false);
+    return c;
+}
+
+ModelConfig bert_config(HfFields& f) {
+    ModelConfig c;
+    c.family = Family::bert;
+    c.arch = Arch::encoder_only;
+    c.d_model = f.positive_int("hidden_size");
+    c.n_heads = f.positive_int("num_attention_heads");
+    c.n_encoder_layers = f.positive_int("num_hidden_layers");
+    c.n_decoder_layers = 0;
+    c.d_ff = f.positive_int("intermediate_size");
+    c.max_len = f.positive_int("max_position_embeddings");
+    c.src_vocab_size = f.positive_int("vocab_size");
+    c.tgt_vocab_size = 0;
+    require_heads_divide(f, c.n_heads, c.d_model, "num_attention_heads", "hidden_size");
+    c.type_vocab_size = f.positive_int("type_vocab_size", 2);
+    c.activation = activation(f, "hidden_act", "gelu");
+    c.layer_norm_eps = f.positive_float("layer_norm_eps", 1e-12f);
+    c.tie_embeddings = f.boolean("tie_word_embeddings", true);
+    c.norm_first = false;
+    c.final_norm = false;
+    c.positional = Positional::learned;
+    c.scale_embedding = false;
+    c.embedding_norm = true;
+    c.output_head = OutputHead::transform;
+    c.pad_id = f.token_id("pad_token_id", c.src_vocab_size, 0);  // [PAD]: masked as a key, as its attention_mask would be
+    c.sos_id = c.eos_id = c.unk_id = -1;  // [CLS], [SEP] and [UNK] are the tokenizer's (vocab.txt)
+    f.require_setting("position_embedding_type", "absolute");
+    f.require_setting("is_decoder", false);
+    f.require_setting("add_cross_attention", false);
+    return c;
+}
+
+}  // namespace
+
+Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
+    const json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return Error{"not valid JSON"};
+    if (!j.is_object()) return Error{"not a JSON object"};
+    HfFields f(j);
+    if (!j.contains("model_type") || j["model_type"].is_null()) return Error{"missing field \"model_type\""};
+    const std::string model_type = f.text("model_type", "");
+    if (f.failed()) return Error{f.error()};
+    ModelConfig c;
+    if (model_type == "gpt2") c = gpt2_config(f);
+    else if (model_type == "bert") c = bert_config(f);
+    else return Error{"unsupported model_type " + shown(json(model_type)) + " (supported: gpt2, bert)"};
+    if (f.failed()) return Error{f.error()};
+    if (auto st = validate_config(c); !st) return st.error();
+    return c;
+}
+
+}  // namespace attnlab

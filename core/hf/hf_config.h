@@ -1,0 +1,27 @@
+// A Hugging Face config.json (model_type gpt2 or bert) as the ModelConfig our engine runs.
+//   gpt2: decoder_only, pre-LN, final LayerNorm ln_f, learned positions, unscaled embeddings,
+//         tied unembedding; fields n_embd, n_head, n_layer, n_positions, vocab_size (required),
+//         n_inner (4·n_embd), activation_function (gelu_new), layer_norm_epsilon (1e-5),
+//         bos_token_id/eos_token_id (none), tie_word_embeddings (true). No padding token.
+//   bert: encoder_only, post-LN, learned positions + token types, embedding LayerNorm, no final
+//         LayerNorm; fields hidden_size, num_attention_heads, num_hidden_layers,
+//         intermediate_size, max_position_embeddings, vocab_size (required), type_vocab_size (2),
+//         hidden_act (gelu), layer_norm_eps (1e-12), pad_token_id (0), tie_word_embeddings (true).
+//         Its output_head is transform (the MLM head); load_hf_folder makes it none for a file
+//         without one.
+// Settings this engine cannot run (another position_embedding_type, GPT-2's attention-scale
+// switches, cross-attention) are refused, never ignored.
+#pragma once
+
+#include "config.h"
+#include "result.h"
+
+#include <string_view>
+
+namespace attnlab {
+
+// Errors are one line naming the field, e.g. `unsupported model_type "t5" (supported: gpt2, bert)`,
+// `missing field "n_embd"`; the caller prefixes the file's path.
+Result<ModelConfig> config_from_hf_json(std::string_view json_text);
+
+}  // namespace attnlab

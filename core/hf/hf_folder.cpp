@@ -1,0 +1,93 @@
+// Loading a Hugging Face folder: config.json, then the mapped weights, checked tensor by tensor.
+#include "hf/hf_folder.h"
+
+#include "hf/hf_config.h"
+#include "hf/hf_tensor_names.h"
+#include "hf/hf_tokenizer.h"
+#include "io/file_bytes.h"
+#include "io/mapped_safetensors.h"
+
+#include <Eigen/Core>
+
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+Result<ModelConfig> read_hf_config(const std::string& path) {
+    auto bytes = io::read_file_bytes(path);
+    if (!bytes) return bytes.error();
+    auto config = config_from_hf_json(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+    if (!config) return Error{io::display_path(path) + ": " + config.error().message};
+    return config;
+}
+
+// Why a folder has no model.safetensors to map, in one line.
+Error missing_weights_file(const std::string& dir) {
+    if (io::is_regular_file(dir + "/model.safetensors.index.json"))
+        return Error{io::display_path(dir) + ": the weights are split into shards (model.safetensors.index.json); "
+                                             "only a single model.safetensors can be opened"};
+    if (io::is_regular_file(dir + "/pytorch_model.bin"))
+        return Error{io::display_path(dir) + ": has pytorch_model.bin but no model.safetensors; only safetensors "
+                                             "weights can be opened"};
+    return Error{io::display_path(dir + "/model.safetensors") + ": no such file"};
+}
+
+// The first NaN or ±∞ of a parameter, by flat index (a vectorised test first: most are finite).
+Status check_finite(const Tensor& t, const std::string& name) {
+    const Eigen::Map<const Eigen::ArrayXf> values(t.data.data(), static_cast<Eigen::Index>(t.numel()));
+    if (values.isFinite().all()) return ok_status();
+    for (size_t i = 0; i < t.data.size(); ++i)
+        if (!std::isfinite(t.data[i]))
+            return Error{"tensor '" + name + "' holds a non-finite value (" + std::to_string(t.data[i]) +
+                         ") at flat index " + std::to_string(i)};
+    return ok_status();
+}
+
+}  // namespace
+
+Result<LoadedModel> load_hf_folder(const std::string& dir) {
+    auto config = read_hf_config(dir + "/config.json");
+    if (!config) return config.error();
+    const std::string weights_path = dir + "/model.safetensors";
+    if (!io::is_regular_file(weights_path)) return missing_weights_file(dir);
+    auto file = io::MappedSafetensors::open(weights_path);
+    if (!file) return file.error();
+    const auto fail = [&](const std::string& message) { return Error{file->source() + ": " + message}; };
+
+    std::vector<std::string> names_in_file;
+    for (const auto& [name, entry] : file->entries()) names_in_file.push_back(name);
+    auto names = FileTensorNames::match(config->family, names_in_file);
+    if (!names) return fail(names.error().message);
+    // A BERT file without the MLM head (BertModel) ends at the encoder's output.
+    if (config->family == Family::bert && names->find("cls.predictions.transform.dense.weight").empty())
+        config->output_head = OutputHead::none;
+
+    Model model;
+    model.config = *config;
+    std::vector<std::string> params;
+    for (const ParamSpec& spec : parameter_specs(model.config)) {
+        params.push_back(spec.name);
+        const std::string name = names->find(spec.name);
+        if (name.empty()) return fail("missing tensor '" + names->as_in_file(spec.name) + "' " + shape_string(spec.shape));
+        const io::SafetensorsEntry& entry = file->entries().at(name);
+        if (entry.shape != spec.shape)
+            return fail("tensor '" + name + "' has shape " + shape_string(entry.shape) + ", config.json needs " +
+                        shape_string(spec.shape));
+        auto tensor = file->tensor(name);
+        if (!tensor) return tensor.error();
+        if (auto st = check_finite(**tensor, name); !st) return fail(st.error().message);
+        model.weights.set_shared(spec.name, std::move(*tensor));
+    }
+    if (auto st = check_model(model); !st) return fail(st.error().message);
+
+    LoadedModel loaded{std::move(model), "Hugging Face " + to_string(config->family) + " folder",
+                       names->unused(params), {}};
+    auto tokenizer_files = attach_tokenizer(dir, loaded.model);
+    if (!tokenizer_files) return tokenizer_files.error();
+    loaded.tokenizer_files = std::move(*tokenizer_files);
+    return loaded;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,16 @@
+// A folder is a Hugging Face model; anything else is read as our model file.
+#include "hf/open_model.h"
+
+#include "io/file_bytes.h"
+#include "io/model_file.h"
+
+namespace attnlab {
+
+Result<LoadedModel> open_model(const std::string& path) {
+    if (io::is_directory(path)) return load_hf_folder(path);
+    auto model = io::read_model(path);
+    if (!model) return model.error();
+    return LoadedModel{std::move(*model), "Attention Lab model file", {}, {}};
+}
+
+}  // namespace attnlab

@@ -1,0 +1,73 @@
+// Where each parameter of the forward pass lives, per family (ModelConfig::family): the name
+// of its tensor in the weights and, for a linear map, the tensor's layout and which of its
+// outputs the map uses. The forward graph reads parameters through these, and parameter_specs
+// lists them, so the two cannot disagree.
+//   transformer  torch.nn.Transformer().state_dict() names + src_embed, tgt_embed, pos_embed, generator
+//   gpt2         wte, wpe, h.{i}.ln_1, h.{i}.attn.c_attn (Q;K;V packed in its columns), h.{i}.attn.c_proj,
+//                h.{i}.ln_2, h.{i}.mlp.c_fc, h.{i}.mlp.c_proj, ln_f, lm_head; Conv1D weights stored (in, out)
+//   bert         embeddings.{word,position,token_type}_embeddings, embeddings.LayerNorm,
+//                encoder.layer.{i}.attention.self.{query,key,value}, .attention.output.{dense,LayerNorm},
+//                .intermediate.dense, .output.{dense,LayerNorm}, cls.predictions.{transform.*,decoder,bias}
+#pragma once
+
+#include "config.h"
+#include "tensor.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+enum class Stack { encoder, decoder };
+enum class WeightLayout { out_in, in_out };  // nn.Linear's (out, in); GPT-2's Conv1D (in, out)
+
+// One linear map y = x·Aᵀ + b, A (n_out, n_in): the outputs [out_begin, out_begin + n_out) of a
+// stored weight, read in its own layout (a packed Q;K;V holds three such ranges of C).
+struct LinearParams {
+    std::string weight;
+    std::string bias;             // "" when the map has none
+    bool bias_optional = false;   // read when present (our generator.bias)
+    WeightLayout layout = WeightLayout::out_in;
+    int64_t n_in = 0;
+    int64_t n_stored_out = 0;     // outputs the stored tensor holds: 3C for a packed Q;K;V
+    int64_t out_begin = 0, n_out = 0;
+
+    Shape weight_shape() const;  // (n_stored_out, n_in) for out_in, (n_in, n_stored_out) for in_out
+};
+
+struct NormParams {
+    std::string weight, bias;  // γ, β (C,)
+};
+
+struct AttentionParams {
+    LinearParams q, k, v, out;
+};
+
+// One layer: its attentions, its FFN, and the LayerNorm of each sublayer (norms[k − 1] for sublayer k).
+struct LayerParams {
+    AttentionParams self_attn;
+    std::optional<AttentionParams> cross_attn;  // an encoder_decoder's decoder layers
+    LinearParams ffn_in, ffn_out;               // C -> F, F -> C
+    std::vector<NormParams> norms;
+};
+
+// The input of a stack: token table (V, C), learned positions (max_len, C), token types
+// (type_vocab_size, C), and the LayerNorm over their sum; empty names for what the config lacks.
+struct EmbeddingParams {
+    std::string tokens, positions, token_types;
+    std::optional<NormParams> norm;
+};
+
+struct HeadParams {
+    std::optional<LinearParams> transform;       // output_head transform: dense C -> C
+    std::optional<NormParams> transform_norm;    // and its LayerNorm
+    LinearParams unembed;                        // C -> V; its weight is the token table when tied
+};
+
+EmbeddingParams embedding_params(const ModelConfig& config, Stack stack);
+LayerParams layer_params(const ModelConfig& config, Stack stack, int layer);
+std::optional<NormParams> final_norm_params(const ModelConfig& config, Stack stack);
+HeadParams head_params(const ModelConfig& config);  // asserts output_head != none
+
+}  // namespace attnlab

@@ -1,0 +1,81 @@
+// Helpers for the Hugging Face folder tests: the committed fixtures (tests/golden/make_hf_golden.py)
+// and temporary copies of them with an edited config.json or edited tensors.
+#pragma once
+
+#include "io/mapped_safetensors.h"
+#include "io/safetensors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <cstdlib>
+
+namespace attnlab::test {
+
+inline std::string hf_fixture(const std::string& name) {
+    return std::string(ATTNLAB_SOURCE_DIR) + "/tests/golden/fixtures/" + name;
+}
+
+inline std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void write_text(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+// A folder under the temp directory, removed with everything in it when this goes out of scope.
+class TempFolder {
+public:
+    TempFolder() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "attnlab-hf-test-XXXXXX").string();
+        if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = pattern;
+    }
+    ~TempFolder() { std::filesystem::remove_all(path_); }
+    TempFolder(const TempFolder&) = delete;
+    TempFolder& operator=(const TempFolder&) = delete;
+    const std::string& path() const { return path_; }
+    std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+private:
+    std::string path_;
+};
+
+using TensorEdit = std::function<void(std::map<std::string, Tensor>&)>;
+using ConfigEdit = std::function<void(nlohmann::json&)>;
+
+// A copy of fixture folder `name` with its config.json and its float tensors edited (tensors of
+// other dtypes, such as BERT's I64 position_ids, are left out of the copy).
+inline void write_edited_copy(const std::string& name, const TempFolder& to, const ConfigEdit& edit_config,
+                              const TensorEdit& edit_tensors) {
+    auto config = nlohmann::json::parse(read_text(hf_fixture(name) + "/config.json"));
+    if (edit_config) edit_config(config);
+    write_text(to.file("config.json"), config.dump(2));
+    auto mapped = io::MappedSafetensors::open(hf_fixture(name) + "/model.safetensors");
+    if (!mapped) throw std::runtime_error(mapped.error().message);
+    io::SafetensorsFile file;
+    for (const auto& [tensor_name, entry] : mapped->entries())
+        if (auto t = mapped->tensor(tensor_name)) file.tensors[tensor_name] = **t;
+    if (edit_tensors) edit_tensors(file.tensors);
+    if (auto st = io::write_safetensors(to.file("model.safetensors"), file); !st)
+        throw std::runtime_error(st.error().message);
+}
+
+// Renames every tensor for which `rename` gives a new name ("" drops it).
+inline TensorEdit rename_tensors(std::function<std::string(const std::string&)> rename) {
+    return [rename](std::map<std::string, Tensor>& tensors) {
+        std::map<std::string, Tensor> renamed;
+        for (auto& [name, t] : tensors)
+            if (const std::string n = rename(name); !n.empty()) renamed[n] = std::move(t);
+        tensors = std::move(renamed);
+    };
+}
+
+}  // namespace attnlab::test

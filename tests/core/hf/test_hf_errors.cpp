@@ -1,0 +1,120 @@
+// A Hugging Face folder that cannot be run gets one line naming the file and what is wrong,
+// never a crash and never a half-loaded model.
+#include "hf/hf_config.h"
+#include "hf/open_model.h"
+#include "hf_test_folders.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+using namespace attnlab;
+using test::hf_fixture;
+
+namespace {
+
+// The error of opening a copy of `fixture` edited so; it must be one line.
+std::string error_of(const std::string& fixture, const test::ConfigEdit& edit_config,
+                     const test::TensorEdit& edit_tensors = nullptr) {
+    test::TempFolder folder;
+    test::write_edited_copy(fixture, folder, edit_config, edit_tensors);
+    auto loaded = open_model(folder.path());
+    REQUIRE_FALSE(loaded);
+    const std::string& m = loaded.error().message;
+    CHECK(m.find('\n') == std::string::npos);
+    return m;
+}
+
+std::string config_error(const std::string& json_text) {
+    auto config = config_from_hf_json(json_text);
+    REQUIRE_FALSE(config);
+    CHECK(config.error().message.find('\n') == std::string::npos);
+    return config.error().message;
+}
+
+}  // namespace
+
+TEST_CASE("config.json errors name the field", "[hf]") {
+    using Catch::Contains;
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["model_type"] = "t5"; }),
+               Contains("config.json: unsupported model_type \"t5\" (supported: gpt2, bert)"));
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j.erase("n_embd"); }), Contains("config.json: missing field \"n_embd\""));
+    CHECK_THAT(error_of("hf_bert", [](auto& j) { j.erase("intermediate_size"); }),
+               Contains("missing field \"intermediate_size\""));
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["n_head"] = 5; }), Contains("n_head 5 does not divide n_embd 32"));
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["n_layer"] = "2"; }),
+               Contains("field \"n_layer\" must be a positive integer, not \"2\""));
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["activation_function"] = "silu"; }),
+               Contains("field \"activation_function\" \"silu\" is not supported"));
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["scale_attn_by_inverse_layer_idx"] = true; }),
+               Contains("field \"scale_attn_by_inverse_layer_idx\" true is not supported"));
+    CHECK_THAT(error_of("hf_bert", [](auto& j) { j["position_embedding_type"] = "relative_key"; }),
+               Contains("\"position_embedding_type\" \"relative_key\" is not supported"));
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["eos_token_id"] = 50256; }),
+               Contains("field \"eos_token_id\" 50256 is not an id of the vocabulary of 50"));
+
+    CHECK(config_error("{\"model_type\": \"gpt2\", ") == "not valid JSON");
+    CHECK(config_error("[\"gpt2\"]") == "not a JSON object");
+    CHECK(config_error("{}") == "missing field \"model_type\"");
+    // A hostile value stays on one line.
+    CHECK_THAT(config_error("{\"model_type\": \"a\\nb\"}"), Contains("\"a\\nb\""));
+
+    test::TempFolder folder;
+    test::write_edited_copy("hf_gpt2", folder, nullptr, nullptr);
+    test::write_text(folder.file("config.json"), "{\"model_type\": \"gpt2\",");
+    auto loaded = open_model(folder.path());
+    REQUIRE_FALSE(loaded);
+    CHECK_THAT(loaded.error().message, Catch::EndsWith("/config.json: not valid JSON"));
+}
+
+TEST_CASE("tensor errors name the tensor as the file names it", "[hf]") {
+    using Catch::Contains;
+    auto drop = [](const std::string& name) {
+        return [name](std::map<std::string, Tensor>& t) { t.erase(name); };
+    };
+    CHECK_THAT(error_of("hf_gpt2", nullptr, drop("h.1.mlp.c_fc.weight")),
+               Contains("model.safetensors: missing tensor 'h.1.mlp.c_fc.weight' (32, 128)"));
+    CHECK_THAT(error_of("hf_bert", nullptr, drop("bert.encoder.layer.1.attention.self.key.bias")),
+               Contains("missing tensor 'bert.encoder.layer.1.attention.self.key.bias' (32,)"));
+    CHECK_THAT(error_of("hf_bert", nullptr, drop("cls.predictions.bias")), Contains("missing tensor 'cls.predictions.bias' (50,)"));
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["tie_word_embeddings"] = false; }),
+               Contains("missing tensor 'lm_head.weight' (50, 32)"));
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["n_positions"] = 16; }),
+               Contains("tensor 'wpe.weight' has shape (12, 32), config.json needs (16, 32)"));
+    CHECK_THAT(error_of("hf_gpt2", nullptr,
+                        [](std::map<std::string, Tensor>& t) { t["h.0.attn.c_attn.weight"] = Tensor({96, 32}); }),
+               Contains("tensor 'h.0.attn.c_attn.weight' has shape (96, 32), config.json needs (32, 96)"));
+    CHECK_THAT(error_of("hf_gpt2", nullptr,
+                        [](std::map<std::string, Tensor>& t) {
+                            Tensor w = t.at("h.1.attn.c_proj.bias");
+                            w.data[7] = std::numeric_limits<float>::quiet_NaN();
+                            t["h.1.attn.c_proj.bias"] = w;
+                        }),
+               Contains("tensor 'h.1.attn.c_proj.bias' holds a non-finite value (nan) at flat index 7"));
+    CHECK_THAT(error_of("hf_gpt2", nullptr,
+                        [](std::map<std::string, Tensor>& t) { t["transformer.ln_f.bias"] = t.at("ln_f.bias"); }),
+               Contains("tensors 'ln_f.bias' and 'transformer.ln_f.bias' are both parameter 'ln_f.bias'"));
+}
+
+TEST_CASE("a folder without a single model.safetensors says what it has", "[hf]") {
+    test::TempFolder folder;
+    test::write_text(folder.file("config.json"), test::read_text(hf_fixture("hf_gpt2") + "/config.json"));
+    auto error = [&] {
+        auto loaded = open_model(folder.path());
+        REQUIRE_FALSE(loaded);
+        return loaded.error().message;
+    };
+    CHECK_THAT(error(), Catch::EndsWith("/model.safetensors: no such file"));
+    test::write_text(folder.file("pytorch_model.bin"), "not read");
+    CHECK_THAT(error(), Catch::Contains("has pytorch_model.bin but no model.safetensors"));
+    test::write_text(folder.file("model.safetensors.index.json"), "{}");
+    CHECK_THAT(error(), Catch::Contains("split into shards"));
+    test::write_text(folder.file("model.safetensors"), "short");
+    CHECK_THAT(error(), Catch::Contains("model.safetensors: file is 5 bytes"));
+
+    test::TempFolder empty;
+    auto loaded = open_model(empty.path());
+    REQUIRE_FALSE(loaded);
+    CHECK_THAT(loaded.error().message, Catch::EndsWith("/config.json: no such file"));
+}

@@ -1,0 +1,393 @@
+#!/usr/bin/python3
+"""Hugging Face model folders for Attention Lab's GPT-2 and BERT loaders, with PyTorch outputs.
+
+Default mode writes two tiny random models into tests/golden/fixtures/:
+
+  hf_gpt2/  config.json (the fields GPT-2's config.json has), model.safetensors named as the
+            hub's gpt2 file names its tensors (wte, wpe, h.{i}.attn.c_attn, ..., plus the
+            h.{i}.attn.bias / masked_bias buffers), expected.safetensors
+  hf_bert/  config.json (BERT's fields), model.safetensors named as BertForMaskedLM saves it
+            (bert.embeddings..., bert.encoder.layer.{i}..., cls.predictions..., and the I64
+            bert.embeddings.position_ids buffer), expected.safetensors
+
+The expected outputs come from this script's own PyTorch implementation of each architecture,
+written from the GPT-2 / BERT papers and the Hugging Face model documentation (GPT2Model,
+BertModel, BertForMaskedLM): they are stored under the step paths of Attention Lab's trace
+(README "Step paths"), F32, with the input ids in the metadata:
+
+  gpt2: tgt.input (token + position embeddings), decoder.layers.{i}.self_attn.weights (H, T, T),
+        decoder.layers.{i}.residual2 (each block's output), decoder.output (after ln_f), logits
+  bert: src.input (word + position + token-type), src.embed_norm (the embeddings' output),
+        encoder.layers.{i}.self_attn.weights (H, S, S), encoder.layers.{i}.norm2 (each layer's
+        output), encoder.output, head.norm (the MLM transform's output), logits
+
+Each implementation is checked, in float64, against torch.nn.TransformerEncoderLayer holding
+the same weights (pre-LN with tanh GELU and a causal mask for GPT-2's blocks, post-LN with erf
+GELU and key padding for BERT's layers); the script exits 1 if they differ by more than 1e-9.
+
+--gpt2-124m DIR writes a GPT-2 small-sized folder (n_layer 12, n_embd 768, n_head 12, vocab
+50257, n_positions 1024: 124M parameters, random N(0, 0.02) weights as GPT-2 initialises them)
+for `attnlab-cli bench DIR`. It is about 550 MB: write it outside the repository.
+
+    /usr/bin/python3 tests/golden/make_hf_golden.py
+    /usr/bin/python3 tests/golden/make_hf_golden.py --gpt2-124m /tmp/gpt2-124m
+"""
+import argparse
+import json
+import math
+import os
+import struct
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "fixtures")
+CROSS_CHECK_TOL = 1e-9
+
+# ----------------------------------------------------------------------------
+# safetensors, written by hand (the Python package is not in Debian 12)
+# ----------------------------------------------------------------------------
+
+DTYPES = {np.dtype("<f4"): "F32", np.dtype("<i8"): "I64"}
+
+
+def write_safetensors(path, tensors, metadata=None):
+    """tensors: list of (name, shape, dtype, chunks) in file order; chunks yields numpy arrays
+    whose bytes, concatenated, are the tensor (so a 124M-parameter file never sits in memory)."""
+    header, offset = {}, 0
+    for name, shape, dtype, _ in tensors:
+        n_bytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+        header[name] = {"dtype": DTYPES[np.dtype(dtype)], "shape": list(shape),
+                        "data_offsets": [offset, offset + n_bytes]}
+        offset += n_bytes
+    if metadata:
+        header = {"__metadata__": metadata, **header}
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * ((-(8 + len(text))) % 8)  # data starts at a multiple of 8
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for name, shape, dtype, chunks in tensors:
+            written = 0
+            for chunk in chunks:
+                b = np.ascontiguousarray(chunk, dtype=dtype).tobytes()
+                f.write(b)
+                written += len(b)
+            assert written == header[name]["data_offsets"][1] - header[name]["data_offsets"][0], name
+    return offset
+
+
+def whole(array, dtype="<f4"):
+    """One tensor given as a whole array."""
+    a = np.ascontiguousarray(np.asarray(array), dtype=dtype)
+    return a.shape, dtype, [a]
+
+
+def write_config(folder, config):
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(config, f, indent=2)
+        f.write("\n")
+
+
+# ----------------------------------------------------------------------------
+# the tiny models (torch imported here: the 124M mode needs only numpy)
+# ----------------------------------------------------------------------------
+
+def tiny_models():
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    torch.manual_seed(20261122)
+    torch.set_default_dtype(torch.float64)  # float64 throughout; stored as F32
+
+    def randn(*shape, scale=1.0):
+        return torch.randn(*shape) * scale
+
+    def round_to_f32(weights):  # the file stores F32: compute from exactly those values
+        for name in weights:
+            weights[name] = weights[name].float().double()
+
+    def layer_norm(x, gain, bias, eps):
+        mean = x.mean(-1, keepdim=True)
+        var = ((x - mean) ** 2).mean(-1, keepdim=True)  # biased, as LayerNorm's
+        return (x - mean) / torch.sqrt(var + eps) * gain + bias
+
+    def gelu_tanh(x):  # GPT-2's gelu_new
+        return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+    def gelu_erf(x):  # BERT's gelu
+        return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
+
+    def heads(x, H):  # (T, C) -> (H, T, D)
+        T, C = x.shape
+        return x.reshape(T, H, C // H).transpose(0, 1)
+
+    def attention(q, k, v, H, allowed):
+        """q, k, v (T, C); allowed (T, T) bool. Returns (weights (H, T, T), context (T, C))."""
+        q, k, v = heads(q, H), heads(k, H), heads(v, H)
+        scores = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
+        scores = scores.masked_fill(~allowed, float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        context = (weights @ v).transpose(0, 1).reshape(q.shape[1], -1)
+        return weights, context
+
+    # ---- GPT-2: y = x·W + b with W (in, out) (Conv1D); Q;K;V packed in c_attn's columns ----
+    g_cfg = {
+        "activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"], "attn_pdrop": 0.1,
+        "bos_token_id": 49, "embd_pdrop": 0.1, "eos_token_id": 49, "initializer_range": 0.02,
+        "layer_norm_epsilon": 1e-05, "model_type": "gpt2", "n_ctx": 12, "n_embd": 32, "n_head": 4,
+        "n_inner": None, "n_layer": 2, "n_positions": 12, "resid_pdrop": 0.1,
+        "scale_attn_weights": True, "summary_activation": None, "summary_first_dropout": 0.1,
+        "summary_proj_to_labels": True, "summary_type": "cls_index", "summary_use_proj": True,
+        "vocab_size": 50,
+    }
+    C, H, V, P, L = g_cfg["n_embd"], g_cfg["n_head"], g_cfg["vocab_size"], g_cfg["n_positions"], g_cfg["n_layer"]
+    F_ = 4 * C  # n_inner null
+    eps = g_cfg["layer_norm_epsilon"]
+    g = {"wte.weight": randn(V, C), "wpe.weight": randn(P, C, scale=0.5)}
+    for i in range(L):
+        p = f"h.{i}."
+        g[p + "ln_1.weight"], g[p + "ln_1.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
+        g[p + "attn.c_attn.weight"], g[p + "attn.c_attn.bias"] = randn(C, 3 * C, scale=C ** -0.5), randn(3 * C, scale=0.1)
+        g[p + "attn.c_proj.weight"], g[p + "attn.c_proj.bias"] = randn(C, C, scale=C ** -0.5), randn(C, scale=0.1)
+        g[p + "ln_2.weight"], g[p + "ln_2.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
+        g[p + "mlp.c_fc.weight"], g[p + "mlp.c_fc.bias"] = randn(C, F_, scale=C ** -0.5), randn(F_, scale=0.1)
+        g[p + "mlp.c_proj.weight"], g[p + "mlp.c_proj.bias"] = randn(F_, C, scale=F_ ** -0.5), randn(C, scale=0.1)
+    g["ln_f.weight"], g["ln_f.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
+    round_to_f32(g)
+
+    def gpt2_block(x, i):
+        p = f"h.{i}."
+        T = x.shape[0]
+        a = layer_norm(x, g[p + "ln_1.weight"], g[p + "ln_1.bias"], eps)
+        qkv = a @ g[p + "attn.c_attn.weight"] + g[p + "attn.c_attn.bias"]
+        q, k, v = qkv.split(C, dim=-1)
+        causal = torch.tril(torch.ones(T, T, dtype=torch.bool))
+        weights, context = attention(q, k, v, H, causal)
+        h = x + context @ g[p + "attn.c_proj.weight"] + g[p + "attn.c_proj.bias"]
+        m = layer_norm(h, g[p + "ln_2.weight"], g[p + "ln_2.bias"], eps)
+        m = gelu_tanh(m @ g[p + "mlp.c_fc.weight"] + g[p + "mlp.c_fc.bias"])
+        return weights, h + m @ g[p + "mlp.c_proj.weight"] + g[p + "mlp.c_proj.bias"]
+
+    g_ids = [49, 7, 23, 0, 41, 12, 12, 30, 5]
+    T = len(g_ids)
+    x = g["wte.weight"][g_ids] + g["wpe.weight"][:T]
+    g_out = {"tgt.input": x}
+    for i in range(L):
+        weights, y = gpt2_block(x, i)
+        cross_check_block(nn, F, x, y, g, i, "gpt2", C, H, eps)
+        g_out[f"decoder.layers.{i}.self_attn.weights"] = weights
+        g_out[f"decoder.layers.{i}.residual2"] = x = y
+    x = layer_norm(x, g["ln_f.weight"], g["ln_f.bias"], eps)
+    g_out["decoder.output"] = x
+    g_out["logits"] = x @ g["wte.weight"].T  # tied unembedding, no bias
+
+    # The hub file also holds each block's causal-mask buffer and the masked-score constant.
+    g_file = dict(g)
+    for i in range(L):
+        g_file[f"h.{i}.attn.bias"] = torch.tril(torch.ones(P, P)).reshape(1, 1, P, P)
+        g_file[f"h.{i}.attn.masked_bias"] = torch.tensor(-1e4)
+    gpt2 = (g_cfg, sorted(g_file.items()), g_out, {"tgt_ids": json.dumps(g_ids), "src_ids": "[]"})
+
+    # ---- BERT: y = x·Wᵀ + b (nn.Linear); post-LN; word + position + token type, then LayerNorm ----
+    b_cfg = {
+        "architectures": ["BertForMaskedLM"], "attention_probs_dropout_prob": 0.1, "classifier_dropout": None,
+        "hidden_act": "gelu", "hidden_dropout_prob": 0.1, "hidden_size": 32, "initializer_range": 0.02,
+        "intermediate_size": 64, "layer_norm_eps": 1e-12, "max_position_embeddings": 16, "model_type": "bert",
+        "num_attention_heads": 4, "num_hidden_layers": 2, "pad_token_id": 0, "position_embedding_type": "absolute",
+        "type_vocab_size": 2, "use_cache": True, "vocab_size": 50,
+    }
+    C, H, V, P, L = b_cfg["hidden_size"], b_cfg["num_attention_heads"], b_cfg["vocab_size"], \
+        b_cfg["max_position_embeddings"], b_cfg["num_hidden_layers"]
+    F_, eps = b_cfg["intermediate_size"], b_cfg["layer_norm_eps"]
+    b = {"embeddings.word_embeddings.weight": randn(V, C),
+         "embeddings.position_embeddings.weight": randn(P, C, scale=0.5),
+         "embeddings.token_type_embeddings.weight": randn(2, C, scale=0.5),
+         "embeddings.LayerNorm.weight": 1 + randn(C, scale=0.2), "embeddings.LayerNorm.bias": randn(C, scale=0.1)}
+    for i in range(L):
+        p = f"encoder.layer.{i}."
+        for name in ("attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"):
+            b[p + name + ".weight"], b[p + name + ".bias"] = randn(C, C, scale=C ** -0.5), randn(C, scale=0.1)
+        b[p + "intermediate.dense.weight"], b[p + "intermediate.dense.bias"] = randn(F_, C, scale=C ** -0.5), randn(F_, scale=0.1)
+        b[p + "output.dense.weight"], b[p + "output.dense.bias"] = randn(C, F_, scale=F_ ** -0.5), randn(C, scale=0.1)
+        for name in ("attention.output.LayerNorm", "output.LayerNorm"):
+            b[p + name + ".weight"], b[p + name + ".bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
+    head = {"cls.predictions.transform.dense.weight": randn(C, C, scale=C ** -0.5),
+            "cls.predictions.transform.dense.bias": randn(C, scale=0.1),
+            "cls.predictions.transform.LayerNorm.weight": 1 + randn(C, scale=0.2),
+            "cls.predictions.transform.LayerNorm.bias": randn(C, scale=0.1),
+            "cls.predictions.bias": randn(V, scale=0.1)}
+    round_to_f32(b)
+    round_to_f32(head)
+
+    def linear(x, name):
+        return x @ b[name + ".weight"].T + b[name + ".bias"]
+
+    def bert_layer(x, i, keep):
+        p = f"encoder.layer.{i}."
+        allowed = keep.unsqueeze(0).expand(x.shape[0], -1)  # padding masks keys only
+        weights, context = attention(linear(x, p + "attention.self.query"), linear(x, p + "attention.self.key"),
+                                     linear(x, p + "attention.self.value"), H, allowed)
+        h = layer_norm(x + linear(context, p + "attention.output.dense"),
+                       b[p + "attention.output.LayerNorm.weight"], b[p + "attention.output.LayerNorm.bias"], eps)
+        m = linear(gelu_erf(linear(h, p + "intermediate.dense")), p + "output.dense")
+        return weights, layer_norm(h + m, b[p + "output.LayerNorm.weight"], b[p + "output.LayerNorm.bias"], eps)
+
+    # [CLS] a b c [SEP] d e [SEP] [PAD]: ids 2 and 3 play [CLS] and [SEP]; token types 0, then 1.
+    b_ids = [2, 17, 31, 8, 3, 44, 9, 3, 0]
+    b_types = [0, 0, 0, 0, 0, 1, 1, 1, 0]
+    S = len(b_ids)
+    keep = torch.tensor([i != b_cfg["pad_token_id"] for i in b_ids])
+    x = (b["embeddings.word_embeddings.weight"][b_ids] + b["embeddings.position_embeddings.weight"][:S]
+         + b["embeddings.token_type_embeddings.weight"][b_types])
+    b_out = {"src.input": x}
+    x = layer_norm(x, b["embeddings.LayerNorm.weight"], b["embeddings.LayerNorm.bias"], eps)
+    b_out["src.embed_norm"] = x
+    for i in range(L):
+        weights, y = bert_layer(x, i, keep)
+        cross_check_block(nn, F, x, y, b, i, "bert", C, H, eps, keep)
+        b_out[f"encoder.layers.{i}.self_attn.weights"] = weights
+        b_out[f"encoder.layers.{i}.norm2"] = x = y
+    b_out["encoder.output"] = x
+    t = gelu_erf(x @ head["cls.predictions.transform.dense.weight"].T + head["cls.predictions.transform.dense.bias"])
+    t = layer_norm(t, head["cls.predictions.transform.LayerNorm.weight"], head["cls.predictions.transform.LayerNorm.bias"], eps)
+    b_out["head.norm"] = t
+    b_out["logits"] = t @ b["embeddings.word_embeddings.weight"].T + head["cls.predictions.bias"]  # tied decoder
+
+    # As BertForMaskedLM saves it: the base model under "bert.", the head under "cls.", the
+    # position_ids buffer (I64), and no decoder weight or bias (tied, so not saved).
+    b_file = {"bert." + k: v for k, v in b.items()}
+    b_file.update(head)
+    b_file["bert.embeddings.position_ids"] = torch.arange(P).reshape(1, P)
+    metadata = {"src_ids": json.dumps(b_ids), "src_token_types": json.dumps(b_types), "tgt_ids": "[]"}
+    bert = (b_cfg, sorted(b_file.items()), b_out, metadata)
+    return {"hf_gpt2": gpt2, "hf_bert": bert}
+
+
+def cross_check_block(nn, F, x, y, w, i, family, C, H, eps, keep=None):
+    """The same layer as torch.nn.TransformerEncoderLayer computes it (float64)."""
+    import torch
+    if family == "gpt2":
+        p = f"h.{i}."
+        layer = nn.TransformerEncoderLayer(C, H, 4 * C, dropout=0.0, activation=lambda t: F.gelu(t, approximate="tanh"),
+                                           layer_norm_eps=eps, batch_first=True, norm_first=True)
+        pairs = [("self_attn.in_proj_weight", w[p + "attn.c_attn.weight"].T), ("self_attn.in_proj_bias", w[p + "attn.c_attn.bias"]),
+                 ("self_attn.out_proj.weight", w[p + "attn.c_proj.weight"].T), ("self_attn.out_proj.bias", w[p + "attn.c_proj.bias"]),
+                 ("linear1.weight", w[p + "mlp.c_fc.weight"].T), ("linear1.bias", w[p + "mlp.c_fc.bias"]),
+                 ("linear2.weight", w[p + "mlp.c_proj.weight"].T), ("linear2.bias", w[p + "mlp.c_proj.bias"]),
+                 ("norm1.weight", w[p + "ln_1.weight"]), ("norm1.bias", w[p + "ln_1.bias"]),
+                 ("norm2.weight", w[p + "ln_2.weight"]), ("norm2.bias", w[p + "ln_2.bias"])]
+        T = x.shape[0]
+        kwargs = {"src_mask": torch.triu(torch.full((T, T), float("-inf")), diagonal=1)}
+    else:
+        p = f"encoder.layer.{i}."
+        F_ = w[p + "intermediate.dense.weight"].shape[0]
+        layer = nn.TransformerEncoderLayer(C, H, F_, dropout=0.0, activation="gelu", layer_norm_eps=eps,
+                                           batch_first=True, norm_first=False)
+        qkv = [p + "attention.self." + n for n in ("query", "key", "value")]
+        pairs = [("self_attn.in_proj_weight", torch.cat([w[n + ".weight"] for n in qkv])),
+                 ("self_attn.in_proj_bias", torch.cat([w[n + ".bias"] for n in qkv])),
+                 ("self_attn.out_proj.weight", w[p + "attention.output.dense.weight"]),
+                 ("self_attn.out_proj.bias", w[p + "attention.output.dense.bias"]),
+                 ("linear1.weight", w[p + "intermediate.dense.weight"]), ("linear1.bias", w[p + "intermediate.dense.bias"]),
+                 ("linear2.weight", w[p + "output.dense.weight"]), ("linear2.bias", w[p + "output.dense.bias"]),
+                 ("norm1.weight", w[p + "attention.output.LayerNorm.weight"]),
+                 ("norm1.bias", w[p + "attention.output.LayerNorm.bias"]),
+                 ("norm2.weight", w[p + "output.LayerNorm.weight"]), ("norm2.bias", w[p + "output.LayerNorm.bias"])]
+        kwargs = {"src_key_padding_mask": ~keep.unsqueeze(0)}
+    layer = layer.double().eval()
+    with torch.no_grad():
+        state = layer.state_dict()
+        for name, value in pairs:
+            state[name].copy_(value)
+        want = layer(x.unsqueeze(0), **kwargs)[0]
+    diff = (want - y).abs().max().item()
+    if diff > CROSS_CHECK_TOL:
+        sys.exit(f"{family} layer {i}: differs from nn.TransformerEncoderLayer by {diff:.3g}")
+    print(f"  {family} layer {i}: matches nn.TransformerEncoderLayer (max diff {diff:.2g})")
+
+
+def write_tiny_fixtures():
+    import torch
+    for case, (config, tensors, expected, metadata) in tiny_models().items():
+        folder = os.path.join(FIXTURES, case)
+        os.makedirs(folder, exist_ok=True)
+        write_config(folder, config)
+        file_tensors = []
+        for name, value in tensors:
+            dtype = "<i8" if value.dtype == torch.int64 else "<f4"
+            file_tensors.append((name, *whole(value.numpy(), dtype)))
+        write_safetensors(os.path.join(folder, "model.safetensors"), file_tensors)
+        write_safetensors(os.path.join(folder, "expected.safetensors"),
+                          [(name, *whole(value.numpy())) for name, value in sorted(expected.items())], metadata)
+        sizes = {f: os.path.getsize(os.path.join(folder, f)) for f in sorted(os.listdir(folder))}
+        print(f"{case}: " + ", ".join(f"{f} {n / 1024:.1f} KB" for f, n in sizes.items()))
+
+
+# ----------------------------------------------------------------------------
+# the GPT-2 small-sized benchmark folder
+# ----------------------------------------------------------------------------
+
+def write_gpt2_124m(folder, seed=124):
+    C, H, L, V, P = 768, 12, 12, 50257, 1024
+    config = {
+        "activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"], "attn_pdrop": 0.1,
+        "bos_token_id": 50256, "embd_pdrop": 0.1, "eos_token_id": 50256, "initializer_range": 0.02,
+        "layer_norm_epsilon": 1e-05, "model_type": "gpt2", "n_ctx": P, "n_embd": C, "n_head": H,
+        "n_inner": None, "n_layer": L, "n_positions": P, "resid_pdrop": 0.1, "scale_attn_weights": True,
+        "summary_activation": None, "summary_first_dropout": 0.1, "summary_proj_to_labels": True,
+        "summary_type": "cls_index", "summary_use_proj": True, "vocab_size": V,
+    }
+    rng = np.random.default_rng(seed)
+
+    # Generators: each tensor's values are made only when the writer reaches it, in file order.
+    def normal(*shape):  # N(0, 0.02), a block of rows at a time
+        step = max(1, (1 << 22) // int(np.prod(shape[1:], dtype=np.int64)))
+        for r in range(0, shape[0], step):
+            yield rng.standard_normal((min(step, shape[0] - r),) + shape[1:], dtype=np.float32) * 0.02
+
+    def constant(value, *shape):
+        yield np.full(shape, value, dtype=np.float32)
+
+    def causal_mask(*shape):
+        yield np.tril(np.ones((P, P), np.float32)).reshape(shape)
+
+    def f32(name, values, *shape):
+        return (name, shape, "<f4", values(*shape))
+
+    tensors = [f32("wte.weight", normal, V, C), f32("wpe.weight", normal, P, C)]
+    for i in range(L):
+        p = f"h.{i}."
+        tensors += [("ln_1.weight", (C,), "<f4", constant(1.0, C)), ("ln_1.bias", (C,), "<f4", constant(0.0, C)),
+                    f32("attn.bias", causal_mask, 1, 1, P, P), ("attn.masked_bias", (), "<f4", constant(-1e4)),
+                    f32("attn.c_attn.weight", normal, C, 3 * C), ("attn.c_attn.bias", (3 * C,), "<f4", constant(0.0, 3 * C)),
+                    f32("attn.c_proj.weight", normal, C, C), ("attn.c_proj.bias", (C,), "<f4", constant(0.0, C)),
+                    ("ln_2.weight", (C,), "<f4", constant(1.0, C)), ("ln_2.bias", (C,), "<f4", constant(0.0, C)),
+                    f32("mlp.c_fc.weight", normal, C, 4 * C), ("mlp.c_fc.bias", (4 * C,), "<f4", constant(0.0, 4 * C)),
+                    f32("mlp.c_proj.weight", normal, 4 * C, C), ("mlp.c_proj.bias", (C,), "<f4", constant(0.0, C))]
+        tensors[-14:] = [(p + name, *rest) for name, *rest in tensors[-14:]]
+    tensors += [("ln_f.weight", (C,), "<f4", constant(1.0, C)), ("ln_f.bias", (C,), "<f4", constant(0.0, C))]
+    os.makedirs(folder, exist_ok=True)
+    write_config(folder, config)
+    n_bytes = write_safetensors(os.path.join(folder, "model.safetensors"), tensors, {"format": "pt"})
+    n_params = sum(int(np.prod(s, dtype=np.int64)) for name, s, _, _ in tensors
+                   if not name.endswith(("attn.bias", "attn.masked_bias")))
+    print(f"{folder}: {n_params / 1e6:.1f}M parameters, model.safetensors {n_bytes / 2**20:.0f} MiB of data")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--gpt2-124m", metavar="DIR", help="write the GPT-2 small-sized benchmark folder to DIR")
+    args = parser.parse_args()
+    if args.gpt2_124m:
+        if os.path.abspath(args.gpt2_124m).startswith(os.path.dirname(os.path.dirname(HERE)) + os.sep):
+            sys.exit("the 124M folder is about 550 MB: write it outside the repository")
+        write_gpt2_124m(args.gpt2_124m)
+    else:
+        write_tiny_fixtures()
+
+
+if __name__ == "__main__":
+    main()
