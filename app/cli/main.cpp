@@ -9,12 +9,17 @@ namespace {
 
 const char* kUsage = R"(usage: attnlab-cli COMMAND ...
 
-  info MODEL                                   config, parameter count, tensor list
+  info MODEL                                   config, parameter count, tensor list (and unused tensors)
   init --preset tiny|base [--seed N] [--src-vocab FILE --tgt-vocab FILE] [--tokenizer word|char] --out MODEL
-  trace MODEL (--src TEXT | --src-ids 1,5,7) [--tgt TEXT | --tgt-ids 1,8] --out TRACE.safetensors
+  trace MODEL (--src TEXT | --src-ids 1,5,7) [--src-types 0,0,1] [--tgt TEXT | --tgt-ids 1,8] --out TRACE.safetensors
   steps MODEL [--src ... --tgt ...]            the ordered forward-pass steps: path, title, formula, inputs
+  explain MODEL [--src ... --tgt ...] [--step N] [--korean] [--head H] [--row R] [--col C] [--assets DIR]
+                                               each step (or step N) explained: what, why, and its formula
+                                               with this input's numbers (row: the last token unless --row)
   translate MODEL --src TEXT                   greedy decoding from <sos> to <eos> or max_len
-  bench [--preset base] [--src-len 32] [--tgt-len 32] [--reps 20] [--vocab 99] [--json]
+  bench [MODEL] [--preset base] [--src-len 32] [--tgt-len 32] [--reps 20] [--vocab 99] [--opens 5] [--json]
+                                               traced forward pass of a random preset, or of MODEL on random
+                                               ids (and MODEL's open time)
   train --task copy|reverse|sort|en-ko [--preset tiny] [--steps N] [--seed S] --out MODEL
         [--batch 64] [--eval-every 500] [--eval-size 500] [--dropout 0.1] [--warmup 400] [--lr-scale 1] [--clip 1]
                                                trains with a progress bar, held-out scores at intervals, atomic
@@ -23,6 +28,9 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                exact match, token accuracy (BLEU for en-ko) on the held-out split
   bench-train [--preset tiny] [--batch 64] [--src-len 10] [--tgt-len 11] [--vocab 300] [--steps 50] [--json]
 
+MODEL is one of our .safetensors model files or a Hugging Face folder (config.json +
+model.safetensors) of a GPT-2 or BERT model, memory-mapped; --src-types gives BERT's token
+types. Such a folder's tokenizer is not read yet: give its token ids with --src-ids.
 Text is tokenized with the model's vocabulary: the source gets <eos> appended and the
 target gets <sos> prepended. Ids given with --src-ids/--tgt-ids are used exactly as given.
 Exit codes: 0 success, 1 bad input or file, 2 bad usage.
@@ -40,7 +48,7 @@ int main(int argc, char** argv) {
     }
     const std::map<std::string, int (*)(const Argv&)> commands = {
         {"info", run_info},   {"init", run_init},           {"trace", run_trace},
-        {"steps", run_steps}, {"translate", run_translate}, {"bench", run_bench},
+        {"steps", run_steps}, {"explain", run_explain}, {"translate", run_translate}, {"bench", run_bench},
         {"train", run_train}, {"eval", run_eval},   {"bench-train", run_bench_train}};
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);

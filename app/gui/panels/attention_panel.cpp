@@ -2,6 +2,7 @@
 // decoder masked self, cross), and a detail view of one head, stage by stage, as a matrix
 // or as BertViz-style lines, with a per-head ablation switch.
 #include "panels/panel_context.h"
+#include "panels/step_explanation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -149,6 +150,7 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
                 ImGui::BeginTooltip();
                 ImGui::Text("%s %d, %s %d", ctx.t("Layer"), l, ctx.t("Head"), h);
                 ImGui::TextDisabled("%s", ctx.t("Click to open; right-click to switch the head off or on."));
+                step_explanation_section(ctx, path + ".weights", {h, -1, -1});
                 ImGui::EndTooltip();
             }
         }
@@ -259,13 +261,13 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     for (const StageInfo& s : kStages)
         if (s.id == ctx.view.stage) stage = &s;
     const std::string stage_path = path + "." + stage->suffix;
-    const Step& step = ctx.stepper().step(*ctx.stepper().find(stage_path));
     const TraceEntry* e = ctx.stepper().entry(stage_path);
     if (e) {
         csv_export_button(ctx, stage_path, e->value);
         ImGui::SameLine();
     }
-    ImGui::TextDisabled("%s:  %s", step.title.c_str(), step.formula.c_str());
+    const StepHeading heading = step_heading(ctx, *ctx.stepper().find(stage_path));
+    ImGui::TextDisabled("%s:  %s", heading.title.c_str(), heading.formula.c_str());
     if (!e) return text_not_run_yet(ctx);
 
     const bool is_matrix_stage = e->value.dim(2) != ctx.config().d_head() || stage->id == AttentionStage::scores ||
@@ -308,6 +310,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
         ImGui::Text("%s[%d, %d] = %.4f", stage->suffix, row, col, e->value.slice(ctx.view.head)(row, col));
     ImGui::Separator();
     ImGui::TextWrapped("%s", ctx.t("Hover a cell to explain it; click to pin it."));
+    step_explanation_section(ctx, stage_path, {ctx.view.head, row, col}, true, 0.0f);
     ImGui::EndChild();
 }
 

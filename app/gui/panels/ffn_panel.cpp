@@ -3,6 +3,7 @@
 // layer and per token, and a histogram of the values.
 #include "panels/ffn_histogram.h"
 #include "panels/ffn_overview.h"
+#include "panels/step_explanation.h"
 
 #include "ops/activation.h"
 
@@ -73,7 +74,8 @@ void zeros_by_layer(const PanelContext& ctx, const std::string& stack, int n_lay
     }
 }
 
-void unit_tooltip(const PanelContext& ctx, const Tensor& h, const SequenceView& seq, int row, int unit, bool relu_out) {
+void unit_tooltip(const PanelContext& ctx, const std::string& path, const Tensor& h, const SequenceView& seq, int row,
+                  int unit, bool relu_out) {
     ImGui::BeginTooltip();
     ImGui::Text("'%s' (%s %d), %s %d: %.4f", seq.labels[static_cast<size_t>(row)].c_str(), ctx.t("token"), row,
                 ctx.t("unit"), unit, h.row(row)(unit));
@@ -81,6 +83,7 @@ void unit_tooltip(const PanelContext& ctx, const Tensor& h, const SequenceView& 
         ImGui::Text("%s: %.1f%%", ctx.t("this token's units that are exactly 0"),
                     100.0f * zero_fraction(h.row(row).data(), h.dim(1)));
     ImGui::TextDisabled("%s", ctx.t("Click to zoom here."));
+    step_explanation_section(ctx, path, {0, row, unit});
     ImGui::EndTooltip();
 }
 
@@ -96,7 +99,7 @@ void draw_units(PanelContext& ctx, const std::string& path, const TraceEntry& e,
     int& first = ctx.view.ffn_zoom_first;
     first = std::clamp(first, 0, F - window);
     if (const UnitHit hit = draw_units_overview(ctx, path, e, colormap, lo, hi, first, window); hit.unit >= 0) {
-        unit_tooltip(ctx, h, seq, hit.token, hit.unit, relu_out);
+        unit_tooltip(ctx, path, h, seq, hit.token, hit.unit, relu_out);
         if (hit.clicked) first = std::clamp(hit.unit - window / 2, 0, F - window);
     }
     if (window == F) return;
@@ -112,7 +115,7 @@ void draw_units(PanelContext& ctx, const std::string& path, const TraceEntry& e,
                     window, e.version, colormap, &seq.labels, &units};
     zoom.fixed_range = true, zoom.lo = lo, zoom.hi = hi;
     zoom.max_cell = 1.8f * ctx.em;
-    if (const HeatmapHit z = plot_matrix(ctx, zoom); z.row >= 0) unit_tooltip(ctx, h, seq, z.row, first + z.col, relu_out);
+    if (const HeatmapHit z = plot_matrix(ctx, zoom); z.row >= 0) unit_tooltip(ctx, path, h, seq, z.row, first + z.col, relu_out);
 }
 
 }  // namespace

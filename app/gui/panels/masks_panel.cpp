@@ -3,6 +3,7 @@
 // user can flip; edited cells carry a dot. 1 = the query (row) may attend to the key (column).
 #include "panels/mask_flow.h"
 #include "panels/panel_context.h"
+#include "panels/step_explanation.h"
 
 #include <algorithm>
 
@@ -85,6 +86,7 @@ void cell_tooltip(const PanelContext& ctx, const MaskInfo& m, const Tensor& mask
     ImGui::Text("%g: %s", v, v != 0.0f ? ctx.t("may attend") : ctx.t("blocked"));
     if (const char* reason = cell_reason(ctx, m, row, col, v, edited)) ImGui::TextDisabled("%s", reason);
     if (m.editable) ImGui::TextDisabled("%s", ctx.t("Click to flip this cell."));
+    step_explanation_section(ctx, m.path, {0, row, col});
     ImGui::EndTooltip();
 }
 

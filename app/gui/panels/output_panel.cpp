@@ -1,6 +1,7 @@
 // The output view: per position, the top-k of p = softmax(logits / T) (N, V) as bars, and the
 // buttons that append one token (argmax or a sample) or translate greedily to <eos>.
 #include "panels/panel_context.h"
+#include "panels/step_explanation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -94,7 +95,8 @@ ImU32 with_alpha(ImU32 color, float alpha) {
 }
 
 // k horizontal bars: token label, bar ∝ p (full width = 100%), percentage. The true next token is green.
-void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, const float* logits_row, float width) {
+void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, int position, const float* logits_row,
+                      float width) {
     const Vocab* vocab = output_vocab(ctx);
     const int k = std::min<int>(ctx.view.top_k, static_cast<int>(pred.top.size()));
     const float line = ImGui::GetTextLineHeightWithSpacing(), em = ctx.em;
@@ -132,6 +134,7 @@ void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, c
             ImGui::Text("p = %.4f   logit = %.3f", static_cast<double>(c.p), static_cast<double>(logits_row[c.id]));
             if (is_next)
                 ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s", ctx.t("the token that really follows"));
+            step_explanation_section(ctx, "probs", {0, position, -1});
             ImGui::EndTooltip();
         }
     }
@@ -196,12 +199,12 @@ void display_controls(PanelContext& ctx) {
 }
 
 // The last position, large: what the model would append next.
-void next_prediction(const PanelContext& ctx, const PositionPrediction& pred, const float* logits_row,
+void next_prediction(const PanelContext& ctx, const PositionPrediction& pred, int position, const float* logits_row,
                      const std::string& last) {
     ImGui::Text("%s  ·  %s \"%s\"", ctx.t("Next-token prediction"), ctx.t("after"), last.c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("(%s %.2f %s)", ctx.t("entropy"), static_cast<double>(pred.entropy_bits), ctx.t("bits"));
-    probability_bars(ctx, pred, logits_row, std::min(ImGui::GetContentRegionAvail().x, 36.0f * ctx.em));
+    probability_bars(ctx, pred, position, logits_row, std::min(ImGui::GetContentRegionAvail().x, 36.0f * ctx.em));
 }
 
 // One card per position, wrapping; when generating, the last one (the next-token prediction) is outlined.
@@ -230,7 +233,7 @@ void position_grid(PanelContext& ctx, const std::vector<PositionPrediction>& row
             ImGui::SameLine();
             ImGui::TextDisabled("%s", ctx.t("next"));
         }
-        probability_bars(ctx, rows[r], logits.data.data() + r * static_cast<size_t>(logits.dim(1)),
+        probability_bars(ctx, rows[r], static_cast<int>(r), logits.data.data() + r * static_cast<size_t>(logits.dim(1)),
                          ImGui::GetContentRegionAvail().x);
         next_token_note(ctx, rows[r]);
         ImGui::EndChild();
@@ -257,7 +260,8 @@ void draw_output_panel(PanelContext& ctx) {
     const size_t last = rows.size() - 1;
     ImGui::Separator();
     if (generates) {
-        next_prediction(ctx, rows[last], logits->value.data.data() + last * static_cast<size_t>(logits->value.dim(1)),
+        next_prediction(ctx, rows[last], static_cast<int>(last),
+                        logits->value.data.data() + last * static_cast<size_t>(logits->value.dim(1)),
                         last < seq.labels.size() ? seq.labels[last] : "");
         ImGui::Separator();
     }

@@ -2,6 +2,7 @@
 // (max_len, max_len), two dimensions as waves, and x_emb + PE = x for the current sentence (N, C).
 #include "panels/mask_flow.h"
 #include "panels/pe_tables.h"
+#include "panels/step_explanation.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -18,6 +19,9 @@ void pe_value_tooltip(const PanelContext& ctx, const PeTables& t, int pos, int j
         ImGui::TextUnformatted(pe_formula(pos, j, ctx.config().d_model).c_str());
     else
         ImGui::Text("P[%d, %d] = %.4f  (%s)", pos, j, t.pe.row(pos)(j), ctx.t("learned"));
+    const std::string step = ctx.config().has_encoder() ? "src.pos" : "tgt.pos";  // the sentence's rows of PE
+    const Tensor* sentence = ctx.stepper().output(step);
+    step_explanation_section(ctx, step, {0, pos, j}, sentence && pos < sentence->dim(0));
     ImGui::EndTooltip();
 }
 
@@ -112,6 +116,7 @@ void sum_tooltip(const PanelContext& ctx, const SumPart (&parts)[3], const Seque
         if (parts[k].entry) ImGui::Text("%-5s = %+.4f", names[k], parts[k].entry->value.row(row)(col));
         else ImGui::TextDisabled("%-5s   %s", names[k], ctx.t("not run yet"));
     }
+    step_explanation_section(ctx, ctx.config().has_encoder() ? "src.input" : "tgt.input", {0, row, col});
     ImGui::EndTooltip();
 }
 

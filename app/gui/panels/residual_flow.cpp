@@ -1,6 +1,7 @@
 // The residual-flow diagram: per layer, the stream (line width ∝ ‖x‖), each sublayer's branch
 // with a bar of ‖Sublayer(·)‖, and the ⊕ and LayerNorm nodes in post-LN or pre-LN order.
 #include "panels/residual_flow.h"
+#include "panels/step_explanation.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -308,6 +309,7 @@ void hover_tooltip(const Flow& f) {
     if (h.value && h.stream && *h.stream > 0.0f)
         ImGui::Text("= %.0f%% %s (%.3f)", 100.0 * static_cast<double>(*h.value / *h.stream),
                     f.ctx.t("of the norm of the stream it is added to"), static_cast<double>(*h.stream));
+    step_explanation_section(f.ctx, h.path, {0, f.token, -1});
     ImGui::EndTooltip();
 }
 

@@ -1,6 +1,7 @@
 // The residual view: one token's stream through a stack (post-LN x ← LN(x + Sublayer(x)) or
 // pre-LN x ← x + Sublayer(LN(x))), and every token × step's stream norm ‖x‖₂ as a heatmap (N, steps).
 #include "panels/residual_flow.h"
+#include "panels/step_explanation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -123,6 +124,7 @@ void stream_heatmap(PanelContext& ctx, const ResidualStack& stack, const Sequenc
         ImGui::TextUnformatted(ctx.t("Not run yet: step forward to compute it."));
     else
         ImGui::Text("||x||₂ = %.4f", static_cast<double>(v));
+    step_explanation_section(ctx, col.path, {0, hit.row, -1});
     ImGui::EndTooltip();
 }
 

@@ -1,8 +1,13 @@
-// The stepper view: playback controls, the timeline of the forward pass's N steps, and the
-// last run step (index, title, formula, path) in large text.
+// The stepper view: playback controls with the last run step (index, title, formula) in large
+// text, the timeline of the forward pass's N steps, and the step explained under it: its formula
+// with this input's numbers, what it computes and why, in the UI's language.
 #include "panels/panel_context.h"
+#include "panels/step_explanation.h"
 #include "panels/stepper_timeline.h"
 
+#include <algorithm>
+#include <cmath>
+#include <optional>
 #include <string>
 
 namespace attnlab::gui {
@@ -66,9 +71,6 @@ void draw_controls(PanelContext& ctx) {
     ImGui::BeginDisabled(cursor == n);
     if (icon_button(ctx, "##run_all", Icon::run_all, ctx.t("Run all"), ctx.t("Run every step (End)"))) s.run_to(n);
     ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextDisabled("%s", ctx.t("← → step · Space play/pause · Home End first/last"));
 }
 
 // The colour key of the timeline, right-aligned on the current line if it fits.
@@ -95,35 +97,93 @@ void draw_legend(const PanelContext& ctx) {
     ImGui::NewLine();
 }
 
-// The last run step, large: "i / N  title  formula", then its path.
-void draw_current_step(const PanelContext& ctx) {
+// After the controls, large: "i / N  title  formula" of the last run step (the keys are in the
+// buttons' tooltips, its path in this line's tooltip). Smaller, or without the formula, when
+// the line is too short for it.
+void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e) {
     const Stepper& st = ctx.stepper();
-    const size_t cursor = st.cursor(), n = st.size();
-    ImGui::SetWindowFontScale(1.3f);
-    ImGui::Text("%d / %d", static_cast<int>(cursor), static_cast<int>(n));
-    ImGui::SameLine(0.0f, ctx.em);
-    if (cursor == 0) {
+    const size_t cursor = st.cursor();
+    ImGui::SameLine(0.0f, 1.5f * ctx.em);
+    const std::string index = std::to_string(cursor) + " / " + std::to_string(st.size());
+    if (!e) {
+        ImGui::SetWindowFontScale(1.25f);
+        ImGui::Text("%s", index.c_str());
+        ImGui::SameLine(0.0f, ctx.em);
         ImGui::TextDisabled("%s", ctx.t("Nothing has run yet: press → or ▶ to run the first step."));
         ImGui::SetWindowFontScale(1.0f);
         return;
     }
     const Step& step = st.step(cursor - 1);
-    ImGui::TextUnformatted(step.title.c_str());
+    const std::string title = *e ? (*e)->title : step.title, formula = *e ? (*e)->formula : step.formula;
+    const float room = ImGui::GetContentRegionAvail().x;
+    auto width = [&](bool with_formula) {
+        return ImGui::CalcTextSize(index.c_str()).x + ImGui::CalcTextSize(title.c_str()).x + ctx.em * 2.0f +
+               (with_formula ? ImGui::CalcTextSize(formula.c_str()).x : 0.0f);
+    };
+    ImGui::SetWindowFontScale(1.25f);
+    if (width(true) > room) ImGui::SetWindowFontScale(1.0f);
+    const bool show_formula = width(true) <= room;
+    ImGui::TextUnformatted(index.c_str());
     ImGui::SameLine(0.0f, ctx.em);
-    ImGui::TextColored(formula_color(ctx), "%s", step.formula.c_str());
+    ImGui::TextUnformatted(title.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", step.path.c_str());
+    if (show_formula) {
+        ImGui::SameLine(0.0f, ctx.em);
+        ImGui::TextColored(formula_color(ctx), "%s", formula.c_str());
+    }
     ImGui::SetWindowFontScale(1.0f);
-    ImGui::SameLine(0.0f, ctx.em);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextDisabled("%s", step.path.c_str());
+}
+
+void draw_explanation_text(const PanelContext& ctx, const Explanation& e, float width) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    numbers_text(ctx, e.numbers, width);
+    ImGui::TextWrapped("%s", e.what.c_str());
+    text_disabled_wrapped(e.why.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+// Under the timeline, in the rest of the panel, in whole lines: the formula with the numbers,
+// what and why. What the panel's height cuts off scrolls, and shows in full on hover.
+void draw_explanation(const PanelContext& ctx, const Result<Explanation>& e) {
+    if (!e) {
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "%s", e.error().message.c_str());
+        return;
+    }
+    const float line = ImGui::GetTextLineHeight();
+    const float height = std::max(line, std::floor(ImGui::GetContentRegionAvail().y / line) * line);
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));  // one line pitch
+    ImGui::BeginChild("explanation", ImVec2(0, height), false);
+    draw_explanation_text(ctx, *e, ImGui::GetContentRegionAvail().x);
+    const bool cut_off = ImGui::GetCursorPosY() > ImGui::GetWindowHeight();
+    if (cut_off && ImGui::IsWindowHovered()) {
+        ImGui::BeginTooltip();
+        draw_explanation_text(ctx, *e, 40.0f * ctx.em);
+        ImGui::EndTooltip();
+    }
+    ImGui::EndChild();
+    ImGui::PopStyleVar();
+}
+
+// The numbers follow the head the attention view shows and the token the residual view follows;
+// elsewhere they are the last token's (the newest one).
+ExplainFocus stepper_focus(const PanelContext& ctx, const std::string& path) {
+    return {ctx.view.head, view_for_step(path) == View::residual ? ctx.view.token : -1, -1};
 }
 
 }  // namespace
 
 void draw_stepper_panel(PanelContext& ctx) {
+    const size_t cursor = ctx.stepper().cursor();
+    std::optional<Result<Explanation>> e;
+    if (cursor > 0) e = step_explanation(ctx, cursor - 1, stepper_focus(ctx, ctx.stepper().step(cursor - 1).path));
     draw_controls(ctx);
+    draw_current_step(ctx, e ? &*e : nullptr);
     draw_legend(ctx);
-    draw_timeline(ctx, 1.4f * ctx.em);
-    draw_current_step(ctx);
+    // A tight gap below the timeline: at the layout's 10.6 em, the explanation gets four lines.
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.25f * ctx.em));
+    draw_timeline(ctx, 1.0f * ctx.em);
+    ImGui::PopStyleVar();
+    if (e) draw_explanation(ctx, *e);
 }
 
 }  // namespace attnlab::gui

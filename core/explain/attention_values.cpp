@@ -1,0 +1,108 @@
+// Numbers of the attention stages for the focused head and query row: one q·k with its scale,
+// the masked cells, the row's strongest weight, the context it reads, the concat and W^O.
+#include "explain/number_format.h"
+#include "explain/step_values.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// The mask (Tq, Tk) of the attention this step belongs to, if it has run.
+const Tensor* attention_mask(const StepSite& s) {
+    const std::string& path = s.step.path;
+    const auto masked = s.stepper.find(path.substr(0, path.rfind('.')) + ".masked");
+    return masked ? s.stepper.output(s.stepper.step(*masked).inputs.at(1)) : nullptr;
+}
+
+// The focused key, else the key with the largest value in `row` among those the mask allows (else 0).
+int64_t key_column(const StepSite& s, RowRef row, int64_t r) {
+    if (s.focus.col >= 0 && s.focus.col < row.size()) return s.focus.col;
+    const Tensor* mask = attention_mask(s);
+    int64_t best = -1;
+    for (int64_t j = 0; j < row.size(); ++j) {
+        if (mask && mask->row(r)(j) == 0.0f) continue;
+        if (best < 0 || row(j) > row(best)) best = j;
+    }
+    return best < 0 ? 0 : best;
+}
+
+int64_t argmax(RowRef row) {
+    Eigen::Index j = 0;
+    row.maxCoeff(&j);
+    return j;
+}
+
+void score_values(const StepSite& s, const std::string& stage, const Tensor& out, int h, int64_t r, StepValues& v) {
+    const ConstMatMap m = out.slice(h);  // (Tq, Tk)
+    const int64_t c = key_column(s, m.row(r), r);
+    v.text["col"] = std::to_string(c);
+    v.text["key"] = s.key_label(c);
+    v.text["cols"] = format_count(m.cols());
+    v.text["cells"] = format_count(m.size());
+    if (stage == "scores") {
+        v.text["score"] = format_number(m(r, c));
+        v.text["row_min"] = format_number(m.row(r).minCoeff());
+        v.text["row_max"] = format_number(m.row(r).maxCoeff());
+    } else if (stage == "scaled") {
+        const ConstMatMap scores = s.input(0).slice(h);
+        v.text["score"] = format_number(scores(r, c));
+        v.text["scaled"] = format_number(m(r, c));
+        v.text["std_before"] = format_number(row_std(scores.row(r)));
+        v.text["std_after"] = format_number(row_std(m.row(r)));
+    } else if (stage == "masked") {
+        auto is_minus_inf = [](float x) { return std::isinf(x) && x < 0; };
+        v.text["row_blocked"] = format_count(std::count_if(m.row(r).begin(), m.row(r).end(), is_minus_inf));
+        v.text["blocked"] = format_count(std::count_if(m.data(), m.data() + m.size(), is_minus_inf));
+    } else {  // weights
+        const int64_t best = argmax(m.row(r));
+        v.text["w_max"] = format_number(m(r, best));
+        v.text["max_key"] = s.key_label(best);
+        v.text["row_sum"] = format_number(m.row(r).cast<double>().sum());
+    }
+}
+
+void context_values(const StepSite& s, const Tensor& out, int h, int64_t r, StepValues& v) {  // out (H, Tq, D)
+    const ConstMatMap w = s.input(0).slice(h);  // (Tq, Tk)
+    const int64_t best = argmax(w.row(r));
+    v.text["max_col"] = std::to_string(best);
+    v.text["max_key"] = s.key_label(best);
+    v.text["w_max"] = format_number(w(r, best));
+    v.text["n_keys"] = format_count(w.cols());
+    v.text["norm"] = format_number(row_norm(out.slice(h).row(r)));
+}
+
+}  // namespace
+
+void add_attention_values(const StepSite& s, const std::string& kind, StepValues& v) {
+    if (!kind.starts_with("attn.") && !kind.starts_with("self_attn.") && !kind.starts_with("cross_attn.")) return;
+    const std::string stage = kind.substr(kind.find('.') + 1);
+    const Tensor& out = *s.output();
+    const int h = s.head();
+    v.text["shape"] = shape_string(out.shape);
+    if (out.rank() == 2) {  // concat, out: (Tq, C)
+        const int64_t r = s.row(out.dim(0));
+        const int D = s.config().d_head();
+        v.text["row"] = std::to_string(r);
+        v.text["token"] = s.row_label(r);
+        v.text["in_shape"] = shape_string(s.input(0).shape);
+        v.text["norm"] = format_number(row_norm(out.row(r)));
+        if (stage == "out") {
+            v.text["in_norm"] = format_number(row_norm(s.input(0).row(r)));
+        } else {  // concat: head h fills columns [h·D, (h+1)·D)
+            v.text["first"] = std::to_string(h * D);
+            v.text["last"] = std::to_string((h + 1) * D - 1);
+        }
+        return;
+    }
+    const int64_t r = s.row(out.dim(1));  // (H, N, ·)
+    v.text["row"] = std::to_string(r);
+    v.text["token"] = s.row_label(r);
+    if (stage == "q" || stage == "k" || stage == "v") v.text["norm"] = format_number(row_norm(out.slice(h).row(r)));
+    else if (stage == "context") context_values(s, out, h, r, v);
+    else score_values(s, stage, out, h, r, v);
+}
+
+}  // namespace attnlab

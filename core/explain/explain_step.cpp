@@ -1,0 +1,64 @@
+// explain_step: the step's kind picks its texts; the trace gives the placeholder values.
+#include "explain/explanation.h"
+
+#include "explain/step_kind.h"
+#include "explain/step_values.h"
+#include "explain/template_fill.h"
+
+#include <cassert>
+
+namespace attnlab {
+
+namespace {
+
+// Looks a placeholder up in the values, then among the terms (translated by the table).
+PlaceholderLookup lookup_in(const StepValues& values, const ExplanationTable& table) {
+    return [&values, &table](std::string_view name) -> std::optional<std::string> {
+        const std::string key(name);
+        if (auto it = values.text.find(key); it != values.text.end()) return it->second;
+        auto term = values.terms.find(key);
+        if (term == values.terms.end()) return std::nullopt;
+        auto word = table.terms.find(term->second);
+        return word == table.terms.end() ? std::nullopt : std::optional(word->second);
+    };
+}
+
+}  // namespace
+
+Result<Explanation> explain_step(const ExplanationTable& table, const Stepper& stepper, size_t index,
+                                 const ExplainFocus& focus, const ExplainLabels& labels) {
+    assert(index < stepper.size());
+    const Step& step = stepper.step(index);
+    const std::optional<std::string> kind = explanation_kind(step.path, stepper.config());
+    const auto texts = kind ? table.steps.find(*kind) : table.steps.end();
+    if (texts == table.steps.end()) return Error{"no explanation for step " + step.path};
+
+    const StepSite site{stepper, step, focus, labels};
+    StepValues values;
+    add_static_values(site, *kind, values);
+    const PlaceholderLookup lookup = lookup_in(values, table);
+    Explanation e;
+    e.kind = *kind;
+    const std::pair<const std::string*, std::string*> fields[] = {
+        {&texts->second.title, &e.title}, {&texts->second.formula, &e.formula},
+        {&texts->second.what, &e.what}, {&texts->second.why, &e.why}};
+    for (const auto& [text, out] : fields) {
+        auto filled = fill_template(*text, lookup);
+        if (!filled) return Error{std::string(language_code(table.language)) + " " + *kind + ": " + filled.error().message};
+        *out = std::move(*filled);
+    }
+    e.has_numbers = site.output() != nullptr;
+    if (!e.has_numbers) {
+        e.numbers = table.pending;
+        return e;
+    }
+    for (auto add : {add_input_values, add_mask_values, add_attention_values, add_layer_values, add_output_values})
+        add(site, *kind, values);
+    auto numbers = fill_template(texts->second.numbers, lookup);
+    if (!numbers) return Error{std::string(language_code(table.language)) + " " + *kind + ".numbers: " + numbers.error().message};
+    e.numbers = std::move(*numbers);
+    e.values = values.text;
+    return e;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,66 @@
+// Numbers of the residual adds, LayerNorms and the FFN for the focused token row.
+#include "explain/number_format.h"
+#include "explain/step_values.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+namespace {
+
+double fraction(int64_t part, int64_t whole) { return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
+
+int64_t count_negative(const Tensor& t) {
+    return std::count_if(t.data.begin(), t.data.end(), [](float x) { return x < 0.0f; });
+}
+
+void residual_values(const StepSite& s, const Tensor& y, int64_t r, StepValues& v) {  // y = x + sublayer (N, C)
+    v.text["x_norm"] = format_number(row_norm(s.input(0).row(r)));
+    v.text["s_norm"] = format_number(row_norm(s.input(1).row(r)));
+    v.text["sum_norm"] = format_number(row_norm(y.row(r)));
+}
+
+// The hidden row's most negative and most positive entries, before and after the activation.
+void activation_values(const StepSite& s, const Tensor& a, int64_t r, StepValues& v) {  // a, h (N, F)
+    const auto h = s.input(0).row(r);
+    Eigen::Index lo = 0, hi = 0;
+    h.minCoeff(&lo);
+    h.maxCoeff(&hi);
+    v.text["h_min"] = format_number(h(lo));
+    v.text["a_min"] = format_number(a.row(r)(lo));
+    v.text["h_max"] = format_number(h(hi));
+    v.text["a_max"] = format_number(a.row(r)(hi));
+    const int64_t zeros = std::count(a.data.begin(), a.data.end(), 0.0f);
+    v.text["count"] = format_count(a.numel());
+    v.text["zeros"] = format_count(zeros);
+    v.text["zero_pct"] = format_percent(fraction(zeros, a.numel()));
+    v.text["neg_pct"] = format_percent(fraction(count_negative(a), a.numel()));
+}
+
+}  // namespace
+
+// x̂ = (x − mean) / √(var + ε) of the step's input row, and the output row's mean and std after γ, β.
+void add_norm_values(const StepSite& s, const Tensor& y, int64_t r, StepValues& v) {
+    const auto x = s.input(0).row(r);
+    v.text["mean"] = format_number(row_mean(x));
+    v.text["std"] = format_number(row_std(x, s.config().layer_norm_eps));
+    v.text["out_mean"] = format_number(row_mean(y.row(r)));
+    v.text["out_std"] = format_number(row_std(y.row(r)));
+}
+
+void add_layer_values(const StepSite& s, const std::string& kind, StepValues& v) {
+    if (!kind.starts_with("residual") && !kind.starts_with("norm") && !kind.starts_with("ffn.")) return;
+    const Tensor& y = *s.output();  // (N, C) or (N, F)
+    const int64_t r = s.row(y.dim(0));
+    v.text["row"] = std::to_string(r);
+    v.text["token"] = s.row_label(r);
+    v.text["shape"] = shape_string(y.shape);
+    v.text["in_shape"] = shape_string(s.input(0).shape);
+    if (kind.starts_with("residual")) residual_values(s, y, r, v);
+    else if (kind.starts_with("norm")) add_norm_values(s, y, r, v);
+    else if (kind == "ffn.hidden") v.text["neg_pct"] = format_percent(fraction(count_negative(y), y.numel()));
+    else if (kind == "ffn.out") v.text["norm"] = format_number(row_norm(y.row(r)));
+    else activation_values(s, y, r, v);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,49 @@
+// Numbers of the stack outputs and the output head: norms, the top tokens and their scores.
+#include "explain/number_format.h"
+#include "explain/step_values.h"
+
+
+namespace attnlab {
+
+namespace {
+
+// Ids of the row's two largest entries, largest first, lower id first on a tie (the second
+// equals the first when V = 1). One pass: V may be large.
+std::pair<int64_t, int64_t> top_two(RowRef row) {
+    int64_t first = 0, second = -1;
+    for (int64_t j = 1; j < row.size(); ++j) {
+        if (row(j) > row(first)) second = first, first = j;
+        else if (second < 0 || row(j) > row(second)) second = j;
+    }
+    return {first, second < 0 ? first : second};
+}
+
+}  // namespace
+
+void add_output_values(const StepSite& s, const std::string& kind, StepValues& v) {
+    if (!kind.starts_with("stack_output") && !kind.starts_with("logits") && kind != "probs") return;
+    const Tensor& y = *s.output();  // (N, C) or (N, V)
+    const int64_t r = s.row(y.dim(0));
+    v.text["row"] = std::to_string(r);
+    v.text["token"] = s.row_label(r);
+    v.text["shape"] = shape_string(y.shape);
+    if (kind == "stack_output_norm") return add_norm_values(s, y, r, v);
+    if (kind == "stack_output_plain") {
+        v.text["norm"] = format_number(row_norm(y.row(r)));
+        return;
+    }
+    const auto [top, second] = top_two(y.row(r));
+    v.text["top_token"] = s.vocab_label(top);
+    v.text["second_token"] = s.vocab_label(second);
+    if (kind == "probs") {
+        v.text["top_p"] = format_number(y.row(r)(top));
+        v.text["second_p"] = format_number(y.row(r)(second));
+        v.text["sum"] = format_number(y.row(r).cast<double>().sum());
+    } else {
+        v.text["top_logit"] = format_number(y.row(r)(top));
+        v.text["second_logit"] = format_number(y.row(r)(second));
+        v.text["mean"] = format_number(row_mean(y.row(r)));
+    }
+}
+
+}  // namespace attnlab

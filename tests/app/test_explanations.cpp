@@ -1,0 +1,56 @@
+// The app's step explanations, without a display: the bundled texts found through the app's
+// assets, the session's words in the numbers, the language switch, and a missing file.
+#include "default_model.h"
+#include "step_explainer.h"
+
+#include <catch2/catch.hpp>
+
+using namespace attnlab;
+using namespace attnlab::gui;
+
+namespace {
+
+const std::string kAssets = std::string(ATTNLAB_SOURCE_DIR) + "/assets";
+
+Session bundled_session() {
+    auto s = default_session(kAssets, std::nullopt, std::nullopt);
+    if (!s) FAIL(s.error().message);
+    return std::move(*s);
+}
+
+}  // namespace
+
+TEST_CASE("every step of the bundled model is explained in both languages, with its words", "[explain]") {
+    Session session = bundled_session();
+    session.run_to(session.stepper().size());
+    StepExplainer explainer;
+    for (size_t i = 0; i < session.stepper().size(); ++i) {
+        INFO(session.stepper().step(i).path);
+        auto en = explainer.explain(kAssets, session, i, false);
+        auto ko = explainer.explain(kAssets, session, i, true);
+        REQUIRE(en);
+        REQUIRE(ko);
+        CHECK(en->title == session.stepper().step(i).title);
+        CHECK(ko->title != en->title);
+        CHECK(en->numbers.find('#') == std::string::npos);  // every token has its word, none shows as #id
+    }
+    const size_t embed = *session.stepper().find("src.embed");
+    auto apples = explainer.explain(kAssets, session, embed, false, {0, 3, -1});
+    REQUIRE(apples);
+    CHECK_THAT(apples->numbers, Catch::Contains("“apples”"));
+    auto probs = explainer.explain(kAssets, session, *session.stepper().find("probs"), true);
+    REQUIRE(probs);
+    CHECK_THAT(probs->numbers, Catch::Contains("“좋아해”"));  // after 나 는 빨간 사과 를, the trained model says 좋아해
+}
+
+TEST_CASE("a missing explanations folder is a one-line error, and the app goes on", "[explain]") {
+    Session session = bundled_session();
+    session.run_to(3);
+    StepExplainer explainer;
+    auto e = explainer.explain("/nonexistent", session, 0, true);
+    REQUIRE_FALSE(e);
+    CHECK_THAT(e.error().message, Catch::Contains("/nonexistent/explanations/ko.json"));
+    CHECK(e.error().message.find('\n') == std::string::npos);
+    CHECK_FALSE(explainer.explain("/nonexistent", session, 1, true));  // the failed load is kept, not retried each frame
+    CHECK(session.stepper().cursor() == 3);
+}
