@@ -27,12 +27,14 @@ const char* view_title(View v) {
         case View::stepper: return "Stepper";
         case View::weights: return "Weights";
         case View::training: return "Training";
+        case View::playground: return "Playground";
     }
     return "";
 }
 
 constexpr View kCentralViews[] = {View::positional, View::attention, View::masks,   View::residual,
-                                  View::ffn,        View::output,    View::weights, View::training};
+                                  View::ffn,        View::output,    View::weights, View::training,
+                                  View::playground};
 
 // The four windows tile the screen, so their background is the colour main.cpp clears the frame
 // to: one full-screen layer of blended pixels less for a software rasteriser.
@@ -154,7 +156,7 @@ void App::draw_layout() {
     const ImVec2 origin = vp->WorkPos, size = vp->WorkSize;
     // On a projector the views matter most: the side panels get less of the width.
     const float side_w = std::min(25.0f * em, size.x * (view_.presentation ? 0.24f : 0.32f));
-    const float stepper_h = std::min(8.2f * em, size.y * 0.3f);
+    const float stepper_h = std::min(10.6f * em, size.y * 0.3f);  // controls, timeline, 4 lines of explanation
     const float body_h = size.y - stepper_h;
 
     auto fixed_window = [&](const char* title, ImVec2 pos, ImVec2 sz, auto&& body) {
@@ -192,6 +194,7 @@ void App::draw_layout() {
                     case View::output: draw_output_panel(ctx); break;
                     case View::weights: draw_weights_panel(ctx); break;
                     case View::training: draw_training_panel(ctx); break;
+                    case View::playground: draw_playground_panel(ctx); break;
                     default: break;
                 }
                 ImGui::EndChild();

@@ -224,7 +224,6 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"vocabulary size (source / target)", "어휘 크기 (소스 / 타깃)"},
         {"x + Sublayer(LayerNorm(x)), as in most later models", "x + Sublayer(LayerNorm(x)), 이후 대부분의 모델과 같음"},
         {"× √d_model", "× √d_model"},
-        {"← → step · Space play/pause · Home End first/last", "← → 단계 · Space 재생/정지 · Home End 처음/끝"},
         {"Encoder", "인코더"},
         {"Decoder", "디코더"},
         {"positions", "위치"},
@@ -348,6 +347,81 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Save model", "모델 저장"},
         {"The newest snapshot, with the task's vocabularies; written atomically.",
          "가장 최근 스냅숏을 과제의 어휘와 함께 원자적으로 씁니다."},
+        // The playground (hand calculation and the "why √d_k" experiment)
+        {"Playground", "계산 연습장"},
+        {"Hand calculation", "손으로 계산"},
+        {"Why divide by √d_k?", "왜 √d_k로 나눌까?"},
+        {"Start from:", "시작 예제:"},
+        {"The notes' worked example", "노트의 계산 예제"},
+        {"Look-ahead mask, d_k = 4", "미래 차단 마스크, d_k = 4"},
+        {"Random whole numbers", "무작위 정수"},
+        {"The study notes' worked example (note 003): token 1 is their query input [1, 0, 1], token 2 their key input "
+         "[0, 1, 0], with their W_Q and W_K (d_model 3, d_k 2). Query 1 may look at key 2 only, as in the notes, and the "
+         "middle row of W_V makes v₂ their V = [2, 3]. Row 1 works out as q₁·k₂ = 1, 1/√2 ≈ 0.707, weight 1, output [2, 3].",
+         "학습 노트(003)의 계산 예제입니다. 토큰 1은 노트의 쿼리 입력 [1, 0, 1], 토큰 2는 키 입력 [0, 1, 0]이고, W_Q와 W_K도 "
+         "노트 그대로입니다(d_model 3, d_k 2). 노트처럼 쿼리 1은 키 2만 볼 수 있고, W_V의 가운데 행 덕분에 v₂가 노트의 "
+         "V = [2, 3]이 됩니다. 1행을 풀면 q₁·k₂ = 1, 1/√2 ≈ 0.707, 가중치 1, 출력 [2, 3]입니다."},
+        {"Three tokens under the look-ahead mask: query i sees keys 1 to i only. d_k = 4, so √d_k = 2 and the scaled "
+         "scores are whole numbers. Typed as X and W, X is the identity, so Q = W_Q.",
+         "토큰 세 개에 미래 차단 마스크를 씌웠습니다. 쿼리 i는 키 1부터 i까지만 봅니다. d_k = 4라서 √d_k = 2이고, 나눈 "
+         "점수도 모두 정수입니다. X와 W로 입력하면 X가 단위행렬이므로 Q = W_Q입니다."},
+        {"Whole numbers from −2 to 2, small enough to check every cell by hand. Press again for another draw.",
+         "−2부터 2까지의 정수라서 모든 칸을 손으로 확인할 수 있습니다. 다시 누르면 새로 뽑습니다."},
+        {"The notes write W_Q·Q = [1, 1, 2] and get q·k = 4, but a 3×2 W_Q times a column of 3 does not fit; the "
+         "product that does is the row x·W_Q = [2, 1] (and x·W_K = [0, 1]), which gives the numbers here.",
+         "노트에는 W_Q·Q = [1, 1, 2], q·k = 4라고 적혀 있지만, 3×2 행렬 W_Q에 원소 3개짜리 열벡터는 곱할 수 없습니다. "
+         "모양이 맞는 곱은 행벡터 x·W_Q = [2, 1] (그리고 x·W_K = [0, 1])이고, 여기 보이는 숫자가 그 결과입니다."},
+        {"Type into the framed cells. Hover any result to see its arithmetic; click it to write out that query and key "
+         "below.",
+         "테두리가 있는 칸에 숫자를 입력하세요. 결과 칸에 마우스를 올리면 계산 과정이 보이고, 클릭하면 그 쿼리와 키의 "
+         "계산이 아래에 펼쳐집니다."},
+        {"hover to read the explanation", "마우스를 올리면 설명이 보입니다"},
+        {"Show what is typed", "입력 행렬 보이기"},
+        {"Switch it off to give the results the room, for example on a projector.",
+         "끄면 결과에 화면을 더 내줍니다. 프로젝터로 보여 줄 때 좋습니다."},
+        {"Type:", "입력:"},
+        {"X and W_Q, W_K, W_V", "X와 W_Q, W_K, W_V"},
+        {"tokens", "토큰 수"},
+        {"Divide by √d_k", "√d_k로 나누기"},
+        {"Switch it off to see the scores unscaled: the softmax gets more peaked.",
+         "끄면 점수를 나누지 않고 그대로 씁니다. 소프트맥스가 한쪽으로 더 쏠립니다."},
+        {"Mask", "마스크"},
+        {"click to flip", "클릭하면 뒤집힘"},
+        {"All 1", "모두 1"},
+        {"3  Mask", "3  마스크"},
+        {"4  Softmax", "4  소프트맥스"},
+        {"scores", "점수"},
+        {"scaling off", "나누기 꺼짐"},
+        {"blocked → −∞", "차단 → −∞"},
+        {"each row sums to 1", "각 행의 합 = 1"},
+        {"output z = weights·V", "출력 z = 가중치·V"},
+        {"Worked out for", "계산 풀이:"},
+        {"(click any result cell to pick another query and key)", "(결과 칸을 클릭하면 다른 쿼리와 키를 고릅니다)"},
+        {"(every key blocked: all weights 0, never NaN)", "(모든 키가 차단됨: 가중치는 모두 0, NaN이 되지 않음)"},
+        {"Draw q and k with d_k random entries each, of mean 0 and variance 1. Then q·k adds up d_k products of "
+         "variance 1, so its variance is d_k: the larger d_k, the wider the scores spread, and softmax turns a wide "
+         "spread into one weight near 1 and the rest near 0. Dividing by √d_k brings the variance back to 1 for every "
+         "d_k (paper §3.2.1).",
+         "q와 k의 원소 d_k개를 평균 0, 분산 1로 무작위로 뽑습니다. q·k는 분산 1인 곱 d_k개의 합이므로 분산이 d_k입니다. "
+         "d_k가 클수록 점수가 넓게 퍼지고, 소프트맥스는 넓게 퍼진 점수에서 가중치 하나만 1 가까이, 나머지는 0 가까이로 "
+         "만듭니다. √d_k로 나누면 어떤 d_k에서도 분산이 다시 1이 됩니다 (논문 3.2.1절)."},
+        {"keys per row n", "행당 키 개수 n"},
+        {"New draw", "새로 뽑기"},
+        {"%d pairs (q, k) and %d rows per d_k", "d_k마다 (q, k) 쌍 %d개와 행 %d개"},
+        {"q·k, not scaled", "q·k, 나누지 않음"},
+        {"d_k: the expected variance", "d_k: 이론상 분산"},
+        {"not scaled", "나누지 않음"},
+        {"1/n: every weight equal", "1/n: 가중치가 모두 같을 때"},
+        {"variance of the score (log scale)", "점수의 분산 (로그 눈금)"},
+        {"largest softmax weight of a row of %d scores (mean)", "점수 %d개인 행의 가장 큰 소프트맥스 가중치 (평균)"},
+        {"largest weight, not scaled", "최대 가중치, 나누지 않음"},
+        {"largest weight, ÷ √d_k", "최대 가중치, ÷ √d_k"},
+        {"At d_k = %d the unscaled scores have variance %s and the largest weight averages %s: the softmax is nearly "
+         "one-hot, and its gradient nearly zero, so learning stalls. Divided by √d_k, the variance is %s and the largest "
+         "weight %s, much as at d_k = %d.",
+         "d_k = %d일 때 나누지 않은 점수의 분산은 %s, 가장 큰 가중치는 평균 %s입니다. 소프트맥스가 거의 원-핫이 되어 "
+         "기울기가 0에 가까워지고 학습이 멈춥니다. √d_k로 나누면 분산은 %s, 가장 큰 가중치는 %s로 d_k = %d일 때와 "
+         "비슷합니다."},
     };
     return table;
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -15,7 +16,7 @@ namespace attnlab::gui {
 namespace {
 
 const char* kViewIds[] = {"input", "model", "positional", "attention", "masks",
-                          "residual", "ffn", "output", "stepper", "weights", "training"};
+                          "residual", "ffn", "output", "stepper", "weights", "training", "playground"};
 
 template <class T>
 void read(const nlohmann::json& j, const char* key, T& out) {
@@ -25,6 +26,81 @@ void read(const nlohmann::json& j, const char* key, T& out) {
         out = it->get<T>();
     } catch (const nlohmann::json::exception&) {  // wrong type: keep the default
     }
+}
+
+nlohmann::json matrix_json(const Mat& m) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) rows.push_back(std::vector<float>(m.row(r).begin(), m.row(r).end()));
+    return rows;
+}
+
+// j[key] into m when it is a list of m.rows() lists of m.cols() numbers; values clamped to what may be typed.
+void read_matrix(const nlohmann::json& j, const char* key, Mat& m) {
+    std::vector<std::vector<float>> rows;
+    read(j, key, rows);
+    if (rows.size() != static_cast<size_t>(m.rows())) return;
+    for (const auto& row : rows)
+        if (row.size() != static_cast<size_t>(m.cols())) return;
+    for (Eigen::Index r = 0; r < m.rows(); ++r)
+        for (Eigen::Index c = 0; c < m.cols(); ++c) {
+            const float v = rows[static_cast<size_t>(r)][static_cast<size_t>(c)];
+            m(r, c) = std::isfinite(v) ? std::clamp(v, -kHandMaxAbs, kHandMaxAbs) : 0.0f;
+        }
+}
+
+nlohmann::json playground_json(const PlaygroundState& p) {
+    const HandSpec& s = p.spec;
+    return {{"experiment", p.experiment},
+            {"show_inputs", p.show_inputs},
+            {"input", s.input == HandInput::qkv ? "qkv" : "projected"},
+            {"scale", s.scale},
+            {"n_tokens", s.n_tokens()},
+            {"d_model", s.d_model()},
+            {"d_k", s.d_k()},
+            {"x", matrix_json(s.x)},
+            {"w_q", matrix_json(s.w_q)},
+            {"w_k", matrix_json(s.w_k)},
+            {"w_v", matrix_json(s.w_v)},
+            {"q", matrix_json(s.q)},
+            {"k", matrix_json(s.k)},
+            {"v", matrix_json(s.v)},
+            {"mask", matrix_json(s.mask)},
+            {"preset", static_cast<int>(p.preset)},
+            {"focus", {p.focus_row, p.focus_col}},
+            {"random_seed", p.random_seed},
+            {"experiment_keys", p.experiment_keys},
+            {"experiment_seed", p.experiment_seed}};
+}
+
+// A saved playground over the default one: sizes first (clamped), then every matrix that has those sizes.
+PlaygroundState playground_from_json(const nlohmann::json& j) {
+    PlaygroundState p;
+    HandSpec& s = p.spec;
+    read(j, "experiment", p.experiment);
+    read(j, "show_inputs", p.show_inputs);
+    int n_tokens = s.n_tokens(), d_model = s.d_model(), d_k = s.d_k();
+    read(j, "n_tokens", n_tokens);
+    read(j, "d_model", d_model);
+    read(j, "d_k", d_k);
+    resize_hand_spec(s, n_tokens, d_model, d_k);
+    std::string input;
+    read(j, "input", input);
+    if (input == "qkv" || input == "projected") s.input = input == "qkv" ? HandInput::qkv : HandInput::projected;
+    read(j, "scale", s.scale);
+    for (auto [key, m] : {std::pair{"x", &s.x}, std::pair{"w_q", &s.w_q}, std::pair{"w_k", &s.w_k}, std::pair{"w_v", &s.w_v},
+                          std::pair{"q", &s.q}, std::pair{"k", &s.k}, std::pair{"v", &s.v}, std::pair{"mask", &s.mask}})
+        read_matrix(j, key, *m);
+    int preset = static_cast<int>(p.preset);
+    read(j, "preset", preset);
+    p.preset = static_cast<PlaygroundPreset>(std::clamp(preset, 0, 3));
+    std::vector<int> focus;
+    read(j, "focus", focus);
+    if (focus.size() == 2) p.focus_row = focus[0], p.focus_col = focus[1];
+    read(j, "random_seed", p.random_seed);
+    read(j, "experiment_keys", p.experiment_keys);
+    p.experiment_keys = std::clamp(p.experiment_keys, 2, 64);
+    read(j, "experiment_seed", p.experiment_seed);
+    return p;
 }
 
 }  // namespace
@@ -71,7 +147,8 @@ std::string ViewState::to_json() const {
                           {"batch_size", train.batch_size},
                           {"threads", train.threads},
                           {"eval_every", train.eval_every},
-                          {"log_loss", train.log_loss}}}};
+                          {"log_loss", train.log_loss}}},
+                        {"playground", playground_json(playground)}};
     return j.dump(2);
 }
 
@@ -124,6 +201,7 @@ ViewState ViewState::from_json(const std::string& text) {
         if (std::find(tasks.begin(), tasks.end(), s.train.task) == tasks.end()) s.train.task = TrainForm{}.task;
         if (s.train.preset != "tiny" && s.train.preset != "base") s.train.preset = TrainForm{}.preset;
     }
+    if (auto p = j.find("playground"); p != j.end() && p->is_object()) s.playground = playground_from_json(*p);
     return s;
 }
 

@@ -4,16 +4,18 @@
 
 #include "result.h"
 #include "session.h"
+#include "teach/hand_attention.h"
+#include "teach/hand_presets.h"
 
 #include <string>
 #include <vector>
 
 namespace attnlab::gui {
 
-enum class View { input, model, positional, attention, masks, residual, ffn, output, stepper, weights, training };
-inline constexpr View kAllViews[] = {View::input,    View::model,  View::positional, View::attention,
-                                     View::masks,    View::residual, View::ffn,      View::output,
-                                     View::stepper,  View::weights,  View::training};
+enum class View { input, model, positional, attention, masks, residual, ffn, output, stepper, weights, training, playground };
+inline constexpr View kAllViews[] = {View::input,    View::model,    View::positional, View::attention,
+                                     View::masks,    View::residual, View::ffn,        View::output,
+                                     View::stepper,  View::weights,  View::training,   View::playground};
 const char* view_id(View v);              // "attention", ... (the --view names)
 bool view_from_id(const std::string& id, View& out);
 
@@ -30,6 +32,19 @@ struct TrainForm {
     int threads = 0;      // the batch is split across this many threads; 0: every core but one (the UI's)
     int eval_every = 0;   // steps between held-out evaluations; 0: automatic
     bool log_loss = true; // the loss curve's y axis is logarithmic
+};
+
+// The playground: a hand calculation of one small attention, and the "why √d_k" experiment.
+enum class PlaygroundPreset { none, notes, look_ahead, random };  // its description shows until the first edit
+struct PlaygroundState {
+    bool experiment = false;  // the experiment instead of the hand calculation
+    bool show_inputs = true;  // off: only the results, for a projector once the numbers are typed
+    HandSpec spec = notes_worked_example();
+    PlaygroundPreset preset = PlaygroundPreset::notes;
+    int focus_row = 0, focus_col = 1;  // the query and key whose arithmetic is written out
+    int random_seed = 1;               // the Random preset's next draw
+    int experiment_keys = 8;           // scores per softmax row
+    int experiment_seed = 1;
 };
 
 struct ViewState {
@@ -61,6 +76,7 @@ struct ViewState {
     std::string weight_filter;  // the parameter picker's search words
     RandomModelSpec random_model;  // the Model view's "New random model" form
     TrainForm train;
+    PlaygroundState playground;
     bool playing = false;
     float steps_per_second = 4.0f;
 

@@ -2,7 +2,8 @@
 # Renders every view of attnlab under Xvfb, on the default (bundled or tiny) and the paper-base
 # model and in Korean, and checks each run exits 0 and writes a full-size PNG with many distinct
 # colours. The training view is taken after a short run (--train-steps waits for it to finish),
-# and the attention view once more after that run, from the trained snapshot.
+# and the attention view once more after that run, from the trained snapshot. The playground is
+# taken in both halves (its experiment through a settings file), in Korean and in presentation mode.
 set -uo pipefail
 app="$1"
 png_stats="$2"
@@ -25,7 +26,7 @@ run() {  # run NAME ARGS...
   echo "ok   $name: $colours colours"
   passed=$((passed + 1))
 }
-for view in positional attention masks residual ffn output weights training input model stepper; do
+for view in positional attention masks residual ffn output weights training playground input model stepper; do
   run "tiny-$view" --view "$view"
 done
 run "trained-training" --view training --train-steps 40
@@ -35,5 +36,10 @@ run "presentation-training" --view training --train-steps 20 --train-task revers
 run "korean-attention" --view attention --korean
 run "base-attention" --view attention --preset base
 run "base-positional" --view positional --preset base
+run "korean-playground" --view playground --korean
+run "presentation-playground" --view playground --presentation
+echo '{"tab": "playground", "playground": {"experiment": true}}' > "$out/playground-experiment.json"
+run "playground-experiment" --view playground --settings "$out/playground-experiment.json"
+run "korean-playground-experiment" --view playground --settings "$out/playground-experiment.json" --korean
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -100,7 +100,8 @@ void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vec
     }
     const std::vector<float> y_ticks = nice_ticks(y_lo, y_hi, axes.log_y, std::max(2, static_cast<int>(size.y / (3.0f * em))));
     const float x_lo = axes.x_min, x_hi = axes.x_max > axes.x_min ? axes.x_max : axes.x_min + 1.0f;
-    const std::vector<float> x_ticks = nice_ticks(x_lo, x_hi, false, std::max(2, static_cast<int>(size.x / (6.0f * em))));
+    const float x_tick_spacing = (axes.x_log2 ? 3.0f : 6.0f) * em;  // 2^x labels are short: "512"
+    const std::vector<float> x_ticks = nice_ticks(x_lo, x_hi, false, std::max(2, static_cast<int>(size.x / x_tick_spacing)));
 
     // ---- the plot rectangle: room for the y tick labels on the left, the axis labels and x ticks below ----
     float y_label_w = 0.0f;
@@ -127,7 +128,7 @@ void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vec
     for (float t : x_ticks) {
         const float x = to_x(t);
         draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), grid);
-        const std::string label = format_tick("%g", t);
+        const std::string label = format_tick("%g", axes.x_log2 ? std::exp2(t) : t);
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
         draw->AddText(ImVec2(std::clamp(x - ts.x * 0.5f, p0.x, b.x - ts.x), b.y + 0.2f * em), dim, label.c_str());
     }
@@ -200,7 +201,8 @@ void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vec
     const float x = x_lo + (mx - a.x) / (b.x - a.x) * (x_hi - x_lo);
     draw->AddLine(ImVec2(mx, a.y), ImVec2(mx, b.y), with_alpha(text, 0.4f));
     ImGui::BeginTooltip();
-    ImGui::TextDisabled("%s %s", axes.x_label, format_x(x).c_str());
+    auto x_value = [&](float v) { return format_x(axes.x_log2 ? std::exp2(v) : v); };
+    ImGui::TextDisabled("%s %s", axes.x_label, x_value(x).c_str());
     for (const auto& s : series) {
         if (s.points.empty()) continue;
         const auto it = std::min_element(s.points.begin(), s.points.end(), [&](const ImVec2& p, const ImVec2& q) {
@@ -210,7 +212,7 @@ void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vec
         ImGui::SameLine();
         ImGui::Text(s.value_format, static_cast<double>(it->y));
         ImGui::SameLine();
-        ImGui::TextDisabled("(%s)", format_x(it->x).c_str());
+        ImGui::TextDisabled("(%s)", x_value(it->x).c_str());
     }
     ImGui::EndTooltip();
 }

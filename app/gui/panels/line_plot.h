@@ -23,6 +23,7 @@ struct PlotAxes {
     const char* x_label = "";
     const char* y_label = "";
     float x_min = 0.0f, x_max = 1.0f;
+    bool x_log2 = false;            // x holds log₂ of the quantity (d_k = 2^x): ticks and the hover show 2^x
     bool log_y = false;
     bool fixed_y = false;           // y_min..y_max as given, else fitted to the data
     float y_min = 0.0f, y_max = 1.0f;

@@ -1,0 +1,175 @@
+// The "why √d_k" experiment: random q and k for d_k = 2 … 512, the variance of q·k with and
+// without ÷√d_k, and the mean largest softmax weight of a row of n scores (softmax saturation).
+#include "panels/line_plot.h"
+#include "panels/playground_panel.h"
+#include "teach/hand_formulas.h"
+#include "teach/scaling_experiment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attnlab::gui {
+
+namespace {
+
+constexpr ImU32 kUnscaledColor = IM_COL32(255, 150, 60, 255);
+constexpr ImU32 kScaledColor = IM_COL32(96, 156, 255, 255);
+constexpr ImU32 kReferenceColor = IM_COL32(150, 150, 150, 200);
+
+// Derived data: the last run and what it was run with, so a frame costs nothing until a setting changes.
+struct ScalingCache {
+    bool ready = false;
+    ScalingExperimentSpec spec;
+    std::vector<ScalingPoint> points;
+    std::string error;
+};
+
+const ScalingCache& experiment_results(PanelContext& ctx) {
+    const PlaygroundState& p = ctx.view.playground;
+    ScalingExperimentSpec spec;
+    spec.n_keys = p.experiment_keys;
+    spec.seed = static_cast<uint64_t>(static_cast<uint32_t>(p.experiment_seed));
+    ScalingCache& c = ctx.caches.get<ScalingCache>();
+    if (c.ready && c.spec == spec) return c;
+    auto points = scaling_experiment(spec);
+    c.ready = true;
+    c.spec = spec;
+    c.points = points ? *points : std::vector<ScalingPoint>{};
+    c.error = points ? "" : points.error().message;
+    return c;
+}
+
+std::string format(const char* f, double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+void draw_controls(PanelContext& ctx) {
+    PlaygroundState& p = ctx.view.playground;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(ctx.t("keys per row n"));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(9.0f * ctx.em);
+    if (ImGui::SliderInt("##keys", &p.experiment_keys, 2, 64)) p.experiment_keys = std::clamp(p.experiment_keys, 2, 64);
+    ImGui::SameLine(0.0f, 1.5f * ctx.em);
+    ImGui::TextUnformatted(ctx.t("Seed"));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(6.5f * ctx.em);
+    ImGui::InputInt("##seed", &p.experiment_seed);
+    ImGui::SameLine();
+    if (ImGui::Button(ctx.t("New draw"))) ++p.experiment_seed;
+    ImGui::SameLine(0.0f, 1.5f * ctx.em);
+    const ScalingExperimentSpec defaults;
+    ImGui::TextDisabled(ctx.t("%d pairs (q, k) and %d rows per d_k"), defaults.n_pairs, defaults.n_rows);
+}
+
+void draw_plots(PanelContext& ctx, const std::vector<ScalingPoint>& points, float height) {
+    const int n = ctx.view.playground.experiment_keys;
+    // Measured series with a dot per d_k; the references (what theory says) thinner, without dots.
+    auto series = [](const char* label, ImU32 color, bool measured) {
+        PlotSeries s;
+        s.label = label;
+        s.color = color;
+        s.dots = measured;
+        s.thickness = measured ? 2.0f : 1.5f;
+        return s;
+    };
+    PlotSeries var_unscaled = series(ctx.t("q·k, not scaled"), kUnscaledColor, true);
+    PlotSeries var_scaled = series(ctx.t("q·k / √d_k"), kScaledColor, true);
+    PlotSeries var_expected = series(ctx.t("d_k: the expected variance"), kReferenceColor, false);
+    PlotSeries max_unscaled = series(ctx.t("not scaled"), kUnscaledColor, true);
+    PlotSeries max_scaled = series(ctx.t("÷ √d_k"), kScaledColor, true);
+    PlotSeries max_uniform = series(ctx.t("1/n: every weight equal"), kReferenceColor, false);
+    for (const ScalingPoint& pt : points) {
+        const float x = std::log2(static_cast<float>(pt.d_k));
+        var_unscaled.points.emplace_back(x, static_cast<float>(pt.variance_unscaled));
+        var_scaled.points.emplace_back(x, static_cast<float>(pt.variance_scaled));
+        var_expected.points.emplace_back(x, static_cast<float>(pt.d_k));
+        max_unscaled.points.emplace_back(x, static_cast<float>(pt.max_weight_unscaled));
+        max_scaled.points.emplace_back(x, static_cast<float>(pt.max_weight_scaled));
+        max_uniform.points.emplace_back(x, 1.0f / static_cast<float>(n));
+    }
+    PlotAxes axes;
+    axes.x_label = "d_k";
+    axes.x_log2 = true;
+    axes.x_min = points.empty() ? 1.0f : std::log2(static_cast<float>(points.front().d_k));
+    axes.x_max = points.empty() ? 9.0f : std::log2(static_cast<float>(points.back().d_k));
+    const float gap = 1.5f * ctx.em, width = (ImGui::GetContentRegionAvail().x - gap) * 0.5f;
+    PlotAxes variance = axes;
+    variance.y_label = ctx.t("variance of the score (log scale)");
+    variance.log_y = true;
+    line_plot("variance", ImVec2(width, height), variance, {var_expected, var_unscaled, var_scaled});
+    ImGui::SameLine(0.0f, gap);
+    char label[160];
+    std::snprintf(label, sizeof label, ctx.t("largest softmax weight of a row of %d scores (mean)"), n);
+    PlotAxes largest = axes;
+    largest.y_label = label;
+    largest.fixed_y = true;
+    largest.y_min = 0.0f, largest.y_max = 1.0f;
+    line_plot("largest", ImVec2(width, height), largest, {max_uniform, max_unscaled, max_scaled});
+}
+
+void draw_table(PanelContext& ctx, const std::vector<ScalingPoint>& points) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("points", 5, flags)) return;
+    for (const char* h : {"d_k", "Var(q·k)", "Var(q·k/√d_k)", ctx.t("largest weight, not scaled"), ctx.t("largest weight, ÷ √d_k")})
+        ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const ScalingPoint& pt : points) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%d", pt.d_k);
+        for (const std::string& cell : {format("%.2f", pt.variance_unscaled), format("%.3f", pt.variance_scaled),
+                                        format("%.3f", pt.max_weight_unscaled), format("%.3f", pt.max_weight_scaled)}) {
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(cell.c_str());
+        }
+    }
+    ImGui::EndTable();
+}
+
+// What the numbers say, with the largest d_k's numbers in it.
+std::string takeaway(const PanelContext& ctx, const std::vector<ScalingPoint>& points) {
+    if (points.empty()) return "";
+    const ScalingPoint& last = points.back();
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  ctx.t("At d_k = %d the unscaled scores have variance %s and the largest weight averages %s: the softmax "
+                        "is nearly one-hot, and its gradient nearly zero, so learning stalls. Divided by √d_k, the variance "
+                        "is %s and the largest weight %s, much as at d_k = %d."),
+                  last.d_k, format("%.1f", last.variance_unscaled).c_str(), format("%.2f", last.max_weight_unscaled).c_str(),
+                  format("%.2f", last.variance_scaled).c_str(), format("%.2f", last.max_weight_scaled).c_str(),
+                  points.front().d_k);
+    return text;
+}
+
+}  // namespace
+
+void draw_scaling_experiment(PanelContext& ctx) {
+    explanation(ctx, ctx.t("Draw q and k with d_k random entries each, of mean 0 and variance 1. Then q·k adds up d_k "
+                           "products of variance 1, so its variance is d_k: the larger d_k, the wider the scores "
+                           "spread, and softmax turns a wide spread into one weight near 1 and the rest near 0. "
+                           "Dividing by √d_k brings the variance back to 1 for every d_k (paper §3.2.1)."));
+    draw_controls(ctx);
+    const ScalingCache& c = experiment_results(ctx);
+    if (!c.error.empty()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", c.error.c_str());
+        return;
+    }
+    // The plots take the height the conclusion and the table leave.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const std::string conclusion = takeaway(ctx, c.points);
+    const float conclusion_h = ImGui::CalcTextSize(conclusion.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+    const float row_h = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y + 1.0f;
+    const float table_h = static_cast<float>(c.points.size() + 1) * row_h;
+    const float plot_h = ImGui::GetContentRegionAvail().y - conclusion_h - table_h - 4.0f * style.ItemSpacing.y;
+    ImGui::Spacing();
+    draw_plots(ctx, c.points, std::clamp(plot_h, 11.0f * ctx.em, 24.0f * ctx.em));
+    ImGui::TextWrapped("%s", conclusion.c_str());
+    ImGui::Spacing();
+    draw_table(ctx, c.points);
+}
+
+}  // namespace attnlab::gui
