@@ -21,7 +21,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <malloc.h>
 #include <vector>
 
 using namespace attnlab;
@@ -89,10 +88,6 @@ double percentile(std::vector<double> v, double q) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // A paper-base model's tensors come from mmap and go back to the system when another model
-    // replaces it. glibc would otherwise raise this threshold after the first such free and keep
-    // the next base model's tensors in its heap, which grows with each switch.
-    mallopt(M_MMAP_THRESHOLD, 512 * 1024);
     auto options = parse_launch_options(std::vector<std::string>(argv + 1, argv + argc));
     if (!options) {
         std::fputs(kLaunchUsage, stderr);
