@@ -231,6 +231,73 @@ def make_tokenizers():
     write(t, "vocab_txt_bad_utf8", bytes([MODE_VOCAB_TXT]) + b"[UNK]\n[CLS]\n[SEP]\nx\xc3\n")
 
 
+# ---------------------------------------------------------------- Hugging Face folders
+def hf_input(config, model_bytes):
+    """fuzz_hf_folder's input: config.json's length (4 bytes, little-endian), config.json, model.safetensors."""
+    text = (json.dumps(config, indent=1) if isinstance(config, dict) else config).encode()
+    return struct.pack("<I", len(text)) + text + model_bytes
+
+
+def ramp(n, scale=0.05):
+    return [((i * 7919) % 23 - 11) * scale for i in range(n)]
+
+
+def gpt2_tensors(C=8, P=4, V=10, layers=1, prefix=""):
+    shapes = [("wte.weight", [V, C]), ("wpe.weight", [P, C])]
+    for i in range(layers):
+        h = f"h.{i}."
+        shapes += [(h + "ln_1.weight", [C]), (h + "ln_1.bias", [C]),
+                   (h + "attn.c_attn.weight", [C, 3 * C]), (h + "attn.c_attn.bias", [3 * C]),
+                   (h + "attn.c_proj.weight", [C, C]), (h + "attn.c_proj.bias", [C]),
+                   (h + "ln_2.weight", [C]), (h + "ln_2.bias", [C]),
+                   (h + "mlp.c_fc.weight", [C, 4 * C]), (h + "mlp.c_fc.bias", [4 * C]),
+                   (h + "mlp.c_proj.weight", [4 * C, C]), (h + "mlp.c_proj.bias", [C])]
+    shapes += [("ln_f.weight", [C]), ("ln_f.bias", [C])]
+    return [(prefix + name, shape, ramp(numel(shape))) for name, shape in shapes]
+
+
+def bert_tensors(C=8, P=4, V=10, F=16, layers=1, gamma=False):
+    ln = (".gamma", ".beta") if gamma else (".weight", ".bias")
+    e = "embeddings."
+    shapes = [(e + "word_embeddings.weight", [V, C]), (e + "position_embeddings.weight", [P, C]),
+              (e + "token_type_embeddings.weight", [2, C]), (e + "LayerNorm" + ln[0], [C]), (e + "LayerNorm" + ln[1], [C])]
+    for i in range(layers):
+        l = f"encoder.layer.{i}."
+        for part in ("query", "key", "value"):
+            shapes += [(l + f"attention.self.{part}.weight", [C, C]), (l + f"attention.self.{part}.bias", [C])]
+        shapes += [(l + "attention.output.dense.weight", [C, C]), (l + "attention.output.dense.bias", [C]),
+                   (l + "attention.output.LayerNorm" + ln[0], [C]), (l + "attention.output.LayerNorm" + ln[1], [C]),
+                   (l + "intermediate.dense.weight", [F, C]), (l + "intermediate.dense.bias", [F]),
+                   (l + "output.dense.weight", [C, F]), (l + "output.dense.bias", [C]),
+                   (l + "output.LayerNorm" + ln[0], [C]), (l + "output.LayerNorm" + ln[1], [C])]
+    return [(name, shape, ramp(numel(shape))) for name, shape in shapes]
+
+
+GPT2_CONFIG = {"model_type": "gpt2", "n_embd": 8, "n_head": 2, "n_layer": 1, "n_positions": 4, "vocab_size": 10}
+BERT_CONFIG = {"model_type": "bert", "hidden_size": 8, "num_attention_heads": 2, "num_hidden_layers": 1,
+               "intermediate_size": 16, "max_position_embeddings": 4, "vocab_size": 10, "type_vocab_size": 2}
+
+
+def make_hf_folder():
+    t = "fuzz_hf_folder"
+    gpt2 = safetensors(gpt2_tensors())
+    bert = safetensors(bert_tensors())
+    write(t, "gpt2_tiny", hf_input(GPT2_CONFIG, gpt2))
+    write(t, "gpt2_tiny_transformer_prefix", hf_input(GPT2_CONFIG, safetensors(gpt2_tensors(prefix="transformer."))))
+    write(t, "gpt2_tiny_f16", hf_input(GPT2_CONFIG, safetensors(gpt2_tensors(), dtype="F16")))
+    write(t, "bert_tiny", hf_input(BERT_CONFIG, bert))
+    write(t, "bert_tiny_gamma_beta", hf_input(BERT_CONFIG, safetensors(bert_tensors(gamma=True))))
+    write(t, "bad_model_type", hf_input(dict(GPT2_CONFIG, model_type="t5"), gpt2))
+    write(t, "bad_missing_field", hf_input({k: v for k, v in GPT2_CONFIG.items() if k != "n_head"}, gpt2))
+    write(t, "bad_heads_divide", hf_input(dict(GPT2_CONFIG, n_head=3), gpt2))
+    write(t, "bad_config_json", hf_input('{"model_type": "gpt2", "n_embd": ', gpt2))
+    write(t, "bad_shape_for_config", hf_input(dict(GPT2_CONFIG, n_embd=4), gpt2))
+    write(t, "bad_missing_tensor", hf_input(GPT2_CONFIG, safetensors(gpt2_tensors()[:-1])))
+    write(t, "bad_truncated_weights", hf_input(BERT_CONFIG, bert[:-5]))
+    write(t, "bad_empty_weights", hf_input(BERT_CONFIG, b""))
+    write(t, "bad_empty", b"")
+
+
 if __name__ == "__main__":
     if CORPUS.exists():
         shutil.rmtree(CORPUS)
@@ -238,5 +305,6 @@ if __name__ == "__main__":
     make_config()
     make_vocab()
     make_tokenizers()
+    make_hf_folder()
     total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
     print(f"{sum(1 for p in CORPUS.rglob('*') if p.is_file())} files, {total} bytes in {CORPUS}")
