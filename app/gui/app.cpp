@@ -1,6 +1,7 @@
 // The frame: menu, fixed layout, keys, playback.
 #include "app.h"
 
+#include "heap_trim.h"
 #include "io/trace_file.h"
 #include "panels/panel_context.h"
 
@@ -207,12 +208,30 @@ void App::draw_layout() {
                  ImVec2(size.x, stepper_h), [&] { draw_stepper_panel(ctx); });
 }
 
+// A new model makes every panel cache and every texture stale, and the caches hold some of the old
+// model's tensors: drop them all now, and trim the heap once this frame has drawn the new ones.
+void App::forget_old_model() {
+    if (session_.model_serial() == drawn_model_serial_) return;
+    drawn_model_serial_ = session_.model_serial();
+    caches_ = PanelCaches();
+    heatmaps_.release_all();
+    trim_heap_after_render_ = true;
+}
+
+void App::end_frame() {
+    heatmaps_.end_frame();
+    if (!trim_heap_after_render_) return;
+    return_free_heap_pages();
+    trim_heap_after_render_ = false;
+}
+
 FrameRequests App::frame(float dt) {
     FrameRequests req;
     if (view_.dark_theme) ImGui::StyleColorsDark();
     else ImGui::StyleColorsLight();
     ImGui::GetStyle().WindowRounding = 0.0f;
     training_.sync(session_);  // the newest snapshot, before any view reads the trace
+    forget_old_model();
     handle_keys(req);
     advance_playback(dt);
     follow_cursor();

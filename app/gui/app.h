@@ -32,6 +32,8 @@ public:
 
     // Builds the UI for one frame. `dt` is the seconds since the last frame.
     FrameRequests frame(float dt);
+    // After the frame is rendered: frees idle textures and, after a model change, the freed heap pages.
+    void end_frame();
     void open_dropped_file(const std::string& path);
     void show_view(View v) {
         view_.tab = v;
@@ -62,6 +64,7 @@ private:
     void draw_layout();
     void advance_playback(float dt);
     void follow_cursor();
+    void forget_old_model();
 
     Session session_;
     ViewState view_;
@@ -70,6 +73,8 @@ private:
     Training training_;
     float play_accumulator_ = 0.0f;
     PanelCaches caches_;
+    uint64_t drawn_model_serial_ = 0;  // the session's model that caches_ and the textures show
+    bool trim_heap_after_render_ = false;
     bool select_tab_ = true;  // the tab bar should switch to view_.tab this frame
     size_t last_cursor_ = SIZE_MAX;  // so that a run started mid-way shows its step at once
 };

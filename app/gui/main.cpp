@@ -189,7 +189,7 @@ int main(int argc, char** argv) {
                 glClearColor(bg.x, bg.y, bg.z, 1.0f);
                 glClear(GL_COLOR_BUFFER_BIT);
                 ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-                app.heatmaps().end_frame();
+                app.end_frame();
                 ++frame;
 
                 const auto report = [&](const std::string& path, const Status& st) {

@@ -7,7 +7,6 @@
 #include "ops/softmax.h"
 
 #include <cmath>
-#include <malloc.h>
 #include <cstdio>
 #include <random>
 #include <set>
@@ -278,9 +277,6 @@ bool Session::adopt_model(Model model, std::string model_name, const std::string
     model_serial_ = serial;
     if (!src.empty() && !set_src_text(src)) src_text_.clear();
     if (!tgt.empty() && model_.config.arch == Arch::encoder_decoder && !set_tgt_text(tgt)) tgt_text_.clear();
-    // The old model's tensors and trace are freed by now; hand glibc's free pages back to the system,
-    // or the heap keeps every replaced paper-base model's worth of them.
-    malloc_trim(0);
     return done();
 }
 

@@ -39,7 +39,7 @@ HeatmapRenderer::HeatmapRenderer(HeatmapRenderer&& o) noexcept
 }
 
 HeatmapRenderer::~HeatmapRenderer() {
-    for (auto& [key, e] : entries_) release(e);
+    release_all();
     if (vao_) glDeleteVertexArrays(1, &vao_);
     if (program_) glDeleteProgram(program_);
 }
@@ -140,6 +140,11 @@ ImTextureID HeatmapRenderer::colorbar(Colormap colormap) {
     s.lo = colormap == Colormap::sequential ? 0.0f : -1.0f;
     s.hi = 1.0f;
     return texture(s);
+}
+
+void HeatmapRenderer::release_all() {
+    for (auto& [key, e] : entries_) release(e);
+    entries_.clear();
 }
 
 void HeatmapRenderer::end_frame() {

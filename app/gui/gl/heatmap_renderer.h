@@ -41,6 +41,7 @@ public:
     ImTextureID texture(const HeatmapSource& source);
     ImTextureID colorbar(Colormap colormap);  // the ramp from lo (left) to hi (right)
     void end_frame();                         // frees textures unused for kMaxIdleFrames
+    void release_all();                       // frees every texture; the next draw renders each anew
 
     uint64_t renders() const { return renders_; }  // how many times a texture was (re)drawn
     size_t live_textures() const { return entries_.size(); }
