@@ -71,12 +71,14 @@ void rebuild_fonts(App& app) {
 
 // The soak's verdict on stdout as JSON, and its exit code: 1 if memory grew or commands failed.
 int report_soak(const SoakDriver& soak, int frames) {
-    constexpr int64_t kToleranceKib = 8 * 1024;
+    // Samples at the same screen still wander by about ±4 MiB (Mesa's shader and texture caches fill
+    // and evict); a leak of a model, a trace or a texture per model change goes far past 16 MiB.
+    constexpr int64_t kToleranceKib = 16 * 1024;
     std::printf("{\"frames\": %d, \"failed_commands\": %d, \"memory\": %s}\n", frames, soak.failed_commands(),
                 soak.memory().json().c_str());
     if (soak.failed_commands() > 0) return fail(std::to_string(soak.failed_commands()) + " soak commands failed", 1);
     if (!soak.memory().flat(kToleranceKib))
-        return fail("resident memory grew after warm-up (more than 8 MiB): " + soak.memory().json(), 1);
+        return fail("resident memory grew after warm-up (more than 16 MiB): " + soak.memory().json(), 1);
     return 0;
 }
 

@@ -18,6 +18,15 @@ constexpr std::array<const char*, 5> kSentences = {
 constexpr int kModelEvery = 100;  // frames between model changes
 constexpr int kBaseEvery = 10;    // every tenth model change is the paper-base preset (44M parameters)
 
+// Every 1000 frames the user pauses on one screen: the first bundled model reopened, one sentence,
+// the attention grid, no detail, English, light theme, for longer than the heatmap renderer keeps
+// an idle texture (120 frames). Memory is sampled at the end of each pause, so every sample sees
+// the same model, the same trace and the same textures, whatever the edits before it left behind.
+constexpr int kSampleEvery = kBaseEvery * kModelEvery;
+constexpr int kPauseFrames = 150;
+
+bool pausing(int frame) { return frame % kSampleEvery < kPauseFrames; }
+
 }  // namespace
 
 SoakDriver::SoakDriver(int frames, std::vector<std::string> model_files)
@@ -26,26 +35,43 @@ SoakDriver::SoakDriver(int frames, std::vector<std::string> model_files)
 }
 
 void SoakDriver::before_frame(App& app, int frame) {
-    if (frame % 10 == 0) app.show_view(kTabs[(frame / 10) % std::size(kTabs)]);
-    if (frame % kModelEvery == 0) {
-        const int change = frame / kModelEvery;
-        Session& s = app.session();
-        bool ok = true;
-        if (change % kBaseEvery == kBaseEvery - 1 || model_files_.empty()) {
-            RandomModelSpec spec;
-            spec.use_preset(change % (2 * kBaseEvery) == kBaseEvery - 1 ? "base" : "tiny");
-            spec.seed = static_cast<uint64_t>(change);
-            ok = s.new_random_model(spec);
-        } else {
-            const std::string& path = model_files_[static_cast<size_t>(change) % model_files_.size()];
-            app.open_dropped_file(path);
-            ok = s.error().empty();
-        }
-        failed_commands_ += ok ? 0 : 1;
+    if (frame % kSampleEvery == 0) {
+        change_model(app, frame);
+        pause_on_one_screen(app);
     }
+    if (pausing(frame)) return;
+    if (frame % 10 == 0) app.show_view(kTabs[(frame / 10) % std::size(kTabs)]);
+    if (frame % kModelEvery == 0) change_model(app, frame);
     edit(app, frame);
     if (frame % 500 == 250) app.view().korean = !app.view().korean;
     if (frame % 700 == 350) app.view().dark_theme = !app.view().dark_theme;
+}
+
+void SoakDriver::change_model(App& app, int frame) {
+    const int change = frame / kModelEvery;
+    Session& s = app.session();
+    bool ok = true;
+    if (change % kBaseEvery == kBaseEvery - 1 || model_files_.empty()) {
+        RandomModelSpec spec;
+        spec.use_preset(change % (2 * kBaseEvery) == kBaseEvery - 1 ? "base" : "tiny");
+        spec.seed = static_cast<uint64_t>(change);
+        ok = s.new_random_model(spec);
+    } else {
+        const std::string& path = model_files_[static_cast<size_t>(change) % model_files_.size()];
+        app.open_dropped_file(path);
+        ok = s.error().empty();
+    }
+    failed_commands_ += ok ? 0 : 1;
+}
+
+void SoakDriver::pause_on_one_screen(App& app) {
+    Session& s = app.session();
+    failed_commands_ += s.set_src_text(kSentences[1]) ? 0 : 1;
+    s.run_to(s.stepper().size());
+    app.show_view(View::attention);
+    app.view().detail_open = false;
+    app.view().korean = false;
+    app.view().dark_theme = false;
 }
 
 // The small edits between model changes; an edit the model refuses (a mask of another shape) is fine.
@@ -67,9 +93,8 @@ void SoakDriver::edit(App& app, int frame) {
     s.clear_error();
 }
 
-// Every 1000 frames, 50 frames after the same bundled model was opened again: comparable moments.
 void SoakDriver::after_frame(int frame) {
-    if (frame % (kBaseEvery * kModelEvery) == kModelEvery / 2) memory_.sample(frame, resident_kib());
+    if (frame % kSampleEvery == kPauseFrames - 1) memory_.sample(frame, resident_kib());
 }
 
 }  // namespace attnlab::gui
