@@ -71,8 +71,8 @@ void rebuild_fonts(App& app) {
 
 // The soak's verdict on stdout as JSON, and its exit code: 1 if memory grew or commands failed.
 int report_soak(const SoakDriver& soak, int frames) {
-    // Samples at the same screen still wander by about ±4 MiB (Mesa's shader and texture caches fill
-    // and evict); a leak of a model, a trace or a texture per model change goes far past 16 MiB.
+    // Samples at the same screen still wander by about ±4 MiB, rising and falling back (tests/README.md);
+    // a leaked model, trace or texture per model change goes far past 16 MiB.
     constexpr int64_t kToleranceKib = 16 * 1024;
     std::printf("{\"frames\": %d, \"failed_commands\": %d, \"memory\": %s}\n", frames, soak.failed_commands(),
                 soak.memory().json().c_str());
