@@ -1,0 +1,148 @@
+// Reads and checks tour.json: {"chapters": [{id, section, setup fields, "task", "en": texts, "ko": texts}]}.
+#include "teach/tour.h"
+
+#include "io/file_bytes.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <utility>
+
+namespace attnlab {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::pair<const char*, TourTaskKind> kTasks[] = {
+    {"step_past", TourTaskKind::step_past},
+    {"edit_source", TourTaskKind::edit_source},
+    {"toggle_mask_cell", TourTaskKind::toggle_mask_cell},
+    {"ablate_head", TourTaskKind::ablate_head},
+    {"change_temperature", TourTaskKind::change_temperature},
+    {"change_pe_dims", TourTaskKind::change_pe_dims},
+    {"change_experiment_keys", TourTaskKind::change_experiment_keys},
+};
+
+constexpr const char* kChapterFields[] = {"id",     "section", "model",  "src",    "tgt",    "view",
+                                          "step",   "family",  "stage",  "layer",  "head",   "detail",
+                                          "playground_experiment", "slides", "task", "task_step", "en", "ko"};
+
+// A key as a message shows it: JSON-quoted, so a hostile key stays one line.
+std::string json_quoted(const std::string& key) { return json(key).dump(-1, ' ', false, json::error_handler_t::replace); }
+
+bool known(const std::string& key) {
+    return std::any_of(std::begin(kChapterFields), std::end(kChapterFields), [&](const char* f) { return key == f; });
+}
+
+Status read_string(const json& c, const char* field, bool required, std::string& out, const std::string& where) {
+    if (!c.contains(field)) return required ? Status(Error{where + ": missing \"" + field + "\""}) : ok_status();
+    if (!c[field].is_string()) return Error{where + "." + field + " must be a string"};
+    out = c[field].get<std::string>();
+    if (required && out.empty()) return Error{where + "." + field + " must not be empty"};
+    return ok_status();
+}
+
+Status read_int(const json& c, const char* field, int& out, const std::string& where) {
+    if (!c.contains(field)) return ok_status();
+    if (!c[field].is_number_integer() || c[field].get<int64_t>() < 0 || c[field].get<int64_t>() > 1000)
+        return Error{where + "." + field + " must be an integer from 0 to 1000"};
+    out = c[field].get<int>();
+    return ok_status();
+}
+
+Status read_bool(const json& c, const char* field, bool& out, const std::string& where) {
+    if (!c.contains(field)) return ok_status();
+    if (!c[field].is_boolean()) return Error{where + "." + field + " must be true or false"};
+    out = c[field].get<bool>();
+    return ok_status();
+}
+
+Status read_text(const json& c, const char* language, TourText& out, const std::string& where) {
+    const std::string at = where + "." + language;
+    if (!c.contains(language) || !c[language].is_object()) return Error{at + " must be an object"};
+    const json& t = c[language];
+    for (const auto& item : t.items())
+        if (item.key() != "title" && item.key() != "look" && item.key() != "task" && item.key() != "done")
+            return Error{at + ": unknown field " + json_quoted(item.key())};
+    for (auto [field, target] : {std::pair{"title", &out.title}, std::pair{"look", &out.look},
+                                 std::pair{"task", &out.task}, std::pair{"done", &out.done}})
+        if (auto st = read_string(t, field, true, *target, at); !st) return st;
+    return ok_status();
+}
+
+Result<TourChapter> read_chapter(const json& c, const std::string& where) {
+    if (!c.is_object()) return Error{where + " must be an object"};
+    for (const auto& item : c.items())
+        if (!known(item.key())) return Error{where + ": unknown field " + json_quoted(item.key())};
+    TourChapter ch;
+    for (auto [field, target, required] :
+         {std::tuple{"id", &ch.id, true}, std::tuple{"section", &ch.section, true}, std::tuple{"model", &ch.model, true},
+          std::tuple{"src", &ch.src, false}, std::tuple{"tgt", &ch.tgt, false}, std::tuple{"view", &ch.view, true},
+          std::tuple{"step", &ch.step, false}, std::tuple{"family", &ch.family, false},
+          std::tuple{"stage", &ch.stage, false}, std::tuple{"task_step", &ch.task_step, false}})
+        if (auto st = read_string(c, field, required, *target, where); !st) return st.error();
+    if (auto st = read_int(c, "layer", ch.layer, where); !st) return st.error();
+    if (auto st = read_int(c, "head", ch.head, where); !st) return st.error();
+    if (auto st = read_bool(c, "detail", ch.detail, where); !st) return st.error();
+    if (auto st = read_bool(c, "playground_experiment", ch.playground_experiment, where); !st) return st.error();
+    if (c.contains("slides")) {
+        if (!c["slides"].is_array()) return Error{where + ".slides must be an array of view names"};
+        for (const json& s : c["slides"]) {
+            if (!s.is_string()) return Error{where + ".slides must be an array of view names"};
+            ch.slides.push_back(s.get<std::string>());
+        }
+    }
+    std::string task;
+    if (auto st = read_string(c, "task", true, task, where); !st) return st.error();
+    const auto* kind = std::find_if(std::begin(kTasks), std::end(kTasks), [&](const auto& t) { return task == t.first; });
+    if (kind == std::end(kTasks)) return Error{where + ": unknown task " + json_quoted(task)};
+    ch.task = kind->second;
+    if (ch.task == TourTaskKind::step_past && ch.task_step.empty())
+        return Error{where + ": the task step_past needs \"task_step\""};
+    if (auto st = read_text(c, "en", ch.text[0], where); !st) return st.error();
+    if (auto st = read_text(c, "ko", ch.text[1], where); !st) return st.error();
+    return ch;
+}
+
+Result<std::vector<TourChapter>> parse_checked(std::string_view json_text) {
+    json j;
+    try {
+        j = json::parse(json_text);
+    } catch (const json::exception&) {
+        return Error{"not valid JSON"};
+    }
+    if (!j.is_object() || !j.contains("chapters") || !j["chapters"].is_array() || j["chapters"].empty())
+        return Error{"must be an object whose \"chapters\" is a non-empty array"};
+    for (const auto& item : j.items())
+        if (item.key() != "chapters") return Error{"unknown field " + json_quoted(item.key())};
+    std::vector<TourChapter> chapters;
+    std::set<std::string> ids;
+    for (const json& c : j["chapters"]) {
+        auto ch = read_chapter(c, "chapters[" + std::to_string(chapters.size()) + "]");
+        if (!ch) return ch.error();
+        if (!ids.insert(ch->id).second) return Error{"two chapters have the id " + json_quoted(ch->id)};
+        chapters.push_back(std::move(*ch));
+    }
+    return chapters;
+}
+
+}  // namespace
+
+Result<std::vector<TourChapter>> parse_tour(std::string_view json_text, const std::string& source) {
+    auto chapters = parse_checked(json_text);
+    // display_path escapes control bytes and broken UTF-8, so the message stays one line.
+    if (!chapters) return Error{io::display_path(source + ": " + chapters.error().message)};
+    return chapters;
+}
+
+Result<std::vector<TourChapter>> load_tour(const std::string& assets_dir) {
+    const std::string path = assets_dir + "/tour/tour.json";
+    auto bytes = io::read_file_bytes(path);
+    if (!bytes) return bytes.error();
+    return parse_tour(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()), path);
+}
+
+}  // namespace attnlab
