@@ -52,6 +52,8 @@ struct ViewState {
     bool korean = false;
     bool dark_theme = true;
     bool presentation = false;  // F11: fullscreen, large fonts
+    bool classroom = false;     // F5: one view at a time, large fonts, a laser pointer, keyboard control
+    bool predict = false;       // P: stepping forward covers the view until R reveals it
     float font_scale = 1.0f;
     std::vector<std::string> recent_files;
 
@@ -77,6 +79,7 @@ struct ViewState {
     RandomModelSpec random_model;  // the Model view's "New random model" form
     TrainForm train;
     PlaygroundState playground;
+    bool hidden = false;  // predict mode: the view's newest output is covered until revealed
     bool playing = false;
     float steps_per_second = 4.0f;
 

@@ -1,0 +1,44 @@
+// TourRunner: the guided tour as the app runs it. Which chapter is open, setting the session and
+// the view up for it, and whether the learner has done its task (compared with how the chapter
+// left things). No drawing here: panels/tour_panel.cpp draws the chapter's card.
+#pragma once
+
+#include "result.h"
+#include "session.h"
+#include "teach/tour.h"
+#include "view_state.h"
+
+#include <vector>
+
+namespace attnlab::gui {
+
+class TourRunner {
+public:
+    // Reads <assets>/tour/tour.json; a missing or broken file leaves the tour empty and says why.
+    Status load(const std::string& assets_dir);
+    const std::vector<TourChapter>& chapters() const { return chapters_; }
+    bool active() const { return current_ >= 0; }
+    int current() const { return current_; }  // -1: no chapter open
+    const TourChapter* chapter() const { return active() ? &chapters_[static_cast<size_t>(current_)] : nullptr; }
+
+    // Sets the app up for chapter `index`: its model (reopened, so earlier edits are gone), input,
+    // step and view. On an error (a model that does not load, an unknown step or view name) the
+    // tour closes and the session keeps whatever did load.
+    Status open(int index, Session& session, ViewState& view, const std::string& assets_dir);
+    void close() { current_ = -1; }
+    bool task_done(const Session& session, const ViewState& view) const;
+
+private:
+    // What the chapter's setup left, to compare the learner's edits with.
+    struct Baseline {
+        ForwardInputs inputs;
+        float temperature = 1.0f;
+        int pe_dims[2] = {0, 0};
+        int experiment_keys = 0;
+    };
+    std::vector<TourChapter> chapters_;
+    int current_ = -1;
+    Baseline baseline_;
+};
+
+}  // namespace attnlab::gui
