@@ -4,6 +4,7 @@
 #include "heap_trim.h"
 #include "io/trace_file.h"
 #include "panels/panel_context.h"
+#include "panels/tour_panel.h"
 
 #include <GLFW/glfw3.h>  // key codes: ImGui 1.86 indexes keys by the backend's codes
 #include <imgui.h>
@@ -45,9 +46,70 @@ constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_N
 }  // namespace
 
 App::App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths)
-    : session_(std::move(session)), view_(std::move(view)), heatmaps_(std::move(heatmaps)), paths_(std::move(paths)) {}
+    : session_(std::move(session)), view_(std::move(view)), heatmaps_(std::move(heatmaps)), paths_(std::move(paths)) {
+    if (auto st = tour_.load(paths_.assets); !st) status = st.error().message;
+}
 
-float App::font_pixels() const { return 17.0f * view_.font_scale * (view_.presentation ? 1.6f : 1.0f); }
+float App::font_pixels() const {
+    return 17.0f * view_.font_scale * (view_.presentation || view_.classroom ? 1.6f : 1.0f);
+}
+
+bool App::open_tour_chapter(int index) {
+    if (auto st = tour_.open(index, session_, view_, paths_.assets); !st) {
+        status = st.error().message;
+        return session_.reject(st.error().message);
+    }
+    show_view(view_.tab);
+    last_cursor_ = session_.stepper().cursor();  // the chapter's view stays; the cursor did not move by a step
+    return true;
+}
+
+void App::export_tour_slides(const std::string& dir) {
+    const TourChapter* c = tour_.chapter();
+    if (!c) return;
+    slide_views_.clear();
+    View v;
+    view_from_id(c->view, v);
+    slide_views_.push_back(v);
+    for (const std::string& s : c->slides)
+        if (view_from_id(s, v)) slide_views_.push_back(v);
+    slide_dir_ = dir;
+    slide_number_ = 0;
+    slide_wait_ = 0;
+}
+
+// One slide per view: switch to it, let the layout settle for two frames, then save the window.
+// The slides go to files named tour-<chapter>-<id>-<n>.png.
+void App::next_slide(FrameRequests& req) {
+    if (slide_views_.empty()) return;
+    if (slide_wait_ == 0) {
+        if (slide_number_ > 0) {  // the chapter's own view as it set it up; later slides after the whole pass
+            session_.run_to(session_.stepper().size());
+            last_cursor_ = session_.stepper().cursor();  // so follow_cursor leaves the slide's view alone
+        }
+        status.clear();  // no "Saved …" of the slide before on this one
+        show_view(slide_views_.front());
+        slide_wait_ = 3;
+    }
+    if (--slide_wait_ > 0) return;
+    char name[64];
+    std::snprintf(name, sizeof name, "/tour-%d-%s-%d.png", tour_.current() + 1, tour_.chapter()->id.c_str(), ++slide_number_);
+    req.save_window_png = slide_dir_ + name;
+    slide_views_.erase(slide_views_.begin());
+}
+
+void App::page(int delta) {
+    if (tour_.active()) {
+        const int next = tour_.current() + delta;
+        if (next >= 0 && next < static_cast<int>(tour_.chapters().size())) open_tour_chapter(next);
+        return;
+    }
+    if (!view_.classroom) return;
+    const int n = static_cast<int>(std::size(kCentralViews));
+    int at = 0;
+    while (at < n && kCentralViews[at] != view_.tab) ++at;
+    show_view(kCentralViews[((at + delta) % n + n) % n]);
+}
 
 bool App::start_training(const TrainJob& job) {
     if (auto st = training_.start(session_, job); !st) return session_.reject(st.error().message);
@@ -64,7 +126,28 @@ void App::handle_keys(FrameRequests& req) {
         view_.presentation = !view_.presentation;
         req.fonts_changed = req.toggle_fullscreen = true;
     }
+    if (ImGui::IsKeyPressed(GLFW_KEY_F5)) {
+        view_.classroom = !view_.classroom;
+        req.fonts_changed = true;
+    }
     if (io.WantTextInput) return;
+    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE) && view_.classroom) {
+        view_.classroom = false;
+        req.fonts_changed = true;
+    }
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))) page(+1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))) page(-1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) {
+        if (tour_.active()) tour_.close();
+        else open_tour_chapter(0);
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
+        view_.predict = !view_.predict;
+        view_.hidden = false;
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) view_.hidden = false;
+    if (ImGui::IsKeyPressed(GLFW_KEY_L, false)) view_.korean = !view_.korean;
+    if (ImGui::IsKeyPressed(GLFW_KEY_E, false) && tour_.active()) export_tour_slides(".");
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) session_.step_forward();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) session_.step_back();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) session_.run_to(0);
@@ -89,6 +172,7 @@ void App::advance_playback(float dt) {
 void App::follow_cursor() {
     const size_t cursor = session_.stepper().cursor();
     if (cursor == last_cursor_) return;
+    if (view_.predict && last_cursor_ != SIZE_MAX && cursor > last_cursor_) view_.hidden = true;  // guess first
     last_cursor_ = cursor;
     if (cursor == 0 || cursor == session_.stepper().size()) return;
     const std::string& path = session_.stepper().step(cursor - 1).path;
@@ -135,7 +219,24 @@ void App::draw_menu(FrameRequests& req) {
             view_.presentation = !view_.presentation;
             req.fonts_changed = req.toggle_fullscreen = true;
         }
+        if (ImGui::MenuItem(tr(ko, "Classroom mode"), "F5", view_.classroom)) {
+            view_.classroom = !view_.classroom;
+            req.fonts_changed = true;
+        }
+        if (ImGui::MenuItem(tr(ko, "Predict, then reveal"), "P / R", view_.predict)) {
+            view_.predict = !view_.predict;
+            view_.hidden = false;
+        }
         if (ImGui::SliderFloat("##font", &view_.font_scale, 0.75f, 2.0f, "A %.2fx")) req.fonts_changed = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr(ko, "Tour"))) {
+        for (size_t i = 0; i < tour_.chapters().size(); ++i) {
+            const TourChapter& c = tour_.chapters()[i];
+            const std::string label = "§" + c.section + "  " + c.in(ko ? Language::korean : Language::english).title;
+            if (ImGui::MenuItem(label.c_str(), nullptr, tour_.current() == static_cast<int>(i)))
+                open_tour_chapter(static_cast<int>(i));
+        }
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr(ko, "Language"))) {
@@ -155,8 +256,10 @@ void App::draw_layout() {
     const float em = ImGui::GetFontSize();
     PanelContext ctx{session_, view_, heatmaps_, paths_, status, caches_, em, training_};
     const ImVec2 origin = vp->WorkPos, size = vp->WorkSize;
-    // On a projector the views matter most: the side panels get less of the width.
-    const float side_w = std::min(25.0f * em, size.x * (view_.presentation ? 0.24f : 0.32f));
+    // On a projector the views matter most: the side panels get less of the width. In classroom
+    // mode only the tour's card stays beside the view, and without a tour the view has it all.
+    float side_w = std::min(25.0f * em, size.x * (view_.presentation ? 0.24f : 0.32f));
+    if (view_.classroom) side_w = tour_.active() ? std::min(30.0f * em, size.x * 0.3f) : 0.0f;
     const float stepper_h = std::min(10.6f * em, size.y * 0.3f);  // controls, timeline, 4 lines of explanation
     const float body_h = size.y - stepper_h;
 
@@ -167,11 +270,26 @@ void App::draw_layout() {
         if (ImGui::Begin(title, nullptr, kFixed | (untitled ? ImGuiWindowFlags_NoTitleBar : 0))) body();
         ImGui::End();
     };
-    const float input_h = body_h * 0.5f;
-    fixed_window((std::string(ctx.t("Input")) + "###input").c_str(), origin, ImVec2(side_w, input_h),
-                 [&] { draw_input_panel(ctx); });
-    fixed_window((std::string(ctx.t("Model")) + "###model").c_str(), ImVec2(origin.x, origin.y + input_h),
-                 ImVec2(side_w, body_h - input_h), [&] { draw_model_panel(ctx); });
+    auto tour_window = [&](ImVec2 pos, ImVec2 sz) {
+        fixed_window((std::string(ctx.t("Guided tour")) + "###tour").c_str(), pos, sz, [&] {
+            const TourRequest r = draw_tour_panel(ctx, tour_);
+            if (r.kind == TourRequest::open) open_tour_chapter(r.chapter);
+            if (r.kind == TourRequest::close) tour_.close();
+            if (r.kind == TourRequest::export_slides) export_tour_slides(".");
+        });
+    };
+    const float input_h = body_h * (tour_.active() ? 0.4f : 0.5f);  // a chapter's card needs the room
+    if (view_.classroom) {
+        if (tour_.active()) tour_window(origin, ImVec2(side_w, body_h));
+    } else {
+        fixed_window((std::string(ctx.t("Input")) + "###input").c_str(), origin, ImVec2(side_w, input_h),
+                     [&] { draw_input_panel(ctx); });
+        if (tour_.active())
+            tour_window(ImVec2(origin.x, origin.y + input_h), ImVec2(side_w, body_h - input_h));
+        else
+            fixed_window((std::string(ctx.t("Model")) + "###model").c_str(), ImVec2(origin.x, origin.y + input_h),
+                         ImVec2(side_w, body_h - input_h), [&] { draw_model_panel(ctx); });
+    }
     fixed_window("###views", ImVec2(origin.x + side_w, origin.y), ImVec2(size.x - side_w, body_h), [&] {
         view_x = ImGui::GetWindowPos().x;
         view_y = ImGui::GetWindowPos().y;
@@ -206,6 +324,29 @@ void App::draw_layout() {
     });
     fixed_window((std::string(ctx.t("Stepper")) + "###stepper").c_str(), ImVec2(origin.x, origin.y + body_h),
                  ImVec2(size.x, stepper_h), [&] { draw_stepper_panel(ctx); });
+    draw_classroom_overlays();
+}
+
+// Over everything: in predict mode a cover on the view until R, and in classroom mode a laser dot.
+void App::draw_classroom_overlays() {
+    ImDrawList* fg = ImGui::GetForegroundDrawList();
+    if (view_.hidden) {
+        const float em = ImGui::GetFontSize();
+        const ImVec2 p(view_x, view_y + 2.2f * em), q(view_x + view_w, view_y + view_h);  // below the tabs
+        ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        bg.w = 1.0f;  // opaque: nothing of the answer shows through
+        fg->AddRectFilled(p, q, ImGui::GetColorU32(bg));
+        const char* text = tr(view_.korean, "What comes out of this step? Guess, then press R to reveal.");
+        const ImVec2 ts = ImGui::CalcTextSize(text);
+        const ImVec2 mid((p.x + q.x) * 0.5f, (p.y + q.y) * 0.5f);
+        fg->AddText(nullptr, 4.0f * em, ImVec2(mid.x - 1.0f * em, mid.y - 4.5f * em), IM_COL32(255, 200, 40, 255), "?");
+        fg->AddText(ImVec2(mid.x - ts.x * 0.5f, mid.y + 0.5f * em), ImGui::GetColorU32(ImGuiCol_Text), text);
+    }
+    if (!view_.classroom || !ImGui::IsMousePosValid()) return;
+    const ImVec2 m = ImGui::GetMousePos();
+    const float r = 0.45f * ImGui::GetFontSize();
+    fg->AddCircleFilled(m, 2.2f * r, IM_COL32(255, 40, 40, 50));
+    fg->AddCircleFilled(m, r, IM_COL32(255, 40, 40, 200));
 }
 
 // A new model makes every panel cache and every texture stale, and the caches hold some of the old
@@ -235,6 +376,7 @@ FrameRequests App::frame(float dt) {
     handle_keys(req);
     advance_playback(dt);
     follow_cursor();
+    next_slide(req);
     draw_menu(req);
     draw_layout();
     return req;

@@ -7,6 +7,7 @@
 #include "panels/panel_context.h"
 #include "paths.h"
 #include "session.h"
+#include "tour.h"
 #include "training.h"
 #include "view_state.h"
 
@@ -14,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace attnlab::gui {
 
@@ -48,6 +50,14 @@ public:
     bool start_training(const TrainJob& job);
     Training& training() { return training_; }
 
+    // The guided tour: opens chapter `index` (0-based) or reports why not (in `status` and the result).
+    bool open_tour_chapter(int index);
+    const TourRunner& tour() const { return tour_; }
+    // Writes the open chapter's slides (its view, then each of its slide views) as PNGs into `dir`,
+    // one per frame or two; slides_pending() is true until the last is written.
+    void export_tour_slides(const std::string& dir);
+    bool slides_pending() const { return !slide_views_.empty(); }
+
     Session& session() { return session_; }
     ViewState& view() { return view_; }
     HeatmapRenderer& heatmaps() { return heatmaps_; }
@@ -65,12 +75,19 @@ private:
     void advance_playback(float dt);
     void follow_cursor();
     void forget_old_model();
+    void draw_classroom_overlays();
+    void next_slide(FrameRequests& req);
+    void page(int delta);  // PageDown/PageUp: the next or previous tour chapter, or in classroom mode the next view
 
     Session session_;
     ViewState view_;
     HeatmapRenderer heatmaps_;
     Paths paths_;
     Training training_;
+    TourRunner tour_;
+    std::vector<View> slide_views_;  // slides still to write, front first
+    std::string slide_dir_;
+    int slide_number_ = 0, slide_wait_ = 0;
     float play_accumulator_ = 0.0f;
     PanelCaches caches_;
     uint64_t drawn_model_serial_ = 0;  // the session's model that caches_ and the textures show

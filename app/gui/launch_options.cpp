@@ -12,12 +12,14 @@ namespace attnlab::gui {
 const char* kLaunchUsage =
     "usage: attnlab [--help] [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean] [--presentation] [--light]\n"
     "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--soak N] [--size WxH] [--step N] [--fresh-settings] [--settings FILE]\n"
-    "               [--train-steps N [--train-task copy|reverse|sort|en-ko]]\n"
+    "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] [--tour N [--tour-slides DIR]]\n"
     "views: positional attention masks residual ffn output weights training input model stepper\n"
     "Without --model or --preset it opens assets/models/en-ko.safetensors when that exists, else a seeded\n"
     "random tiny model over assets/vocab/en.txt and ko.txt.\n"
     "--train-steps N starts a training run of N steps at launch (the Training view's preset, seed and batch;\n"
     "its task, or --train-task); with --screenshot the picture is taken once that run has finished.\n"
+    "--tour N opens chapter N of the guided tour; with --tour-slides DIR it writes that chapter's slides as PNGs\n"
+    "into DIR and exits.\n"
     "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
     "memory grew after warm-up.\n";
 
@@ -44,6 +46,8 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
         if (a == "--korean") { o.korean = true; continue; }
         if (a == "--presentation") { o.presentation = true; continue; }
         if (a == "--light") { o.light = true; continue; }
+        if (a == "--classroom") { o.classroom = true; continue; }
+        if (a == "--predict") { o.predict = true; continue; }
         if (a == "--fresh-settings") { o.fresh_settings = true; continue; }
         const auto v = value();
         if (!v) return Error{a.starts_with("--") ? a + " needs a value" : "unexpected argument '" + a + "'"};
@@ -62,6 +66,12 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             auto n = to_int(*v, 0, 1000000);
             if (!n) return Error{"--step takes a step count (0 = nothing run yet)"};
             o.step = *n;
+        } else if (a == "--tour") {
+            auto n = to_int(*v, 1, 1000);
+            if (!n) return Error{"--tour takes a chapter number (1 = the first)"};
+            o.tour = *n;
+        } else if (a == "--tour-slides") {
+            o.tour_slides = *v;
         } else if (a == "--train-steps") {
             auto n = to_int(*v, 1, 10000000);
             if (!n) return Error{"--train-steps takes a positive step count"};

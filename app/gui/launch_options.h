@@ -23,6 +23,10 @@ struct LaunchOptions {
     bool korean = false;
     bool presentation = false;              // large fonts (F11 in the app; fullscreen only when interactive)
     bool light = false;                     // the light theme
+    bool classroom = false;                 // classroom mode (F5 in the app)
+    bool predict = false;                   // predict mode (P): a step's output stays covered until R
+    std::optional<int> tour;                // open this chapter of the guided tour (1-based)
+    std::optional<std::string> tour_slides; // write the chapter's slides into this folder and exit
     bool fresh_settings = false;            // ignore and do not write the settings file
     bool help = false;                      // --help / -h: print the usage and exit
     std::optional<std::string> settings;    // start from this view-state JSON instead (not written back)

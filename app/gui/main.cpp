@@ -100,7 +100,8 @@ int main(int argc, char** argv) {
         std::fputs(kLaunchUsage, stdout);
         return 0;
     }
-    const bool headless = o.screenshot || o.bench_frames > 0 || o.soak_frames > 0;
+    if (o.tour_slides && !o.tour) return fail("--tour-slides needs --tour N: the chapter to write", 2);
+    const bool headless = o.screenshot || o.bench_frames > 0 || o.soak_frames > 0 || o.tour_slides;
     const Paths paths = find_paths(argv[0]);
 
     auto session = initial_session(o, paths);
@@ -116,6 +117,8 @@ int main(int argc, char** argv) {
     if (o.korean) view.korean = true;
     if (o.presentation) view.presentation = true;
     if (o.light) view.dark_theme = false;
+    if (o.classroom) view.classroom = true;
+    if (o.predict) view.predict = true;
 
     if (!glfwInit()) return fail("no display: set DISPLAY, or run under xvfb-run (e.g. xvfb-run -a attnlab --screenshot out.png)", 1);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -152,6 +155,12 @@ int main(int argc, char** argv) {
                 app.show_view(v);
             }
             rebuild_fonts(app);
+            if (o.tour && !app.open_tour_chapter(*o.tour - 1)) exit_code = fail(app.status, 1);
+            if (o.tour_slides && exit_code == 0) {
+                std::error_code ec;
+                std::filesystem::create_directories(*o.tour_slides, ec);
+                app.export_tour_slides(*o.tour_slides);
+            }
             if (o.train_steps > 0) {
                 TrainForm& form = app.view().train;  // the form shows the run the flags started
                 form.steps = o.train_steps;
@@ -197,8 +206,11 @@ int main(int argc, char** argv) {
                 const auto report = [&](const std::string& path, const Status& st) {
                     app.status = st ? std::string(tr(app.view().korean, "Saved")) + " " + path : st.error().message;
                 };
-                if (req.save_window_png)
-                    report(*req.save_window_png, save_framebuffer_png(*req.save_window_png, 0, 0, fb_w, fb_h));
+                if (req.save_window_png) {
+                    const Status st = save_framebuffer_png(*req.save_window_png, 0, 0, fb_w, fb_h);
+                    report(*req.save_window_png, st);
+                    if (!st && o.tour_slides) exit_code = fail(st.error().message, 1);
+                }
                 if (req.save_view_png)
                     report(*req.save_view_png,
                            save_framebuffer_png(*req.save_view_png, static_cast<int>(app.view_x), static_cast<int>(app.view_y),
@@ -209,6 +221,7 @@ int main(int argc, char** argv) {
                         exit_code = fail(st.error().message, 1);
                     break;
                 }
+                if (o.tour_slides && (exit_code != 0 || !app.slides_pending())) break;
                 if (soak) {
                     soak->after_frame(frame);
                     if (soak->finished(frame)) break;

@@ -136,7 +136,8 @@ void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e) {
 
 void draw_explanation_text(const PanelContext& ctx, const Explanation& e, float width) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    numbers_text(ctx, e.numbers, width);
+    if (ctx.view.hidden) ImGui::TextDisabled("= ?");  // predict mode: the numbers would give the answer away
+    else numbers_text(ctx, e.numbers, width);
     ImGui::TextWrapped("%s", e.what.c_str());
     text_disabled_wrapped(e.why.c_str());
     ImGui::PopTextWrapPos();
