@@ -4,10 +4,15 @@
 # colours. The training view is taken after a short run (--train-steps waits for it to finish),
 # and the attention view once more after that run, from the trained snapshot. The playground is
 # taken in both halves (its experiment through a settings file), in Korean and in presentation mode.
+#   screenshot_views.sh APP PNG_STATS [OUT] [sanitized]   sanitized: a sanitizer build, many times
+#                                                         slower: shorter training runs, longer limits
 set -uo pipefail
 app="$1"
 png_stats="$2"
 out="${3:-$(mktemp -d)}"
+sanitized=$([ "${4:-}" = sanitized ] && echo 1 || echo 0)
+limit=$([ "$sanitized" = 1 ] && echo 600 || echo 120)
+train_steps=$([ "$sanitized" = 1 ] && echo 20 || echo 40)
 mkdir -p "$out"
 passed=0
 failed=0
@@ -16,8 +21,12 @@ run() {  # run NAME ARGS...
   shift
   local png="$out/$name.png"
   rm -f "$png"
-  if ! timeout 120 xvfb-run -a -s "-screen 0 1600x900x24" "$app" --screenshot "$png" "$@" > "$out/$name.log" 2>&1; then
-    echo "FAIL $name: attnlab exited non-zero"; sed 's/^/  /' "$out/$name.log"; failed=$((failed + 1)); return
+  timeout "$limit" xvfb-run -a -s "-screen 0 1600x900x24" "$app" --screenshot "$png" "$@" > "$out/$name.log" 2>&1
+  local status=$?
+  if [ "$status" -eq 124 ]; then
+    echo "FAIL $name: still running after $limit s"; failed=$((failed + 1)); return
+  elif [ "$status" -ne 0 ]; then
+    echo "FAIL $name: attnlab exited $status"; sed 's/^/  /' "$out/$name.log"; failed=$((failed + 1)); return
   fi
   read -r w h colours < <("$png_stats" "$png") || { echo "FAIL $name: no readable PNG"; failed=$((failed + 1)); return; }
   if [ "$w" -ne 1600 ] || [ "$h" -ne 900 ] || [ "$colours" -lt 200 ]; then
@@ -29,8 +38,8 @@ run() {  # run NAME ARGS...
 for view in positional attention masks residual ffn output weights training playground input model stepper; do
   run "tiny-$view" --view "$view"
 done
-run "trained-training" --view training --train-steps 40
-run "trained-attention" --view attention --train-steps 40
+run "trained-training" --view training --train-steps "$train_steps"
+run "trained-attention" --view attention --train-steps "$train_steps"
 run "korean-training" --view training --train-steps 20 --train-task copy --korean
 run "presentation-training" --view training --train-steps 20 --train-task reverse --presentation
 run "korean-attention" --view attention --korean
