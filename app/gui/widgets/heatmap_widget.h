@@ -19,6 +19,7 @@ struct HeatmapLayout {
     const std::vector<std::string>* row_labels = nullptr;
     const std::vector<std::string>* col_labels = nullptr;
     int highlight_row = -1;                           // e.g. the row the stepper is on
+    bool laser = false;  // classroom mode: the hovered cell glows and its row and column are lit, for a class to follow
 };
 
 HeatmapHit heatmap_widget(const char* id, ImTextureID texture, int rows, int cols, const HeatmapLayout& layout);
