@@ -1,4 +1,4 @@
-// Helpers shared by the core tests: small random models and exact tensor comparison.
+// Helpers shared by the core tests: small random models, exact tensor comparison, Hangul in a text.
 #pragma once
 
 #include "config.h"
@@ -11,6 +11,15 @@
 #include <string>
 
 namespace attnlab::test {
+
+// Whether UTF-8 text holds a Hangul syllable (U+AC00..U+D7A3, lead bytes EA..ED).
+inline bool has_hangul(const std::string& s) {
+    for (size_t i = 0; i + 2 < s.size(); ++i) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b >= 0xEA && b <= 0xED) return true;
+    }
+    return false;
+}
 
 // A small config (C=16, H=2, 2+2 layers, F=32, V=20) that tests vary one switch at a time.
 inline ModelConfig small_config() {

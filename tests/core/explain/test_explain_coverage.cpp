@@ -10,15 +10,6 @@ using namespace attnlab::test;
 
 namespace {
 
-bool has_hangul(const std::string& s) {
-    // Hangul syllables U+AC00..U+D7A3 are encoded as EA B0 80 .. ED 9E A3.
-    for (size_t i = 0; i + 2 < s.size(); ++i) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        if (b >= 0xEA && b <= 0xED) return true;
-    }
-    return false;
-}
-
 void require_filled(const std::string& text) {
     INFO(text);
     CHECK_FALSE(text.empty());

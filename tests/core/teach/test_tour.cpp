@@ -2,6 +2,8 @@
 // parser's refusals of broken tour files.
 #include "teach/tour.h"
 
+#include "../test_support.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -9,17 +11,9 @@
 #include <string>
 
 using namespace attnlab;
+using namespace attnlab::test;
 
 namespace {
-
-bool has_hangul(const std::string& s) {
-    // Hangul syllables U+AC00..U+D7A3 are encoded as EA B0 80 .. ED 9E A3.
-    for (size_t i = 0; i + 2 < s.size(); ++i) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        if (b >= 0xEA && b <= 0xED) return true;
-    }
-    return false;
-}
 
 std::string chapter(const std::string& extra) {
     const std::string text = R"({"title": "t", "look": "l", "task": "k", "done": "d"})";
