@@ -12,9 +12,11 @@ std::string quoted(const std::string& token) {
     return nlohmann::json(token).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-Status check_vocab(const Vocab& vocab, int expected_size, const ModelConfig& c, const std::string& what) {
+Status check_vocab(const Vocab& vocab, int expected_size, const Model& m, const std::string& what) {
     if (vocab.size() != expected_size)
         return Error{what + " has " + std::to_string(vocab.size()) + " tokens, config says " + std::to_string(expected_size)};
+    if (m.subword_tokenizer) return ok_status();  // its special tokens are its own ([CLS], <|endoftext|>)
+    const ModelConfig& c = m.config;
     const std::pair<int, const char*> specials[] = {
         {c.pad_id, kPadToken}, {c.sos_id, kSosToken}, {c.eos_id, kEosToken}, {c.unk_id, kUnkToken}};
     for (auto [id, token] : specials)
@@ -27,6 +29,11 @@ Status check_vocab(const Vocab& vocab, int expected_size, const ModelConfig& c, 
 Result<Tokenized> encode_text(const std::optional<Vocab>& vocab, const Model& model, std::string_view text,
                               const std::string& what) {
     if (!vocab) return Error{"this model has no " + what + " vocabulary; give token ids instead of text"};
+    if (model.subword_tokenizer) {
+        auto encoded = model.subword_tokenizer->encode(text);
+        if (!encoded) return Error{what + " text: " + encoded.error().message};
+        return std::move(encoded->tokens);
+    }
     auto t = tokenize(*vocab, model.tokenizer, text, model.config.unk_id);
     if (!t) return Error{what + " text: " + t.error().message};
     return t;
@@ -39,11 +46,11 @@ Status check_model(const Model& m) {
     if (auto st = check_weights(m.config, m.weights); !st) return st;
     if (m.src_vocab) {
         if (!m.config.has_encoder()) return Error{"src_vocab given but the model has no encoder"};
-        if (auto st = check_vocab(*m.src_vocab, m.config.src_vocab_size, m.config, "src_vocab"); !st) return st;
+        if (auto st = check_vocab(*m.src_vocab, m.config.src_vocab_size, m, "src_vocab"); !st) return st;
     }
     if (m.tgt_vocab) {
         if (!m.config.has_decoder()) return Error{"tgt_vocab given but the model has no decoder"};
-        if (auto st = check_vocab(*m.tgt_vocab, m.config.tgt_vocab_size, m.config, "tgt_vocab"); !st) return st;
+        if (auto st = check_vocab(*m.tgt_vocab, m.config.tgt_vocab_size, m, "tgt_vocab"); !st) return st;
     }
     return ok_status();
 }
@@ -57,14 +64,18 @@ Result<Model> make_random_model(const std::string& preset, uint64_t seed, std::o
     if (!src_vocab || !tgt_vocab) return Error{"give both a source and a target vocabulary, or neither"};
     auto config = preset_config(preset, src_vocab->size(), tgt_vocab->size());
     if (!config) return config.error();
-    Model m{*config, init_weights(*config, seed), std::move(src_vocab), std::move(tgt_vocab), tokenizer, {}};
+    Model m{*config, init_weights(*config, seed), std::move(src_vocab), std::move(tgt_vocab), tokenizer, {}, nullptr};
     if (auto st = check_model(m); !st) return st.error();
     return m;
 }
 
+std::string tokenizer_name(const Model& model) {
+    return model.subword_tokenizer ? model.subword_tokenizer->name() : to_string(model.tokenizer);
+}
+
 Result<Tokenized> encode_source_text(const Model& model, std::string_view text) {
     auto t = encode_text(model.src_vocab, model, text, "source");
-    if (!t) return t;
+    if (!t || model.subword_tokenizer) return t;
     t->ids.push_back(model.config.eos_id);
     t->pieces.push_back(kEosToken);
     return t;
@@ -72,7 +83,7 @@ Result<Tokenized> encode_source_text(const Model& model, std::string_view text) 
 
 Result<Tokenized> encode_target_text(const Model& model, std::string_view text) {
     auto t = encode_text(model.tgt_vocab, model, text, "target");
-    if (!t) return t;
+    if (!t || model.subword_tokenizer) return t;
     t->ids.insert(t->ids.begin(), model.config.sos_id);
     t->pieces.insert(t->pieces.begin(), kSosToken);
     for (int& u : t->unknown) ++u;

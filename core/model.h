@@ -3,10 +3,12 @@
 
 #include "config.h"
 #include "result.h"
+#include "text/subword_tokenizer.h"
 #include "text/tokenizer.h"
 #include "text/vocab.h"
 #include "weights.h"
 
+#include <memory>
 #include <optional>
 
 namespace attnlab {
@@ -26,6 +28,10 @@ struct Model {
     std::optional<Vocab> tgt_vocab;  // decoder side; absent for encoder_only
     TokenizerKind tokenizer = TokenizerKind::word;
     std::optional<TrainingRecord> training;  // absent for models not trained here
+    // A Hugging Face folder's own tokenizer (GPT-2's byte-level BPE, BERT's WordPiece), shared by
+    // copies. When set, text goes through it instead of `tokenizer`, and its side's vocabulary is
+    // the tokenizer's, padded with "<?id>" up to the config's vocabulary size.
+    std::shared_ptr<const SubwordTokenizer> subword_tokenizer;
 };
 
 // A randomly initialised preset. Without vocabularies it uses default_char_vocab() and
@@ -34,10 +40,14 @@ Result<Model> make_random_model(const std::string& preset, uint64_t seed, std::o
                                 std::optional<Vocab> tgt_vocab, TokenizerKind tokenizer);
 
 // Checks a model's pieces against each other: weights against the config, vocabulary sizes,
-// and the special tokens at pad_id, sos_id, eos_id and unk_id.
+// and (without a subword tokenizer) the special tokens at pad_id, sos_id, eos_id and unk_id.
 Status check_model(const Model& model);
 
+// "word", "char", or the subword tokenizer's name ("byte-level BPE", "WordPiece").
+std::string tokenizer_name(const Model& model);
+
 // Source text becomes its tokens followed by <eos>; target text becomes <sos> followed by its tokens.
+// A subword tokenizer adds what its model was trained with instead: [CLS] … [SEP] for BERT, nothing for GPT-2.
 Result<Tokenized> encode_source_text(const Model& model, std::string_view text);
 Result<Tokenized> encode_target_text(const Model& model, std::string_view text);
 

@@ -1,6 +1,8 @@
 // Shared CLI helpers.
 #include "cli_common.h"
 
+#include "hf/open_model.h"
+
 #include <algorithm>
 #include <cassert>
 #include <charconv>
@@ -123,12 +125,6 @@ Result<InputRequest> inputs_from_args(const Model& model, const Args& args, int*
     return req;
 }
 
-}  // namespace attnlab::cli
-
-#include "hf/open_model.h"
-
-namespace attnlab::cli {
-
 Result<Stepper> open_stepper(const Args& args, Model* model, int* exit_code) {
     *exit_code = kExitBadInput;
     auto loaded = open_model(args.positional.at(0));
@@ -139,7 +135,7 @@ Result<Stepper> open_stepper(const Args& args, Model* model, int* exit_code) {
     if (!request->unknown_words.empty()) {
         std::string words;
         for (const auto& w : request->unknown_words) words += (words.empty() ? "" : ", ") + w;
-        std::cerr << "attnlab-cli: note: not in the vocabulary, read as <unk>: " << words << "\n";
+        std::cerr << "attnlab-cli: note: not in the vocabulary, read as the unknown token: " << words << "\n";
     }
     *exit_code = kExitBadInput;
     return Stepper::create(model->config, model->weights, request->inputs);

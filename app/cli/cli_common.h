@@ -40,10 +40,6 @@ Result<InputRequest> inputs_from_args(const Model& model, const Args& args, int*
 
 extern const std::set<std::string> kInputFlags;  // src, src-ids, src-types, tgt, tgt-ids
 
-}  // namespace attnlab::cli
-
-namespace attnlab::cli {
-
 // Loads args.positional[0] (a model file or a Hugging Face folder) into *model and starts a
 // stepper on the inputs the flags give.
 // Unknown words are reported on stderr as a note. On failure returns the message and sets *exit_code.

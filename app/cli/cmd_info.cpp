@@ -35,14 +35,21 @@ int run_info(const Argv& argv) {
     std::printf("shape       C=%d H=%d D=%d F=%d, %d encoder + %d decoder layers, max_len %d\n", c.d_model, c.n_heads,
                 c.d_head(), c.d_ff, c.n_encoder_layers, c.n_decoder_layers, c.max_len);
     std::printf("parameters  %lld\n", static_cast<long long>(parameter_count(c)));
+    const std::string tokenizer = tokenizer_name(model);
     auto vocab_line = [&](const char* name, const std::optional<Vocab>& v) {
-        if (v) std::printf("%-11s %d tokens (%s tokenizer)\n", name, v->size(), to_string(model.tokenizer).c_str());
+        if (v) std::printf("%-11s %d tokens (%s tokenizer)\n", name, v->size(), tokenizer.c_str());
     };
     vocab_line("src_vocab", model.src_vocab);
     vocab_line("tgt_vocab", model.tgt_vocab);
-    if (c.family != Family::transformer)
-        std::printf("tokenizer   files: %s (not read yet: give token ids with --src-ids)\n",
-                    joined(loaded->tokenizer_files).c_str());
+    if (c.family != Family::transformer) {
+        const AttachedTokenizer& t = loaded->tokenizer;
+        if (t.files_read.empty())
+            std::printf("tokenizer   none (no %s): give token ids with --src-ids\n",
+                        c.family == Family::gpt2 ? "vocab.json + merges.txt" : "vocab.txt");
+        else
+            std::printf("tokenizer   %s from %s\n", tokenizer.c_str(), joined(t.files_read).c_str());
+        if (!t.files_unread.empty()) std::printf("            not read: %s\n", joined(t.files_unread).c_str());
+    }
     size_t n_mapped = 0;
     for (const auto& [name, tensor] : model.weights.all()) n_mapped += tensor->data.is_view();
     std::printf("tensors     %zu", model.weights.all().size());

@@ -6,7 +6,7 @@
 #include "i18n.h"
 #include "gl/gl.h"
 #include "io/file_bytes.h"
-#include "io/model_file.h"
+#include "hf/open_model.h"
 #include "launch_options.h"
 #include "screenshot.h"
 #include "soak_driver.h"
@@ -46,10 +46,11 @@ Paths find_paths(const char* argv0) {
 
 Result<Session> initial_session(const LaunchOptions& o, const Paths& paths) {
     if (o.model) {
-        auto model = io::read_model(*o.model);
-        if (!model) return model.error();
-        const bool has_text_vocab = model->src_vocab || model->tgt_vocab;
-        return Session::from_model(std::move(*model), *o.model, o.src.value_or(has_text_vocab ? kExampleSource : ""), "");
+        auto loaded = open_model(*o.model);
+        if (!loaded) return loaded.error();
+        const bool has_text_vocab = loaded->model.src_vocab || loaded->model.tgt_vocab;
+        return Session::from_model(std::move(loaded->model), *o.model,
+                                   o.src.value_or(has_text_vocab ? kExampleSource : ""), "");
     }
     std::string warning;
     auto session = default_session(paths.assets, o.preset, o.src, &warning);

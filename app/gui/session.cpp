@@ -3,9 +3,11 @@
 #include "session.h"
 
 #include "decode.h"
+#include "hf/open_model.h"
 #include "io/model_file.h"
 #include "ops/softmax.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -15,10 +17,11 @@ namespace attnlab::gui {
 
 namespace {
 
+// One token per side until text arrives: <eos> / <sos>, or id 0 for a model without them (BERT).
 ForwardInputs default_inputs(const ModelConfig& c) {
     ForwardInputs in;
-    if (c.has_encoder()) in.src_ids = {c.eos_id};
-    if (c.has_decoder()) in.tgt_ids = {c.sos_id};
+    if (c.has_encoder()) in.src_ids = {std::max(c.eos_id, 0)};
+    if (c.has_decoder()) in.tgt_ids = {std::max(c.sos_id, 0)};
     return in;
 }
 
@@ -96,9 +99,9 @@ bool Session::replace_model(Model model, std::string model_name) {
 }
 
 bool Session::open_model_file(const std::string& path) {
-    auto model = io::read_model(path);
-    if (!model) return fail(model.error().message);
-    return replace_model(std::move(*model), path);
+    auto loaded = open_model(path);
+    if (!loaded) return fail(loaded.error().message);
+    return replace_model(std::move(loaded->model), path);
 }
 
 bool Session::save_model_file(const std::string& path) {

@@ -54,7 +54,7 @@ public:
     // ---- commands: each returns false and sets error() on failure ----
     // For input a panel found malformed before any command: records `message` as the error.
     bool reject(const std::string& message) { return fail(message); }
-    bool open_model_file(const std::string& path);
+    bool open_model_file(const std::string& path);  // ours, or a Hugging Face folder (or its config.json)
     bool save_model_file(const std::string& path);
     bool new_random_model(const RandomModelSpec& spec);
     bool set_src_text(const std::string& text);

@@ -48,6 +48,8 @@ Status check_finite(const Tensor& t, const std::string& name) {
 }  // namespace
 
 Result<LoadedModel> load_hf_folder(const std::string& dir) {
+    if (!io::is_regular_file(dir + "/config.json"))
+        return Error{io::display_path(dir) + ": a folder without config.json; open a model file or a Hugging Face folder"};
     auto config = read_hf_config(dir + "/config.json");
     if (!config) return config.error();
     const std::string weights_path = dir + "/model.safetensors";
@@ -84,9 +86,9 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
 
     LoadedModel loaded{std::move(model), "Hugging Face " + to_string(config->family) + " folder",
                        names->unused(params), {}};
-    auto tokenizer_files = attach_tokenizer(dir, loaded.model);
-    if (!tokenizer_files) return tokenizer_files.error();
-    loaded.tokenizer_files = std::move(*tokenizer_files);
+    auto tokenizer = attach_tokenizer(dir, loaded.model);
+    if (!tokenizer) return tokenizer.error();
+    loaded.tokenizer = std::move(*tokenizer);
     return loaded;
 }
 

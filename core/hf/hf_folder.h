@@ -6,6 +6,7 @@
 // field or tensor at fault.
 #pragma once
 
+#include "hf/hf_tokenizer.h"
 #include "model.h"
 #include "result.h"
 
@@ -18,7 +19,7 @@ struct LoadedModel {
     Model model;
     std::string format;                        // "Hugging Face gpt2 folder", "Attention Lab model file"
     std::vector<std::string> unused_tensors;   // in the file, not read: buffers, BERT's pooler, tied copies
-    std::vector<std::string> tokenizer_files;  // found by attach_tokenizer (hf_tokenizer.h)
+    AttachedTokenizer tokenizer;               // which tokenizer files were read (hf_tokenizer.h)
 };
 
 Result<LoadedModel> load_hf_folder(const std::string& dir);

@@ -1,15 +1,114 @@
-// The tokenizer seam: today it only finds the folder's tokenizer files (see hf_tokenizer.h).
+// Reading a Hugging Face folder's tokenizer files and putting the tokenizer on its model.
 #include "hf/hf_tokenizer.h"
 
 #include "io/file_bytes.h"
+#include "text/byte_level_bpe.h"
+#include "text/wordpiece.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
 
 namespace attnlab {
 
-Result<std::vector<std::string>> attach_tokenizer(const std::string& dir, Model& /*model: gets the tokenizer*/) {
-    std::vector<std::string> found;
-    for (const char* name : {"vocab.json", "merges.txt", "vocab.txt", "tokenizer.json", "tokenizer_config.json"})
-        if (io::is_regular_file(dir + "/" + name)) found.push_back(name);
-    return found;
+namespace {
+
+struct FileText {
+    std::string name;  // as errors show it
+    std::string text;
+
+    TokenizerFile view() const { return {name, text}; }
+};
+
+Result<std::optional<FileText>> read_if_present(const std::string& dir, const char* file_name) {
+    const std::string path = dir + "/" + file_name;
+    if (!io::is_regular_file(path)) return std::optional<FileText>();
+    auto bytes = io::read_file_bytes(path);
+    if (!bytes) return bytes.error();
+    return std::optional<FileText>(FileText{io::display_path(path), std::string(bytes->begin(), bytes->end())});
+}
+
+// tokenizer_config.json's lower-casing settings; absent fields keep BERT's defaults.
+Result<WordPieceOptions> read_wordpiece_options(const std::optional<FileText>& file) {
+    WordPieceOptions options;
+    if (!file) return options;
+    const auto json = nlohmann::json::parse(file->text, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded() || !json.is_object()) return Error{file->name + ": not a JSON object"};
+    if (auto it = json.find("do_lower_case"); it != json.end()) {
+        if (!it->is_boolean()) return Error{file->name + ": \"do_lower_case\" is not true or false"};
+        options.lower_case = it->get<bool>();
+    }
+    if (auto it = json.find("strip_accents"); it != json.end() && !it->is_null()) {
+        if (!it->is_boolean()) return Error{file->name + ": \"strip_accents\" is not true, false or null"};
+        options.strip_accents = it->get<bool>();
+    }
+    return options;
+}
+
+Result<std::shared_ptr<const SubwordTokenizer>> read_gpt2_tokenizer(const std::string& dir, AttachedTokenizer& seen) {
+    auto vocab = read_if_present(dir, "vocab.json");
+    if (!vocab) return vocab.error();
+    auto merges = read_if_present(dir, "merges.txt");
+    if (!merges) return merges.error();
+    if (!*vocab && !*merges) return std::shared_ptr<const SubwordTokenizer>();
+    if (!*vocab || !*merges)
+        return Error{io::display_path(dir) + ": has " + (*vocab ? "vocab.json" : "merges.txt") + " but not " +
+                     (*vocab ? "merges.txt" : "vocab.json") + "; GPT-2's tokenizer needs both"};
+    auto tokenizer = ByteLevelBpeTokenizer::from_files((*vocab)->view(), (*merges)->view());
+    if (!tokenizer) return tokenizer.error();
+    seen.files_read = {"vocab.json", "merges.txt"};
+    return std::shared_ptr<const SubwordTokenizer>(std::make_shared<ByteLevelBpeTokenizer>(std::move(*tokenizer)));
+}
+
+Result<std::shared_ptr<const SubwordTokenizer>> read_bert_tokenizer(const std::string& dir, AttachedTokenizer& seen) {
+    auto vocab = read_if_present(dir, "vocab.txt");
+    if (!vocab) return vocab.error();
+    if (!*vocab) return std::shared_ptr<const SubwordTokenizer>();
+    auto config = read_if_present(dir, "tokenizer_config.json");
+    if (!config) return config.error();
+    auto options = read_wordpiece_options(*config);
+    if (!options) return options.error();
+    auto tokenizer = WordPieceTokenizer::from_file((*vocab)->view(), *options);
+    if (!tokenizer) return tokenizer.error();
+    seen.files_read = {"vocab.txt"};
+    if (*config) seen.files_read.push_back("tokenizer_config.json");
+    return std::shared_ptr<const SubwordTokenizer>(std::make_shared<WordPieceTokenizer>(std::move(*tokenizer)));
+}
+
+// The tokenizer's vocabulary as the model's (V tokens): ids the tokenizer never produces are "<?id>".
+Result<Vocab> model_side_vocab(const Vocab& tokenizer_vocab, int model_vocab_size, const std::string& file_name) {
+    if (tokenizer_vocab.size() > model_vocab_size)
+        return Error{file_name + ": has " + std::to_string(tokenizer_vocab.size()) +
+                     " tokens, more than config.json's vocab_size " + std::to_string(model_vocab_size)};
+    if (tokenizer_vocab.size() == model_vocab_size) return tokenizer_vocab;
+    std::vector<std::string> tokens = tokenizer_vocab.tokens();
+    for (int id = tokenizer_vocab.size(); id < model_vocab_size; ++id) tokens.push_back("<?" + std::to_string(id) + ">");
+    return Vocab::from_tokens(std::move(tokens));
+}
+
+}  // namespace
+
+Result<AttachedTokenizer> attach_tokenizer(const std::string& dir, Model& model) {
+    AttachedTokenizer seen;
+    const bool gpt2 = model.config.family == Family::gpt2;
+    auto tokenizer = gpt2 ? read_gpt2_tokenizer(dir, seen) : read_bert_tokenizer(dir, seen);
+    if (!tokenizer) return tokenizer.error();
+    for (const char* name : {"vocab.json", "merges.txt", "vocab.txt", "tokenizer.json", "tokenizer_config.json",
+                             "special_tokens_map.json"}) {
+        const bool read = std::find(seen.files_read.begin(), seen.files_read.end(), name) != seen.files_read.end();
+        if (!read && io::is_regular_file(dir + "/" + name)) seen.files_unread.push_back(name);
+    }
+    if (!*tokenizer) return seen;
+
+    const int vocab_size = gpt2 ? model.config.tgt_vocab_size : model.config.src_vocab_size;
+    auto vocab = model_side_vocab((*tokenizer)->vocab(), vocab_size,
+                                  io::display_path(dir + "/" + seen.files_read.front()));
+    if (!vocab) return vocab.error();
+    (gpt2 ? model.tgt_vocab : model.src_vocab) = std::move(*vocab);
+    model.subword_tokenizer = std::move(*tokenizer);
+    return seen;
 }
 
 }  // namespace attnlab

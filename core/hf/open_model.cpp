@@ -1,13 +1,17 @@
-// A folder is a Hugging Face model; anything else is read as our model file.
+// A folder, or the config.json in one, is a Hugging Face model; anything else is read as our model file.
 #include "hf/open_model.h"
 
 #include "io/file_bytes.h"
 #include "io/model_file.h"
 
+#include <filesystem>
+
 namespace attnlab {
 
 Result<LoadedModel> open_model(const std::string& path) {
     if (io::is_directory(path)) return load_hf_folder(path);
+    if (const std::filesystem::path p(path); p.filename() == "config.json")
+        return load_hf_folder(p.has_parent_path() ? p.parent_path().string() : ".");
     auto model = io::read_model(path);
     if (!model) return model.error();
     return LoadedModel{std::move(*model), "Attention Lab model file", {}, {}};

@@ -84,9 +84,11 @@ SafetensorsFile model_to_safetensors(const Model& model) {
     SafetensorsFile file;
     for (const auto& [name, tensor] : model.weights.all()) file.tensors[name] = *tensor;
     file.metadata["config"] = config_to_json(model.config);
-    if (model.src_vocab) file.metadata["src_vocab"] = model.src_vocab->to_json();
-    if (model.tgt_vocab) file.metadata["tgt_vocab"] = model.tgt_vocab->to_json();
-    if (model.src_vocab || model.tgt_vocab) file.metadata["tokenizer"] = to_string(model.tokenizer);
+    // A Hugging Face tokenizer stays in its folder: the file runs on ids, as the folder without it would.
+    const bool own_vocab = !model.subword_tokenizer;
+    if (model.src_vocab && own_vocab) file.metadata["src_vocab"] = model.src_vocab->to_json();
+    if (model.tgt_vocab && own_vocab) file.metadata["tgt_vocab"] = model.tgt_vocab->to_json();
+    if ((model.src_vocab || model.tgt_vocab) && own_vocab) file.metadata["tokenizer"] = to_string(model.tokenizer);
     if (model.training) file.metadata["training"] = training_to_json(*model.training);
     return file;
 }

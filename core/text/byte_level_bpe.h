@@ -31,6 +31,7 @@ public:
     // <|endoftext|>.
     std::string decode(const std::vector<int>& ids, bool skip_special) const override;
     const Vocab& vocab() const override;
+    const char* name() const override { return "byte-level BPE"; }
 
     // <|endoftext|>, GPT-2's one special token (50256 in GPT-2 itself), if vocab.json has it.
     std::optional<int> end_of_text_id() const;

@@ -54,6 +54,8 @@ public:
     virtual std::string decode(const std::vector<int>& ids, bool skip_special) const = 0;
 
     virtual const Vocab& vocab() const = 0;
+
+    virtual const char* name() const = 0;  // "byte-level BPE", "WordPiece"
 };
 
 }  // namespace attnlab

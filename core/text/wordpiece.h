@@ -41,6 +41,7 @@ public:
     // [CLS] [SEP] [MASK], as Hugging Face's skip_special_tokens does.
     std::string decode(const std::vector<int>& ids, bool skip_special) const override;
     const Vocab& vocab() const override;
+    const char* name() const override { return "WordPiece"; }
 
     int unk_id() const;
     int cls_id() const;

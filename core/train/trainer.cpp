@@ -18,7 +18,7 @@ Result<std::unique_ptr<Trainer>> Trainer::create(const TrainSettings& settings) 
     auto config = preset_config(settings.preset, (*task)->src_vocab().size(), (*task)->tgt_vocab().size());
     if (!config) return config.error();
     Model model{*config, init_weights(*config, settings.seed), (*task)->src_vocab(), (*task)->tgt_vocab(),
-                TokenizerKind::word, TrainingRecord{settings.task, settings.seed, 0}};
+                TokenizerKind::word, TrainingRecord{settings.task, settings.seed, 0}, nullptr};
     return std::unique_ptr<Trainer>(new Trainer(settings, std::move(*task), std::move(model)));
 }
 

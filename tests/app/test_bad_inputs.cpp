@@ -166,7 +166,9 @@ TEST_CASE("model files that cannot be opened leave the session as it was", "[bad
     SECTION("a missing file") {
         require_refused(s.open_model_file(dir.file("nope.safetensors")), s, before, "no such file");
     }
-    SECTION("a directory") { require_refused(s.open_model_file(dir.path.string()), s, before, "is a directory"); }
+    SECTION("a folder that is no model") {
+        require_refused(s.open_model_file(dir.path.string()), s, before, "a folder without config.json");
+    }
     SECTION("an empty file") {
         write_bytes(dir.file("empty.safetensors"), {});
         require_refused(s.open_model_file(dir.file("empty.safetensors")), s, before, "too short");

@@ -1,5 +1,5 @@
 // A new random model from a preset, seed and head count; opening (typed path, file dialog,
-// bundled and recent files) and saving .safetensors model files.
+// bundled and recent files; a Hugging Face folder too) and saving .safetensors model files.
 #include "panels/model_files.h"
 
 #include "default_model.h"
@@ -42,7 +42,8 @@ bool zenity_on_path() {
 
 // Runs zenity's file chooser (blocking, like any modal dialog); returns the chosen path or "".
 std::string browse_with_zenity() {
-    FILE* pipe = popen("zenity --file-selection --file-filter='*.safetensors' 2>/dev/null", "r");
+    // A Hugging Face folder is chosen by its config.json.
+    FILE* pipe = popen("zenity --file-selection --file-filter='Models | *.safetensors config.json' 2>/dev/null", "r");
     if (!pipe) return "";
     std::string chosen;
     char buf[4096];
@@ -160,7 +161,7 @@ void draw_open_save(PanelContext& ctx) {
     const char* browse_label = ctx.t("Browse...");
     std::string open_path;
     ImGui::SetNextItemWidth(zenity ? field_width({open_label, browse_label}) : field_width({open_label}));
-    bool open = remembered_text_field("##open_path", "model.safetensors", "", open_path);
+    bool open = remembered_text_field("##open_path", ctx.t("model.safetensors or a Hugging Face folder"), "", open_path);
     ImGui::SameLine();
     open |= ImGui::Button(open_label);
     if (open && !open_path.empty()) open_file(ctx, open_field, open_path);

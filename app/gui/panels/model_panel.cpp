@@ -34,7 +34,7 @@ void draw_summary(const PanelContext& ctx) {
     const std::string& name = ctx.session.model_name();
     ImGui::TextWrapped("%s", std::filesystem::path(name).filename().string().c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
-    ImGui::TextDisabled("%s · %s %s", to_string(c.arch).c_str(), to_string(ctx.session.model().tokenizer).c_str(),
+    ImGui::TextDisabled("%s · %s %s", to_string(c.arch).c_str(), tokenizer_name(ctx.session.model()).c_str(),
                         ctx.t("tokenizer"));
     const std::string layers = c.arch == Arch::encoder_decoder
                                    ? std::to_string(c.n_encoder_layers) + " + " + std::to_string(c.n_decoder_layers)
