@@ -18,5 +18,7 @@ int run_bench(const Argv& argv);      // bench --preset base --src-len 32 --tgt-
 int run_train(const Argv& argv);      // train --task T --preset tiny --steps N --seed S --out MODEL
 int run_eval(const Argv& argv);       // eval MODEL --task T
 int run_bench_train(const Argv& argv);  // bench-train --preset tiny --batch 64 --json
+int run_lens(const Argv& argv);       // lens MODEL [inputs] [--top K] [--positions 0,3] [--json]
+int run_heads(const Argv& argv);      // heads MODEL [inputs] [--sort entropy|previous|first|self] [--json]
 
 }  // namespace attnlab::cli

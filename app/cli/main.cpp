@@ -27,11 +27,18 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
   eval MODEL [--task T] [--seed S] [--beam 4] [--limit N] [--show N]
                                                exact match, token accuracy (BLEU for en-ko) on the held-out split
   bench-train [--preset tiny] [--batch 64] [--src-len 10] [--tgt-len 11] [--vocab 300] [--steps 50] [--json]
+  lens MODEL [--src ... --tgt ...] [--top 5] [--positions 0,3] [--json]
+                                               the logit lens: each layer's output read through the model's
+                                               end, its top tokens and probabilities at each position
+  heads MODEL [--src ... --tgt ...] [--sort entropy|previous|first|self] [--json]
+                                               every attention head's entropy and its mean weight on the
+                                               previous token, the first token and itself
 
 MODEL is one of our .safetensors model files or a Hugging Face folder (config.json +
 model.safetensors) of a GPT-2 or BERT model, memory-mapped; --src-types gives BERT's token
-types. Such a folder's tokenizer is not read yet: give its token ids with --src-ids.
-Text is tokenized with the model's vocabulary: the source gets <eos> appended and the
+types. Such a folder's text goes through its own tokenizer (vocab.json + merges.txt, or
+vocab.txt); without those files give its token ids with --src-ids.
+Our models tokenize text with their vocabulary: the source gets <eos> appended and the
 target gets <sos> prepended. Ids given with --src-ids/--tgt-ids are used exactly as given.
 Exit codes: 0 success, 1 bad input or file, 2 bad usage.
 )";
@@ -49,7 +56,8 @@ int main(int argc, char** argv) {
     const std::map<std::string, int (*)(const Argv&)> commands = {
         {"info", run_info},   {"init", run_init},           {"trace", run_trace},
         {"steps", run_steps}, {"explain", run_explain}, {"translate", run_translate}, {"bench", run_bench},
-        {"train", run_train}, {"eval", run_eval},   {"bench-train", run_bench_train}};
+        {"train", run_train}, {"eval", run_eval},   {"bench-train", run_bench_train},
+        {"lens", run_lens},   {"heads", run_heads}};
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
     return it->second(Argv(argv + 2, argv + argc));

@@ -67,7 +67,7 @@ warning='attnlab-cli: warning: NaN/Inf first appears in decoder.layers.0.self_at
 grep -aqF 'first_step\":\"decoder.layers.0.self_attn.scores\"' "$work/t4.safetensors" && passed=$((passed + 1)) ||
   { echo "FAIL huge weight: the trace's __metadata__ lacks non_finite.first_step"; failed=$((failed + 1)); }
 
-# Hugging Face folders (tests/golden/make_hf_golden.py): mapped, run on ids until their tokenizer is read.
+# Hugging Face folders (tests/golden/make_hf_golden.py): mapped; without tokenizer files they run on ids only.
 g="$root/tests/golden/fixtures/hf_gpt2"
 b="$root/tests/golden/fixtures/hf_bert"
 check "info hf gpt2"    0 -- "$cli" info "$g"
@@ -86,6 +86,21 @@ grep -q 'unsupported model_type "t5"' "$work/err" && passed=$((passed + 1)) || {
 check "hf text"         1 -- "$cli" trace "$g" --src "hello" --out "$work/x.safetensors"
 check "hf token type"   1 -- "$cli" trace "$b" --src-ids 2,17,3 --src-types 0,5 --out "$work/x.safetensors"
 check "hf bench preset" 2 -- "$cli" bench "$g" --preset tiny
+# hf_bert with a vocab.txt beside it reads text with BERT's WordPiece.
+bt="$work/bert_text" && mkdir "$bt" && cp "$b/config.json" "$b/model.safetensors" "$root/tests/fixtures/tokenizers/bert/vocab.txt" "$bt/"
+check "info hf tokenizer" 0 -- "$cli" info "$bt"
+expect_output "info hf names the tokenizer" '^tokenizer +WordPiece from vocab\.txt$'
+check "trace hf text"   0 -- "$cli" trace "$bt" --src "The cats play" --out "$work/hft.safetensors"
+grep -aqF 'src_ids":"[2,5,6,10,8,3]' "$work/hft.safetensors" && passed=$((passed + 1)) ||
+  { echo "FAIL trace hf text: src_ids are not [CLS] the cat ##s play [SEP]"; failed=$((failed + 1)); }
+# The analysis commands (their numbers: tests/core/analysis against PyTorch).
+check "lens hf text"    0 -- "$cli" lens "$bt" --src "The cats play" --top 2
+expect_output "lens names positions" '^position 0 "\[CLS\]"$'
+expect_output "lens reads every layer" '^  encoder\.layers\.1\.norm2 '
+check "heads hf"        0 -- "$cli" heads "$g" --src-ids 49,7,23 --sort previous
+expect_output "heads lists every head" '^decoder\.layers\.1\.self_attn +3 '
+check "lens position"   1 -- "$cli" lens "$g" --src-ids 49,7 --positions 5
+check "heads bad sort"  2 -- "$cli" heads "$g" --src-ids 49 --sort size
 
 # Bad usage: exit 2.
 check "no command"      2 -- "$cli"

@@ -5,10 +5,10 @@ Default mode writes two tiny random models into tests/golden/fixtures/:
 
   hf_gpt2/  config.json (the fields GPT-2's config.json has), model.safetensors named as the
             hub's gpt2 file names its tensors (wte, wpe, h.{i}.attn.c_attn, ..., plus the
-            h.{i}.attn.bias / masked_bias buffers), expected.safetensors
+            h.{i}.attn.bias / masked_bias buffers), expected.safetensors, analysis.safetensors
   hf_bert/  config.json (BERT's fields), model.safetensors named as BertForMaskedLM saves it
             (bert.embeddings..., bert.encoder.layer.{i}..., cls.predictions..., and the I64
-            bert.embeddings.position_ids buffer), expected.safetensors
+            bert.embeddings.position_ids buffer), expected.safetensors, analysis.safetensors
 
 The expected outputs come from this script's own PyTorch implementation of each architecture,
 written from the GPT-2 / BERT papers and the Hugging Face model documentation (GPT2Model,
@@ -21,13 +21,21 @@ BertModel, BertForMaskedLM): they are stored under the step paths of Attention L
         encoder.layers.{i}.self_attn.weights (H, S, S), encoder.layers.{i}.norm2 (each layer's
         output), encoder.output, head.norm (the MLM transform's output), logits
 
+analysis.safetensors holds, for the same input, the logit lens "lens.probs" (L + 1, T, V): the
+embeddings and each layer's output read through the model's end (GPT-2: ln_f and the tied
+unembedding; BERT: the MLM head), softmaxed; and "heads.stats" (L, H, 4): each head's mean over
+query rows of its attention entropy (nats), weight on the previous token, on the first token and
+on itself.
+
 Each implementation is checked, in float64, against torch.nn.TransformerEncoderLayer holding
 the same weights (pre-LN with tanh GELU and a causal mask for GPT-2's blocks, post-LN with erf
 GELU and key padding for BERT's layers); the script exits 1 if they differ by more than 1e-9.
 
 --gpt2-124m DIR writes a GPT-2 small-sized folder (n_layer 12, n_embd 768, n_head 12, vocab
 50257, n_positions 1024: 124M parameters, random N(0, 0.02) weights as GPT-2 initialises them)
-for `attnlab-cli bench DIR`. It is about 550 MB: write it outside the repository.
+for `attnlab-cli bench DIR`, with a GPT-2-sized tokenizer: vocab.json of 50257 tokens (the 256
+byte symbols, 50000 merged tokens made by random merges, <|endoftext|>) and its merges.txt. It
+is about 550 MB: write it outside the repository.
 
     /usr/bin/python3 tests/golden/make_hf_golden.py
     /usr/bin/python3 tests/golden/make_hf_golden.py --gpt2-124m /tmp/gpt2-124m
@@ -133,6 +141,15 @@ def tiny_models():
         context = (weights @ v).transpose(0, 1).reshape(q.shape[1], -1)
         return weights, context
 
+    def head_stats(weights):
+        """(L, H, T, T) -> (L, H, 4): entropy (nats), previous token, first token, self; means over query rows."""
+        w = torch.stack(weights)
+        entropy = -(w * torch.log(torch.where(w > 0, w, torch.ones_like(w)))).sum(-1).mean(-1)
+        previous = torch.diagonal(w, offset=-1, dim1=-2, dim2=-1).mean(-1)
+        first = w[..., :, 0].mean(-1)
+        self_ = torch.diagonal(w, dim1=-2, dim2=-1).mean(-1)
+        return torch.stack([entropy, previous, first, self_], dim=-1)
+
     # ---- GPT-2: y = x·W + b with W (in, out) (Conv1D); Q;K;V packed in c_attn's columns ----
     g_cfg = {
         "activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"], "attn_pdrop": 0.1,
@@ -183,13 +200,20 @@ def tiny_models():
     x = layer_norm(x, g["ln_f.weight"], g["ln_f.bias"], eps)
     g_out["decoder.output"] = x
     g_out["logits"] = x @ g["wte.weight"].T  # tied unembedding, no bias
+    # The logit lens: the embeddings and each block's output through ln_f and the unembedding.
+    lens_rows = [g_out["tgt.input"]] + [g_out[f"decoder.layers.{i}.residual2"] for i in range(L)]
+    g_analysis = {
+        "lens.probs": torch.stack([torch.softmax(layer_norm(r, g["ln_f.weight"], g["ln_f.bias"], eps) @ g["wte.weight"].T, -1)
+                                   for r in lens_rows]),
+        "heads.stats": head_stats([g_out[f"decoder.layers.{i}.self_attn.weights"] for i in range(L)]),
+    }
 
     # The hub file also holds each block's causal-mask buffer and the masked-score constant.
     g_file = dict(g)
     for i in range(L):
         g_file[f"h.{i}.attn.bias"] = torch.tril(torch.ones(P, P)).reshape(1, 1, P, P)
         g_file[f"h.{i}.attn.masked_bias"] = torch.tensor(-1e4)
-    gpt2 = (g_cfg, sorted(g_file.items()), g_out, {"tgt_ids": json.dumps(g_ids), "src_ids": "[]"})
+    gpt2 = (g_cfg, sorted(g_file.items()), g_out, {"tgt_ids": json.dumps(g_ids), "src_ids": "[]"}, g_analysis)
 
     # ---- BERT: y = x·Wᵀ + b (nn.Linear); post-LN; word + position + token type, then LayerNorm ----
     b_cfg = {
@@ -256,13 +280,24 @@ def tiny_models():
     b_out["head.norm"] = t
     b_out["logits"] = t @ b["embeddings.word_embeddings.weight"].T + head["cls.predictions.bias"]  # tied decoder
 
+    def mlm_head(r):  # (S, C) -> (S, V) probabilities
+        r = gelu_erf(r @ head["cls.predictions.transform.dense.weight"].T + head["cls.predictions.transform.dense.bias"])
+        r = layer_norm(r, head["cls.predictions.transform.LayerNorm.weight"],
+                       head["cls.predictions.transform.LayerNorm.bias"], eps)
+        return torch.softmax(r @ b["embeddings.word_embeddings.weight"].T + head["cls.predictions.bias"], -1)
+    lens_rows = [b_out["src.embed_norm"]] + [b_out[f"encoder.layers.{i}.norm2"] for i in range(L)]
+    b_analysis = {
+        "lens.probs": torch.stack([mlm_head(r) for r in lens_rows]),
+        "heads.stats": head_stats([b_out[f"encoder.layers.{i}.self_attn.weights"] for i in range(L)]),
+    }
+
     # As BertForMaskedLM saves it: the base model under "bert.", the head under "cls.", the
     # position_ids buffer (I64), and no decoder weight or bias (tied, so not saved).
     b_file = {"bert." + k: v for k, v in b.items()}
     b_file.update(head)
     b_file["bert.embeddings.position_ids"] = torch.arange(P).reshape(1, P)
     metadata = {"src_ids": json.dumps(b_ids), "src_token_types": json.dumps(b_types), "tgt_ids": "[]"}
-    bert = (b_cfg, sorted(b_file.items()), b_out, metadata)
+    bert = (b_cfg, sorted(b_file.items()), b_out, metadata, b_analysis)
     return {"hf_gpt2": gpt2, "hf_bert": bert}
 
 
@@ -311,7 +346,7 @@ def cross_check_block(nn, F, x, y, w, i, family, C, H, eps, keep=None):
 
 def write_tiny_fixtures():
     import torch
-    for case, (config, tensors, expected, metadata) in tiny_models().items():
+    for case, (config, tensors, expected, metadata, analysis) in tiny_models().items():
         folder = os.path.join(FIXTURES, case)
         os.makedirs(folder, exist_ok=True)
         write_config(folder, config)
@@ -322,6 +357,8 @@ def write_tiny_fixtures():
         write_safetensors(os.path.join(folder, "model.safetensors"), file_tensors)
         write_safetensors(os.path.join(folder, "expected.safetensors"),
                           [(name, *whole(value.numpy())) for name, value in sorted(expected.items())], metadata)
+        write_safetensors(os.path.join(folder, "analysis.safetensors"),
+                          [(name, *whole(value.numpy())) for name, value in sorted(analysis.items())], metadata)
         sizes = {f: os.path.getsize(os.path.join(folder, f)) for f in sorted(os.listdir(folder))}
         print(f"{case}: " + ", ".join(f"{f} {n / 1024:.1f} KB" for f, n in sizes.items()))
 
@@ -377,6 +414,34 @@ def write_gpt2_124m(folder, seed=124):
     print(f"{folder}: {n_params / 1e6:.1f}M parameters, model.safetensors {n_bytes / 2**20:.0f} MiB of data")
 
 
+def byte_symbols():
+    """GPT-2's byte-level alphabet: printable bytes stand for themselves, the others for U+0100 on."""
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    others = [b for b in range(256) if b not in printable]
+    return [chr(b) for b in printable] + [chr(0x100 + n) for n in range(len(others))]
+
+
+def write_gpt2_tokenizer(folder, n_merges=50000, seed=124):
+    """vocab.json and merges.txt of GPT-2's size; merge k joins two earlier tokens, short ones likelier."""
+    rng = np.random.default_rng(seed)
+    tokens = byte_symbols()
+    known = set(tokens)
+    merges = []
+    while len(merges) < n_merges:
+        left, right = (tokens[int(rng.random() ** 3 * len(tokens))] for _ in range(2))
+        if left + right in known:
+            continue
+        merges.append(f"{left} {right}")
+        tokens.append(left + right)
+        known.add(left + right)
+    tokens.append("<|endoftext|>")
+    with open(os.path.join(folder, "vocab.json"), "w", encoding="utf-8") as f:
+        json.dump({t: i for i, t in enumerate(tokens)}, f, ensure_ascii=False)
+    with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as f:
+        f.write("#version: 0.2\n" + "\n".join(merges) + "\n")
+    return len(tokens)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--gpt2-124m", metavar="DIR", help="write the GPT-2 small-sized benchmark folder to DIR")
@@ -385,6 +450,7 @@ def main():
         if os.path.abspath(args.gpt2_124m).startswith(os.path.dirname(os.path.dirname(HERE)) + os.sep):
             sys.exit("the 124M folder is about 550 MB: write it outside the repository")
         write_gpt2_124m(args.gpt2_124m)
+        print(f"{args.gpt2_124m}: vocab.json of {write_gpt2_tokenizer(args.gpt2_124m)} tokens, merges.txt")
     else:
         write_tiny_fixtures()
 

@@ -1,0 +1,92 @@
+#include "analysis/logit_lens.h"
+
+#include "forward/linear_map.h"
+#include "ops/activation.h"
+#include "ops/layer_norm.h"
+#include "ops/softmax.h"
+#include "param_names.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace attnlab {
+
+namespace {
+
+// (N, C) residual rows -> (N, V) probabilities, as the model's own end would make them.
+Tensor read_out(const ModelConfig& config, const Weights& weights, Stack stack, Tensor x) {
+    if (const auto norm = final_norm_params(config, stack))
+        x = layer_norm_forward(x, weights.at(norm->weight), weights.at(norm->bias), config.layer_norm_eps);
+    const HeadParams head = head_params(config);
+    if (head.transform) {
+        x = activation_forward(linear_map_forward(weights, *head.transform, x), config.activation);
+        x = layer_norm_forward(x, weights.at(head.transform_norm->weight), weights.at(head.transform_norm->bias),
+                               config.layer_norm_eps);
+    }
+    return softmax_rows(linear_map_forward(weights, head.unembed, x));
+}
+
+// Rows `positions` of a (T, C) tensor.
+Tensor pick_rows(const Tensor& x, const std::vector<int>& positions) {
+    Tensor out({static_cast<int64_t>(positions.size()), x.dim(1)});
+    for (size_t i = 0; i < positions.size(); ++i) out.row(static_cast<int64_t>(i)) = x.row(positions[i]);
+    return out;
+}
+
+std::vector<TokenProbability> top_k(ConstRowVecMap p, int k) {
+    std::vector<int> ids(static_cast<size_t>(p.size()));
+    std::iota(ids.begin(), ids.end(), 0);
+    const auto n = std::min<size_t>(static_cast<size_t>(std::max(k, 0)), ids.size());
+    // Ties go to the lower id, so the order never depends on the sort.
+    std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(),
+                      [&](int a, int b) { return p(a) > p(b) || (p(a) == p(b) && a < b); });
+    std::vector<TokenProbability> out;
+    for (size_t r = 0; r < n; ++r) out.push_back({ids[r], p(ids[r])});
+    return out;
+}
+
+}  // namespace
+
+std::string layer_output_path(const ModelConfig& config, Stack stack, int layer) {
+    const bool decoder = stack == Stack::decoder;
+    const int last_sublayer = decoder && config.arch == Arch::encoder_decoder ? 3 : 2;
+    return std::string(decoder ? "decoder" : "encoder") + ".layers." + std::to_string(layer) +
+           (config.norm_first ? ".residual" : ".norm") + std::to_string(last_sublayer);
+}
+
+Result<LogitLens> logit_lens(const Stepper& stepper, std::vector<int> positions, int k) {
+    const ModelConfig& config = stepper.config();
+    if (config.output_head == OutputHead::none) return Error{"this model has no output head to read the layers through"};
+    const Stack stack = config.has_decoder() ? Stack::decoder : Stack::encoder;
+    const int n_layers = stack == Stack::decoder ? config.n_decoder_layers : config.n_encoder_layers;
+    const std::string stack_name = stack == Stack::decoder ? "decoder" : "encoder";
+
+    // The stack's input is what its first layer's first step reads first.
+    const std::string first_layer = stack_name + ".layers.0.";
+    const auto first_step = std::find_if(stepper.steps().begin(), stepper.steps().end(),
+                                         [&](const Step& s) { return s.path.starts_with(first_layer); });
+    if (first_step == stepper.steps().end() || first_step->inputs.empty()) return Error{"the model has no layers"};
+    LogitLens lens;
+    lens.rows.push_back(first_step->inputs.front());
+    for (int l = 0; l < n_layers; ++l) lens.rows.push_back(layer_output_path(config, stack, l));
+    const Tensor* last = stepper.output(lens.rows.back());
+    if (!last) return Error{"the trace has not reached " + lens.rows.back() + " yet: run the stepper to the end"};
+
+    const int T = static_cast<int>(last->dim(0));
+    if (positions.empty()) {
+        positions.resize(static_cast<size_t>(T));
+        std::iota(positions.begin(), positions.end(), 0);
+    }
+    for (int p : positions)
+        if (p < 0 || p >= T)
+            return Error{"position " + std::to_string(p) + " is outside the sequence of " + std::to_string(T)};
+    lens.positions = positions;
+    for (const std::string& row : lens.rows) {
+        const Tensor probs = read_out(config, stepper.weights(), stack, pick_rows(*stepper.output(row), positions));
+        auto& per_position = lens.top.emplace_back();
+        for (int64_t i = 0; i < probs.dim(0); ++i) per_position.push_back(top_k(probs.row(i), k));
+    }
+    return lens;
+}
+
+}  // namespace attnlab
