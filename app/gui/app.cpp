@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <utility>
 
 namespace attnlab::gui {
 
@@ -30,13 +31,14 @@ const char* view_title(View v) {
         case View::weights: return "Weights";
         case View::training: return "Training";
         case View::playground: return "Playground";
+        case View::analysis: return "Analysis";
     }
     return "";
 }
 
 constexpr View kCentralViews[] = {View::positional, View::attention, View::masks,   View::residual,
                                   View::ffn,        View::output,    View::weights, View::training,
-                                  View::playground};
+                                  View::playground, View::analysis};
 
 // The four windows tile the screen, so their background is the colour main.cpp clears the frame
 // to: one full-screen layer of blended pixels less for a software rasteriser.
@@ -314,6 +316,7 @@ void App::draw_layout() {
                     case View::weights: draw_weights_panel(ctx); break;
                     case View::training: draw_training_panel(ctx); break;
                     case View::playground: draw_playground_panel(ctx); break;
+                    case View::analysis: draw_analysis_panel(ctx); break;
                     default: break;
                 }
                 ImGui::EndChild();
@@ -324,6 +327,7 @@ void App::draw_layout() {
     });
     fixed_window((std::string(ctx.t("Stepper")) + "###stepper").c_str(), ImVec2(origin.x, origin.y + body_h),
                  ImVec2(size.x, stepper_h), [&] { draw_stepper_panel(ctx); });
+    if (view_.bring_forward) show_view(*std::exchange(view_.bring_forward, std::nullopt));
     draw_classroom_overlays();
 }
 

@@ -186,6 +186,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Append <pad>: the padding mask hides it from attention.", "<pad> 추가: 패딩 마스크가 어텐션에서 가립니다."},
         {"Append a token", "토큰 추가"},
         {"Browse...", "찾아보기..."},
+        {"model.safetensors or a Hugging Face folder", "model.safetensors 또는 Hugging Face 폴더"},
         {"Click a token to change it; orange marks an unknown word.", "토큰을 클릭하면 바꿀 수 있습니다. 주황색은 모르는 단어입니다."},
         {"Click to replace or remove it.", "클릭하여 바꾸거나 삭제합니다."},
         {"Click to run the forward pass up to here.", "클릭하면 여기까지 순전파를 실행합니다."},
@@ -364,6 +365,24 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Save model", "모델 저장"},
         {"The newest snapshot, with the task's vocabularies; written atomically.",
          "가장 최근 스냅숏을 과제의 어휘와 함께 원자적으로 씁니다."},
+        // The Analysis view (logit lens, head summary)
+        {"Analysis", "분석"},
+        {"Logit lens", "로짓 렌즈"},
+        {"Head summary", "헤드 요약"},
+        {"embeddings", "임베딩"},
+        {"first position", "첫 위치"},
+        {"previous", "이전 토큰"},
+        {"first", "첫 토큰"},
+        {"self", "자기 자신"},
+        {"Run the stepper to the end to read the layers.", "층을 읽으려면 스테퍼를 끝까지 실행하세요."},
+        {"Each layer's output read as if it were the last: through the final norm and the unembedding. Cells: the "
+         "most probable token, coloured by its probability; hover for the top 5.",
+         "각 층의 출력을 마지막 층인 것처럼 최종 정규화와 언임베딩에 통과시켜 읽습니다. 칸: 가장 확률이 높은 토큰, "
+         "색은 그 확률입니다. 마우스를 올리면 상위 5개가 보입니다."},
+        {"For every head on this input: entropy of its weights (0: one key), and its mean weight on the previous "
+         "token, the first token and itself. Click a header to sort, a row to open the head.",
+         "이 입력에서 모든 헤드의 가중치 엔트로피(0: 키 하나에 집중)와 이전 토큰, 첫 토큰, 자기 자신에 준 평균 "
+         "가중치입니다. 머리글을 누르면 정렬되고, 줄을 누르면 그 헤드가 열립니다."},
         // The playground (hand calculation and the "why √d_k" experiment)
         {"Playground", "계산 연습장"},
         {"Hand calculation", "손으로 계산"},

@@ -16,7 +16,7 @@ namespace attnlab::gui {
 namespace {
 
 const char* kViewIds[] = {"input", "model", "positional", "attention", "masks",
-                          "residual", "ffn", "output", "stepper", "weights", "training", "playground"};
+                          "residual", "ffn", "output", "stepper", "weights", "training", "playground", "analysis"};
 
 template <class T>
 void read(const nlohmann::json& j, const char* key, T& out) {
@@ -137,6 +137,7 @@ std::string ViewState::to_json() const {
                         {"ffn_decoder", ffn_decoder},
                         {"ffn_pre_activation", ffn_pre_activation},
                         {"top_k", top_k},
+                        {"analysis_tool", analysis_tool},
                         {"temperature", temperature},
                         {"steps_per_second", steps_per_second},
                         {"train",
@@ -186,6 +187,7 @@ ViewState ViewState::from_json(const std::string& text) {
     read(j, "ffn_decoder", s.ffn_decoder);
     read(j, "ffn_pre_activation", s.ffn_pre_activation);
     read(j, "top_k", s.top_k);
+    read(j, "analysis_tool", s.analysis_tool);
     read(j, "temperature", s.temperature);
     read(j, "steps_per_second", s.steps_per_second);
     if (auto t = j.find("train"); t != j.end() && t->is_object()) {

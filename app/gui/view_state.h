@@ -7,15 +7,17 @@
 #include "teach/hand_attention.h"
 #include "teach/hand_presets.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace attnlab::gui {
 
-enum class View { input, model, positional, attention, masks, residual, ffn, output, stepper, weights, training, playground };
+enum class View { input, model, positional, attention, masks, residual, ffn, output, stepper, weights, training, playground, analysis };
 inline constexpr View kAllViews[] = {View::input,    View::model,    View::positional, View::attention,
                                      View::masks,    View::residual, View::ffn,        View::output,
-                                     View::stepper,  View::weights,  View::training,   View::playground};
+                                     View::stepper,  View::weights,  View::training,   View::playground,
+                                     View::analysis};
 const char* view_id(View v);              // "attention", ... (the --view names)
 bool view_from_id(const std::string& id, View& out);
 
@@ -73,12 +75,16 @@ struct ViewState {
     bool ffn_pre_activation = false;  // show ffn.hidden instead of ffn.activation
     int ffn_zoom_first = 0;           // first unit of the FFN view's zoom
     int top_k = 5;
+    int analysis_tool = 0;        // the Analysis view: 0 logit lens, 1 head summary
+    int lens_first_position = 0;  // the logit lens's first column
+    int head_stat = 0;            // the head summary's heatmap: 0 entropy, 1 previous, 2 first, 3 self
     float temperature = 1.0f;
     std::string weight_name;
     std::string weight_filter;  // the parameter picker's search words
     RandomModelSpec random_model;  // the Model view's "New random model" form
     TrainForm train;
     PlaygroundState playground;
+    std::optional<View> bring_forward;  // a panel asks for another view this frame (not saved)
     bool hidden = false;  // predict mode: the view's newest output is covered until revealed
     bool playing = false;
     float steps_per_second = 4.0f;

@@ -7,6 +7,7 @@
 #   screenshot_views.sh APP PNG_STATS [OUT] [sanitized]   sanitized: a sanitizer build, many times
 #                                                         slower: shorter training runs, longer limits
 set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 app="$1"
 png_stats="$2"
 out="${3:-$(mktemp -d)}"
@@ -35,7 +36,7 @@ run() {  # run NAME ARGS...
   echo "ok   $name: $colours colours"
   passed=$((passed + 1))
 }
-for view in positional attention masks residual ffn output weights training playground input model stepper; do
+for view in positional attention masks residual ffn output weights training playground analysis input model stepper; do
   run "tiny-$view" --view "$view"
 done
 run "trained-training" --view training --train-steps "$train_steps"
@@ -50,5 +51,12 @@ run "presentation-playground" --view playground --presentation
 echo '{"tab": "playground", "playground": {"experiment": true}}' > "$out/playground-experiment.json"
 run "playground-experiment" --view playground --settings "$out/playground-experiment.json"
 run "korean-playground-experiment" --view playground --settings "$out/playground-experiment.json" --korean
+echo '{"analysis_tool": 1}' > "$out/analysis-heads.json"
+run "korean-analysis-heads" --view analysis --settings "$out/analysis-heads.json" --korean
+# A Hugging Face folder with its tokenizer (hf_bert and tests/fixtures/tokenizers/bert's vocab.txt).
+mkdir -p "$out/hf_bert" && cp "$root/tests/golden/fixtures/hf_bert/"{config.json,model.safetensors} \
+  "$root/tests/fixtures/tokenizers/bert/vocab.txt" "$out/hf_bert/"
+run "hf-bert-analysis" --view analysis --model "$out/hf_bert" --src "the cats play"
+run "hf-gpt2-attention" --view attention --model "$root/tests/golden/fixtures/hf_gpt2/config.json"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

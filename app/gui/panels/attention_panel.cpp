@@ -101,9 +101,14 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
 
     ImGui::Dummy(ImVec2(label_w, 0));
+    // "Head 11" where it fits over its column, else the number alone (GPT-2 small's 12 heads, say).
+    char widest[32];
+    std::snprintf(widest, sizeof widest, "%s %d", ctx.t("Head"), H - 1);
+    const bool words_fit = ImGui::CalcTextSize(widest).x <= thumb + 0.5f * gap;
     for (int h = 0; h < H; ++h) {
         ImGui::SameLine(label_w + h * (thumb + gap) + ImGui::GetStyle().WindowPadding.x);
-        ImGui::Text("%s %d", ctx.t("Head"), h);
+        if (words_fit) ImGui::Text("%s %d", ctx.t("Head"), h);
+        else ImGui::Text("%d", h);
     }
     const CurrentStep current = current_step(ctx, f);
     for (int l = 0; l < n_layers; ++l) {

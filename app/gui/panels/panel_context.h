@@ -60,6 +60,7 @@ void draw_stepper_panel(PanelContext& ctx);
 void draw_weights_panel(PanelContext& ctx);
 void draw_training_panel(PanelContext& ctx);
 void draw_playground_panel(PanelContext& ctx);
+void draw_analysis_panel(PanelContext& ctx);
 
 // The view that draws a step's output (the stepper brings it forward), and, for an attention
 // step, pointing the attention view at its family, layer and stage.

@@ -1,0 +1,298 @@
+// The Analysis view, for looking inside trained models: the logit lens (what each layer would
+// predict at each position) and the head summary (what every head attends to), recomputed from
+// the trace only when it changes.
+#include "analysis/head_summary.h"
+#include "analysis/logit_lens.h"
+#include "panels/panel_context.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attnlab::gui {
+
+namespace {
+
+constexpr int kLensColumns = 12;  // positions shown at once: a GPT-2 lens is costly, and a table wider is unreadable
+constexpr int kLensTop = 5;       // tokens in each cell's tooltip
+
+struct HeadRow {
+    const HeadSummary::Layer* layer;
+    int head;
+};
+
+// Each keyed by the version of the last step's output: any edit that changes the trace changes it.
+struct AnalysisCache {
+    uint64_t lens_version = 0;
+    int lens_first_position = -1;
+    Result<LogitLens> lens = Error{""};
+    uint64_t heads_version = 0;
+    HeadSummary heads;
+    std::vector<HeadRow> head_rows;  // in the table's order
+    // The heatmap of one statistic: (attentions, H), 0 in the mask where a head has no such number.
+    int map_stat = -1;
+    uint64_t map_version = 0;  // bumped whenever map_values change
+    std::vector<float> map_values, map_mask;
+    std::vector<std::string> map_rows, map_cols;
+};
+
+uint64_t trace_version(const Stepper& stepper) {
+    const TraceEntry* last = stepper.entry(stepper.steps().back().path);
+    return last ? last->version : 0;
+}
+
+const std::optional<Vocab>& output_vocab(const PanelContext& ctx) {
+    const Model& m = ctx.session.model();
+    return ctx.config().has_decoder() ? m.tgt_vocab : m.src_vocab;
+}
+
+std::string token_text(const PanelContext& ctx, int id) {
+    const auto& vocab = output_vocab(ctx);
+    return vocab && id >= 0 && id < vocab->size() ? vocab->token(id) : "#" + std::to_string(id);
+}
+
+// A probability as a cell colour: the window background towards the accent colour.
+// A table no taller than its rows (a header and `rows`), nor than the space left.
+ImVec2 table_size(int rows) {
+    const float row_h = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
+    const float scrollbar = ImGui::GetStyle().ScrollbarSize;
+    return ImVec2(0.0f, std::min(ImGui::GetContentRegionAvail().y, (static_cast<float>(rows) + 1.0f) * row_h + scrollbar));
+}
+
+ImU32 probability_color(float p) {
+    const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), hi(0.16f, 0.47f, 0.86f, 1.0f);
+    const float t = std::clamp(std::sqrt(p), 0.0f, 1.0f);  // small probabilities still show
+    return ImGui::GetColorU32(ImVec4(bg.x + (hi.x - bg.x) * t, bg.y + (hi.y - bg.y) * t, bg.z + (hi.z - bg.z) * t, 1.0f));
+}
+
+// Row 0 of the lens is the stack's input, row l + 1 the output of layer l.
+std::string row_label(const PanelContext& ctx, size_t row) {
+    if (row == 0) return ctx.t("embeddings");
+    char label[64];
+    std::snprintf(label, sizeof label, "%s %zu", ctx.t("Layer"), row - 1);
+    return label;
+}
+
+void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
+    text_disabled_wrapped(ctx.t("Each layer's output read as if it were the last: through the final norm and the "
+                                "unembedding. Cells: the most probable token, coloured by its probability; hover for the top 5."));
+    const std::vector<int>& ids = ctx.config().has_decoder() ? ctx.stepper().inputs().tgt_ids : ctx.stepper().inputs().src_ids;
+    const int T = static_cast<int>(ids.size());
+    int& first = ctx.view.lens_first_position;
+    first = std::clamp(first, 0, std::max(0, T - kLensColumns));
+    if (T > kLensColumns) {
+        ImGui::SetNextItemWidth(14.0f * ctx.em);
+        ImGui::SliderInt(ctx.t("first position"), &first, 0, T - kLensColumns);
+    }
+    const uint64_t version = trace_version(ctx.stepper());
+    if (cache.lens_version != version || cache.lens_first_position != first) {
+        std::vector<int> positions;
+        for (int p = first; p < std::min(T, first + kLensColumns); ++p) positions.push_back(p);
+        cache.lens = version ? logit_lens(ctx.stepper(), positions, kLensTop)
+                             : Result<LogitLens>(Error{ctx.t("Run the stepper to the end to read the layers.")});
+        cache.lens_version = version;
+        cache.lens_first_position = first;
+    }
+    if (!cache.lens) {
+        ImGui::TextDisabled("%s", cache.lens.error().message.c_str());
+        return;
+    }
+    const LogitLens& lens = *cache.lens;
+    const int columns = static_cast<int>(lens.positions.size());
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("lens", columns + 1, flags, table_size(static_cast<int>(lens.rows.size())))) return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 5.5f * ctx.em);
+    for (int c = 0; c < columns; ++c) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 6.0f * ctx.em);
+    // Headers as plain text: a WordPiece "##s" would be read as an ImGui label's id part.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int c = 0; c < columns; ++c) {
+        ImGui::TableSetColumnIndex(c + 1);
+        const int p = lens.positions[static_cast<size_t>(c)];
+        ImGui::Text("%d %s", p, token_text(ctx, ids[static_cast<size_t>(p)]).c_str());
+    }
+    for (size_t r = lens.rows.size(); r-- > 0;) {  // the last layer on top, as the residual stream rises
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(row_label(ctx, r).c_str());
+        for (int c = 0; c < columns; ++c) {
+            ImGui::TableSetColumnIndex(c + 1);
+            const auto& top = lens.top[r][static_cast<size_t>(c)];
+            if (top.empty()) continue;
+            ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, probability_color(top.front().p));
+            ImGui::Text("%s", token_text(ctx, top.front().id).c_str());
+            if (ImGui::IsItemHovered()) {
+                ImGui::BeginTooltip();
+                ImGui::Text("%s, %s %d", row_label(ctx, r).c_str(), ctx.t("position"), lens.positions[static_cast<size_t>(c)]);
+                for (const TokenProbability& t : top) ImGui::Text("%6.3f  %s", static_cast<double>(t.p), token_text(ctx, t.id).c_str());
+                ImGui::EndTooltip();
+            }
+        }
+    }
+    ImGui::EndTable();
+}
+
+float stat(const HeadStats& s, int column) {
+    switch (column) {
+        case 2: return s.entropy;
+        case 3: return s.previous_token;
+        case 4: return s.first_token;
+        default: return s.self;
+    }
+}
+
+// "decoder.layers.1.cross_attn" -> "dec 1 cross"
+std::string short_attention_name(const std::string& path) {
+    const size_t layer_at = path.find(".layers.") + 8, dot = path.find('.', layer_at);
+    return path.substr(0, 3) + " " + path.substr(layer_at, dot - layer_at) + " " +
+           path.substr(dot + 1, path.find("_attn") - dot - 1);
+}
+
+void open_head(PanelContext& ctx, const std::string& attention, int head) {
+    focus_attention_step(ctx.view, attention + ".weights");
+    ctx.view.head = head;
+    ctx.view.bring_forward = View::attention;
+}
+
+// Columns 2-5 of the table: entropy, previous, first, self.
+const char* const kStatNames[] = {"entropy", "previous", "first", "self"};
+
+void draw_head_heatmap(PanelContext& ctx, AnalysisCache& cache) {
+    const char* items[4];
+    for (int i = 0; i < 4; ++i) items[i] = ctx.t(kStatNames[i]);
+    ImGui::SetNextItemWidth(9.0f * ctx.em);
+    ImGui::Combo("##stat", &ctx.view.head_stat, items, 4);
+    const auto& layers = cache.heads.layers;
+    const int H = static_cast<int>(layers.front().heads.size());
+    if (cache.map_stat != ctx.view.head_stat || cache.map_values.size() != layers.size() * static_cast<size_t>(H)) {
+        cache.map_stat = ctx.view.head_stat;
+        cache.map_values.clear();
+        cache.map_mask.clear();
+        cache.map_rows.clear();
+        for (const auto& layer : layers) {
+            cache.map_rows.push_back(short_attention_name(layer.attention));
+            for (const HeadStats& s : layer.heads) {
+                const float v = stat(s, cache.map_stat + 2);
+                cache.map_values.push_back(std::isnan(v) ? 0.0f : v);
+                cache.map_mask.push_back(std::isnan(v) ? 0.0f : 1.0f);
+            }
+        }
+        cache.map_cols.clear();
+        for (int h = 0; h < H; ++h) cache.map_cols.push_back(std::to_string(h));
+        ++cache.map_version;
+    }
+    MatrixPlot plot;
+    plot.key = "analysis/heads";
+    plot.values = cache.map_values.data();
+    plot.rows = static_cast<int>(layers.size());
+    plot.cols = H;
+    plot.version = cache.map_version;
+    plot.row_labels = &cache.map_rows;
+    plot.col_labels = &cache.map_cols;
+    plot.mask = cache.map_mask.data();
+    plot.mask_version = cache.map_version;
+    plot.max_cell = 1.6f * ctx.em;
+    plot.caption = ctx.t(kStatNames[cache.map_stat]);
+    // From 0: mean weights up to 1, entropies up to the most spread head's.
+    plot.fixed_range = true;
+    plot.hi = cache.map_stat > 0 ? 1.0f : std::max(1e-3f, *std::max_element(cache.map_values.begin(), cache.map_values.end()));
+    const HeatmapHit hit = plot_matrix(ctx, plot);
+    if (hit.row >= 0 && hit.col >= 0) {
+        ImGui::SetTooltip("%s, %s %d: %.3f", layers[static_cast<size_t>(hit.row)].attention.c_str(), ctx.t("Head"), hit.col,
+                          static_cast<double>(cache.map_values[static_cast<size_t>(hit.row * H + hit.col)]));
+        if (hit.clicked) open_head(ctx, layers[static_cast<size_t>(hit.row)].attention, hit.col);
+    }
+}
+
+void draw_heads(PanelContext& ctx, AnalysisCache& cache) {
+    text_disabled_wrapped(ctx.t("For every head on this input: entropy of its weights (0: one key), and its mean weight on "
+                                "the previous token, the first token and itself. Click a header to sort, a row to open the head."));
+    const uint64_t version = trace_version(ctx.stepper());
+    std::vector<HeadRow>& rows = cache.head_rows;
+    if (cache.heads_version != version || version == 0) {  // 0: mid-pass, the heads run so far
+        cache.heads = summarize_heads(ctx.stepper());
+        cache.heads_version = version;
+        rows.clear();
+        for (const auto& layer : cache.heads.layers)
+            for (size_t h = 0; h < layer.heads.size(); ++h) rows.push_back({&layer, static_cast<int>(h)});
+        cache.map_stat = -1;  // the heatmap too
+    }
+    if (rows.empty()) {
+        text_not_run_yet(ctx);
+        return;
+    }
+    const int H = static_cast<int>(cache.heads.layers.front().heads.size());
+    const float map_w = std::min(0.45f * ImGui::GetContentRegionAvail().x, (8.0f + 1.6f * static_cast<float>(H)) * ctx.em);
+    ImGui::BeginChild("head_heatmap", ImVec2(map_w, 0));
+    draw_head_heatmap(ctx, cache);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("head_table");
+
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_Sortable | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("heads", 6, flags, table_size(static_cast<int>(rows.size())))) {
+        ImGui::EndChild();
+        return;
+    }
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn(ctx.t("attention"), ImGuiTableColumnFlags_DefaultSort, 16.0f * ctx.em);
+    ImGui::TableSetupColumn(ctx.t("Head"), 0, 3.0f * ctx.em);
+    for (const char* name : kStatNames)
+        ImGui::TableSetupColumn(ctx.t(name), ImGuiTableColumnFlags_PreferSortDescending, 6.0f * ctx.em);
+    ImGui::TableHeadersRow();
+    if (const ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs(); sort && sort->SpecsCount > 0) {
+        const ImGuiTableColumnSortSpecs& spec = sort->Specs[0];
+        const bool up = spec.SortDirection == ImGuiSortDirection_Ascending;
+        std::stable_sort(rows.begin(), rows.end(), [&](const HeadRow& a, const HeadRow& b) {
+            if (spec.ColumnIndex < 2) {
+                const auto order = [](const HeadRow& r) { return std::make_pair(r.layer, r.head); };
+                return up ? order(a) < order(b) : order(b) < order(a);
+            }
+            const auto value = [&](const HeadRow& r) {
+                const float v = stat(r.layer->heads[static_cast<size_t>(r.head)], static_cast<int>(spec.ColumnIndex));
+                return std::isnan(v) ? (up ? INFINITY : -INFINITY) : v;
+            };
+            return up ? value(a) < value(b) : value(a) > value(b);
+        });
+    }
+    for (const HeadRow& r : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::PushID(r.layer);
+        ImGui::PushID(r.head);
+        if (ImGui::Selectable(r.layer->attention.c_str(), false, ImGuiSelectableFlags_SpanAllColumns))
+            open_head(ctx, r.layer->attention, r.head);
+        ImGui::PopID();
+        ImGui::PopID();
+        ImGui::TableSetColumnIndex(1);
+        ImGui::Text("%d", r.head);
+        for (int column = 2; column < 6; ++column) {
+            ImGui::TableSetColumnIndex(column);
+            const float v = stat(r.layer->heads[static_cast<size_t>(r.head)], column);
+            if (std::isnan(v)) ImGui::TextDisabled("-");
+            else {
+                if (column > 2) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, probability_color(v));
+                ImGui::Text("%.3f", static_cast<double>(v));
+            }
+        }
+    }
+    ImGui::EndTable();
+    ImGui::EndChild();
+}
+
+}  // namespace
+
+void draw_analysis_panel(PanelContext& ctx) {
+    AnalysisCache& cache = ctx.caches.get<AnalysisCache>();
+    ImGui::RadioButton(ctx.t("Logit lens"), &ctx.view.analysis_tool, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton(ctx.t("Head summary"), &ctx.view.analysis_tool, 1);
+    if (ctx.view.analysis_tool == 0) draw_lens(ctx, cache);
+    else draw_heads(ctx, cache);
+}
+
+}  // namespace attnlab::gui
