@@ -1,8 +1,12 @@
-// attnlab-cli lens / heads: the logit lens and the head summary of a model on an input.
+// attnlab-cli lens / heads / similar / pca: the logit lens and the head summary of a model on an
+// input, and its token embeddings compared.
+#include "analysis/embedding_similarity.h"
 #include "analysis/head_summary.h"
 #include "analysis/logit_lens.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "hf/open_model.h"
+#include "param_names.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +26,31 @@ std::string token_text(const Model& model, int id) {
 
 std::string shown(const std::string& token) {
     return nlohmann::json(token).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// The last stack's vocabulary and token table: what the model reads and predicts there.
+struct TokenTable {
+    const std::optional<Vocab>* vocab;
+    const Tensor* table;  // (V, C)
+};
+TokenTable token_table(const Model& model) {
+    const bool decoder = model.config.has_decoder();
+    return {decoder ? &model.tgt_vocab : &model.src_vocab,
+            &model.weights.at(embedding_params(model.config, decoder ? Stack::decoder : Stack::encoder).tokens)};
+}
+
+// A token given as written in the vocabulary ("Ġcat", "##s", "사과"), or as an id.
+Result<int> token_id(const Model& model, const std::string& text, bool is_id) {
+    if (is_id) {
+        auto n = parse_integer(text);
+        if (!n) return Error{"'" + text + "' is not a token id"};
+        return static_cast<int>(*n);
+    }
+    const std::optional<Vocab>& vocab = *token_table(model).vocab;
+    if (!vocab) return Error{"this model has no vocabulary; give token ids"};
+    auto id = vocab->find(text);
+    if (!id) return Error{shown(text) + " is not a token of the vocabulary"};
+    return *id;
 }
 
 // The ids of the last stack's input sequence.
@@ -130,6 +159,61 @@ int run_heads(const Argv& argv) {
         std::printf("%-34s %4d %8s %8s %8s %8s\n", r.attention.c_str(), r.head, cell(r.s.entropy).c_str(),
                     cell(r.s.previous_token).c_str(), cell(r.s.first_token).c_str(), cell(r.s.self).c_str());
     std::printf("entropy in nats (0: one key; ln T: uniform); previous, first, self: mean attention weight\n");
+    return 0;
+}
+
+int run_similar(const Argv& argv) {
+    Args args;
+    if (auto err = parse_args(argv, {{"token", "id", "top"}, {}, 1}, args)) return fail("similar: " + *err, kExitUsage);
+    if (args.get("token").has_value() == args.get("id").has_value())
+        return fail("similar: give one of --token TEXT and --id N", kExitUsage);
+    const auto k = integer_flag(args, "top", 10, 1, 100000);
+    if (!k) return fail("similar: --top takes an integer from 1 to 100000", kExitUsage);
+    auto loaded = open_model(args.positional[0]);
+    if (!loaded) return fail(loaded.error().message, kExitBadInput);
+    const Model& model = loaded->model;
+    auto id = token_id(model, args.get("id").value_or(args.get("token").value_or("")), args.get("id").has_value());
+    if (!id) return fail("similar: " + id.error().message, kExitBadInput);
+    auto near = nearest_tokens(*token_table(model).table, *id, static_cast<int>(*k));
+    if (!near) return fail("similar: " + near.error().message, kExitBadInput);
+    std::printf("nearest to %s (id %d) by cosine similarity of the token embeddings\n", shown(token_text(model, *id)).c_str(), *id);
+    for (const TokenSimilarity& t : *near)
+        std::printf("  %+.4f  %6d  %s\n", static_cast<double>(t.cosine), t.id, shown(token_text(model, t.id)).c_str());
+    return 0;
+}
+
+int run_pca(const Argv& argv) {
+    Args args;
+    if (auto err = parse_args(argv, {{"tokens", "ids"}, {"json"}, 1}, args)) return fail("pca: " + *err, kExitUsage);
+    if (args.get("tokens").has_value() == args.get("ids").has_value())
+        return fail("pca: give one of --tokens A,B,C and --ids 1,2,3", kExitUsage);
+    auto loaded = open_model(args.positional[0]);
+    if (!loaded) return fail(loaded.error().message, kExitBadInput);
+    const Model& model = loaded->model;
+    const bool by_id = args.get("ids").has_value();
+    std::vector<int> ids;
+    const std::string list = *args.get(by_id ? "ids" : "tokens");
+    for (size_t at = 0; at <= list.size();) {
+        const size_t comma = std::min(list.find(',', at), list.size());
+        auto id = token_id(model, list.substr(at, comma - at), by_id);
+        if (!id) return fail("pca: " + id.error().message, kExitBadInput);
+        ids.push_back(*id);
+        at = comma + 1;
+    }
+    auto coords = pca_2d(*token_table(model).table, ids);
+    if (!coords) return fail("pca: " + coords.error().message, kExitBadInput);
+    if (args.has("json")) {
+        nlohmann::json j = nlohmann::json::array();
+        for (size_t i = 0; i < ids.size(); ++i)
+            j.push_back({{"id", ids[i]}, {"token", token_text(model, ids[i])},
+                         {"pc1", (*coords)(static_cast<Eigen::Index>(i), 0)}, {"pc2", (*coords)(static_cast<Eigen::Index>(i), 1)}});
+        std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return 0;
+    }
+    std::printf("%6s %10s %10s  %s\n", "id", "pc1", "pc2", "token");
+    for (size_t i = 0; i < ids.size(); ++i)
+        std::printf("%6d %+10.4f %+10.4f  %s\n", ids[i], static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 0)),
+                    static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 1)), shown(token_text(model, ids[i])).c_str());
     return 0;
 }
 

@@ -20,5 +20,7 @@ int run_eval(const Argv& argv);       // eval MODEL --task T
 int run_bench_train(const Argv& argv);  // bench-train --preset tiny --batch 64 --json
 int run_lens(const Argv& argv);       // lens MODEL [inputs] [--top K] [--positions 0,3] [--json]
 int run_heads(const Argv& argv);      // heads MODEL [inputs] [--sort entropy|previous|first|self] [--json]
+int run_similar(const Argv& argv);    // similar MODEL (--token T | --id N) [--top 10]
+int run_pca(const Argv& argv);        // pca MODEL (--tokens A,B,C | --ids 1,2,3) [--json]
 
 }  // namespace attnlab::cli

@@ -33,6 +33,10 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
   heads MODEL [--src ... --tgt ...] [--sort entropy|previous|first|self] [--json]
                                                every attention head's entropy and its mean weight on the
                                                previous token, the first token and itself
+  similar MODEL (--token T | --id N) [--top 10]  the tokens nearest to one by cosine similarity of their
+                                               embeddings (tokens as the vocabulary writes them: "Ġcat")
+  pca MODEL (--tokens A,B,C | --ids 1,2,3) [--json]
+                                               chosen tokens' embeddings on their first two principal components
 
 MODEL is one of our .safetensors model files or a Hugging Face folder (config.json +
 model.safetensors) of a GPT-2 or BERT model, memory-mapped; --src-types gives BERT's token
@@ -57,7 +61,7 @@ int main(int argc, char** argv) {
         {"info", run_info},   {"init", run_init},           {"trace", run_trace},
         {"steps", run_steps}, {"explain", run_explain}, {"translate", run_translate}, {"bench", run_bench},
         {"train", run_train}, {"eval", run_eval},   {"bench-train", run_bench_train},
-        {"lens", run_lens},   {"heads", run_heads}};
+        {"lens", run_lens},   {"heads", run_heads},     {"similar", run_similar}, {"pca", run_pca}};
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
     return it->second(Argv(argv + 2, argv + argc));

@@ -101,6 +101,13 @@ check "heads hf"        0 -- "$cli" heads "$g" --src-ids 49,7,23 --sort previous
 expect_output "heads lists every head" '^decoder\.layers\.1\.self_attn +3 '
 check "lens position"   1 -- "$cli" lens "$g" --src-ids 49,7 --positions 5
 check "heads bad sort"  2 -- "$cli" heads "$g" --src-ids 49 --sort size
+check "similar"         0 -- "$cli" similar "$m" --token 사과 --top 3
+expect_output "similar lists neighbours" '^  [+-]0\.[0-9]{4} +[0-9]+  "'
+check "similar unknown" 1 -- "$cli" similar "$m" --token zzzz
+check "similar usage"   2 -- "$cli" similar "$m"
+check "pca"             0 -- "$cli" pca "$bt" --tokens the,cat,sat,play
+expect_output "pca prints coordinates" '^ +6 +[+-][0-9.]+ +[+-][0-9.]+  "cat"$'
+check "pca too few"     1 -- "$cli" pca "$bt" --ids 5,5,6
 
 # Bad usage: exit 2.
 check "no command"      2 -- "$cli"

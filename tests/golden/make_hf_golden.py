@@ -25,7 +25,9 @@ analysis.safetensors holds, for the same input, the logit lens "lens.probs" (L +
 embeddings and each layer's output read through the model's end (GPT-2: ln_f and the tied
 unembedding; BERT: the MLM head), softmaxed; and "heads.stats" (L, H, 4): each head's mean over
 query rows of its attention entropy (nats), weight on the previous token, on the first token and
-on itself.
+on itself; for GPT-2 also "similar.cosine" (V, V), the cosine similarity of every two rows of wte,
+and "pca.coords" (8, 2), wte's rows PCA_IDS centred and projected on their first two principal
+components (each component's largest-magnitude coordinate positive).
 
 Each implementation is checked, in float64, against torch.nn.TransformerEncoderLayer holding
 the same weights (pre-LN with tanh GELU and a causal mask for GPT-2's blocks, post-LN with erf
@@ -52,6 +54,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "fixtures")
 CROSS_CHECK_TOL = 1e-9
+PCA_IDS = [49, 7, 23, 0, 41, 12, 30, 5]  # the GPT-2 fixture's tokens for its 2-D picture
 
 # ----------------------------------------------------------------------------
 # safetensors, written by hand (the Python package is not in Debian 12)
@@ -141,6 +144,17 @@ def tiny_models():
         context = (weights @ v).transpose(0, 1).reshape(q.shape[1], -1)
         return weights, context
 
+    def cosine_matrix(table):  # (V, C) -> (V, V)
+        unit = table / table.norm(dim=1, keepdim=True)
+        return unit @ unit.T
+
+    def pca_2d(rows):  # (n, C) -> (n, 2), each component's largest-magnitude coordinate positive
+        centred = rows - rows.mean(0, keepdim=True)
+        u, s, _ = torch.linalg.svd(centred, full_matrices=False)
+        coords = u[:, :2] * s[:2]
+        at = coords.abs().argmax(0)
+        return coords * torch.sign(coords[at, torch.arange(2)])
+
     def head_stats(weights):
         """(L, H, T, T) -> (L, H, 4): entropy (nats), previous token, first token, self; means over query rows."""
         w = torch.stack(weights)
@@ -206,6 +220,8 @@ def tiny_models():
         "lens.probs": torch.stack([torch.softmax(layer_norm(r, g["ln_f.weight"], g["ln_f.bias"], eps) @ g["wte.weight"].T, -1)
                                    for r in lens_rows]),
         "heads.stats": head_stats([g_out[f"decoder.layers.{i}.self_attn.weights"] for i in range(L)]),
+        "similar.cosine": cosine_matrix(g["wte.weight"]),
+        "pca.coords": pca_2d(g["wte.weight"][PCA_IDS]),
     }
 
     # The hub file also holds each block's causal-mask buffer and the masked-score constant.

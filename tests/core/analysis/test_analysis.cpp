@@ -1,5 +1,6 @@
 // The analysis views' numbers: head statistics by hand, and the logit lens and head summary of the
 // Hugging Face fixtures against tests/golden/make_hf_golden.py's PyTorch (analysis.safetensors).
+#include "analysis/embedding_similarity.h"
 #include "analysis/head_summary.h"
 #include "analysis/logit_lens.h"
 #include "hf/open_model.h"
@@ -139,4 +140,41 @@ TEST_CASE("the logit lens refuses what it cannot read", "[analysis]") {
     auto early = logit_lens(g.stepper, {}, 3);
     REQUIRE_FALSE(early);
     CHECK_THAT(early.error().message, Catch::Contains("has not reached decoder.layers.1.residual2"));
+}
+
+TEST_CASE("nearest tokens by cosine and the 2-D PCA of GPT-2's embeddings match PyTorch", "[analysis][hf]") {
+    auto loaded = open_model(kFixtures + "hf_gpt2");
+    REQUIRE(loaded);
+    auto analysis = io::read_safetensors(kFixtures + "hf_gpt2/analysis.safetensors");
+    REQUIRE(analysis);
+    const Tensor& table = loaded->model.weights.at("wte.weight");  // (50, 32)
+    const Tensor& cosine = analysis->tensors.at("similar.cosine");  // (50, 50)
+    const int64_t V = table.dim(0);
+
+    for (int id : {0, 7, 49}) {
+        INFO("token " << id);
+        auto near = nearest_tokens(table, id, 5);
+        REQUIRE(near);
+        REQUIRE(near->size() == 5);
+        std::vector<float> others;
+        for (int64_t v = 0; v < V; ++v)
+            if (v != id) others.push_back(cosine.data[id * V + v]);
+        std::sort(others.begin(), others.end(), std::greater<>());
+        for (size_t r = 0; r < near->size(); ++r) {
+            CHECK((*near)[r].id != id);
+            CHECK(std::abs((*near)[r].cosine - cosine.data[id * V + (*near)[r].id]) < 1e-5f);
+            CHECK(std::abs((*near)[r].cosine - others[r]) < 1e-5f);
+        }
+    }
+
+    const std::vector<int> ids = {49, 7, 23, 0, 41, 12, 30, 5};  // make_hf_golden.py's PCA_IDS
+    auto coords = pca_2d(table, ids);
+    if (!coords) FAIL(coords.error().message);
+    const Tensor& want = analysis->tensors.at("pca.coords");  // (8, 2)
+    REQUIRE(coords->rows() == 8);
+    for (int i = 0; i < 8; ++i)
+        for (int c = 0; c < 2; ++c) CHECK(std::abs((*coords)(i, c) - want.data[i * 2 + c]) < 1e-4f);
+
+    CHECK(nearest_tokens(table, 50, 3).error().message == "token id 50 is outside the vocabulary 0..49");
+    CHECK(pca_2d(table, {3, 3, 4}).error().message == "a 2-D picture needs at least 3 different tokens");
 }

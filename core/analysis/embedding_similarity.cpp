@@ -1,0 +1,60 @@
+#include "analysis/embedding_similarity.h"
+
+#include <Eigen/SVD>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <string>
+
+namespace attnlab {
+
+namespace {
+
+Status check_id(const Tensor& table, int id) {
+    if (id < 0 || id >= table.dim(0))
+        return Error{"token id " + std::to_string(id) + " is outside the vocabulary 0.." + std::to_string(table.dim(0) - 1)};
+    return ok_status();
+}
+
+}  // namespace
+
+Result<std::vector<TokenSimilarity>> nearest_tokens(const Tensor& table, int id, int k) {
+    if (auto st = check_id(table, id); !st) return st.error();
+    const ConstMatMap e = table.matrix();                   // (V, C)
+    const Eigen::VectorXf norms = e.rowwise().norm();       // (V)
+    const Eigen::VectorXf dots = e * e.row(id).transpose();  // (V)
+    std::vector<TokenSimilarity> all;
+    for (int v = 0; v < static_cast<int>(e.rows()); ++v) {
+        if (v == id) continue;
+        const float denominator = norms(v) * norms(id);
+        all.push_back({v, denominator > 0.0f ? dots(v) / denominator : 0.0f});
+    }
+    const size_t n = std::min(all.size(), static_cast<size_t>(std::max(k, 0)));
+    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n), all.end(),
+                      [](const TokenSimilarity& a, const TokenSimilarity& b) {
+                          return a.cosine > b.cosine || (a.cosine == b.cosine && a.id < b.id);
+                      });
+    all.resize(n);
+    return all;
+}
+
+Result<Mat> pca_2d(const Tensor& table, const std::vector<int>& ids) {
+    for (int id : ids)
+        if (auto st = check_id(table, id); !st) return st.error();
+    if (std::set<int>(ids.begin(), ids.end()).size() < 3) return Error{"a 2-D picture needs at least 3 different tokens"};
+    const ConstMatMap e = table.matrix();
+    Eigen::MatrixXf x(static_cast<Eigen::Index>(ids.size()), e.cols());  // (n, C)
+    for (size_t i = 0; i < ids.size(); ++i) x.row(static_cast<Eigen::Index>(i)) = e.row(ids[i]);
+    x.rowwise() -= x.colwise().mean();
+    const Eigen::BDCSVD<Eigen::MatrixXf> svd(x, Eigen::ComputeThinU);
+    Mat coords = (svd.matrixU().leftCols(2) * svd.singularValues().head(2).asDiagonal()).eval();  // (n, 2)
+    for (int c = 0; c < 2; ++c) {
+        Eigen::Index at = 0;
+        coords.col(c).cwiseAbs().maxCoeff(&at);
+        if (coords(at, c) < 0.0f) coords.col(c) *= -1.0f;
+    }
+    return coords;
+}
+
+}  // namespace attnlab
