@@ -369,6 +369,15 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Analysis", "분석"},
         {"Logit lens", "로짓 렌즈"},
         {"Head summary", "헤드 요약"},
+        {"Embeddings", "임베딩 비교"},
+        {"a token of the vocabulary", "어휘의 토큰"},
+        {"not a token of the vocabulary", "어휘에 없는 토큰입니다"},
+        {"nearest by cosine", "코사인으로 가장 가까운 토큰"},
+        {"This model has no vocabulary to choose tokens from.", "이 모델에는 토큰을 고를 어휘가 없습니다."},
+        {"The token embeddings compared: the tokens whose embedding points the same way as the chosen one (cosine "
+         "similarity), and a map of them and the sentence's tokens on the embeddings' first two principal components.",
+         "토큰 임베딩 비교: 고른 토큰과 임베딩 방향이 비슷한 토큰(코사인 유사도), 그리고 그 토큰들과 문장의 토큰을 "
+         "임베딩의 첫 두 주성분 위에 그린 지도입니다."},
         {"embeddings", "임베딩"},
         {"first position", "첫 위치"},
         {"previous", "이전 토큰"},

@@ -75,9 +75,10 @@ struct ViewState {
     bool ffn_pre_activation = false;  // show ffn.hidden instead of ffn.activation
     int ffn_zoom_first = 0;           // first unit of the FFN view's zoom
     int top_k = 5;
-    int analysis_tool = 0;        // the Analysis view: 0 logit lens, 1 head summary
+    int analysis_tool = 0;        // the Analysis view: 0 logit lens, 1 head summary, 2 embeddings
     int lens_first_position = 0;  // the logit lens's first column
     int head_stat = 0;            // the head summary's heatmap: 0 entropy, 1 previous, 2 first, 3 self
+    std::string embedding_token;  // the embeddings tool's chosen token, as the vocabulary writes it
     float temperature = 1.0f;
     std::string weight_name;
     std::string weight_filter;  // the parameter picker's search words

@@ -53,6 +53,8 @@ run "playground-experiment" --view playground --settings "$out/playground-experi
 run "korean-playground-experiment" --view playground --settings "$out/playground-experiment.json" --korean
 echo '{"analysis_tool": 1}' > "$out/analysis-heads.json"
 run "korean-analysis-heads" --view analysis --settings "$out/analysis-heads.json" --korean
+echo '{"analysis_tool": 2}' > "$out/analysis-embeddings.json"
+run "analysis-embeddings" --view analysis --settings "$out/analysis-embeddings.json"
 # A Hugging Face folder with its tokenizer (hf_bert and tests/fixtures/tokenizers/bert's vocab.txt).
 mkdir -p "$out/hf_bert" && cp "$root/tests/golden/fixtures/hf_bert/"{config.json,model.safetensors} \
   "$root/tests/fixtures/tokenizers/bert/vocab.txt" "$out/hf_bert/"

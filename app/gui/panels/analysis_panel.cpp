@@ -1,8 +1,9 @@
 // The Analysis view, for looking inside trained models: the logit lens (what each layer would
-// predict at each position) and the head summary (what every head attends to), recomputed from
-// the trace only when it changes.
+// predict at each position), the head summary (what every head attends to), both recomputed from
+// the trace only when it changes, and the embeddings tool (panels/embedding_map.h).
 #include "analysis/head_summary.h"
 #include "analysis/logit_lens.h"
+#include "panels/embedding_map.h"
 #include "panels/panel_context.h"
 
 #include <imgui.h>
@@ -291,8 +292,11 @@ void draw_analysis_panel(PanelContext& ctx) {
     ImGui::RadioButton(ctx.t("Logit lens"), &ctx.view.analysis_tool, 0);
     ImGui::SameLine();
     ImGui::RadioButton(ctx.t("Head summary"), &ctx.view.analysis_tool, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton(ctx.t("Embeddings"), &ctx.view.analysis_tool, 2);
     if (ctx.view.analysis_tool == 0) draw_lens(ctx, cache);
-    else draw_heads(ctx, cache);
+    else if (ctx.view.analysis_tool == 1) draw_heads(ctx, cache);
+    else draw_embedding_tool(ctx);
 }
 
 }  // namespace attnlab::gui
