@@ -70,6 +70,7 @@ Result<Model> make_random_model(const std::string& preset, uint64_t seed, std::o
 }
 
 std::string tokenizer_name(const Model& model) {
+    if (!model.src_vocab && !model.tgt_vocab) return "no";  // runs on token ids
     return model.subword_tokenizer ? model.subword_tokenizer->name() : to_string(model.tokenizer);
 }
 

@@ -43,7 +43,7 @@ Result<Model> make_random_model(const std::string& preset, uint64_t seed, std::o
 // and (without a subword tokenizer) the special tokens at pad_id, sos_id, eos_id and unk_id.
 Status check_model(const Model& model);
 
-// "word", "char", or the subword tokenizer's name ("byte-level BPE", "WordPiece").
+// "word", "char", the subword tokenizer's name ("byte-level BPE", "WordPiece"), or "no" without a vocabulary.
 std::string tokenizer_name(const Model& model);
 
 // Source text becomes its tokens followed by <eos>; target text becomes <sos> followed by its tokens.

@@ -71,7 +71,7 @@ std::string file_list(const PanelContext& ctx, const char* title, const std::vec
     ImGui::Indent();
     for (const auto& f : files) {
         ImGui::PushID(f.c_str());
-        if (ImGui::Selectable(fs::path(f).filename().string().c_str(), f == ctx.session.model_name())) clicked = f;
+        if (ImGui::Selectable(model_display_name(f).c_str(), f == ctx.session.model_name())) clicked = f;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.c_str());
         ImGui::PopID();
     }

@@ -3,7 +3,6 @@
 #include "panels/input_fields.h"
 #include "panels/model_files.h"
 
-#include <filesystem>
 
 namespace attnlab::gui {
 
@@ -32,7 +31,7 @@ void shape_cell(const char* letter, const char* meaning, const std::string& valu
 void draw_summary(const PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
     const std::string& name = ctx.session.model_name();
-    ImGui::TextWrapped("%s", std::filesystem::path(name).filename().string().c_str());
+    ImGui::TextWrapped("%s", model_display_name(name).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
     ImGui::TextDisabled("%s · %s %s", to_string(c.arch).c_str(), tokenizer_name(ctx.session.model()).c_str(),
                         ctx.t("tokenizer"));

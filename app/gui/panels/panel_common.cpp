@@ -5,6 +5,7 @@
 #include "widgets/heatmap_widget.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace attnlab::gui {
 
@@ -20,6 +21,13 @@ View view_for_step(const std::string& path) {
 }
 
 void text_not_run_yet(const PanelContext& ctx) { ImGui::TextDisabled("%s", ctx.t("Not run yet: step forward to compute it.")); }
+
+std::string model_display_name(const std::string& path) {
+    std::filesystem::path p = std::filesystem::path(path).lexically_normal();
+    if (!p.has_filename()) p = p.parent_path();  // "dir/"
+    if (p.filename() == "config.json" && p.has_parent_path()) p = p.parent_path();
+    return p.filename().string();
+}
 
 void text_disabled_wrapped(const char* text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

@@ -68,7 +68,7 @@ TEST_CASE("a BERT folder's vocab.txt tokenizes text with [CLS] and [SEP]", "[hf]
     REQUIRE(loaded);
     const Model& model = loaded->model;
     REQUIRE(model.subword_tokenizer);
-    CHECK(std::string(model.subword_tokenizer->name()) == "WordPiece");
+    CHECK(tokenizer_name(model) == "WordPiece");
     CHECK(loaded->tokenizer.files_read == std::vector<std::string>{"vocab.txt"});
 
     // vocab.txt has 43 tokens, the model 50: ids 43..49 exist in the model only.
@@ -185,6 +185,7 @@ TEST_CASE("a folder without its family's tokenizer files runs on ids and refuses
     auto loaded = open_model(folder.path());
     REQUIRE(loaded);
     CHECK_FALSE(loaded->model.subword_tokenizer);
+    CHECK(tokenizer_name(loaded->model) == "no");
     CHECK(loaded->tokenizer.files_read.empty());
     CHECK(loaded->tokenizer.files_unread == std::vector<std::string>{"tokenizer.json"});
     auto tokens = encode_source_text(loaded->model, "the cat");
