@@ -7,15 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cli="${1:-$root/build/attnlab-cli}"
 reps="${REPS:-20}"
 
-missing=()
-for p in python3-torch libopenblas0-pthread; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}"
-fi
+source "$root/bench/install_torch.sh"
 
 ours=$("$cli" bench --preset base --src-len 32 --tgt-len 32 --reps "$reps" --json)
 theirs=$(/usr/bin/python3 "$root/bench/torch_forward.py" --src-len 32 --tgt-len 32 --reps "$reps" --threads 2)

@@ -11,15 +11,7 @@ cli="${1:-$root/build/attnlab-cli}"
 dir="${2:-/tmp/attnlab-gpt2-124m}"
 reps="${REPS:-10}"
 
-missing=()
-for p in python3-torch libopenblas0-pthread; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}"
-fi
+source "$root/bench/install_torch.sh"
 [ -f "$dir/model.safetensors" ] || /usr/bin/python3 "$root/tests/golden/make_hf_golden.py" --gpt2-124m "$dir"
 
 ours=$("$cli" bench "$dir" --tgt-len 64 --reps "$reps" --opens 5 --json)

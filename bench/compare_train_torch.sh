@@ -9,15 +9,7 @@ cli="${1:-$root/build/attnlab-cli}"
 steps="${STEPS:-50}"
 batch="${BATCH:-64}"
 
-missing=()
-for p in python3-torch libopenblas0-pthread; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}"
-fi
+source "$root/bench/install_torch.sh"
 
 shape=(--batch "$batch" --src-len 10 --tgt-len 11 --steps "$steps")
 ours=$("$cli" bench-train --preset tiny --vocab 300 --threads 2 "${shape[@]}" --json)
