@@ -4,6 +4,7 @@
 #include "analysis/head_summary.h"
 #include "analysis/logit_lens.h"
 #include "cli_common.h"
+#include "cli_tokens.h"
 #include "commands.h"
 #include "hf/open_model.h"
 #include "param_names.h"
@@ -17,41 +18,6 @@
 namespace attnlab::cli {
 
 namespace {
-
-// A token as the last stack's vocabulary writes it, or "#id" without one.
-std::string token_text(const Model& model, int id) {
-    const std::optional<Vocab>& vocab = model.config.has_decoder() ? model.tgt_vocab : model.src_vocab;
-    return vocab && id >= 0 && id < vocab->size() ? vocab->token(id) : "#" + std::to_string(id);
-}
-
-std::string shown(const std::string& token) {
-    return nlohmann::json(token).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// The last stack's vocabulary and token table: what the model reads and predicts there.
-struct TokenTable {
-    const std::optional<Vocab>* vocab;
-    const Tensor* table;  // (V, C)
-};
-TokenTable token_table(const Model& model) {
-    const bool decoder = model.config.has_decoder();
-    return {decoder ? &model.tgt_vocab : &model.src_vocab,
-            &model.weights.at(embedding_params(model.config, decoder ? Stack::decoder : Stack::encoder).tokens)};
-}
-
-// A token given as written in the vocabulary ("Ġcat", "##s", "사과"), or as an id.
-Result<int> token_id(const Model& model, const std::string& text, bool is_id) {
-    if (is_id) {
-        auto n = parse_integer(text);
-        if (!n) return Error{"'" + text + "' is not a token id"};
-        return static_cast<int>(*n);
-    }
-    const std::optional<Vocab>& vocab = *token_table(model).vocab;
-    if (!vocab) return Error{"this model has no vocabulary; give token ids"};
-    auto id = vocab->find(text);
-    if (!id) return Error{shown(text) + " is not a token of the vocabulary"};
-    return *id;
-}
 
 // The ids of the last stack's input sequence.
 const std::vector<int>& last_stack_ids(const Stepper& stepper) {
@@ -191,29 +157,22 @@ int run_pca(const Argv& argv) {
     if (!loaded) return fail(loaded.error().message, kExitBadInput);
     const Model& model = loaded->model;
     const bool by_id = args.get("ids").has_value();
-    std::vector<int> ids;
-    const std::string list = *args.get(by_id ? "ids" : "tokens");
-    for (size_t at = 0; at <= list.size();) {
-        const size_t comma = std::min(list.find(',', at), list.size());
-        auto id = token_id(model, list.substr(at, comma - at), by_id);
-        if (!id) return fail("pca: " + id.error().message, kExitBadInput);
-        ids.push_back(*id);
-        at = comma + 1;
-    }
-    auto coords = pca_2d(*token_table(model).table, ids);
+    auto ids = token_list(model, *args.get(by_id ? "ids" : "tokens"), by_id);
+    if (!ids) return fail("pca: " + ids.error().message, kExitBadInput);
+    auto coords = pca_2d(*token_table(model).table, *ids);
     if (!coords) return fail("pca: " + coords.error().message, kExitBadInput);
     if (args.has("json")) {
         nlohmann::json j = nlohmann::json::array();
-        for (size_t i = 0; i < ids.size(); ++i)
-            j.push_back({{"id", ids[i]}, {"token", token_text(model, ids[i])},
+        for (size_t i = 0; i < ids->size(); ++i)
+            j.push_back({{"id", (*ids)[i]}, {"token", token_text(model, (*ids)[i])},
                          {"pc1", (*coords)(static_cast<Eigen::Index>(i), 0)}, {"pc2", (*coords)(static_cast<Eigen::Index>(i), 1)}});
         std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
     std::printf("%6s %10s %10s  %s\n", "id", "pc1", "pc2", "token");
-    for (size_t i = 0; i < ids.size(); ++i)
-        std::printf("%6d %+10.4f %+10.4f  %s\n", ids[i], static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 0)),
-                    static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 1)), shown(token_text(model, ids[i])).c_str());
+    for (size_t i = 0; i < ids->size(); ++i)
+        std::printf("%6d %+10.4f %+10.4f  %s\n", (*ids)[i], static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 0)),
+                    static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 1)), shown(token_text(model, (*ids)[i])).c_str());
     return 0;
 }
 

@@ -37,6 +37,12 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                embeddings (tokens as the vocabulary writes them: "Ġcat")
   pca MODEL (--tokens A,B,C | --ids 1,2,3) [--json]
                                                chosen tokens' embeddings on their first two principal components
+  qk MODEL --layer L --head H [--stack encoder|decoder] (--tokens A,B,C | --ids 1,2,3 | --token T | --id N)
+     [--top 10] [--json]                       a head's QK circuit from its weights: the scores between the
+                                               tokens of a list, or the keys one token attends to most
+  ov MODEL --layer L --head H [--stack encoder|decoder] (--tokens ... | --ids ... | --token T | --id N)
+     [--top 10] [--json]                       a head's OV circuit: the output logits attending to a token
+                                               raises and lowers (for a list: among the list's own tokens)
 
 MODEL is one of our .safetensors model files or a Hugging Face folder (config.json +
 model.safetensors) of a GPT-2 or BERT model, memory-mapped; --src-types gives BERT's token
@@ -61,7 +67,8 @@ int main(int argc, char** argv) {
         {"info", run_info},   {"init", run_init},           {"trace", run_trace},
         {"steps", run_steps}, {"explain", run_explain}, {"translate", run_translate}, {"bench", run_bench},
         {"train", run_train}, {"eval", run_eval},   {"bench-train", run_bench_train},
-        {"lens", run_lens},   {"heads", run_heads},     {"similar", run_similar}, {"pca", run_pca}};
+        {"lens", run_lens},   {"heads", run_heads},     {"similar", run_similar}, {"pca", run_pca},
+        {"qk", run_qk},       {"ov", run_ov}};
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
     return it->second(Argv(argv + 2, argv + argc));

@@ -108,6 +108,15 @@ check "similar usage"   2 -- "$cli" similar "$m"
 check "pca"             0 -- "$cli" pca "$bt" --tokens the,cat,sat,play
 expect_output "pca prints coordinates" '^ +6 +[+-][0-9.]+ +[+-][0-9.]+  "cat"$'
 check "pca too few"     1 -- "$cli" pca "$bt" --ids 5,5,6
+check "qk list"         0 -- "$cli" qk "$bt" --layer 1 --head 2 --tokens the,cat,play
+expect_output "qk labels rows and columns" '^ +cat( +[+-][0-9]+\.[0-9]{3}){3}$'
+check "qk vocabulary"   0 -- "$cli" qk "$g" --layer 0 --head 1 --id 7 --top 3
+expect_output "qk ranks keys" '^highest$'
+check "ov vocabulary"   0 -- "$cli" ov "$bt" --layer 0 --head 0 --token cat --top 2 --json
+expect_output "ov json has both ends" '"bottom":\[\{"id":[0-9]+,"token":'
+check "ov toy encoder"  1 -- "$cli" ov "$m" --stack encoder --layer 0 --head 0 --ids 4
+check "qk head range"   1 -- "$cli" qk "$g" --layer 0 --head 4 --ids 1,2
+check "qk two lists"    2 -- "$cli" qk "$g" --layer 0 --head 0 --ids 1 --token a
 
 # Bad usage: exit 2.
 check "no command"      2 -- "$cli"

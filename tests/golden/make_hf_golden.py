@@ -27,7 +27,10 @@ unembedding; BERT: the MLM head), softmaxed; and "heads.stats" (L, H, 4): each h
 query rows of its attention entropy (nats), weight on the previous token, on the first token and
 on itself; for GPT-2 also "similar.cosine" (V, V), the cosine similarity of every two rows of wte,
 and "pca.coords" (8, 2), wte's rows PCA_IDS centred and projected on their first two principal
-components (each component's largest-magnitude coordinate positive).
+components (each component's largest-magnitude coordinate positive). Both also hold the QK and
+OV circuits of head CIRCUIT_HEAD of layer CIRCUIT_LAYER over the whole vocabulary: "qk.scores"
+(V, V) = (e·W_Q^h)(e·W_K^h)ᵀ/√D and "ov.logits" (V, V) = e·W_V^h·W_O^h·W_Uᵀ, biases left out, with
+e the token table through the embedding LayerNorm (BERT) or the layer's ln_1 (GPT-2).
 
 Each implementation is checked, in float64, against torch.nn.TransformerEncoderLayer holding
 the same weights (pre-LN with tanh GELU and a causal mask for GPT-2's blocks, post-LN with erf
@@ -55,6 +58,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "fixtures")
 CROSS_CHECK_TOL = 1e-9
 PCA_IDS = [49, 7, 23, 0, 41, 12, 30, 5]  # the GPT-2 fixture's tokens for its 2-D picture
+CIRCUIT_LAYER, CIRCUIT_HEAD = 1, 2  # the head whose QK and OV circuits both fixtures hold
 
 # ----------------------------------------------------------------------------
 # safetensors, written by hand (the Python package is not in Debian 12)
@@ -223,6 +227,12 @@ def tiny_models():
         "similar.cosine": cosine_matrix(g["wte.weight"]),
         "pca.coords": pca_2d(g["wte.weight"][PCA_IDS]),
     }
+    p, lo = f"h.{CIRCUIT_LAYER}.", CIRCUIT_HEAD * (C // H)
+    head_cols = slice(lo, lo + C // H)
+    e = layer_norm(g["wte.weight"], g[p + "ln_1.weight"], g[p + "ln_1.bias"], eps)
+    q, k, v = (e @ g[p + "attn.c_attn.weight"][:, part * C:(part + 1) * C][:, head_cols] for part in range(3))
+    g_analysis["qk.scores"] = q @ k.T / math.sqrt(C // H)
+    g_analysis["ov.logits"] = v @ g[p + "attn.c_proj.weight"][head_cols, :] @ g["wte.weight"].T
 
     # The hub file also holds each block's causal-mask buffer and the masked-score constant.
     g_file = dict(g)
@@ -306,6 +316,12 @@ def tiny_models():
         "lens.probs": torch.stack([mlm_head(r) for r in lens_rows]),
         "heads.stats": head_stats([b_out[f"encoder.layers.{i}.self_attn.weights"] for i in range(L)]),
     }
+    p, lo = f"encoder.layer.{CIRCUIT_LAYER}.", CIRCUIT_HEAD * (C // H)
+    head_rows = slice(lo, lo + C // H)
+    e = layer_norm(b["embeddings.word_embeddings.weight"], b["embeddings.LayerNorm.weight"], b["embeddings.LayerNorm.bias"], eps)
+    q, k, v = (e @ b[p + f"attention.self.{name}.weight"][head_rows, :].T for name in ("query", "key", "value"))
+    b_analysis["qk.scores"] = q @ k.T / math.sqrt(C // H)
+    b_analysis["ov.logits"] = v @ b[p + "attention.output.dense.weight"][:, head_rows].T @ b["embeddings.word_embeddings.weight"].T
 
     # As BertForMaskedLM saves it: the base model under "bert.", the head under "cls.", the
     # position_ids buffer (I64), and no decoder weight or bias (tied, so not saved).

@@ -1,0 +1,168 @@
+// attnlab-cli qk / ov: one head's QK and OV circuits (core/analysis/head_circuits.h), over a list
+// of tokens as a matrix, or for one token over the whole vocabulary as its top (and bottom) K.
+#include "analysis/head_circuits.h"
+#include "cli_common.h"
+#include "cli_tokens.h"
+#include "commands.h"
+#include "hf/open_model.h"
+#include "param_names.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+namespace attnlab::cli {
+
+namespace {
+
+enum class Circuit { qk, ov };
+
+struct CircuitRequest {
+    HeadRef head;
+    std::vector<int> ids;  // the list, or the one token
+    bool whole_vocabulary = false;  // --token/--id: one token against every token
+    int top = 10;
+    bool json = false;
+};
+
+// Parses the shared flags; on failure prints the error and returns its exit code in *code.
+std::optional<CircuitRequest> parse_request(const char* name, const Argv& argv, LoadedModel* loaded, int* code) {
+    Args args;
+    if (auto err = parse_args(argv, {{"layer", "head", "stack", "tokens", "ids", "token", "id", "top"}, {"json"}, 1}, args)) {
+        *code = fail(std::string(name) + ": " + *err, kExitUsage);
+        return std::nullopt;
+    }
+    const auto usage = [&](const std::string& message) {
+        *code = fail(std::string(name) + ": " + message, kExitUsage);
+        return std::nullopt;
+    };
+    const int given = static_cast<int>(args.has("tokens")) + args.has("ids") + args.has("token") + args.has("id");
+    if (given != 1) return usage("give one of --tokens A,B,C, --ids 1,2,3, --token T and --id N");
+    const auto layer = integer_flag(args, "layer", -1, 0, 1000), head = integer_flag(args, "head", -1, 0, 1000);
+    if (!layer || *layer < 0 || !head || *head < 0) return usage("--layer and --head take integers from 0");
+    const auto top = integer_flag(args, "top", 10, 1, 100000);
+    if (!top) return usage("--top takes an integer from 1 to 100000");
+    const std::string stack = args.get("stack").value_or("");
+    if (!stack.empty() && stack != "encoder" && stack != "decoder") return usage("--stack takes encoder or decoder");
+
+    auto opened = open_model(args.positional[0]);
+    if (!opened) {
+        *code = fail(opened.error().message, kExitBadInput);
+        return std::nullopt;
+    }
+    *loaded = std::move(*opened);
+    CircuitRequest r;
+    r.head = {stack.empty() ? last_stack(loaded->model.config) : stack == "encoder" ? Stack::encoder : Stack::decoder,
+              static_cast<int>(*layer), static_cast<int>(*head)};
+    r.whole_vocabulary = args.has("token") || args.has("id");
+    r.top = static_cast<int>(*top);
+    r.json = args.has("json");
+    const bool by_id = args.has("ids") || args.has("id");
+    const char* flag = args.has("tokens") ? "tokens" : args.has("ids") ? "ids" : args.has("token") ? "token" : "id";
+    auto ids = token_list(loaded->model, *args.get(flag), by_id, r.head.stack);
+    if (!ids) {
+        *code = fail(std::string(name) + ": " + ids.error().message, kExitBadInput);
+        return std::nullopt;
+    }
+    if (r.whole_vocabulary && ids->size() != 1) return usage(std::string("--") + flag + " takes one token");
+    r.ids = std::move(*ids);
+    return r;
+}
+
+std::string head_name(const CircuitRequest& r) {
+    return std::string(r.head.stack == Stack::encoder ? "encoder" : "decoder") + " layer " + std::to_string(r.head.layer) +
+           " head " + std::to_string(r.head.head);
+}
+
+// The k largest (or smallest) entries of one row, as (id, value), ties to the lower id.
+std::vector<std::pair<int, float>> extremes(const Mat& m, int k, bool largest) {
+    std::vector<int> order(static_cast<size_t>(m.cols()));
+    std::iota(order.begin(), order.end(), 0);
+    const size_t n = std::min(order.size(), static_cast<size_t>(k));
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(), [&](int a, int b) {
+        const float x = m(0, a), y = m(0, b);
+        return (largest ? x > y : x < y) || (x == y && a < b);
+    });
+    std::vector<std::pair<int, float>> out;
+    for (size_t i = 0; i < n; ++i) out.emplace_back(order[i], m(0, order[i]));
+    return out;
+}
+
+int print_ranked(const Model& model, const CircuitRequest& r, const Mat& row, Stack columns_side, const char* what,
+                 const char* what_after, bool with_bottom) {
+    const auto top = extremes(row, r.top, true);
+    const auto bottom = with_bottom ? extremes(row, r.top, false) : std::vector<std::pair<int, float>>{};
+    if (r.json) {
+        const auto list = [&](const std::vector<std::pair<int, float>>& v) {
+            nlohmann::json j = nlohmann::json::array();
+            for (const auto& [id, value] : v) j.push_back({{"id", id}, {"token", token_text(model, id, columns_side)}, {"value", value}});
+            return j;
+        };
+        nlohmann::json j = {{"token", r.ids[0]}, {"top", list(top)}};
+        if (with_bottom) j["bottom"] = list(bottom);
+        std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return 0;
+    }
+    std::printf("%s, %s %s (id %d) %s\n", head_name(r).c_str(), what, shown(token_text(model, r.ids[0], r.head.stack)).c_str(),
+                r.ids[0], what_after);
+    const auto print = [&](const char* title, const std::vector<std::pair<int, float>>& v) {
+        std::printf("%s\n", title);
+        for (const auto& [id, value] : v)
+            std::printf("  %+10.4f  %6d  %s\n", static_cast<double>(value), id, shown(token_text(model, id, columns_side)).c_str());
+    };
+    print("highest", top);
+    if (with_bottom) print("lowest", bottom);
+    return 0;
+}
+
+int print_matrix(const Model& model, const CircuitRequest& r, const Mat& m, Stack columns_side, const char* title) {
+    if (r.json) {
+        nlohmann::json values = nlohmann::json::array();
+        for (Eigen::Index i = 0; i < m.rows(); ++i) values.push_back(std::vector<float>(m.row(i).begin(), m.row(i).end()));
+        std::printf("%s\n", nlohmann::json({{"ids", r.ids}, {"values", values}}).dump().c_str());
+        return 0;
+    }
+    std::printf("%s, %s\n%12s", head_name(r).c_str(), title, "");
+    const auto cut = [](const std::string& s) { return s.size() > 10 ? s.substr(0, 9) + "~" : s; };
+    for (int id : r.ids) std::printf(" %10s", cut(token_text(model, id, columns_side)).c_str());
+    std::printf("\n");
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        std::printf("%12s", cut(token_text(model, r.ids[static_cast<size_t>(i)], r.head.stack)).c_str());
+        for (Eigen::Index j = 0; j < m.cols(); ++j) std::printf(" %+10.3f", static_cast<double>(m(i, j)));
+        std::printf("\n");
+    }
+    return 0;
+}
+
+int run_circuit(Circuit circuit, const Argv& argv) {
+    const char* name = circuit == Circuit::qk ? "qk" : "ov";
+    LoadedModel loaded;
+    int code = 0;
+    const auto request = parse_request(name, argv, &loaded, &code);
+    if (!request) return code;
+    const CircuitRequest& r = *request;
+    const Model& model = loaded.model;
+    const int V = static_cast<int>(model.weights.at(embedding_params(model.config, r.head.stack).tokens).dim(0));
+    if (circuit == Circuit::qk) {
+        auto m = qk_circuit(model.config, model.weights, r.head, r.ids, r.whole_vocabulary ? every_token(V) : r.ids);
+        if (!m) return fail(std::string(name) + ": " + m.error().message, kExitBadInput);
+        if (r.whole_vocabulary) return print_ranked(model, r, *m, r.head.stack, "QK scores of the query", "against every key, before softmax", false);
+        return print_matrix(model, r, *m, r.head.stack, "QK scores before softmax: rows attend (queries) to columns (keys)");
+    }
+    auto m = ov_circuit(model.config, model.weights, r.head, r.ids);  // (n, output vocabulary)
+    if (!m) return fail(std::string(name) + ": " + m.error().message, kExitBadInput);
+    const Stack out = last_stack(model.config);
+    if (r.whole_vocabulary) return print_ranked(model, r, *m, out, "OV logits of attending to", "for every output token", true);
+    Mat square(m->rows(), static_cast<Eigen::Index>(r.ids.size()));  // the list's own logits
+    for (size_t j = 0; j < r.ids.size(); ++j) square.col(static_cast<Eigen::Index>(j)) = m->col(r.ids[j]);
+    return print_matrix(model, r, square, out, "OV logits: attending to a row's token raises (+) or lowers (-) the column's logit");
+}
+
+}  // namespace
+
+int run_qk(const Argv& argv) { return run_circuit(Circuit::qk, argv); }
+int run_ov(const Argv& argv) { return run_circuit(Circuit::ov, argv); }
+
+}  // namespace attnlab::cli

@@ -1,0 +1,44 @@
+// One attention head read from its weights alone, before any input ("A Mathematical Framework
+// for Transformer Circuits", Elhage et al. 2021):
+//   QK circuit  score(q, k) = (e_q·W_Q^h)·(e_k·W_K^h)ᵀ / √D   which tokens attend to which
+//   OV circuit  logits(s)   = e_s·W_V^h·W_O^h·W_Uᵀ           what attending to token s writes, read as
+//                                                            the unembedding's logits
+// e is a token as the layer reads it when the residual stream holds that token alone: its row of
+// the stack's token table (×√C when the model scales embeddings), through the embedding LayerNorm
+// (BERT), then through the layer's pre-attention LayerNorm (pre-LN models, as GPT-2). Positions
+// and the maps' biases are left out: the circuits are the maps' bilinear parts. W_U is the output
+// head's last projection alone; a final LayerNorm or BERT's transform, not being linear, is skipped.
+#pragma once
+
+#include "config.h"
+#include "param_names.h"
+#include "result.h"
+#include "tensor.h"
+#include "weights.h"
+
+#include <vector>
+
+namespace attnlab {
+
+struct HeadRef {
+    Stack stack = Stack::encoder;
+    int layer = 0;
+    int head = 0;
+};
+
+// Rows `ids` of the stack's token table as the layer's self-attention reads them: (n, C).
+Result<Mat> head_token_inputs(const ModelConfig& config, const Weights& weights, const HeadRef& ref,
+                              const std::vector<int>& ids);
+
+// The self-attention QK circuit over chosen tokens: (query_ids.size(), key_ids.size()) scaled scores.
+Result<Mat> qk_circuit(const ModelConfig& config, const Weights& weights, const HeadRef& ref,
+                       const std::vector<int>& query_ids, const std::vector<int>& key_ids);
+
+// The OV circuit of source tokens: (source_ids.size(), output vocabulary) logits. Only for the
+// stack that feeds the output head (the decoder of a model that has one).
+Result<Mat> ov_circuit(const ModelConfig& config, const Weights& weights, const HeadRef& ref,
+                       const std::vector<int>& source_ids);
+
+std::vector<int> every_token(int vocab_size);  // 0, 1, ..., vocab_size − 1
+
+}  // namespace attnlab

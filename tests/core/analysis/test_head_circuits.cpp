@@ -1,0 +1,91 @@
+// A head's QK and OV circuits from its weights alone, for the Hugging Face fixtures, against
+// tests/golden/make_hf_golden.py's PyTorch (analysis.safetensors "qk.scores", "ov.logits").
+#include "analysis/head_circuits.h"
+#include "hf/open_model.h"
+#include "io/safetensors.h"
+#include "model.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace attnlab;
+
+namespace {
+
+const std::string kFixtures = std::string(ATTNLAB_SOURCE_DIR) + "/tests/golden/fixtures/";
+constexpr int kLayer = 1, kHead = 2;  // make_hf_golden.py's CIRCUIT_LAYER, CIRCUIT_HEAD
+
+// Within 1e-4 of PyTorch, relative to the value's size above 1.
+void check_matches(const Mat& got, const Tensor& want) {
+    REQUIRE(got.rows() == want.dim(0));
+    REQUIRE(got.cols() == want.dim(1));
+    float worst = 0.0f;
+    for (Eigen::Index r = 0; r < got.rows(); ++r)
+        for (Eigen::Index c = 0; c < got.cols(); ++c) {
+            const float w = want.data[r * want.dim(1) + c];
+            worst = std::max(worst, std::abs(got(r, c) - w) / std::max(1.0f, std::abs(w)));
+        }
+    CHECK(worst < 1e-4f);
+}
+
+void check_circuits(const std::string& fixture, Stack stack) {
+    auto loaded = open_model(kFixtures + fixture);
+    if (!loaded) FAIL(loaded.error().message);
+    auto analysis = io::read_safetensors(kFixtures + fixture + "/analysis.safetensors");
+    if (!analysis) FAIL(analysis.error().message);
+    const Model& m = loaded->model;
+    const HeadRef ref{stack, kLayer, kHead};
+    const std::vector<int> all = every_token(m.config.output_vocab_size());
+
+    auto qk = qk_circuit(m.config, m.weights, ref, all, all);
+    if (!qk) FAIL(qk.error().message);
+    check_matches(*qk, analysis->tensors.at("qk.scores"));
+    auto ov = ov_circuit(m.config, m.weights, ref, all);
+    if (!ov) FAIL(ov.error().message);
+    check_matches(*ov, analysis->tensors.at("ov.logits"));
+
+    // A chosen list reads the same numbers, in the list's order, repeats included.
+    const std::vector<int> queries = {7, 0, 7}, keys = {49, 3};
+    auto part = qk_circuit(m.config, m.weights, ref, queries, keys);
+    REQUIRE(part);
+    for (size_t i = 0; i < queries.size(); ++i)
+        for (size_t j = 0; j < keys.size(); ++j)
+            CHECK((*part)(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) ==
+                  Approx((*qk)(queries[i], keys[j])).margin(1e-5));
+}
+
+}  // namespace
+
+TEST_CASE("the QK and OV circuits of a GPT-2 head match PyTorch within 1e-4", "[analysis][hf]") {
+    check_circuits("hf_gpt2", Stack::decoder);
+}
+
+TEST_CASE("the QK and OV circuits of a BERT head read through the embedding LayerNorm, as PyTorch", "[analysis][hf]") {
+    check_circuits("hf_bert", Stack::encoder);
+}
+
+TEST_CASE("head circuits refuse heads and tokens that are not there", "[analysis]") {
+    auto loaded = open_model(kFixtures + "hf_gpt2");
+    REQUIRE(loaded);
+    const Model& m = loaded->model;  // 2 layers, 4 heads, 50 tokens, decoder only
+    const auto message = [&](const HeadRef& ref, std::vector<int> ids) {
+        auto r = qk_circuit(m.config, m.weights, ref, ids, ids);
+        return r ? std::string("ok") : r.error().message;
+    };
+    CHECK(message({Stack::decoder, 2, 0}, {1}) == "layer 2 is outside the decoder's layers 0..1");
+    CHECK(message({Stack::decoder, 0, 4}, {1}) == "head 4 is outside heads 0..3");
+    CHECK(message({Stack::encoder, 0, 0}, {1}) == "this model has no encoder");
+    CHECK(message({Stack::decoder, 0, 0}, {1, 50}) == "token id 50 is outside the vocabulary 0..49");
+
+    // An encoder-decoder's encoder does not feed the output head: it has a QK circuit but no OV.
+    auto paper = make_random_model("tiny", 3, std::nullopt, std::nullopt, TokenizerKind::character);
+    REQUIRE(paper);
+    CHECK(qk_circuit(paper->config, paper->weights, {Stack::encoder, 0, 0}, {4, 5}, {6}));
+    CHECK(ov_circuit(paper->config, paper->weights, {Stack::encoder, 0, 0}, {4}).error().message ==
+          "the OV circuit is read through the output head: choose a head of the last stack");
+    auto decoder_ov = ov_circuit(paper->config, paper->weights, {Stack::decoder, 1, 1}, {4, 5});
+    REQUIRE(decoder_ov);
+    CHECK(decoder_ov->cols() == paper->config.tgt_vocab_size);
+}
