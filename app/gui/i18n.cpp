@@ -379,6 +379,28 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "토큰 임베딩 비교: 고른 토큰과 임베딩 방향이 비슷한 토큰(코사인 유사도), 그리고 그 토큰들과 문장의 토큰을 "
          "임베딩의 첫 두 주성분 위에 그린 지도입니다."},
         {"embeddings", "임베딩"},
+        {"Circuits", "회로"},
+        {"encoder", "인코더"},
+        {"decoder", "디코더"},
+        {"OV circuit, from the weights alone: what attending to a token writes, x·W_V·W_O, read through the unembedding "
+         "as logits (no biases, no final norm). Rows: the token attended to; columns: the output token whose logit it "
+         "raises (+) or lowers (−).",
+         "OV 회로(가중치만으로 계산): 어떤 토큰에 주의를 줄 때 쓰이는 값 x·W_V·W_O를 언임베딩에 통과시켜 로짓으로 "
+         "읽습니다(편향과 최종 정규화 제외). 줄: 주의를 받는 토큰, 열: 그 로짓이 올라가는(+) 또는 내려가는(−) 출력 토큰."},
+        {"QK circuit, from the weights alone: how much a query token attends to a key token, (x_q·W_Q)(x_k·W_K)ᵀ/√d "
+         "before softmax, without positions or biases. Rows: queries; columns: keys. Click a row to rank the whole "
+         "vocabulary for its token.",
+         "QK 회로(가중치만으로 계산): 쿼리 토큰이 키 토큰에 얼마나 주의를 주는지, 소프트맥스 전의 (x_q·W_Q)(x_k·W_K)ᵀ/√d "
+         "입니다(위치와 편향 제외). 줄: 쿼리, 열: 키. 줄을 누르면 그 토큰에 대해 어휘 전체의 순위를 봅니다."},
+        {"tokens separated by spaces (empty: the sentence's)", "공백으로 구분한 토큰 (비우면 문장의 토큰)"},
+        {"No tokens to show: type some, or give the model a sentence.", "보여 줄 토큰이 없습니다. 토큰을 입력하거나 문장을 넣으세요."},
+        {"attending to \"%s\" raises, over the whole vocabulary:", "\"%s\"에 주의를 주면 어휘 전체에서 올라가는 로짓:"},
+        {"\"%s\" attends most, over the whole vocabulary, to:", "어휘 전체에서 \"%s\"이(가) 가장 많이 주의를 주는 키:"},
+        {"and lowers:", "내려가는 로짓:"},
+        {"logit", "로짓"},
+        {"score", "점수"},
+        {"attending to %s, logit of %s: %+.3f", "%s에 주의 → %s의 로짓: %+.3f"},
+        {"query %s, key %s: %+.3f", "쿼리 %s, 키 %s: %+.3f"},
         {"first position", "첫 위치"},
         {"previous", "이전 토큰"},
         {"first", "첫 토큰"},

@@ -138,6 +138,12 @@ std::string ViewState::to_json() const {
                         {"ffn_pre_activation", ffn_pre_activation},
                         {"top_k", top_k},
                         {"analysis_tool", analysis_tool},
+                        {"circuit",
+                         {{"ov", circuit.ov},
+                          {"encoder", circuit.encoder},
+                          {"layer", circuit.layer},
+                          {"head", circuit.head},
+                          {"tokens", circuit.tokens}}},
                         {"temperature", temperature},
                         {"steps_per_second", steps_per_second},
                         {"train",
@@ -188,6 +194,13 @@ ViewState ViewState::from_json(const std::string& text) {
     read(j, "ffn_pre_activation", s.ffn_pre_activation);
     read(j, "top_k", s.top_k);
     read(j, "analysis_tool", s.analysis_tool);
+    if (auto c = j.find("circuit"); c != j.end() && c->is_object()) {
+        read(*c, "ov", s.circuit.ov);
+        read(*c, "encoder", s.circuit.encoder);
+        read(*c, "layer", s.circuit.layer);
+        read(*c, "head", s.circuit.head);
+        read(*c, "tokens", s.circuit.tokens);
+    }
     read(j, "temperature", s.temperature);
     read(j, "steps_per_second", s.steps_per_second);
     if (auto t = j.find("train"); t != j.end() && t->is_object()) {

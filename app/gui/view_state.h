@@ -49,6 +49,15 @@ struct PlaygroundState {
     int experiment_seed = 1;
 };
 
+// The Analysis view's circuits tool: which head, which circuit, over which tokens.
+struct CircuitChoice {
+    bool ov = false;       // the OV circuit instead of the QK circuit
+    bool encoder = false;  // the encoder's head, in a model that has both stacks (else the one it has)
+    int layer = 0, head = 0;
+    std::string tokens;    // the tokens to show, separated by spaces; empty: the sentence's own
+    int focus = 0;         // the list's token whose whole-vocabulary ranking is listed
+};
+
 struct ViewState {
     // settings
     bool korean = false;
@@ -75,10 +84,11 @@ struct ViewState {
     bool ffn_pre_activation = false;  // show ffn.hidden instead of ffn.activation
     int ffn_zoom_first = 0;           // first unit of the FFN view's zoom
     int top_k = 5;
-    int analysis_tool = 0;        // the Analysis view: 0 logit lens, 1 head summary, 2 embeddings
+    int analysis_tool = 0;        // the Analysis view: 0 logit lens, 1 head summary, 2 embeddings, 3 circuits
     int lens_first_position = 0;  // the logit lens's first column
     int head_stat = 0;            // the head summary's heatmap: 0 entropy, 1 previous, 2 first, 3 self
     std::string embedding_token;  // the embeddings tool's chosen token, as the vocabulary writes it
+    CircuitChoice circuit;
     float temperature = 1.0f;
     std::string weight_name;
     std::string weight_filter;  // the parameter picker's search words

@@ -60,5 +60,11 @@ mkdir -p "$out/hf_bert" && cp "$root/tests/golden/fixtures/hf_bert/"{config.json
   "$root/tests/fixtures/tokenizers/bert/vocab.txt" "$out/hf_bert/"
 run "hf-bert-analysis" --view analysis --model "$out/hf_bert" --src "the cats play"
 run "hf-gpt2-attention" --view attention --model "$root/tests/golden/fixtures/hf_gpt2/config.json"
+echo '{"analysis_tool": 3}' > "$out/analysis-qk.json"
+run "analysis-qk" --view analysis --settings "$out/analysis-qk.json"
+echo '{"analysis_tool": 3, "circuit": {"ov": true, "layer": 1, "head": 2}}' > "$out/analysis-ov.json"
+run "korean-analysis-ov" --view analysis --settings "$out/analysis-ov.json" --korean
+echo '{"analysis_tool": 3, "circuit": {"layer": 1, "head": 3, "tokens": "the cat play sat"}}' > "$out/hf-bert-qk.json"
+run "hf-bert-qk" --view analysis --model "$out/hf_bert" --src "the cats play" --settings "$out/hf-bert-qk.json"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
