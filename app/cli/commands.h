@@ -22,6 +22,7 @@ int run_lens(const Argv& argv);       // lens MODEL [inputs] [--top K] [--positi
 int run_heads(const Argv& argv);      // heads MODEL [inputs] [--sort entropy|previous|first|self] [--json]
 int run_similar(const Argv& argv);    // similar MODEL (--token T | --id N) [--top 10]
 int run_pca(const Argv& argv);        // pca MODEL (--tokens A,B,C | --ids 1,2,3) [--json]
+int run_compare(const Argv& argv);    // compare MODEL_A [MODEL_B] [inputs] [--ablate PATH:HEAD] [--step PATH] [--json]
 int run_qk(const Argv& argv);         // qk MODEL --layer L --head H [--stack S] (--tokens A,B | --ids 1,2 | --token T | --id N)
 int run_ov(const Argv& argv);         // ov MODEL --layer L --head H [--stack S] (--tokens A,B | --ids 1,2 | --token T | --id N)
 

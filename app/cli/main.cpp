@@ -43,6 +43,10 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
   ov MODEL --layer L --head H [--stack encoder|decoder] (--tokens ... | --ids ... | --token T | --id N)
      [--top 10] [--json]                       a head's OV circuit: the output logits attending to a token
                                                raises and lowers (for a list: among the list's own tokens)
+  compare MODEL_A [MODEL_B] [--src ... --tgt ...] [--ablate ATTENTION:HEAD,...] [--step PATH] [--top 8] [--json]
+                                               both models (or MODEL_A with heads ablated) on A's input: every
+                                               step's max |B - A|, rms and relative difference, or one step's
+                                               largest differences
 
 MODEL is one of our .safetensors model files or a Hugging Face folder (config.json +
 model.safetensors) of a GPT-2 or BERT model, memory-mapped; --src-types gives BERT's token
@@ -68,7 +72,7 @@ int main(int argc, char** argv) {
         {"steps", run_steps}, {"explain", run_explain}, {"translate", run_translate}, {"bench", run_bench},
         {"train", run_train}, {"eval", run_eval},   {"bench-train", run_bench_train},
         {"lens", run_lens},   {"heads", run_heads},     {"similar", run_similar}, {"pca", run_pca},
-        {"qk", run_qk},       {"ov", run_ov}};
+        {"qk", run_qk},       {"ov", run_ov},               {"compare", run_compare}};
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
     return it->second(Argv(argv + 2, argv + argc));

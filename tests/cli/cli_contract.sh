@@ -117,6 +117,17 @@ expect_output "ov json has both ends" '"bottom":\[\{"id":[0-9]+,"token":'
 check "ov toy encoder"  1 -- "$cli" ov "$m" --stack encoder --layer 0 --head 0 --ids 4
 check "qk head range"   1 -- "$cli" qk "$g" --layer 0 --head 4 --ids 1,2
 check "qk two lists"    2 -- "$cli" qk "$g" --layer 0 --head 0 --ids 1 --token a
+check "compare ablated" 0 -- "$cli" compare "$g" --src-ids 49,7,23 --ablate decoder.layers.1.self_attn:2
+expect_output "compare finds the first change" '^the traces first differ at decoder\.layers\.1\.self_attn\.context$'
+m2="$work/tiny2.safetensors"
+"$cli" init --preset tiny --seed 5 --src-vocab "$root/assets/vocab/en.txt" --tgt-vocab "$root/assets/vocab/ko.txt" --out "$m2" > /dev/null
+check "compare models"  0 -- "$cli" compare "$m" "$m2" --src "i like red apples" --step logits --top 2
+expect_output "compare lists the largest" '^ +\[[0-9]+, [0-9]+\]( +[+-][0-9.e+-]+){3}$'
+check "compare itself"  2 -- "$cli" compare "$m" --src "i like"
+check "compare bad ablate" 2 -- "$cli" compare "$g" --src-ids 49 --ablate decoder.layers.1.self_attn
+check "compare no attention" 1 -- "$cli" compare "$g" --src-ids 49 --ablate decoder.layers.9.self_attn:0
+check "compare other vocab" 1 -- "$cli" compare "$g" "$m" --src-ids 45,46
+check "compare no step" 1 -- "$cli" compare "$m" "$m2" --src "i like" --step nowhere
 
 # Bad usage: exit 2.
 check "no command"      2 -- "$cli"

@@ -30,7 +30,8 @@ and "pca.coords" (8, 2), wte's rows PCA_IDS centred and projected on their first
 components (each component's largest-magnitude coordinate positive). Both also hold the QK and
 OV circuits of head CIRCUIT_HEAD of layer CIRCUIT_LAYER over the whole vocabulary: "qk.scores"
 (V, V) = (e·W_Q^h)(e·W_K^h)ᵀ/√D and "ov.logits" (V, V) = e·W_V^h·W_O^h·W_Uᵀ, biases left out, with
-e the token table through the embedding LayerNorm (BERT) or the layer's ln_1 (GPT-2).
+e the token table through the embedding LayerNorm (BERT) or the layer's ln_1 (GPT-2). GPT-2's
+also holds "ablated.logits" (T, V): the logits with that head's context zeroed before c_proj.
 
 Each implementation is checked, in float64, against torch.nn.TransformerEncoderLayer holding
 the same weights (pre-LN with tanh GELU and a causal mask for GPT-2's blocks, post-LN with erf
@@ -193,7 +194,7 @@ def tiny_models():
     g["ln_f.weight"], g["ln_f.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
     round_to_f32(g)
 
-    def gpt2_block(x, i):
+    def gpt2_block(x, i, ablated_head=None):
         p = f"h.{i}."
         T = x.shape[0]
         a = layer_norm(x, g[p + "ln_1.weight"], g[p + "ln_1.bias"], eps)
@@ -201,6 +202,9 @@ def tiny_models():
         q, k, v = qkv.split(C, dim=-1)
         causal = torch.tril(torch.ones(T, T, dtype=torch.bool))
         weights, context = attention(q, k, v, H, causal)
+        if ablated_head is not None:  # the head's context zeroed before c_proj
+            context = context.clone()
+            context[:, ablated_head * (C // H):(ablated_head + 1) * (C // H)] = 0
         h = x + context @ g[p + "attn.c_proj.weight"] + g[p + "attn.c_proj.bias"]
         m = layer_norm(h, g[p + "ln_2.weight"], g[p + "ln_2.bias"], eps)
         m = gelu_tanh(m @ g[p + "mlp.c_fc.weight"] + g[p + "mlp.c_fc.bias"])
@@ -227,6 +231,11 @@ def tiny_models():
         "similar.cosine": cosine_matrix(g["wte.weight"]),
         "pca.coords": pca_2d(g["wte.weight"][PCA_IDS]),
     }
+    # The same input with head CIRCUIT_HEAD of layer CIRCUIT_LAYER ablated: its logits.
+    x = g_out["tgt.input"]
+    for i in range(L):
+        x = gpt2_block(x, i, CIRCUIT_HEAD if i == CIRCUIT_LAYER else None)[1]
+    g_analysis["ablated.logits"] = layer_norm(x, g["ln_f.weight"], g["ln_f.bias"], eps) @ g["wte.weight"].T
     p, lo = f"h.{CIRCUIT_LAYER}.", CIRCUIT_HEAD * (C // H)
     head_cols = slice(lo, lo + C // H)
     e = layer_norm(g["wte.weight"], g[p + "ln_1.weight"], g[p + "ln_1.bias"], eps)
