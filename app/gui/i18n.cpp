@@ -380,6 +380,22 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "임베딩의 첫 두 주성분 위에 그린 지도입니다."},
         {"embeddings", "임베딩"},
         {"Circuits", "회로"},
+        {"Compare", "비교"},
+        {"B:", "B:"},
+        {"this model with heads switched off", "이 모델에서 헤드를 끈 것"},
+        {"another model or checkpoint", "다른 모델이나 체크포인트"},
+        {"path of a model file or Hugging Face folder, then Enter", "모델 파일이나 Hugging Face 폴더 경로를 넣고 Enter"},
+        {"Give the path of a model file or a Hugging Face folder.", "모델 파일이나 Hugging Face 폴더의 경로를 넣으세요."},
+        {"That model could not be opened.", "그 모델을 열 수 없습니다."},
+        {"Run B:", "실행 B:"},
+        {"relative difference", "상대 차이"},
+        {"relative", "상대"},
+        {"The two runs are identical at every step.", "두 실행이 모든 단계에서 같습니다."},
+        {"The runs first differ at", "두 실행이 처음 달라지는 단계:"},
+        {"Run B beside this run, on the same tokens: the strip shows, step by step, how far B's tensor is from this "
+         "run's (‖B − A‖ / ‖A‖; bright: far). Click a step to see B − A.",
+         "같은 토큰으로 이 실행(A) 옆에 실행 B를 돌립니다. 띠는 단계마다 B의 텐서가 A에서 얼마나 떨어졌는지 "
+         "(‖B − A‖ / ‖A‖, 밝을수록 멂) 보여 줍니다. 단계를 누르면 B − A가 보입니다."},
         {"encoder", "인코더"},
         {"decoder", "디코더"},
         {"OV circuit, from the weights alone: what attending to a token writes, x·W_V·W_O, read through the unembedding "

@@ -144,6 +144,11 @@ std::string ViewState::to_json() const {
                           {"layer", circuit.layer},
                           {"head", circuit.head},
                           {"tokens", circuit.tokens}}},
+                        {"compare",
+                         {{"other_model", compare.other_model},
+                          {"other_path", compare.other_path},
+                          {"ablated", compare.ablated},
+                          {"step", compare.step}}},
                         {"temperature", temperature},
                         {"steps_per_second", steps_per_second},
                         {"train",
@@ -200,6 +205,12 @@ ViewState ViewState::from_json(const std::string& text) {
         read(*c, "layer", s.circuit.layer);
         read(*c, "head", s.circuit.head);
         read(*c, "tokens", s.circuit.tokens);
+    }
+    if (auto c = j.find("compare"); c != j.end() && c->is_object()) {
+        read(*c, "other_model", s.compare.other_model);
+        read(*c, "other_path", s.compare.other_path);
+        read(*c, "ablated", s.compare.ablated);
+        read(*c, "step", s.compare.step);
     }
     read(j, "temperature", s.temperature);
     read(j, "steps_per_second", s.steps_per_second);

@@ -58,6 +58,15 @@ struct CircuitChoice {
     int focus = 0;         // the list's token whose whole-vocabulary ranking is listed
 };
 
+// The Analysis view's compare tool: what run B is, and which of its tensors is shown.
+struct CompareChoice {
+    bool other_model = false;          // B is another model (other_path); else this model with `ablated` heads off
+    std::string other_path;            // a model file or Hugging Face folder
+    std::vector<std::string> ablated;  // "decoder.layers.1.self_attn:2", switched off in B only
+    std::string step;                  // the step whose B − A is drawn; empty: the last one both have
+    int slice = 0;                     // the first index of a 3-D tensor (the head)
+};
+
 struct ViewState {
     // settings
     bool korean = false;
@@ -84,11 +93,12 @@ struct ViewState {
     bool ffn_pre_activation = false;  // show ffn.hidden instead of ffn.activation
     int ffn_zoom_first = 0;           // first unit of the FFN view's zoom
     int top_k = 5;
-    int analysis_tool = 0;        // the Analysis view: 0 logit lens, 1 head summary, 2 embeddings, 3 circuits
+    int analysis_tool = 0;        // the Analysis view: 0 logit lens, 1 head summary, 2 embeddings, 3 circuits, 4 compare
     int lens_first_position = 0;  // the logit lens's first column
     int head_stat = 0;            // the head summary's heatmap: 0 entropy, 1 previous, 2 first, 3 self
     std::string embedding_token;  // the embeddings tool's chosen token, as the vocabulary writes it
     CircuitChoice circuit;
+    CompareChoice compare;
     float temperature = 1.0f;
     std::string weight_name;
     std::string weight_filter;  // the parameter picker's search words

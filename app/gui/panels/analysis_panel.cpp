@@ -1,10 +1,11 @@
 // The Analysis view, for looking inside trained models: the logit lens (what each layer would
 // predict at each position), the head summary (what every head attends to), both recomputed from
 // the trace only when it changes, the embeddings tool (panels/embedding_map.h) and the circuits
-// tool (panels/circuit_tool.h).
+// tool (panels/circuit_tool.h) and the compare tool (panels/compare_tool.h).
 #include "analysis/head_summary.h"
 #include "analysis/logit_lens.h"
 #include "panels/circuit_tool.h"
+#include "panels/compare_tool.h"
 #include "panels/embedding_map.h"
 #include "panels/panel_context.h"
 
@@ -298,10 +299,13 @@ void draw_analysis_panel(PanelContext& ctx) {
     ImGui::RadioButton(ctx.t("Embeddings"), &ctx.view.analysis_tool, 2);
     ImGui::SameLine();
     ImGui::RadioButton(ctx.t("Circuits"), &ctx.view.analysis_tool, 3);
+    ImGui::SameLine();
+    ImGui::RadioButton(ctx.t("Compare"), &ctx.view.analysis_tool, 4);
     if (ctx.view.analysis_tool == 0) draw_lens(ctx, cache);
     else if (ctx.view.analysis_tool == 1) draw_heads(ctx, cache);
     else if (ctx.view.analysis_tool == 2) draw_embedding_tool(ctx);
-    else draw_circuit_tool(ctx);
+    else if (ctx.view.analysis_tool == 3) draw_circuit_tool(ctx);
+    else draw_compare_tool(ctx);
 }
 
 }  // namespace attnlab::gui
