@@ -117,6 +117,28 @@ int print_ranked(const Model& model, const CircuitRequest& r, const Mat& row, St
     return 0;
 }
 
+// Columns a terminal gives `text`: two for Hangul and CJK ideographs, one for other characters.
+int display_width(const std::string& text) {
+    int width = 0;
+    for (size_t i = 0; i < text.size();) {
+        const auto lead = static_cast<unsigned char>(text[i]);
+        const int bytes = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+        char32_t c = bytes == 1 ? lead : lead & (0x7F >> bytes);
+        for (int b = 1; b < bytes && i + static_cast<size_t>(b) < text.size(); ++b)
+            c = (c << 6) | (static_cast<unsigned char>(text[i + static_cast<size_t>(b)]) & 0x3F);
+        const bool wide = (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
+                          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFF60);
+        width += wide ? 2 : 1;
+        i += static_cast<size_t>(bytes);
+    }
+    return width;
+}
+
+// `text` right-aligned in `width` terminal columns.
+std::string right_aligned(const std::string& text, int width) {
+    return std::string(static_cast<size_t>(std::max(0, width - display_width(text))), ' ') + text;
+}
+
 int print_matrix(const Model& model, const CircuitRequest& r, const Mat& m, Stack columns_side, const char* title) {
     if (r.json) {
         nlohmann::json values = nlohmann::json::array();
@@ -125,11 +147,23 @@ int print_matrix(const Model& model, const CircuitRequest& r, const Mat& m, Stac
         return 0;
     }
     std::printf("%s, %s\n%12s", head_name(r).c_str(), title, "");
-    const auto cut = [](const std::string& s) { return s.size() > 10 ? s.substr(0, 9) + "~" : s; };
-    for (int id : r.ids) std::printf(" %10s", cut(token_text(model, id, columns_side)).c_str());
+    // At most 10 columns of a token; a longer one is cut at a character, not inside one.
+    const auto cut = [](const std::string& s) {
+        if (display_width(s) <= 10) return s;
+        std::string out;
+        for (size_t i = 0; i < s.size();) {
+            size_t next = i + 1;
+            while (next < s.size() && (static_cast<unsigned char>(s[next]) & 0xC0) == 0x80) ++next;
+            if (display_width(out + s.substr(i, next - i)) > 9) break;
+            out += s.substr(i, next - i);
+            i = next;
+        }
+        return out + "~";
+    };
+    for (int id : r.ids) std::printf(" %s", right_aligned(cut(token_text(model, id, columns_side)), 10).c_str());
     std::printf("\n");
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
-        std::printf("%12s", cut(token_text(model, r.ids[static_cast<size_t>(i)], r.head.stack)).c_str());
+        std::printf("%s", right_aligned(cut(token_text(model, r.ids[static_cast<size_t>(i)], r.head.stack)), 12).c_str());
         for (Eigen::Index j = 0; j < m.cols(); ++j) std::printf(" %+10.3f", static_cast<double>(m(i, j)));
         std::printf("\n");
     }
