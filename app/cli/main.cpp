@@ -1,6 +1,7 @@
 // attnlab-cli: the headless client of the Attention Lab core.
 #include "cli_common.h"
 #include "commands.h"
+#include "memory_reuse.h"
 
 #include <iostream>
 #include <map>
@@ -61,6 +62,7 @@ Exit codes: 0 success, 1 bad input or file, 2 bad usage.
 
 int main(int argc, char** argv) {
     using namespace attnlab::cli;
+    attnlab::keep_freed_memory_for_reuse();
     if (argc < 2) return fail("missing command (try attnlab-cli --help)", kExitUsage);
     const std::string command = argv[1];
     if (command == "--help" || command == "-h" || command == "help") {

@@ -8,6 +8,7 @@
 #include "io/file_bytes.h"
 #include "hf/open_model.h"
 #include "launch_options.h"
+#include "memory_reuse.h"
 #include "screenshot.h"
 #include "soak_driver.h"
 
@@ -91,6 +92,7 @@ double percentile(std::vector<double> v, double q) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    attnlab::keep_freed_memory_for_reuse();
     auto options = parse_launch_options(std::vector<std::string>(argv + 1, argv + argc));
     if (!options) {
         std::fputs(kLaunchUsage, stderr);

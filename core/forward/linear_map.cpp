@@ -10,12 +10,13 @@ namespace attnlab {
 
 namespace {
 
-// Outputs [begin, begin + n) of the map's own range.
-Tensor apply_range(const Tensor& w, const Tensor* b, const LinearParams& map, const Tensor& x, int64_t begin,
-                   int64_t n) {
+// Outputs [begin, begin + n) of the map's own range, into columns [begin, begin + n) of y.
+void apply_range(const Tensor& w, const Tensor* b, const LinearParams& map, const Tensor& x, int64_t begin, int64_t n,
+                 Tensor& y) {
     const int64_t first = map.out_begin + begin;
-    return map.layout == WeightLayout::out_in ? linear_forward(x, w, b, first, n)
-                                              : linear_in_out_forward(x, w, b, first, n);
+    OutputColumns out(y.data.data() + begin, y.dim(0), n, Eigen::OuterStride<>(y.dim(1)));
+    if (map.layout == WeightLayout::out_in) linear_forward(x, w, b, first, n, out);
+    else linear_in_out_forward(x, w, b, first, n, out);
 }
 
 }  // namespace
@@ -28,15 +29,15 @@ Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const
     const Tensor& w = weights.at(map.weight);
     assert(w.shape == map.weight_shape() && x.dim(-1) == map.n_in);
     const Tensor* b = map.bias.empty() ? nullptr : map.bias_optional ? weights.find(map.bias) : &weights.at(map.bias);
-    if (!linear_map_splits(x.dim(0), map.n_in, map.n_out)) return apply_range(w, b, map, x, 0, map.n_out);
-    const int64_t half = map.n_out / 2;
-    Tensor right;
-    std::thread helper([&] { right = apply_range(w, b, map, x, half, map.n_out - half); });
-    const Tensor left = apply_range(w, b, map, x, 0, half);
-    helper.join();
     Tensor y({x.dim(0), map.n_out});  // (N, out)
-    y.matrix().leftCols(half) = left.matrix();
-    y.matrix().rightCols(map.n_out - half) = right.matrix();
+    if (!linear_map_splits(x.dim(0), map.n_in, map.n_out)) {
+        apply_range(w, b, map, x, 0, map.n_out, y);
+        return y;
+    }
+    const int64_t half = map.n_out / 2;
+    std::thread helper([&] { apply_range(w, b, map, x, half, map.n_out - half, y); });
+    apply_range(w, b, map, x, 0, half, y);
+    helper.join();
     return y;
 }
 

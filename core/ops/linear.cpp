@@ -5,45 +5,60 @@
 
 namespace attnlab {
 
-Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin, int64_t n_out) {
+namespace {
+
+OutputColumns whole(Tensor& y) { return OutputColumns(y.data.data(), y.dim(0), y.dim(1), Eigen::OuterStride<>(y.dim(1))); }
+
+}  // namespace
+
+void linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin, int64_t n_out,
+                    OutputColumns y) {
     assert(weight.rank() == 2 && x.rank() == 2 && x.dim(1) == weight.dim(1));
-    if (n_out < 0) n_out = weight.dim(0) - row_begin;
-    assert(row_begin >= 0 && row_begin + n_out <= weight.dim(0));
+    assert(row_begin >= 0 && row_begin + n_out <= weight.dim(0) && y.rows() == x.dim(0) && y.cols() == n_out);
     const int64_t n_in = weight.dim(1);
     ConstMatMap w(weight.data.data() + row_begin * n_in, n_out, n_in);  // (out, in)
-    Tensor y({x.dim(0), n_out});  // (N, out)
     if (n_out >= 2 * n_in) {
         // A widening map (C -> V logits, C -> F) straight into the row-major result: for GPT-2's
         // 768 -> 50257 logits of 64 tokens, 75 ms instead of 120 ms with the copy below.
-        y.matrix().noalias() = x.matrix() * w.transpose();
+        y.noalias() = x.matrix() * w.transpose();
     } else {
         // Computed column-major: Eigen then packs W from its contiguous rows, which is about
         // twice as fast on few-token inputs as packing it for a row-major result.
         Eigen::MatrixXf y_cols(x.dim(0), n_out);  // (N, out)
         y_cols.noalias() = x.matrix() * w.transpose();
-        y.matrix() = y_cols;
+        y = y_cols;
     }
     if (bias) {
         assert(bias->rank() == 1 && row_begin + n_out <= bias->dim(0));
-        ConstRowVecMap b(bias->data.data() + row_begin, n_out);
-        y.matrix().rowwise() += b;
+        y.rowwise() += ConstRowVecMap(bias->data.data() + row_begin, n_out);
     }
+}
+
+Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin, int64_t n_out) {
+    if (n_out < 0) n_out = weight.dim(0) - row_begin;
+    Tensor y({x.dim(0), n_out});  // (N, out)
+    linear_forward(x, weight, bias, row_begin, n_out, whole(y));
     return y;
+}
+
+void linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin, int64_t n_out,
+                           OutputColumns y) {
+    assert(weight.rank() == 2 && x.rank() == 2 && x.dim(1) == weight.dim(0));
+    assert(col_begin >= 0 && n_out >= 0 && col_begin + n_out <= weight.dim(1) && y.rows() == x.dim(0) && y.cols() == n_out);
+    ConstMatMap w(weight.data.data(), weight.dim(0), weight.dim(1));  // (in, all outputs)
+    // Straight into the row-major result: with W (in, out) row-major, 1.3-3x faster than
+    // through a column-major one (GPT-2 small's shapes, 8-64 tokens).
+    y.noalias() = x.matrix() * w.middleCols(col_begin, n_out);
+    if (bias) {
+        assert(bias->rank() == 1 && col_begin + n_out <= bias->dim(0));
+        y.rowwise() += ConstRowVecMap(bias->data.data() + col_begin, n_out);
+    }
 }
 
 Tensor linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin,
                              int64_t n_out) {
-    assert(weight.rank() == 2 && x.rank() == 2 && x.dim(1) == weight.dim(0));
-    assert(col_begin >= 0 && n_out >= 0 && col_begin + n_out <= weight.dim(1));
-    ConstMatMap w(weight.data.data(), weight.dim(0), weight.dim(1));  // (in, all outputs)
-    // Straight into the row-major result: with W (in, out) row-major, 1.3-3x faster than
-    // through a column-major one (GPT-2 small's shapes, 8-64 tokens).
     Tensor y({x.dim(0), n_out});  // (N, out)
-    y.matrix().noalias() = x.matrix() * w.middleCols(col_begin, n_out);
-    if (bias) {
-        assert(bias->rank() == 1 && col_begin + n_out <= bias->dim(0));
-        y.matrix().rowwise() += ConstRowVecMap(bias->data.data() + col_begin, n_out);
-    }
+    linear_in_out_forward(x, weight, bias, col_begin, n_out, whole(y));
     return y;
 }
 

@@ -6,14 +6,22 @@
 
 namespace attnlab {
 
+// Columns of a wider row-major result, written in place: a product split between threads
+// writes each half straight into the whole.
+using OutputColumns = Eigen::Map<Mat, 0, Eigen::OuterStride<>>;
+
 // x (N, in), weight rows [row_begin, row_begin + n_out) of W (·, in), bias entries of the same range.
 // Returns (N, n_out). n_out < 0 means all rows. A packed in_proj (3C, C) is read a third at a time.
 Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin = 0,
                       int64_t n_out = -1);
+void linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin, int64_t n_out,
+                    OutputColumns y);  // y (N, n_out)
 
 // x (N, in), columns [col_begin, col_begin + n_out) of W (in, ·), read in place (not transposed),
 // bias entries of the same range. Returns (N, n_out). A packed c_attn (C, 3C) is read a third at a time.
 Tensor linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin,
                              int64_t n_out);
+void linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin, int64_t n_out,
+                           OutputColumns y);  // y (N, n_out)
 
 }  // namespace attnlab
