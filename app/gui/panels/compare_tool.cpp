@@ -8,7 +8,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
+#include <string>
+#include <vector>
 
 namespace attnlab::gui {
 
@@ -197,10 +200,18 @@ void draw_b_picker(PanelContext& ctx) {
         }
         return;
     }
-    // One row of head buttons per attention; a switched-off head is drawn pressed.
+    // One row of head buttons per attention; a switched-off head is drawn pressed. Heads of a
+    // model opened before (a saved setting) are dropped: no button could switch them back on.
     const int H = ctx.config().n_heads;
+    const std::vector<std::string> paths = attention_paths(ctx.stepper());
+    std::erase_if(c.ablated, [&](const std::string& item) {
+        const size_t colon = item.rfind(':');
+        const int head = colon == std::string::npos ? -1 : std::atoi(item.c_str() + colon + 1);
+        return colon == std::string::npos || head < 0 || head >= H ||
+               std::find(paths.begin(), paths.end(), item.substr(0, colon)) == paths.end();
+    });
     const float label_w = 13.5f * ctx.em, button_w = 1.9f * ctx.em;
-    for (const std::string& path : attention_paths(ctx.stepper())) {
+    for (const std::string& path : paths) {
         ImGui::PushID(path.c_str());
         ImGui::TextDisabled("%s", path.c_str());
         for (int h = 0; h < H; ++h) {
