@@ -22,8 +22,7 @@ Stack last_stack(const ModelConfig& config) {
 }
 
 std::string token_text(const Model& model, int id, std::optional<Stack> stack) {
-    const std::optional<Vocab>& vocab = side_vocab(model, stack);
-    return vocab && id >= 0 && id < vocab->size() ? vocab->token(id) : "#" + std::to_string(id);
+    return token_or_id(side_vocab(model, stack), id);
 }
 
 std::string shown(const std::string& token) {

@@ -1,6 +1,7 @@
 // attnlab-cli qk / ov: one head's QK and OV circuits (core/analysis/head_circuits.h), over a list
 // of tokens as a matrix, or for one token over the whole vocabulary as its top (and bottom) K.
 #include "analysis/head_circuits.h"
+#include "analysis/token_ranking.h"
 #include "cli_common.h"
 #include "cli_tokens.h"
 #include "commands.h"
@@ -11,7 +12,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <numeric>
 
 namespace attnlab::cli {
 
@@ -76,28 +76,14 @@ std::string head_name(const CircuitRequest& r) {
            " head " + std::to_string(r.head.head);
 }
 
-// The k largest (or smallest) entries of one row, as (id, value), ties to the lower id.
-std::vector<std::pair<int, float>> extremes(const Mat& m, int k, bool largest) {
-    std::vector<int> order(static_cast<size_t>(m.cols()));
-    std::iota(order.begin(), order.end(), 0);
-    const size_t n = std::min(order.size(), static_cast<size_t>(k));
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(), [&](int a, int b) {
-        const float x = m(0, a), y = m(0, b);
-        return (largest ? x > y : x < y) || (x == y && a < b);
-    });
-    std::vector<std::pair<int, float>> out;
-    for (size_t i = 0; i < n; ++i) out.emplace_back(order[i], m(0, order[i]));
-    return out;
-}
-
 int print_ranked(const Model& model, const CircuitRequest& r, const Mat& row, Stack columns_side, const char* what,
                  const char* what_after, bool with_bottom) {
-    const auto top = extremes(row, r.top, true);
-    const auto bottom = with_bottom ? extremes(row, r.top, false) : std::vector<std::pair<int, float>>{};
+    const auto top = rank_tokens(row.row(0), r.top);
+    const auto bottom = with_bottom ? rank_tokens(row.row(0), r.top, false) : std::vector<TokenScore>{};
     if (r.json) {
-        const auto list = [&](const std::vector<std::pair<int, float>>& v) {
+        const auto list = [&](const std::vector<TokenScore>& v) {
             nlohmann::json j = nlohmann::json::array();
-            for (const auto& [id, value] : v) j.push_back({{"id", id}, {"token", token_text(model, id, columns_side)}, {"value", value}});
+            for (const TokenScore& t : v) j.push_back({{"id", t.id}, {"token", token_text(model, t.id, columns_side)}, {"value", t.value}});
             return j;
         };
         nlohmann::json j = {{"token", r.ids[0]}, {"top", list(top)}};
@@ -107,10 +93,10 @@ int print_ranked(const Model& model, const CircuitRequest& r, const Mat& row, St
     }
     std::printf("%s, %s %s (id %d) %s\n", head_name(r).c_str(), what, shown(token_text(model, r.ids[0], r.head.stack)).c_str(),
                 r.ids[0], what_after);
-    const auto print = [&](const char* title, const std::vector<std::pair<int, float>>& v) {
+    const auto print = [&](const char* title, const std::vector<TokenScore>& v) {
         std::printf("%s\n", title);
-        for (const auto& [id, value] : v)
-            std::printf("  %+10.4f  %6d  %s\n", static_cast<double>(value), id, shown(token_text(model, id, columns_side)).c_str());
+        for (const TokenScore& t : v)
+            std::printf("  %+10.4f  %6d  %s\n", static_cast<double>(t.value), t.id, shown(token_text(model, t.id, columns_side)).c_str());
     };
     print("highest", top);
     if (with_bottom) print("lowest", bottom);

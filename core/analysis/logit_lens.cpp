@@ -1,5 +1,7 @@
 #include "analysis/logit_lens.h"
 
+#include "analysis/token_ranking.h"
+
 #include "forward/linear_map.h"
 #include "ops/activation.h"
 #include "ops/layer_norm.h"
@@ -34,14 +36,8 @@ Tensor pick_rows(const Tensor& x, const std::vector<int>& positions) {
 }
 
 std::vector<TokenProbability> top_k(ConstRowVecMap p, int k) {
-    std::vector<int> ids(static_cast<size_t>(p.size()));
-    std::iota(ids.begin(), ids.end(), 0);
-    const auto n = std::min<size_t>(static_cast<size_t>(std::max(k, 0)), ids.size());
-    // Ties go to the lower id, so the order never depends on the sort.
-    std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(),
-                      [&](int a, int b) { return p(a) > p(b) || (p(a) == p(b) && a < b); });
     std::vector<TokenProbability> out;
-    for (size_t r = 0; r < n; ++r) out.push_back({ids[r], p(ids[r])});
+    for (const TokenScore& t : rank_tokens(p, k)) out.push_back({t.id, t.value});
     return out;
 }
 

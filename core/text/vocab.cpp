@@ -94,4 +94,8 @@ Vocab default_char_vocab() {
     return std::move(vocab).value();
 }
 
+std::string token_or_id(const std::optional<Vocab>& vocab, int id) {
+    return vocab && id >= 0 && id < vocab->size() ? vocab->token(id) : "#" + std::to_string(id);
+}
+
 }  // namespace attnlab

@@ -47,6 +47,9 @@ private:
     std::unordered_map<std::string, int, StringHash, std::equal_to<>> ids_;  // token -> id
 };
 
+// The token as the vocabulary writes it, or "#id" without a vocabulary or outside it.
+std::string token_or_id(const std::optional<Vocab>& vocab, int id);
+
 // <pad> <sos> <eos> <unk> (ids 0..3), then printable ASCII 32..126, space included:
 // 99 tokens. Used by random models that ship no vocabulary.
 Vocab default_char_vocab();

@@ -47,15 +47,7 @@ uint64_t trace_version(const Stepper& stepper) {
     return last ? last->version : 0;
 }
 
-const std::optional<Vocab>& output_vocab(const PanelContext& ctx) {
-    const Model& m = ctx.session.model();
-    return ctx.config().has_decoder() ? m.tgt_vocab : m.src_vocab;
-}
-
-std::string token_text(const PanelContext& ctx, int id) {
-    const auto& vocab = output_vocab(ctx);
-    return vocab && id >= 0 && id < vocab->size() ? vocab->token(id) : "#" + std::to_string(id);
-}
+std::string token_text(const PanelContext& ctx, int id) { return token_or_id(output_vocab(ctx), id); }
 
 // A probability as a cell colour: the window background towards the accent colour.
 // A table no taller than its rows (a header and `rows`), nor than the space left.

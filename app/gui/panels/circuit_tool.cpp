@@ -1,13 +1,13 @@
 #include "panels/circuit_tool.h"
 
 #include "analysis/head_circuits.h"
+#include "analysis/token_ranking.h"
 #include "panels/input_fields.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -31,10 +31,6 @@ Side head_side(const PanelContext& ctx) {
     const Model& m = ctx.session.model();
     return encoder ? Side{Stack::encoder, m.src_vocab, ctx.stepper().inputs().src_ids}
                    : Side{Stack::decoder, m.tgt_vocab, ctx.stepper().inputs().tgt_ids};
-}
-
-std::string label(const std::optional<Vocab>& vocab, int id) {
-    return vocab && id >= 0 && id < vocab->size() ? vocab->token(id) : "#" + std::to_string(id);
 }
 
 // The typed tokens (unknown ones reported in *unknown), or the sentence's, each once, at most kMaxTokens.
@@ -74,7 +70,7 @@ struct CircuitCache {
     uint64_t version = 0;
     float range = 1.0f;              // the colour scale runs from −range to +range
     int focus_id = -1;               // the token the ranking was computed for
-    std::vector<std::pair<int, float>> top, bottom;
+    std::vector<TokenScore> top, bottom;
 };
 
 void refresh_matrix(const PanelContext& ctx, CircuitCache& cache, const Side& side, const HeadRef& head,
@@ -97,25 +93,12 @@ void refresh_matrix(const PanelContext& ctx, CircuitCache& cache, const Side& si
         for (size_t j = 0; j < ids.size(); ++j) square.col(static_cast<Eigen::Index>(j)) = cache.logits.col(ids[j]);
         cache.matrix = std::move(square);
     }
-    const std::optional<Vocab>& out_vocab = config.has_decoder() ? ctx.session.model().tgt_vocab : ctx.session.model().src_vocab;
+    const std::optional<Vocab>& out_vocab = output_vocab(ctx);
     for (int id : ids) {
-        cache.labels.push_back(label(side.vocab, id));
-        cache.out_labels.push_back(label(out_vocab, id));
+        cache.labels.push_back(token_or_id(side.vocab, id));
+        cache.out_labels.push_back(token_or_id(out_vocab, id));
     }
     if (cache.matrix && cache.matrix->size() > 0) cache.range = std::max(1e-6f, cache.matrix->cwiseAbs().maxCoeff());
-}
-
-// The k largest and smallest entries of a row, as (id, value); ties to the lower id.
-std::vector<std::pair<int, float>> extremes(const Eigen::Ref<const RowVec>& row, int k, bool largest) {
-    std::vector<int> order(static_cast<size_t>(row.size()));
-    std::iota(order.begin(), order.end(), 0);
-    const size_t n = std::min(order.size(), static_cast<size_t>(k));
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(), [&](int a, int b) {
-        return (largest ? row(a) > row(b) : row(a) < row(b)) || (row(a) == row(b) && a < b);
-    });
-    std::vector<std::pair<int, float>> out;
-    for (size_t i = 0; i < n; ++i) out.emplace_back(order[i], row(order[i]));
-    return out;
 }
 
 void refresh_ranking(const PanelContext& ctx, CircuitCache& cache, int focus) {
@@ -123,14 +106,14 @@ void refresh_ranking(const PanelContext& ctx, CircuitCache& cache, int focus) {
     if (cache.focus_id == id) return;
     cache.focus_id = id;
     if (cache.ov) {
-        cache.top = extremes(cache.logits.row(focus), kRanked, true);
-        cache.bottom = extremes(cache.logits.row(focus), kRanked, false);
+        cache.top = rank_tokens(cache.logits.row(focus), kRanked);
+        cache.bottom = rank_tokens(cache.logits.row(focus), kRanked, false);
         return;
     }
     const Tensor& table = ctx.stepper().weights().at(embedding_params(ctx.config(), cache.head.stack).tokens);
     auto scores = qk_circuit(ctx.config(), ctx.stepper().weights(), cache.head, {id},
                              every_token(static_cast<int>(table.dim(0))));  // (1, V)
-    cache.top = scores ? extremes(scores->row(0), kRanked, true) : std::vector<std::pair<int, float>>{};
+    cache.top = scores ? rank_tokens(scores->row(0), kRanked) : std::vector<TokenScore>{};
     cache.bottom.clear();
 }
 
@@ -163,7 +146,7 @@ void draw_head_picker(PanelContext& ctx) {
 }
 
 void draw_ranking(const PanelContext& ctx, const CircuitCache& cache, const Side& side, int focus) {
-    const std::optional<Vocab>& out_vocab = ctx.config().has_decoder() ? ctx.session.model().tgt_vocab : ctx.session.model().src_vocab;
+    const std::optional<Vocab>& out_vocab = output_vocab(ctx);
     const std::string token = cache.labels[static_cast<size_t>(focus)];
     char title[256];
     std::snprintf(title, sizeof title, cache.ov ? ctx.t("attending to \"%s\" raises, over the whole vocabulary:")
@@ -172,8 +155,8 @@ void draw_ranking(const PanelContext& ctx, const CircuitCache& cache, const Side
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(title);
     ImGui::PopTextWrapPos();
-    const auto list = [&](const std::vector<std::pair<int, float>>& entries, const std::optional<Vocab>& vocab) {
-        for (const auto& [id, value] : entries) ImGui::Text("%+8.3f  %s", static_cast<double>(value), label(vocab, id).c_str());
+    const auto list = [&](const std::vector<TokenScore>& entries, const std::optional<Vocab>& vocab) {
+        for (const TokenScore& t : entries) ImGui::Text("%+8.3f  %s", static_cast<double>(t.value), token_or_id(vocab, t.id).c_str());
     };
     list(cache.top, cache.ov ? out_vocab : side.vocab);
     if (!cache.ov) return;

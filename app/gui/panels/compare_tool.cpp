@@ -114,10 +114,6 @@ void rebuild_b(PanelContext& ctx, CompareCache& cache) {
     }
 }
 
-std::string token_label(const std::optional<Vocab>& vocab, int id) {
-    return vocab && id >= 0 && id < vocab->size() ? vocab->token(id) : "#" + std::to_string(id);
-}
-
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
 // The tokens along a step's rows (or, for columns, its keys) when there are as many: the source's
@@ -130,7 +126,7 @@ std::vector<std::string> axis_labels(const PanelContext& ctx, const std::string&
     const std::vector<int>& ids = source ? ctx.stepper().inputs().src_ids : ctx.stepper().inputs().tgt_ids;
     std::vector<std::string> labels;
     for (int64_t i = 0; i < n; ++i)
-        labels.push_back(static_cast<int64_t>(ids.size()) == n ? token_label(source ? m.src_vocab : m.tgt_vocab, ids[static_cast<size_t>(i)])
+        labels.push_back(static_cast<int64_t>(ids.size()) == n ? token_or_id(source ? m.src_vocab : m.tgt_vocab, ids[static_cast<size_t>(i)])
                                                                 : std::to_string(i));
     return labels;
 }
@@ -167,12 +163,11 @@ void refresh_heatmap(PanelContext& ctx, CompareCache& cache, const std::string& 
     for (int64_t r = 0; r < rows_all; ++r)
         for (int64_t c : columns) cache.values.push_back(block[r * cols_all + c]);
     const bool vocabulary = step == "logits" || step == "probs";
-    const Model& m = ctx.session.model();
-    const std::optional<Vocab>& out_vocab = ctx.config().has_decoder() ? m.tgt_vocab : m.src_vocab;
+    const std::optional<Vocab>& out_vocab = output_vocab(ctx);
     cache.row_labels = axis_labels(ctx, step, rows_all, false);
     const std::vector<std::string> keys = axis_labels(ctx, step, cols_all, true);
     for (int64_t c : columns)
-        cache.col_labels.push_back(vocabulary ? token_label(out_vocab, static_cast<int>(c)) : keys[static_cast<size_t>(c)]);
+        cache.col_labels.push_back(vocabulary ? token_or_id(out_vocab, static_cast<int>(c)) : keys[static_cast<size_t>(c)]);
     float peak = 0.0f;
     for (float v : cache.values) peak = std::max(peak, std::abs(v));
     cache.range = std::max(peak, 1e-6f);

@@ -37,9 +37,7 @@ Side last_stack(const PanelContext& ctx) {
             decoder ? ctx.stepper().inputs().tgt_ids : ctx.stepper().inputs().src_ids};
 }
 
-std::string label(const Side& side, int id) {
-    return side.vocab && id >= 0 && id < side.vocab->size() ? side.vocab->token(id) : "#" + std::to_string(id);
-}
+std::string label(const Side& side, int id) { return token_or_id(side.vocab, id); }
 
 void refresh(EmbeddingCache& cache, const Side& side, int id) {
     if (cache.table == &side.table && cache.id == id) return;

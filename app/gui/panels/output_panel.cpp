@@ -76,15 +76,9 @@ const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const Trac
     return c.rows;
 }
 
-const Vocab* output_vocab(const PanelContext& ctx) {
-    const Model& m = ctx.session.model();
-    const auto& v = ctx.config().arch == Arch::encoder_only ? m.src_vocab : m.tgt_vocab;
-    return v ? &*v : nullptr;
-}
-
-std::string token_text(const Vocab* vocab, int id) {
-    if (!vocab || id < 0 || id >= vocab->size()) return "#" + std::to_string(id);
-    const std::string& t = vocab->token(id);
+// A token as a bar's label: the space token quoted, so it shows.
+std::string token_text(const std::optional<Vocab>& vocab, int id) {
+    const std::string t = token_or_id(vocab, id);
     return t == " " ? "' '" : t;
 }
 
@@ -97,7 +91,7 @@ ImU32 with_alpha(ImU32 color, float alpha) {
 // k horizontal bars: token label, bar ∝ p (full width = 100%), percentage. The true next token is green.
 void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, int position, const float* logits_row,
                       float width) {
-    const Vocab* vocab = output_vocab(ctx);
+    const std::optional<Vocab>& vocab = output_vocab(ctx);
     const int k = std::min<int>(ctx.view.top_k, static_cast<int>(pred.top.size()));
     const float line = ImGui::GetTextLineHeightWithSpacing(), em = ctx.em;
     float label_w = 2.0f * em;

@@ -22,6 +22,11 @@ View view_for_step(const std::string& path) {
 
 void text_not_run_yet(const PanelContext& ctx) { ImGui::TextDisabled("%s", ctx.t("Not run yet: step forward to compute it.")); }
 
+const std::optional<Vocab>& output_vocab(const PanelContext& ctx) {
+    const Model& m = ctx.session.model();
+    return ctx.config().has_decoder() ? m.tgt_vocab : m.src_vocab;
+}
+
 std::string model_display_name(const std::string& path) {
     std::filesystem::path p = std::filesystem::path(path).lexically_normal();
     if (!p.has_filename()) p = p.parent_path();  // "dir/"

@@ -70,6 +70,8 @@ void focus_attention_step(ViewState& view, const std::string& step_path);
 // Shared drawing helpers for panels.
 void text_not_run_yet(const PanelContext& ctx);
 void text_disabled_wrapped(const char* text);  // a dim, wrapped note
+// The last stack's vocabulary: what the model predicts (the decoder's, or an encoder-only model's).
+const std::optional<Vocab>& output_vocab(const PanelContext& ctx);
 // A model path as lists show it: the file's name, or the folder's for a Hugging Face folder or its config.json.
 std::string model_display_name(const std::string& path);
 // A small "CSV" button that writes `tensor` to attnlab-<name>.csv in the working directory.

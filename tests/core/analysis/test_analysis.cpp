@@ -3,6 +3,7 @@
 #include "analysis/embedding_similarity.h"
 #include "analysis/head_summary.h"
 #include "analysis/logit_lens.h"
+#include "analysis/token_ranking.h"
 #include "hf/open_model.h"
 #include "io/safetensors.h"
 
@@ -177,4 +178,18 @@ TEST_CASE("nearest tokens by cosine and the 2-D PCA of GPT-2's embeddings match 
 
     CHECK(nearest_tokens(table, 50, 3).error().message == "token id 50 is outside the vocabulary 0..49");
     CHECK(pca_2d(table, {3, 3, 4}).error().message == "a 2-D picture needs at least 3 different tokens");
+}
+
+TEST_CASE("tokens ranked by a row: highest or lowest first, ties to the lower id", "[analysis]") {
+    RowVec row(6);
+    row << 0.5f, 2.0f, -1.0f, 2.0f, -1.0f, 0.0f;
+    const auto ids = [](const std::vector<TokenScore>& r) {
+        std::vector<int> out;
+        for (const TokenScore& t : r) out.push_back(t.id);
+        return out;
+    };
+    CHECK(ids(rank_tokens(row, 3)) == std::vector<int>{1, 3, 0});
+    CHECK(ids(rank_tokens(row, 3, false)) == std::vector<int>{2, 4, 5});
+    CHECK(rank_tokens(row, 1, false).front().value == -1.0f);
+    CHECK(rank_tokens(row, 10).size() == 6);
 }
