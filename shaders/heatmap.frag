@@ -1,5 +1,5 @@
 #version 330 core
-// Colours one matrix cell per block of u_cell_px × u_cell_px pixels.
+// Colours a u_size-pixel tile at u_origin, each matrix cell an equal block of it (to within a pixel).
 //   sequential (0): a viridis-like ramp over [u_min, u_max], for probabilities and norms
 //   diverging  (1): blue – white – red, centred on 0 over [−u_max_abs, u_max_abs], for signed values
 // Cells that are not finite (a masked score is −∞) or masked by u_mask are hatched grey.
@@ -9,7 +9,8 @@ uniform bool u_has_mask;
 uniform int u_colormap;
 uniform float u_min;
 uniform float u_max;
-uniform int u_cell_px;
+uniform ivec2 u_origin;  // the tile's corner in the target, in pixels
+uniform ivec2 u_size;    // the tile's size in pixels
 uniform bool u_grid;
 out vec4 frag_color;
 
@@ -40,24 +41,25 @@ vec3 diverging(float t) {  // t in [-1, 1]
 }
 
 void main() {
-    ivec2 px = ivec2(gl_FragCoord.xy);
-    ivec2 cell = px / u_cell_px;
-    ivec2 local = px - cell * u_cell_px;
+    ivec2 n_cells = textureSize(u_values, 0);
+    ivec2 px = ivec2(gl_FragCoord.xy) - u_origin;
+    ivec2 cell = px * n_cells / u_size;
     float v = texelFetch(u_values, cell, 0).r;
     bool masked = isnan(v) || isinf(v) || (u_has_mask && texelFetch(u_mask, cell, 0).r < 0.5);
     vec3 color;
     if (masked) {
-        bool stripe = ((local.x + local.y) / max(1, u_cell_px / 4)) % 2 == 0;
+        int cell_px = min(u_size.x / n_cells.x, u_size.y / n_cells.y);
+        bool stripe = ((px.x + px.y) / max(1, cell_px / 4)) % 2 == 0;
         color = stripe ? vec3(0.42) : vec3(0.24);
     } else if (u_colormap == 0) {
         color = sequential((v - u_min) / max(u_max - u_min, 1e-12));
     } else {
         color = diverging(v / max(u_max, 1e-12));
     }
-    // Grid lines between cells only, never along the outer edge.
-    ivec2 n_cells = textureSize(u_values, 0);
-    bool inner_x = local.x == u_cell_px - 1 && cell.x < n_cells.x - 1;
-    bool inner_y = local.y == u_cell_px - 1 && cell.y < n_cells.y - 1;
+    // Grid lines on each cell's last pixel, between cells only, never along the outer edge.
+    ivec2 next = (px + 1) * n_cells / u_size;
+    bool inner_x = next.x != cell.x && cell.x < n_cells.x - 1;
+    bool inner_y = next.y != cell.y && cell.y < n_cells.y - 1;
     if (u_grid && (inner_x || inner_y)) color *= 0.55;
     frag_color = vec4(color, 1.0);
 }

@@ -4,6 +4,7 @@
 #include "default_model.h"
 #include "fonts.h"
 #include "i18n.h"
+#include "gl/font_texture.h"
 #include "gl/gl.h"
 #include "io/file_bytes.h"
 #include "hf/open_model.h"
@@ -64,11 +65,10 @@ void on_drop(GLFWwindow* window, int count, const char** paths) {
     for (int i = 0; i < count; ++i) dropped->push_back(paths[i]);
 }
 
-void rebuild_fonts(App& app) {
+void rebuild_fonts(App& app, FontTexture& font_texture) {
     const std::string used = load_ui_font(app.font_pixels());
     app.font_warning = used.empty() ? tr(app.view().korean, "Hangul font not found: install fonts-nanum") : "";
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
+    font_texture.upload(*ImGui::GetIO().Fonts);
 }
 
 // The soak's verdict on stdout as JSON, and its exit code: 1 if memory grew or commands failed.
@@ -144,9 +144,14 @@ int main(int argc, char** argv) {
     ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; our settings live in settings.json
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");
+    // The backend's shaders and buffers now, while the atlas holds only its small default font;
+    // our FontTexture replaces the backend's RGBA copy of it.
+    ImGui_ImplOpenGL3_CreateDeviceObjects();
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
 
     int exit_code = 0;
     {
+        FontTexture font_texture;
         auto heatmaps = HeatmapRenderer::create(paths.shaders);
         if (!heatmaps) {
             exit_code = fail(heatmaps.error().message, 1);
@@ -157,7 +162,7 @@ int main(int argc, char** argv) {
                 view_from_id(*o.view, v);
                 app.show_view(v);
             }
-            rebuild_fonts(app);
+            rebuild_fonts(app, font_texture);
             if (o.tour && !app.open_tour_chapter(*o.tour - 1)) exit_code = fail(app.status, 1);
             if (o.tour_slides && exit_code == 0) {
                 std::error_code ec;
@@ -244,7 +249,7 @@ int main(int argc, char** argv) {
                     else
                         glfwSetWindowMonitor(window, nullptr, 80, 80, o.width, o.height, 0);
                 }
-                if (req.fonts_changed) rebuild_fonts(app);
+                if (req.fonts_changed) rebuild_fonts(app, font_texture);
             }
             if (o.bench_frames > 0) {
                 frame_ms.erase(frame_ms.begin(), frame_ms.begin() + std::min<size_t>(10, frame_ms.size()));  // warm-up

@@ -5,6 +5,7 @@
 #include <GLFW/glfw3.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
 using namespace attnlab::gui;
@@ -87,4 +88,72 @@ TEST_CASE("heatmaps re-render only when their data changes, and follow the color
     CHECK(renderer->live_textures() == 1);
     for (int i = 0; i < 200; ++i) renderer->end_frame();
     CHECK(renderer->live_textures() == 0);
+}
+
+namespace {
+
+// RGBA of the atlas pixel at texture coordinates (u, v), v = 0 being the top row as ImGui draws it.
+std::vector<uint8_t> atlas_color(ImTextureID tex, float u, float v) {
+    const GLuint id = static_cast<GLuint>(reinterpret_cast<intptr_t>(tex));
+    glBindTexture(GL_TEXTURE_2D, id);
+    GLint w = 0, h = 0;
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &w);
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &h);
+    std::vector<uint8_t> pixels(static_cast<size_t>(w) * h * 4);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    const int x = std::min(static_cast<int>(u * w), w - 1), y = std::min(static_cast<int>(v * h), h - 1);
+    const size_t i = (static_cast<size_t>(y) * w + x) * 4;
+    return {pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]};
+}
+
+}  // namespace
+
+TEST_CASE("an atlas draws each source in its own tile and redraws only the tiles that changed", "[heatmap][gl]") {
+    GlContext gl;
+    auto renderer = HeatmapRenderer::create(ATTNLAB_SOURCE_DIR "/shaders");
+    if (!renderer) FAIL(renderer.error().message);
+    // Three 2 × 3 tiles, two to a row: tile 0 all 0 (dark purple), tile 1 all 1 (yellow); tile 2 row 0 at 1, row 1 at 0.
+    const float zeros[6] = {0, 0, 0, 0, 0, 0}, ones[6] = {1, 1, 1, 1, 1, 1}, top_row[6] = {1, 1, 1, 0, 0, 0};
+    std::vector<HeatmapSource> tiles(3);
+    const float* values[] = {zeros, ones, top_row};
+    for (int i = 0; i < 3; ++i) tiles[i] = HeatmapSource{"", values[i], 2, 3, /*version=*/1};
+
+    HeatmapAtlas atlas = renderer->atlas("grid", tiles, 2, 30, 20);
+    REQUIRE(atlas.texture);
+    CHECK(atlas.tiles_per_row == 2);
+    CHECK(atlas.tile_rows == 2);
+    CHECK(renderer->renders() == 3);
+    CHECK(atlas.uv0(1).x == Approx(0.5f));
+    CHECK(atlas.uv0(2).y == Approx(0.5f));
+    CHECK(atlas.uv1(2).x == Approx(0.5f));
+
+    const auto centre = [&](int tile, float du = 0.5f, float dv = 0.5f) {
+        const ImVec2 a = atlas.uv0(tile), b = atlas.uv1(tile);
+        return atlas_color(atlas.texture, a.x + du * (b.x - a.x), a.y + dv * (b.y - a.y));
+    };
+    const auto dark = centre(0), bright = centre(1);
+    CHECK(dark[0] < 100);
+    CHECK(bright[0] > 200);
+    CHECK(bright[1] > 200);
+    // Matrix row 0 is the tile's top: the bright row above the dark one.
+    CHECK(centre(2, 0.5f, 0.25f)[0] > 200);
+    CHECK(centre(2, 0.5f, 0.75f)[0] < 100);
+
+    // Nothing changed: nothing drawn. One source's version changes: only its tile is drawn.
+    renderer->atlas("grid", tiles, 2, 30, 20);
+    CHECK(renderer->renders() == 3);
+    tiles[1].values = zeros;
+    tiles[1].version = 2;
+    atlas = renderer->atlas("grid", tiles, 2, 30, 20);
+    CHECK(renderer->renders() == 4);
+    CHECK(centre(1)[0] < 100);
+    CHECK(centre(2, 0.5f, 0.25f)[0] > 200);  // the other tiles kept their drawing
+
+    // A new tile size draws every tile again, in a texture of the new size.
+    atlas = renderer->atlas("grid", tiles, 2, 12, 8);
+    CHECK(renderer->renders() == 7);
+    GLint w = 0;
+    glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<intptr_t>(atlas.texture)));
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &w);
+    CHECK(w == 24);
 }

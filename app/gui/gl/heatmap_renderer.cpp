@@ -1,11 +1,10 @@
-// Matrix -> values texture (R32F) -> heatmap.frag -> RGBA texture that ImGui draws.
+// Matrix -> values texture (R32F) -> heatmap.frag -> a tile of an RGBA texture that ImGui draws.
 #include "gl/heatmap_renderer.h"
 
 #include "gl/shader_program.h"
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 namespace attnlab::gui {
 
@@ -22,6 +21,16 @@ void heatmap_range(const float* values, int64_t n, Colormap colormap, float& lo,
         lo = mn;
         hi = mx > mn ? mx : mn + 1.0f;
     }
+}
+
+ImVec2 HeatmapAtlas::uv0(int tile) const {
+    return ImVec2(static_cast<float>(tile % tiles_per_row) / static_cast<float>(tiles_per_row),
+                  static_cast<float>(tile / tiles_per_row) / static_cast<float>(tile_rows));
+}
+
+ImVec2 HeatmapAtlas::uv1(int tile) const {
+    return ImVec2(static_cast<float>(tile % tiles_per_row + 1) / static_cast<float>(tiles_per_row),
+                  static_cast<float>(tile / tiles_per_row + 1) / static_cast<float>(tile_rows));
 }
 
 Result<HeatmapRenderer> HeatmapRenderer::create(const std::string& shader_dir) {
@@ -51,28 +60,29 @@ void HeatmapRenderer::release(Entry& e) {
     e = {};
 }
 
-void HeatmapRenderer::render(Entry& e, const HeatmapSource& s) {
-    const bool resized = e.rows != s.rows || e.cols != s.cols;
-    if (resized) {
-        release(e);
-        e.rows = s.rows;
-        e.cols = s.cols;
-        e.cell_px = std::clamp(480 / std::max(s.rows, s.cols), 1, 24);
-        glGenTextures(1, &e.values_tex);
-        glGenTextures(1, &e.mask_tex);
-        glGenTextures(1, &e.color_tex);
-        glGenFramebuffers(1, &e.fbo);
-        glBindTexture(GL_TEXTURE_2D, e.color_tex);
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, s.cols * e.cell_px, s.rows * e.cell_px, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                     nullptr);
-        // Nearest both ways: cells stay crisp, and llvmpipe samples it several times faster than linear.
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-        glBindFramebuffer(GL_FRAMEBUFFER, e.fbo);
-        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, e.color_tex, 0);
-    }
+void HeatmapRenderer::allocate(Entry& e, int width, int height, size_t n_tiles) {
+    release(e);
+    e.width = width;
+    e.height = height;
+    e.tiles.assign(n_tiles, TileState{});
+    glGenTextures(1, &e.values_tex);
+    glGenTextures(1, &e.mask_tex);
+    glGenTextures(1, &e.color_tex);
+    glGenFramebuffers(1, &e.fbo);
+    glBindTexture(GL_TEXTURE_2D, e.color_tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    // Nearest both ways: cells stay crisp, and llvmpipe samples it several times faster than linear.
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindFramebuffer(GL_FRAMEBUFFER, e.fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, e.color_tex, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+// Draws s into the w × h pixels at (x, y) of e's texture. The caller has bound e.fbo and the program.
+void HeatmapRenderer::draw_tile(Entry& e, const HeatmapSource& s, int x, int y, int w, int h) {
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, e.values_tex);
@@ -90,44 +100,68 @@ void HeatmapRenderer::render(Entry& e, const HeatmapSource& s) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
 
-    glBindFramebuffer(GL_FRAMEBUFFER, e.fbo);
-    glViewport(0, 0, s.cols * e.cell_px, s.rows * e.cell_px);
-    glDisable(GL_BLEND);
-    glDisable(GL_SCISSOR_TEST);
-    glUseProgram(program_);
-    glUniform1i(glGetUniformLocation(program_, "u_values"), 0);
-    glUniform1i(glGetUniformLocation(program_, "u_mask"), 1);
+    glViewport(x, y, w, h);
+    glScissor(x, y, w, h);
+    glUniform2i(glGetUniformLocation(program_, "u_origin"), x, y);
+    glUniform2i(glGetUniformLocation(program_, "u_size"), w, h);
     glUniform1i(glGetUniformLocation(program_, "u_has_mask"), s.mask != nullptr);
     glUniform1i(glGetUniformLocation(program_, "u_colormap"), s.colormap == Colormap::sequential ? 0 : 1);
     glUniform1f(glGetUniformLocation(program_, "u_min"), s.lo);
     glUniform1f(glGetUniformLocation(program_, "u_max"), s.hi);
-    glUniform1i(glGetUniformLocation(program_, "u_cell_px"), e.cell_px);
-    glUniform1i(glGetUniformLocation(program_, "u_grid"), e.cell_px >= 8);
-    glBindVertexArray(vao_);
+    glUniform1i(glGetUniformLocation(program_, "u_grid"), w / s.cols >= 8 && h / s.rows >= 8);
     glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindVertexArray(0);
-    glUseProgram(0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glActiveTexture(GL_TEXTURE0);
-
-    e.version = s.version;
-    e.mask_version = s.mask_version;
-    e.has_mask = s.mask != nullptr;
-    e.colormap = s.colormap;
-    e.lo = s.lo;
-    e.hi = s.hi;
     ++renders_;
+}
+
+HeatmapAtlas HeatmapRenderer::atlas(const std::string& key, const std::vector<HeatmapSource>& tiles, int tiles_per_row,
+                                    int tile_w, int tile_h) {
+    HeatmapAtlas out;
+    if (tiles.empty() || tiles_per_row <= 0 || tile_w <= 0 || tile_h <= 0) return out;
+    out.tiles_per_row = tiles_per_row;
+    out.tile_rows = static_cast<int>((tiles.size() + tiles_per_row - 1) / tiles_per_row);
+    Entry& e = entries_[key];
+    const int width = tiles_per_row * tile_w, height = out.tile_rows * tile_h;
+    if (e.color_tex == 0 || e.width != width || e.height != height || e.tiles.size() != tiles.size())
+        allocate(e, width, height, tiles.size());
+    e.last_used = frame_;
+    out.texture = reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.color_tex));
+
+    bool bound = false;
+    for (size_t i = 0; i < tiles.size(); ++i) {
+        const HeatmapSource& s = tiles[i];
+        if (s.rows <= 0 || s.cols <= 0) continue;
+        const TileState now{s.rows, s.cols, s.version, s.mask_version, s.mask != nullptr, s.colormap, s.lo, s.hi};
+        if (e.tiles[i] == now) continue;
+        if (!bound) {  // one framebuffer bind for every stale tile: each bind is a flush on llvmpipe
+            glBindFramebuffer(GL_FRAMEBUFFER, e.fbo);
+            glDisable(GL_BLEND);
+            glEnable(GL_SCISSOR_TEST);
+            glUseProgram(program_);
+            glUniform1i(glGetUniformLocation(program_, "u_values"), 0);
+            glUniform1i(glGetUniformLocation(program_, "u_mask"), 1);
+            glBindVertexArray(vao_);
+            bound = true;
+        }
+        // Texture row 0 is matrix row 0 and is drawn at the top (uv v = 0), so tile row r starts at y = r · tile_h.
+        const int col = static_cast<int>(i) % tiles_per_row, row = static_cast<int>(i) / tiles_per_row;
+        draw_tile(e, s, col * tile_w, row * tile_h, tile_w, tile_h);
+        e.tiles[i] = now;
+    }
+    if (bound) {
+        glBindVertexArray(0);
+        glUseProgram(0);
+        glDisable(GL_SCISSOR_TEST);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glActiveTexture(GL_TEXTURE0);
+    }
+    return out;
 }
 
 ImTextureID HeatmapRenderer::texture(const HeatmapSource& s) {
     if (s.rows <= 0 || s.cols <= 0) return nullptr;
-    Entry& e = entries_[s.key];
-    const bool stale = e.color_tex == 0 || e.rows != s.rows || e.cols != s.cols || e.version != s.version ||
-                       e.mask_version != s.mask_version || e.has_mask != (s.mask != nullptr) ||
-                       e.colormap != s.colormap || e.lo != s.lo || e.hi != s.hi;
-    if (stale) render(e, s);
-    e.last_used = frame_;
-    return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.color_tex));
+    // One tile of cell_px × cell_px pixels per cell, at most 480 pixels a side.
+    const int cell_px = std::clamp(480 / std::max(s.rows, s.cols), 1, 24);
+    return atlas(s.key, {s}, 1, s.cols * cell_px, s.rows * cell_px).texture;
 }
 
 ImTextureID HeatmapRenderer::colorbar(Colormap colormap) {

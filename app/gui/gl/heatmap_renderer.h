@@ -1,6 +1,8 @@
 // HeatmapRenderer: turns a matrix into an RGBA texture by running shaders/heatmap.frag into
 // a framebuffer. Each drawing has a key; its texture is re-rendered only when the matrix's
 // version, mask, colormap or range changed, and freed when it has not been drawn for a while.
+// Many small heatmaps (a grid of attention heads) share one texture as the tiles of an atlas:
+// on llvmpipe each switch between such render-target textures flushes the frame's drawing.
 #pragma once
 
 #include "gl/gl.h"
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace attnlab::gui {
 
@@ -30,6 +33,14 @@ struct HeatmapSource {
 // The range to colour by: [min, max] of the finite values, or [−m, m] with m = max |v| when diverging.
 void heatmap_range(const float* values, int64_t n, Colormap colormap, float& lo, float& hi);
 
+// An atlas texture of tiles_per_row × tile_rows equal tiles, filled row by row.
+struct HeatmapAtlas {
+    ImTextureID texture = nullptr;
+    int tiles_per_row = 1, tile_rows = 1;
+    ImVec2 uv0(int tile) const;  // the tile's top-left corner in texture coordinates
+    ImVec2 uv1(int tile) const;  // its bottom-right corner
+};
+
 class HeatmapRenderer {
 public:
     static Result<HeatmapRenderer> create(const std::string& shader_dir);
@@ -39,25 +50,36 @@ public:
     ~HeatmapRenderer();
 
     ImTextureID texture(const HeatmapSource& source);
+    // The sources as tiles of tile_w × tile_h pixels, tiles_per_row to a row, under one key; a source with no
+    // rows leaves its tile empty. Only tiles whose source changed are drawn again.
+    HeatmapAtlas atlas(const std::string& key, const std::vector<HeatmapSource>& tiles, int tiles_per_row,
+                       int tile_w, int tile_h);
     ImTextureID colorbar(Colormap colormap);  // the ramp from lo (left) to hi (right)
     void end_frame();                         // frees textures unused for kMaxIdleFrames
     void release_all();                       // frees every texture; the next draw renders each anew
 
-    uint64_t renders() const { return renders_; }  // how many times a texture was (re)drawn
+    uint64_t renders() const { return renders_; }  // how many heatmaps (or tiles) were (re)drawn
     size_t live_textures() const { return entries_.size(); }
 
 private:
-    struct Entry {
-        GLuint values_tex = 0, mask_tex = 0, color_tex = 0, fbo = 0;
-        int rows = 0, cols = 0, cell_px = 1;
+    // What one tile shows; a tile is drawn again when its source no longer matches.
+    struct TileState {
+        int rows = 0, cols = 0;
         uint64_t version = 0, mask_version = 0;
+        bool has_mask = false;
         Colormap colormap = Colormap::sequential;
         float lo = 0, hi = 0;
-        bool has_mask = false;
+        bool operator==(const TileState&) const = default;
+    };
+    struct Entry {
+        GLuint values_tex = 0, mask_tex = 0, color_tex = 0, fbo = 0;
+        int width = 0, height = 0;     // of color_tex, in pixels
+        std::vector<TileState> tiles;  // one for a single heatmap; rows = 0 until drawn
         uint64_t last_used = 0;
     };
     explicit HeatmapRenderer(GLuint program);
-    void render(Entry& e, const HeatmapSource& s);
+    static void allocate(Entry& e, int width, int height, size_t n_tiles);
+    void draw_tile(Entry& e, const HeatmapSource& s, int x, int y, int w, int h);
     static void release(Entry& e);
 
     static constexpr uint64_t kMaxIdleFrames = 120;

@@ -89,6 +89,30 @@ CurrentStep current_step(const PanelContext& ctx, const Family& f) {
     return {std::stoi(path.substr(prefix.size(), at - prefix.size())), path.substr(at + attn.size())};
 }
 
+// Every layer × head's softmax weights (H, Tq, Tk) as tiles of one texture, row l · H + h, each drawn at the
+// thumbnail's size in pixels; a layer not run yet leaves its tiles empty.
+HeatmapAtlas grid_atlas(PanelContext& ctx, const Family& f, int n_layers, float thumb) {
+    const int H = ctx.config().n_heads;
+    const TraceEntry* mask = ctx.stepper().entry(f.mask);
+    std::vector<HeatmapSource> tiles(static_cast<size_t>(n_layers) * H);
+    for (int l = 0; l < n_layers; ++l) {
+        const TraceEntry* e = ctx.stepper().entry(attention_path(f, l) + ".weights");
+        if (!e) continue;
+        const Tensor& w = e->value;
+        for (int h = 0; h < H; ++h) {
+            HeatmapSource& s = tiles[static_cast<size_t>(l) * H + h];
+            s.values = w.slice(h).data();
+            s.rows = static_cast<int>(w.dim(1));
+            s.cols = static_cast<int>(w.dim(2));
+            s.version = e->version;
+            if (mask) s.mask = mask->value.data.data(), s.mask_version = mask->version;
+            s.lo = 0.0f, s.hi = 1.0f;
+        }
+    }
+    const int px = std::max(1, static_cast<int>(std::lround(thumb)));
+    return ctx.heatmaps.atlas(std::string("grid/") + f.stack + "/" + f.attn, tiles, H, px, px);
+}
+
 // The grid of every layer × head of one family, as thumbnails of the softmax weights.
 void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
     const int H = ctx.config().n_heads;
@@ -111,10 +135,12 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
         else ImGui::Text("%d", h);
     }
     const CurrentStep current = current_step(ctx, f);
+    const HeatmapAtlas atlas = grid_atlas(ctx, f, n_layers, thumb);
+    // Every thumbnail first (one texture), then every frame and cross (the font's): two texture binds, not 2·L·H.
+    draw->ChannelsSplit(2);
     for (int l = 0; l < n_layers; ++l) {
         const std::string path = attention_path(f, l);
-        const TraceEntry* e = ctx.stepper().entry(path + ".weights");
-        const TraceEntry* mask = ctx.stepper().entry(f.mask);
+        const bool computed = ctx.stepper().entry(path + ".weights") != nullptr;
         ImGui::AlignTextToFramePadding();
         if (l == current.layer)  // the stepper is inside this layer's attention
             ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.16f, 1.0f), "%s %d ▶", ctx.t("Layer"), l);
@@ -134,16 +160,12 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
             if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) ctx.session.toggle_head(path, h);
             ImGui::PopID();
             const ImVec2 q(p.x + thumb, p.y + thumb);
-            if (e) {
-                const Tensor& w = e->value;  // (H, Tq, Tk)
-                HeatmapSource src{"grid/" + path + "/" + std::to_string(h), w.slice(h).data(), static_cast<int>(w.dim(1)),
-                                  static_cast<int>(w.dim(2)), e->version};
-                if (mask) src.mask = mask->value.data.data(), src.mask_version = mask->version;
-                src.lo = 0.0f, src.hi = 1.0f;
-                draw->AddImage(ctx.heatmaps.texture(src), p, q);
-            } else {
+            draw->ChannelsSetCurrent(0);
+            if (computed && atlas.texture)
+                draw->AddImage(atlas.texture, p, q, atlas.uv0(l * H + h), atlas.uv1(l * H + h));
+            else
                 draw->AddRectFilled(p, q, ImGui::GetColorU32(ImGuiCol_FrameBg));
-            }
+            draw->ChannelsSetCurrent(1);
             const bool selected = l == current.layer;
             draw->AddRect(p, q, selected ? IM_COL32(255, 200, 40, 255) : ImGui::GetColorU32(ImGuiCol_Border), 0, 0,
                           selected ? 3.0f : 1.0f);
@@ -161,6 +183,7 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
         }
         ImGui::Dummy(ImVec2(0, gap * 0.3f));
     }
+    draw->ChannelsMerge();
     if (!ctx.stepper().entry(attention_path(f, 0) + ".weights")) text_not_run_yet(ctx);
 }
 
