@@ -6,6 +6,7 @@
 #include "i18n.h"
 #include "gl/font_texture.h"
 #include "gl/gl.h"
+#include "gl/ui_renderer.h"
 #include "io/file_bytes.h"
 #include "hf/open_model.h"
 #include "launch_options.h"
@@ -16,7 +17,6 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
-#include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -143,18 +143,16 @@ int main(int argc, char** argv) {
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; our settings live in settings.json
     ImGui_ImplGlfw_InitForOpenGL(window, true);
-    ImGui_ImplOpenGL3_Init("#version 330");
-    // The backend's shaders and buffers now, while the atlas holds only its small default font;
-    // our FontTexture replaces the backend's RGBA copy of it.
-    ImGui_ImplOpenGL3_CreateDeviceObjects();
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui::GetIO().BackendRendererName = "attnlab_ui_renderer";
+    ImGui::GetIO().BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;  // meshes past 64K vertices
 
     int exit_code = 0;
     {
         FontTexture font_texture;
         auto heatmaps = HeatmapRenderer::create(paths.shaders);
-        if (!heatmaps) {
-            exit_code = fail(heatmaps.error().message, 1);
+        auto ui_renderer = UiRenderer::create(paths.shaders);
+        if (!heatmaps || !ui_renderer) {
+            exit_code = fail(!heatmaps ? heatmaps.error().message : ui_renderer.error().message, 1);
         } else {
             App app(std::move(*session), std::move(view), std::move(*heatmaps), paths);
             if (o.view) {
@@ -195,7 +193,6 @@ int main(int argc, char** argv) {
                 const auto t0 = std::chrono::steady_clock::now();
                 const float dt = std::chrono::duration<float>(t0 - last).count();
                 last = t0;
-                ImGui_ImplOpenGL3_NewFrame();
                 ImGui_ImplGlfw_NewFrame();
                 if (headless) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no stray hover in screenshots
                 ImGui::NewFrame();
@@ -207,7 +204,7 @@ int main(int argc, char** argv) {
                 const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the tiled windows draw none
                 glClearColor(bg.x, bg.y, bg.z, 1.0f);
                 glClear(GL_COLOR_BUFFER_BIT);
-                ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+                ui_renderer->render(*ImGui::GetDrawData(), [&](ImTextureID t) { return app.heatmaps().owns(t); });
                 app.end_frame();
                 ++frame;
 
@@ -261,7 +258,6 @@ int main(int argc, char** argv) {
                 if (auto st = save_view_state(app.view()); !st) fail("settings not saved: " + st.error().message, 0);
         }
     }
-    ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
     glfwDestroyWindow(window);

@@ -2,7 +2,8 @@
 // re-rendered only when their data changed, masked cells are hatched, and unused ones are freed.
 #include "gl/heatmap_renderer.h"
 
-#include <GLFW/glfw3.h>
+#include "gl_context.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -11,24 +12,6 @@
 using namespace attnlab::gui;
 
 namespace {
-
-struct GlContext {
-    GLFWwindow* window = nullptr;
-    GlContext() {
-        REQUIRE(glfwInit());
-        glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        window = glfwCreateWindow(64, 64, "test", nullptr, nullptr);
-        REQUIRE(window);
-        glfwMakeContextCurrent(window);
-    }
-    ~GlContext() {
-        glfwDestroyWindow(window);
-        glfwTerminate();
-    }
-};
 
 // RGBA of the texture's pixel at the centre of cell (row, col).
 std::vector<uint8_t> cell_color(ImTextureID tex, int rows, int cols, int row, int col) {

@@ -42,9 +42,11 @@ Result<HeatmapRenderer> HeatmapRenderer::create(const std::string& shader_dir) {
 HeatmapRenderer::HeatmapRenderer(GLuint program) : program_(program) { glGenVertexArrays(1, &vao_); }
 
 HeatmapRenderer::HeatmapRenderer(HeatmapRenderer&& o) noexcept
-    : program_(o.program_), vao_(o.vao_), entries_(std::move(o.entries_)), frame_(o.frame_), renders_(o.renders_) {
+    : program_(o.program_), vao_(o.vao_), entries_(std::move(o.entries_)),
+      color_textures_(std::move(o.color_textures_)), frame_(o.frame_), renders_(o.renders_) {
     o.program_ = o.vao_ = 0;
     o.entries_.clear();
+    o.color_textures_.clear();
 }
 
 HeatmapRenderer::~HeatmapRenderer() {
@@ -53,7 +55,12 @@ HeatmapRenderer::~HeatmapRenderer() {
     if (program_) glDeleteProgram(program_);
 }
 
+bool HeatmapRenderer::owns(ImTextureID texture) const {
+    return color_textures_.count(static_cast<GLuint>(reinterpret_cast<intptr_t>(texture))) > 0;
+}
+
 void HeatmapRenderer::release(Entry& e) {
+    color_textures_.erase(e.color_tex);
     GLuint textures[] = {e.values_tex, e.mask_tex, e.color_tex};
     glDeleteTextures(3, textures);
     if (e.fbo) glDeleteFramebuffers(1, &e.fbo);
@@ -68,6 +75,7 @@ void HeatmapRenderer::allocate(Entry& e, int width, int height, size_t n_tiles) 
     glGenTextures(1, &e.values_tex);
     glGenTextures(1, &e.mask_tex);
     glGenTextures(1, &e.color_tex);
+    color_textures_.insert(e.color_tex);
     glGenFramebuffers(1, &e.fbo);
     glBindTexture(GL_TEXTURE_2D, e.color_tex);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);

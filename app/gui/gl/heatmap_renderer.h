@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace attnlab::gui {
@@ -58,6 +59,7 @@ public:
     void end_frame();                         // frees textures unused for kMaxIdleFrames
     void release_all();                       // frees every texture; the next draw renders each anew
 
+    bool owns(ImTextureID texture) const;  // one of this renderer's textures: opaque, drawn without blending
     uint64_t renders() const { return renders_; }  // how many heatmaps (or tiles) were (re)drawn
     size_t live_textures() const { return entries_.size(); }
 
@@ -78,13 +80,14 @@ private:
         uint64_t last_used = 0;
     };
     explicit HeatmapRenderer(GLuint program);
-    static void allocate(Entry& e, int width, int height, size_t n_tiles);
+    void allocate(Entry& e, int width, int height, size_t n_tiles);
     void draw_tile(Entry& e, const HeatmapSource& s, int x, int y, int w, int h);
-    static void release(Entry& e);
+    void release(Entry& e);
 
     static constexpr uint64_t kMaxIdleFrames = 120;
     GLuint program_ = 0, vao_ = 0;
     std::unordered_map<std::string, Entry> entries_;
+    std::unordered_set<GLuint> color_textures_;  // every entry's color_tex
     uint64_t frame_ = 0, renders_ = 0;
 };
 
