@@ -1,25 +1,32 @@
-// A hidden GLFW window with a current OpenGL 3.3 core context, for tests run under Xvfb.
+// One hidden 64 × 64 GLFW window with a current OpenGL 3.3 core context, shared by every test in the binary
+// and run under Xvfb. Initialising and terminating GLFW once per test made glfwInit fail now and then.
 #pragma once
 
 #include <GLFW/glfw3.h>
 #include <catch2/catch.hpp>
 
-struct GlContext {
-    GLFWwindow* window = nullptr;
-    explicit GlContext(int width = 64, int height = 64) {
-        REQUIRE(glfwInit());
+constexpr int kGlWindowSize = 64;
+
+class GlContext {
+public:
+    static void make_current() {
+        static GlContext context;
+        REQUIRE(context.window_);
+        glfwMakeContextCurrent(context.window_);
+    }
+
+private:
+    GlContext() {
+        if (!glfwInit()) return;
         glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
         glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
         glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
         glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        window = glfwCreateWindow(width, height, "test", nullptr, nullptr);
-        REQUIRE(window);
-        glfwMakeContextCurrent(window);
+        window_ = glfwCreateWindow(kGlWindowSize, kGlWindowSize, "test", nullptr, nullptr);
     }
     ~GlContext() {
-        glfwDestroyWindow(window);
+        if (window_) glfwDestroyWindow(window_);
         glfwTerminate();
     }
-    GlContext(const GlContext&) = delete;
-    GlContext& operator=(const GlContext&) = delete;
+    GLFWwindow* window_ = nullptr;
 };

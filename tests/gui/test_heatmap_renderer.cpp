@@ -30,7 +30,7 @@ std::vector<uint8_t> cell_color(ImTextureID tex, int rows, int cols, int row, in
 }  // namespace
 
 TEST_CASE("heatmaps re-render only when their data changes, and follow the colormap", "[heatmap][gl]") {
-    GlContext gl;
+    GlContext::make_current();
     auto renderer = HeatmapRenderer::create(ATTNLAB_SOURCE_DIR "/shaders");
     if (!renderer) FAIL(renderer.error().message);
     const float values[] = {0.0f, 1.0f, 0.5f, 0.25f};  // (2, 2)
@@ -92,7 +92,7 @@ std::vector<uint8_t> atlas_color(ImTextureID tex, float u, float v) {
 }  // namespace
 
 TEST_CASE("an atlas draws each source in its own tile and redraws only the tiles that changed", "[heatmap][gl]") {
-    GlContext gl;
+    GlContext::make_current();
     auto renderer = HeatmapRenderer::create(ATTNLAB_SOURCE_DIR "/shaders");
     if (!renderer) FAIL(renderer.error().message);
     // Three 2 × 3 tiles, two to a row: tile 0 all 0 (dark purple), tile 1 all 1 (yellow); tile 2 row 0 at 1, row 1 at 0.

@@ -16,7 +16,7 @@ using namespace attnlab::gui;
 
 namespace {
 
-constexpr int kSize = 64;
+constexpr int kSize = kGlWindowSize;
 
 // RGB of the framebuffer at (x, y), y counted from the top as ImGui counts it.
 std::array<int, 3> pixel(int x, int y) {
@@ -28,7 +28,7 @@ std::array<int, 3> pixel(int x, int y) {
 }  // namespace
 
 TEST_CASE("the UI renderer draws shapes, clips them, and draws heatmaps from their own texture", "[ui][gl]") {
-    GlContext gl(kSize, kSize);
+    GlContext::make_current();
     auto ui = UiRenderer::create(ATTNLAB_SOURCE_DIR "/shaders");
     if (!ui) FAIL(ui.error().message);
     auto heatmaps = HeatmapRenderer::create(ATTNLAB_SOURCE_DIR "/shaders");

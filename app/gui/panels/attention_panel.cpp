@@ -109,7 +109,7 @@ HeatmapAtlas grid_atlas(PanelContext& ctx, const Family& f, int n_layers, float 
             s.lo = 0.0f, s.hi = 1.0f;
         }
     }
-    const int px = std::max(1, static_cast<int>(std::lround(thumb)));
+    const int px = std::max(1, static_cast<int>(thumb));
     return ctx.heatmaps.atlas(std::string("grid/") + f.stack + "/" + f.attn, tiles, H, px, px);
 }
 
@@ -121,7 +121,8 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
     const float avail_w = ImGui::GetContentRegionAvail().x - label_w;
     const float avail_h = ImGui::GetContentRegionAvail().y - 1.6f * ctx.em;
     const float fit = std::min(avail_w / static_cast<float>(H), avail_h / static_cast<float>(n_layers)) - gap;
-    const float thumb = std::clamp(fit, 2.5f * ctx.em, 9.0f * ctx.em);
+    // Whole pixels, placed on whole pixels: each tile of the atlas is drawn texel for pixel.
+    const float thumb = std::floor(std::clamp(fit, 2.5f * ctx.em, 9.0f * ctx.em));
     ImDrawList* draw = ImGui::GetWindowDrawList();
 
     ImGui::Dummy(ImVec2(label_w, 0));
@@ -149,7 +150,8 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
         for (int h = 0; h < H; ++h) {
             ImGui::SameLine(label_w + h * (thumb + gap) + ImGui::GetStyle().WindowPadding.x);
             ImGui::PushID(l * 1000 + h);
-            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const ImVec2 cursor = ImGui::GetCursorScreenPos();
+            const ImVec2 p(std::floor(cursor.x), std::floor(cursor.y));
             ImGui::InvisibleButton("thumb", ImVec2(thumb, thumb));
             const bool hovered = ImGui::IsItemHovered();
             if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
