@@ -47,12 +47,13 @@ bool chip(const PanelContext& ctx, bool first, const std::string& token, const s
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImU32 fill = ImGui::GetColorU32(hovered ? ImGuiCol_ButtonHovered : ImGuiCol_FrameBg);
-    draw->AddRectFilled(a, b, fill, 0.25f * ctx.em);
+    const float rounding = ImGui::GetStyle().FrameRounding;  // square like the buttons beside the chips
+    draw->AddRectFilled(a, b, fill, rounding);
     if (style == ChipStyle::unknown) {
-        draw->AddRectFilled(a, b, ImGui::GetColorU32(unknown_color(ctx, 0.25f)), 0.25f * ctx.em);
-        draw->AddRect(a, b, ImGui::GetColorU32(unknown_color(ctx)), 0.25f * ctx.em, 0, 1.5f);
+        draw->AddRectFilled(a, b, ImGui::GetColorU32(unknown_color(ctx, 0.25f)), rounding);
+        draw->AddRect(a, b, ImGui::GetColorU32(unknown_color(ctx)), rounding, 0, 1.5f);
     } else {
-        draw->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 0.25f * ctx.em);
+        draw->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), rounding);
     }
     const ImU32 text = style == ChipStyle::unknown   ? ImGui::GetColorU32(unknown_color(ctx))
                        : style == ChipStyle::special ? ImGui::GetColorU32(ImGuiCol_TextDisabled)
