@@ -36,6 +36,7 @@ TEST_CASE("the UI renderer draws shapes, clips them, and draws heatmaps from the
 
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // no imgui.ini left in the working directory
     io.DisplaySize = ImVec2(kSize, kSize);
     io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
     FontTexture font;
