@@ -13,8 +13,8 @@ using namespace attnlab::gui;
 
 namespace {
 
-// RGBA of the texture's pixel at the centre of cell (row, col).
-std::vector<uint8_t> cell_color(ImTextureID tex, int rows, int cols, int row, int col) {
+// RGBA of the texture's pixel at texture coordinates (u, v), v = 0 being the top row as ImGui draws it.
+std::vector<uint8_t> texture_color(ImTextureID tex, float u, float v) {
     const GLuint id = static_cast<GLuint>(reinterpret_cast<intptr_t>(tex));
     glBindTexture(GL_TEXTURE_2D, id);
     GLint w = 0, h = 0;
@@ -22,9 +22,14 @@ std::vector<uint8_t> cell_color(ImTextureID tex, int rows, int cols, int row, in
     glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &h);
     std::vector<uint8_t> pixels(static_cast<size_t>(w) * h * 4);
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-    const int x = (2 * col + 1) * w / (2 * cols), y = (2 * row + 1) * h / (2 * rows);
+    const int x = std::min(static_cast<int>(u * w), w - 1), y = std::min(static_cast<int>(v * h), h - 1);
     const size_t i = (static_cast<size_t>(y) * w + x) * 4;
     return {pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]};
+}
+
+// RGBA of the texture's pixel at the centre of cell (row, col).
+std::vector<uint8_t> cell_color(ImTextureID tex, int rows, int cols, int row, int col) {
+    return texture_color(tex, (col + 0.5f) / static_cast<float>(cols), (row + 0.5f) / static_cast<float>(rows));
 }
 
 }  // namespace
@@ -73,24 +78,6 @@ TEST_CASE("heatmaps re-render only when their data changes, and follow the color
     CHECK(renderer->live_textures() == 0);
 }
 
-namespace {
-
-// RGBA of the atlas pixel at texture coordinates (u, v), v = 0 being the top row as ImGui draws it.
-std::vector<uint8_t> atlas_color(ImTextureID tex, float u, float v) {
-    const GLuint id = static_cast<GLuint>(reinterpret_cast<intptr_t>(tex));
-    glBindTexture(GL_TEXTURE_2D, id);
-    GLint w = 0, h = 0;
-    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &w);
-    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &h);
-    std::vector<uint8_t> pixels(static_cast<size_t>(w) * h * 4);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-    const int x = std::min(static_cast<int>(u * w), w - 1), y = std::min(static_cast<int>(v * h), h - 1);
-    const size_t i = (static_cast<size_t>(y) * w + x) * 4;
-    return {pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]};
-}
-
-}  // namespace
-
 TEST_CASE("an atlas draws each source in its own tile and redraws only the tiles that changed", "[heatmap][gl]") {
     GlContext::make_current();
     auto renderer = HeatmapRenderer::create(ATTNLAB_SOURCE_DIR "/shaders");
@@ -112,7 +99,7 @@ TEST_CASE("an atlas draws each source in its own tile and redraws only the tiles
 
     const auto centre = [&](int tile, float du = 0.5f, float dv = 0.5f) {
         const ImVec2 a = atlas.uv0(tile), b = atlas.uv1(tile);
-        return atlas_color(atlas.texture, a.x + du * (b.x - a.x), a.y + dv * (b.y - a.y));
+        return texture_color(atlas.texture, a.x + du * (b.x - a.x), a.y + dv * (b.y - a.y));
     };
     const auto dark = centre(0), bright = centre(1);
     CHECK(dark[0] < 100);
