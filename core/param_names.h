@@ -11,6 +11,7 @@
 #pragma once
 
 #include "config.h"
+#include "forward/step_id.h"
 #include "tensor.h"
 
 #include <optional>
@@ -19,7 +20,6 @@
 
 namespace attnlab {
 
-enum class Stack { encoder, decoder };
 enum class WeightLayout { out_in, in_out };  // nn.Linear's (out, in); GPT-2's Conv1D (in, out)
 
 // One linear map y = x·Aᵀ + b, A (n_out, n_in): the outputs [out_begin, out_begin + n_out) of a

@@ -1,6 +1,8 @@
 // The stepper: cursor movement, the trace, and incremental re-runs after edits.
 #include "stepper.h"
 
+#include "forward/step_path.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -38,14 +40,15 @@ Status check_inputs(const ModelConfig& c, const ForwardInputs& in) {
     return ok_status();
 }
 
-// NaN and ±∞ entries of a step's output (see TraceEntry::non_finite). A `.masked` step's
+// NaN and ±∞ entries of a step's output (see TraceEntry::non_finite). A masked stage's
 // output is (H, N, M) and its input 1 the (N, M) mask shared by the heads: a −∞ in a cell the
 // mask forbids is the mask's own doing and is not counted.
 int64_t count_non_finite(const Step& step, const Tensor& value, const std::vector<const Tensor*>& in) {
     int64_t n = 0;
     for (const float x : value.data) n += std::isfinite(x) ? 0 : 1;
-    if (n == 0 || !step.path.ends_with(".masked")) return n;
-    assert(in.size() == 2 && in[1]->rank() == 2 && value.rank() == 3 && "a .masked step reads (scaled, mask)");
+    const StepId& id = step.record.id;
+    if (n == 0 || id.kind != StepKind::attention || id.stage != AttentionStage::masked) return n;
+    assert(in.size() == 2 && in[1]->rank() == 2 && value.rank() == 3 && "a masked stage reads (scaled, mask)");
     const FloatBuffer& mask = in[1]->data;  // (N, M)
     const size_t cells = mask.size();
     assert(cells > 0 && value.data.size() % cells == 0);
@@ -84,7 +87,37 @@ void Stepper::rebuild_index() {
             input_index_[i].push_back(it->second);
         }
         index_[steps_[i].path] = i;
+        id_index_[id_key(steps_[i].record.id)] = i;
     }
+}
+
+uint64_t Stepper::id_key(const StepId& id) {
+    assert(id.layer >= -1 && id.layer < (1 << 20) && id.sublayer >= 0 && id.sublayer < 16);
+    uint64_t key = static_cast<uint64_t>(id.kind);
+    for (const auto [value, bits] : {std::pair<uint64_t, int>{static_cast<uint64_t>(id.stack), 1},
+                                     {static_cast<uint64_t>(id.layer + 1), 21},
+                                     {static_cast<uint64_t>(id.sublayer), 4},
+                                     {static_cast<uint64_t>(id.use), 2},
+                                     {static_cast<uint64_t>(id.stage), 4},
+                                     {static_cast<uint64_t>(id.part), 2}})
+        key = key << bits | value;
+    return key;
+}
+
+std::optional<size_t> Stepper::find(const StepId& id) const {
+    auto it = id_index_.find(id_key(id));
+    if (it == id_index_.end()) return std::nullopt;
+    return it->second;
+}
+
+const TraceEntry* Stepper::entry(const StepId& id) const {
+    auto i = find(id);
+    return i && *i < cursor_ ? &trace_[*i] : nullptr;
+}
+
+const Tensor* Stepper::output(const StepId& id) const {
+    const TraceEntry* e = entry(id);
+    return e ? &e->value : nullptr;
 }
 
 std::optional<size_t> Stepper::find(const std::string& path) const {
@@ -170,8 +203,10 @@ void Stepper::rerun_control(const std::string& control) {
 // shorter-then-longer sequence does not bring them back on other tokens.
 void Stepper::prune_mask_overrides() {
     const int S = static_cast<int>(inputs_.src_ids.size()), T = static_cast<int>(inputs_.tgt_ids.size());
-    for (auto& [path, cells] : inputs_.mask_overrides) {
-        const int rows = path == "masks.encoder_self" ? S : T, cols = path == "masks.decoder_self" ? T : S;
+    auto length = [&](Sequence seq) { return seq == Sequence::source ? S : T; };
+    for (auto& [use, cells] : inputs_.mask_overrides) {
+        const StepRecord mask = StepRecord::of(StepId::mask_of(use), config_);
+        const int rows = length(mask.rows), cols = length(*mask.keys);
         std::erase_if(cells, [&](const auto& cell) { return cell.first.first >= rows || cell.first.second >= cols; });
     }
 }
@@ -194,31 +229,29 @@ Status Stepper::set_tgt_ids(std::vector<int> ids) {
     return ok_status();
 }
 
-Status Stepper::set_mask_cell(const std::string& mask_path, int row, int col, bool allowed) {
-    if (!find(mask_path) || !steps_[*find(mask_path)].path.starts_with("masks.") ||
-        std::find(steps_[*find(mask_path)].controls.begin(), steps_[*find(mask_path)].controls.end(),
-                  mask_control(mask_path)) == steps_[*find(mask_path)].controls.end())
-        return Error{"'" + mask_path + "' is not an editable mask of this model"};
+Status Stepper::set_mask_cell(AttentionUse use, int row, int col, bool allowed) {
+    if (!find(StepId::mask_of(use))) return Error{"this model has no " + step_path(StepId::mask_of(use))};
     if (row < 0 || col < 0 || row >= config_.max_len || col >= config_.max_len)
         return Error{"mask cell (" + std::to_string(row) + ", " + std::to_string(col) + ") is outside max_len"};
-    inputs_.mask_overrides[mask_path][{row, col}] = allowed;
-    rerun_control(mask_control(mask_path));
+    inputs_.mask_overrides[use][{row, col}] = allowed;
+    rerun_control(mask_control(use));
     return ok_status();
 }
 
-void Stepper::clear_mask_overrides(const std::string& mask_path) {
-    if (inputs_.mask_overrides.erase(mask_path)) rerun_control(mask_control(mask_path));
+void Stepper::clear_mask_overrides(AttentionUse use) {
+    if (inputs_.mask_overrides.erase(use)) rerun_control(mask_control(use));
 }
 
-Status Stepper::set_head_ablated(const std::string& attention_path, int head, bool ablated) {
-    if (!find(attention_path + ".context")) return Error{"'" + attention_path + "' is not an attention of this model"};
+Status Stepper::set_head_ablated(const AttentionSite& site, int head, bool ablated) {
+    if (!find(StepId::attention_at(site, AttentionStage::context)))
+        return Error{"'" + attention_name(site) + "' is not an attention of this model"};
     if (head < 0 || head >= config_.n_heads)
         return Error{"head " + std::to_string(head) + " is outside 0.." + std::to_string(config_.n_heads - 1)};
-    auto& heads = inputs_.ablated_heads[attention_path];
+    auto& heads = inputs_.ablated_heads[site];
     if (ablated) heads.insert(head);
     else heads.erase(head);
-    if (heads.empty()) inputs_.ablated_heads.erase(attention_path);
-    rerun_control(ablation_control(attention_path));
+    if (heads.empty()) inputs_.ablated_heads.erase(site);
+    rerun_control(ablation_control(site));
     return ok_status();
 }
 

@@ -33,7 +33,8 @@ public:
     size_t size() const { return steps_.size(); }
     const Step& step(size_t i) const { return steps_.at(i); }
     const std::vector<Step>& steps() const { return steps_; }
-    std::optional<size_t> find(const std::string& path) const;
+    std::optional<size_t> find(const std::string& path) const;  // by the user-visible name
+    std::optional<size_t> find(const StepId& id) const;          // by what the step is
     size_t cursor() const { return cursor_; }
     bool step_forward();         // runs step[cursor]; false at the end
     bool step_back();            // un-runs the last step; false at the start
@@ -43,6 +44,8 @@ public:
     // ---- the trace: outputs of steps that have run ----
     const TraceEntry* entry(const std::string& path) const;  // nullptr if unknown or not yet run
     const Tensor* output(const std::string& path) const;
+    const TraceEntry* entry(const StepId& id) const;
+    const Tensor* output(const StepId& id) const;
     // How many steps the last call computed (an edit's incremental re-run, a step, run_to).
     size_t last_computed() const { return last_computed_; }
     // The first step, in step order among those run (below the cursor), whose output holds a
@@ -55,9 +58,9 @@ public:
     // ---- edits: each re-runs, below the cursor, exactly the steps it affects ----
     Status set_src_ids(std::vector<int> ids);
     Status set_tgt_ids(std::vector<int> ids);
-    Status set_mask_cell(const std::string& mask_path, int row, int col, bool allowed);
-    void clear_mask_overrides(const std::string& mask_path);
-    Status set_head_ablated(const std::string& attention_path, int head, bool ablated);
+    Status set_mask_cell(AttentionUse use, int row, int col, bool allowed);  // a cell of that use's mask
+    void clear_mask_overrides(AttentionUse use);
+    Status set_head_ablated(const AttentionSite& site, int head, bool ablated);
     Status set_weight_value(const std::string& name, int64_t flat_index, float value);
     // A new config (switches) and/or new weights (a snapshot). Steps whose formula, inputs and
     // parameter tensors are unchanged keep their outputs.
@@ -70,6 +73,7 @@ public:
 private:
     Stepper(ModelConfig config, Weights weights, ForwardInputs inputs, uint64_t first_version);
     void rebuild_index();
+    static uint64_t id_key(const StepId& id);  // the id packed into one number, for id_index_
     void compute(size_t i);
     // Recomputes, below the cursor, every step for which seed(i) holds and every step downstream of one.
     template <class Seed>
@@ -83,7 +87,8 @@ private:
     std::vector<Step> steps_;
     std::vector<std::vector<size_t>> input_index_;  // step i's inputs as step indices
     std::vector<TraceEntry> trace_;                 // aligned with steps_
-    std::unordered_map<std::string, size_t> index_;
+    std::unordered_map<std::string, size_t> index_;  // path -> step
+    std::unordered_map<uint64_t, size_t> id_index_;  // id_key(id) -> step
     size_t cursor_ = 0;
     uint64_t next_version_ = 1;
     size_t last_computed_ = 0;

@@ -17,10 +17,6 @@ const std::optional<Vocab>& side_vocab(const Model& model, std::optional<Stack> 
 
 }  // namespace
 
-Stack last_stack(const ModelConfig& config) {
-    return config.has_decoder() ? Stack::decoder : Stack::encoder;
-}
-
 std::string token_text(const Model& model, int id, std::optional<Stack> stack) {
     return token_or_id(side_vocab(model, stack), id);
 }

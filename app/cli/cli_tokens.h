@@ -14,7 +14,6 @@
 
 namespace attnlab::cli {
 
-Stack last_stack(const ModelConfig& config);
 // The vocabulary's text, or "#id" without one.
 std::string token_text(const Model& model, int id, std::optional<Stack> stack = std::nullopt);
 std::string shown(const std::string& token);         // JSON-quoted: spaces and bytes visible

@@ -6,6 +6,7 @@
 #include "cli_common.h"
 #include "cli_tokens.h"
 #include "commands.h"
+#include "forward/step_path.h"
 #include "hf/open_model.h"
 #include "param_names.h"
 
@@ -99,7 +100,7 @@ int run_heads(const Argv& argv) {
     };
     std::vector<Row> rows;
     for (const auto& layer : summarize_heads(*stepper).layers)
-        for (size_t h = 0; h < layer.heads.size(); ++h) rows.push_back({layer.attention, static_cast<int>(h), layer.heads[h]});
+        for (size_t h = 0; h < layer.heads.size(); ++h) rows.push_back({attention_name(layer.attention), static_cast<int>(h), layer.heads[h]});
     const auto value = [&](const HeadStats& s) {
         const float v = sort == "entropy" ? s.entropy : sort == "previous" ? s.previous_token : sort == "first" ? s.first_token : s.self;
         return std::isnan(v) ? -1.0f : v;  // heads without the number last

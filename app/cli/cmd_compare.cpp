@@ -3,6 +3,7 @@
 #include "analysis/trace_compare.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "forward/step_path.h"
 #include "hf/open_model.h"
 
 #include <nlohmann/json.hpp>
@@ -140,9 +141,12 @@ int run_compare(const Argv& argv) {
     if (!b) return fail("compare: model B cannot read model A's input: " + b.error().message, kExitBadInput);
     if (!same_tokens(model_a.src_vocab, model_b.src_vocab) || !same_tokens(model_a.tgt_vocab, model_b.tgt_vocab))
         std::fprintf(stderr, "attnlab-cli: note: the models' vocabularies differ; B reads A's token ids as they are\n");
-    for (const Ablation& ablation : ablations)
-        if (auto st = b->set_head_ablated(ablation.attention, ablation.head, true); !st)
+    for (const Ablation& ablation : ablations) {
+        const auto site = find_attention(b->steps(), ablation.attention);
+        if (!site) return fail("compare: '" + ablation.attention + "' is not an attention of model B", kExitBadInput);
+        if (auto st = b->set_head_ablated(*site, ablation.head, true); !st)
             return fail("compare: " + st.error().message, kExitBadInput);
+    }
     a->run_all();
     b->run_all();
     if (auto step = args.get("step")) return print_step(*a, *b, *step, static_cast<int>(*top), args.has("json"));

@@ -34,13 +34,13 @@ std::vector<HeadStats> head_stats(const Tensor& weights) {
 }
 
 HeadSummary summarize_heads(const Stepper& stepper) {
-    static const std::string kSuffix = ".weights";
     HeadSummary summary;
     for (const Step& step : stepper.steps()) {
-        if (!step.path.ends_with("_attn" + kSuffix)) continue;
-        const Tensor* weights = stepper.output(step.path);
+        const StepId& id = step.record.id;
+        if (id.kind != StepKind::attention || id.stage != AttentionStage::weights) continue;
+        const Tensor* weights = stepper.output(id);
         if (!weights) break;  // not run yet, nor anything after it
-        summary.layers.push_back({step.path.substr(0, step.path.size() - kSuffix.size()), head_stats(*weights)});
+        summary.layers.push_back({id.site(), head_stats(*weights)});
     }
     return summary;
 }

@@ -24,13 +24,13 @@ std::vector<HeadStats> head_stats(const Tensor& weights);
 
 struct HeadSummary {
     struct Layer {
-        std::string attention;         // "decoder.layers.3.self_attn"
+        AttentionSite attention;       // its name: attention_name(attention), "decoder.layers.3.self_attn"
         std::vector<HeadStats> heads;  // H
     };
     std::vector<Layer> layers;  // every self- and cross-attention that has run, in step order
 };
 
-// From the trace: every `*.weights` step of an attention that has run.
+// From the trace: the weights stage of every attention that has run.
 HeadSummary summarize_heads(const Stepper& stepper);
 
 }  // namespace attnlab

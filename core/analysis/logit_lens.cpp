@@ -9,6 +9,7 @@
 #include "param_names.h"
 
 #include <algorithm>
+#include <cassert>
 #include <numeric>
 
 namespace attnlab {
@@ -43,11 +44,9 @@ std::vector<TokenProbability> top_k(ConstRowVecMap p, int k) {
 
 }  // namespace
 
-std::string layer_output_path(const ModelConfig& config, Stack stack, int layer) {
-    const bool decoder = stack == Stack::decoder;
-    const int last_sublayer = decoder && config.arch == Arch::encoder_decoder ? 3 : 2;
-    return std::string(decoder ? "decoder" : "encoder") + ".layers." + std::to_string(layer) +
-           (config.norm_first ? ".residual" : ".norm") + std::to_string(last_sublayer);
+StepId layer_output(const ModelConfig& config, Stack stack, int layer) {
+    const int last_sublayer = stack == Stack::decoder && config.arch == Arch::encoder_decoder ? 3 : 2;
+    return StepId::sublayer_at(config.norm_first ? StepKind::residual : StepKind::norm, stack, layer, last_sublayer);
 }
 
 Result<LogitLens> logit_lens(const Stepper& stepper, std::vector<int> positions, int k) {
@@ -55,16 +54,19 @@ Result<LogitLens> logit_lens(const Stepper& stepper, std::vector<int> positions,
     if (config.output_head == OutputHead::none) return Error{"this model has no output head to read the layers through"};
     const Stack stack = config.has_decoder() ? Stack::decoder : Stack::encoder;
     const int n_layers = stack == Stack::decoder ? config.n_decoder_layers : config.n_encoder_layers;
-    const std::string stack_name = stack == Stack::decoder ? "decoder" : "encoder";
 
     // The stack's input is what its first layer's first step reads first.
-    const std::string first_layer = stack_name + ".layers.0.";
-    const auto first_step = std::find_if(stepper.steps().begin(), stepper.steps().end(),
-                                         [&](const Step& s) { return s.path.starts_with(first_layer); });
+    const auto first_step = std::find_if(stepper.steps().begin(), stepper.steps().end(), [&](const Step& s) {
+        return s.record.id.stack == stack && s.record.id.layer == 0;
+    });
     if (first_step == stepper.steps().end() || first_step->inputs.empty()) return Error{"the model has no layers"};
     LogitLens lens;
     lens.rows.push_back(first_step->inputs.front());
-    for (int l = 0; l < n_layers; ++l) lens.rows.push_back(layer_output_path(config, stack, l));
+    for (int l = 0; l < n_layers; ++l) {
+        const auto i = stepper.find(layer_output(config, stack, l));
+        assert(i && "every layer has an output step");
+        lens.rows.push_back(stepper.step(*i).path);
+    }
     const Tensor* last = stepper.output(lens.rows.back());
     if (!last) return Error{"the trace has not reached " + lens.rows.back() + " yet: run the stepper to the end"};
 

@@ -26,9 +26,9 @@ struct LogitLens {
     std::vector<std::vector<std::vector<TokenProbability>>> top;
 };
 
-// The output of layer `layer` of `stack` as the trace names it: the last residual add (pre-LN)
-// or the last LayerNorm (post-LN) of the layer.
-std::string layer_output_path(const ModelConfig& config, Stack stack, int layer);
+// The output of layer `layer` of `stack`: the last residual add (pre-LN) or the last LayerNorm
+// (post-LN) of the layer.
+StepId layer_output(const ModelConfig& config, Stack stack, int layer);
 
 // For `positions` of the last stack (every position when empty). Errors: the model has no output
 // head, the trace has not reached the stack's last layer, a position is out of range.

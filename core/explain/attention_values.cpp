@@ -12,8 +12,7 @@ namespace {
 
 // The mask (Tq, Tk) of the attention this step belongs to, if it has run.
 const Tensor* attention_mask(const StepSite& s) {
-    const std::string& path = s.step.path;
-    const auto masked = s.stepper.find(path.substr(0, path.rfind('.')) + ".masked");
+    const auto masked = s.stepper.find(StepId::attention_at(s.step.record.id.site(), AttentionStage::masked));
     return masked ? s.stepper.output(s.stepper.step(*masked).inputs.at(1)) : nullptr;
 }
 

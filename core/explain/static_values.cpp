@@ -25,9 +25,8 @@ const char* attention_term(const std::string& path) {
 }
 
 bool head_ablated(const StepSite& s, int head) {
-    const std::string& path = s.step.path;
     const auto& ablated = s.stepper.inputs().ablated_heads;
-    const auto it = ablated.find(path.substr(0, path.rfind('.')));
+    const auto it = ablated.find(s.step.record.id.site());
     return it != ablated.end() && it->second.count(head) > 0;
 }
 

@@ -10,8 +10,8 @@ namespace attnlab {
 
 namespace {
 
-const std::vector<int>& side_ids(const StepContext& ctx, Side side) {
-    return side == Side::source ? ctx.inputs.src_ids : ctx.inputs.tgt_ids;
+const std::vector<int>& side_ids(const StepContext& ctx, Stack stack) {
+    return stack == Stack::encoder ? ctx.inputs.src_ids : ctx.inputs.tgt_ids;
 }
 
 Tensor sum_tensors(const std::vector<const Tensor*>& parts) {
@@ -25,16 +25,16 @@ Tensor sum_tensors(const std::vector<const Tensor*>& parts) {
 
 }  // namespace
 
-std::string GraphBuilder::embedding(Side side) {
-    const bool src = side == Side::source;
-    const std::string prefix = src ? "src" : "tgt";
-    const EmbeddingParams params = embedding_params(config_, src ? Stack::encoder : Stack::decoder);
+std::string GraphBuilder::embedding(Stack side) {
+    const bool src = side == Stack::encoder;
+    auto id = [side](StepKind kind) { return StepId::of(kind, side); };
+    const EmbeddingParams params = embedding_params(config_, side);
     const std::string table = params.tokens;
     const std::string ids_control = src ? kSrcIdsControl : kTgtIdsControl;
     const float scale = config_.scale_embedding ? std::sqrt(static_cast<float>(config_.d_model)) : 1.0f;
     const std::string e = src ? "E_src" : "E_tgt";
 
-    add({prefix + ".embed", src ? "Source token embeddings" : "Target token embeddings",
+    const std::string embed = add(id(StepKind::token_embedding), {src ? "Source token embeddings" : "Target token embeddings",
          config_.scale_embedding ? "x_emb = " + e + "[token]·√C" : "x_emb = " + e + "[token]",
          {}, {table}, {ids_control}, "", [side, table, scale](const StepContext& ctx) {
              const auto& ids = side_ids(ctx, side);
@@ -46,19 +46,19 @@ std::string GraphBuilder::embedding(Side side) {
              }
              return StepOutput{std::move(x), {}};
          }});
-    std::vector<std::string> parts = {prefix + ".embed"};
+    std::vector<std::string> parts = {embed};
     std::string sum_formula = "x = x_emb";
 
     if (config_.positional == Positional::sinusoidal) {
-        add({prefix + ".pos", "Sinusoidal positional encoding",
+        parts.push_back(add(id(StepKind::position), {"Sinusoidal positional encoding",
              "PE(pos, 2i) = sin(pos / 10000^(2i/C)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/C))", {}, {},
              {ids_control}, "C=" + std::to_string(config_.d_model), [side](const StepContext& ctx) {
                  const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
                  return StepOutput{sinusoidal_encoding(n, ctx.config.d_model), {}};  // (N, C)
-             }});
+             }}));
     } else if (config_.positional == Positional::learned) {
         const std::string positions = params.positions;
-        add({prefix + ".pos", "Learned position embeddings", "P[pos]", {}, {positions}, {ids_control}, "",
+        parts.push_back(add(id(StepKind::position), {"Learned position embeddings", "P[pos]", {}, {positions}, {ids_control}, "",
              [side, positions](const StepContext& ctx) {
                  const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
                  const Tensor& P = ctx.param(positions);  // (max_len, C)
@@ -66,17 +66,14 @@ std::string GraphBuilder::embedding(Side side) {
                  Tensor x({n, P.dim(1)});  // (N, C)
                  x.matrix() = P.matrix().topRows(n);
                  return StepOutput{std::move(x), {}};
-             }});
+             }}));
     }
-    if (config_.positional != Positional::none) {
-        parts.push_back(prefix + ".pos");
-        sum_formula += " + PE";
-    }
+    if (config_.positional != Positional::none) sum_formula += " + PE";
 
     if (!params.token_types.empty()) {
         assert(src && "token types belong to the source");
         const std::string types = params.token_types;
-        add({prefix + ".token_type", "Token-type embeddings", "x_type = E_type[type]  (type 0 where none is given)", {},
+        parts.push_back(add(id(StepKind::token_type), {"Token-type embeddings", "x_type = E_type[type]  (type 0 where none is given)", {},
              {types}, {ids_control, kSrcTokenTypesControl}, "", [types](const StepContext& ctx) {
                  const auto& given = ctx.inputs.src_token_types;
                  const Tensor& E = ctx.param(types);  // (type_vocab_size, C)
@@ -87,19 +84,17 @@ std::string GraphBuilder::embedding(Side side) {
                      x.row(i) = E.row(type);
                  }
                  return StepOutput{std::move(x), {}};
-             }});
-        parts.push_back(prefix + ".token_type");
+             }}));
         sum_formula += " + x_type";
     }
 
-    std::string input = prefix + ".embed";
+    std::string input = embed;
     if (parts.size() > 1) {
-        input = prefix + ".input";
-        add({input, parts.size() > 2 ? "Embedding + position + token type" : "Embedding + position",
+        input = add(id(StepKind::embedding_sum), {parts.size() > 2 ? "Embedding + position + token type" : "Embedding + position",
              sum_formula, parts, {}, {}, "",
              [](const StepContext& ctx) { return StepOutput{sum_tensors(ctx.in), {}}; }});
     }
-    if (params.norm) return layer_norm(prefix + ".embed_norm", "Embedding LayerNorm", input, *params.norm);
+    if (params.norm) return layer_norm(id(StepKind::embedding_norm), "Embedding LayerNorm", input, *params.norm);
     return input;
 }
 

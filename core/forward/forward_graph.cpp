@@ -10,26 +10,36 @@ std::string Step::signature() const {
     return s;
 }
 
+std::string mask_control(AttentionUse use) { return "mask:" + step_path(StepId::mask_of(use)); }
+
+std::string ablation_control(const AttentionSite& site) { return "ablation:" + attention_name(site); }
+
+std::string GraphBuilder::add(const StepId& id, Step step) {
+    step.record = StepRecord::of(id, config_);
+    step.path = step_path(id);
+    steps_.push_back(std::move(step));
+    return steps_.back().path;
+}
+
 std::vector<Step> build_forward_steps(const ModelConfig& config) {
     GraphBuilder g(config);
     std::string memory;
     if (config.has_encoder()) {
-        std::string x = g.embedding(Side::source);
+        std::string x = g.embedding(Stack::encoder);
         const std::string mask = g.encoder_self_mask();
         for (int i = 0; i < config.n_encoder_layers; ++i)
-            x = g.self_block("encoder.layers." + std::to_string(i), layer_params(config, Stack::encoder, i), x, mask);
+            x = g.self_block(AttentionUse::encoder_self, i, layer_params(config, Stack::encoder, i), x, mask);
         memory = g.stack_output(Stack::encoder, x);
         if (config.arch == Arch::encoder_only) g.output_head(memory);
     }
     if (config.has_decoder()) {
-        std::string x = g.embedding(Side::target);
+        std::string x = g.embedding(Stack::decoder);
         const std::string self_mask = g.decoder_self_mask();
         const std::string cross_mask = config.arch == Arch::encoder_decoder ? g.cross_mask() : "";
         for (int i = 0; i < config.n_decoder_layers; ++i) {
-            const std::string layer = "decoder.layers." + std::to_string(i);
             const LayerParams params = layer_params(config, Stack::decoder, i);
-            x = config.arch == Arch::decoder_only ? g.self_block(layer, params, x, self_mask)
-                                                  : g.cross_block(layer, params, x, memory, self_mask, cross_mask);
+            x = config.arch == Arch::decoder_only ? g.self_block(AttentionUse::decoder_self, i, params, x, self_mask)
+                                                  : g.cross_block(i, params, x, memory, self_mask, cross_mask);
         }
         g.output_head(g.stack_output(Stack::decoder, x));
     }

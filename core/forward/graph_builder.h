@@ -1,14 +1,15 @@
 // GraphBuilder: appends the steps of each part of the Transformer (embeddings, masks,
 // attention, sublayers, blocks, output head) and returns the paths of what it added.
-// Parameters are read where the config's family keeps them (param_names.h).
+// It is the only writer of a step's record and path: each step is added under a typed
+// StepId, and its path is step_path(id). Parameters are read where the config's family
+// keeps them (param_names.h).
 #pragma once
 
 #include "forward/step.h"
+#include "forward/step_path.h"
 #include "param_names.h"
 
 namespace attnlab {
-
-enum class Side { source, target };
 
 class GraphBuilder {
 public:
@@ -17,7 +18,7 @@ public:
 
     // src.embed, src.pos, src.token_type, src.input, src.embed_norm (or tgt.*), as far as the
     // config has them. Returns the path of the stack's input (N, C).
-    std::string embedding(Side side);
+    std::string embedding(Stack stack);
     // masks.src_padding (S,) and masks.encoder_self (S, S).
     std::string encoder_self_mask();
     // masks.tgt_padding (T,), masks.look_ahead (T, T), masks.decoder_self (T, T).
@@ -25,18 +26,18 @@ public:
     // masks.cross (T, S), built from the source padding.
     std::string cross_mask();
 
-    // q, k, v, scores, scaled, masked, weights, context, concat, out under `path`.
+    // q, k, v, scores, scaled, masked, weights, context, concat, out of one attention.
     // Queries come from q_input (Tq, C); keys and values from kv_input (Tk, C). Returns out (Tq, C).
-    std::string attention(const std::string& path, const AttentionParams& params, const std::string& q_input,
+    std::string attention(const AttentionSite& site, const AttentionParams& params, const std::string& q_input,
                           const std::string& kv_input, const std::string& mask);
     // ffn.hidden (N, F), ffn.activation (N, F), ffn.out (N, C). Returns ffn.out.
-    std::string feed_forward(const std::string& layer, const LayerParams& params, const std::string& input);
-    // Self-attention + FFN (an encoder layer, or a decoder_only block). Returns the layer output.
-    std::string self_block(const std::string& layer, const LayerParams& params, const std::string& input,
+    std::string feed_forward(Stack stack, int layer, const LayerParams& params, const std::string& input);
+    // Self-attention (of `use`) + FFN: an encoder layer, or a decoder_only block. Returns the layer output.
+    std::string self_block(AttentionUse use, int layer, const LayerParams& params, const std::string& input,
                            const std::string& mask);
-    // Self-attention + cross-attention over `memory` + FFN. Returns the layer output.
-    std::string cross_block(const std::string& layer, const LayerParams& params, const std::string& input,
-                            const std::string& memory, const std::string& self_mask, const std::string& cross_mask);
+    // Decoder self-attention + cross-attention over `memory` + FFN. Returns the layer output.
+    std::string cross_block(int layer, const LayerParams& params, const std::string& input, const std::string& memory,
+                            const std::string& self_mask, const std::string& cross_mask);
     // encoder.output / decoder.output: the final LayerNorm, or the last layer's output as is.
     std::string stack_output(Stack stack, const std::string& input);
     // head.transform, head.activation, head.norm (output_head transform), then logits (N, V)
@@ -45,15 +46,17 @@ public:
 
 private:
     using SublayerFn = std::function<std::string(const std::string& normed_or_raw_input)>;
-    // Wraps a sublayer with its residual and LayerNorm, post-LN or pre-LN per config. Returns the stream after it.
-    std::string residual_sublayer(const std::string& layer, int k, const std::string& x, const NormParams& norm,
+    // Wraps sublayer k of a layer with its residual and LayerNorm, post-LN or pre-LN per config.
+    // Returns the stream after it.
+    std::string residual_sublayer(Stack stack, int layer, int k, const std::string& x, const NormParams& norm,
                                   const SublayerFn& sublayer);
-    std::string layer_norm(const std::string& path, const std::string& title, const std::string& input,
+    std::string layer_norm(const StepId& id, const std::string& title, const std::string& input,
                            const NormParams& params);
     // A step y = x·Aᵀ + b of one LinearParams map.
-    std::string linear(const std::string& path, const std::string& title, const std::string& formula,
+    std::string linear(const StepId& id, const std::string& title, const std::string& formula,
                        const std::string& input, const LinearParams& map);
-    void add(Step step) { steps_.push_back(std::move(step)); }
+    // Records `id` (and the path it names) in the step and appends it. Returns the path.
+    std::string add(const StepId& id, Step step);
 
     const ModelConfig& config_;
     std::vector<Step> steps_;

@@ -1,8 +1,10 @@
-// Step: one named stage of the forward pass (a path, a title, a formula, what it reads, how
-// it computes). The forward pass is an ordered list of them; the stepper runs them.
+// Step: one stage of the forward pass: what it is (a typed record and the path that names it),
+// a title, a formula, what it reads, how it computes. The forward pass is an ordered list of
+// them, built by GraphBuilder (graph_builder.h); the stepper runs them.
 #pragma once
 
 #include "config.h"
+#include "forward/step_id.h"
 #include "ops/masks.h"
 #include "tensor.h"
 #include "weights.h"
@@ -19,8 +21,8 @@ namespace attnlab {
 struct ForwardInputs {
     std::vector<int> src_ids;  // (S,) encoder input; pad_id marks padding
     std::vector<int> tgt_ids;  // (T,) decoder input, usually <sos> first
-    std::map<std::string, MaskOverrides> mask_overrides;  // mask path (masks.encoder_self, ...) -> cells
-    std::map<std::string, std::set<int>> ablated_heads;   // attention path (encoder.layers.0.self_attn) -> heads
+    std::map<AttentionUse, MaskOverrides> mask_overrides;  // the mask of one use of attention -> cells
+    std::map<AttentionSite, std::set<int>> ablated_heads;  // an attention -> its heads switched off
     // BERT's token type (segment: 0 for the first sentence, 1 for the second) of each source
     // position; positions past its end are type 0, so it may stay empty.
     std::vector<int> src_token_types = {};
@@ -45,11 +47,10 @@ struct StepContext {
 inline const std::string kSrcIdsControl = "src_ids";
 inline const std::string kTgtIdsControl = "tgt_ids";
 inline const std::string kSrcTokenTypesControl = "src_token_types";
-inline std::string mask_control(const std::string& mask_path) { return "mask:" + mask_path; }
-inline std::string ablation_control(const std::string& attention_path) { return "ablation:" + attention_path; }
+std::string mask_control(AttentionUse use);
+std::string ablation_control(const AttentionSite& site);
 
 struct Step {
-    std::string path;     // stable, e.g. encoder.layers.0.self_attn.scaled
     std::string title;    // short, for the timeline
     std::string formula;  // what it computes, in the paper's notation
     std::vector<std::string> inputs;    // trace paths it reads, in the order compute() expects
@@ -57,6 +58,9 @@ struct Step {
     std::vector<std::string> controls;  // src_ids, tgt_ids, src_token_types, mask:<path>, ablation:<path>
     std::string variant;  // config details that change the result but not the formula (ε, ...)
     std::function<StepOutput(const StepContext&)> compute;
+    // Written by GraphBuilder::add from the step's id; read by everything else.
+    StepRecord record = {};
+    std::string path = {};  // step_path(record.id): stable, e.g. encoder.layers.0.self_attn.scaled
 
     // Two steps with equal signatures compute the same function of the same things.
     std::string signature() const;

@@ -26,14 +26,10 @@ TransformerPass::TransformerPass(const ModelConfig& config, const Weights& weigh
     assert(config.arch == Arch::encoder_decoder);
 }
 
-const std::set<int>& TransformerPass::ablated(const std::string& attention_path) const {
+const std::set<int>& TransformerPass::ablated(const AttentionSite& site) const {
     if (!training_) return no_heads_;
-    auto it = training_->ablated_heads.find(attention_path);
+    auto it = training_->ablated_heads.find(site);
     return it == training_->ablated_heads.end() ? no_heads_ : it->second;
-}
-
-std::string TransformerPass::attention_path(const Sublayer& s) const {
-    return s.layer + (s.kind == SublayerKind::cross_attention ? ".cross_attn" : ".self_attn");
 }
 
 std::string TransformerPass::attention_params(const Sublayer& s) const {
@@ -97,7 +93,7 @@ Tensor TransformerPass::sublayer_function_forward(Sublayer& s, const Tensor& in,
     }
     const Tensor* keys = s.kind == SublayerKind::cross_attention ? memory : nullptr;
     return batched_attention_forward(weights_, attention_params(s), shape, in, keys, visibility,
-                                     ablated(attention_path(s)), s.attention);
+                                     ablated(s.site), s.attention);
 }
 
 // post-LN: y = LN(x + Dropout(Sublayer(x)));  pre-LN: y = x + Dropout(Sublayer(LN(x))).
@@ -147,7 +143,7 @@ Tensor TransformerPass::sublayer_backward(Sublayer& s, const Tensor& dy, const A
     } else {
         Tensor* dkeys = s.kind == SublayerKind::cross_attention ? dmemory : nullptr;
         din = batched_attention_backward(weights_, attention_params(s), shape, s.attention,
-                                         ablated(attention_path(s)), dout, dkeys, grads);
+                                         ablated(s.site), dout, dkeys, grads);
     }
     Tensor dx = dsum;  // the residual path
     if (config_.norm_first) {
@@ -183,7 +179,7 @@ Tensor TransformerPass::encode(const std::vector<int>& src, int S) {
     for (int i = 0; i < config_.n_encoder_layers; ++i) {
         const std::string layer = "encoder.layers." + std::to_string(i);
         for (auto [kind, k] : {std::pair{SublayerKind::self_attention, 1}, std::pair{SublayerKind::feed_forward, 2}}) {
-            encoder_.sublayers.push_back(Sublayer{kind, layer, k});
+            encoder_.sublayers.push_back(Sublayer{kind, layer, k, {AttentionUse::encoder_self, i}});
             x = sublayer_forward(encoder_.sublayers.back(), x, shape, visibility, nullptr);
         }
     }
@@ -206,11 +202,11 @@ Tensor TransformerPass::decode(const Tensor& memory, const std::vector<int>& src
     Tensor x = embed(decoder_, "tgt_embed.weight");  // (B·T, C)
     for (int i = 0; i < config_.n_decoder_layers; ++i) {
         const std::string layer = "decoder.layers." + std::to_string(i);
-        decoder_.sublayers.push_back(Sublayer{SublayerKind::self_attention, layer, 1});
+        decoder_.sublayers.push_back(Sublayer{SublayerKind::self_attention, layer, 1, {AttentionUse::decoder_self, i}});
         x = sublayer_forward(decoder_.sublayers.back(), x, self_shape, self_visibility, nullptr);
-        decoder_.sublayers.push_back(Sublayer{SublayerKind::cross_attention, layer, 2});
+        decoder_.sublayers.push_back(Sublayer{SublayerKind::cross_attention, layer, 2, {AttentionUse::cross, i}});
         x = sublayer_forward(decoder_.sublayers.back(), x, cross_shape, cross_visibility, &memory_);
-        decoder_.sublayers.push_back(Sublayer{SublayerKind::feed_forward, layer, 3});
+        decoder_.sublayers.push_back(Sublayer{SublayerKind::feed_forward, layer, 3, {AttentionUse::decoder_self, i}});
         x = sublayer_forward(decoder_.sublayers.back(), x, self_shape, self_visibility, nullptr);
     }
     decoder_output_ = final_norm_forward(decoder_, "decoder.norm", std::move(x));  // (B·T, C)

@@ -37,10 +37,12 @@ public:
 private:
     enum class SublayerKind { self_attention, cross_attention, feed_forward };
     struct Sublayer {
-        Sublayer(SublayerKind kind_, std::string layer_, int k_) : kind(kind_), layer(std::move(layer_)), k(k_) {}
+        Sublayer(SublayerKind kind_, std::string layer_, int k_, AttentionSite site_)
+            : kind(kind_), layer(std::move(layer_)), k(k_), site(site_) {}
         SublayerKind kind;
-        std::string layer;   // "decoder.layers.1"
+        std::string layer;   // the parameters' prefix: "decoder.layers.1"
         int k = 1;           // its norm is layer.norm{k}
+        AttentionSite site;  // attention sublayers: which attention, for the ablated heads
         Tensor norm_input;   // post-LN: x + Sublayer(x); pre-LN: x    (N, C)
         Tensor drop_mask;    // 0 or 1/(1−p) per entry, empty without dropout
         AttentionCache attention;
@@ -65,8 +67,7 @@ private:
     Tensor final_norm_backward(const Stack& stack, const std::string& norm, const Tensor& dy, Gradients& grads);
     void embed_backward(const Stack& stack, const std::string& table, const Tensor& dx, Gradients& grads);
     void dropout(Tensor& x, Tensor& mask);
-    const std::set<int>& ablated(const std::string& attention_path) const;
-    std::string attention_path(const Sublayer& s) const;
+    const std::set<int>& ablated(const AttentionSite& site) const;
     std::string attention_params(const Sublayer& s) const;
 
     const ModelConfig& config_;

@@ -112,7 +112,7 @@ TEST_CASE("multi-head output is concat(heads)·W_Oᵀ + b, each head computed on
 TEST_CASE("a query row with every key masked gets zero weights and a flag, never NaN", "[attention]") {
     Stepper s = make_stepper(small_config());
     s.run_all();
-    for (int j = 0; j < 5; ++j) REQUIRE(s.set_mask_cell("masks.encoder_self", 2, j, false));
+    for (int j = 0; j < 5; ++j) REQUIRE(s.set_mask_cell(AttentionUse::encoder_self, 2, j, false));
     const TraceEntry* e = s.entry("encoder.layers.0.self_attn.weights");
     REQUIRE(e);
     CHECK(e->fully_masked_rows == std::vector<int64_t>{2});
@@ -126,11 +126,11 @@ TEST_CASE("an ablated head's context is zero and its effect reaches the logits",
     Stepper s = make_stepper(small_config());
     s.run_all();
     const Tensor before = *s.output("logits");
-    REQUIRE(s.set_head_ablated("decoder.layers.0.cross_attn", 1, true));
+    REQUIRE(s.set_head_ablated(AttentionSite{AttentionUse::cross, 0}, 1, true));
     const Tensor& ctx = *s.output("decoder.layers.0.cross_attn.context");  // (H, T, D)
     CHECK(ctx.slice(1).isZero(0.0f));
     CHECK_FALSE(ctx.slice(0).isZero(0.0f));
     CHECK(max_abs_diff(before, *s.output("logits")) > 1e-4f);
-    REQUIRE(s.set_head_ablated("decoder.layers.0.cross_attn", 1, false));
+    REQUIRE(s.set_head_ablated(AttentionSite{AttentionUse::cross, 0}, 1, false));
     CHECK(bit_equal(before, *s.output("logits")));
 }

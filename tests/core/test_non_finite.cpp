@@ -59,7 +59,7 @@ TEST_CASE("the −∞ of masked scores is by design and never flagged", "[non_fi
     require_all_clean(s);
 
     // A query row with every key masked: all −∞ in `.masked`, zero weights, still no flag.
-    for (int col = 0; col < 6; ++col) REQUIRE(s.set_mask_cell("masks.encoder_self", 0, col, false));
+    for (int col = 0; col < 6; ++col) REQUIRE(s.set_mask_cell(AttentionUse::encoder_self, 0, col, false));
     CHECK(s.entry("encoder.layers.0.self_attn.weights")->fully_masked_rows == std::vector<int64_t>{0});
     const Tensor& masked = *s.output("encoder.layers.0.self_attn.masked");  // (H, S, S)
     for (int64_t h = 0; h < masked.dim(0); ++h)

@@ -146,13 +146,13 @@ TEST_CASE("each kind of edit re-runs only what it affects and equals a full reco
     }
     SECTION("a mask cell") {
         const auto before = versions(s);
-        REQUIRE(s.set_mask_cell("masks.decoder_self", 3, 1, false));
+        REQUIRE(s.set_mask_cell(AttentionUse::decoder_self, 3, 1, false));
         CHECK(s.output("masks.decoder_self")->data[3 * 4 + 1] == 0.0f);
         CHECK(first_recomputed(s, before) == index_of(s, "masks.decoder_self"));
         require_same_as_fresh_run(s);
-        REQUIRE(s.set_mask_cell("masks.cross", 0, 4, false));
+        REQUIRE(s.set_mask_cell(AttentionUse::cross, 0, 4, false));
         require_same_as_fresh_run(s);
-        s.clear_mask_overrides("masks.decoder_self");
+        s.clear_mask_overrides(AttentionUse::decoder_self);
         CHECK(s.output("masks.decoder_self")->data[3 * 4 + 1] == 1.0f);
         require_same_as_fresh_run(s);
     }
@@ -165,7 +165,7 @@ TEST_CASE("each kind of edit re-runs only what it affects and equals a full reco
     }
     SECTION("an ablated head") {
         const auto before = versions(s);
-        REQUIRE(s.set_head_ablated("encoder.layers.1.self_attn", 0, true));
+        REQUIRE(s.set_head_ablated(AttentionSite{AttentionUse::encoder_self, 1}, 0, true));
         CHECK(first_recomputed(s, before) == index_of(s, "encoder.layers.1.self_attn.context"));
         require_same_as_fresh_run(s);
     }
@@ -227,10 +227,9 @@ TEST_CASE("bad edits are refused with a message and change nothing", "[stepper]"
     CHECK_THAT(st.error().message, Catch::Contains("id 99"));
     CHECK_FALSE(s.set_tgt_ids(std::vector<int>(17, 4)));  // longer than max_len 16
     CHECK_FALSE(s.set_tgt_ids({}));
-    CHECK_FALSE(s.set_mask_cell("masks.nope", 0, 0, false));
-    CHECK_FALSE(s.set_mask_cell("masks.src_padding", 0, 0, false));
-    CHECK_FALSE(s.set_head_ablated("encoder.layers.0.self_attn", 2, true));
-    CHECK_FALSE(s.set_head_ablated("encoder.layers.9.self_attn", 0, true));
+    CHECK_FALSE(s.set_mask_cell(AttentionUse::encoder_self, 16, 0, false));  // outside max_len 16
+    CHECK_FALSE(s.set_head_ablated(AttentionSite{AttentionUse::encoder_self, 0}, 2, true));
+    CHECK_FALSE(s.set_head_ablated(AttentionSite{AttentionUse::encoder_self, 9}, 0, true));
     CHECK_FALSE(s.set_weight_value("no.such.weight", 0, 1.0f));
     CHECK_FALSE(s.set_weight_value("generator.weight", 1 << 20, 1.0f));
     ModelConfig c = s.config();
@@ -267,9 +266,9 @@ TEST_CASE("a switch that removes the step at the cursor keeps the steps already 
 TEST_CASE("mask cells outside a shortened sequence are forgotten", "[stepper]") {
     Stepper s = make_stepper(small_config());
     s.run_all();
-    REQUIRE(s.set_mask_cell("masks.encoder_self", 4, 0, false));
+    REQUIRE(s.set_mask_cell(AttentionUse::encoder_self, 4, 0, false));
     REQUIRE(s.set_src_ids({5, 9, 2}));  // S = 3: row 4 no longer exists
     REQUIRE(s.set_src_ids({5, 9, 7, 12, 2}));
     CHECK(s.output("masks.encoder_self")->data[4 * 5 + 0] == 1.0f);  // not brought back on another token
-    CHECK(s.inputs().mask_overrides.at("masks.encoder_self").empty());
+    CHECK(s.inputs().mask_overrides.at(AttentionUse::encoder_self).empty());
 }

@@ -4,6 +4,7 @@
 #include "analysis/head_summary.h"
 #include "analysis/logit_lens.h"
 #include "analysis/token_ranking.h"
+#include "forward/step_path.h"
 #include "hf/open_model.h"
 #include "io/safetensors.h"
 
@@ -72,7 +73,7 @@ void check_head_summary(const std::string& fixture, const std::string& first_att
     const Tensor& want = g.analysis.tensors.at("heads.stats");  // (L, H, 4)
     const HeadSummary summary = summarize_heads(g.stepper);
     REQUIRE(static_cast<int64_t>(summary.layers.size()) == want.dim(0));
-    CHECK(summary.layers.front().attention == first_attention);
+    CHECK(attention_name(summary.layers.front().attention) == first_attention);
     for (int64_t l = 0; l < want.dim(0); ++l)
         for (int64_t h = 0; h < want.dim(1); ++h) {
             INFO("layer " << l << ", head " << h);

@@ -37,7 +37,7 @@ TEST_CASE("GPT-2 with a head ablated differs from itself exactly where PyTorch s
     inputs.tgt_ids = nlohmann::json::parse(analysis->metadata.at("tgt_ids")).get<std::vector<int>>();
     const Stepper a = run(loaded->model, inputs);
     Stepper b = run(loaded->model, inputs);
-    REQUIRE(b.set_head_ablated("decoder.layers.1.self_attn", 2, true));  // make_hf_golden.py's CIRCUIT_LAYER, _HEAD
+    REQUIRE(b.set_head_ablated(AttentionSite{AttentionUse::decoder_self, 1}, 2, true));  // make_hf_golden.py's CIRCUIT_LAYER, _HEAD
 
     const std::vector<std::string> shared = shared_steps(a, b);
     CHECK(shared.size() == a.size());

@@ -118,8 +118,8 @@ TEST_CASE("a switched-off head and a fully masked row are explained, not broken"
     Stepper s = make_stepper(small_config());
     s.run_all();
     const std::string a = "encoder.layers.0.self_attn";
-    REQUIRE(s.set_head_ablated(a, 1, true));
-    for (int j = 0; j < 5; ++j) REQUIRE(s.set_mask_cell("masks.encoder_self", 2, j, false));
+    REQUIRE(s.set_head_ablated(AttentionSite{AttentionUse::encoder_self, 0}, 1, true));
+    for (int j = 0; j < 5; ++j) REQUIRE(s.set_mask_cell(AttentionUse::encoder_self, 2, j, false));
     const Explanation ctx = explained(s, a + ".context", {1, 2, -1});
     CHECK_THAT(ctx.numbers, Catch::Contains("switched off"));
     check_value(ctx, "norm", 0.0);

@@ -87,7 +87,7 @@ TEST_CASE("every parameter's gradient matches finite differences", "[train][grad
         options.label_smoothing = 0.1f;
         options.dropout = 0.2f;  // the masks are fixed by the seed, so the loss stays a smooth function
         options.dropout_seed = 42;
-        options.ablated_heads["decoder.layers.0.cross_attn"] = {1};
+        options.ablated_heads[{AttentionUse::cross, 0}] = {1};
         auto result = loss_and_gradients(c, w, batch, options);
         REQUIRE(result.ok());
         REQUIRE(result->n_tokens == batch.n_target_tokens());
@@ -118,7 +118,7 @@ TEST_CASE("an ablated head passes no gradient to its query, key and value rows",
     const ModelConfig c = small_config();
     const Weights w = random_weights(c, 5);
     TrainOptions options;
-    options.ablated_heads["encoder.layers.1.self_attn"] = {0};
+    options.ablated_heads[{AttentionUse::encoder_self, 1}] = {0};
     auto r = loss_and_gradients(c, w, make_batch(sample_pairs(), c), options);
     REQUIRE(r.ok());
     const Tensor& g = r->grads.at("encoder.layers.1.self_attn.in_proj_weight");  // (3C, C): W_Q; W_K; W_V

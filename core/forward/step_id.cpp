@@ -1,0 +1,50 @@
+// The rules that relate a step's id to the sequences it indexes and what the head predicts.
+#include "forward/step_id.h"
+
+namespace attnlab {
+
+Stack stack_of(AttentionUse use) { return use == AttentionUse::encoder_self ? Stack::encoder : Stack::decoder; }
+
+Sequence sequence_of(Stack stack) { return stack == Stack::encoder ? Sequence::source : Sequence::target; }
+
+Stack last_stack(const ModelConfig& config) { return config.has_decoder() ? Stack::decoder : Stack::encoder; }
+
+Prediction prediction_of(const ModelConfig& config) {
+    return config.arch == Arch::encoder_only ? Prediction::masked_tokens : Prediction::next_token;
+}
+
+bool is_score_stage(AttentionStage stage) {
+    return stage == AttentionStage::scores || stage == AttentionStage::scaled || stage == AttentionStage::masked ||
+           stage == AttentionStage::weights;
+}
+
+StepId StepId::attention_at(AttentionSite site, AttentionStage stage) {
+    return {StepKind::attention, stack_of(site.use), site.layer, 0, site.use, stage};
+}
+
+StepId StepId::mask_of(AttentionUse use) { return {StepKind::attention_mask, stack_of(use), -1, 0, use}; }
+
+StepId StepId::head(StepKind kind, const ModelConfig& config) { return {kind, last_stack(config)}; }
+
+StepRecord StepRecord::of(const StepId& id, const ModelConfig& config) {
+    StepRecord r{id, sequence_of(id.stack), std::nullopt, std::nullopt};
+    const bool cross = id.use == AttentionUse::cross;
+    switch (id.kind) {
+        case StepKind::look_ahead_mask: r.keys = Sequence::target; break;
+        case StepKind::attention_mask: r.keys = cross ? Sequence::source : r.rows; break;
+        case StepKind::attention:
+            if (cross && (id.stage == AttentionStage::k || id.stage == AttentionStage::v))
+                r.rows = Sequence::source;  // keys and values come from the encoder's memory
+            if (is_score_stage(id.stage)) r.keys = cross ? Sequence::source : r.rows;
+            break;
+        case StepKind::head_transform:
+        case StepKind::head_activation:
+        case StepKind::head_norm:
+        case StepKind::logits:
+        case StepKind::probs: r.predicts = prediction_of(config); break;
+        default: break;
+    }
+    return r;
+}
+
+}  // namespace attnlab
