@@ -20,6 +20,20 @@ AttentionParams packed_attention(const std::string& weight, const std::string& b
     return {part(0), part(1), part(2), std::move(out)};
 }
 
+// The unembedding C -> V: its own weight, or the (V, C) token table when tied (already out_in).
+LinearParams unembed(const ModelConfig& c, const std::string& token_table, const std::string& untied,
+                     const std::string& bias) {
+    return LinearParams{c.tie_embeddings ? token_table : untied, bias, false, WeightLayout::out_in, c.d_model,
+                        c.output_vocab_size(), 0, c.output_vocab_size()};
+}
+
+// ---- torch.nn.Transformer: state_dict names plus src_embed, tgt_embed, pos_embed, generator ----
+
+EmbeddingParams transformer_embedding(const ModelConfig& c, Stack stack) {
+    return {stack == Stack::encoder ? "src_embed.weight" : "tgt_embed.weight",
+            c.positional == Positional::learned ? "pos_embed.weight" : "", "", std::nullopt};
+}
+
 LayerParams transformer_layer(const ModelConfig& c, Stack stack, int i) {
     const int64_t C = c.d_model, F = c.d_ff;
     const std::string p = (stack == Stack::encoder ? "encoder" : "decoder") + std::string(".layers.") + std::to_string(i);
@@ -36,7 +50,23 @@ LayerParams transformer_layer(const ModelConfig& c, Stack stack, int i) {
     return l;
 }
 
-LayerParams gpt2_layer(const ModelConfig& c, int i) {
+NormParams transformer_final_norm(const ModelConfig&, Stack stack) {
+    return norm(stack == Stack::encoder ? "encoder.norm" : "decoder.norm");
+}
+
+HeadParams transformer_head(const ModelConfig& c) {
+    HeadParams h{std::nullopt, std::nullopt, unembed(c, transformer_embedding(c, last_stack(c)).tokens, "generator.weight", "generator.bias")};
+    h.unembed.bias_optional = true;
+    return h;
+}
+
+// ---- GPT-2: wte, wpe, h.{i}.*, ln_f, lm_head; Conv1D weights stored (in, out) ----
+
+EmbeddingParams gpt2_embedding(const ModelConfig& c, Stack) {
+    return {"wte.weight", c.positional == Positional::learned ? "wpe.weight" : "", "", std::nullopt};
+}
+
+LayerParams gpt2_layer(const ModelConfig& c, Stack, int i) {
     const int64_t C = c.d_model, F = c.d_ff;
     const std::string p = "h." + std::to_string(i);
     const auto conv1d = WeightLayout::in_out;
@@ -48,7 +78,20 @@ LayerParams gpt2_layer(const ModelConfig& c, int i) {
             {norm(p + ".ln_1"), norm(p + ".ln_2")}};
 }
 
-LayerParams bert_layer(const ModelConfig& c, int i) {
+NormParams gpt2_final_norm(const ModelConfig&, Stack) { return norm("ln_f"); }
+
+HeadParams gpt2_head(const ModelConfig& c) { return {std::nullopt, std::nullopt, unembed(c, gpt2_embedding(c, Stack::decoder).tokens, "lm_head.weight", "")}; }
+
+// ---- BERT: embeddings.*, encoder.layer.{i}.*, cls.predictions.* ----
+
+EmbeddingParams bert_embedding(const ModelConfig& c, Stack) {
+    return {"embeddings.word_embeddings.weight",
+            c.positional == Positional::learned ? "embeddings.position_embeddings.weight" : "",
+            c.type_vocab_size > 0 ? "embeddings.token_type_embeddings.weight" : "",
+            c.embedding_norm ? std::optional(norm("embeddings.LayerNorm")) : std::nullopt};
+}
+
+LayerParams bert_layer(const ModelConfig& c, Stack, int i) {
     const int64_t C = c.d_model, F = c.d_ff;
     const std::string p = "encoder.layer." + std::to_string(i);
     const auto dense = [&](const std::string& name, int64_t n_in, int64_t n_out) {
@@ -62,70 +105,60 @@ LayerParams bert_layer(const ModelConfig& c, int i) {
             {norm(p + ".attention.output.LayerNorm"), norm(p + ".output.LayerNorm")}};
 }
 
+NormParams bert_final_norm(const ModelConfig&, Stack) {
+    assert(false && "validate_config refuses final_norm for BERT");
+    return {};
+}
+
+HeadParams bert_head(const ModelConfig& c) {
+    return {linear("cls.predictions.transform.dense", WeightLayout::out_in, c.d_model, c.d_model),
+            norm("cls.predictions.transform.LayerNorm"),
+            unembed(c, bert_embedding(c, Stack::encoder).tokens, "cls.predictions.decoder.weight", "cls.predictions.bias")};
+}
+
+// One entry per family: where it keeps each part's parameters.
+struct FamilyParamNames {
+    EmbeddingParams (*embedding)(const ModelConfig&, Stack);
+    LayerParams (*layer)(const ModelConfig&, Stack, int);
+    NormParams (*final_norm)(const ModelConfig&, Stack);  // called only when config.final_norm
+    HeadParams (*head)(const ModelConfig&);               // called only when output_head != none
+};
+
+constexpr FamilyParamNames kTransformerNames{transformer_embedding, transformer_layer, transformer_final_norm,
+                                             transformer_head};
+constexpr FamilyParamNames kGpt2Names{gpt2_embedding, gpt2_layer, gpt2_final_norm, gpt2_head};
+constexpr FamilyParamNames kBertNames{bert_embedding, bert_layer, bert_final_norm, bert_head};
+
+const FamilyParamNames& param_names_of(Family family) {
+    switch (family) {
+        case Family::transformer: return kTransformerNames;
+        case Family::gpt2: return kGpt2Names;
+        case Family::bert: return kBertNames;
+    }
+    assert(false && "every family has an entry");
+    return kTransformerNames;
+}
+
 }  // namespace
 
 Shape LinearParams::weight_shape() const {
     return layout == WeightLayout::out_in ? Shape{n_stored_out, n_in} : Shape{n_in, n_stored_out};
 }
 
-EmbeddingParams embedding_params(const ModelConfig& c, Stack stack) {
-    const bool learned = c.positional == Positional::learned;
-    switch (c.family) {
-        case Family::transformer:
-            return {stack == Stack::encoder ? "src_embed.weight" : "tgt_embed.weight", learned ? "pos_embed.weight" : "",
-                    "", std::nullopt};
-        case Family::gpt2:
-            return {"wte.weight", learned ? "wpe.weight" : "", "", std::nullopt};
-        case Family::bert:
-            return {"embeddings.word_embeddings.weight", learned ? "embeddings.position_embeddings.weight" : "",
-                    c.type_vocab_size > 0 ? "embeddings.token_type_embeddings.weight" : "",
-                    c.embedding_norm ? std::optional(norm("embeddings.LayerNorm")) : std::nullopt};
-    }
-    return {};
-}
+EmbeddingParams embedding_params(const ModelConfig& c, Stack stack) { return param_names_of(c.family).embedding(c, stack); }
 
 LayerParams layer_params(const ModelConfig& c, Stack stack, int layer) {
-    switch (c.family) {
-        case Family::transformer: return transformer_layer(c, stack, layer);
-        case Family::gpt2: return gpt2_layer(c, layer);
-        case Family::bert: return bert_layer(c, layer);
-    }
-    return {};
+    return param_names_of(c.family).layer(c, stack, layer);
 }
 
 std::optional<NormParams> final_norm_params(const ModelConfig& c, Stack stack) {
     if (!c.final_norm) return std::nullopt;
-    switch (c.family) {
-        case Family::transformer: return norm(stack == Stack::encoder ? "encoder.norm" : "decoder.norm");
-        case Family::gpt2: return norm("ln_f");
-        case Family::bert: break;  // validate_config refuses final_norm for BERT
-    }
-    assert(false && "no final LayerNorm in this family");
-    return std::nullopt;
+    return param_names_of(c.family).final_norm(c, stack);
 }
 
 HeadParams head_params(const ModelConfig& c) {
     assert(c.output_head != OutputHead::none);
-    const int64_t C = c.d_model, V = c.output_vocab_size();
-    const Stack output_stack = c.arch == Arch::encoder_only ? Stack::encoder : Stack::decoder;
-    const std::string tied = embedding_params(c, output_stack).tokens;  // (V, C): already out_in
-    const auto unembed = [&](const std::string& untied, const std::string& bias) {
-        return LinearParams{c.tie_embeddings ? tied : untied, bias, false, WeightLayout::out_in, C, V, 0, V};
-    };
-    switch (c.family) {
-        case Family::transformer: {
-            HeadParams h{std::nullopt, std::nullopt, unembed("generator.weight", "generator.bias")};
-            h.unembed.bias_optional = true;
-            return h;
-        }
-        case Family::gpt2:
-            return {std::nullopt, std::nullopt, unembed("lm_head.weight", "")};
-        case Family::bert:
-            return {linear("cls.predictions.transform.dense", WeightLayout::out_in, C, C),
-                    norm("cls.predictions.transform.LayerNorm"),
-                    unembed("cls.predictions.decoder.weight", "cls.predictions.bias")};
-    }
-    return {};
+    return param_names_of(c.family).head(c);
 }
 
 }  // namespace attnlab

@@ -1,7 +1,8 @@
 // Where each parameter of the forward pass lives, per family (ModelConfig::family): the name
 // of its tensor in the weights and, for a linear map, the tensor's layout and which of its
-// outputs the map uses. The forward graph reads parameters through these, and parameter_specs
-// lists them, so the two cannot disagree.
+// outputs the map uses. Each family is one entry in param_names.cpp (its embeddings, a layer,
+// the final norm, the output head); the forward graph reads parameters through these, and
+// parameter_specs lists them, so the two cannot disagree.
 //   transformer  torch.nn.Transformer().state_dict() names + src_embed, tgt_embed, pos_embed, generator
 //   gpt2         wte, wpe, h.{i}.ln_1, h.{i}.attn.c_attn (Q;K;V packed in its columns), h.{i}.attn.c_proj,
 //                h.{i}.ln_2, h.{i}.mlp.c_fc, h.{i}.mlp.c_proj, ln_f, lm_head; Conv1D weights stored (in, out)

@@ -21,8 +21,13 @@ std::string GraphBuilder::add(const StepId& id, Step step) {
     return steps_.back().path;
 }
 
-std::vector<Step> build_forward_steps(const ModelConfig& config) {
-    GraphBuilder g(config);
+namespace {
+
+// ---- One function per family: its steps, from GraphBuilder's parts ----
+
+// torch.nn.Transformer in each of its architectures: encoder-decoder (the paper's), encoder-only
+// and decoder-only.
+void transformer_steps(GraphBuilder& g, const ModelConfig& config) {
     std::string memory;
     if (config.has_encoder()) {
         std::string x = g.embedding(Stack::encoder);
@@ -42,6 +47,37 @@ std::vector<Step> build_forward_steps(const ModelConfig& config) {
                                                   : g.cross_block(i, params, x, memory, self_mask, cross_mask);
         }
         g.output_head(g.stack_output(Stack::decoder, x));
+    }
+}
+
+// GPT-2: a decoder-only stack of pre-LN blocks (learned positions, causal self-attention), ln_f,
+// and the unembedding tied to wte.
+void gpt2_steps(GraphBuilder& g, const ModelConfig& config) {
+    std::string x = g.embedding(Stack::decoder);
+    const std::string mask = g.decoder_self_mask();
+    for (int i = 0; i < config.n_decoder_layers; ++i)
+        x = g.self_block(AttentionUse::decoder_self, i, layer_params(config, Stack::decoder, i), x, mask);
+    g.output_head(g.stack_output(Stack::decoder, x));
+}
+
+// BERT: word + position + token-type embeddings and their LayerNorm, an encoder of post-LN
+// blocks over the padding mask, and, when the file has it, the masked-LM head.
+void bert_steps(GraphBuilder& g, const ModelConfig& config) {
+    std::string x = g.embedding(Stack::encoder);
+    const std::string mask = g.encoder_self_mask();
+    for (int i = 0; i < config.n_encoder_layers; ++i)
+        x = g.self_block(AttentionUse::encoder_self, i, layer_params(config, Stack::encoder, i), x, mask);
+    g.output_head(g.stack_output(Stack::encoder, x));
+}
+
+}  // namespace
+
+std::vector<Step> build_forward_steps(const ModelConfig& config) {
+    GraphBuilder g(config);
+    switch (config.family) {
+        case Family::transformer: transformer_steps(g, config); break;
+        case Family::gpt2: gpt2_steps(g, config); break;
+        case Family::bert: bert_steps(g, config); break;
     }
     return g.take();
 }
