@@ -16,7 +16,7 @@ Result<std::vector<int>> greedy_decode(Stepper& stepper) {
     std::vector<int> generated;
     stepper.run_all();
     while (static_cast<int>(tgt.size()) < c.max_len) {
-        const Tensor* logits = stepper.output("logits");  // (T, V)
+        const Tensor* logits = stepper.output(StepId::head(StepKind::logits, c));  // (T, V)
         const int next = argmax_row(*logits, logits->dim(0) - 1);
         generated.push_back(next);
         tgt.push_back(next);
