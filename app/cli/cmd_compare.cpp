@@ -1,5 +1,7 @@
 // attnlab-cli compare: two traces on the same input (two models or checkpoints, or one model
 // with heads ablated in the second run) and, step by step, how far apart their tensors are.
+// Run B is set up by core's make_run_b (analysis/run_b.h), as the app's compare tool does.
+#include "analysis/run_b.h"
 #include "analysis/trace_compare.h"
 #include "cli_common.h"
 #include "commands.h"
@@ -137,20 +139,27 @@ int run_compare(const Argv& argv) {
         if (!loaded) return fail(loaded.error().message, kExitBadInput);
         model_b = std::move(loaded->model);
     }
-    auto b = Stepper::create(model_b.config, model_b.weights, a->inputs());
-    if (!b) return fail("compare: model B cannot read model A's input: " + b.error().message, kExitBadInput);
+    std::vector<AttentionHead> extra;
+    if (!ablations.empty()) {
+        const std::vector<Step> b_steps = build_forward_steps(model_b.config);
+        for (const Ablation& ablation : ablations) {
+            const auto site = find_attention(b_steps, ablation.attention);
+            if (!site) return fail("compare: '" + ablation.attention + "' is not an attention of model B", kExitBadInput);
+            extra.push_back({*site, ablation.head});
+        }
+    }
+    auto b = make_run_b(a->inputs(), model_b.config, model_b.weights, extra);
+    if (!b) return fail("compare: " + b.error().message, kExitBadInput);
     if (!same_tokens(model_a.src_vocab, model_b.src_vocab) || !same_tokens(model_a.tgt_vocab, model_b.tgt_vocab))
         std::fprintf(stderr, "attnlab-cli: note: the models' vocabularies differ; B reads A's token ids as they are\n");
-    for (const Ablation& ablation : ablations) {
-        const auto site = find_attention(b->steps(), ablation.attention);
-        if (!site) return fail("compare: '" + ablation.attention + "' is not an attention of model B", kExitBadInput);
-        if (auto st = b->set_head_ablated(*site, ablation.head, true); !st)
-            return fail("compare: " + st.error().message, kExitBadInput);
-    }
+    if (b->dropped() > 0)
+        std::fprintf(stderr, "attnlab-cli: note: model B has no place for %d of A's mask cells and %d of its switched-off heads; B runs without them\n",
+                     b->dropped_mask_cells, b->dropped_heads);
+    Stepper& run_b = b->stepper;
     a->run_all();
-    b->run_all();
-    if (auto step = args.get("step")) return print_step(*a, *b, *step, static_cast<int>(*top), args.has("json"));
-    return print_table(*a, *b, args.has("json"));
+    run_b.run_all();
+    if (auto step = args.get("step")) return print_step(*a, run_b, *step, static_cast<int>(*top), args.has("json"));
+    return print_table(*a, run_b, args.has("json"));
 }
 
 }  // namespace attnlab::cli

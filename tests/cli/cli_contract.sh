@@ -153,6 +153,18 @@ check "too long"        1 -- "$cli" trace "$m" --src "$(printf 'i %.0s' $(seq 70
 check "invalid UTF-8"   1 -- "$cli" trace "$m" --src $'i \xff like' --out "$work/x.safetensors"
 check "unwritable out"  1 -- "$cli" trace "$m" --src "i" --out "$work/no/such/dir/t.safetensors"
 check "missing vocab"   1 -- "$cli" init --preset tiny --src-vocab "$work/none.txt" --tgt-vocab "$work/none.txt" --out "$work/y.safetensors"
+
+# compare: an --ablate name resolves against model B's attentions; each error is one line that names it.
+expect_stderr() {  # expect_stderr NAME PATTERN: the last command's stderr matches
+  if grep -qE "$2" "$work/err"; then passed=$((passed + 1)); else
+    echo "FAIL $1: stderr lacks /$2/"; sed 's/^/  /' "$work/err"; failed=$((failed + 1)); fi
+}
+check "compare unknown attention" 1 -- "$cli" compare "$g" --src-ids 49 --ablate decoder.layers.1.self_attn:0,encoder.layers.0.self_attn:1
+expect_stderr "compare names the unknown attention" "^attnlab-cli: compare: 'encoder\.layers\.0\.self_attn' is not an attention of model B$"
+check "compare head range" 1 -- "$cli" compare "$g" --src-ids 49 --ablate decoder.layers.1.self_attn:9
+expect_stderr "compare names the missing head" '^attnlab-cli: compare: decoder\.layers\.1\.self_attn has no head 9 in B \(heads 0\.\.3\)$'
+check "compare ablated in B" 0 -- "$cli" compare "$m" "$m" --src "i like red apples" --ablate decoder.layers.1.cross_attn:3
+expect_output "compare ablates B's head" '^the traces first differ at decoder\.layers\.1\.cross_attn\.context$'
 [ ! -e "$work/x.safetensors" ] && passed=$((passed + 1)) || { echo "FAIL a failed command left a file"; failed=$((failed + 1)); }
 
 echo "$passed passed, $failed failed"
