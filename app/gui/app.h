@@ -1,6 +1,7 @@
-// App: one frame of the UI. Lays out the fixed windows (menu, input and model on the left,
-// the tabbed views in the middle, the stepper timeline at the bottom), routes keys to
-// commands, and plays the stepper. It owns no model state beyond the Session.
+// App: one frame of the UI over the app model (app/model: Session, ViewState, Training, TourRunner),
+// which it owns with the heatmap renderer and the panels' caches. Lays out the fixed windows (menu;
+// input, and model or the tour's card, on the left; the tabbed views; the stepper at the bottom),
+// routes keys to commands, plays the stepper, writes tour slides and draws the classroom overlays.
 #pragma once
 
 #include "gl/heatmap_renderer.h"

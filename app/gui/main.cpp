@@ -1,5 +1,6 @@
-// attnlab: the desktop app. Opens a GLFW window with an OpenGL 3.3 context, runs Dear ImGui,
-// and draws the App every frame; headless flags write a screenshot or time frames and exit.
+// attnlab: the desktop app. Opens a GLFW window with an OpenGL 3.3 context, runs Dear ImGui, and
+// draws the App every frame in one run mode: the interactive window, or headless --screenshot,
+// --tour-slides, --soak or --bench-frames, which exit when done.
 #include "app.h"
 #include "default_model.h"
 #include "fonts.h"
@@ -89,6 +90,271 @@ double percentile(std::vector<double> v, double q) {
     return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))];
 }
 
+// The view state to start from: saved settings, a --settings file, or the defaults; then the flags.
+Result<ViewState> initial_view(const LaunchOptions& o, bool headless) {
+    ViewState view = o.fresh_settings || headless ? ViewState{} : load_view_state();
+    if (o.settings) {
+        auto bytes = io::read_file_bytes(*o.settings);
+        if (!bytes) return bytes.error();
+        view = ViewState::from_json(std::string(bytes->begin(), bytes->end()));
+    }
+    if (o.korean) view.korean = true;
+    if (o.presentation) view.presentation = true;
+    if (o.light) view.dark_theme = false;
+    if (o.classroom) view.classroom = true;
+    if (o.predict) view.predict = true;
+    return view;
+}
+
+// A GLFW window with an OpenGL 3.3 core context and ImGui's GLFW backend; nullptr (said on stderr) if none.
+// Files dropped on it are appended to `dropped`.
+GLFWwindow* open_window(const LaunchOptions& o, bool headless, std::vector<std::string>& dropped) {
+    if (!glfwInit()) {
+        fail("no display: set DISPLAY, or run under xvfb-run (e.g. xvfb-run -a attnlab --screenshot out.png)", 1);
+        return nullptr;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_DEPTH_BITS, 0);  // ImGui needs neither; llvmpipe's fast path needs no depth buffer
+    glfwWindowHint(GLFW_STENCIL_BITS, 0);
+    GLFWwindow* window = glfwCreateWindow(o.width, o.height, "Attention Lab", nullptr, nullptr);
+    if (!window) {
+        glfwTerminate();
+        fail("could not open an OpenGL 3.3 window", 1);
+        return nullptr;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(headless ? 0 : 1);
+    glfwSetWindowUserPointer(window, &dropped);
+    glfwSetDropCallback(window, on_drop);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; our settings live in settings.json
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui::GetIO().BackendRendererName = "attnlab_ui_renderer";
+    ImGui::GetIO().BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;  // meshes past 64K vertices
+    return window;
+}
+
+void close_window(GLFWwindow* window) {
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+}
+
+// What the flags ask of the app before its first frame: a view, a tour chapter (and its slides),
+// a training run. False (said on stderr) if a chapter or the run could not be started.
+bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& o, bool headless) {
+    bool started = true;
+    if (o.view) {
+        View v;
+        view_from_id(*o.view, v);
+        app.show_view(v);
+    }
+    rebuild_fonts(app, font_texture);
+    if (o.tour && !app.open_tour_chapter(*o.tour - 1)) {
+        fail(app.status, 1);
+        started = false;
+    }
+    if (o.tour_slides && started) {
+        std::error_code ec;
+        std::filesystem::create_directories(*o.tour_slides, ec);
+        app.export_tour_slides(*o.tour_slides);
+    }
+    if (o.train_steps > 0) {
+        TrainForm& form = app.view().train;  // the form shows the run the flags started
+        form.steps = o.train_steps;
+        if (o.train_task) form.task = *o.train_task;
+        TrainJob job = train_job(form);
+        job.final_full_eval = !headless;  // a screenshot shows the live scores; no wait for all 500
+        if (!app.start_training(job)) {
+            fail(app.session().error(), 1);
+            started = false;
+        }
+    }
+    return started;
+}
+
+// ---- the frame, shared by every run mode ----
+
+// What every run mode drives: the window, the app and its renderers.
+struct Running {
+    GLFWwindow* window;
+    App& app;
+    UiRenderer& ui_renderer;
+    FontTexture& font_texture;
+    std::vector<std::string>& dropped;  // files dropped on the window since the last frame
+    const LaunchOptions& o;
+    bool headless;
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+
+struct Frame {
+    FrameRequests req;
+    int fb_w = 0, fb_h = 0;
+    std::chrono::steady_clock::time_point start;
+    Status window_png = ok_status();  // the window's PNG, when the app asked for one (export, tour slide)
+};
+
+// Waits for input, or until the app has something to animate (headless, it only polls unless a
+// training run is going); then opens the files dropped on the window.
+void poll_events(Running& r) {
+    const double wait = r.app.wait_seconds();  // idle when nothing changes
+    if (wait <= 0.0 || (r.headless && !r.app.training().active())) glfwPollEvents();
+    else glfwWaitEventsTimeout(wait);
+    for (const auto& path : r.dropped) r.app.open_dropped_file(path);
+    r.dropped.clear();
+}
+
+// One frame of the App, built in ImGui and rendered into the back buffer; then the PNGs the app asked for.
+Frame draw_frame(Running& r) {
+    Frame f;
+    f.start = std::chrono::steady_clock::now();
+    const float dt = std::chrono::duration<float>(f.start - r.last).count();
+    r.last = f.start;
+    ImGui_ImplGlfw_NewFrame();
+    if (r.headless) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no stray hover in screenshots
+    ImGui::NewFrame();
+    f.req = r.app.frame(dt);
+    ImGui::Render();
+    glfwGetFramebufferSize(r.window, &f.fb_w, &f.fb_h);
+    glViewport(0, 0, f.fb_w, f.fb_h);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the tiled windows draw none
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    r.ui_renderer.render(*ImGui::GetDrawData(), [&](ImTextureID t) { return r.app.heatmaps().owns(t); });
+    r.app.end_frame();
+
+    const auto report = [&](const std::string& path, const Status& st) {
+        r.app.status = st ? std::string(tr(r.app.view().korean, "Saved")) + " " + path : st.error().message;
+    };
+    if (f.req.save_window_png) {
+        f.window_png = save_framebuffer_png(*f.req.save_window_png, 0, 0, f.fb_w, f.fb_h);
+        report(*f.req.save_window_png, f.window_png);
+    }
+    if (f.req.save_view_png)
+        report(*f.req.save_view_png,
+               save_framebuffer_png(*f.req.save_view_png, static_cast<int>(r.app.view_x), static_cast<int>(r.app.view_y),
+                                    static_cast<int>(r.app.view_w), static_cast<int>(r.app.view_h)));
+    return f;
+}
+
+// Shows the frame and does what the app asked of the window; false when it asked to quit.
+bool present_frame(Running& r, const FrameRequests& req) {
+    glfwSwapBuffers(r.window);
+    if (req.quit) return false;
+    if (req.toggle_fullscreen) {
+        GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+        const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+        if (r.app.view().presentation && mode)
+            glfwSetWindowMonitor(r.window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+        else
+            glfwSetWindowMonitor(r.window, nullptr, 80, 80, r.o.width, r.o.height, 0);
+    }
+    if (req.fonts_changed) rebuild_fonts(r.app, r.font_texture);
+    return true;
+}
+
+// ---- the run modes ----
+
+// The window a user works in, until it is closed; then the settings are saved.
+int run_interactive(Running& r) {
+    while (!glfwWindowShouldClose(r.window)) {
+        poll_events(r);
+        const Frame f = draw_frame(r);
+        if (!present_frame(r, f.req)) break;
+    }
+    if (!r.o.fresh_settings && !r.o.settings)
+        if (auto st = save_view_state(r.app.view()); !st) fail("settings not saved: " + st.error().message, 0);
+    return 0;
+}
+
+// --screenshot: the window as a PNG after --frames frames, once no training run is going.
+int run_screenshot(Running& r) {
+    int frames_idle = 0;  // frames drawn since a training run was last going (the screenshot waits for 2)
+    for (int frame = 1; !glfwWindowShouldClose(r.window); ++frame) {
+        poll_events(r);
+        const Frame f = draw_frame(r);
+        frames_idle = r.app.training().active() ? 0 : frames_idle + 1;
+        if (frame >= r.o.frames && frames_idle >= 2) {
+            if (auto st = save_framebuffer_png(*r.o.screenshot, 0, 0, f.fb_w, f.fb_h); !st) return fail(st.error().message, 1);
+            return 0;
+        }
+        if (!present_frame(r, f.req)) break;
+    }
+    return 0;
+}
+
+// --tour N --tour-slides DIR: frames until the chapter's slides (started by start_from_flags) are written.
+int run_tour_slides(Running& r) {
+    while (!glfwWindowShouldClose(r.window)) {
+        poll_events(r);
+        const Frame f = draw_frame(r);
+        if (!f.window_png) return fail(f.window_png.error().message, 1);
+        if (!r.app.slides_pending()) break;
+        if (!present_frame(r, f.req)) break;
+    }
+    return 0;
+}
+
+// --soak N: N frames driven by the SoakDriver; 1 if resident memory grew or commands failed.
+int run_soak(Running& r, const Paths& paths) {
+    SoakDriver soak(r.o.soak_frames, bundled_model_files(paths.assets));
+    int frame = 0;
+    while (!glfwWindowShouldClose(r.window)) {
+        poll_events(r);
+        soak.before_frame(r.app, frame);
+        const Frame f = draw_frame(r);
+        ++frame;
+        soak.after_frame(frame);
+        if (soak.finished(frame)) break;
+        if (!present_frame(r, f.req)) break;
+    }
+    return report_soak(soak, frame);
+}
+
+// --bench-frames N: N frames after 10 of warm-up, each timed to glFinish; p50 and p95 on stdout as JSON.
+int run_bench_frames(Running& r) {
+    std::vector<double> frame_ms;
+    for (int frame = 1; !glfwWindowShouldClose(r.window); ++frame) {
+        poll_events(r);
+        const Frame f = draw_frame(r);
+        glFinish();
+        frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - f.start).count());
+        if (frame >= r.o.bench_frames + 10) break;
+        if (!present_frame(r, f.req)) break;
+    }
+    frame_ms.erase(frame_ms.begin(), frame_ms.begin() + std::min<size_t>(10, frame_ms.size()));  // warm-up
+    std::printf("{\"frames\": %zu, \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"width\": %d, \"height\": %d}\n",
+                frame_ms.size(), percentile(frame_ms, 0.5), percentile(frame_ms, 0.95), r.o.width, r.o.height);
+    return 0;
+}
+
+// The renderers and the App in the window's GL context, set up as the flags ask, run in the flags' mode.
+int run_app(GLFWwindow* window, std::vector<std::string>& dropped, Session session, ViewState view, const Paths& paths,
+            const LaunchOptions& o, bool headless) {
+    FontTexture font_texture;
+    auto heatmaps = HeatmapRenderer::create(paths.shaders);
+    auto ui_renderer = UiRenderer::create(paths.shaders);
+    if (!heatmaps || !ui_renderer) return fail(!heatmaps ? heatmaps.error().message : ui_renderer.error().message, 1);
+    App app(std::move(session), std::move(view), std::move(*heatmaps), paths);
+    const bool started = start_from_flags(app, font_texture, o, headless);
+    if (!started && o.tour_slides) return 1;  // no chapter, no slides
+
+    Running r{window, app, *ui_renderer, font_texture, dropped, o, headless};
+    int code = 0;
+    if (o.tour_slides) code = run_tour_slides(r);
+    else if (o.soak_frames > 0) code = run_soak(r, paths);
+    else if (o.bench_frames > 0) code = run_bench_frames(r);
+    else if (o.screenshot) code = run_screenshot(r);
+    else code = run_interactive(r);
+    return started ? code : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -104,165 +370,21 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (o.tour_slides && !o.tour) return fail("--tour-slides needs --tour N: the chapter to write", 2);
-    const bool headless = o.screenshot || o.bench_frames > 0 || o.soak_frames > 0 || o.tour_slides;
+    const int n_modes = (o.screenshot ? 1 : 0) + (o.bench_frames > 0) + (o.soak_frames > 0) + (o.tour_slides ? 1 : 0);
+    if (n_modes > 1) return fail("give one of --screenshot, --bench-frames, --soak and --tour-slides", 2);
+    const bool headless = n_modes == 1;
     const Paths paths = find_paths(argv[0]);
 
     auto session = initial_session(o, paths);
     if (!session) return fail(session.error().message, 1);
     if (o.step) session->run_to(static_cast<size_t>(*o.step));
+    auto view = initial_view(o, headless);
+    if (!view) return fail(view.error().message, 1);
 
-    ViewState view = o.fresh_settings || headless ? ViewState{} : load_view_state();
-    if (o.settings) {
-        auto bytes = io::read_file_bytes(*o.settings);
-        if (!bytes) return fail(bytes.error().message, 1);
-        view = ViewState::from_json(std::string(bytes->begin(), bytes->end()));
-    }
-    if (o.korean) view.korean = true;
-    if (o.presentation) view.presentation = true;
-    if (o.light) view.dark_theme = false;
-    if (o.classroom) view.classroom = true;
-    if (o.predict) view.predict = true;
-
-    if (!glfwInit()) return fail("no display: set DISPLAY, or run under xvfb-run (e.g. xvfb-run -a attnlab --screenshot out.png)", 1);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_DEPTH_BITS, 0);  // ImGui needs neither; llvmpipe's fast path needs no depth buffer
-    glfwWindowHint(GLFW_STENCIL_BITS, 0);
-    GLFWwindow* window = glfwCreateWindow(o.width, o.height, "Attention Lab", nullptr, nullptr);
-    if (!window) {
-        glfwTerminate();
-        return fail("could not open an OpenGL 3.3 window", 1);
-    }
-    glfwMakeContextCurrent(window);
-    glfwSwapInterval(headless ? 0 : 1);
     std::vector<std::string> dropped;
-    glfwSetWindowUserPointer(window, &dropped);
-    glfwSetDropCallback(window, on_drop);
-
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; our settings live in settings.json
-    ImGui_ImplGlfw_InitForOpenGL(window, true);
-    ImGui::GetIO().BackendRendererName = "attnlab_ui_renderer";
-    ImGui::GetIO().BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;  // meshes past 64K vertices
-
-    int exit_code = 0;
-    {
-        FontTexture font_texture;
-        auto heatmaps = HeatmapRenderer::create(paths.shaders);
-        auto ui_renderer = UiRenderer::create(paths.shaders);
-        if (!heatmaps || !ui_renderer) {
-            exit_code = fail(!heatmaps ? heatmaps.error().message : ui_renderer.error().message, 1);
-        } else {
-            App app(std::move(*session), std::move(view), std::move(*heatmaps), paths);
-            if (o.view) {
-                View v;
-                view_from_id(*o.view, v);
-                app.show_view(v);
-            }
-            rebuild_fonts(app, font_texture);
-            if (o.tour && !app.open_tour_chapter(*o.tour - 1)) exit_code = fail(app.status, 1);
-            if (o.tour_slides && exit_code == 0) {
-                std::error_code ec;
-                std::filesystem::create_directories(*o.tour_slides, ec);
-                app.export_tour_slides(*o.tour_slides);
-            }
-            if (o.train_steps > 0) {
-                TrainForm& form = app.view().train;  // the form shows the run the flags started
-                form.steps = o.train_steps;
-                if (o.train_task) form.task = *o.train_task;
-                TrainJob job = train_job(form);
-                job.final_full_eval = !headless;  // a screenshot shows the live scores; no wait for all 500
-                if (!app.start_training(job)) exit_code = fail(app.session().error(), 1);
-            }
-
-            std::optional<SoakDriver> soak;
-            if (o.soak_frames > 0) soak.emplace(o.soak_frames, bundled_model_files(paths.assets));
-            std::vector<double> frame_ms;
-            int frame = 0;
-            int frames_idle = 0;  // frames drawn since a training run was last going (a screenshot waits for 2)
-            auto last = std::chrono::steady_clock::now();
-            while (!glfwWindowShouldClose(window)) {
-                const double wait = app.wait_seconds();  // idle when nothing changes
-                if (wait <= 0.0 || (headless && !app.training().active())) glfwPollEvents();
-                else glfwWaitEventsTimeout(wait);
-                for (const auto& path : dropped) app.open_dropped_file(path);
-                dropped.clear();
-
-                if (soak) soak->before_frame(app, frame);
-                const auto t0 = std::chrono::steady_clock::now();
-                const float dt = std::chrono::duration<float>(t0 - last).count();
-                last = t0;
-                ImGui_ImplGlfw_NewFrame();
-                if (headless) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no stray hover in screenshots
-                ImGui::NewFrame();
-                const FrameRequests req = app.frame(dt);
-                ImGui::Render();
-                int fb_w = 0, fb_h = 0;
-                glfwGetFramebufferSize(window, &fb_w, &fb_h);
-                glViewport(0, 0, fb_w, fb_h);
-                const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the tiled windows draw none
-                glClearColor(bg.x, bg.y, bg.z, 1.0f);
-                glClear(GL_COLOR_BUFFER_BIT);
-                ui_renderer->render(*ImGui::GetDrawData(), [&](ImTextureID t) { return app.heatmaps().owns(t); });
-                app.end_frame();
-                ++frame;
-
-                const auto report = [&](const std::string& path, const Status& st) {
-                    app.status = st ? std::string(tr(app.view().korean, "Saved")) + " " + path : st.error().message;
-                };
-                if (req.save_window_png) {
-                    const Status st = save_framebuffer_png(*req.save_window_png, 0, 0, fb_w, fb_h);
-                    report(*req.save_window_png, st);
-                    if (!st && o.tour_slides) exit_code = fail(st.error().message, 1);
-                }
-                if (req.save_view_png)
-                    report(*req.save_view_png,
-                           save_framebuffer_png(*req.save_view_png, static_cast<int>(app.view_x), static_cast<int>(app.view_y),
-                                                static_cast<int>(app.view_w), static_cast<int>(app.view_h)));
-                frames_idle = app.training().active() ? 0 : frames_idle + 1;
-                if (o.screenshot && frame >= o.frames && frames_idle >= 2) {
-                    if (auto st = save_framebuffer_png(*o.screenshot, 0, 0, fb_w, fb_h); !st)
-                        exit_code = fail(st.error().message, 1);
-                    break;
-                }
-                if (o.tour_slides && (exit_code != 0 || !app.slides_pending())) break;
-                if (soak) {
-                    soak->after_frame(frame);
-                    if (soak->finished(frame)) break;
-                }
-                if (o.bench_frames > 0) {
-                    glFinish();
-                    frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-                    if (frame >= o.bench_frames + 10) break;
-                }
-                glfwSwapBuffers(window);
-                if (req.quit) break;
-                if (req.toggle_fullscreen) {
-                    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
-                    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
-                    if (app.view().presentation && mode)
-                        glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
-                    else
-                        glfwSetWindowMonitor(window, nullptr, 80, 80, o.width, o.height, 0);
-                }
-                if (req.fonts_changed) rebuild_fonts(app, font_texture);
-            }
-            if (o.bench_frames > 0) {
-                frame_ms.erase(frame_ms.begin(), frame_ms.begin() + std::min<size_t>(10, frame_ms.size()));  // warm-up
-                std::printf("{\"frames\": %zu, \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"width\": %d, \"height\": %d}\n",
-                            frame_ms.size(), percentile(frame_ms, 0.5), percentile(frame_ms, 0.95), o.width, o.height);
-            }
-            if (soak) exit_code = report_soak(*soak, frame);
-            if (!headless && !o.fresh_settings && !o.settings)
-                if (auto st = save_view_state(app.view()); !st) fail("settings not saved: " + st.error().message, 0);
-        }
-    }
-    ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
-    glfwDestroyWindow(window);
-    glfwTerminate();
-    return exit_code;
+    GLFWwindow* window = open_window(o, headless, dropped);
+    if (!window) return 1;
+    const int code = run_app(window, dropped, std::move(*session), std::move(*view), paths, o, headless);
+    close_window(window);
+    return code;
 }

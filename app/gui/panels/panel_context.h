@@ -1,5 +1,6 @@
-// What every panel receives: the session (read as const, changed only through its
-// commands), the view state, the heatmap renderer, and the current text size.
+// What every panel receives (PanelContext): the session (changed only through its commands), the
+// view state, the training run, the heatmap renderer, paths, the status line, the panels' caches and
+// the font size; then one draw function per panel and the helpers panels share.
 #pragma once
 
 #include "gl/heatmap_renderer.h"
