@@ -7,8 +7,14 @@ namespace attnlab {
 
 namespace {
 
+bool has_attention(const Stepper& s, const AttentionSite& site) {
+    const ModelConfig& c = s.config();
+    const int n_layers = stack_of(site.use) == Stack::encoder ? c.n_encoder_layers : c.n_decoder_layers;
+    return site.layer >= 0 && site.layer < n_layers && s.find(StepId::attention_at(site, AttentionStage::context));
+}
+
 bool has_head(const Stepper& s, const AttentionHead& h) {
-    return s.find(StepId::attention_at(h.site, AttentionStage::context)) && h.head >= 0 && h.head < s.config().n_heads;
+    return has_attention(s, h.site) && h.head >= 0 && h.head < s.config().n_heads;
 }
 
 }  // namespace
@@ -39,7 +45,7 @@ Result<RunB> make_run_b(const ForwardInputs& a, const ModelConfig& config, const
         }
 
     for (const AttentionHead& h : extra) {
-        if (!s.find(StepId::attention_at(h.site, AttentionStage::context)))
+        if (!has_attention(s, h.site))
             return Error{"B has no attention " + attention_name(h.site)};
         if (!has_head(s, h))
             return Error{attention_name(h.site) + " has no head " + std::to_string(h.head) + " in B (heads 0.." +

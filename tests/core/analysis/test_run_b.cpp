@@ -125,6 +125,9 @@ TEST_CASE("run B switches off the extra heads, and a head B does not have is an 
     auto no_layer = make_run_b(in, config, weights, {{{AttentionUse::encoder_self, 5}, 0}});
     REQUIRE_FALSE(no_layer);
     CHECK(no_layer.error().message == "B has no attention encoder.layers.5.self_attn");
+    auto far = make_run_b(in, config, weights, {{{AttentionUse::cross, 1 << 22}, 0}});  // a hand-edited setting
+    REQUIRE_FALSE(far);
+    CHECK(far.error().message == "B has no attention decoder.layers.4194304.cross_attn");
     auto no_head = make_run_b(in, config, weights, {{cross1, 4}});
     REQUIRE_FALSE(no_head);
     CHECK(no_head.error().message == "decoder.layers.1.cross_attn has no head 4 in B (heads 0..3)");
