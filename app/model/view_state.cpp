@@ -103,6 +103,37 @@ PlaygroundState playground_from_json(const nlohmann::json& j) {
     return p;
 }
 
+// The compare tool's switched-off heads: {"use": "cross", "layer": 1, "head": 2} each. An entry
+// that is not such an object (an old "path:head" string, an unknown use) is dropped.
+constexpr std::pair<AttentionUse, const char*> kUseIds[] = {
+    {AttentionUse::encoder_self, "encoder_self"}, {AttentionUse::decoder_self, "decoder_self"}, {AttentionUse::cross, "cross"}};
+
+nlohmann::json heads_json(const std::vector<AttentionHead>& heads) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const AttentionHead& h : heads)
+        for (const auto& [use, id] : kUseIds)
+            if (use == h.site.use) out.push_back({{"use", id}, {"layer", h.site.layer}, {"head", h.head}});
+    return out;
+}
+
+std::vector<AttentionHead> read_heads(const nlohmann::json& j) {
+    std::vector<AttentionHead> out;
+    if (!j.is_array()) return out;
+    for (const nlohmann::json& item : j) {
+        if (!item.is_object()) continue;
+        std::string use_id;
+        AttentionHead h{{AttentionUse::encoder_self, -1}, -1};
+        read(item, "use", use_id);
+        read(item, "layer", h.site.layer);
+        read(item, "head", h.head);
+        const auto use = std::find_if(std::begin(kUseIds), std::end(kUseIds), [&](const auto& u) { return use_id == u.second; });
+        if (use == std::end(kUseIds) || h.site.layer < 0 || h.head < 0) continue;
+        h.site.use = use->first;
+        if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
+    }
+    return out;
+}
+
 }  // namespace
 
 const char* view_id(View v) { return kViewIds[static_cast<int>(v)]; }
@@ -147,7 +178,7 @@ std::string ViewState::to_json() const {
                         {"compare",
                          {{"other_model", compare.other_model},
                           {"other_path", compare.other_path},
-                          {"ablated", compare.ablated},
+                          {"ablated", heads_json(compare.ablated)},
                           {"step", compare.step}}},
                         {"temperature", temperature},
                         {"steps_per_second", steps_per_second},
@@ -209,7 +240,7 @@ ViewState ViewState::from_json(const std::string& text) {
     if (auto c = j.find("compare"); c != j.end() && c->is_object()) {
         read(*c, "other_model", s.compare.other_model);
         read(*c, "other_path", s.compare.other_path);
-        read(*c, "ablated", s.compare.ablated);
+        if (auto a = c->find("ablated"); a != c->end()) s.compare.ablated = read_heads(*a);
         read(*c, "step", s.compare.step);
     }
     read(j, "temperature", s.temperature);

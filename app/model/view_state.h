@@ -2,6 +2,7 @@
 // app's settings. A plain struct, persisted as JSON between runs; no derived state.
 #pragma once
 
+#include "analysis/run_b.h"
 #include "result.h"
 #include "session.h"
 #include "teach/hand_attention.h"
@@ -62,7 +63,7 @@ struct CircuitChoice {
 struct CompareChoice {
     bool other_model = false;          // B is another model (other_path); else this model with `ablated` heads off
     std::string other_path;            // a model file or Hugging Face folder
-    std::vector<std::string> ablated;  // "decoder.layers.1.self_attn:2", switched off in B only
+    std::vector<AttentionHead> ablated;  // switched off in B only; saved as {"use": "decoder_self", "layer": 1, "head": 2}
     std::string step;                  // the step whose B − A is drawn; empty: the last one both have
     int slice = 0;                     // the first index of a 3-D tensor (the head)
 };

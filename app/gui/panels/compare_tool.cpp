@@ -1,6 +1,8 @@
 #include "panels/compare_tool.h"
 
+#include "analysis/run_b.h"
 #include "analysis/trace_compare.h"
+#include "forward/step_path.h"
 #include "hf/open_model.h"
 #include "panels/input_fields.h"
 
@@ -8,7 +10,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -22,11 +23,12 @@ constexpr int kMaxColumns = 48;  // wider tensors (logits over a vocabulary) sho
 struct CompareCache {
     // Run B, rebuilt when A changes (any session edit) or B's description does.
     uint64_t a_generation = 0;
-    std::string b_key;
+    std::optional<CompareChoice> b_choice;  // what B was built from (other_model, other_path, ablated)
     std::string other_loaded_path;  // the other model, kept while its path stays
     std::optional<Model> other;
     std::optional<Stepper> b;
     std::string error;
+    int dropped_mask_cells = 0, dropped_heads = 0;  // A's edits B has no place for
     std::vector<std::string> shared;  // steps both runs have computed, in A's order
     std::vector<float> relative;      // per shared step: ‖B − A‖ / ‖A‖
     // The heatmap: B − A of one step (one slice of a 3-D one), some columns when it is wide.
@@ -40,34 +42,37 @@ struct CompareCache {
     float range = 1.0f;
 };
 
-std::string b_key(const CompareChoice& c) {
-    std::string key = c.other_model ? "model:" + c.other_path : "ablate:";
-    if (!c.other_model)
-        for (const std::string& a : c.ablated) key += a + ",";
-    return key;
+// Whether B built from `built` is B as `now` describes it.
+bool same_b(const std::optional<CompareChoice>& built, const CompareChoice& now) {
+    if (!built || built->other_model != now.other_model) return false;
+    return now.other_model ? built->other_path == now.other_path : built->ablated == now.ablated;
 }
 
-// Every attention the trace has: "encoder.layers.0.self_attn", ... in step order.
-std::vector<std::string> attention_paths(const Stepper& s) {
-    std::vector<std::string> out;
-    const std::string suffix = ".weights";
+// Every attention of the model, in step order (one per site: its weights step).
+std::vector<AttentionSite> attention_sites(const Stepper& s) {
+    std::vector<AttentionSite> out;
     for (const Step& step : s.steps())
-        if (step.path.size() > suffix.size() && step.path.compare(step.path.size() - suffix.size(), suffix.size(), suffix) == 0)
-            out.push_back(step.path.substr(0, step.path.size() - suffix.size()));
+        if (step.record.id.kind == StepKind::attention && step.record.id.stage == AttentionStage::weights)
+            out.push_back(step.record.id.site());
     return out;
+}
+
+bool is_vocabulary_wide(const StepRecord& record) {
+    return record.id.kind == StepKind::logits || record.id.kind == StepKind::probs;
 }
 
 void rebuild_b(PanelContext& ctx, CompareCache& cache) {
     const CompareChoice& c = ctx.view.compare;
     const Stepper& a = ctx.stepper();
     cache.a_generation = ctx.session.generation();
-    cache.b_key = b_key(c);
+    cache.b_choice = c;
     cache.b.reset();
     cache.error.clear();
+    cache.dropped_mask_cells = cache.dropped_heads = 0;
     cache.shared.clear();
     cache.relative.clear();
     cache.shown_step.clear();
-    Result<Stepper> b = Error{""};
+    const Model* other = nullptr;
     if (c.other_model) {
         if (c.other_path.empty()) {
             cache.error = ctx.t("Give the path of a model file or a Hugging Face folder.");
@@ -87,26 +92,19 @@ void rebuild_b(PanelContext& ctx, CompareCache& cache) {
             cache.error = ctx.t("That model could not be opened.");
             return;
         }
-        ForwardInputs inputs;  // A's tokens; A's mask edits and switched-off heads are A's own
-        inputs.src_ids = a.inputs().src_ids;
-        inputs.tgt_ids = a.inputs().tgt_ids;
-        inputs.src_token_types = a.inputs().src_token_types;
-        b = Stepper::create(cache.other->config, cache.other->weights, inputs);
-    } else {
-        b = Stepper::create(a.config(), a.weights(), a.inputs());
-        for (const std::string& item : c.ablated) {
-            const size_t colon = item.rfind(':');
-            if (!b || colon == std::string::npos) break;
-            if (auto st = b->set_head_ablated(item.substr(0, colon), std::atoi(item.c_str() + colon + 1), true); !st)
-                b = st.error();
-        }
+        other = &*cache.other;
     }
+    // Core's one rule (analysis/run_b.h): A's tokens, A's edits where B has a place for them, the extra heads.
+    auto b = other ? make_run_b(a.inputs(), other->config, other->weights, {})
+                   : make_run_b(a.inputs(), a.config(), a.weights(), c.ablated);
     if (!b) {
-        cache.error = std::string(ctx.t("Run B:")) + " " + b.error().message;
+        cache.error = b.error().message;  // one line that names B
         return;
     }
-    b->run_to(std::min(a.cursor(), b->size()));
-    cache.b = std::move(*b);
+    cache.dropped_mask_cells = b->dropped_mask_cells;
+    cache.dropped_heads = b->dropped_heads;
+    b->stepper.run_to(std::min(a.cursor(), b->stepper.size()));
+    cache.b = std::move(b->stepper);
     cache.shared = shared_steps(a, *cache.b);
     for (const std::string& path : cache.shared) {
         auto d = diff_step(a, *cache.b, path);
@@ -114,20 +112,16 @@ void rebuild_b(PanelContext& ctx, CompareCache& cache) {
     }
 }
 
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
-// The tokens along a step's rows (or, for columns, its keys) when there are as many: the source's
-// for src.*, masks.src*, masks.encoder*, encoder.* and a cross-attention's keys, the target's for
-// the rest; otherwise the indices.
-std::vector<std::string> axis_labels(const PanelContext& ctx, const std::string& step, int64_t n, bool keys) {
+// The tokens of a sequence as labels when there are n of them; otherwise the indices.
+std::vector<std::string> axis_labels(const PanelContext& ctx, std::optional<Sequence> sequence, int64_t n) {
     const Model& m = ctx.session.model();
-    const bool source = starts_with(step, "src.") || starts_with(step, "encoder.") || starts_with(step, "masks.src") ||
-                        starts_with(step, "masks.encoder") || (keys && step.find(".cross_attn.") != std::string::npos);
-    const std::vector<int>& ids = source ? ctx.stepper().inputs().src_ids : ctx.stepper().inputs().tgt_ids;
+    const bool source = sequence == Sequence::source;
+    const std::vector<int>* ids = !sequence ? nullptr : source ? &ctx.stepper().inputs().src_ids : &ctx.stepper().inputs().tgt_ids;
     std::vector<std::string> labels;
     for (int64_t i = 0; i < n; ++i)
-        labels.push_back(static_cast<int64_t>(ids.size()) == n ? token_or_id(source ? m.src_vocab : m.tgt_vocab, ids[static_cast<size_t>(i)])
-                                                                : std::to_string(i));
+        labels.push_back(ids && static_cast<int64_t>(ids->size()) == n
+                             ? token_or_id(source ? m.src_vocab : m.tgt_vocab, (*ids)[static_cast<size_t>(i)])
+                             : std::to_string(i));
     return labels;
 }
 
@@ -162,10 +156,12 @@ void refresh_heatmap(PanelContext& ctx, CompareCache& cache, const std::string& 
     cache.cols = static_cast<int>(columns.size());
     for (int64_t r = 0; r < rows_all; ++r)
         for (int64_t c : columns) cache.values.push_back(block[r * cols_all + c]);
-    const bool vocabulary = step == "logits" || step == "probs";
+    // Rows index the record's sequence; columns its keys, the vocabulary, or (a vector (N,)) the rows' sequence.
+    const StepRecord& record = ctx.stepper().step(*ctx.stepper().find(step)).record;
+    const bool vocabulary = is_vocabulary_wide(record);
     const std::optional<Vocab>& out_vocab = output_vocab(ctx);
-    cache.row_labels = axis_labels(ctx, step, rows_all, false);
-    const std::vector<std::string> keys = axis_labels(ctx, step, cols_all, true);
+    cache.row_labels = axis_labels(ctx, d.rank() >= 2 ? std::optional(record.rows) : std::nullopt, rows_all);
+    const std::vector<std::string> keys = axis_labels(ctx, d.rank() == 1 ? std::optional(record.rows) : record.keys, cols_all);
     for (int64_t c : columns)
         cache.col_labels.push_back(vocabulary ? token_or_id(out_vocab, static_cast<int>(c)) : keys[static_cast<size_t>(c)]);
     float peak = 0.0f;
@@ -198,27 +194,24 @@ void draw_b_picker(PanelContext& ctx) {
     // One row of head buttons per attention; a switched-off head is drawn pressed. Heads of a
     // model opened before (a saved setting) are dropped: no button could switch them back on.
     const int H = ctx.config().n_heads;
-    const std::vector<std::string> paths = attention_paths(ctx.stepper());
-    std::erase_if(c.ablated, [&](const std::string& item) {
-        const size_t colon = item.rfind(':');
-        const int head = colon == std::string::npos ? -1 : std::atoi(item.c_str() + colon + 1);
-        return colon == std::string::npos || head < 0 || head >= H ||
-               std::find(paths.begin(), paths.end(), item.substr(0, colon)) == paths.end();
+    const std::vector<AttentionSite> sites = attention_sites(ctx.stepper());
+    std::erase_if(c.ablated, [&](const AttentionHead& h) {
+        return h.head < 0 || h.head >= H || std::find(sites.begin(), sites.end(), h.site) == sites.end();
     });
     const float label_w = 13.5f * ctx.em, button_w = 1.9f * ctx.em;
-    for (const std::string& path : paths) {
-        ImGui::PushID(path.c_str());
-        ImGui::TextDisabled("%s", path.c_str());
+    for (const AttentionSite& site : sites) {
+        const std::string name = attention_name(site);
+        ImGui::PushID(name.c_str());
+        ImGui::TextDisabled("%s", name.c_str());
         for (int h = 0; h < H; ++h) {
-            const std::string item = path + ":" + std::to_string(h);
-            auto it = std::find(c.ablated.begin(), c.ablated.end(), item);
+            auto it = std::find(c.ablated.begin(), c.ablated.end(), AttentionHead{site, h});
             const bool off = it != c.ablated.end();
             ImGui::SameLine(label_w + button_w * static_cast<float>(h));
             if (off) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.80f, 0.33f, 0.25f, 1.0f));
             ImGui::PushID(h);
             if (ImGui::SmallButton(std::to_string(h).c_str())) {
                 if (off) c.ablated.erase(it);
-                else c.ablated.push_back(item);
+                else c.ablated.push_back({site, h});
             }
             ImGui::PopID();
             if (off) ImGui::PopStyleColor();
@@ -258,20 +251,26 @@ void draw_compare_tool(PanelContext& ctx) {
                                 "tensor is from this run's (‖B − A‖ / ‖A‖; bright: far). Click a step to see B − A."));
     CompareCache& cache = ctx.caches.get<CompareCache>();
     draw_b_picker(ctx);
-    if (cache.a_generation != ctx.session.generation() || cache.b_key != b_key(ctx.view.compare) || cache.a_generation == 0)
+    if (cache.a_generation != ctx.session.generation() || !same_b(cache.b_choice, ctx.view.compare) || cache.a_generation == 0)
         rebuild_b(ctx, cache);
     if (!cache.error.empty()) {
         ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", cache.error.c_str());
         return;
     }
+    if (cache.dropped_mask_cells + cache.dropped_heads > 0)
+        ImGui::TextDisabled(ctx.t("B has no place for %d of this run's mask cells and %d of its switched-off heads: B runs without them."),
+                            cache.dropped_mask_cells, cache.dropped_heads);
     if (cache.shared.empty()) {
         text_not_run_yet(ctx);
         return;
     }
     CompareChoice& c = ctx.view.compare;
     if (std::find(cache.shared.begin(), cache.shared.end(), c.step) == cache.shared.end()) {
-        const bool has_logits = std::find(cache.shared.begin(), cache.shared.end(), "logits") != cache.shared.end();
-        c.step = has_logits ? "logits" : cache.shared.back();
+        const Stepper& a = ctx.stepper();
+        const auto logits = std::find_if(cache.shared.begin(), cache.shared.end(), [&](const std::string& path) {
+            return a.step(*a.find(path)).record.id.kind == StepKind::logits;
+        });
+        c.step = logits != cache.shared.end() ? *logits : cache.shared.back();
     }
     const auto first = std::find_if(cache.relative.begin(), cache.relative.end(), [](float r) { return r > 0.0f; });
     if (first == cache.relative.end()) ImGui::TextUnformatted(ctx.t("The two runs are identical at every step."));
@@ -308,7 +307,8 @@ void draw_compare_tool(PanelContext& ctx) {
     plot.version = cache.version;
     plot.colormap = Colormap::diverging;
     plot.row_labels = &cache.row_labels;
-    plot.col_labels = cache.cols <= 40 || c.step == "logits" || c.step == "probs" ? &cache.col_labels : nullptr;
+    const bool vocabulary = is_vocabulary_wide(ctx.stepper().step(*ctx.stepper().find(c.step)).record);
+    plot.col_labels = cache.cols <= 40 || vocabulary ? &cache.col_labels : nullptr;
     plot.caption = "B − A";
     plot.fit_height = true;
     plot.fixed_range = true;
