@@ -4,17 +4,15 @@
 #include "explain/step_values.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace attnlab {
 
 namespace {
 
-// The mask (Tq, Tk) of the attention this step belongs to, if it has run.
-const Tensor* attention_mask(const StepSite& s) {
-    const auto masked = s.stepper.find(StepId::attention_at(s.step.record.id.site(), AttentionStage::masked));
-    return masked ? s.stepper.output(s.stepper.step(*masked).inputs.at(1)) : nullptr;
-}
+// The mask (Tq, Tk) this step's use of attention reads, if it has run.
+const Tensor* attention_mask(const StepSite& s) { return s.stepper.output(StepId::mask_of(s.id().use)); }
 
 // The focused key, else the key with the largest value in `row` among those the mask allows (else 0).
 int64_t key_column(const StepSite& s, RowRef row, int64_t r) {
@@ -34,32 +32,41 @@ int64_t argmax(RowRef row) {
     return j;
 }
 
-void score_values(const StepSite& s, const std::string& stage, const Tensor& out, int h, int64_t r, StepValues& v) {
+void score_values(const StepSite& s, AttentionStage stage, const Tensor& out, int h, int64_t r, StepValues& v) {
     const ConstMatMap m = out.slice(h);  // (Tq, Tk)
     const int64_t c = key_column(s, m.row(r), r);
     v.text["col"] = std::to_string(c);
     v.text["key"] = s.key_label(c);
     v.text["cols"] = format_count(m.cols());
     v.text["cells"] = format_count(m.size());
-    if (stage == "scores") {
-        v.text["score"] = format_number(m(r, c));
-        v.text["row_min"] = format_number(m.row(r).minCoeff());
-        v.text["row_max"] = format_number(m.row(r).maxCoeff());
-    } else if (stage == "scaled") {
-        const ConstMatMap scores = s.input(0).slice(h);
-        v.text["score"] = format_number(scores(r, c));
-        v.text["scaled"] = format_number(m(r, c));
-        v.text["std_before"] = format_number(row_std(scores.row(r)));
-        v.text["std_after"] = format_number(row_std(m.row(r)));
-    } else if (stage == "masked") {
-        auto is_minus_inf = [](float x) { return std::isinf(x) && x < 0; };
-        v.text["row_blocked"] = format_count(std::count_if(m.row(r).begin(), m.row(r).end(), is_minus_inf));
-        v.text["blocked"] = format_count(std::count_if(m.data(), m.data() + m.size(), is_minus_inf));
-    } else {  // weights
-        const int64_t best = argmax(m.row(r));
-        v.text["w_max"] = format_number(m(r, best));
-        v.text["max_key"] = s.key_label(best);
-        v.text["row_sum"] = format_number(m.row(r).cast<double>().sum());
+    switch (stage) {
+        case AttentionStage::scores:
+            v.text["score"] = format_number(m(r, c));
+            v.text["row_min"] = format_number(m.row(r).minCoeff());
+            v.text["row_max"] = format_number(m.row(r).maxCoeff());
+            return;
+        case AttentionStage::scaled: {
+            const ConstMatMap scores = s.input(0).slice(h);
+            v.text["score"] = format_number(scores(r, c));
+            v.text["scaled"] = format_number(m(r, c));
+            v.text["std_before"] = format_number(row_std(scores.row(r)));
+            v.text["std_after"] = format_number(row_std(m.row(r)));
+            return;
+        }
+        case AttentionStage::masked: {
+            auto is_minus_inf = [](float x) { return std::isinf(x) && x < 0; };
+            v.text["row_blocked"] = format_count(std::count_if(m.row(r).begin(), m.row(r).end(), is_minus_inf));
+            v.text["blocked"] = format_count(std::count_if(m.data(), m.data() + m.size(), is_minus_inf));
+            return;
+        }
+        case AttentionStage::weights: {
+            const int64_t best = argmax(m.row(r));
+            v.text["w_max"] = format_number(m(r, best));
+            v.text["max_key"] = s.key_label(best);
+            v.text["row_sum"] = format_number(m.row(r).cast<double>().sum());
+            return;
+        }
+        default: assert(false && "score stages only");
     }
 }
 
@@ -75,20 +82,19 @@ void context_values(const StepSite& s, const Tensor& out, int h, int64_t r, Step
 
 }  // namespace
 
-void add_attention_values(const StepSite& s, const std::string& kind, StepValues& v) {
-    if (!kind.starts_with("attn.") && !kind.starts_with("self_attn.") && !kind.starts_with("cross_attn.")) return;
-    const std::string stage = kind.substr(kind.find('.') + 1);
+void add_attention_values(const StepSite& s, StepValues& v) {
+    const AttentionStage stage = s.id().stage;
     const Tensor& out = *s.output();
     const int h = s.head();
     v.text["shape"] = shape_string(out.shape);
-    if (out.rank() == 2) {  // concat, out: (Tq, C)
+    if (stage == AttentionStage::concat || stage == AttentionStage::out) {  // (Tq, C)
         const int64_t r = s.row(out.dim(0));
         const int D = s.config().d_head();
         v.text["row"] = std::to_string(r);
         v.text["token"] = s.row_label(r);
         v.text["in_shape"] = shape_string(s.input(0).shape);
         v.text["norm"] = format_number(row_norm(out.row(r)));
-        if (stage == "out") {
+        if (stage == AttentionStage::out) {
             v.text["in_norm"] = format_number(row_norm(s.input(0).row(r)));
         } else {  // concat: head h fills columns [h·D, (h+1)·D)
             v.text["first"] = std::to_string(h * D);
@@ -99,9 +105,13 @@ void add_attention_values(const StepSite& s, const std::string& kind, StepValues
     const int64_t r = s.row(out.dim(1));  // (H, N, ·)
     v.text["row"] = std::to_string(r);
     v.text["token"] = s.row_label(r);
-    if (stage == "q" || stage == "k" || stage == "v") v.text["norm"] = format_number(row_norm(out.slice(h).row(r)));
-    else if (stage == "context") context_values(s, out, h, r, v);
-    else score_values(s, stage, out, h, r, v);
+    switch (stage) {
+        case AttentionStage::q:
+        case AttentionStage::k:
+        case AttentionStage::v: v.text["norm"] = format_number(row_norm(out.slice(h).row(r))); return;
+        case AttentionStage::context: return context_values(s, out, h, r, v);
+        default: return score_values(s, stage, out, h, r, v);
+    }
 }
 
 }  // namespace attnlab

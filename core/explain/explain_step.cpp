@@ -23,28 +23,52 @@ PlaceholderLookup lookup_in(const StepValues& values, const ExplanationTable& ta
     };
 }
 
+// The numbers of a step that has run, by what the step is.
+void add_trace_values(const StepSite& s, StepValues& v) {
+    switch (s.id().kind) {
+        case StepKind::token_embedding:
+        case StepKind::position:
+        case StepKind::token_type:
+        case StepKind::embedding_sum: return add_input_values(s, v);
+        case StepKind::padding_mask:
+        case StepKind::look_ahead_mask:
+        case StepKind::attention_mask: return add_mask_values(s, v);
+        case StepKind::attention: return add_attention_values(s, v);
+        case StepKind::embedding_norm:
+        case StepKind::residual:
+        case StepKind::norm:
+        case StepKind::ffn:
+        case StepKind::head_transform:
+        case StepKind::head_activation:
+        case StepKind::head_norm: return add_layer_values(s, v);
+        case StepKind::stack_output:
+        case StepKind::logits:
+        case StepKind::probs: return add_output_values(s, v);
+    }
+}
+
 }  // namespace
 
 Result<Explanation> explain_step(const ExplanationTable& table, const Stepper& stepper, size_t index,
                                  const ExplainFocus& focus, const ExplainLabels& labels) {
     assert(index < stepper.size());
     const Step& step = stepper.step(index);
-    const std::optional<std::string> kind = explanation_kind(step.path, stepper.config());
-    const auto texts = kind ? table.steps.find(*kind) : table.steps.end();
-    if (texts == table.steps.end()) return Error{"no explanation for step " + step.path};
+    const std::string kind = explanation_kind(step.record, stepper.config());
+    const auto texts = table.steps.find(kind);
+    if (texts == table.steps.end()) return Error{"no explanation for step " + step.path + " (kind " + kind + ")"};
 
     const StepSite site{stepper, step, focus, labels};
     StepValues values;
-    add_static_values(site, *kind, values);
+    add_static_values(site, values);
     const PlaceholderLookup lookup = lookup_in(values, table);
     Explanation e;
-    e.kind = *kind;
+    e.kind = kind;
     const std::pair<const std::string*, std::string*> fields[] = {
         {&texts->second.title, &e.title}, {&texts->second.formula, &e.formula},
         {&texts->second.what, &e.what}, {&texts->second.why, &e.why}};
     for (const auto& [text, out] : fields) {
         auto filled = fill_template(*text, lookup);
-        if (!filled) return Error{std::string(language_code(table.language)) + " " + *kind + ": " + filled.error().message};
+        if (!filled) return Error{std::string(language_code(table.language)) + " " + kind + ": " + filled.error().message};
         *out = std::move(*filled);
     }
     e.has_numbers = site.output() != nullptr;
@@ -52,10 +76,9 @@ Result<Explanation> explain_step(const ExplanationTable& table, const Stepper& s
         e.numbers = table.pending;
         return e;
     }
-    for (auto add : {add_input_values, add_mask_values, add_attention_values, add_layer_values, add_output_values})
-        add(site, *kind, values);
+    add_trace_values(site, values);
     auto numbers = fill_template(texts->second.numbers, lookup);
-    if (!numbers) return Error{std::string(language_code(table.language)) + " " + *kind + ".numbers: " + numbers.error().message};
+    if (!numbers) return Error{std::string(language_code(table.language)) + " " + kind + ".numbers: " + numbers.error().message};
     e.numbers = std::move(*numbers);
     e.values = values.text;
     return e;

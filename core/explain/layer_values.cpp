@@ -1,4 +1,4 @@
-// Numbers of the residual adds, LayerNorms and the FFN for the focused token row.
+// Numbers of the residual adds, LayerNorms, the FFN and the MLM head's layers for the focused token row.
 #include "explain/number_format.h"
 #include "explain/step_values.h"
 
@@ -48,19 +48,33 @@ void add_norm_values(const StepSite& s, const Tensor& y, int64_t r, StepValues& 
     v.text["out_std"] = format_number(row_std(y.row(r)));
 }
 
-void add_layer_values(const StepSite& s, const std::string& kind, StepValues& v) {
-    if (!kind.starts_with("residual") && !kind.starts_with("norm") && !kind.starts_with("ffn.")) return;
+void add_layer_values(const StepSite& s, StepValues& v) {
+    const StepId& id = s.id();
     const Tensor& y = *s.output();  // (N, C) or (N, F)
     const int64_t r = s.row(y.dim(0));
     v.text["row"] = std::to_string(r);
     v.text["token"] = s.row_label(r);
     v.text["shape"] = shape_string(y.shape);
     v.text["in_shape"] = shape_string(s.input(0).shape);
-    if (kind.starts_with("residual")) residual_values(s, y, r, v);
-    else if (kind.starts_with("norm")) add_norm_values(s, y, r, v);
-    else if (kind == "ffn.hidden") v.text["neg_pct"] = format_percent(fraction(count_negative(y), y.numel()));
-    else if (kind == "ffn.out") v.text["norm"] = format_number(row_norm(y.row(r)));
-    else activation_values(s, y, r, v);
+    switch (id.kind) {
+        case StepKind::residual: return residual_values(s, y, r, v);
+        case StepKind::embedding_norm:
+        case StepKind::norm:
+        case StepKind::head_norm: return add_norm_values(s, y, r, v);
+        case StepKind::head_transform:  // t = x·W_tᵀ + b_t  (N, C)
+            v.text["in_norm"] = format_number(row_norm(s.input(0).row(r)));
+            v.text["norm"] = format_number(row_norm(y.row(r)));
+            return;
+        case StepKind::head_activation: return activation_values(s, y, r, v);
+        case StepKind::ffn:
+            switch (id.part) {
+                case FfnPart::hidden: v.text["neg_pct"] = format_percent(fraction(count_negative(y), y.numel())); return;
+                case FfnPart::activation: return activation_values(s, y, r, v);
+                case FfnPart::out: v.text["norm"] = format_number(row_norm(y.row(r))); return;
+            }
+            return;
+        default: return;
+    }
 }
 
 }  // namespace attnlab

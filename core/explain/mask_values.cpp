@@ -37,11 +37,10 @@ void matrix_values(const StepSite& s, const Tensor& m, StepValues& v) {  // m (T
 
 }  // namespace
 
-void add_mask_values(const StepSite& s, const std::string& kind, StepValues& v) {
-    if (!kind.starts_with("masks.")) return;
+void add_mask_values(const StepSite& s, StepValues& v) {
     const Tensor& m = *s.output();
-    if (m.rank() == 1) padding_values(m, v);
-    else matrix_values(s, m, v);
+    if (s.id().kind == StepKind::padding_mask) padding_values(m, v);  // (N,)
+    else matrix_values(s, m, v);                                      // look-ahead (T, T), attention masks (N, M)
 }
 
 }  // namespace attnlab

@@ -1,7 +1,7 @@
 // Numbers of the stack outputs and the output head: norms, the top tokens and their scores.
 #include "explain/number_format.h"
 #include "explain/step_values.h"
-
+#include "param_names.h"
 
 namespace attnlab {
 
@@ -20,30 +20,35 @@ std::pair<int64_t, int64_t> top_two(RowRef row) {
 
 }  // namespace
 
-void add_output_values(const StepSite& s, const std::string& kind, StepValues& v) {
-    if (!kind.starts_with("stack_output") && !kind.starts_with("logits") && kind != "probs") return;
+void add_output_values(const StepSite& s, StepValues& v) {
+    const StepId& id = s.id();
     const Tensor& y = *s.output();  // (N, C) or (N, V)
     const int64_t r = s.row(y.dim(0));
     v.text["row"] = std::to_string(r);
     v.text["token"] = s.row_label(r);
     v.text["shape"] = shape_string(y.shape);
-    if (kind == "stack_output_norm") return add_norm_values(s, y, r, v);
-    if (kind == "stack_output_plain") {
+    if (id.kind == StepKind::stack_output) {
+        if (final_norm_params(s.config(), id.stack)) return add_norm_values(s, y, r, v);
         v.text["norm"] = format_number(row_norm(y.row(r)));
         return;
     }
     const auto [top, second] = top_two(y.row(r));
     v.text["top_token"] = s.vocab_label(top);
     v.text["second_token"] = s.vocab_label(second);
-    if (kind == "probs") {
-        v.text["top_p"] = format_number(y.row(r)(top));
-        v.text["second_p"] = format_number(y.row(r)(second));
-        v.text["sum"] = format_number(y.row(r).cast<double>().sum());
-    } else {
+    if (id.kind == StepKind::logits) {
         v.text["top_logit"] = format_number(y.row(r)(top));
         v.text["second_logit"] = format_number(y.row(r)(second));
         v.text["mean"] = format_number(row_mean(y.row(r)));
+        return;
     }
+    v.text["top_p"] = format_number(y.row(r)(top));
+    v.text["second_p"] = format_number(y.row(r)(second));
+    v.text["sum"] = format_number(y.row(r).cast<double>().sum());
+    if (s.step.record.predicts != Prediction::masked_tokens) return;
+    // A masked-LM head scores the token at each position: the probability of the one there.
+    const std::vector<int>& ids = s.ids(s.step.record.rows);
+    const int own = r < static_cast<int64_t>(ids.size()) ? ids[static_cast<size_t>(r)] : -1;
+    v.text["own_p"] = own >= 0 && own < y.dim(1) ? format_number(y.row(r)(own)) : "?";
 }
 
 }  // namespace attnlab

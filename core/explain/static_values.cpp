@@ -1,68 +1,123 @@
 // Placeholders known before a step runs: the model's sizes, the step's side, stack, layer,
-// sublayer and attention family, and whether the focused head is switched off.
+// sublayer and attention use (all from its record), whether the focused head is switched off,
+// and how its linear map is written (x·Wᵀ for an (out, in) weight, x·W for GPT-2's (in, out)).
 #include "explain/number_format.h"
 #include "explain/step_values.h"
+#include "param_names.h"
 
 #include <cmath>
+#include <optional>
 
 namespace attnlab {
 
 namespace {
 
-bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-
 // Which sublayer residual/norm k wraps: a decoder layer of an encoder-decoder has self, cross, FFN.
-const char* sublayer_term(const std::string& path, const ModelConfig& c) {
-    const int k = path.back() - '0';
-    const bool cross_block = path.starts_with("decoder.") && c.arch == Arch::encoder_decoder;
-    if (k == 1) return "self_attn";
-    return cross_block && k == 2 ? "cross_attn" : "ffn";
+const char* sublayer_term(const StepId& id, const ModelConfig& c) {
+    const bool cross_block = id.stack == Stack::decoder && c.arch == Arch::encoder_decoder;
+    if (id.sublayer == 1) return "self_attn";
+    return cross_block && id.sublayer == 2 ? "cross_attn" : "ffn";
 }
 
-const char* attention_term(const std::string& path) {
-    if (has(path, ".cross_attn.")) return "cross";
-    return path.starts_with("encoder.") ? "encoder_self" : "decoder_self";
+const char* attention_term(AttentionUse use) {
+    switch (use) {
+        case AttentionUse::encoder_self: return "encoder_self";
+        case AttentionUse::decoder_self: return "decoder_self";
+        case AttentionUse::cross: return "cross";
+    }
+    return "";
+}
+
+// What reads a stack's output: the decoder's cross-attention (an encoder-decoder's encoder),
+// the output head, or nothing in the model (a BERT without its MLM head).
+const char* stack_role_term(Stack stack, const ModelConfig& c) {
+    if (stack == Stack::encoder && c.arch == Arch::encoder_decoder) return "role_memory";
+    return c.output_head == OutputHead::none ? "role_features" : "role_head";
 }
 
 bool head_ablated(const StepSite& s, int head) {
     const auto& ablated = s.stepper.inputs().ablated_heads;
-    const auto it = ablated.find(s.step.record.id.site());
+    const auto it = ablated.find(s.id().site());
     return it != ablated.end() && it->second.count(head) > 0;
+}
+
+// The linear map a step applies, if it is one (param_names.h): its layout and bias decide
+// how core writes its formula.
+std::optional<LinearParams> linear_map_of(const StepId& id, const ModelConfig& c) {
+    switch (id.kind) {
+        case StepKind::attention: {
+            const LayerParams layer = layer_params(c, id.stack, id.layer);
+            const AttentionParams& a = id.use == AttentionUse::cross ? *layer.cross_attn : layer.self_attn;
+            switch (id.stage) {
+                case AttentionStage::q: return a.q;
+                case AttentionStage::k: return a.k;
+                case AttentionStage::v: return a.v;
+                case AttentionStage::out: return a.out;
+                default: return std::nullopt;
+            }
+        }
+        case StepKind::ffn:
+            if (id.part == FfnPart::activation) return std::nullopt;
+            return id.part == FfnPart::hidden ? layer_params(c, id.stack, id.layer).ffn_in
+                                              : layer_params(c, id.stack, id.layer).ffn_out;
+        case StepKind::head_transform: return head_params(c).transform;
+        case StepKind::logits: return head_params(c).unembed;
+        default: return std::nullopt;
+    }
+}
+
+void add_stack_terms(Stack stack, const ModelConfig& c, StepValues& v) {
+    v.terms["stack"] = stack == Stack::encoder ? "encoder" : "decoder";
+    v.terms["stack_role"] = stack_role_term(stack, c);
 }
 
 }  // namespace
 
-void add_static_values(const StepSite& s, const std::string& kind, StepValues& v) {
+void add_static_values(const StepSite& s, StepValues& v) {
     const ModelConfig& c = s.config();
-    const std::string& path = s.step.path;
+    const StepId& id = s.id();
     v.text["C"] = std::to_string(c.d_model);
     v.text["H"] = std::to_string(c.n_heads);
     v.text["D"] = std::to_string(c.d_head());
     v.text["F"] = std::to_string(c.d_ff);
     v.text["V"] = std::to_string(c.output_vocab_size());
     v.text["max_len"] = std::to_string(c.max_len);
+    v.text["n_types"] = std::to_string(c.type_vocab_size);
     v.text["sqrtC"] = format_number(std::sqrt(static_cast<double>(c.d_model)));
     v.text["sqrtD"] = format_number(std::sqrt(static_cast<double>(c.d_head())));
     v.text["head"] = std::to_string(s.head());
 
-    if (path.starts_with("src.") || path.starts_with("tgt.") || path.ends_with("_padding")) {
-        const bool src = path.starts_with("src.") || path == "masks.src_padding";
-        v.text["E"] = src ? "E_src" : "E_tgt";
-        v.terms["side"] = src ? "source" : "target";
-        v.terms["Side"] = src ? "Source" : "Target";
+    switch (id.kind) {
+        case StepKind::token_embedding:
+        case StepKind::position:
+        case StepKind::token_type:
+        case StepKind::embedding_sum:
+        case StepKind::embedding_norm:
+        case StepKind::padding_mask: {
+            const bool src = id.stack == Stack::encoder;
+            v.text["E"] = src ? "E_src" : "E_tgt";
+            v.terms["side"] = src ? "source" : "target";
+            v.terms["Side"] = src ? "Source" : "Target";
+            break;
+        }
+        case StepKind::attention:
+            add_stack_terms(id.stack, c, v);
+            v.terms["attention"] = attention_term(id.use);
+            v.terms["head_state"] = head_ablated(s, s.head()) ? "head_off" : "head_on";
+            break;
+        case StepKind::residual:
+        case StepKind::norm:
+            add_stack_terms(id.stack, c, v);
+            v.text["k"] = std::to_string(id.sublayer);
+            v.terms["sublayer"] = sublayer_term(id, c);
+            break;
+        case StepKind::ffn:
+        case StepKind::stack_output: add_stack_terms(id.stack, c, v); break;
+        default: break;
     }
-    if (path.starts_with("encoder.") || path.starts_with("decoder.")) {
-        const bool encoder = path.starts_with("encoder.");
-        v.terms["stack"] = encoder ? "encoder" : "decoder";
-        v.terms["stack_role"] = encoder && c.arch == Arch::encoder_decoder ? "role_memory" : "role_head";
-    }
-    if (kind.starts_with("residual") || kind.starts_with("norm")) {
-        v.text["k"] = std::string(1, path.back());
-        v.terms["sublayer"] = sublayer_term(path, c);
-    }
-    if (has(path, "_attn.")) {
-        v.terms["attention"] = attention_term(path);
-        v.terms["head_state"] = head_ablated(s, s.head()) ? "head_off" : "head_on";
+    if (const auto map = linear_map_of(id, c)) {  // core writes x·Wᵀ + b (out, in) or x·W + b (in, out)
+        v.text["transpose"] = map->layout == WeightLayout::out_in ? "ᵀ" : "";
+        v.text["plus_b"] = map->bias.empty() ? "" : " + b";
     }
 }
 

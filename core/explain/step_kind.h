@@ -1,10 +1,11 @@
 // Which explanation a forward-pass step gets: its kind, the key of its texts in the
-// language files (assets/explanations/*.json). Kinds split steps only where the texts differ.
+// language files (assets/explanations/*.json). The kind is read from the step's typed record
+// (forward/step_id.h) and the config; kinds split steps only where the texts differ.
 #pragma once
 
 #include "config.h"
+#include "forward/step_id.h"
 
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,17 +13,19 @@ namespace attnlab {
 
 // Every kind a config can produce; each language file has texts for exactly these.
 inline constexpr std::string_view kExplanationKinds[] = {
-    "embed_scaled", "embed", "pos_sinusoidal", "pos_learned", "input",
+    "embed_scaled", "embed", "pos_sinusoidal", "pos_learned", "token_type", "input", "input_token_type", "embed_norm",
     "masks.src_padding", "masks.encoder_self", "masks.tgt_padding", "masks.look_ahead", "masks.decoder_self",
     "masks.cross",
     "self_attn.q", "self_attn.k", "self_attn.v", "cross_attn.q", "cross_attn.k", "cross_attn.v",
     "attn.scores", "attn.scaled", "attn.masked", "attn.weights", "attn.context", "attn.concat", "attn.out",
     "residual_post_ln", "residual_pre_ln", "norm_post_ln", "norm_pre_ln",
     "ffn.hidden", "ffn.relu", "ffn.gelu", "ffn.gelu_tanh", "ffn.out",
-    "stack_output_norm", "stack_output_plain", "logits_tied", "logits", "probs",
+    "stack_output_norm", "stack_output_plain",
+    "head.transform", "head.relu", "head.gelu", "head.gelu_tanh", "head.norm",
+    "logits_tied", "logits", "probs", "probs_masked",
 };
 
-// The kind of the step at `path` in the forward pass of `config`; nullopt for a path no kind covers.
-std::optional<std::string> explanation_kind(const std::string& path, const ModelConfig& config);
+// The kind of a step of the forward pass of `config`, from its record. Every record has one.
+std::string explanation_kind(const StepRecord& record, const ModelConfig& config);
 
 }  // namespace attnlab

@@ -1,4 +1,4 @@
-// StepSite: which sequence a step's rows and key columns index, and the resolved focus.
+// StepSite: the resolved focus, and token labels for the sequences the step's record names.
 #include "explain/step_values.h"
 
 #include <algorithm>
@@ -8,27 +8,22 @@ namespace attnlab {
 
 namespace {
 
-enum class Sequence { source, target };
-
-Sequence row_sequence(const std::string& path, const ModelConfig& c) {
-    if (path.starts_with("src.") || path.starts_with("encoder.") || path == "masks.src_padding" ||
-        path == "masks.encoder_self")
-        return Sequence::source;
-    if (path == "logits" || path == "probs") return c.arch == Arch::encoder_only ? Sequence::source : Sequence::target;
-    if (path.ends_with(".cross_attn.k") || path.ends_with(".cross_attn.v")) return Sequence::source;  // keys: the memory
-    return Sequence::target;
-}
-
-Sequence key_sequence(const std::string& path, const ModelConfig& c) {
-    if (path.find(".cross_attn.") != std::string::npos || path == "masks.cross") return Sequence::source;
-    return row_sequence(path, c);
+// The sequence an attention stage's keys index. Score stages carry it in their record; the
+// others (context, …) have columns that are not keys, so it is read from the stage's weights.
+Sequence key_sequence(const StepSite& s) {
+    const StepRecord& record = s.step.record;
+    if (record.keys) return *record.keys;
+    if (record.id.kind == StepKind::attention) {
+        const auto weights = s.stepper.find(StepId::attention_at(record.id.site(), AttentionStage::weights));
+        if (weights && s.stepper.step(*weights).record.keys) return *s.stepper.step(*weights).record.keys;
+    }
+    return record.rows;
 }
 
 std::string token_label(const StepSite& s, Sequence seq, int64_t i) {
-    const bool src = seq == Sequence::source;
-    const std::vector<std::string>& labels = src ? s.labels.source : s.labels.target;
+    const std::vector<std::string>& labels = seq == Sequence::source ? s.labels.source : s.labels.target;
     if (i >= 0 && i < static_cast<int64_t>(labels.size())) return labels[static_cast<size_t>(i)];
-    const std::vector<int>& ids = src ? s.stepper.inputs().src_ids : s.stepper.inputs().tgt_ids;
+    const std::vector<int>& ids = s.ids(seq);
     return i >= 0 && i < static_cast<int64_t>(ids.size()) ? "#" + std::to_string(ids[static_cast<size_t>(i)]) : "#?";
 }
 
@@ -46,9 +41,13 @@ int StepSite::row(int64_t n_rows) const {
     return focus.row >= 0 && focus.row < n_rows ? focus.row : static_cast<int>(std::max<int64_t>(n_rows - 1, 0));
 }
 
-std::string StepSite::row_label(int64_t i) const { return token_label(*this, row_sequence(step.path, config()), i); }
+const std::vector<int>& StepSite::ids(Sequence sequence) const {
+    return sequence == Sequence::source ? stepper.inputs().src_ids : stepper.inputs().tgt_ids;
+}
 
-std::string StepSite::key_label(int64_t j) const { return token_label(*this, key_sequence(step.path, config()), j); }
+std::string StepSite::row_label(int64_t i) const { return token_label(*this, step.record.rows, i); }
+
+std::string StepSite::key_label(int64_t j) const { return token_label(*this, key_sequence(*this), j); }
 
 std::string StepSite::vocab_label(int64_t id) const {
     const Vocab* vocab = labels.output_vocab;

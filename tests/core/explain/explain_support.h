@@ -1,9 +1,11 @@
-// Helpers for the explanation tests: the bundled language files, every switch combination,
-// and "this shown number is that value" at the precision it is shown with.
+// Helpers for the explanation tests: the bundled language files, every switch combination of
+// our family, the GPT-2 and BERT fixtures, and "this shown number is that value" at the
+// precision it is shown with.
 #pragma once
 
 #include "../test_support.h"
 #include "explain/explanation.h"
+#include "hf/open_model.h"
 
 #include <catch2/catch.hpp>
 
@@ -42,6 +44,54 @@ inline std::vector<ModelConfig> every_switch_combination() {
                         configs.push_back(c);
                     }
     return configs;
+}
+
+// A model of another family, opened from a committed fixture, with inputs to run it on.
+struct FamilyModel {
+    std::string name;
+    ModelConfig config;
+    Weights weights;
+    ForwardInputs inputs;
+
+    Stepper stepper() const {
+        auto s = Stepper::create(config, weights, inputs);
+        if (!s) FAIL(name + ": " + s.error().message);
+        return std::move(*s);
+    }
+};
+
+inline Model fixture_model(const std::string& folder) {
+    auto loaded = open_model(std::string(ATTNLAB_SOURCE_DIR) + "/tests/golden/fixtures/" + folder);
+    if (!loaded) FAIL(loaded.error().message);
+    return std::move(loaded->model);
+}
+
+// GPT-2 (decoder-only, pre-LN, learned positions, Conv1D (in, out) weights, tied logits without
+// a bias) and BERT (encoder-only, post-LN, token types, embedding LayerNorm), BERT once per
+// activation of its MLM head and once without the head (BertModel: the same weights minus
+// cls.*, as hf_folder.cpp opens a file without them).
+inline std::vector<FamilyModel> hugging_face_models() {
+    std::vector<FamilyModel> models;
+    const Model gpt2 = fixture_model("hf_gpt2");
+    ForwardInputs gpt2_in;
+    gpt2_in.tgt_ids = {4, 9, 11, 3, 7};
+    models.push_back({"gpt2", gpt2.config, gpt2.weights, gpt2_in});
+
+    const Model bert = fixture_model("hf_bert");
+    ForwardInputs bert_in;
+    bert_in.src_ids = {2, 7, 4, 9, 3, 5};
+    bert_in.src_token_types = {0, 0, 0, 1, 1};  // the last position falls back to type 0
+    for (Activation act : {Activation::gelu, Activation::relu, Activation::gelu_tanh}) {
+        ModelConfig c = bert.config;
+        c.activation = act;
+        models.push_back({"bert " + to_string(act), c, bert.weights, bert_in});
+    }
+    ModelConfig bare = bert.config;
+    bare.output_head = OutputHead::none;
+    Weights bare_weights;
+    for (const ParamSpec& spec : parameter_specs(bare)) bare_weights.set_shared(spec.name, bert.weights.shared(spec.name));
+    models.push_back({"bert without its head", bare, bare_weights, bert_in});
+    return models;
 }
 
 // True when `shown` (as format_number or format_operand prints it) is `expected` rounded to

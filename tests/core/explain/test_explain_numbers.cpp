@@ -20,6 +20,16 @@ Explanation explained(const Stepper& s, const std::string& path, const ExplainFo
     return *e;
 }
 
+Explanation explained(const Stepper& s, const StepId& id, const ExplainFocus& focus = {}, Language language = Language::english) {
+    const auto i = s.find(id);
+    REQUIRE(i);
+    INFO(s.step(*i).path);
+    auto e = explain_step(bundled_table(language), s, *i, focus);
+    REQUIRE(e);
+    REQUIRE(e->has_numbers);
+    return *e;
+}
+
 // Checks that values[key] shows `expected` and that the numbers line carries it.
 void check_value(const Explanation& e, const std::string& key, double expected) {
     INFO(e.kind << " {" << key << "} in: " << e.numbers);
@@ -219,4 +229,87 @@ TEST_CASE("the focus falls back to head 0 and the last row when out of range", "
     CHECK(e.values.at("row") == "3");  // T = 4
     const Explanation k = explained(s, "decoder.layers.0.cross_attn.k", {0, -1, -1});
     CHECK(k.values.at("row") == "4");  // keys come from the source: S = 5
+}
+
+TEST_CASE("BERT's numbers: token types, the embedding LayerNorm, the MLM head, masked-token probabilities", "[explain]") {
+    const std::vector<FamilyModel> models = hugging_face_models();
+    const FamilyModel& bert = models.at(1);
+    REQUIRE(bert.name == "bert gelu");
+    Stepper s = bert.stepper();
+    s.run_all();
+    const ModelConfig& c = s.config();
+    auto id = [](StepKind kind) { return StepId::of(kind, Stack::encoder); };
+    auto out = [&](const StepId& i) -> const Tensor& { return *s.output(i); };
+    const int r = 3, dim = 5;
+
+    const Explanation type = explained(s, id(StepKind::token_type), {0, r, -1});
+    CHECK(type.kind == "token_type");
+    CHECK(type.values.at("type") == "1");  // src_token_types = {0, 0, 0, 1, 1}
+    check_value(type, "norm", norm_of(row_of(out(id(StepKind::token_type)), r)));
+    CHECK(type.values.at("n_type0") == "4");  // positions 0-2, and 5 (no type given: 0)
+    CHECK(explained(s, id(StepKind::token_type), {0, 5, -1}).values.at("type") == "0");
+    CHECK_THAT(type.numbers, Catch::Contains("E_type[1]"));
+
+    const Explanation sum = explained(s, id(StepKind::embedding_sum), {0, r, dim});
+    CHECK(sum.kind == "input_token_type");
+    check_value(sum, "emb", row_of(out(id(StepKind::token_embedding)), r)[dim]);
+    check_value(sum, "pe", row_of(out(id(StepKind::position)), r)[dim]);
+    check_value(sum, "type_value", row_of(out(id(StepKind::token_type)), r)[dim]);
+    check_value(sum, "sum", row_of(out(id(StepKind::embedding_sum)), r)[dim]);
+
+    const Explanation norm = explained(s, id(StepKind::embedding_norm), {0, r, -1});
+    CHECK(norm.kind == "embed_norm");
+    const auto x = row_of(out(id(StepKind::embedding_sum)), r);
+    check_value(norm, "mean", mean_of(x));
+    check_value(norm, "std", std_of(x, c.layer_norm_eps));
+    check_value(norm, "out_std", std_of(row_of(out(id(StepKind::embedding_norm)), r)));
+
+    auto head = [&](StepKind kind) { return StepId::head(kind, c); };
+    const Explanation transform = explained(s, head(StepKind::head_transform), {0, r, -1});
+    check_value(transform, "in_norm", norm_of(row_of(out(StepId::of(StepKind::stack_output, Stack::encoder)), r)));
+    check_value(transform, "norm", norm_of(row_of(out(head(StepKind::head_transform)), r)));
+    const Explanation act = explained(s, head(StepKind::head_activation), {0, r, -1});
+    CHECK(act.kind == "head.gelu");
+    const auto t = row_of(out(head(StepKind::head_transform)), r);
+    check_value(act, "h_min", *std::min_element(t.begin(), t.end()));
+    check_value(act, "h_max", *std::max_element(t.begin(), t.end()));
+    const Explanation ln = explained(s, head(StepKind::head_norm), {0, r, -1});
+    CHECK(ln.kind == "head.norm");
+    check_value(ln, "mean", mean_of(row_of(out(head(StepKind::head_activation)), r)));
+
+    const Explanation p = explained(s, head(StepKind::probs), {0, r, -1});
+    CHECK(p.kind == "probs_masked");
+    auto probs = row_of(out(head(StepKind::probs)), r);
+    check_value(p, "own_p", probs[static_cast<size_t>(bert.inputs.src_ids[r])]);  // the token at position 3
+    std::sort(probs.rbegin(), probs.rend());
+    check_value(p, "top_p", probs[0]);
+    check_value(p, "second_p", probs[1]);
+    check_value(p, "sum", 1.0);
+    const Explanation ko = explained(s, head(StepKind::probs), {0, r, -1}, Language::korean);
+    CHECK_THAT(ko.what, Catch::Contains("그 자리"));
+    CHECK_THAT(p.why, Catch::Contains("masked language model") && !Catch::Contains("Greedy"));
+
+    // Without the MLM head the encoder's output is the model's output.
+    Stepper bare = models.at(4).stepper();
+    bare.run_all();
+    CHECK_THAT(explained(bare, StepId::of(StepKind::stack_output, Stack::encoder)).why, Catch::Contains("no output head"));
+}
+
+TEST_CASE("GPT-2's numbers: Conv1D formulas, target rows and keys", "[explain]") {
+    const FamilyModel gpt2 = hugging_face_models().at(0);
+    Stepper s = gpt2.stepper();
+    s.run_all();
+    const AttentionSite site{AttentionUse::decoder_self, 1};
+    const Explanation q = explained(s, StepId::attention_at(site, AttentionStage::q));
+    CHECK(q.formula == "Q = x·W_Q + b_Q, split into H heads of D = C/H");  // (in, out): no transpose
+    CHECK(explained(s, StepId::head(StepKind::logits, s.config())).formula == "logits = x·Eᵀ  (tied to the embedding)");
+    const Explanation ctx = explained(s, StepId::attention_at(site, AttentionStage::context), {2, 3, -1});
+    const auto w = head_row(*s.output(StepId::attention_at(site, AttentionStage::weights)), 2, 3);
+    const auto top = std::max_element(w.begin(), w.end()) - w.begin();
+    CHECK(ctx.values.at("token") == "#" + std::to_string(gpt2.inputs.tgt_ids[3]));
+    CHECK(ctx.values.at("max_key") == "#" + std::to_string(gpt2.inputs.tgt_ids[static_cast<size_t>(top)]));
+    check_value(ctx, "w_max", w[static_cast<size_t>(top)]);
+    const Explanation p = explained(s, StepId::head(StepKind::probs, s.config()));
+    CHECK(p.kind == "probs");  // the next token
+    CHECK(p.values.at("row") == "4");
 }

@@ -113,14 +113,24 @@ TEST_CASE("templates fill every placeholder and reject malformed ones", "[explai
     CHECK_FALSE(check_template("{bad-name}"));
 }
 
-TEST_CASE("every path a forward pass has maps to a kind; other paths to none", "[explain]") {
-    const ModelConfig c = small_config();
-    CHECK(explanation_kind("decoder.layers.0.cross_attn.v", c) == "cross_attn.v");
-    CHECK(explanation_kind("encoder.layers.1.self_attn.weights", c) == "attn.weights");
-    CHECK(explanation_kind("decoder.layers.1.norm3", c) == "norm_post_ln");
-    CHECK(explanation_kind("decoder.layers.1.ffn.activation", c) == "ffn.relu");
-    CHECK_FALSE(explanation_kind("decoder.layers.1.self_attn.bogus", c));
-    CHECK_FALSE(explanation_kind("playground.scores", c));
+TEST_CASE("a step's kind comes from its record and the config", "[explain]") {
+    ModelConfig c = small_config();
+    auto kind = [&](const StepId& id) { return explanation_kind(StepRecord::of(id, c), c); };
+    CHECK(kind(StepId::attention_at({AttentionUse::cross, 0}, AttentionStage::v)) == "cross_attn.v");
+    CHECK(kind(StepId::attention_at({AttentionUse::encoder_self, 1}, AttentionStage::weights)) == "attn.weights");
+    CHECK(kind(StepId::sublayer_at(StepKind::norm, Stack::decoder, 1, 3)) == "norm_post_ln");
+    CHECK(kind(StepId::ffn_at(Stack::decoder, 1, FfnPart::activation)) == "ffn.relu");
+    CHECK(kind(StepId::mask_of(AttentionUse::cross)) == "masks.cross");
+    CHECK(kind(StepId::of(StepKind::padding_mask, Stack::decoder)) == "masks.tgt_padding");
+    CHECK(kind(StepId::head(StepKind::probs, c)) == "probs");
+    c.norm_first = true;
+    c.activation = Activation::gelu_tanh;
+    CHECK(kind(StepId::sublayer_at(StepKind::norm, Stack::decoder, 1, 3)) == "norm_pre_ln");
+    CHECK(kind(StepId::head(StepKind::head_activation, c)) == "head.gelu_tanh");
+    CHECK(kind(StepId::head(StepKind::head_norm, c)) == "head.norm");  // not a sublayer's norm
+    c.arch = Arch::encoder_only;
+    c.n_decoder_layers = 0;
+    CHECK(kind(StepId::head(StepKind::probs, c)) == "probs_masked");  // the token at each position
 }
 
 TEST_CASE("numbers are shown with a few decimals, tiny ones with two significant digits", "[explain]") {
