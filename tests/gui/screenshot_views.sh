@@ -64,9 +64,9 @@ echo '{"analysis_tool": 3}' > "$out/analysis-qk.json"
 run "analysis-qk" --view analysis --settings "$out/analysis-qk.json"
 echo '{"analysis_tool": 3, "circuit": {"ov": true, "layer": 1, "head": 2}}' > "$out/analysis-ov.json"
 run "korean-analysis-ov" --view analysis --settings "$out/analysis-ov.json" --korean
-echo '{"analysis_tool": 4, "compare": {"ablated": ["decoder.layers.1.self_attn:2", "decoder.layers.1.self_attn:0"]}}' > "$out/analysis-compare.json"
+echo '{"analysis_tool": 4, "compare": {"ablated": [{"use": "decoder_self", "layer": 1, "head": 2}, {"use": "decoder_self", "layer": 1, "head": 0}]}}' > "$out/analysis-compare.json"
 run "analysis-compare" --view analysis --settings "$out/analysis-compare.json"
-echo '{"analysis_tool": 4, "compare": {"ablated": ["decoder.layers.0.self_attn:1"], "step": "decoder.layers.1.self_attn.weights"}}' > "$out/compare-weights.json"
+echo '{"analysis_tool": 4, "compare": {"ablated": [{"use": "decoder_self", "layer": 0, "head": 1}], "step": "decoder.layers.1.self_attn.weights"}}' > "$out/compare-weights.json"
 run "korean-compare-weights" --view analysis --settings "$out/compare-weights.json" --korean
 echo '{"analysis_tool": 3, "circuit": {"layer": 1, "head": 3, "tokens": "the cat play sat"}}' > "$out/hf-bert-qk.json"
 run "hf-bert-qk" --view analysis --model "$out/hf_bert" --src "the cats play" --settings "$out/hf-bert-qk.json"
