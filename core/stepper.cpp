@@ -94,7 +94,7 @@ void Stepper::rebuild_index() {
 uint64_t Stepper::id_key(const StepId& id) {
     assert(id.layer >= -1 && id.layer < (1 << 20) && id.sublayer >= 0 && id.sublayer < 16);
     uint64_t key = static_cast<uint64_t>(id.kind);
-    for (const auto [value, bits] : {std::pair<uint64_t, int>{static_cast<uint64_t>(id.stack), 1},
+    for (const auto& [value, bits] : {std::pair<uint64_t, int>{static_cast<uint64_t>(id.stack), 1},
                                      {static_cast<uint64_t>(id.layer + 1), 21},
                                      {static_cast<uint64_t>(id.sublayer), 4},
                                      {static_cast<uint64_t>(id.use), 2},
