@@ -47,7 +47,7 @@ std::string GraphBuilder::embedding(Stack side) {
              return StepOutput{std::move(x), {}};
          }});
     std::vector<std::string> parts = {embed};
-    std::string sum_formula = "x = x_emb";
+    std::string sum_formula = "x = x_emb", sum_title = "Embedding";
 
     if (config_.positional == Positional::sinusoidal) {
         parts.push_back(add(id(StepKind::position), {"Sinusoidal positional encoding",
@@ -68,7 +68,10 @@ std::string GraphBuilder::embedding(Stack side) {
                  return StepOutput{std::move(x), {}};
              }}));
     }
-    if (config_.positional != Positional::none) sum_formula += " + PE";
+    if (config_.positional != Positional::none) {
+        sum_formula += " + PE";
+        sum_title += " + position";
+    }
 
     if (!params.token_types.empty()) {
         assert(src && "token types belong to the source");
@@ -86,12 +89,12 @@ std::string GraphBuilder::embedding(Stack side) {
                  return StepOutput{std::move(x), {}};
              }}));
         sum_formula += " + x_type";
+        sum_title += " + token type";
     }
 
     std::string input = embed;
     if (parts.size() > 1) {
-        input = add(id(StepKind::embedding_sum), {parts.size() > 2 ? "Embedding + position + token type" : "Embedding + position",
-             sum_formula, parts, {}, {}, "",
+        input = add(id(StepKind::embedding_sum), {sum_title, sum_formula, parts, {}, {}, "",
              [](const StepContext& ctx) { return StepOutput{sum_tensors(ctx.in), {}}; }});
     }
     if (params.norm) return layer_norm(id(StepKind::embedding_norm), "Embedding LayerNorm", input, *params.norm);
