@@ -177,11 +177,11 @@ void App::follow_cursor() {
     if (view_.predict && last_cursor_ != SIZE_MAX && cursor > last_cursor_) view_.hidden = true;  // guess first
     last_cursor_ = cursor;
     if (cursor == 0 || cursor == session_.stepper().size()) return;
-    const std::string& path = session_.stepper().step(cursor - 1).path;
-    const View v = view_for_step(path);
+    const StepId& id = session_.stepper().step(cursor - 1).record.id;
+    const View v = view_for_step(id);
     for (View c : kCentralViews)
         if (c == v) show_view(v);
-    if (v == View::attention) focus_attention_step(view_, path);
+    if (v == View::attention) focus_attention_step(view_, id);
 }
 
 // Where NaN or ±∞ first appears in the trace, as a red menu-bar item that jumps to that step.

@@ -80,8 +80,8 @@ void SoakDriver::edit(App& app, int frame) {
     const Stepper& stepper = s.stepper();
     switch (frame % 7) {
         case 1: s.set_src_text(kSentences[static_cast<size_t>(frame / 7) % kSentences.size()]); break;
-        case 2: s.toggle_mask_cell(app.view().mask_path, frame % 3, (frame / 3) % 4); break;
-        case 3: s.toggle_head("encoder.layers.0.self_attn", (frame / 7) % 4); break;
+        case 2: s.toggle_mask_cell(AttentionUse::decoder_self, frame % 3, (frame / 3) % 4); break;
+        case 3: s.toggle_head({AttentionUse::encoder_self, 0}, (frame / 7) % 4); break;
         case 4: s.run_to(static_cast<size_t>(frame * 37) % (stepper.size() + 1)); break;
         case 5:
             app.view().detail_open = !app.view().detail_open;

@@ -3,6 +3,7 @@
 #include "session.h"
 
 #include "decode.h"
+#include "forward/step_path.h"
 #include "hf/open_model.h"
 #include "io/model_file.h"
 #include "ops/softmax.h"
@@ -173,26 +174,27 @@ bool Session::set_tgt_ids(std::vector<int> ids) {
     return done();
 }
 
-bool Session::toggle_mask_cell(const std::string& mask_path, int row, int col) {
-    const Tensor* mask = stepper_->output(mask_path);
-    if (!mask) return fail("run the forward pass up to " + mask_path + " first");
-    if (mask->rank() != 2) return fail("'" + mask_path + "' is built from the ids; edit the tokens instead");
+bool Session::toggle_mask_cell(AttentionUse use, int row, int col) {
+    const StepId id = StepId::mask_of(use);
+    if (!stepper_->find(id)) return fail("this model has no " + step_path(id));
+    const Tensor* mask = stepper_->output(id);  // (N, M)
+    if (!mask) return fail("run the forward pass up to " + step_path(id) + " first");
     if (row < 0 || col < 0 || row >= mask->dim(0) || col >= mask->dim(1)) return fail("mask cell outside the matrix");
     const bool allowed = mask->data[static_cast<size_t>(row * mask->dim(1) + col)] != 0.0f;
-    if (auto st = stepper_->set_mask_cell(mask_path, row, col, !allowed); !st) return fail(st.error().message);
+    if (auto st = stepper_->set_mask_cell(use, row, col, !allowed); !st) return fail(st.error().message);
     return done();
 }
 
-bool Session::reset_mask(const std::string& mask_path) {
-    stepper_->clear_mask_overrides(mask_path);
+bool Session::reset_mask(AttentionUse use) {
+    stepper_->clear_mask_overrides(use);
     return done();
 }
 
-bool Session::toggle_head(const std::string& attention_path, int head) {
+bool Session::toggle_head(const AttentionSite& attention, int head) {
     const auto& ablated = stepper_->inputs().ablated_heads;
-    auto it = ablated.find(attention_path);
+    auto it = ablated.find(attention);
     const bool is_ablated = it != ablated.end() && it->second.count(head);
-    if (auto st = stepper_->set_head_ablated(attention_path, head, !is_ablated); !st) return fail(st.error().message);
+    if (auto st = stepper_->set_head_ablated(attention, head, !is_ablated); !st) return fail(st.error().message);
     return done();
 }
 
@@ -297,7 +299,7 @@ bool Session::generate_next(bool sample, float temperature, uint64_t seed) {
     if (static_cast<int>(stepper_->inputs().tgt_ids.size()) >= stepper_->config().max_len)
         return fail("the target already has max_len = " + std::to_string(stepper_->config().max_len) + " tokens");
     stepper_->run_all();
-    const Tensor* logits = stepper_->output("logits");  // (T, V)
+    const Tensor* logits = stepper_->output(StepId::head(StepKind::logits, stepper_->config()));  // (T, V)
     const int64_t last = logits->dim(0) - 1;
     int next = argmax_row(*logits, last);
     if (sample) {

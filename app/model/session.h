@@ -61,9 +61,9 @@ public:
     bool set_tgt_text(const std::string& text);
     bool set_src_ids(std::vector<int> ids);
     bool set_tgt_ids(std::vector<int> ids);
-    bool toggle_mask_cell(const std::string& mask_path, int row, int col);
-    bool reset_mask(const std::string& mask_path);
-    bool toggle_head(const std::string& attention_path, int head);
+    bool toggle_mask_cell(AttentionUse use, int row, int col);  // a cell of the mask that use of attention reads
+    bool reset_mask(AttentionUse use);
+    bool toggle_head(const AttentionSite& attention, int head);
     bool set_weight(const std::string& name, int64_t flat_index, float value);
     // Switches that keep the weights' shapes, or add/drop what the switch needs (learned
     // positions get seeded random embeddings, final norms start as identity).

@@ -1,30 +1,8 @@
 #include "tour.h"
 
-#include <algorithm>
-#include <iterator>
-
 namespace attnlab::gui {
 
 namespace {
-
-constexpr std::pair<const char*, AttentionFamily> kFamilies[] = {
-    {"encoder_self", AttentionFamily::encoder_self},
-    {"decoder_self", AttentionFamily::decoder_self},
-    {"cross", AttentionFamily::cross},
-};
-constexpr std::pair<const char*, AttentionStage> kStages[] = {
-    {"scores", AttentionStage::scores}, {"scaled", AttentionStage::scaled}, {"masked", AttentionStage::masked},
-    {"weights", AttentionStage::weights}, {"q", AttentionStage::q},           {"k", AttentionStage::k},
-    {"v", AttentionStage::v},           {"context", AttentionStage::context},
-};
-
-template <class T, size_t N>
-bool lookup(const std::pair<const char*, T> (&table)[N], const std::string& name, T& out) {
-    const auto* it = std::find_if(std::begin(table), std::end(table), [&](const auto& e) { return name == e.first; });
-    if (it == std::end(table)) return false;
-    out = it->second;
-    return true;
-}
 
 bool open_model(const TourChapter& c, Session& session, const std::string& assets_dir) {
     if (c.model == "tiny" || c.model == "base") {
@@ -53,8 +31,8 @@ Status set_up(const TourChapter& c, Session& session, ViewState& view, const std
     if (!view_from_id(c.view, tab)) return Error{where + "no view " + c.view};
     for (const std::string& slide : c.slides)
         if (View v; !view_from_id(slide, v)) return Error{where + "no view " + slide + " for a slide"};
-    if (!lookup(kFamilies, c.family, view.family)) return Error{where + "no attention family " + c.family};
-    if (!lookup(kStages, c.stage, view.stage)) return Error{where + "no attention stage " + c.stage};
+    if (!attention_use_from_id(c.family, view.family)) return Error{where + "no attention family " + c.family};
+    if (!attention_stage_from_id(c.stage, view.stage)) return Error{where + "no attention stage " + c.stage};
     session.run_to(cursor);
     view.tab = tab;
     view.layer = c.layer;

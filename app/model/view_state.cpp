@@ -1,6 +1,7 @@
 // ViewState <-> JSON and the settings file.
 #include "view_state.h"
 
+#include "forward/step_path.h"
 #include "io/file_bytes.h"
 #include "train/tasks.h"
 
@@ -105,14 +106,10 @@ PlaygroundState playground_from_json(const nlohmann::json& j) {
 
 // The compare tool's switched-off heads: {"use": "cross", "layer": 1, "head": 2} each. An entry
 // that is not such an object (an old "path:head" string, an unknown use) is dropped.
-constexpr std::pair<AttentionUse, const char*> kUseIds[] = {
-    {AttentionUse::encoder_self, "encoder_self"}, {AttentionUse::decoder_self, "decoder_self"}, {AttentionUse::cross, "cross"}};
-
 nlohmann::json heads_json(const std::vector<AttentionHead>& heads) {
     nlohmann::json out = nlohmann::json::array();
     for (const AttentionHead& h : heads)
-        for (const auto& [use, id] : kUseIds)
-            if (use == h.site.use) out.push_back({{"use", id}, {"layer", h.site.layer}, {"head", h.head}});
+        out.push_back({{"use", attention_use_id(h.site.use)}, {"layer", h.site.layer}, {"head", h.head}});
     return out;
 }
 
@@ -126,15 +123,60 @@ std::vector<AttentionHead> read_heads(const nlohmann::json& j) {
         read(item, "use", use_id);
         read(item, "layer", h.site.layer);
         read(item, "head", h.head);
-        const auto use = std::find_if(std::begin(kUseIds), std::end(kUseIds), [&](const auto& u) { return use_id == u.second; });
-        if (use == std::end(kUseIds) || h.site.layer < 0 || h.head < 0) continue;
-        h.site.use = use->first;
+        if (!attention_use_from_id(use_id, h.site.use) || h.site.layer < 0 || h.head < 0) continue;
         if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
     }
     return out;
 }
 
+// The attention view's family and stage, saved by name. Files from before saved them as numbers in
+// the app's own order (families as AttentionUse; stages scores, scaled, masked, weights, q, k, v,
+// context), read here; anything else keeps the default.
+void read_attention_choice(const nlohmann::json& j, ViewState& s) {
+    constexpr AttentionStage kOldStages[] = {AttentionStage::scores, AttentionStage::scaled, AttentionStage::masked,
+                                             AttentionStage::weights, AttentionStage::q,     AttentionStage::k,
+                                             AttentionStage::v,      AttentionStage::context};
+    constexpr AttentionUse kOldFamilies[] = {AttentionUse::encoder_self, AttentionUse::decoder_self, AttentionUse::cross};
+    if (auto f = j.find("family"); f != j.end()) {
+        if (f->is_string()) attention_use_from_id(f->get<std::string>(), s.family);
+        else if (f->is_number_integer() && f->get<int64_t>() >= 0 && f->get<int64_t>() < 3)
+            s.family = kOldFamilies[f->get<int64_t>()];
+    }
+    if (auto t = j.find("stage"); t != j.end()) {
+        if (t->is_string()) attention_stage_from_id(t->get<std::string>(), s.stage);
+        else if (t->is_number_integer() && t->get<int64_t>() >= 0 && t->get<int64_t>() < 8)
+            s.stage = kOldStages[t->get<int64_t>()];
+    }
+}
+
 }  // namespace
+
+const char* attention_use_id(AttentionUse use) {
+    switch (use) {
+        case AttentionUse::encoder_self: return "encoder_self";
+        case AttentionUse::decoder_self: return "decoder_self";
+        case AttentionUse::cross: return "cross";
+    }
+    return "";
+}
+
+bool attention_use_from_id(const std::string& id, AttentionUse& out) {
+    for (AttentionUse use : {AttentionUse::encoder_self, AttentionUse::decoder_self, AttentionUse::cross})
+        if (id == attention_use_id(use)) {
+            out = use;
+            return true;
+        }
+    return false;
+}
+
+bool attention_stage_from_id(const std::string& id, AttentionStage& out) {
+    for (int i = 0; i <= static_cast<int>(AttentionStage::out); ++i)
+        if (const auto stage = static_cast<AttentionStage>(i); id == to_string(stage)) {
+            out = stage;
+            return true;
+        }
+    return false;
+}
 
 const char* view_id(View v) { return kViewIds[static_cast<int>(v)]; }
 
@@ -153,14 +195,13 @@ std::string ViewState::to_json() const {
                         {"font_scale", font_scale},
                         {"recent_files", recent_files},
                         {"tab", view_id(tab)},
-                        {"family", static_cast<int>(family)},
+                        {"family", attention_use_id(family)},
                         {"layer", layer},
                         {"head", head},
                         {"line_view", line_view},
                         {"detail_open", detail_open},
                         {"cell", {cell_row, cell_col}},
-                        {"stage", static_cast<int>(stage)},
-                        {"mask_path", mask_path},
+                        {"stage", to_string(stage)},
                         {"token", token},
                         {"pe_dims", {pe_dims[0], pe_dims[1]}},
                         {"ffn_layer", ffn_layer},
@@ -207,11 +248,7 @@ ViewState ViewState::from_json(const std::string& text) {
     std::string tab;
     read(j, "tab", tab);
     view_from_id(tab, s.tab);
-    int family = 0, stage = static_cast<int>(s.stage);
-    read(j, "family", family);
-    s.family = static_cast<AttentionFamily>(std::clamp(family, 0, 2));
-    read(j, "stage", stage);
-    s.stage = static_cast<AttentionStage>(std::clamp(stage, 0, 7));
+    read_attention_choice(j, s);
     read(j, "layer", s.layer);
     read(j, "head", s.head);
     read(j, "line_view", s.line_view);
@@ -219,7 +256,6 @@ ViewState ViewState::from_json(const std::string& text) {
     std::vector<int> cell;
     read(j, "cell", cell);
     if (cell.size() == 2) s.cell_row = cell[0], s.cell_col = cell[1];
-    read(j, "mask_path", s.mask_path);
     read(j, "token", s.token);
     std::vector<int> dims;
     read(j, "pe_dims", dims);

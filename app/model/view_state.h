@@ -22,8 +22,10 @@ inline constexpr View kAllViews[] = {View::input,    View::model,    View::posit
 const char* view_id(View v);              // "attention", ... (the --view names)
 bool view_from_id(const std::string& id, View& out);
 
-enum class AttentionFamily { encoder_self, decoder_self, cross };
-enum class AttentionStage { scores, scaled, masked, weights, q, k, v, context };
+// The attention view's choices are core's AttentionUse (its family) and AttentionStage, saved by name.
+const char* attention_use_id(AttentionUse use);  // "encoder_self", "decoder_self", "cross"
+bool attention_use_from_id(const std::string& id, AttentionUse& out);
+bool attention_stage_from_id(const std::string& id, AttentionStage& out);  // "q", "scores", … as step paths end
 
 // The training view's form: what the next run trains, and how its curves are drawn.
 struct TrainForm {
@@ -80,13 +82,12 @@ struct ViewState {
 
     // what is shown
     View tab = View::attention;
-    AttentionFamily family = AttentionFamily::encoder_self;
+    AttentionUse family = AttentionUse::encoder_self;
     int layer = 0, head = 0;
     bool detail_open = false;
     bool line_view = false;  // BertViz-style lines instead of a matrix
     AttentionStage stage = AttentionStage::weights;
     int cell_row = 0, cell_col = 0;  // the pinned (clicked) cell of the detail view
-    std::string mask_path = "masks.decoder_self";
     int token = 0;  // the residual-flow view's chosen token
     int pe_dims[2] = {0, 6};
     int ffn_layer = 0;

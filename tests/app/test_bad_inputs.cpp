@@ -44,8 +44,8 @@ Model small_model(uint64_t seed) {
 Session good_session() {
     auto s = Session::from_model(small_model(5), "good model", "i like red apples", "나 는 사과");
     if (!s) FAIL(s.error().message);
-    REQUIRE(s->toggle_mask_cell("masks.encoder_self", 0, 1));
-    REQUIRE(s->toggle_head("decoder.layers.0.cross_attn", 2));
+    REQUIRE(s->toggle_mask_cell(AttentionUse::encoder_self, 0, 1));
+    REQUIRE(s->toggle_head({AttentionUse::cross, 0}, 2));
     return std::move(*s);
 }
 
@@ -88,8 +88,8 @@ struct Snapshot {
     std::vector<int> src_ids, tgt_ids;
     std::vector<std::string> src_labels, tgt_labels;
     std::map<std::string, std::shared_ptr<const Tensor>> weights;
-    std::map<std::string, MaskOverrides> mask_overrides;
-    std::map<std::string, std::set<int>> ablated_heads;
+    std::map<AttentionUse, MaskOverrides> mask_overrides;
+    std::map<AttentionSite, std::set<int>> ablated_heads;
     std::vector<std::string> src_vocab;
     size_t cursor = 0;
     uint64_t model_serial = 0;

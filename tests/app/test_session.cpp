@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <set>
 
 using namespace attnlab;
 using namespace attnlab::gui;
@@ -60,17 +61,25 @@ TEST_CASE("a failed command keeps the last good state and reports one line", "[s
 
 TEST_CASE("mask cells and heads toggle through the session", "[session]") {
     Session s = english_korean();
-    REQUIRE(s.toggle_mask_cell("masks.encoder_self", 1, 2));
+    REQUIRE(s.toggle_mask_cell(AttentionUse::encoder_self, 1, 2));
     CHECK(s.stepper().output("masks.encoder_self")->data[1 * 5 + 2] == 0.0f);
     CHECK(s.stepper().output("encoder.layers.0.self_attn.weights")->slice(0)(1, 2) == 0.0f);
-    REQUIRE(s.toggle_mask_cell("masks.encoder_self", 1, 2));
+    CHECK(s.stepper().inputs().mask_overrides.at(AttentionUse::encoder_self).size() == 1);
+    REQUIRE(s.toggle_mask_cell(AttentionUse::encoder_self, 1, 2));
     CHECK(s.stepper().output("masks.encoder_self")->data[1 * 5 + 2] == 1.0f);
-    CHECK_FALSE(s.toggle_mask_cell("masks.encoder_self", 9, 0));
+    CHECK_FALSE(s.toggle_mask_cell(AttentionUse::encoder_self, 9, 0));
+    REQUIRE(s.toggle_mask_cell(AttentionUse::cross, 0, 1));  // (T, S)
+    CHECK(s.stepper().output("masks.cross")->matrix()(0, 1) == 0.0f);
+    REQUIRE(s.reset_mask(AttentionUse::cross));
+    CHECK(s.stepper().output("masks.cross")->matrix()(0, 1) == 1.0f);
 
-    REQUIRE(s.toggle_head("decoder.layers.1.cross_attn", 3));
+    const AttentionSite cross1{AttentionUse::cross, 1};
+    REQUIRE(s.toggle_head(cross1, 3));
     CHECK(s.stepper().output("decoder.layers.1.cross_attn.context")->slice(3).isZero(0.0f));
-    REQUIRE(s.toggle_head("decoder.layers.1.cross_attn", 3));
+    CHECK(s.stepper().inputs().ablated_heads.at(cross1) == std::set<int>{3});
+    REQUIRE(s.toggle_head(cross1, 3));
     CHECK_FALSE(s.stepper().output("decoder.layers.1.cross_attn.context")->slice(3).isZero(0.0f));
+    CHECK(s.stepper().inputs().ablated_heads.empty());
 }
 
 TEST_CASE("switches change the config, adding the weights a switch needs", "[session]") {
@@ -141,6 +150,28 @@ TEST_CASE("view state round-trips through JSON and survives a broken file", "[vi
     CHECK(v.recent_files == std::vector<std::string>{"/a.safetensors", "/b.safetensors"});
 }
 
+TEST_CASE("the attention view's family and stage are saved by name, and old numbers still read", "[view_state]") {
+    ViewState v;
+    v.family = AttentionUse::cross;
+    v.stage = AttentionStage::k;
+    const std::string text = v.to_json();
+    CHECK_THAT(text, Catch::Contains("\"family\": \"cross\""));
+    CHECK_THAT(text, Catch::Contains("\"stage\": \"k\""));
+    const ViewState back = ViewState::from_json(text);
+    CHECK(back.family == AttentionUse::cross);
+    CHECK(back.stage == AttentionStage::k);
+    // Before, both were numbers in the app's own order: stages scores, scaled, masked, weights, q, k, v, context.
+    const ViewState old = ViewState::from_json(R"({"family": 1, "stage": 5, "mask_path": "masks.cross"})");
+    CHECK(old.family == AttentionUse::decoder_self);
+    CHECK(old.stage == AttentionStage::k);
+    for (const char* odd : {R"({"family": 9, "stage": -1})", R"({"family": "sideways", "stage": "softmax"})",
+                            R"({"family": [1], "stage": {"q": 1}})"}) {
+        const ViewState d = ViewState::from_json(odd);
+        CHECK(d.family == ViewState{}.family);
+        CHECK(d.stage == ViewState{}.stage);
+    }
+}
+
 TEST_CASE("launch options are parsed strictly", "[launch_options]") {
     auto o = parse_launch_options({"--screenshot", "x.png", "--view", "masks", "--frames", "3", "--size", "800x600"});
     REQUIRE(o);
@@ -183,8 +214,13 @@ TEST_CASE("a random model can take any valid shape, and a bad shape is refused",
 
 TEST_CASE("commands on things that cannot take them fail cleanly", "[session]") {
     Session s = english_korean();
-    CHECK_FALSE(s.toggle_mask_cell("masks.src_padding", 0, 0));
-    CHECK_THAT(s.error(), Catch::Contains("masks.src_padding"));
+    CHECK_FALSE(s.toggle_head({AttentionUse::cross, 7}, 0));
+    CHECK_THAT(s.error(), Catch::Contains("decoder.layers.7.cross_attn"));
+    CHECK_FALSE(s.toggle_head({AttentionUse::cross, 0}, 9));
+    s.run_to(0);
+    CHECK_FALSE(s.toggle_mask_cell(AttentionUse::cross, 0, 0));
+    CHECK_THAT(s.error(), Catch::Contains("masks.cross"));
+    s.run_to(s.stepper().size());
     CHECK_FALSE(s.generate_next(true, std::nanf(""), 1));
     REQUIRE(s.set_tgt_ids(std::vector<int>(s.stepper().config().max_len, 4)));
     const size_t cursor = s.stepper().cursor();
@@ -203,6 +239,8 @@ TEST_CASE("a new random model after a one-vocabulary model uses that vocabulary"
     m.weights = init_weights(m.config, 1);
     auto s = Session::from_model(m, "decoder only", "a b", "");
     if (!s) FAIL(s.error().message);
+    CHECK_FALSE(s->toggle_mask_cell(AttentionUse::cross, 0, 0));  // no encoder, so no cross-attention
+    CHECK_THAT(s->error(), Catch::Contains("no masks.cross"));
     REQUIRE(s->new_random_model(RandomModelSpec{}));
     CHECK(s->stepper().config().arch == Arch::encoder_decoder);
     CHECK(s->model().src_vocab->tokens() == m.tgt_vocab->tokens());

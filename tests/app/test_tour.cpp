@@ -16,8 +16,8 @@ void do_the_task(const TourChapter& c, Session& s, ViewState& v) {
     switch (c.task) {
         case TourTaskKind::step_past: s.run_to(*s.stepper().find(c.task_step) + 1); break;
         case TourTaskKind::edit_source: REQUIRE(s.set_src_text("we eat sweet bread")); break;
-        case TourTaskKind::toggle_mask_cell: REQUIRE(s.toggle_mask_cell("masks.decoder_self", 0, 1)); break;
-        case TourTaskKind::ablate_head: REQUIRE(s.toggle_head("encoder.layers.0.self_attn", 1)); break;
+        case TourTaskKind::toggle_mask_cell: REQUIRE(s.toggle_mask_cell(AttentionUse::decoder_self, 0, 1)); break;
+        case TourTaskKind::ablate_head: REQUIRE(s.toggle_head({AttentionUse::encoder_self, 0}, 1)); break;
         case TourTaskKind::change_temperature: v.temperature = 0.5f; break;
         case TourTaskKind::change_pe_dims: v.pe_dims[1] += 2; break;
         case TourTaskKind::change_experiment_keys: v.playground.experiment_keys = 32; break;
@@ -64,7 +64,7 @@ TEST_CASE("opening a chapter undoes the edits of the one before") {
     Session s = some_other_model();
     ViewState v;
     REQUIRE(tour.open(2, s, v, kAssets));  // multi-head attention
-    REQUIRE(s.toggle_head("encoder.layers.0.self_attn", 1));
+    REQUIRE(s.toggle_head({AttentionUse::encoder_self, 0}, 1));
     CHECK(tour.task_done(s, v));
     REQUIRE(tour.open(2, s, v, kAssets));
     CHECK(s.stepper().inputs().ablated_heads.empty());

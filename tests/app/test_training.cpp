@@ -187,8 +187,8 @@ TEST_CASE("the session adopts the run, then its snapshots, keeping the user's te
     // The user's edits, which every snapshot must keep.
     const std::string mine = "b a d";
     REQUIRE(s.set_src_text(mine));
-    REQUIRE(s.toggle_head("encoder.layers.0.self_attn", 1));
-    REQUIRE(s.toggle_mask_cell("masks.encoder_self", 0, 1));
+    REQUIRE(s.toggle_head({AttentionUse::encoder_self, 0}, 1));
+    REQUIRE(s.toggle_mask_cell(AttentionUse::encoder_self, 0, 1));
     const Tensor logits_before = *s.stepper().output("logits");
     const uint64_t serial = s.model_serial();
 
@@ -203,7 +203,7 @@ TEST_CASE("the session adopts the run, then its snapshots, keeping the user's te
     }));
     CHECK(s.model_serial() == serial);  // the same model, new weights
     CHECK(s.src_text() == mine);
-    CHECK(s.stepper().inputs().ablated_heads.at("encoder.layers.0.self_attn").count(1) == 1);
+    CHECK(s.stepper().inputs().ablated_heads.at({AttentionUse::encoder_self, 0}).count(1) == 1);
     CHECK(s.stepper().output("masks.encoder_self")->data[1] == 0.0f);
     CHECK(s.stepper().output("logits")->data != logits_before.data);
     // The session reads the snapshot's tensors themselves: no copy of the numbers.

@@ -4,6 +4,7 @@
 // tool (panels/circuit_tool.h) and the compare tool (panels/compare_tool.h).
 #include "analysis/head_summary.h"
 #include "analysis/logit_lens.h"
+#include "forward/step_path.h"
 #include "panels/circuit_tool.h"
 #include "panels/compare_tool.h"
 #include "panels/embedding_map.h"
@@ -43,7 +44,7 @@ struct AnalysisCache {
 };
 
 uint64_t trace_version(const Stepper& stepper) {
-    const TraceEntry* last = stepper.entry(stepper.steps().back().path);
+    const TraceEntry* last = stepper.entry(stepper.steps().back().record.id);
     return last ? last->version : 0;
 }
 
@@ -140,15 +141,14 @@ float stat(const HeadStats& s, int column) {
     }
 }
 
-// "decoder.layers.1.cross_attn" -> "dec 1 cross"
-std::string short_attention_name(const std::string& path) {
-    const size_t layer_at = path.find(".layers.") + 8, dot = path.find('.', layer_at);
-    return path.substr(0, 3) + " " + path.substr(layer_at, dot - layer_at) + " " +
-           path.substr(dot + 1, path.find("_attn") - dot - 1);
+// The decoder's layer 1 cross-attention -> "dec 1 cross"
+std::string short_attention_name(const AttentionSite& site) {
+    return std::string(stack_of(site.use) == Stack::encoder ? "enc " : "dec ") + std::to_string(site.layer) +
+           (site.use == AttentionUse::cross ? " cross" : " self");
 }
 
-void open_head(PanelContext& ctx, const std::string& attention, int head) {
-    focus_attention_step(ctx.view, attention + ".weights");
+void open_head(PanelContext& ctx, const AttentionSite& attention, int head) {
+    focus_attention_step(ctx.view, StepId::attention_at(attention, AttentionStage::weights));
     ctx.view.head = head;
     ctx.view.bring_forward = View::attention;
 }
@@ -197,7 +197,8 @@ void draw_head_heatmap(PanelContext& ctx, AnalysisCache& cache) {
     plot.hi = cache.map_stat > 0 ? 1.0f : std::max(1e-3f, *std::max_element(cache.map_values.begin(), cache.map_values.end()));
     const HeatmapHit hit = plot_matrix(ctx, plot);
     if (hit.row >= 0 && hit.col >= 0) {
-        ImGui::SetTooltip("%s, %s %d: %.3f", layers[static_cast<size_t>(hit.row)].attention.c_str(), ctx.t("Head"), hit.col,
+        ImGui::SetTooltip("%s, %s %d: %.3f", attention_name(layers[static_cast<size_t>(hit.row)].attention).c_str(),
+                          ctx.t("Head"), hit.col,
                           static_cast<double>(cache.map_values[static_cast<size_t>(hit.row * H + hit.col)]));
         if (hit.clicked) open_head(ctx, layers[static_cast<size_t>(hit.row)].attention, hit.col);
     }
@@ -260,7 +261,7 @@ void draw_heads(PanelContext& ctx, AnalysisCache& cache) {
         ImGui::TableSetColumnIndex(0);
         ImGui::PushID(r.layer);
         ImGui::PushID(r.head);
-        if (ImGui::Selectable(r.layer->attention.c_str(), false, ImGuiSelectableFlags_SpanAllColumns))
+        if (ImGui::Selectable(attention_name(r.layer->attention).c_str(), false, ImGuiSelectableFlags_SpanAllColumns))
             open_head(ctx, r.layer->attention, r.head);
         ImGui::PopID();
         ImGui::PopID();

@@ -4,6 +4,8 @@
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
 
+#include "forward/step_path.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,90 +15,75 @@ namespace attnlab::gui {
 namespace {
 
 struct Family {
-    AttentionFamily id;
+    AttentionUse use;
     const char* title;
-    const char* stack;     // "encoder" | "decoder"
-    const char* attn;      // "self_attn" | "cross_attn"
-    const char* mask;      // the mask step it uses
-    bool rows_are_source;  // queries
-    bool cols_are_source;  // keys
 };
 
 constexpr Family kFamilies[] = {
-    {AttentionFamily::encoder_self, "Encoder self-attention", "encoder", "self_attn", "masks.encoder_self", true, true},
-    {AttentionFamily::decoder_self, "Decoder masked self-attention", "decoder", "self_attn", "masks.decoder_self", false,
-     false},
-    {AttentionFamily::cross, "Cross-attention", "decoder", "cross_attn", "masks.cross", false, true},
+    {AttentionUse::encoder_self, "Encoder self-attention"},
+    {AttentionUse::decoder_self, "Decoder masked self-attention"},
+    {AttentionUse::cross, "Cross-attention"},
 };
 
 struct StageInfo {
     AttentionStage id;
     const char* tab;
-    const char* suffix;
 };
 
+// The stages the detail view offers, in the order they are computed.
 constexpr StageInfo kStages[] = {
-    {AttentionStage::scores, "QKᵀ", "scores"},   {AttentionStage::scaled, "÷√D", "scaled"},
-    {AttentionStage::masked, "masked", "masked"}, {AttentionStage::weights, "softmax", "weights"},
-    {AttentionStage::q, "Q", "q"},               {AttentionStage::k, "K", "k"},
-    {AttentionStage::v, "V", "v"},               {AttentionStage::context, "context", "context"},
+    {AttentionStage::scores, "QKᵀ"},   {AttentionStage::scaled, "÷√D"}, {AttentionStage::masked, "masked"},
+    {AttentionStage::weights, "softmax"}, {AttentionStage::q, "Q"},    {AttentionStage::k, "K"},
+    {AttentionStage::v, "V"},          {AttentionStage::context, "context"},
 };
 
-const Family& family_of(AttentionFamily id) {
+const Family& family_of(AttentionUse use) {
     for (const Family& f : kFamilies)
-        if (f.id == id) return f;
+        if (f.use == use) return f;
     return kFamilies[0];
 }
 
 bool family_exists(const ModelConfig& c, const Family& f) {
-    if (f.id == AttentionFamily::encoder_self) return c.has_encoder();
-    if (f.id == AttentionFamily::decoder_self) return c.has_decoder();
-    return c.arch == Arch::encoder_decoder;
+    switch (f.use) {
+        case AttentionUse::encoder_self: return c.has_encoder();
+        case AttentionUse::decoder_self: return c.has_decoder();
+        case AttentionUse::cross: return c.arch == Arch::encoder_decoder;
+    }
+    return false;
 }
 
 int family_layers(const ModelConfig& c, const Family& f) {
-    return std::string_view(f.stack) == "encoder" ? c.n_encoder_layers : c.n_decoder_layers;
+    return stack_of(f.use) == Stack::encoder ? c.n_encoder_layers : c.n_decoder_layers;
 }
 
-std::string attention_path(const Family& f, int layer) {
-    return std::string(f.stack) + ".layers." + std::to_string(layer) + "." + f.attn;
-}
+StepId weights_of(const AttentionSite& site) { return StepId::attention_at(site, AttentionStage::weights); }
 
-bool is_ablated(const PanelContext& ctx, const std::string& path, int head) {
+bool is_ablated(const PanelContext& ctx, const AttentionSite& site, int head) {
     const auto& a = ctx.stepper().inputs().ablated_heads;
-    auto it = a.find(path);
+    auto it = a.find(site);
     return it != a.end() && it->second.count(head) > 0;
 }
 
-const std::vector<std::string>& labels(const SequenceView& src, const SequenceView& tgt, bool source) {
-    return source ? src.labels : tgt.labels;
+const std::vector<std::string>& labels(const SequenceView& src, const SequenceView& tgt, Sequence sequence) {
+    return sequence == Sequence::source ? src.labels : tgt.labels;
 }
 
-// The attention and stage of the step the stepper ran last, if it is one of this family's.
-struct CurrentStep {
-    int layer = -1;
-    std::string stage;  // "q", "scores", ...
-};
-
-CurrentStep current_step(const PanelContext& ctx, const Family& f) {
+// The layer of the attention step the stepper ran last, if it is one of this family's; else -1.
+int current_layer(const PanelContext& ctx, const Family& f) {
     const size_t cursor = ctx.stepper().cursor();
-    if (cursor == 0 || cursor == ctx.stepper().size()) return {};
-    const std::string& path = ctx.stepper().step(cursor - 1).path;
-    const std::string prefix = std::string(f.stack) + ".layers.";
-    const std::string attn = std::string(".") + f.attn + ".";
-    const size_t at = path.find(attn);
-    if (!path.starts_with(prefix) || at == std::string::npos) return {};
-    return {std::stoi(path.substr(prefix.size(), at - prefix.size())), path.substr(at + attn.size())};
+    if (cursor == 0 || cursor == ctx.stepper().size()) return -1;
+    const StepId& id = ctx.stepper().step(cursor - 1).record.id;
+    return id.kind == StepKind::attention && id.use == f.use ? id.layer : -1;
 }
 
 // Every layer × head's softmax weights (H, Tq, Tk) as tiles of one texture, row l · H + h, each drawn at the
 // thumbnail's size in pixels; a layer not run yet leaves its tiles empty.
 HeatmapAtlas grid_atlas(PanelContext& ctx, const Family& f, int n_layers, float thumb) {
     const int H = ctx.config().n_heads;
-    const TraceEntry* mask = ctx.stepper().entry(f.mask);
+    const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(f.use));
     std::vector<HeatmapSource> tiles(static_cast<size_t>(n_layers) * H);
     for (int l = 0; l < n_layers; ++l) {
-        const TraceEntry* e = ctx.stepper().entry(attention_path(f, l) + ".weights");
+        const TraceEntry* e = ctx.stepper().entry(weights_of({f.use, l}));
         if (!e) continue;
         const Tensor& w = e->value;
         for (int h = 0; h < H; ++h) {
@@ -110,7 +97,7 @@ HeatmapAtlas grid_atlas(PanelContext& ctx, const Family& f, int n_layers, float 
         }
     }
     const int px = std::max(1, static_cast<int>(thumb));
-    return ctx.heatmaps.atlas(std::string("grid/") + f.stack + "/" + f.attn, tiles, H, px, px);
+    return ctx.heatmaps.atlas(std::string("grid/") + attention_use_id(f.use), tiles, H, px, px);
 }
 
 // The grid of every layer × head of one family, as thumbnails of the softmax weights.
@@ -135,15 +122,15 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
         if (words_fit) ImGui::Text("%s %d", ctx.t("Head"), h);
         else ImGui::Text("%d", h);
     }
-    const CurrentStep current = current_step(ctx, f);
+    const int current = current_layer(ctx, f);
     const HeatmapAtlas atlas = grid_atlas(ctx, f, n_layers, thumb);
     // Every thumbnail first (one texture), then every frame and cross (the font's): two texture binds, not 2·L·H.
     draw->ChannelsSplit(2);
     for (int l = 0; l < n_layers; ++l) {
-        const std::string path = attention_path(f, l);
-        const bool computed = ctx.stepper().entry(path + ".weights") != nullptr;
+        const AttentionSite site{f.use, l};
+        const bool computed = ctx.stepper().entry(weights_of(site)) != nullptr;
         ImGui::AlignTextToFramePadding();
-        if (l == current.layer)  // the stepper is inside this layer's attention
+        if (l == current)  // the stepper is inside this layer's attention
             ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.16f, 1.0f), "%s %d ▶", ctx.t("Layer"), l);
         else
             ImGui::Text("%s %d", ctx.t("Layer"), l);
@@ -159,7 +146,7 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
                 ctx.view.head = h;
                 ctx.view.detail_open = true;
             }
-            if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) ctx.session.toggle_head(path, h);
+            if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) ctx.session.toggle_head(site, h);
             ImGui::PopID();
             const ImVec2 q(p.x + thumb, p.y + thumb);
             draw->ChannelsSetCurrent(0);
@@ -168,10 +155,10 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
             else
                 draw->AddRectFilled(p, q, ImGui::GetColorU32(ImGuiCol_FrameBg));
             draw->ChannelsSetCurrent(1);
-            const bool selected = l == current.layer;
+            const bool selected = l == current;
             draw->AddRect(p, q, selected ? IM_COL32(255, 200, 40, 255) : ImGui::GetColorU32(ImGuiCol_Border), 0, 0,
                           selected ? 3.0f : 1.0f);
-            if (is_ablated(ctx, path, h)) {
+            if (is_ablated(ctx, site, h)) {
                 draw->AddLine(p, q, IM_COL32(255, 70, 70, 230), 3.0f);
                 draw->AddLine(ImVec2(p.x, q.y), ImVec2(q.x, p.y), IM_COL32(255, 70, 70, 230), 3.0f);
             }
@@ -179,22 +166,22 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
                 ImGui::BeginTooltip();
                 ImGui::Text("%s %d, %s %d", ctx.t("Layer"), l, ctx.t("Head"), h);
                 ImGui::TextDisabled("%s", ctx.t("Click to open; right-click to switch the head off or on."));
-                step_explanation_section(ctx, path + ".weights", {h, -1, -1});
+                step_explanation_section(ctx, weights_of(site), {h, -1, -1});
                 ImGui::EndTooltip();
             }
         }
         ImGui::Dummy(ImVec2(0, gap * 0.3f));
     }
     draw->ChannelsMerge();
-    if (!ctx.stepper().entry(attention_path(f, 0) + ".weights")) text_not_run_yet(ctx);
+    if (!ctx.stepper().entry(weights_of({f.use, 0}))) text_not_run_yet(ctx);
 }
 
 // The hovered cell explained: q_i·k_j/√D and the whole row's softmax as bars.
-void explain_cell(PanelContext& ctx, const std::string& path, int head, int row, int col,
+void explain_cell(PanelContext& ctx, const AttentionSite& site, int head, int row, int col,
                   const std::vector<std::string>& row_labels, const std::vector<std::string>& col_labels) {
-    const TraceEntry* scores = ctx.stepper().entry(path + ".scores");
-    const TraceEntry* masked = ctx.stepper().entry(path + ".masked");
-    const TraceEntry* weights = ctx.stepper().entry(path + ".weights");
+    const TraceEntry* scores = ctx.stepper().entry(StepId::attention_at(site, AttentionStage::scores));
+    const TraceEntry* masked = ctx.stepper().entry(StepId::attention_at(site, AttentionStage::masked));
+    const TraceEntry* weights = ctx.stepper().entry(weights_of(site));
     if (!scores) return;
     const float D = static_cast<float>(ctx.config().d_head());
     const float s = scores->value.slice(head)(row, col);
@@ -259,21 +246,23 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     const int L = family_layers(ctx.config(), f), H = ctx.config().n_heads;
     ctx.view.layer = std::clamp(ctx.view.layer, 0, L - 1);
     ctx.view.head = std::clamp(ctx.view.head, 0, H - 1);
-    const std::string path = attention_path(f, ctx.view.layer);
+    const AttentionSite site{f.use, ctx.view.layer};
     const SequenceView src = ctx.session.source(), tgt = ctx.session.target();
-    const auto& row_labels = labels(src, tgt, f.rows_are_source);
-    const auto& key_labels = labels(src, tgt, f.cols_are_source);
+    // Queries are the weights' rows, keys its columns.
+    const StepRecord weights = StepRecord::of(weights_of(site), ctx.config());
+    const auto& query_labels = labels(src, tgt, weights.rows);
+    const auto& key_labels = labels(src, tgt, weights.keys.value_or(weights.rows));
 
     ImGui::Separator();
-    ImGui::TextUnformatted(path.c_str());
+    ImGui::TextUnformatted(attention_name(site).c_str());
     ImGui::SetNextItemWidth(6 * ctx.em);
     ImGui::SliderInt(ctx.t("Layer"), &ctx.view.layer, 0, L - 1);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(6 * ctx.em);
     ImGui::SliderInt(ctx.t("Head"), &ctx.view.head, 0, H - 1);
     ImGui::SameLine();
-    bool ablated = is_ablated(ctx, path, ctx.view.head);
-    if (ImGui::Checkbox(ctx.t("Ablate head"), &ablated)) ctx.session.toggle_head(path, ctx.view.head);
+    bool ablated = is_ablated(ctx, site, ctx.view.head);
+    if (ImGui::Checkbox(ctx.t("Ablate head"), &ablated)) ctx.session.toggle_head(site, ctx.view.head);
     ImGui::SameLine();
     if (ImGui::RadioButton(ctx.t("Matrix"), !ctx.view.line_view)) ctx.view.line_view = false;
     ImGui::SameLine();
@@ -287,43 +276,45 @@ void draw_detail(PanelContext& ctx, const Family& f) {
         ImGui::SameLine();
     }
     ImGui::NewLine();
-    const StageInfo* stage = &kStages[3];
+    AttentionStage stage = AttentionStage::weights;  // a stage the view does not offer shows the weights
     for (const StageInfo& s : kStages)
-        if (s.id == ctx.view.stage) stage = &s;
-    const std::string stage_path = path + "." + stage->suffix;
-    const TraceEntry* e = ctx.stepper().entry(stage_path);
+        if (s.id == ctx.view.stage) stage = s.id;
+    const StepId stage_id = StepId::attention_at(site, stage);
+    const std::optional<size_t> index = ctx.stepper().find(stage_id);
+    if (!index) return text_not_run_yet(ctx);
+    const StepRecord& record = ctx.stepper().step(*index).record;
+    const std::string& stage_path = ctx.stepper().step(*index).path;
+    const TraceEntry* e = ctx.stepper().entry(stage_id);
     if (e) {
         csv_export_button(ctx, stage_path, e->value);
         ImGui::SameLine();
     }
-    const StepHeading heading = step_heading(ctx, *ctx.stepper().find(stage_path));
+    const StepHeading heading = step_heading(ctx, *index);
     ImGui::TextDisabled("%s:  %s", heading.title.c_str(), heading.formula.c_str());
     if (!e) return text_not_run_yet(ctx);
 
-    const bool is_matrix_stage = e->value.dim(2) != ctx.config().d_head() || stage->id == AttentionStage::scores ||
-                                 stage->id == AttentionStage::scaled || stage->id == AttentionStage::masked ||
-                                 stage->id == AttentionStage::weights;
-    const bool by_keys = stage->id == AttentionStage::k || stage->id == AttentionStage::v;
-    if (ctx.view.line_view && stage->id == AttentionStage::weights) {
-        draw_lines(ctx, e->value, ctx.view.head, row_labels, key_labels);
+    const bool is_matrix_stage = record.keys.has_value();  // (H, N, M): queries × keys
+    if (ctx.view.line_view && stage == AttentionStage::weights) {
+        draw_lines(ctx, e->value, ctx.view.head, query_labels, key_labels);
         return;
     }
+    const std::vector<std::string>& row_labels = labels(src, tgt, record.rows);  // K and V: one row per key
     const float info_w = 19.0f * ctx.em;
     ImGui::BeginChild("matrix", ImVec2(ImGui::GetContentRegionAvail().x - info_w, 0), false,
                       ImGuiWindowFlags_HorizontalScrollbar);
-    const TraceEntry* mask = ctx.stepper().entry(f.mask);
+    const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(f.use));
     MatrixPlot plot;
     plot.key = "detail/" + stage_path + "/" + std::to_string(ctx.view.head);
     plot.values = e->value.slice(ctx.view.head).data();
     plot.rows = static_cast<int>(e->value.dim(1));
     plot.cols = static_cast<int>(e->value.dim(2));
     plot.version = e->version;
-    plot.row_labels = by_keys ? &key_labels : &row_labels;
+    plot.row_labels = &row_labels;
     plot.col_labels = is_matrix_stage ? &key_labels : nullptr;
-    plot.colormap = stage->id == AttentionStage::weights ? Colormap::sequential : Colormap::diverging;
-    if (stage->id == AttentionStage::weights) plot.fixed_range = true, plot.lo = 0.0f, plot.hi = 1.0f;
+    plot.colormap = stage == AttentionStage::weights ? Colormap::sequential : Colormap::diverging;
+    if (stage == AttentionStage::weights) plot.fixed_range = true, plot.lo = 0.0f, plot.hi = 1.0f;
     if (is_matrix_stage && mask) plot.mask = mask->value.data.data(), plot.mask_version = mask->version;
-    plot.caption = stage->id == AttentionStage::weights ? "attention weight" : nullptr;
+    plot.caption = stage == AttentionStage::weights ? "attention weight" : nullptr;
     plot.max_cell = 3.2f * ctx.em;
     plot.fit_height = true;
     const HeatmapHit hit = plot_matrix(ctx, plot);
@@ -335,30 +326,24 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     const int col = std::clamp(hit.row >= 0 ? hit.col : ctx.view.cell_col, 0, plot.cols - 1);
     ImGui::BeginChild("explain", ImVec2(0, 0), true);
     if (is_matrix_stage)
-        explain_cell(ctx, path, ctx.view.head, row, col, row_labels, key_labels);
+        explain_cell(ctx, site, ctx.view.head, row, col, query_labels, key_labels);
     else
-        ImGui::Text("%s[%d, %d] = %.4f", stage->suffix, row, col, e->value.slice(ctx.view.head)(row, col));
+        ImGui::Text("%s[%d, %d] = %.4f", to_string(stage), row, col, e->value.slice(ctx.view.head)(row, col));
     ImGui::Separator();
     ImGui::TextWrapped("%s", ctx.t("Hover a cell to explain it; click to pin it."));
-    step_explanation_section(ctx, stage_path, {ctx.view.head, row, col}, true, 0.0f);
+    step_explanation_section(ctx, stage_id, {ctx.view.head, row, col}, true, 0.0f);
     ImGui::EndChild();
 }
 
 }  // namespace
 
-void focus_attention_step(ViewState& view, const std::string& path) {
-    for (const Family& f : kFamilies) {
-        const std::string prefix = std::string(f.stack) + ".layers.";
-        const std::string attn = std::string(".") + f.attn + ".";
-        const size_t at = path.find(attn);
-        if (!path.starts_with(prefix) || at == std::string::npos) continue;
-        view.family = f.id;
-        view.layer = std::stoi(path.substr(prefix.size(), at - prefix.size()));
-        view.detail_open = true;  // show the stage just computed, not the grid of weights not yet there
-        for (const StageInfo& s : kStages)
-            if (path.substr(at + attn.size()) == s.suffix) view.stage = s.id;
-        return;
-    }
+void focus_attention_step(ViewState& view, const StepId& id) {
+    if (id.kind != StepKind::attention) return;
+    view.family = id.use;
+    view.layer = id.layer;
+    view.detail_open = true;  // show the stage just computed, not the grid of weights not yet there
+    for (const StageInfo& s : kStages)  // concat and out: the detail keeps its stage
+        if (s.id == id.stage) view.stage = s.id;
 }
 
 void draw_attention_panel(PanelContext& ctx) {
@@ -366,12 +351,12 @@ void draw_attention_panel(PanelContext& ctx) {
     if (!family_exists(c, family_of(ctx.view.family)))
         for (const Family& f : kFamilies)
             if (family_exists(c, f)) {
-                ctx.view.family = f.id;
+                ctx.view.family = f.use;
                 break;
             }
     for (const Family& f : kFamilies) {
         if (!family_exists(c, f)) continue;
-        if (ImGui::RadioButton(ctx.t(f.title), ctx.view.family == f.id)) ctx.view.family = f.id;
+        if (ImGui::RadioButton(ctx.t(f.title), ctx.view.family == f.use)) ctx.view.family = f.use;
         ImGui::SameLine();
     }
     ImGui::NewLine();

@@ -5,6 +5,7 @@
 #include "panels/ffn_overview.h"
 #include "panels/step_explanation.h"
 
+#include "forward/step_path.h"
 #include "ops/activation.h"
 
 #include <algorithm>
@@ -63,10 +64,10 @@ float zero_fraction(const float* v, int64_t n) {
 }
 
 // ReLU only: the share of exact zeros in every computed layer of the stack, the shown one bright.
-void zeros_by_layer(const PanelContext& ctx, const std::string& stack, int n_layers, int shown) {
+void zeros_by_layer(const PanelContext& ctx, Stack stack, int n_layers, int shown) {
     ImGui::TextUnformatted(ctx.t("Exact zeros after ReLU:"));
     for (int l = 0; l < n_layers; ++l) {
-        const TraceEntry* e = ctx.stepper().entry(stack + ".layers." + std::to_string(l) + ".ffn.activation");
+        const TraceEntry* e = ctx.stepper().entry(StepId::ffn_at(stack, l, FfnPart::activation));
         ImGui::SameLine(0.0f, 1.2f * ctx.em);
         if (!e) ImGui::TextDisabled("%s %d: —", ctx.t("layer"), l);
         else if (l == shown) ImGui::Text("%s %d: %.1f%%", ctx.t("layer"), l, 100.0f * zero_fraction(e->value.data.data(), e->value.numel()));
@@ -74,7 +75,7 @@ void zeros_by_layer(const PanelContext& ctx, const std::string& stack, int n_lay
     }
 }
 
-void unit_tooltip(const PanelContext& ctx, const std::string& path, const Tensor& h, const SequenceView& seq, int row,
+void unit_tooltip(const PanelContext& ctx, const StepId& id, const Tensor& h, const SequenceView& seq, int row,
                   int unit, bool relu_out) {
     ImGui::BeginTooltip();
     ImGui::Text("'%s' (%s %d), %s %d: %.4f", seq.labels[static_cast<size_t>(row)].c_str(), ctx.t("token"), row,
@@ -83,12 +84,13 @@ void unit_tooltip(const PanelContext& ctx, const std::string& path, const Tensor
         ImGui::Text("%s: %.1f%%", ctx.t("this token's units that are exactly 0"),
                     100.0f * zero_fraction(h.row(row).data(), h.dim(1)));
     ImGui::TextDisabled("%s", ctx.t("Click to zoom here."));
-    step_explanation_section(ctx, path, {0, row, unit});
+    step_explanation_section(ctx, id, {0, row, unit});
     ImGui::EndTooltip();
 }
 
 // Every unit (N, F) in an overview, then a readable window of units around the chosen one, both in one colour range.
-void draw_units(PanelContext& ctx, const std::string& path, const TraceEntry& e, const SequenceView& seq, bool relu_out) {
+void draw_units(PanelContext& ctx, const StepId& id, const TraceEntry& e, const SequenceView& seq, bool relu_out) {
+    const std::string path = step_path(id);  // the heatmaps' keys
     const Tensor& h = e.value;  // (N, F)
     const int N = static_cast<int>(h.dim(0)), F = static_cast<int>(h.dim(1));
     const Colormap colormap = relu_out ? Colormap::sequential : Colormap::diverging;
@@ -99,7 +101,7 @@ void draw_units(PanelContext& ctx, const std::string& path, const TraceEntry& e,
     int& first = ctx.view.ffn_zoom_first;
     first = std::clamp(first, 0, F - window);
     if (const UnitHit hit = draw_units_overview(ctx, path, e, colormap, lo, hi, first, window); hit.unit >= 0) {
-        unit_tooltip(ctx, path, h, seq, hit.token, hit.unit, relu_out);
+        unit_tooltip(ctx, id, h, seq, hit.token, hit.unit, relu_out);
         if (hit.clicked) first = std::clamp(hit.unit - window / 2, 0, F - window);
     }
     if (window == F) return;
@@ -115,7 +117,7 @@ void draw_units(PanelContext& ctx, const std::string& path, const TraceEntry& e,
                     window, e.version, colormap, &seq.labels, &units};
     zoom.fixed_range = true, zoom.lo = lo, zoom.hi = hi;
     zoom.max_cell = 1.8f * ctx.em;
-    if (const HeatmapHit z = plot_matrix(ctx, zoom); z.row >= 0) unit_tooltip(ctx, path, h, seq, z.row, first + z.col, relu_out);
+    if (const HeatmapHit z = plot_matrix(ctx, zoom); z.row >= 0) unit_tooltip(ctx, id, h, seq, z.row, first + z.col, relu_out);
 }
 
 }  // namespace
@@ -123,7 +125,7 @@ void draw_units(PanelContext& ctx, const std::string& path, const TraceEntry& e,
 void draw_ffn_panel(PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
     const bool decoder = choose_decoder(ctx);
-    const std::string stack = decoder ? "decoder" : "encoder";
+    const Stack stack = decoder ? Stack::decoder : Stack::encoder;
     const int n_layers = decoder ? c.n_decoder_layers : c.n_encoder_layers;
     const int layer = choose_layer(ctx, n_layers);
     const bool pre = choose_pre_activation(ctx);
@@ -135,16 +137,16 @@ void draw_ffn_panel(PanelContext& ctx) {
     const bool relu = c.activation == Activation::relu;
     if (relu) zeros_by_layer(ctx, stack, n_layers, layer);
 
-    const std::string path = stack + ".layers." + std::to_string(layer) + (pre ? ".ffn.hidden" : ".ffn.activation");
-    const TraceEntry* e = ctx.stepper().entry(path);
+    const StepId id = StepId::ffn_at(stack, layer, pre ? FfnPart::hidden : FfnPart::activation);
+    const TraceEntry* e = ctx.stepper().entry(id);
     ImGui::Spacing();
-    ImGui::TextDisabled("%s", path.c_str());
+    ImGui::TextDisabled("%s", step_path(id).c_str());
     if (!e) {
         text_not_run_yet(ctx);
         return;
     }
     const SequenceView seq = decoder ? ctx.session.target() : ctx.session.source();
-    draw_units(ctx, path, *e, seq, relu && !pre);
+    draw_units(ctx, id, *e, seq, relu && !pre);
     ImGui::Spacing();
     draw_ffn_histogram(ctx, e->value, relu && !pre);
 }

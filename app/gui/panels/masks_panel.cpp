@@ -5,6 +5,8 @@
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
 
+#include "forward/step_path.h"
+
 #include <algorithm>
 
 namespace attnlab::gui {
@@ -12,23 +14,37 @@ namespace attnlab::gui {
 namespace {
 
 struct MaskInfo {
-    const char* path;
+    StepId id;
     const char* title;
     const char* shape;
-    bool rows_source, cols_source;
-    bool editable, padding;
+    bool padding() const { return id.kind == StepKind::padding_mask; }     // one row: keep_j
+    bool editable() const { return id.kind == StepKind::attention_mask; }  // the masks attention reads
 };
 
-constexpr MaskInfo kIngredients[] = {
-    {"masks.src_padding", "Source padding", "(S)", true, true, false, true},
-    {"masks.tgt_padding", "Target padding", "(T)", false, false, false, true},
-    {"masks.look_ahead", "Look-ahead", "(T, T)", false, false, false, false},
+const MaskInfo kIngredients[] = {
+    {StepId::of(StepKind::padding_mask, Stack::encoder), "Source padding", "(S)"},
+    {StepId::of(StepKind::padding_mask, Stack::decoder), "Target padding", "(T)"},
+    {StepId::of(StepKind::look_ahead_mask, Stack::decoder), "Look-ahead", "(T, T)"},
 };
-constexpr MaskInfo kCombined[] = {
-    {"masks.encoder_self", "Encoder self-attention", "(S, S)", true, true, true, false},
-    {"masks.decoder_self", "Decoder self-attention", "(T, T)", false, false, true, false},
-    {"masks.cross", "Cross-attention", "(T, S)", false, true, true, false},
+const MaskInfo kCombined[] = {
+    {StepId::mask_of(AttentionUse::encoder_self), "Encoder self-attention", "(S, S)"},
+    {StepId::mask_of(AttentionUse::decoder_self), "Decoder self-attention", "(T, T)"},
+    {StepId::mask_of(AttentionUse::cross), "Cross-attention", "(T, S)"},
 };
+
+// The sequences a mask's rows (queries) and columns (keys) index; a padding mask's one row covers its keys.
+struct MaskAxes {
+    Sequence rows, keys;
+};
+
+MaskAxes axes_of(const PanelContext& ctx, const MaskInfo& m) {
+    const StepRecord r = StepRecord::of(m.id, ctx.config());
+    return {r.rows, r.keys.value_or(r.rows)};
+}
+
+const std::vector<std::string>& labels_of(const SequenceView& src, const SequenceView& tgt, Sequence s) {
+    return s == Sequence::source ? src.labels : tgt.labels;
+}
 
 float widest(const std::vector<std::string>& labels) {
     float w = 0.0f;
@@ -50,14 +66,15 @@ Grid grid_for(const std::vector<std::string>& rows, const std::vector<std::strin
     return {ImVec2(row_w, col_h), cell, row_w + cols.size() * cell + (slanted ? col_w * 0.7f : 0.0f)};
 }
 
-const MaskOverrides* overrides_of(const PanelContext& ctx, const char* path) {
+const MaskOverrides* overrides_of(const PanelContext& ctx, const MaskInfo& m) {
+    if (!m.editable()) return nullptr;
     const auto& all = ctx.stepper().inputs().mask_overrides;
-    auto it = all.find(path);
+    auto it = all.find(m.id.use);
     return it == all.end() || it->second.empty() ? nullptr : &it->second;
 }
 
-float value_at(const PanelContext& ctx, const char* path, int row, int col) {
-    const Tensor* t = ctx.stepper().output(path);
+float value_at(const PanelContext& ctx, const StepId& id, int row, int col) {
+    const Tensor* t = ctx.stepper().output(id);
     if (!t) return 1.0f;
     const ConstMatMap m = t->matrix();
     return row < m.rows() && col < m.cols() ? m(row, col) : 1.0f;
@@ -67,10 +84,12 @@ float value_at(const PanelContext& ctx, const char* path, int row, int col) {
 const char* cell_reason(const PanelContext& ctx, const MaskInfo& m, int row, int col, float v, bool edited) {
     if (edited) return ctx.t("You flipped this cell.");
     if (v != 0.0f) return nullptr;
-    if (m.padding) return ctx.t("This key is padding: hidden from every query.");
-    const char* padding = m.cols_source ? "masks.src_padding" : "masks.tgt_padding";
-    if (value_at(ctx, padding, 0, col) == 0.0f) return ctx.t("Blocked: the key is padding.");
-    if (std::string_view(m.path) != "masks.cross" && !m.rows_source && col > row)
+    if (m.padding()) return ctx.t("This key is padding: hidden from every query.");
+    const MaskAxes axes = axes_of(ctx, m);
+    const Stack key_stack = axes.keys == Sequence::source ? Stack::encoder : Stack::decoder;
+    if (value_at(ctx, StepId::of(StepKind::padding_mask, key_stack), 0, col) == 0.0f)
+        return ctx.t("Blocked: the key is padding.");
+    if (axes.rows == Sequence::target && axes.keys == Sequence::target && col > row)  // the decoder's own tokens
         return ctx.t("Blocked: the key comes after the query (the future).");
     return nullptr;
 }
@@ -79,14 +98,14 @@ void cell_tooltip(const PanelContext& ctx, const MaskInfo& m, const Tensor& mask
                   const std::vector<std::string>& cols, int row, int col, bool edited) {
     const float v = mask.matrix()(row, col);
     ImGui::BeginTooltip();
-    if (m.padding) ImGui::Text("%s %d '%s'", ctx.t("key"), col, cols[static_cast<size_t>(col)].c_str());
+    if (m.padding()) ImGui::Text("%s %d '%s'", ctx.t("key"), col, cols[static_cast<size_t>(col)].c_str());
     else
         ImGui::Text("%s %d '%s'  →  %s %d '%s'", ctx.t("query"), row, rows[static_cast<size_t>(row)].c_str(), ctx.t("key"),
                     col, cols[static_cast<size_t>(col)].c_str());
     ImGui::Text("%g: %s", v, v != 0.0f ? ctx.t("may attend") : ctx.t("blocked"));
     if (const char* reason = cell_reason(ctx, m, row, col, v, edited)) ImGui::TextDisabled("%s", reason);
-    if (m.editable) ImGui::TextDisabled("%s", ctx.t("Click to flip this cell."));
-    step_explanation_section(ctx, m.path, {0, row, col});
+    if (m.editable()) ImGui::TextDisabled("%s", ctx.t("Click to flip this cell."));
+    step_explanation_section(ctx, m.id, {0, row, col});
     ImGui::EndTooltip();
 }
 
@@ -119,9 +138,9 @@ void draw_block(PanelContext& ctx, const Block& b) {
     const Tensor& mask = b.entry->value;  // (rows, cols); a padding mask is one row
     const ConstMatMap m = mask.matrix();
     const int R = static_cast<int>(m.rows()), K = static_cast<int>(m.cols());
-    const MaskOverrides* edits = overrides_of(ctx, b.info.path);
+    const MaskOverrides* edits = overrides_of(ctx, b.info);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    MatrixPlot plot{std::string("masks/") + b.info.path, mask.data.data(), R, K, b.entry->version, Colormap::sequential,
+    MatrixPlot plot{"masks/" + step_path(b.info.id), mask.data.data(), R, K, b.entry->version, Colormap::sequential,
                     &b.rows, &b.cols};
     plot.fixed_range = true;
     plot.max_cell = b.grid.cell;
@@ -132,13 +151,13 @@ void draw_block(PanelContext& ctx, const Block& b) {
     if (edits) mark_edits(*edits, grid, b.grid.cell, R, K);
     if (hit.row >= 0) cell_tooltip(ctx, b.info, mask, b.rows, b.cols, hit.row, hit.col, edited_cell);
     if (edits) {
-        ImGui::PushID(b.info.path);
-        if (ImGui::SmallButton(ctx.t("Reset mask"))) ctx.session.reset_mask(b.info.path);
+        ImGui::PushID(b.info.title);
+        if (ImGui::SmallButton(ctx.t("Reset mask"))) ctx.session.reset_mask(b.info.id.use);
         ImGui::PopID();
         ImGui::SameLine();
         ImGui::TextDisabled("%d %s", static_cast<int>(edits->size()), ctx.t("cells edited"));
     }
-    if (hit.clicked && b.info.editable) ctx.session.toggle_mask_cell(b.info.path, hit.row, hit.col);
+    if (hit.clicked && b.info.editable()) ctx.session.toggle_mask_cell(b.info.id.use, hit.row, hit.col);
 }
 
 // The masks of this model from `infos`, flowing left to right and wrapping when the next one does not fit;
@@ -150,14 +169,15 @@ void draw_row(PanelContext& ctx, const MaskInfo (&infos)[N], const SequenceView&
     const std::vector<std::string> keep = {ctx.t("keep")};
     FlowLayout flow(avail, gap);
     for (const MaskInfo& info : infos) {
-        if (!ctx.stepper().find(info.path)) continue;
-        const std::vector<std::string>& cols = info.cols_source ? src.labels : tgt.labels;
-        const std::vector<std::string>& rows = info.padding ? keep : info.rows_source ? src.labels : tgt.labels;
+        if (!ctx.stepper().find(info.id)) continue;
+        const MaskAxes axes = axes_of(ctx, info);
+        const std::vector<std::string>& cols = labels_of(src, tgt, axes.keys);
+        const std::vector<std::string>& rows = info.padding() ? keep : labels_of(src, tgt, axes.rows);
         const float n_rows = static_cast<float>(rows.size()), n_cols = static_cast<float>(std::max<size_t>(cols.size(), 1));
         const float cell = std::clamp(std::min((avail - 8.0f * ctx.em) / n_cols, height * ctx.em / n_rows), 2.0f, max_cell * ctx.em);
-        Block b{info, ctx.stepper().entry(info.path), rows, cols, grid_for(rows, cols, cell)};
+        Block b{info, ctx.stepper().entry(info.id), rows, cols, grid_for(rows, cols, cell)};
         const float colorbar = std::min(14.0f * ctx.em, std::max(n_cols * cell + ctx.em, 6.0f * ctx.em));  // as plot_matrix
-        const float reset = overrides_of(ctx, info.path) ? ImGui::CalcTextSize(ctx.t("Reset mask")).x +
+        const float reset = overrides_of(ctx, info) ? ImGui::CalcTextSize(ctx.t("Reset mask")).x +
                                                                ImGui::CalcTextSize(ctx.t("cells edited")).x + 4.0f * ctx.em
                                                          : 0.0f;
         const float title = ImGui::CalcTextSize(ctx.t(info.title)).x + 4.0f * ctx.em;

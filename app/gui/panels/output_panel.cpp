@@ -128,7 +128,7 @@ void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, i
             ImGui::Text("p = %.4f   logit = %.3f", static_cast<double>(c.p), static_cast<double>(logits_row[c.id]));
             if (is_next)
                 ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s", ctx.t("the token that really follows"));
-            step_explanation_section(ctx, "probs", {0, position, -1});
+            step_explanation_section(ctx, StepId::head(StepKind::probs, ctx.config()), {0, position, -1});
             ImGui::EndTooltip();
         }
     }
@@ -243,7 +243,7 @@ void draw_output_panel(PanelContext& ctx) {
     const bool generates = ctx.config().has_decoder();
     if (generates) generation_controls(ctx);
     display_controls(ctx);
-    const TraceEntry* logits = ctx.stepper().entry("logits");  // (N, V)
+    const TraceEntry* logits = ctx.stepper().entry(StepId::head(StepKind::logits, ctx.config()));  // (N, V)
     if (!logits) {
         text_not_run_yet(ctx);
         return;

@@ -9,14 +9,27 @@
 
 namespace attnlab::gui {
 
-View view_for_step(const std::string& path) {
-    auto has = [&](const char* s) { return path.find(s) != std::string::npos; };
-    if (path.starts_with("masks.")) return View::masks;
-    if (has(".pos") || has(".embed") || has(".input")) return View::positional;
-    if (has("_attn.")) return View::attention;
-    if (has(".ffn.")) return View::ffn;
-    if (has("residual") || has(".norm") || has(".output")) return View::residual;
-    if (path == "logits" || path == "probs") return View::output;
+View view_for_step(const StepId& id) {
+    switch (id.kind) {
+        case StepKind::token_embedding:
+        case StepKind::position:
+        case StepKind::token_type:
+        case StepKind::embedding_sum:
+        case StepKind::embedding_norm: return View::positional;
+        case StepKind::padding_mask:
+        case StepKind::look_ahead_mask:
+        case StepKind::attention_mask: return View::masks;
+        case StepKind::attention: return View::attention;
+        case StepKind::ffn: return View::ffn;
+        case StepKind::residual:
+        case StepKind::norm:
+        case StepKind::stack_output: return View::residual;
+        case StepKind::head_transform:
+        case StepKind::head_activation:
+        case StepKind::head_norm:
+        case StepKind::logits:
+        case StepKind::probs: return View::output;
+    }
     return View::stepper;
 }
 

@@ -65,8 +65,8 @@ void draw_analysis_panel(PanelContext& ctx);
 
 // The view that draws a step's output (the stepper brings it forward), and, for an attention
 // step, pointing the attention view at its family, layer and stage.
-View view_for_step(const std::string& step_path);
-void focus_attention_step(ViewState& view, const std::string& step_path);
+View view_for_step(const StepId& id);
+void focus_attention_step(ViewState& view, const StepId& id);
 
 // Shared drawing helpers for panels.
 void text_not_run_yet(const PanelContext& ctx);

@@ -12,6 +12,9 @@ namespace attnlab::gui {
 
 namespace {
 
+// The stack whose sentence the view shows: the encoder's when there is one.
+Stack first_stack(const ModelConfig& c) { return c.has_encoder() ? Stack::encoder : Stack::decoder; }
+
 void pe_value_tooltip(const PanelContext& ctx, const PeTables& t, int pos, int j) {
     ImGui::BeginTooltip();
     ImGui::Text("%s %d, %s %d (i = %d)", ctx.t("position"), pos, ctx.t("dimension"), j, j / 2);
@@ -19,7 +22,7 @@ void pe_value_tooltip(const PanelContext& ctx, const PeTables& t, int pos, int j
         ImGui::TextUnformatted(pe_formula(pos, j, ctx.config().d_model).c_str());
     else
         ImGui::Text("P[%d, %d] = %.4f  (%s)", pos, j, t.pe.row(pos)(j), ctx.t("learned"));
-    const std::string step = ctx.config().has_encoder() ? "src.pos" : "tgt.pos";  // the sentence's rows of PE
+    const StepId step = StepId::of(StepKind::position, first_stack(ctx.config()));  // the sentence's rows of PE
     const Tensor* sentence = ctx.stepper().output(step);
     step_explanation_section(ctx, step, {0, pos, j}, sentence && pos < sentence->dim(0));
     ImGui::EndTooltip();
@@ -116,18 +119,18 @@ void sum_tooltip(const PanelContext& ctx, const SumPart (&parts)[3], const Seque
         if (parts[k].entry) ImGui::Text("%-5s = %+.4f", names[k], parts[k].entry->value.row(row)(col));
         else ImGui::TextDisabled("%-5s   %s", names[k], ctx.t("not run yet"));
     }
-    step_explanation_section(ctx, ctx.config().has_encoder() ? "src.input" : "tgt.input", {0, row, col});
+    step_explanation_section(ctx, StepId::of(StepKind::embedding_sum, first_stack(ctx.config())), {0, row, col});
     ImGui::EndTooltip();
 }
 
 // x_emb + PE = x for the sentence, in one colour range; side by side when the cells stay readable.
 void draw_sentence_sum(PanelContext& ctx) {
-    const bool source = ctx.config().has_encoder();
-    const std::string side = source ? "src" : "tgt";
-    const SequenceView seq = source ? ctx.session.source() : ctx.session.target();
-    const SumPart parts[3] = {{ctx.t("token embedding x_emb"), ctx.stepper().entry(side + ".embed")},
-                              {ctx.t("positional encoding PE"), ctx.stepper().entry(side + ".pos")},
-                              {ctx.t("input x"), ctx.stepper().entry(side + ".input")}};
+    const Stack stack = first_stack(ctx.config());
+    const SequenceView seq = stack == Stack::encoder ? ctx.session.source() : ctx.session.target();
+    const Stepper& st = ctx.stepper();
+    const SumPart parts[3] = {{ctx.t("token embedding x_emb"), st.entry(StepId::of(StepKind::token_embedding, stack))},
+                              {ctx.t("positional encoding PE"), st.entry(StepId::of(StepKind::position, stack))},
+                              {ctx.t("input x"), st.entry(StepId::of(StepKind::embedding_sum, stack))}};
     ImGui::TextDisabled("%s", ctx.config().scale_embedding ? "x = E[token]·√C + PE" : "x = E[token] + PE");
     if (!parts[0].entry) {
         text_not_run_yet(ctx);
@@ -161,7 +164,8 @@ void draw_sentence_sum(PanelContext& ctx) {
             text_not_run_yet(ctx);
         } else {
             const Tensor& v = parts[k].entry->value;  // (N, C)
-            MatrixPlot plot{"positional/" + side + std::to_string(k), v.data.data(), N, C, parts[k].entry->version,
+            const char* side = stack == Stack::encoder ? "src" : "tgt";
+            MatrixPlot plot{"positional/" + (side + std::to_string(k)), v.data.data(), N, C, parts[k].entry->version,
                             Colormap::diverging};
             plot.fixed_range = true;
             plot.lo = -m;

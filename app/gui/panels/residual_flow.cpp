@@ -3,6 +3,8 @@
 #include "panels/residual_flow.h"
 #include "panels/step_explanation.h"
 
+#include "forward/step_path.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -11,30 +13,32 @@ namespace attnlab::gui {
 ResidualStack residual_stack(const ModelConfig& c, bool decoder) {
     ResidualStack s;
     s.decoder = decoder;
-    const std::string side = decoder ? "decoder" : "encoder";
-    s.input = std::string(decoder ? "tgt" : "src") + (c.positional == Positional::none ? ".embed" : ".input");
-    s.output = side + ".output";
+    const Stack stack = decoder ? Stack::decoder : Stack::encoder;
+    s.input = StepId::of(c.positional == Positional::none ? StepKind::token_embedding : StepKind::embedding_sum, stack);
+    s.output = StepId::of(StepKind::stack_output, stack);
     std::vector<SublayerKind> kinds = {SublayerKind::self_attn};
     if (decoder && c.arch == Arch::encoder_decoder) kinds.push_back(SublayerKind::cross_attn);
     kinds.push_back(SublayerKind::ffn);
     const int n_layers = decoder ? c.n_decoder_layers : c.n_encoder_layers;
     for (int i = 0; i < n_layers; ++i) {
-        const std::string layer = side + ".layers." + std::to_string(i);
         std::vector<ResidualSublayer> subs;
         for (size_t k = 0; k < kinds.size(); ++k) {
-            const char* out = kinds[k] == SublayerKind::self_attn    ? ".self_attn.out"
-                              : kinds[k] == SublayerKind::cross_attn ? ".cross_attn.out"
-                                                                     : ".ffn.out";
-            const std::string n = std::to_string(k + 1);
-            subs.push_back({kinds[k], layer + out, layer + ".residual" + n, layer + ".norm" + n});
+            const AttentionUse use = kinds[k] == SublayerKind::cross_attn ? AttentionUse::cross
+                                     : decoder                            ? AttentionUse::decoder_self
+                                                                          : AttentionUse::encoder_self;
+            const StepId out = kinds[k] == SublayerKind::ffn ? StepId::ffn_at(stack, i, FfnPart::out)
+                                                             : StepId::attention_at({use, i}, AttentionStage::out);
+            const int n = static_cast<int>(k) + 1;
+            subs.push_back({kinds[k], out, StepId::sublayer_at(StepKind::residual, stack, i, n),
+                            StepId::sublayer_at(StepKind::norm, stack, i, n)});
         }
         s.layers.push_back(std::move(subs));
     }
     return s;
 }
 
-std::optional<float> row_norm(const Stepper& stepper, const std::string& path, int token) {
-    const Tensor* t = stepper.output(path);
+std::optional<float> row_norm(const Stepper& stepper, const StepId& id, int token) {
+    const Tensor* t = stepper.output(id);
     if (!t || t->rank() != 2 || token < 0 || token >= t->dim(0)) return std::nullopt;
     return t->row(token).norm();
 }
@@ -77,7 +81,7 @@ std::string format_norm(Value v) {
 // What the mouse is over, explained once the diagram is drawn.
 struct Hover {
     const char* what = nullptr;  // English
-    std::string path;
+    StepId id;
     Value value;
     Value stream;  // for a sublayer: ‖x‖ of the stream it is added to
 };
@@ -93,26 +97,26 @@ struct Flow {
     float max_out = 1.0f, max_stream = 1.0f;  // bar length and line width scales, over every token
     bool window_hovered = false;
     Hover hover{};
-    std::string current{};  // the step the stepper ran last, outlined in the diagram
+    std::optional<StepId> current{};  // the step the stepper ran last, outlined in the diagram
 
     ImU32 text() const { return ImGui::GetColorU32(ImGuiCol_Text); }
     ImU32 dim() const { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }
-    void outline_if_current(ImVec2 a, ImVec2 b, const std::string& path) const {
+    void outline_if_current(ImVec2 a, ImVec2 b, const StepId& id) const {
         const float m = 0.2f * em;
-        if (path == current)
+        if (id == current)
             draw->AddRect(ImVec2(a.x - m, a.y - m), ImVec2(b.x + m, b.y + m),
                           ImGui::GetColorU32(ImGuiCol_PlotHistogram), 0.3f * em, 0, 2.5f);
     }
-    void hit(ImVec2 a, ImVec2 b, const char* what, const std::string& path, Value v, Value stream = std::nullopt) {
-        if (window_hovered && ImGui::IsMouseHoveringRect(a, b)) hover = {what, path, v, stream};
+    void hit(ImVec2 a, ImVec2 b, const char* what, const StepId& id, Value v, Value stream = std::nullopt) {
+        if (window_hovered && ImGui::IsMouseHoveringRect(a, b)) hover = {what, id, v, stream};
     }
 };
 
 void compute_scales(Flow& f, int n_tokens) {
     const Stepper& s = f.ctx.stepper();
-    auto grow = [&](float& m, const std::string& path) {
+    auto grow = [&](float& m, const StepId& id) {
         for (int t = 0; t < n_tokens; ++t)
-            if (Value v = row_norm(s, path, t)) m = std::max(m, *v);
+            if (Value v = row_norm(s, id, t)) m = std::max(m, *v);
     };
     f.max_out = f.max_stream = 1e-6f;
     grow(f.max_stream, f.stack.input);
@@ -143,7 +147,7 @@ void arrow_head(Flow& f, ImVec2 tip, ImVec2 dir, ImU32 color) {
                               color);
 }
 
-void plus_node(Flow& f, ImVec2 c, const std::string& path, Value v) {
+void plus_node(Flow& f, ImVec2 c, const StepId& id, Value v) {
     const float r = kPlusR * f.em;
     const ImU32 col = v ? f.text() : f.dim();
     f.draw->AddCircleFilled(c, r, ImGui::GetColorU32(ImGuiCol_FrameBg));
@@ -151,12 +155,12 @@ void plus_node(Flow& f, ImVec2 c, const std::string& path, Value v) {
     f.draw->AddLine(ImVec2(c.x - r * 0.55f, c.y), ImVec2(c.x + r * 0.55f, c.y), col, 1.5f);
     f.draw->AddLine(ImVec2(c.x, c.y - r * 0.55f), ImVec2(c.x, c.y + r * 0.55f), col, 1.5f);
     value_above(f, c.x, c.y - r, v);
-    f.outline_if_current(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), path);
-    f.hit(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), "Residual add: x + Sublayer(·)", path, v);
+    f.outline_if_current(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), id);
+    f.hit(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), "Residual add: x + Sublayer(·)", id, v);
 }
 
 // A LayerNorm box: on the stream (post-LN, value above) or on the branch (pre-LN, value inside).
-void norm_box(Flow& f, ImVec2 a, ImVec2 b, const std::string& path, Value v, bool value_inside) {
+void norm_box(Flow& f, ImVec2 a, ImVec2 b, const StepId& id, Value v, bool value_inside) {
     f.draw->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg), 0.25f * f.em);
     f.draw->AddRect(a, b, v ? kNormColor : f.dim(), 0.25f * f.em, 0, 1.5f);
     const ImVec2 ln = ImGui::CalcTextSize("LN");
@@ -170,8 +174,8 @@ void norm_box(Flow& f, ImVec2 a, ImVec2 b, const std::string& path, Value v, boo
         f.draw->AddText(ImVec2(cx - ln.x * 0.5f, (a.y + b.y - ln.y) * 0.5f), f.text(), "LN");
         value_above(f, cx, a.y, v);
     }
-    f.outline_if_current(a, b, path);
-    f.hit(a, b, "LayerNorm: (x − mean) / √(var + ε) · γ + β", path, v);
+    f.outline_if_current(a, b, id);
+    f.hit(a, b, "LayerNorm: (x − mean) / √(var + ε) · γ + β", id, v);
 }
 
 // The sublayer: its name, then a bar of ‖Sublayer(·)‖ (full = the largest in the stack) and the value.
@@ -246,20 +250,19 @@ void row_label(Flow& f, ImVec2 origin, const std::string& label) {
 }
 
 // The stream entering a row: a dot with the norm above it.
-void row_start(Flow& f, float x, float y, const std::string& path, Value v) {
+void row_start(Flow& f, float x, float y, const StepId& id, Value v) {
     const float r = 0.3f * f.em;
     f.draw->AddCircleFilled(ImVec2(x, y), r, v ? f.text() : f.dim());
     value_above(f, x, y - r, v);
-    f.outline_if_current(ImVec2(x - r * 2, y - r * 2), ImVec2(x + r * 2, y + r * 2), path);
-    f.hit(ImVec2(x - r * 2, y - r * 2), ImVec2(x + r * 2, y + r * 2), "The residual stream entering this layer", path,
-          v);
+    f.outline_if_current(ImVec2(x - r * 2, y - r * 2), ImVec2(x + r * 2, y + r * 2), id);
+    f.hit(ImVec2(x - r * 2, y - r * 2), ImVec2(x + r * 2, y + r * 2), "The residual stream entering this layer", id, v);
 }
 
-Value layer_row(Flow& f, int layer, ImVec2 origin, Value v_in, const std::string& in_path) {
+Value layer_row(Flow& f, int layer, ImVec2 origin, Value v_in, const StepId& in) {
     const float y = origin.y + kStreamY * f.em;
     row_label(f, origin, std::string(f.ctx.t("Layer")) + " " + std::to_string(layer));
     float x = origin.x + f.label_w;
-    row_start(f, x, y, in_path, v_in);
+    row_start(f, x, y, in, v_in);
     stream_segment(f, x, x + kStartW * f.em, y, v_in);
     x += kStartW * f.em;
     Value v = v_in;
@@ -273,12 +276,12 @@ Value layer_row(Flow& f, int layer, ImVec2 origin, Value v_in, const std::string
 }
 
 // The stack's output: the final LayerNorm when the config has one.
-void output_row(Flow& f, ImVec2 origin, Value v_in, const std::string& in_path) {
+void output_row(Flow& f, ImVec2 origin, Value v_in, const StepId& in) {
     const ModelConfig& c = f.ctx.config();
     const float em = f.em, y = origin.y + kStreamY * em;
     row_label(f, origin, f.ctx.t("Output"));
     float x = origin.x + f.label_w;
-    row_start(f, x, y, in_path, v_in);
+    row_start(f, x, y, in, v_in);
     const Value v_out = row_norm(f.ctx.stepper(), f.stack.output, f.token);
     if (c.final_norm) {
         stream_segment(f, x, x + 1.5f * em, y, v_in);
@@ -290,7 +293,7 @@ void output_row(Flow& f, ImVec2 origin, Value v_in, const std::string& in_path) 
     arrow_head(f, ImVec2(x + 2.0f * em, y), ImVec2(1, 0), v_out ? f.text() : f.dim());
     const char* note = c.final_norm ? "final LayerNorm" : "no final LayerNorm: the last layer's stream";
     f.draw->AddText(ImVec2(x + 2.5f * em, y - ImGui::GetTextLineHeight() * 0.5f), f.dim(),
-                    (f.stack.output + "  (" + f.ctx.t(note) + ")").c_str());
+                    (step_path(f.stack.output) + "  (" + f.ctx.t(note) + ")").c_str());
 }
 
 void hover_tooltip(const Flow& f) {
@@ -301,7 +304,7 @@ void hover_tooltip(const Flow& f) {
         static_cast<size_t>(f.token) < seq.labels.size() ? seq.labels[static_cast<size_t>(f.token)].c_str() : "";
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(f.ctx.t(h.what));
-    ImGui::TextDisabled("%s", h.path.c_str());
+    ImGui::TextDisabled("%s", step_path(h.id).c_str());
     if (h.value)
         ImGui::Text("||x||₂ = %.4f   (%s %d \"%s\")", static_cast<double>(*h.value), f.ctx.t("Token"), f.token, token);
     else
@@ -309,7 +312,7 @@ void hover_tooltip(const Flow& f) {
     if (h.value && h.stream && *h.stream > 0.0f)
         ImGui::Text("= %.0f%% %s (%.3f)", 100.0 * static_cast<double>(*h.value / *h.stream),
                     f.ctx.t("of the norm of the stream it is added to"), static_cast<double>(*h.stream));
-    step_explanation_section(f.ctx, h.path, {0, f.token, -1});
+    step_explanation_section(f.ctx, h.id, {0, f.token, -1});
     ImGui::EndTooltip();
 }
 
@@ -326,20 +329,20 @@ void draw_residual_flow(PanelContext& ctx, const ResidualStack& stack, int token
         std::clamp((ImGui::GetContentRegionAvail().x - fixed) / static_cast<float>(n_sub), 10.0f * em, 18.0f * em);
     Flow f{ctx, stack, token, ImGui::GetWindowDrawList(), em, label_w, seg_w};
     f.window_hovered = ImGui::IsWindowHovered();
-    if (const size_t cursor = ctx.stepper().cursor(); cursor > 0) f.current = ctx.stepper().step(cursor - 1).path;
+    if (const size_t cursor = ctx.stepper().cursor(); cursor > 0) f.current = ctx.stepper().step(cursor - 1).record.id;
     const Tensor* input = ctx.stepper().output(stack.input);
     compute_scales(f, input ? static_cast<int>(input->dim(0)) : 0);
 
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     float y = origin.y;
     Value v = row_norm(ctx.stepper(), stack.input, token);
-    std::string in_path = stack.input;
+    StepId in = stack.input;
     for (size_t i = 0; i < stack.layers.size(); ++i) {
-        v = layer_row(f, static_cast<int>(i), ImVec2(origin.x, y), v, in_path);
-        in_path = ctx.config().norm_first ? stack.layers[i].back().residual : stack.layers[i].back().norm;
+        v = layer_row(f, static_cast<int>(i), ImVec2(origin.x, y), v, in);
+        in = ctx.config().norm_first ? stack.layers[i].back().residual : stack.layers[i].back().norm;
         y += kRowH * em;
     }
-    output_row(f, ImVec2(origin.x, y), v, in_path);
+    output_row(f, ImVec2(origin.x, y), v, in);
     y += (kStreamY + 1.2f) * em;
     ImGui::Dummy(ImVec2(fixed + seg_w * static_cast<float>(n_sub), y - origin.y));
     hover_tooltip(f);

@@ -3,6 +3,8 @@
 #include "panels/residual_flow.h"
 #include "panels/step_explanation.h"
 
+#include "forward/step_path.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -25,9 +27,10 @@ bool choose_decoder(PanelContext& ctx) {
     int decoder = storage->GetInt(stack_id, 0);
     const int cursor = static_cast<int>(ctx.stepper().cursor());
     if (cursor != storage->GetInt(cursor_id, -1) && cursor > 0) {
-        const std::string& path = ctx.stepper().step(static_cast<size_t>(cursor - 1)).path;
-        if (path.starts_with("encoder.") || path.starts_with("src.")) decoder = 0;
-        if (path.starts_with("decoder.") || path.starts_with("tgt.")) decoder = 1;
+        const StepRecord& r = ctx.stepper().step(static_cast<size_t>(cursor - 1)).record;
+        const bool mask = r.id.kind == StepKind::padding_mask || r.id.kind == StepKind::look_ahead_mask ||
+                          r.id.kind == StepKind::attention_mask;
+        if (!mask && !r.predicts) decoder = r.id.stack == Stack::decoder ? 1 : 0;  // a stack's embeddings, layers, output
     }
     storage->SetInt(cursor_id, cursor);
     ImGui::RadioButton(ctx.t("Encoder"), &decoder, 0);
@@ -64,7 +67,8 @@ void token_picker(PanelContext& ctx, const SequenceView& seq) {
 }
 
 struct StreamColumn {
-    std::string label, path;
+    std::string label;
+    StepId id;
 };
 
 // Every state of the stream in flow order: the input, then per sublayer ⊕ (and LN when post-LN), then the final LN.
@@ -95,7 +99,7 @@ void stream_heatmap(PanelContext& ctx, const ResidualStack& stack, const Sequenc
     uint64_t version = mix_version(static_cast<uint64_t>(rows), static_cast<uint64_t>(n_cols));
     for (int c = 0; c < n_cols; ++c) {
         col_labels.push_back(cols[static_cast<size_t>(c)].label);
-        const TraceEntry* e = ctx.stepper().entry(cols[static_cast<size_t>(c)].path);
+        const TraceEntry* e = ctx.stepper().entry(cols[static_cast<size_t>(c)].id);
         version = mix_version(version, e ? e->version : 0);
         if (!e || e->value.rank() != 2) continue;
         for (int r = 0; r < rows && r < e->value.dim(0); ++r)
@@ -119,12 +123,12 @@ void stream_heatmap(PanelContext& ctx, const ResidualStack& stack, const Sequenc
     ImGui::BeginTooltip();
     ImGui::Text("%s \"%s\"  ·  %s", ctx.t("Token"), seq.labels[static_cast<size_t>(hit.row)].c_str(),
                 col.label.c_str());
-    ImGui::TextDisabled("%s", col.path.c_str());
+    ImGui::TextDisabled("%s", step_path(col.id).c_str());
     if (std::isnan(v))
         ImGui::TextUnformatted(ctx.t("Not run yet: step forward to compute it."));
     else
         ImGui::Text("||x||₂ = %.4f", static_cast<double>(v));
-    step_explanation_section(ctx, col.path, {0, hit.row, -1});
+    step_explanation_section(ctx, col.id, {0, hit.row, -1});
     ImGui::EndTooltip();
 }
 

@@ -21,8 +21,8 @@ void numbers_text(const PanelContext& ctx, const std::string& numbers, float wid
 
 // Under a view's tooltip, or in a side box: a separator, the step's title, what it computes,
 // why, and (if `with_numbers`) its formula with the focused cell's numbers, wrapped at
-// `width_em` ems (0: at the window's edge). Nothing if `path` is not a step of this model.
-void step_explanation_section(const PanelContext& ctx, const std::string& path, const ExplainFocus& focus = {},
+// `width_em` ems (0: at the window's edge). Nothing if `id` is not a step of this model.
+void step_explanation_section(const PanelContext& ctx, const StepId& id, const ExplainFocus& focus = {},
                               bool with_numbers = true, float width_em = 30.0f);
 
 }  // namespace attnlab::gui

@@ -77,7 +77,8 @@ void draw_controls(PanelContext& ctx) {
 void draw_legend(const PanelContext& ctx) {
     const float square = ImGui::GetTextLineHeight() * 0.7f, spacing = ImGui::GetStyle().ItemSpacing.x;
     float width = 0.0f;
-    for (StepKind k : kAllStepKinds) width += square + 0.3f * ctx.em + ImGui::CalcTextSize(ctx.t(step_kind_name(k))).x + spacing;
+    for (TimelineGroup g : kAllTimelineGroups)
+        width += square + 0.3f * ctx.em + ImGui::CalcTextSize(ctx.t(timeline_group_name(g))).x + spacing;
     const float start = ImGui::GetWindowContentRegionMax().x - width;
     ImGui::SameLine();
     if (ImGui::GetCursorPosX() > start) {
@@ -85,13 +86,13 @@ void draw_legend(const PanelContext& ctx) {
         return;
     }
     ImGui::SetCursorPosX(start);
-    for (StepKind k : kAllStepKinds) {
+    for (TimelineGroup g : kAllTimelineGroups) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float y = p.y + (ImGui::GetFrameHeight() - square) * 0.5f;
-        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + square, y + square), step_kind_color(k));
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + square, y + square), timeline_group_color(g));
         ImGui::SetCursorScreenPos(ImVec2(p.x + square + 0.3f * ctx.em, p.y));
         ImGui::AlignTextToFramePadding();
-        ImGui::TextUnformatted(ctx.t(step_kind_name(k)));
+        ImGui::TextUnformatted(ctx.t(timeline_group_name(g)));
         ImGui::SameLine();
     }
     ImGui::NewLine();
@@ -167,8 +168,8 @@ void draw_explanation(const PanelContext& ctx, const Result<Explanation>& e) {
 
 // The numbers follow the head the attention view shows and the token the residual view follows;
 // elsewhere they are the last token's (the newest one).
-ExplainFocus stepper_focus(const PanelContext& ctx, const std::string& path) {
-    return {ctx.view.head, view_for_step(path) == View::residual ? ctx.view.token : -1, -1};
+ExplainFocus stepper_focus(const PanelContext& ctx, const StepId& id) {
+    return {ctx.view.head, view_for_step(id) == View::residual ? ctx.view.token : -1, -1};
 }
 
 }  // namespace
@@ -176,7 +177,7 @@ ExplainFocus stepper_focus(const PanelContext& ctx, const std::string& path) {
 void draw_stepper_panel(PanelContext& ctx) {
     const size_t cursor = ctx.stepper().cursor();
     std::optional<Result<Explanation>> e;
-    if (cursor > 0) e = step_explanation(ctx, cursor - 1, stepper_focus(ctx, ctx.stepper().step(cursor - 1).path));
+    if (cursor > 0) e = step_explanation(ctx, cursor - 1, stepper_focus(ctx, ctx.stepper().step(cursor - 1).record.id));
     draw_controls(ctx);
     draw_current_step(ctx, e ? &*e : nullptr);
     draw_legend(ctx);

@@ -9,47 +9,74 @@ namespace {
 
 const ImVec4 kNonFiniteColor(1.0f, 0.3f, 0.25f, 1.0f);
 
+// The part of the model a step belongs to: its stack's embeddings, the masks, one layer of a
+// stack, a stack's output, or the output head.
+struct BlockKey {
+    enum class Part { embeddings, masks, layer, stack_output, head } part = Part::embeddings;
+    Stack stack = Stack::encoder;
+    int layer = -1;
+    bool operator==(const BlockKey&) const = default;
+};
+
+BlockKey block_key(const StepId& id) {
+    using Part = BlockKey::Part;
+    switch (id.kind) {
+        case StepKind::token_embedding:
+        case StepKind::position:
+        case StepKind::token_type:
+        case StepKind::embedding_sum:
+        case StepKind::embedding_norm: return {Part::embeddings, id.stack};
+        case StepKind::padding_mask:
+        case StepKind::look_ahead_mask:
+        case StepKind::attention_mask: return {Part::masks};
+        case StepKind::attention:
+        case StepKind::residual:
+        case StepKind::norm:
+        case StepKind::ffn: return {Part::layer, id.stack, id.layer};
+        case StepKind::stack_output: return {Part::stack_output, id.stack};
+        case StepKind::head_transform:
+        case StepKind::head_activation:
+        case StepKind::head_norm:
+        case StepKind::logits:
+        case StepKind::probs: return {Part::head};
+    }
+    return {};
+}
+
 // A run of consecutive steps in one part of the model (a layer, the masks, the output head).
 struct Block {
     size_t first = 0, count = 0;
-    std::string key;  // encoder.layers.0, src, masks, output, ...
+    BlockKey key;
 };
-
-std::string block_key(const std::string& path) {
-    if (path == "logits" || path == "probs") return "output";
-    if (path.starts_with("encoder.layers.") || path.starts_with("decoder.layers.")) {
-        const size_t end = path.find('.', sizeof("encoder.layers.") - 1);
-        return path.substr(0, end);
-    }
-    return path.substr(0, path.find('.'));
-}
 
 std::vector<Block> blocks_of(const std::vector<Step>& steps) {
     std::vector<Block> blocks;
     for (size_t i = 0; i < steps.size(); ++i) {
-        std::string key = block_key(steps[i].path);
-        if (blocks.empty() || blocks.back().key != key) blocks.push_back({i, 0, std::move(key)});
+        const BlockKey key = block_key(steps[i].record.id);
+        if (blocks.empty() || !(blocks.back().key == key)) blocks.push_back({i, 0, key});
         ++blocks.back().count;
     }
     return blocks;
 }
 
-// "Encoder 0" when it fits in `width` pixels, else "E0", else nothing.
-std::string block_label(const PanelContext& ctx, const std::string& key, float width) {
+// "Encoder 0" when it fits in `width` pixels, else "E0", else nothing. A stack's output has no label.
+std::string block_label(const PanelContext& ctx, const BlockKey& key, float width) {
+    using Part = BlockKey::Part;
+    const bool enc = key.stack == Stack::encoder;
     std::string full, brief;
-    if (key.starts_with("encoder.layers.") || key.starts_with("decoder.layers.")) {
-        const std::string layer = key.substr(key.rfind('.') + 1);
-        const bool enc = key[0] == 'e';
-        full = std::string(ctx.t(enc ? "Encoder" : "Decoder")) + " " + layer;
-        brief = (enc ? "E" : "D") + layer;
-    } else if (key == "src") {
-        full = ctx.t("Source"), brief = "S";
-    } else if (key == "tgt") {
-        full = ctx.t("Target"), brief = "T";
-    } else if (key == "masks") {
-        full = ctx.t("Masks"), brief = "M";
-    } else if (key == "output") {
-        full = ctx.t("Output"), brief = "out";
+    switch (key.part) {
+        case Part::layer: {
+            const std::string layer = std::to_string(key.layer);
+            full = std::string(ctx.t(enc ? "Encoder" : "Decoder")) + " " + layer;
+            brief = (enc ? "E" : "D") + layer;
+            break;
+        }
+        case Part::embeddings:
+            full = ctx.t(enc ? "Source" : "Target"), brief = enc ? "S" : "T";
+            break;
+        case Part::masks: full = ctx.t("Masks"), brief = "M"; break;
+        case Part::head: full = ctx.t("Output"), brief = "out"; break;
+        case Part::stack_output: break;
     }
     if (ImGui::CalcTextSize(full.c_str()).x <= width) return full;
     if (ImGui::CalcTextSize(brief.c_str()).x <= width) return brief;
@@ -63,12 +90,13 @@ void step_tooltip(const PanelContext& ctx, size_t i) {
     ImGui::TextDisabled("%d / %d  %s", static_cast<int>(i + 1), static_cast<int>(ctx.stepper().size()), s.path.c_str());
     ImGui::TextUnformatted(s.title.c_str());
     ImGui::TextColored(formula_color(ctx), "%s", s.formula.c_str());
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(step_kind_color(step_kind(s.path))), "■ %s",
-                       ctx.t(step_kind_name(step_kind(s.path))));
+    const TimelineGroup group = timeline_group(s.record.id.kind);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(timeline_group_color(group)), "■ %s",
+                       ctx.t(timeline_group_name(group)));
     ImGui::SameLine();
     ImGui::TextDisabled("· %s", run ? ctx.t("computed") : ctx.t("not run yet"));
     if (run)
-        if (const TraceEntry* e = ctx.stepper().entry(s.path); e && e->non_finite > 0)
+        if (const TraceEntry* e = ctx.stepper().entry(s.record.id); e && e->non_finite > 0)
             ImGui::TextColored(kNonFiniteColor, "%s: %lld", ctx.t("NaN or infinite values"),
                                static_cast<long long>(e->non_finite));
     ImGui::TextDisabled("%s", ctx.t("Click to run the forward pass up to here."));
@@ -77,26 +105,39 @@ void step_tooltip(const PanelContext& ctx, size_t i) {
 
 }  // namespace
 
-StepKind step_kind(const std::string& path) {
-    if (path.starts_with("masks.")) return StepKind::mask;
-    if (path.find("_attn.") != std::string::npos) return StepKind::attention;
-    if (path.find(".ffn.") != std::string::npos) return StepKind::ffn;
-    if (path == "logits" || path == "probs") return StepKind::output;
-    if (path.find("residual") != std::string::npos || path.find("norm") != std::string::npos ||
-        path.ends_with(".output"))
-        return StepKind::residual;
-    return StepKind::embedding;
+TimelineGroup timeline_group(StepKind kind) {
+    switch (kind) {
+        case StepKind::token_embedding:
+        case StepKind::position:
+        case StepKind::token_type:
+        case StepKind::embedding_sum:
+        case StepKind::embedding_norm: return TimelineGroup::embedding;
+        case StepKind::padding_mask:
+        case StepKind::look_ahead_mask:
+        case StepKind::attention_mask: return TimelineGroup::mask;
+        case StepKind::attention: return TimelineGroup::attention;
+        case StepKind::residual:
+        case StepKind::norm:
+        case StepKind::stack_output: return TimelineGroup::residual;
+        case StepKind::ffn: return TimelineGroup::ffn;
+        case StepKind::head_transform:
+        case StepKind::head_activation:
+        case StepKind::head_norm:
+        case StepKind::logits:
+        case StepKind::probs: return TimelineGroup::output;
+    }
+    return TimelineGroup::embedding;
 }
 
-ImU32 step_kind_color(StepKind kind, float alpha) {
+ImU32 timeline_group_color(TimelineGroup group, float alpha) {
     float hue = 0.0f;
-    switch (kind) {
-        case StepKind::embedding: hue = 0.36f; break;  // green
-        case StepKind::mask: hue = 0.78f; break;       // violet
-        case StepKind::attention: hue = 0.58f; break;  // blue
-        case StepKind::residual: hue = 0.14f; break;   // yellow
-        case StepKind::ffn: hue = 0.03f; break;        // red-orange
-        case StepKind::output: hue = 0.90f; break;     // pink
+    switch (group) {
+        case TimelineGroup::embedding: hue = 0.36f; break;  // green
+        case TimelineGroup::mask: hue = 0.78f; break;       // violet
+        case TimelineGroup::attention: hue = 0.58f; break;  // blue
+        case TimelineGroup::residual: hue = 0.14f; break;   // yellow
+        case TimelineGroup::ffn: hue = 0.03f; break;        // red-orange
+        case TimelineGroup::output: hue = 0.90f; break;     // pink
     }
     float r, g, b;
     ImGui::ColorConvertHSVtoRGB(hue, 0.6f, 0.95f, r, g, b);
@@ -107,14 +148,14 @@ ImVec4 formula_color(const PanelContext& ctx) {
     return ctx.view.dark_theme ? ImVec4(0.55f, 0.8f, 1.0f, 1.0f) : ImVec4(0.05f, 0.3f, 0.65f, 1.0f);
 }
 
-const char* step_kind_name(StepKind kind) {
-    switch (kind) {
-        case StepKind::embedding: return "embedding";
-        case StepKind::mask: return "mask";
-        case StepKind::attention: return "attention";
-        case StepKind::residual: return "residual & norm";
-        case StepKind::ffn: return "feed-forward";
-        case StepKind::output: return "output";
+const char* timeline_group_name(TimelineGroup group) {
+    switch (group) {
+        case TimelineGroup::embedding: return "embedding";
+        case TimelineGroup::mask: return "mask";
+        case TimelineGroup::attention: return "attention";
+        case TimelineGroup::residual: return "residual & norm";
+        case TimelineGroup::ffn: return "feed-forward";
+        case TimelineGroup::output: return "output";
     }
     return "";
 }
@@ -147,7 +188,7 @@ void draw_timeline(PanelContext& ctx, float cell_height) {
     }
     for (size_t i = 0; i < n; ++i)
         draw->AddRectFilled(ImVec2(xs[i], origin.y), ImVec2(xs[i] + cell_w, origin.y + cell_height),
-                            step_kind_color(step_kind(stepper.step(i).path), i < cursor ? 1.0f : 0.22f));
+                            timeline_group_color(timeline_group(stepper.step(i).record.id.kind), i < cursor ? 1.0f : 0.22f));
     auto outline = [&](size_t i, ImU32 color) {
         draw->AddRect(ImVec2(xs[i] - 2.0f, origin.y - 2.0f), ImVec2(xs[i] + cell_w + 2.0f, origin.y + cell_height + 2.0f),
                       color, 0.0f, 0, 2.0f);

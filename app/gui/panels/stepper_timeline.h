@@ -5,13 +5,15 @@
 
 namespace attnlab::gui {
 
-enum class StepKind { embedding, mask, attention, residual, ffn, output };
-inline constexpr StepKind kAllStepKinds[] = {StepKind::embedding, StepKind::mask, StepKind::attention,
-                                             StepKind::residual,  StepKind::ffn,  StepKind::output};
+// The timeline's colour groups: core's step kinds, folded into the six the legend names.
+enum class TimelineGroup { embedding, mask, attention, residual, ffn, output };
+inline constexpr TimelineGroup kAllTimelineGroups[] = {TimelineGroup::embedding, TimelineGroup::mask,
+                                                       TimelineGroup::attention, TimelineGroup::residual,
+                                                       TimelineGroup::ffn,       TimelineGroup::output};
 
-StepKind step_kind(const std::string& path);
-ImU32 step_kind_color(StepKind kind, float alpha = 1.0f);
-const char* step_kind_name(StepKind kind);  // English, for ctx.t
+TimelineGroup timeline_group(StepKind kind);
+ImU32 timeline_group_color(TimelineGroup group, float alpha = 1.0f);
+const char* timeline_group_name(TimelineGroup group);  // English, for ctx.t
 // Formulas stand out in blue, light on the dark theme and deep on the light one.
 ImVec4 formula_color(const PanelContext& ctx);
 
