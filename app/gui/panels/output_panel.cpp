@@ -1,5 +1,7 @@
-// The output view: per position, the top-k of p = softmax(logits / T) (N, V) as bars, and the
-// buttons that append one token (argmax or a sample) or translate greedily to <eos>.
+// The output view: per position, the top-k of p = softmax(logits / T) (N, V) as bars. What a
+// position predicts is the head's (its step record): the next token, with the buttons that append
+// one (argmax or a sample) or translate greedily to <eos>; or, for BERT's masked-LM head, the token
+// at that position.
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
 
@@ -62,10 +64,10 @@ PositionPrediction predict_row(ConstRowVecMap logits, float temperature, int nex
     return out;
 }
 
-const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const TraceEntry& logits) {
+const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const TraceEntry& logits, Prediction predicts) {
     PredictionCache& c = ctx.caches.get<PredictionCache>();
     if (c.logits_version == logits.version && c.temperature == ctx.view.temperature) return c.rows;
-    const bool teacher_forced = ctx.config().has_decoder();  // position r predicts tgt[r + 1]
+    const bool teacher_forced = predicts == Prediction::next_token;  // position r predicts tgt[r + 1]
     const std::vector<int>& ids = ctx.stepper().inputs().tgt_ids;
     c = {logits.version, ctx.view.temperature, {}};
     for (int64_t r = 0; r < logits.value.dim(0); ++r) {
@@ -202,6 +204,7 @@ void next_prediction(const PanelContext& ctx, const PositionPrediction& pred, in
 }
 
 // One card per position, wrapping; when generating, the last one (the next-token prediction) is outlined.
+// "i  token →" heads a card: what follows token i, or what the token at i is.
 void position_grid(PanelContext& ctx, const std::vector<PositionPrediction>& rows, const Tensor& logits,
                    const SequenceView& seq, bool generates) {
     const float em = ctx.em, card_w = 17.0f * em;
@@ -237,10 +240,17 @@ void position_grid(PanelContext& ctx, const std::vector<PositionPrediction>& row
     }
 }
 
+// What the output head predicts, from the record of its logits step; nullopt before a model has one.
+std::optional<Prediction> head_prediction(const PanelContext& ctx) {
+    const std::optional<size_t> index = ctx.stepper().find(StepId::head(StepKind::logits, ctx.config()));
+    return index ? ctx.stepper().step(*index).record.predicts : std::nullopt;
+}
+
 }  // namespace
 
 void draw_output_panel(PanelContext& ctx) {
-    const bool generates = ctx.config().has_decoder();
+    const bool next_token = head_prediction(ctx).value_or(Prediction::next_token) == Prediction::next_token;
+    const bool generates = next_token && ctx.config().has_decoder();
     if (generates) generation_controls(ctx);
     display_controls(ctx);
     const TraceEntry* logits = ctx.stepper().entry(StepId::head(StepKind::logits, ctx.config()));  // (N, V)
@@ -248,9 +258,10 @@ void draw_output_panel(PanelContext& ctx) {
         text_not_run_yet(ctx);
         return;
     }
-    const std::vector<PositionPrediction>& rows = predictions(ctx, *logits);
+    const std::vector<PositionPrediction>& rows =
+        predictions(ctx, *logits, next_token ? Prediction::next_token : Prediction::masked_tokens);
     if (rows.empty()) return;
-    const SequenceView seq = generates ? ctx.session.target() : ctx.session.source();
+    const SequenceView seq = ctx.config().has_decoder() ? ctx.session.target() : ctx.session.source();
     const size_t last = rows.size() - 1;
     ImGui::Separator();
     if (generates) {
@@ -259,8 +270,11 @@ void draw_output_panel(PanelContext& ctx) {
                         last < seq.labels.size() ? seq.labels[last] : "");
         ImGui::Separator();
     }
-    text_disabled_wrapped(ctx.t(generates ? "Every position (teacher forcing: position i sees tokens 0..i)"
-                                          : "Every position: the model's prediction for each source token"));
+    ImGui::TextUnformatted(ctx.t(next_token ? "Next-token probabilities at every position"
+                                            : "Masked-token probabilities: the token at each position"));
+    text_disabled_wrapped(ctx.t(next_token ? "Teacher forcing: position i sees tokens 0..i and predicts token i + 1."
+                                           : "Every position sees the whole sentence; the model was trained to fill in "
+                                             "the tokens hidden behind [MASK]."));
     position_grid(ctx, rows, logits->value, seq, generates);
 }
 
