@@ -204,33 +204,19 @@ bool Session::set_weight(const std::string& name, int64_t flat_index, float valu
     return done();
 }
 
-bool Session::set_config(const ModelConfig& config) {
-    if (auto st = validate_config(config); !st) return fail(st.error().message);
-    Weights w = stepper_->weights();
-    // Add what the new config needs (seeded), drop what it no longer reads.
-    const Weights fresh = init_weights(config, 12345);
-    std::set<std::string> needed;
-    for (const auto& spec : parameter_specs(config)) {
-        needed.insert(spec.name);
-        const Tensor* have = w.find(spec.name);
-        if (!have || have->shape != spec.shape) w.set_shared(spec.name, fresh.shared(spec.name));
-    }
-    std::vector<std::string> drop;
-    for (const auto& [name, t] : w.all())
-        if (!needed.count(name) && name != "generator.bias") drop.push_back(name);
-    for (const auto& name : drop) w.erase(name);
-    if (auto st = stepper_->set_model(config, std::move(w)); !st) return fail(st.error().message);
-    return done();
-}
-
 namespace {
+
+// The seed of the tensors a switch adds and no weights have yet (learned positions, a final
+// norm): fixed, so the same switch always brings the same values.
+constexpr uint64_t kSwitchSeed = 12345;
 
 bool same_vocab(const std::optional<Vocab>& a, const std::optional<Vocab>& b) {
     return a.has_value() == b.has_value() && (!a || a->tokens() == b->tokens());
 }
 
 // `weights` made to fit `config`: what it lacks is taken from `current` (or seeded when the
-// shapes differ there too), what the config does not read is dropped.
+// shapes differ there too), what the config does not read is dropped. A switch fits the
+// current weights to the new config; a snapshot fits new weights to the current config.
 Weights fit_weights(const ModelConfig& config, Weights weights, const Weights& current) {
     std::set<std::string> needed;
     std::optional<Weights> fresh;
@@ -243,7 +229,7 @@ Weights fit_weights(const ModelConfig& config, Weights weights, const Weights& c
             weights.set_shared(spec.name, current.shared(spec.name));
             continue;
         }
-        if (!fresh) fresh = init_weights(config, 12345);
+        if (!fresh) fresh = init_weights(config, kSwitchSeed);
         weights.set_shared(spec.name, fresh->shared(spec.name));
     }
     std::vector<std::string> drop;
@@ -254,6 +240,13 @@ Weights fit_weights(const ModelConfig& config, Weights weights, const Weights& c
 }
 
 }  // namespace
+
+bool Session::set_config(const ModelConfig& config) {
+    if (auto st = validate_config(config); !st) return fail(st.error().message);
+    Weights fitted = fit_weights(config, stepper_->weights(), stepper_->weights());
+    if (auto st = stepper_->set_model(config, std::move(fitted)); !st) return fail(st.error().message);
+    return done();
+}
 
 bool Session::adopt_model(Model model, std::string model_name, const std::string& src_text,
                           const std::string& tgt_text) {
