@@ -54,19 +54,15 @@ Result<LogitLens> logit_lens(const Stepper& stepper, std::vector<int> positions,
     if (config.output_head == OutputHead::none) return Error{"this model has no output head to read the layers through"};
     const Stack stack = config.has_decoder() ? Stack::decoder : Stack::encoder;
     const int n_layers = stack == Stack::decoder ? config.n_decoder_layers : config.n_encoder_layers;
-
-    // The stack's input is what its first layer's first step reads first.
-    const auto first_step = std::find_if(stepper.steps().begin(), stepper.steps().end(), [&](const Step& s) {
-        return s.record.id.stack == stack && s.record.id.layer == 0;
-    });
-    if (first_step == stepper.steps().end() || first_step->inputs.empty()) return Error{"the model has no layers"};
+    if (n_layers == 0) return Error{"the model has no layers"};
     LogitLens lens;
-    lens.rows.push_back(first_step->inputs.front());
-    for (int l = 0; l < n_layers; ++l) {
-        const auto i = stepper.find(layer_output(config, stack, l));
-        assert(i && "every layer has an output step");
-        lens.rows.push_back(stepper.step(*i).path);
-    }
+    auto path = [&stepper](const StepId& id) {
+        const auto i = stepper.find(id);
+        assert(i && "the stack's input and every layer's output are steps");
+        return stepper.step(*i).path;
+    };
+    lens.rows.push_back(path(stack_input(config, stack)));
+    for (int l = 0; l < n_layers; ++l) lens.rows.push_back(path(layer_output(config, stack, l)));
     const Tensor* last = stepper.output(lens.rows.back());
     if (!last) return Error{"the trace has not reached " + lens.rows.back() + " yet: run the stepper to the end"};
 

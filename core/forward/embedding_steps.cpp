@@ -25,6 +25,13 @@ Tensor sum_tensors(const std::vector<const Tensor*>& parts) {
 
 }  // namespace
 
+StepId stack_input(const ModelConfig& config, Stack stack) {
+    const EmbeddingParams params = embedding_params(config, stack);
+    if (params.norm) return StepId::of(StepKind::embedding_norm, stack);
+    const bool summed = config.positional != Positional::none || !params.token_types.empty();
+    return StepId::of(summed ? StepKind::embedding_sum : StepKind::token_embedding, stack);
+}
+
 std::string GraphBuilder::embedding(Stack side) {
     const bool src = side == Stack::encoder;
     auto id = [side](StepKind kind) { return StepId::of(kind, side); };
@@ -97,7 +104,8 @@ std::string GraphBuilder::embedding(Stack side) {
         input = add(id(StepKind::embedding_sum), {sum_title, sum_formula, parts, {}, {}, "",
              [](const StepContext& ctx) { return StepOutput{sum_tensors(ctx.in), {}}; }});
     }
-    if (params.norm) return layer_norm(id(StepKind::embedding_norm), "Embedding LayerNorm", input, *params.norm);
+    if (params.norm) input = layer_norm(id(StepKind::embedding_norm), "Embedding LayerNorm", input, *params.norm);
+    assert(input == step_path(stack_input(config_, side)));
     return input;
 }
 

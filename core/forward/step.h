@@ -69,4 +69,8 @@ struct Step {
 // The whole forward pass for a config, in execution order.
 std::vector<Step> build_forward_steps(const ModelConfig& config);
 
+// The step whose output (N, C) a stack's first layer reads: the embedding LayerNorm, the sum of
+// the embeddings, or the token embeddings alone, as far as the config has them.
+StepId stack_input(const ModelConfig& config, Stack stack);
+
 }  // namespace attnlab

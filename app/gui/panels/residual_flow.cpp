@@ -14,7 +14,7 @@ ResidualStack residual_stack(const ModelConfig& c, bool decoder) {
     ResidualStack s;
     s.decoder = decoder;
     const Stack stack = decoder ? Stack::decoder : Stack::encoder;
-    s.input = StepId::of(c.positional == Positional::none ? StepKind::token_embedding : StepKind::embedding_sum, stack);
+    s.input = stack_input(c, stack);
     s.output = StepId::of(StepKind::stack_output, stack);
     std::vector<SublayerKind> kinds = {SublayerKind::self_attn};
     if (decoder && c.arch == Arch::encoder_decoder) kinds.push_back(SublayerKind::cross_attn);
