@@ -32,15 +32,15 @@ const char* attention_kind(AttentionUse use, AttentionStage stage) {
 
 const char* mask_kind(AttentionUse use) {
     switch (use) {
-        case AttentionUse::encoder_self: return "masks.encoder_self";
-        case AttentionUse::decoder_self: return "masks.decoder_self";
-        case AttentionUse::cross: return "masks.cross";
+        case AttentionUse::encoder_self: return "mask.encoder_self";
+        case AttentionUse::decoder_self: return "mask.decoder_self";
+        case AttentionUse::cross: return "mask.cross";
     }
     assert(false && "every attention use has a mask");
     return "";
 }
 
-// "ffn.gelu", "head.relu", …: an activation's texts, in the FFN or in BERT's MLM head.
+// "ffn.gelu", "mlm_head.relu", …: an activation's texts, in the FFN or in BERT's MLM head.
 std::string activation_kind(const char* where, Activation activation) {
     switch (activation) {
         case Activation::relu: return std::string(where) + ".relu";
@@ -72,17 +72,17 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::embedding_sum:
             return embedding_params(c, id.stack).token_types.empty() ? "input" : "input_token_type";
         case StepKind::embedding_norm: return "embed_norm";
-        case StepKind::padding_mask: return id.stack == Stack::encoder ? "masks.src_padding" : "masks.tgt_padding";
-        case StepKind::look_ahead_mask: return "masks.look_ahead";
+        case StepKind::padding_mask: return id.stack == Stack::encoder ? "mask.src_padding" : "mask.tgt_padding";
+        case StepKind::look_ahead_mask: return "mask.look_ahead";
         case StepKind::attention_mask: return mask_kind(id.use);
         case StepKind::attention: return attention_kind(id.use, id.stage);
         case StepKind::residual: return c.norm_first ? "residual_pre_ln" : "residual_post_ln";
         case StepKind::norm: return c.norm_first ? "norm_pre_ln" : "norm_post_ln";
         case StepKind::ffn: return ffn_kind(id.part, c.activation);
         case StepKind::stack_output: return final_norm_params(c, id.stack) ? "stack_output_norm" : "stack_output_plain";
-        case StepKind::head_transform: return "head.transform";
-        case StepKind::head_activation: return activation_kind("head", c.activation);
-        case StepKind::head_norm: return "head.norm";
+        case StepKind::head_transform: return "mlm_head.transform";
+        case StepKind::head_activation: return activation_kind("mlm_head", c.activation);
+        case StepKind::head_norm: return "mlm_head.norm";
         case StepKind::logits: return c.tie_embeddings ? "logits_tied" : "logits";
         case StepKind::probs: return record.predicts == Prediction::masked_tokens ? "probs_masked" : "probs";
     }

@@ -14,14 +14,14 @@ namespace attnlab {
 // Every kind a config can produce; each language file has texts for exactly these.
 inline constexpr std::string_view kExplanationKinds[] = {
     "embed_scaled", "embed", "pos_sinusoidal", "pos_learned", "token_type", "input", "input_token_type", "embed_norm",
-    "masks.src_padding", "masks.encoder_self", "masks.tgt_padding", "masks.look_ahead", "masks.decoder_self",
-    "masks.cross",
+    "mask.src_padding", "mask.encoder_self", "mask.tgt_padding", "mask.look_ahead", "mask.decoder_self",
+    "mask.cross",
     "self_attn.q", "self_attn.k", "self_attn.v", "cross_attn.q", "cross_attn.k", "cross_attn.v",
     "attn.scores", "attn.scaled", "attn.masked", "attn.weights", "attn.context", "attn.concat", "attn.out",
     "residual_post_ln", "residual_pre_ln", "norm_post_ln", "norm_pre_ln",
     "ffn.hidden", "ffn.relu", "ffn.gelu", "ffn.gelu_tanh", "ffn.out",
     "stack_output_norm", "stack_output_plain",
-    "head.transform", "head.relu", "head.gelu", "head.gelu_tanh", "head.norm",
+    "mlm_head.transform", "mlm_head.relu", "mlm_head.gelu", "mlm_head.gelu_tanh", "mlm_head.norm",
     "logits_tied", "logits", "probs", "probs_masked",
 };
 

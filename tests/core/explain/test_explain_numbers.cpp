@@ -269,12 +269,12 @@ TEST_CASE("BERT's numbers: token types, the embedding LayerNorm, the MLM head, m
     check_value(transform, "in_norm", norm_of(row_of(out(StepId::of(StepKind::stack_output, Stack::encoder)), r)));
     check_value(transform, "norm", norm_of(row_of(out(head(StepKind::head_transform)), r)));
     const Explanation act = explained(s, head(StepKind::head_activation), {0, r, -1});
-    CHECK(act.kind == "head.gelu");
+    CHECK(act.kind == "mlm_head.gelu");
     const auto t = row_of(out(head(StepKind::head_transform)), r);
     check_value(act, "h_min", *std::min_element(t.begin(), t.end()));
     check_value(act, "h_max", *std::max_element(t.begin(), t.end()));
     const Explanation ln = explained(s, head(StepKind::head_norm), {0, r, -1});
-    CHECK(ln.kind == "head.norm");
+    CHECK(ln.kind == "mlm_head.norm");
     check_value(ln, "mean", mean_of(row_of(out(head(StepKind::head_activation)), r)));
 
     const Explanation p = explained(s, head(StepKind::probs), {0, r, -1});

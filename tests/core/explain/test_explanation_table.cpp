@@ -120,14 +120,14 @@ TEST_CASE("a step's kind comes from its record and the config", "[explain]") {
     CHECK(kind(StepId::attention_at({AttentionUse::encoder_self, 1}, AttentionStage::weights)) == "attn.weights");
     CHECK(kind(StepId::sublayer_at(StepKind::norm, Stack::decoder, 1, 3)) == "norm_post_ln");
     CHECK(kind(StepId::ffn_at(Stack::decoder, 1, FfnPart::activation)) == "ffn.relu");
-    CHECK(kind(StepId::mask_of(AttentionUse::cross)) == "masks.cross");
-    CHECK(kind(StepId::of(StepKind::padding_mask, Stack::decoder)) == "masks.tgt_padding");
+    CHECK(kind(StepId::mask_of(AttentionUse::cross)) == "mask.cross");
+    CHECK(kind(StepId::of(StepKind::padding_mask, Stack::decoder)) == "mask.tgt_padding");
     CHECK(kind(StepId::head(StepKind::probs, c)) == "probs");
     c.norm_first = true;
     c.activation = Activation::gelu_tanh;
     CHECK(kind(StepId::sublayer_at(StepKind::norm, Stack::decoder, 1, 3)) == "norm_pre_ln");
-    CHECK(kind(StepId::head(StepKind::head_activation, c)) == "head.gelu_tanh");
-    CHECK(kind(StepId::head(StepKind::head_norm, c)) == "head.norm");  // not a sublayer's norm
+    CHECK(kind(StepId::head(StepKind::head_activation, c)) == "mlm_head.gelu_tanh");
+    CHECK(kind(StepId::head(StepKind::head_norm, c)) == "mlm_head.norm");  // not a sublayer's norm
     c.arch = Arch::encoder_only;
     c.n_decoder_layers = 0;
     CHECK(kind(StepId::head(StepKind::probs, c)) == "probs_masked");  // the token at each position
