@@ -109,7 +109,7 @@ PlaygroundState playground_from_json(const nlohmann::json& j) {
 nlohmann::json heads_json(const std::vector<AttentionHead>& heads) {
     nlohmann::json out = nlohmann::json::array();
     for (const AttentionHead& h : heads)
-        out.push_back({{"use", attention_use_id(h.site.use)}, {"layer", h.site.layer}, {"head", h.head}});
+        out.push_back({{"use", to_string(h.site.use)}, {"layer", h.site.layer}, {"head", h.head}});
     return out;
 }
 
@@ -151,18 +151,9 @@ void read_attention_choice(const nlohmann::json& j, ViewState& s) {
 
 }  // namespace
 
-const char* attention_use_id(AttentionUse use) {
-    switch (use) {
-        case AttentionUse::encoder_self: return "encoder_self";
-        case AttentionUse::decoder_self: return "decoder_self";
-        case AttentionUse::cross: return "cross";
-    }
-    return "";
-}
-
 bool attention_use_from_id(const std::string& id, AttentionUse& out) {
     for (AttentionUse use : {AttentionUse::encoder_self, AttentionUse::decoder_self, AttentionUse::cross})
-        if (id == attention_use_id(use)) {
+        if (id == to_string(use)) {
             out = use;
             return true;
         }
@@ -195,7 +186,7 @@ std::string ViewState::to_json() const {
                         {"font_scale", font_scale},
                         {"recent_files", recent_files},
                         {"tab", view_id(tab)},
-                        {"family", attention_use_id(family)},
+                        {"family", to_string(family)},
                         {"layer", layer},
                         {"head", head},
                         {"line_view", line_view},

@@ -22,8 +22,8 @@ inline constexpr View kAllViews[] = {View::input,    View::model,    View::posit
 const char* view_id(View v);              // "attention", ... (the --view names)
 bool view_from_id(const std::string& id, View& out);
 
-// The attention view's choices are core's AttentionUse (its family) and AttentionStage, saved by name.
-const char* attention_use_id(AttentionUse use);  // "encoder_self", "decoder_self", "cross"
+// The attention view's choices are core's AttentionUse (its family) and AttentionStage, saved by name
+// (to_string of each).
 bool attention_use_from_id(const std::string& id, AttentionUse& out);
 bool attention_stage_from_id(const std::string& id, AttentionStage& out);  // "q", "scores", … as step paths end
 

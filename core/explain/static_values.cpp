@@ -19,15 +19,6 @@ const char* sublayer_term(const StepId& id, const ModelConfig& c) {
     return cross_block && id.sublayer == 2 ? "cross_attn" : "ffn";
 }
 
-const char* attention_term(AttentionUse use) {
-    switch (use) {
-        case AttentionUse::encoder_self: return "encoder_self";
-        case AttentionUse::decoder_self: return "decoder_self";
-        case AttentionUse::cross: return "cross";
-    }
-    return "";
-}
-
 // What reads a stack's output: the decoder's cross-attention (an encoder-decoder's encoder),
 // the output head, or nothing in the model (a BERT without its MLM head).
 const char* stack_role_term(Stack stack, const ModelConfig& c) {
@@ -102,7 +93,7 @@ void add_static_values(const StepSite& s, StepValues& v) {
         }
         case StepKind::attention:
             add_stack_terms(id.stack, c, v);
-            v.terms["attention"] = attention_term(id.use);
+            v.terms["attention"] = to_string(id.use);
             v.terms["head_state"] = head_ablated(s, s.head()) ? "head_off" : "head_on";
             break;
         case StepKind::residual:

@@ -18,6 +18,15 @@ bool is_score_stage(AttentionStage stage) {
            stage == AttentionStage::weights;
 }
 
+const char* to_string(AttentionUse use) {
+    switch (use) {
+        case AttentionUse::encoder_self: return "encoder_self";
+        case AttentionUse::decoder_self: return "decoder_self";
+        case AttentionUse::cross: return "cross";
+    }
+    return "?";
+}
+
 StepId StepId::attention_at(AttentionSite site, AttentionStage stage) {
     return {StepKind::attention, stack_of(site.use), site.layer, 0, site.use, stage};
 }

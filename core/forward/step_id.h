@@ -91,5 +91,6 @@ Sequence sequence_of(Stack stack);
 Stack last_stack(const ModelConfig& config);
 Prediction prediction_of(const ModelConfig& config);
 bool is_score_stage(AttentionStage stage);  // scores, scaled, masked, weights: (H, N, M)
+const char* to_string(AttentionUse use);     // "encoder_self", "decoder_self", "cross"
 
 }  // namespace attnlab

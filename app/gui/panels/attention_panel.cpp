@@ -97,7 +97,7 @@ HeatmapAtlas grid_atlas(PanelContext& ctx, const Family& f, int n_layers, float 
         }
     }
     const int px = std::max(1, static_cast<int>(thumb));
-    return ctx.heatmaps.atlas(std::string("grid/") + attention_use_id(f.use), tiles, H, px, px);
+    return ctx.heatmaps.atlas(std::string("grid/") + to_string(f.use), tiles, H, px, px);
 }
 
 // The grid of every layer × head of one family, as thumbnails of the softmax weights.
