@@ -2,9 +2,10 @@
 // a weight snapshot at most every snapshot_seconds; pause, resume and stop between steps.
 #include "training_worker.h"
 
-#include "training_eval.h"
+#include "train/evaluate.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <exception>
 
@@ -158,11 +159,16 @@ bool TrainingWorker::evaluate(const Trainer& trainer, size_t max_examples, size_
         progress_.evaluating = true;
         ++progress_.version;
     }
-    ChunkedEval eval(trainer.task(), max_examples, trainer.settings().label_smoothing,
-                     full ? 0 : live_decode_cap(trainer.task(), max_examples));
+    // Core's evaluation a chunk at a time, so that a stop request is seen between chunks; a live
+    // evaluation caps each decoded sequence, since a model still learning may never say <eos>.
+    HeldoutEval eval(trainer.task(), {.max_examples = max_examples,
+                                      .label_smoothing = trainer.settings().label_smoothing,
+                                      .max_new_tokens = full ? 0 : heldout_decode_cap(trainer.task(), max_examples),
+                                      .keep_hypotheses = false});
     bool stopped = false;
     while (!eval.done() && !stopped) {
-        eval.run_chunk(trainer.model(), chunk);
+        [[maybe_unused]] const Status st = eval.run_chunk(trainer.model(), chunk);
+        assert(st && "the trainer's model is made for its task");
         std::lock_guard lock(mutex_);
         stopped = stop_requested_;
     }

@@ -22,7 +22,7 @@ struct TrainJob {
     TrainSettings settings;
     int eval_every = 0;               // steps between held-out evaluations; 0: about 25 over the run
     size_t eval_examples = 200;       // held-out pairs per live evaluation (0: all); decoding is cut
-                                      // at twice the longest reference (see training_eval.h)
+                                      // at twice the longest reference (heldout_decode_cap)
     size_t eval_chunk = 10;           // pairs decoded between two looks at stop()
     bool final_full_eval = true;      // score the finished model on the whole held-out split
     double snapshot_seconds = 0.25;   // at most this long between weight snapshots while running

@@ -5,7 +5,7 @@
 #include "io/model_file.h"
 #include "launch_options.h"
 #include "training.h"
-#include "training_eval.h"
+#include "train/evaluate.h"
 #include "view_state.h"
 
 #include <catch2/catch.hpp>
@@ -276,15 +276,15 @@ TEST_CASE("the chunked evaluation matches evaluate_heldout when uncapped", "[tra
     options.max_examples = 12;
     auto reference = evaluate_heldout(model, task, options);
     REQUIRE(reference);
-    ChunkedEval eval(task, 12, options.label_smoothing, 0);
-    while (!eval.done()) eval.run_chunk(model, 5);
+    HeldoutEval eval(task, {.max_examples = 12, .label_smoothing = options.label_smoothing, .keep_hypotheses = false});
+    while (!eval.done()) REQUIRE(eval.run_chunk(model, 5));
     const EvalScores got = eval.scores();
     CHECK(got.n_examples == 12);
     CHECK(got.exact_match == Approx(reference->exact_match));
     CHECK(got.token_accuracy == Approx(reference->token_accuracy));
     CHECK(got.bleu == Approx(reference->bleu));
     CHECK(got.loss == Approx(reference->loss).epsilon(1e-5));
-    CHECK(live_decode_cap(task, 12) >= 4);
+    CHECK(heldout_decode_cap(task, 12) >= 4);
 }
 
 TEST_CASE("the loss curve keeps at most kMaxPoints means, each over a whole number of steps", "[training]") {
