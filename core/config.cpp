@@ -23,7 +23,10 @@ struct EnumNames {
     }
     bool parse(const std::string& text, E& out) const {
         for (auto& [value, name] : entries)
-            if (text == name) { out = value; return true; }
+            if (text == name) {
+                out = value;
+                return true;
+            }
         return false;
     }
     std::string choices() const {
@@ -36,24 +39,20 @@ struct EnumNames {
 constexpr EnumNames<Arch, 3> kArchNames{{{{Arch::encoder_decoder, "encoder_decoder"},
                                           {Arch::encoder_only, "encoder_only"},
                                           {Arch::decoder_only, "decoder_only"}}}};
-constexpr EnumNames<Activation, 3> kActivationNames{{{{Activation::relu, "relu"},
-                                                      {Activation::gelu, "gelu"},
-                                                      {Activation::gelu_tanh, "gelu_tanh"}}}};
-constexpr EnumNames<Positional, 3> kPositionalNames{{{{Positional::sinusoidal, "sinusoidal"},
-                                                      {Positional::learned, "learned"},
-                                                      {Positional::none, "none"}}}};
-constexpr EnumNames<Family, 3> kFamilyNames{{{{Family::transformer, "transformer"},
-                                              {Family::gpt2, "gpt2"},
-                                              {Family::bert, "bert"}}}};
-constexpr EnumNames<OutputHead, 3> kOutputHeadNames{{{{OutputHead::linear, "linear"},
-                                                      {OutputHead::transform, "transform"},
-                                                      {OutputHead::none, "none"}}}};
+constexpr EnumNames<Activation, 3> kActivationNames{
+    {{{Activation::relu, "relu"}, {Activation::gelu, "gelu"}, {Activation::gelu_tanh, "gelu_tanh"}}}};
+constexpr EnumNames<Positional, 3> kPositionalNames{
+    {{{Positional::sinusoidal, "sinusoidal"}, {Positional::learned, "learned"}, {Positional::none, "none"}}}};
+constexpr EnumNames<Family, 3> kFamilyNames{
+    {{{Family::transformer, "transformer"}, {Family::gpt2, "gpt2"}, {Family::bert, "bert"}}}};
+constexpr EnumNames<OutputHead, 3> kOutputHeadNames{
+    {{{OutputHead::linear, "linear"}, {OutputHead::transform, "transform"}, {OutputHead::none, "none"}}}};
 
 const std::set<std::string> kFields = {
-    "arch", "d_model", "n_heads", "n_encoder_layers", "n_decoder_layers", "d_ff", "activation",
-    "norm_first", "final_norm", "positional", "max_len", "scale_embedding", "tie_embeddings",
-    "layer_norm_eps", "src_vocab_size", "tgt_vocab_size", "pad_id", "sos_id", "eos_id", "unk_id",
-    "family", "type_vocab_size", "embedding_norm", "output_head"};
+    "arch",           "d_model",        "n_heads",        "n_encoder_layers", "n_decoder_layers", "d_ff",
+    "activation",     "norm_first",     "final_norm",     "positional",       "max_len",          "scale_embedding",
+    "tie_embeddings", "layer_norm_eps", "src_vocab_size", "tgt_vocab_size",   "pad_id",           "sos_id",
+    "eos_id",         "unk_id",         "family",         "type_vocab_size",  "embedding_norm",   "output_head"};
 
 // Reads one field of the config object into `out`, or explains why it cannot.
 class FieldReader {
@@ -100,9 +99,7 @@ private:
         }
         return &*it;
     }
-    void fail(const char* key, const std::string& why) {
-        error_ = std::string("config: field '") + key + "' " + why;
-    }
+    void fail(const char* key, const std::string& why) { error_ = std::string("config: field '") + key + "' " + why; }
     const json& j_;
     std::string error_;
 };
@@ -139,7 +136,8 @@ Result<ModelConfig> config_from_json(const std::string& json_text) {
     if (!j.is_object()) return Error{"config: must be a JSON object"};
     for (auto& [key, value] : j.items())
         if (!kFields.count(key))  // quoted as JSON, so a hostile key cannot break the one-line message
-            return Error{"config: unknown field " + nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+            return Error{"config: unknown field " +
+                         nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
 
     ModelConfig c;
     FieldReader r(j);
@@ -223,7 +221,8 @@ Status validate_config(const ModelConfig& c) {
     if (needs_src && (c.src_vocab_size < 1 || c.src_vocab_size > kMaxVocab)) return bad("src_vocab_size out of range");
     if (needs_tgt && (c.tgt_vocab_size < 1 || c.tgt_vocab_size > kMaxVocab)) return bad("tgt_vocab_size out of range");
     const int vocab = needs_tgt ? c.tgt_vocab_size : c.src_vocab_size;
-    const std::pair<const char*, int> ids[] = {{"pad_id", c.pad_id}, {"sos_id", c.sos_id}, {"eos_id", c.eos_id}, {"unk_id", c.unk_id}};
+    const std::pair<const char*, int> ids[] = {
+        {"pad_id", c.pad_id}, {"sos_id", c.sos_id}, {"eos_id", c.eos_id}, {"unk_id", c.unk_id}};
     for (auto [name, id] : ids) {
         if (id == -1 && c.family != Family::transformer) continue;  // the model has no such token
         if (id < 0 || id >= vocab || (needs_src && id >= c.src_vocab_size))
@@ -235,9 +234,19 @@ Status validate_config(const ModelConfig& c) {
 Result<ModelConfig> preset_config(const std::string& name, int src_vocab_size, int tgt_vocab_size) {
     ModelConfig c;
     if (name == "tiny") {
-        c.d_model = 64; c.n_heads = 4; c.n_encoder_layers = 2; c.n_decoder_layers = 2; c.d_ff = 256; c.max_len = 64;
+        c.d_model = 64;
+        c.n_heads = 4;
+        c.n_encoder_layers = 2;
+        c.n_decoder_layers = 2;
+        c.d_ff = 256;
+        c.max_len = 64;
     } else if (name == "base") {
-        c.d_model = 512; c.n_heads = 8; c.n_encoder_layers = 6; c.n_decoder_layers = 6; c.d_ff = 2048; c.max_len = 256;
+        c.d_model = 512;
+        c.n_heads = 8;
+        c.n_encoder_layers = 6;
+        c.n_decoder_layers = 6;
+        c.d_ff = 2048;
+        c.max_len = 256;
     } else {
         return Error{"unknown preset '" + name + "' (expected tiny or base)"};
     }

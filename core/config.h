@@ -21,14 +21,14 @@ enum class OutputHead { linear, transform, none };
 
 struct ModelConfig {
     Arch arch = Arch::encoder_decoder;
-    int d_model = 64;           // C
-    int n_heads = 4;            // H; D = C / H
+    int d_model = 64;  // C
+    int n_heads = 4;   // H; D = C / H
     int n_encoder_layers = 2;
     int n_decoder_layers = 2;
-    int d_ff = 256;             // F
+    int d_ff = 256;  // F
     Activation activation = Activation::relu;
-    bool norm_first = false;    // false: LayerNorm(x + Sublayer(x)) (paper); true: x + Sublayer(LayerNorm(x))
-    bool final_norm = true;     // a LayerNorm after each stack, as torch.nn.Transformer has
+    bool norm_first = false;  // false: LayerNorm(x + Sublayer(x)) (paper); true: x + Sublayer(LayerNorm(x))
+    bool final_norm = true;   // a LayerNorm after each stack, as torch.nn.Transformer has
     Positional positional = Positional::sinusoidal;
     int max_len = 64;
     bool scale_embedding = true;  // multiply embeddings by √C

@@ -80,7 +80,10 @@ private:
     friend std::shared_ptr<const Tensor> mapped_tensor(std::vector<int64_t> shape, const float* data,
                                                        std::shared_ptr<const void> owner);
 
-    void adopt_owned() { begin_ = owned_.data(); size_ = owned_.size(); }
+    void adopt_owned() {
+        begin_ = owned_.data();
+        size_ = owned_.size();
+    }
     // std::vector's swap exchanges the arrays themselves, so each begin_ still points into its own.
     void swap(FloatBuffer& other) noexcept {
         owned_.swap(other.owned_);

@@ -14,7 +14,8 @@ std::string quoted(const std::string& token) {
 
 Status check_vocab(const Vocab& vocab, int expected_size, const Model& m, const std::string& what) {
     if (vocab.size() != expected_size)
-        return Error{what + " has " + std::to_string(vocab.size()) + " tokens, config says " + std::to_string(expected_size)};
+        return Error{what + " has " + std::to_string(vocab.size()) + " tokens, config says " +
+                     std::to_string(expected_size)};
     if (m.subword_tokenizer) return ok_status();  // its special tokens are its own ([CLS], <|endoftext|>)
     const ModelConfig& c = m.config;
     const std::pair<int, const char*> specials[] = {

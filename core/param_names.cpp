@@ -23,8 +23,14 @@ AttentionParams packed_attention(const std::string& weight, const std::string& b
 // The unembedding C -> V: its own weight, or the (V, C) token table when tied (already out_in).
 LinearParams unembed(const ModelConfig& c, const std::string& token_table, const std::string& untied,
                      const std::string& bias) {
-    return LinearParams{c.tie_embeddings ? token_table : untied, bias, false, WeightLayout::out_in, c.d_model,
-                        c.output_vocab_size(), 0, c.output_vocab_size()};
+    return LinearParams{c.tie_embeddings ? token_table : untied,
+                        bias,
+                        false,
+                        WeightLayout::out_in,
+                        c.d_model,
+                        c.output_vocab_size(),
+                        0,
+                        c.output_vocab_size()};
 }
 
 // ---- torch.nn.Transformer: state_dict names plus src_embed, tgt_embed, pos_embed, generator ----
@@ -36,13 +42,17 @@ EmbeddingParams transformer_embedding(const ModelConfig& c, Stack stack) {
 
 LayerParams transformer_layer(const ModelConfig& c, Stack stack, int i) {
     const int64_t C = c.d_model, F = c.d_ff;
-    const std::string p = (stack == Stack::encoder ? "encoder" : "decoder") + std::string(".layers.") + std::to_string(i);
+    const std::string p =
+        (stack == Stack::encoder ? "encoder" : "decoder") + std::string(".layers.") + std::to_string(i);
     auto attention = [&](const std::string& a) {
         return packed_attention(a + ".in_proj_weight", a + ".in_proj_bias", WeightLayout::out_in, C,
                                 linear(a + ".out_proj", WeightLayout::out_in, C, C));
     };
-    LayerParams l{attention(p + ".self_attn"), std::nullopt, linear(p + ".linear1", WeightLayout::out_in, C, F),
-                  linear(p + ".linear2", WeightLayout::out_in, F, C), {norm(p + ".norm1"), norm(p + ".norm2")}};
+    LayerParams l{attention(p + ".self_attn"),
+                  std::nullopt,
+                  linear(p + ".linear1", WeightLayout::out_in, C, F),
+                  linear(p + ".linear2", WeightLayout::out_in, F, C),
+                  {norm(p + ".norm1"), norm(p + ".norm2")}};
     if (stack == Stack::decoder && c.arch == Arch::encoder_decoder) {
         l.cross_attn = attention(p + ".multihead_attn");
         l.norms.push_back(norm(p + ".norm3"));
@@ -55,7 +65,8 @@ NormParams transformer_final_norm(const ModelConfig&, Stack stack) {
 }
 
 HeadParams transformer_head(const ModelConfig& c) {
-    HeadParams h{std::nullopt, std::nullopt, unembed(c, transformer_embedding(c, last_stack(c)).tokens, "generator.weight", "generator.bias")};
+    HeadParams h{std::nullopt, std::nullopt,
+                 unembed(c, transformer_embedding(c, last_stack(c)).tokens, "generator.weight", "generator.bias")};
     h.unembed.bias_optional = true;
     return h;
 }
@@ -80,7 +91,9 @@ LayerParams gpt2_layer(const ModelConfig& c, Stack, int i) {
 
 NormParams gpt2_final_norm(const ModelConfig&, Stack) { return norm("ln_f"); }
 
-HeadParams gpt2_head(const ModelConfig& c) { return {std::nullopt, std::nullopt, unembed(c, gpt2_embedding(c, Stack::decoder).tokens, "lm_head.weight", "")}; }
+HeadParams gpt2_head(const ModelConfig& c) {
+    return {std::nullopt, std::nullopt, unembed(c, gpt2_embedding(c, Stack::decoder).tokens, "lm_head.weight", "")};
+}
 
 // ---- BERT: embeddings.*, encoder.layer.{i}.*, cls.predictions.* ----
 
@@ -111,9 +124,10 @@ NormParams bert_final_norm(const ModelConfig&, Stack) {
 }
 
 HeadParams bert_head(const ModelConfig& c) {
-    return {linear("cls.predictions.transform.dense", WeightLayout::out_in, c.d_model, c.d_model),
-            norm("cls.predictions.transform.LayerNorm"),
-            unembed(c, bert_embedding(c, Stack::encoder).tokens, "cls.predictions.decoder.weight", "cls.predictions.bias")};
+    return {
+        linear("cls.predictions.transform.dense", WeightLayout::out_in, c.d_model, c.d_model),
+        norm("cls.predictions.transform.LayerNorm"),
+        unembed(c, bert_embedding(c, Stack::encoder).tokens, "cls.predictions.decoder.weight", "cls.predictions.bias")};
 }
 
 // One entry per family: where it keeps each part's parameters.
@@ -145,7 +159,9 @@ Shape LinearParams::weight_shape() const {
     return layout == WeightLayout::out_in ? Shape{n_stored_out, n_in} : Shape{n_in, n_stored_out};
 }
 
-EmbeddingParams embedding_params(const ModelConfig& c, Stack stack) { return param_names_of(c.family).embedding(c, stack); }
+EmbeddingParams embedding_params(const ModelConfig& c, Stack stack) {
+    return param_names_of(c.family).embedding(c, stack);
+}
 
 LayerParams layer_params(const ModelConfig& c, Stack stack, int layer) {
     return param_names_of(c.family).layer(c, stack, layer);

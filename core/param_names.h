@@ -27,11 +27,11 @@ enum class WeightLayout { out_in, in_out };  // nn.Linear's (out, in); GPT-2's C
 // stored weight, read in its own layout (a packed Q;K;V holds three such ranges of C).
 struct LinearParams {
     std::string weight;
-    std::string bias;             // "" when the map has none
-    bool bias_optional = false;   // read when present (our generator.bias)
+    std::string bias;            // "" when the map has none
+    bool bias_optional = false;  // read when present (our generator.bias)
     WeightLayout layout = WeightLayout::out_in;
     int64_t n_in = 0;
-    int64_t n_stored_out = 0;     // outputs the stored tensor holds: 3C for a packed Q;K;V
+    int64_t n_stored_out = 0;  // outputs the stored tensor holds: 3C for a packed Q;K;V
     int64_t out_begin = 0, n_out = 0;
 
     Shape weight_shape() const;  // (n_stored_out, n_in) for out_in, (n_in, n_stored_out) for in_out
@@ -61,9 +61,9 @@ struct EmbeddingParams {
 };
 
 struct HeadParams {
-    std::optional<LinearParams> transform;       // output_head transform: dense C -> C
-    std::optional<NormParams> transform_norm;    // and its LayerNorm
-    LinearParams unembed;                        // C -> V; its weight is the token table when tied
+    std::optional<LinearParams> transform;     // output_head transform: dense C -> C
+    std::optional<NormParams> transform_norm;  // and its LayerNorm
+    LinearParams unembed;                      // C -> V; its weight is the token table when tied
 };
 
 EmbeddingParams embedding_params(const ModelConfig& config, Stack stack);

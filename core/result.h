@@ -22,15 +22,27 @@ public:
     bool ok() const { return std::holds_alternative<T>(v_); }
     explicit operator bool() const { return ok(); }
 
-    T& value() & { assert(ok()); return std::get<T>(v_); }
-    const T& value() const& { assert(ok()); return std::get<T>(v_); }
-    T&& value() && { assert(ok()); return std::get<T>(std::move(v_)); }
+    T& value() & {
+        assert(ok());
+        return std::get<T>(v_);
+    }
+    const T& value() const& {
+        assert(ok());
+        return std::get<T>(v_);
+    }
+    T&& value() && {
+        assert(ok());
+        return std::get<T>(std::move(v_));
+    }
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
 
-    const Error& error() const { assert(!ok()); return std::get<Error>(v_); }
+    const Error& error() const {
+        assert(!ok());
+        return std::get<Error>(v_);
+    }
 
 private:
     std::variant<T, Error> v_;

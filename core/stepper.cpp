@@ -12,7 +12,8 @@ namespace attnlab {
 Status check_ids(const std::vector<int>& ids, int n_vocab, int max_len, const std::string& what) {
     if (ids.empty()) return Error{what + " is empty"};
     if (static_cast<int64_t>(ids.size()) > max_len)
-        return Error{what + " has " + std::to_string(ids.size()) + " tokens, more than max_len " + std::to_string(max_len)};
+        return Error{what + " has " + std::to_string(ids.size()) + " tokens, more than max_len " +
+                     std::to_string(max_len)};
     for (size_t i = 0; i < ids.size(); ++i)
         if (ids[i] < 0 || ids[i] >= n_vocab)
             return Error{what + " token " + std::to_string(i) + " has id " + std::to_string(ids[i]) +
@@ -62,7 +63,9 @@ int64_t count_non_finite(const Step& step, const Tensor& value, const std::vecto
 }  // namespace
 
 Stepper::Stepper(ModelConfig config, Weights weights, ForwardInputs inputs, uint64_t first_version)
-    : config_(std::move(config)), weights_(std::move(weights)), inputs_(std::move(inputs)),
+    : config_(std::move(config)),
+      weights_(std::move(weights)),
+      inputs_(std::move(inputs)),
       next_version_(std::max<uint64_t>(first_version, 1)) {
     steps_ = build_forward_steps(config_);
     trace_.assign(steps_.size(), {});
@@ -95,11 +98,11 @@ uint64_t Stepper::id_key(const StepId& id) {
     assert(id.layer >= -1 && id.layer < (1 << 20) && id.sublayer >= 0 && id.sublayer < 16);
     uint64_t key = static_cast<uint64_t>(id.kind);
     for (const auto& [value, bits] : {std::pair<uint64_t, int>{static_cast<uint64_t>(id.stack), 1},
-                                     {static_cast<uint64_t>(id.layer + 1), 21},
-                                     {static_cast<uint64_t>(id.sublayer), 4},
-                                     {static_cast<uint64_t>(id.use), 2},
-                                     {static_cast<uint64_t>(id.stage), 4},
-                                     {static_cast<uint64_t>(id.part), 2}})
+                                      {static_cast<uint64_t>(id.layer + 1), 21},
+                                      {static_cast<uint64_t>(id.sublayer), 4},
+                                      {static_cast<uint64_t>(id.use), 2},
+                                      {static_cast<uint64_t>(id.stage), 4},
+                                      {static_cast<uint64_t>(id.part), 2}})
         key = key << bits | value;
     return key;
 }
@@ -248,8 +251,10 @@ Status Stepper::set_head_ablated(const AttentionSite& site, int head, bool ablat
     if (head < 0 || head >= config_.n_heads)
         return Error{"head " + std::to_string(head) + " is outside 0.." + std::to_string(config_.n_heads - 1)};
     auto& heads = inputs_.ablated_heads[site];
-    if (ablated) heads.insert(head);
-    else heads.erase(head);
+    if (ablated)
+        heads.insert(head);
+    else
+        heads.erase(head);
     if (heads.empty()) inputs_.ablated_heads.erase(site);
     rerun_control(ablation_control(site));
     return ok_status();

@@ -34,7 +34,7 @@ public:
     const Step& step(size_t i) const { return steps_.at(i); }
     const std::vector<Step>& steps() const { return steps_; }
     std::optional<size_t> find(const std::string& path) const;  // by the user-visible name
-    std::optional<size_t> find(const StepId& id) const;          // by what the step is
+    std::optional<size_t> find(const StepId& id) const;         // by what the step is
     size_t cursor() const { return cursor_; }
     bool step_forward();         // runs step[cursor]; false at the end
     bool step_back();            // un-runs the last step; false at the start
@@ -85,8 +85,8 @@ private:
     Weights weights_;
     ForwardInputs inputs_;
     std::vector<Step> steps_;
-    std::vector<std::vector<size_t>> input_index_;  // step i's inputs as step indices
-    std::vector<TraceEntry> trace_;                 // aligned with steps_
+    std::vector<std::vector<size_t>> input_index_;   // step i's inputs as step indices
+    std::vector<TraceEntry> trace_;                  // aligned with steps_
     std::unordered_map<std::string, size_t> index_;  // path -> step
     std::unordered_map<uint64_t, size_t> id_index_;  // id_key(id) -> step
     size_t cursor_ = 0;

@@ -29,7 +29,7 @@ struct Tensor {
     FloatBuffer data;
 
     Tensor() = default;
-    explicit Tensor(Shape s);  // zero-filled
+    explicit Tensor(Shape s);                 // zero-filled
     static Tensor from_matrix(const Mat& m);  // (R, C) -> shape {R, C}
 
     int rank() const { return static_cast<int>(shape.size()); }

@@ -164,9 +164,7 @@ Weights init_weights(const ModelConfig& config, uint64_t seed) {
     for (const auto& spec : parameter_specs(config)) {
         Tensor t(spec.shape);
         switch (spec.kind) {
-            case ParamKind::norm_gain:
-                std::fill(t.data.begin(), t.data.end(), 1.0f);
-                break;
+            case ParamKind::norm_gain: std::fill(t.data.begin(), t.data.end(), 1.0f); break;
             case ParamKind::embedding: {
                 // N(0, 1/C): after the √C scaling a token vector has unit-size entries, like PE.
                 std::normal_distribution<float> normal(0.0f, 1.0f / std::sqrt(static_cast<float>(config.d_model)));
@@ -180,8 +178,7 @@ Weights init_weights(const ModelConfig& config, uint64_t seed) {
                 break;
             }
             case ParamKind::bias:
-            case ParamKind::norm_bias:
-                break;  // 0
+            case ParamKind::norm_bias: break;  // 0
         }
         w.set(spec.name, std::move(t));
     }

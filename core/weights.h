@@ -37,7 +37,7 @@ std::string output_weight_name(const ModelConfig& config);
 
 class Weights {
 public:
-    const Tensor& at(const std::string& name) const;     // asserts presence
+    const Tensor& at(const std::string& name) const;    // asserts presence
     const Tensor* find(const std::string& name) const;  // nullptr if absent
     std::shared_ptr<const Tensor> shared(const std::string& name) const;
     bool contains(const std::string& name) const { return tensors_.count(name) > 0; }

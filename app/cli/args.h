@@ -13,7 +13,7 @@ namespace attnlab::cli {
 struct Args {
     std::vector<std::string> positional;
     std::map<std::string, std::string> values;  // --name value
-    std::set<std::string> switches;              // --name (no value)
+    std::set<std::string> switches;             // --name (no value)
 
     std::optional<std::string> get(const std::string& name) const;
     bool has(const std::string& name) const { return switches.count(name) || values.count(name); }
@@ -23,7 +23,7 @@ struct ArgSpec {
     std::set<std::string> value_flags;   // take one value
     std::set<std::string> switch_flags;  // take none
     size_t n_positional = 0;
-    size_t n_optional_positional = 0;    // may follow the required ones
+    size_t n_optional_positional = 0;  // may follow the required ones
 };
 
 // Returns an error message for an unknown flag, a flag without its value, or a wrong count of positionals.

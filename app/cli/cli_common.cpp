@@ -28,7 +28,8 @@ std::optional<long long> parse_integer(const std::string& text) {
     return v;
 }
 
-std::optional<long long> integer_flag(const Args& args, const char* flag, long long fallback, long long lo, long long hi) {
+std::optional<long long> integer_flag(const Args& args, const char* flag, long long fallback, long long lo,
+                                      long long hi) {
     auto v = parse_integer(args.get(flag).value_or(std::to_string(fallback)));
     if (!v || *v < lo || *v > hi) return std::nullopt;
     return v;
@@ -87,7 +88,8 @@ Result<InputRequest> inputs_from_args(const Model& model, const Args& args, int*
     const ModelConfig& c = model.config;
     // A decoder_only model reads one sequence; its --src is a prompt in the target vocabulary.
     const bool prompt = c.arch == Arch::decoder_only;
-    auto src = side_ids(args, "src", model, prompt ? encode_target_text : encode_source_text, req.unknown_words, exit_code);
+    auto src =
+        side_ids(args, "src", model, prompt ? encode_target_text : encode_source_text, req.unknown_words, exit_code);
     if (!src) return src.error();
     auto tgt = side_ids(args, "tgt", model, encode_target_text, req.unknown_words, exit_code);
     if (!tgt) return tgt.error();

@@ -20,7 +20,8 @@ int fail(const std::string& message, int code);
 
 std::optional<long long> parse_integer(const std::string& text);
 // The integer value of --flag (or `fallback` when absent); nullopt if it is not an integer in [lo, hi].
-std::optional<long long> integer_flag(const Args& args, const char* flag, long long fallback, long long lo, long long hi);
+std::optional<long long> integer_flag(const Args& args, const char* flag, long long fallback, long long lo,
+                                      long long hi);
 // The median of a list of timings (sorts it; asserts it is not empty).
 double median_of(std::vector<double>& values);
 // "1,5,7" -> {1, 5, 7}; nullopt if any item is not an integer.

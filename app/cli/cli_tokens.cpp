@@ -43,7 +43,8 @@ Result<int> token_id(const Model& model, const std::string& text, bool is_id, st
     return *id;
 }
 
-Result<std::vector<int>> token_list(const Model& model, const std::string& list, bool is_id, std::optional<Stack> stack) {
+Result<std::vector<int>> token_list(const Model& model, const std::string& list, bool is_id,
+                                    std::optional<Stack> stack) {
     std::vector<int> ids;
     for (size_t at = 0; at <= list.size();) {
         const size_t comma = std::min(list.find(',', at), list.size());

@@ -16,7 +16,7 @@ namespace attnlab::cli {
 
 // The vocabulary's text, or "#id" without one.
 std::string token_text(const Model& model, int id, std::optional<Stack> stack = std::nullopt);
-std::string shown(const std::string& token);         // JSON-quoted: spaces and bytes visible
+std::string shown(const std::string& token);  // JSON-quoted: spaces and bytes visible
 
 // The last stack's vocabulary and token table: what the model reads and predicts there.
 struct TokenTable {
@@ -26,7 +26,8 @@ struct TokenTable {
 TokenTable token_table(const Model& model);
 
 // A token as written in the vocabulary, or (is_id) an id.
-Result<int> token_id(const Model& model, const std::string& text, bool is_id, std::optional<Stack> stack = std::nullopt);
+Result<int> token_id(const Model& model, const std::string& text, bool is_id,
+                     std::optional<Stack> stack = std::nullopt);
 // "A,B,C" of tokens, or (is_id) of ids.
 Result<std::vector<int>> token_list(const Model& model, const std::string& list, bool is_id,
                                     std::optional<Stack> stack = std::nullopt);

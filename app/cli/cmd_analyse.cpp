@@ -55,7 +55,8 @@ int run_lens(const Argv& argv) {
             nlohmann::json per_position = nlohmann::json::array();
             for (const auto& top : row) {
                 nlohmann::json ranked = nlohmann::json::array();
-                for (const TokenProbability& t : top) ranked.push_back({{"id", t.id}, {"token", token_text(model, t.id)}, {"p", t.p}});
+                for (const TokenProbability& t : top)
+                    ranked.push_back({{"id", t.id}, {"token", token_text(model, t.id)}, {"p", t.p}});
                 per_position.push_back(ranked);
             }
             j["top"].push_back(per_position);
@@ -100,9 +101,13 @@ int run_heads(const Argv& argv) {
     };
     std::vector<Row> rows;
     for (const auto& layer : summarize_heads(*stepper).layers)
-        for (size_t h = 0; h < layer.heads.size(); ++h) rows.push_back({attention_name(layer.attention), static_cast<int>(h), layer.heads[h]});
+        for (size_t h = 0; h < layer.heads.size(); ++h)
+            rows.push_back({attention_name(layer.attention), static_cast<int>(h), layer.heads[h]});
     const auto value = [&](const HeadStats& s) {
-        const float v = sort == "entropy" ? s.entropy : sort == "previous" ? s.previous_token : sort == "first" ? s.first_token : s.self;
+        const float v = sort == "entropy"    ? s.entropy
+                        : sort == "previous" ? s.previous_token
+                        : sort == "first"    ? s.first_token
+                                             : s.self;
         return std::isnan(v) ? -1.0f : v;  // heads without the number last
     };
     // Highest first, except entropy: the most focused heads first.
@@ -115,8 +120,12 @@ int run_heads(const Argv& argv) {
     if (args.has("json")) {
         nlohmann::json j = nlohmann::json::array();
         for (const Row& r : rows)
-            j.push_back({{"attention", r.attention}, {"head", r.head}, {"entropy", number(r.s.entropy)},
-                         {"previous", number(r.s.previous_token)}, {"first", number(r.s.first_token)}, {"self", number(r.s.self)}});
+            j.push_back({{"attention", r.attention},
+                         {"head", r.head},
+                         {"entropy", number(r.s.entropy)},
+                         {"previous", number(r.s.previous_token)},
+                         {"first", number(r.s.first_token)},
+                         {"self", number(r.s.self)}});
         std::printf("%s\n", j.dump().c_str());
         return 0;
     }
@@ -143,7 +152,8 @@ int run_similar(const Argv& argv) {
     if (!id) return fail("similar: " + id.error().message, kExitBadInput);
     auto near = nearest_tokens(*token_table(model).table, *id, static_cast<int>(*k));
     if (!near) return fail("similar: " + near.error().message, kExitBadInput);
-    std::printf("nearest to %s (id %d) by cosine similarity of the token embeddings\n", shown(token_text(model, *id)).c_str(), *id);
+    std::printf("nearest to %s (id %d) by cosine similarity of the token embeddings\n",
+                shown(token_text(model, *id)).c_str(), *id);
     for (const TokenSimilarity& t : *near)
         std::printf("  %+.4f  %6d  %s\n", static_cast<double>(t.cosine), t.id, shown(token_text(model, t.id)).c_str());
     return 0;
@@ -165,15 +175,19 @@ int run_pca(const Argv& argv) {
     if (args.has("json")) {
         nlohmann::json j = nlohmann::json::array();
         for (size_t i = 0; i < ids->size(); ++i)
-            j.push_back({{"id", (*ids)[i]}, {"token", token_text(model, (*ids)[i])},
-                         {"pc1", (*coords)(static_cast<Eigen::Index>(i), 0)}, {"pc2", (*coords)(static_cast<Eigen::Index>(i), 1)}});
+            j.push_back({{"id", (*ids)[i]},
+                         {"token", token_text(model, (*ids)[i])},
+                         {"pc1", (*coords)(static_cast<Eigen::Index>(i), 0)},
+                         {"pc2", (*coords)(static_cast<Eigen::Index>(i), 1)}});
         std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
     std::printf("%6s %10s %10s  %s\n", "id", "pc1", "pc2", "token");
     for (size_t i = 0; i < ids->size(); ++i)
-        std::printf("%6d %+10.4f %+10.4f  %s\n", (*ids)[i], static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 0)),
-                    static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 1)), shown(token_text(model, (*ids)[i])).c_str());
+        std::printf("%6d %+10.4f %+10.4f  %s\n", (*ids)[i],
+                    static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 0)),
+                    static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 1)),
+                    shown(token_text(model, (*ids)[i])).c_str());
     return 0;
 }
 

@@ -54,8 +54,8 @@ Result<OpenTimes> time_opens(const std::string& path, long long n_opens, Model* 
 
 int run_bench(const Argv& argv) {
     Args args;
-    if (auto err = parse_args(argv, {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens"}, {"json"}, 0, 1},
-                              args))
+    if (auto err = parse_args(
+            argv, {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens"}, {"json"}, 0, 1}, args))
         return fail("bench: " + *err, kExitUsage);
     auto number = [&](const char* flag, long long fallback, long long lo, long long hi) {
         return integer_flag(args, flag, fallback, lo, hi);
@@ -64,7 +64,8 @@ int run_bench(const Argv& argv) {
     const auto reps = number("reps", 20, 1, 100000), vocab = number("vocab", 99, 5, 1 << 22);
     const auto seed = number("seed", 0, 0, 1LL << 62), opens = number("opens", 5, 1, 1000);
     if (!src_len || !tgt_len || !reps || !vocab || !seed || !opens)
-        return fail("bench: --src-len, --tgt-len, --reps, --vocab, --seed and --opens take positive integers", kExitUsage);
+        return fail("bench: --src-len, --tgt-len, --reps, --vocab, --seed and --opens take positive integers",
+                    kExitUsage);
     const bool from_file = !args.positional.empty();
     if (from_file && (args.get("preset") || args.get("vocab")))
         return fail("bench: --preset and --vocab describe a random model; drop them with a MODEL", kExitUsage);
@@ -104,16 +105,20 @@ int run_bench(const Argv& argv) {
     }
     const double median = median_of(ms);  // sorts ms
     const std::string name = from_file ? io::display_path(args.positional[0]) : "preset " + preset;
-    const long long S = static_cast<long long>(inputs.src_ids.size()), T = static_cast<long long>(inputs.tgt_ids.size());
+    const long long S = static_cast<long long>(inputs.src_ids.size()),
+                    T = static_cast<long long>(inputs.tgt_ids.size());
     // The widest products, the FFN's and the logits', are the ones that may take a second thread.
-    const bool two_threads = linear_map_splits(std::max(S, T), c.d_model, c.d_ff) ||
-                             (c.output_head != OutputHead::none && linear_map_splits(std::max(S, T), c.d_model, c.output_vocab_size()));
+    const bool two_threads =
+        linear_map_splits(std::max(S, T), c.d_model, c.d_ff) ||
+        (c.output_head != OutputHead::none && linear_map_splits(std::max(S, T), c.d_model, c.output_vocab_size()));
     const int threads = two_threads ? 2 : 1;
     if (args.has("json")) {
-        const std::string quoted_name = nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        std::printf("{\"impl\": \"attnlab\", \"model\": %s, \"median_ms\": %.3f, \"min_ms\": %.3f, \"reps\": %lld, "
-                    "\"src_len\": %lld, \"tgt_len\": %lld, \"steps\": %zu, \"threads\": %d",
-                    quoted_name.c_str(), median, ms.front(), *reps, S, T, stepper->size(), threads);
+        const std::string quoted_name =
+            nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        std::printf(
+            "{\"impl\": \"attnlab\", \"model\": %s, \"median_ms\": %.3f, \"min_ms\": %.3f, \"reps\": %lld, "
+            "\"src_len\": %lld, \"tgt_len\": %lld, \"steps\": %zu, \"threads\": %d",
+            quoted_name.c_str(), median, ms.front(), *reps, S, T, stepper->size(), threads);
         if (from_file)
             std::printf(", \"open_median_ms\": %.3f, \"open_first_ms\": %.3f, \"opens\": %lld", open_times.median_ms,
                         open_times.first_ms, *opens);
@@ -123,9 +128,10 @@ int run_bench(const Argv& argv) {
     if (from_file)
         std::printf("open %s: median %.1f ms, first %.1f ms over %lld opens\n", name.c_str(), open_times.median_ms,
                     open_times.first_ms, *opens);
-    std::printf("traced forward pass, %s, %lld+%lld tokens, %zu steps, %d thread%s: median %.3f ms, min %.3f ms over "
-                "%lld runs\n",
-                name.c_str(), S, T, stepper->size(), threads, threads == 1 ? "" : "s", median, ms.front(), *reps);
+    std::printf(
+        "traced forward pass, %s, %lld+%lld tokens, %zu steps, %d thread%s: median %.3f ms, min %.3f ms over "
+        "%lld runs\n",
+        name.c_str(), S, T, stepper->size(), threads, threads == 1 ? "" : "s", median, ms.front(), *reps);
     return 0;
 }
 

@@ -14,7 +14,9 @@ namespace attnlab::cli {
 
 int run_bench_train(const Argv& argv) {
     Args args;
-    if (auto err = parse_args(argv, {{"preset", "batch", "src-len", "tgt-len", "vocab", "steps", "dropout", "threads"}, {"json"}, 0}, args))
+    if (auto err = parse_args(
+            argv, {{"preset", "batch", "src-len", "tgt-len", "vocab", "steps", "dropout", "threads"}, {"json"}, 0},
+            args))
         return fail("bench-train: " + *err, kExitUsage);
     auto number = [&](const char* flag, long long fallback, long long lo, long long hi) {
         return integer_flag(args, flag, fallback, lo, hi);
@@ -23,8 +25,9 @@ int run_bench_train(const Argv& argv) {
     const auto tgt_len = number("tgt-len", 11, 2, 4096), vocab = number("vocab", 300, 5, 1 << 20);
     const auto steps = number("steps", 50, 1, 100000), threads = number("threads", 2, 1, 64);
     if (!batch_size || !src_len || !tgt_len || !vocab || !steps || !threads)
-        return fail("bench-train: --batch, --src-len, --tgt-len (>= 2), --vocab, --steps and --threads take positive integers",
-                    kExitUsage);
+        return fail(
+            "bench-train: --batch, --src-len, --tgt-len (>= 2), --vocab, --steps and --threads take positive integers",
+            kExitUsage);
     const float dropout = std::strtof(args.get("dropout").value_or("0.1").c_str(), nullptr);
     const std::string preset = args.get("preset").value_or("tiny");
     auto config = preset_config(preset, static_cast<int>(*vocab), static_cast<int>(*vocab));
@@ -56,13 +59,15 @@ int run_bench_train(const Argv& argv) {
     }
     const double median = median_of(ms);  // sorts ms
     if (args.has("json")) {
-        std::printf("{\"impl\": \"attnlab\", \"preset\": \"%s\", \"median_ms\": %.3f, \"steps_per_s\": %.2f, "
-                    "\"batch\": %lld, \"src_len\": %lld, \"tgt_len\": %lld, \"vocab\": %lld, \"threads\": %lld}\n",
-                    preset.c_str(), median, 1000.0 / median, *batch_size, *src_len, *tgt_len, *vocab, *threads);
+        std::printf(
+            "{\"impl\": \"attnlab\", \"preset\": \"%s\", \"median_ms\": %.3f, \"steps_per_s\": %.2f, "
+            "\"batch\": %lld, \"src_len\": %lld, \"tgt_len\": %lld, \"vocab\": %lld, \"threads\": %lld}\n",
+            preset.c_str(), median, 1000.0 / median, *batch_size, *src_len, *tgt_len, *vocab, *threads);
     } else {
-        std::printf("training step, preset %s, batch %lld of %lld+%lld tokens, %lld threads: median %.2f ms (%.1f steps/s) "
-                    "over %lld steps\n", preset.c_str(), *batch_size, *src_len, *tgt_len, *threads, median, 1000.0 / median,
-                    *steps);
+        std::printf(
+            "training step, preset %s, batch %lld of %lld+%lld tokens, %lld threads: median %.2f ms (%.1f steps/s) "
+            "over %lld steps\n",
+            preset.c_str(), *batch_size, *src_len, *tgt_len, *threads, median, 1000.0 / median, *steps);
     }
     return 0;
 }

@@ -21,7 +21,7 @@ enum class Circuit { qk, ov };
 
 struct CircuitRequest {
     HeadRef head;
-    std::vector<int> ids;  // the list, or the one token
+    std::vector<int> ids;           // the list, or the one token
     bool whole_vocabulary = false;  // --token/--id: one token against every token
     int top = 10;
     bool json = false;
@@ -30,7 +30,8 @@ struct CircuitRequest {
 // Parses the shared flags; on failure prints the error and returns its exit code in *code.
 std::optional<CircuitRequest> parse_request(const char* name, const Argv& argv, LoadedModel* loaded, int* code) {
     Args args;
-    if (auto err = parse_args(argv, {{"layer", "head", "stack", "tokens", "ids", "token", "id", "top"}, {"json"}, 1}, args)) {
+    if (auto err =
+            parse_args(argv, {{"layer", "head", "stack", "tokens", "ids", "token", "id", "top"}, {"json"}, 1}, args)) {
         *code = fail(std::string(name) + ": " + *err, kExitUsage);
         return std::nullopt;
     }
@@ -54,7 +55,9 @@ std::optional<CircuitRequest> parse_request(const char* name, const Argv& argv, 
     }
     *loaded = std::move(*opened);
     CircuitRequest r;
-    r.head = {stack.empty() ? last_stack(loaded->model.config) : stack == "encoder" ? Stack::encoder : Stack::decoder,
+    r.head = {stack.empty()        ? last_stack(loaded->model.config)
+              : stack == "encoder" ? Stack::encoder
+                                   : Stack::decoder,
               static_cast<int>(*layer), static_cast<int>(*head)};
     r.whole_vocabulary = args.has("token") || args.has("id");
     r.top = static_cast<int>(*top);
@@ -72,8 +75,8 @@ std::optional<CircuitRequest> parse_request(const char* name, const Argv& argv, 
 }
 
 std::string head_name(const CircuitRequest& r) {
-    return std::string(r.head.stack == Stack::encoder ? "encoder" : "decoder") + " layer " + std::to_string(r.head.layer) +
-           " head " + std::to_string(r.head.head);
+    return std::string(r.head.stack == Stack::encoder ? "encoder" : "decoder") + " layer " +
+           std::to_string(r.head.layer) + " head " + std::to_string(r.head.head);
 }
 
 int print_ranked(const Model& model, const CircuitRequest& r, const Mat& row, Stack columns_side, const char* what,
@@ -83,7 +86,8 @@ int print_ranked(const Model& model, const CircuitRequest& r, const Mat& row, St
     if (r.json) {
         const auto list = [&](const std::vector<TokenScore>& v) {
             nlohmann::json j = nlohmann::json::array();
-            for (const TokenScore& t : v) j.push_back({{"id", t.id}, {"token", token_text(model, t.id, columns_side)}, {"value", t.value}});
+            for (const TokenScore& t : v)
+                j.push_back({{"id", t.id}, {"token", token_text(model, t.id, columns_side)}, {"value", t.value}});
             return j;
         };
         nlohmann::json j = {{"token", r.ids[0]}, {"top", list(top)}};
@@ -91,12 +95,13 @@ int print_ranked(const Model& model, const CircuitRequest& r, const Mat& row, St
         std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
-    std::printf("%s, %s %s (id %d) %s\n", head_name(r).c_str(), what, shown(token_text(model, r.ids[0], r.head.stack)).c_str(),
-                r.ids[0], what_after);
+    std::printf("%s, %s %s (id %d) %s\n", head_name(r).c_str(), what,
+                shown(token_text(model, r.ids[0], r.head.stack)).c_str(), r.ids[0], what_after);
     const auto print = [&](const char* title, const std::vector<TokenScore>& v) {
         std::printf("%s\n", title);
         for (const TokenScore& t : v)
-            std::printf("  %+10.4f  %6d  %s\n", static_cast<double>(t.value), t.id, shown(token_text(model, t.id, columns_side)).c_str());
+            std::printf("  %+10.4f  %6d  %s\n", static_cast<double>(t.value), t.id,
+                        shown(token_text(model, t.id, columns_side)).c_str());
     };
     print("highest", top);
     if (with_bottom) print("lowest", bottom);
@@ -112,8 +117,8 @@ int display_width(const std::string& text) {
         char32_t c = bytes == 1 ? lead : lead & (0x7F >> bytes);
         for (int b = 1; b < bytes && i + static_cast<size_t>(b) < text.size(); ++b)
             c = (c << 6) | (static_cast<unsigned char>(text[i + static_cast<size_t>(b)]) & 0x3F);
-        const bool wide = (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
-                          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFF60);
+        const bool wide = (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) ||
+                          (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFF60);
         width += wide ? 2 : 1;
         i += static_cast<size_t>(bytes);
     }
@@ -128,7 +133,8 @@ std::string right_aligned(const std::string& text, int width) {
 int print_matrix(const Model& model, const CircuitRequest& r, const Mat& m, Stack columns_side, const char* title) {
     if (r.json) {
         nlohmann::json values = nlohmann::json::array();
-        for (Eigen::Index i = 0; i < m.rows(); ++i) values.push_back(std::vector<float>(m.row(i).begin(), m.row(i).end()));
+        for (Eigen::Index i = 0; i < m.rows(); ++i)
+            values.push_back(std::vector<float>(m.row(i).begin(), m.row(i).end()));
         std::printf("%s\n", nlohmann::json({{"ids", r.ids}, {"values", values}}).dump().c_str());
         return 0;
     }
@@ -149,7 +155,8 @@ int print_matrix(const Model& model, const CircuitRequest& r, const Mat& m, Stac
     for (int id : r.ids) std::printf(" %s", right_aligned(cut(token_text(model, id, columns_side)), 10).c_str());
     std::printf("\n");
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
-        std::printf("%s", right_aligned(cut(token_text(model, r.ids[static_cast<size_t>(i)], r.head.stack)), 12).c_str());
+        std::printf("%s",
+                    right_aligned(cut(token_text(model, r.ids[static_cast<size_t>(i)], r.head.stack)), 12).c_str());
         for (Eigen::Index j = 0; j < m.cols(); ++j) std::printf(" %+10.3f", static_cast<double>(m(i, j)));
         std::printf("\n");
     }
@@ -168,16 +175,21 @@ int run_circuit(Circuit circuit, const Argv& argv) {
     if (circuit == Circuit::qk) {
         auto m = qk_circuit(model.config, model.weights, r.head, r.ids, r.whole_vocabulary ? every_token(V) : r.ids);
         if (!m) return fail(std::string(name) + ": " + m.error().message, kExitBadInput);
-        if (r.whole_vocabulary) return print_ranked(model, r, *m, r.head.stack, "QK scores of the query", "against every key, before softmax", false);
-        return print_matrix(model, r, *m, r.head.stack, "QK scores before softmax: rows attend (queries) to columns (keys)");
+        if (r.whole_vocabulary)
+            return print_ranked(model, r, *m, r.head.stack, "QK scores of the query",
+                                "against every key, before softmax", false);
+        return print_matrix(model, r, *m, r.head.stack,
+                            "QK scores before softmax: rows attend (queries) to columns (keys)");
     }
     auto m = ov_circuit(model.config, model.weights, r.head, r.ids);  // (n, output vocabulary)
     if (!m) return fail(std::string(name) + ": " + m.error().message, kExitBadInput);
     const Stack out = last_stack(model.config);
-    if (r.whole_vocabulary) return print_ranked(model, r, *m, out, "OV logits of attending to", "for every output token", true);
+    if (r.whole_vocabulary)
+        return print_ranked(model, r, *m, out, "OV logits of attending to", "for every output token", true);
     Mat square(m->rows(), static_cast<Eigen::Index>(r.ids.size()));  // the list's own logits
     for (size_t j = 0; j < r.ids.size(); ++j) square.col(static_cast<Eigen::Index>(j)) = m->col(r.ids[j]);
-    return print_matrix(model, r, square, out, "OV logits: attending to a row's token raises (+) or lowers (-) the column's logit");
+    return print_matrix(model, r, square, out,
+                        "OV logits: attending to a row's token raises (+) or lowers (-) the column's logit");
 }
 
 }  // namespace

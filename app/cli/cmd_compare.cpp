@@ -64,12 +64,17 @@ int print_step(const Stepper& a, const Stepper& b, const std::string& path, int 
     std::iota(order.begin(), order.end(), 0);
     const size_t n = std::min(order.size(), static_cast<size_t>(top));
     const auto magnitude = [&](int64_t i) { return std::abs(d->difference.data[static_cast<size_t>(i)]); };
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
-                      [&](int64_t i, int64_t j) { return magnitude(i) > magnitude(j) || (magnitude(i) == magnitude(j) && i < j); });
+    std::partial_sort(
+        order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+        [&](int64_t i, int64_t j) { return magnitude(i) > magnitude(j) || (magnitude(i) == magnitude(j) && i < j); });
     if (json) {
-        nlohmann::json j = {{"step", path}, {"shape", x.shape}, {"max_abs", d->max_abs}, {"rms", d->rms},
-                            {"relative", d->relative},
-                            {"difference", std::vector<float>(d->difference.data.data(), d->difference.data.data() + x.numel())}};
+        nlohmann::json j = {
+            {"step", path},
+            {"shape", x.shape},
+            {"max_abs", d->max_abs},
+            {"rms", d->rms},
+            {"relative", d->relative},
+            {"difference", std::vector<float>(d->difference.data.data(), d->difference.data.data() + x.numel())}};
         std::printf("%s\n", j.dump().c_str());
         return 0;
     }
@@ -78,8 +83,9 @@ int print_step(const Stepper& a, const Stepper& b, const std::string& path, int 
     std::printf("largest differences:\n%16s %14s %14s %14s\n", "index", "A", "B", "B - A");
     for (size_t r = 0; r < n; ++r) {
         const auto i = static_cast<size_t>(order[r]);
-        std::printf("%16s %+14.6g %+14.6g %+14.6g\n", index_string(order[r], x.shape).c_str(), static_cast<double>(x.data[i]),
-                    static_cast<double>(y.data[i]), static_cast<double>(d->difference.data[i]));
+        std::printf("%16s %+14.6g %+14.6g %+14.6g\n", index_string(order[r], x.shape).c_str(),
+                    static_cast<double>(x.data[i]), static_cast<double>(y.data[i]),
+                    static_cast<double>(d->difference.data[i]));
     }
     return 0;
 }
@@ -92,15 +98,22 @@ int print_table(const Stepper& a, const Stepper& b, bool json) {
         auto d = diff_step(a, b, step.path);
         const std::string shape = shape_string(a.output(step.path)->shape);
         if (!d) {
-            if (json) rows.push_back({{"step", step.path}, {"error", d.error().message}});
-            else std::printf("%-44s %-16s  (%s)\n", step.path.c_str(), shape.c_str(), d.error().message.c_str());
+            if (json)
+                rows.push_back({{"step", step.path}, {"error", d.error().message}});
+            else
+                std::printf("%-44s %-16s  (%s)\n", step.path.c_str(), shape.c_str(), d.error().message.c_str());
             continue;
         }
         if (!first_change && d->max_abs > 0.0f) first_change = step.path;
-        if (json) rows.push_back({{"step", step.path}, {"shape", a.output(step.path)->shape}, {"max_abs", d->max_abs},
-                                  {"rms", d->rms}, {"relative", d->relative}});
-        else std::printf("%-44s %-16s %12.4g %12.4g %12.4g\n", step.path.c_str(), shape.c_str(), static_cast<double>(d->max_abs),
-                         static_cast<double>(d->rms), static_cast<double>(d->relative));
+        if (json)
+            rows.push_back({{"step", step.path},
+                            {"shape", a.output(step.path)->shape},
+                            {"max_abs", d->max_abs},
+                            {"rms", d->rms},
+                            {"relative", d->relative}});
+        else
+            std::printf("%-44s %-16s %12.4g %12.4g %12.4g\n", step.path.c_str(), shape.c_str(),
+                        static_cast<double>(d->max_abs), static_cast<double>(d->rms), static_cast<double>(d->relative));
     }
     if (json) {
         std::printf("%s\n", rows.dump().c_str());
@@ -119,7 +132,8 @@ int run_compare(const Argv& argv) {
     flags.insert({"ablate", "step", "top"});
     if (auto err = parse_args(argv, {flags, {"json"}, 1, 1}, args)) return fail("compare: " + *err, kExitUsage);
     if (args.positional.size() == 1 && !args.has("ablate"))
-        return fail("compare: give a second model, or --ablate ATTENTION:HEAD to compare the model with itself", kExitUsage);
+        return fail("compare: give a second model, or --ablate ATTENTION:HEAD to compare the model with itself",
+                    kExitUsage);
     std::vector<Ablation> ablations;
     if (auto text = args.get("ablate")) {
         auto parsed = parse_ablations(*text);
@@ -144,7 +158,8 @@ int run_compare(const Argv& argv) {
         const std::vector<Step> b_steps = build_forward_steps(model_b.config);
         for (const Ablation& ablation : ablations) {
             const auto site = find_attention(b_steps, ablation.attention);
-            if (!site) return fail("compare: '" + ablation.attention + "' is not an attention of model B", kExitBadInput);
+            if (!site)
+                return fail("compare: '" + ablation.attention + "' is not an attention of model B", kExitBadInput);
             extra.push_back({*site, ablation.head});
         }
     }
@@ -153,7 +168,9 @@ int run_compare(const Argv& argv) {
     if (!same_tokens(model_a.src_vocab, model_b.src_vocab) || !same_tokens(model_a.tgt_vocab, model_b.tgt_vocab))
         std::fprintf(stderr, "attnlab-cli: note: the models' vocabularies differ; B reads A's token ids as they are\n");
     if (b->dropped() > 0)
-        std::fprintf(stderr, "attnlab-cli: note: model B has no place for %d of A's mask cells and %d of its switched-off heads; B runs without them\n",
+        std::fprintf(stderr,
+                     "attnlab-cli: note: model B has no place for %d of A's mask cells and %d of its switched-off "
+                     "heads; B runs without them\n",
                      b->dropped_mask_cells, b->dropped_heads);
     Stepper& run_b = b->stepper;
     a->run_all();

@@ -17,7 +17,8 @@ int run_eval(const Argv& argv) {
     if (!model) return fail(model.error().message, kExitBadInput);
     const auto& record = model->training;
     const std::string task_name = args.get("task").value_or(record ? record->task : "");
-    if (task_name.empty()) return fail("eval: --task is required (the model does not say what it was trained on)", kExitUsage);
+    if (task_name.empty())
+        return fail("eval: --task is required (the model does not say what it was trained on)", kExitUsage);
     // The held-out split depends on the seed the model was trained with; a different one could overlap training.
     const uint64_t default_seed = record && record->task == task_name ? record->seed : 1;
     auto seed = parse_integer(args.get("seed").value_or(std::to_string(default_seed)));

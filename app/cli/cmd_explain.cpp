@@ -45,7 +45,8 @@ int run_explain(const Argv& argv) {
     auto stepper = open_stepper(args, &model, &code);
     if (!stepper) return fail(stepper.error().message, code);
     const auto step = integer_flag(args, "step", 0, 0, static_cast<long long>(stepper->size()) - 1);
-    if (!step) return fail("explain: --step takes an index in [0, " + std::to_string(stepper->size() - 1) + "]", kExitUsage);
+    if (!step)
+        return fail("explain: --step takes an index in [0, " + std::to_string(stepper->size() - 1) + "]", kExitUsage);
     const bool every_step = !args.get("step");
 
     const Language language = args.has("korean") ? Language::korean : Language::english;

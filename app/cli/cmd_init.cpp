@@ -25,7 +25,8 @@ int run_init(const Argv& argv) {
     Args args;
     if (auto err = parse_args(argv, {{"preset", "seed", "out", "src-vocab", "tgt-vocab", "tokenizer"}, {}, 0}, args))
         return fail("init: " + *err, kExitUsage);
-    if (!args.get("preset") || !args.get("out")) return fail("init: needs --preset tiny|base and --out MODEL", kExitUsage);
+    if (!args.get("preset") || !args.get("out"))
+        return fail("init: needs --preset tiny|base and --out MODEL", kExitUsage);
     const auto seed = parse_integer(args.get("seed").value_or("0"));
     if (!seed || *seed < 0) return fail("init: --seed must be a non-negative integer", kExitUsage);
     auto kind = tokenizer_kind_from_string(args.get("tokenizer").value_or("word"));
@@ -38,8 +39,8 @@ int run_init(const Argv& argv) {
     auto model = make_random_model(*args.get("preset"), static_cast<uint64_t>(*seed), *src, *tgt, *kind);
     if (!model) return fail("init: " + model.error().message, kExitBadInput);
     if (auto st = io::write_model(*args.get("out"), *model); !st) return fail(st.error().message, kExitBadInput);
-    std::printf("wrote %s: preset %s, seed %lld, %lld parameters\n", args.get("out")->c_str(), args.get("preset")->c_str(),
-                *seed, static_cast<long long>(parameter_count(model->config)));
+    std::printf("wrote %s: preset %s, seed %lld, %lld parameters\n", args.get("out")->c_str(),
+                args.get("preset")->c_str(), *seed, static_cast<long long>(parameter_count(model->config)));
     return 0;
 }
 

@@ -5,12 +5,12 @@
 #include "io/model_file.h"
 #include "train/trainer.h"
 
+#include <unistd.h>
 #include <chrono>
 #include <csignal>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <string>
-#include <unistd.h>
 
 namespace attnlab::cli {
 
@@ -23,8 +23,10 @@ void on_interrupt(int) { g_interrupted = 1; }
 std::string format_duration(double seconds) {
     const long s = static_cast<long>(seconds + 0.5);
     char buf[32];
-    if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, s / 60 % 60);
-    else std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
     return buf;
 }
 
@@ -77,15 +79,18 @@ int run_train(const Argv& argv) {
     long long steps = 0, seed = 0, batch = 0, eval_every = 0, eval_size = 0, warmup = 0, threads = 0;
     double dropout = 0, lr_scale = 0, clip = 0;
     if (!integer("steps", settings.steps, 1, 10'000'000, steps) || !integer("seed", 1, 0, 1LL << 62, seed) ||
-        !integer("batch", settings.batch_size, 1, 4096, batch) || !integer("eval-every", 500, 1, 10'000'000, eval_every) ||
-        !integer("eval-size", 500, 0, 1'000'000, eval_size) ||
+        !integer("batch", settings.batch_size, 1, 4096, batch) ||
+        !integer("eval-every", 500, 1, 10'000'000, eval_every) || !integer("eval-size", 500, 0, 1'000'000, eval_size) ||
         !integer("warmup", settings.adam.warmup_steps, 1, 10'000'000, warmup) ||
         !integer("threads", settings.threads, 1, 64, threads))
-        return fail("train: --steps, --seed, --batch, --eval-every, --eval-size, --warmup and --threads take positive integers",
-                    kExitUsage);
-    if (!real("dropout", settings.dropout, 0.0, 0.95, dropout) || !real("lr-scale", settings.adam.lr_scale, 1e-6, 100.0, lr_scale) ||
+        return fail(
+            "train: --steps, --seed, --batch, --eval-every, --eval-size, --warmup and --threads take positive integers",
+            kExitUsage);
+    if (!real("dropout", settings.dropout, 0.0, 0.95, dropout) ||
+        !real("lr-scale", settings.adam.lr_scale, 1e-6, 100.0, lr_scale) ||
         !real("clip", settings.adam.clip_norm, 0.0, 1e6, clip))
-        return fail("train: --dropout takes 0..0.95, --lr-scale a positive number, --clip 0 (off) or a norm", kExitUsage);
+        return fail("train: --dropout takes 0..0.95, --lr-scale a positive number, --clip 0 (off) or a norm",
+                    kExitUsage);
     settings.steps = static_cast<int>(steps);
     settings.seed = static_cast<uint64_t>(seed);
     settings.batch_size = static_cast<int>(batch);
@@ -102,7 +107,8 @@ int run_train(const Argv& argv) {
     // the first checkpoint replaces it).
     const std::filesystem::path out_dir = std::filesystem::absolute(out).parent_path();
     if (!std::filesystem::is_directory(out_dir) || access(out_dir.c_str(), W_OK) != 0)
-        return fail("train: cannot write " + out + ": " + out_dir.string() + " is not a writable directory", kExitBadInput);
+        return fail("train: cannot write " + out + ": " + out_dir.string() + " is not a writable directory",
+                    kExitBadInput);
 
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
@@ -128,7 +134,8 @@ int run_train(const Argv& argv) {
         if (r.step % eval_every == 0 || t.finished()) {
             if (tty) std::fputc('\n', stderr);
             print_eval(r.step, t.evaluate(eval), with_bleu);
-            if (auto st = io::write_model(out, t.model()); !st) return fail("train: " + st.error().message, kExitBadInput);
+            if (auto st = io::write_model(out, t.model()); !st)
+                return fail("train: " + st.error().message, kExitBadInput);
         }
     }
     if (g_interrupted) {

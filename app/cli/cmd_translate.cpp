@@ -14,7 +14,8 @@ int run_translate(const Argv& argv) {
     int code = 0;
     auto stepper = open_stepper(args, &model, &code);
     if (!stepper) return fail(stepper.error().message, code);
-    if (model.config.arch == Arch::encoder_only) return fail("translate: an encoder_only model cannot generate", kExitBadInput);
+    if (model.config.arch == Arch::encoder_only)
+        return fail("translate: an encoder_only model cannot generate", kExitBadInput);
     const size_t prefix = stepper->inputs().tgt_ids.size();
     auto generated = greedy_decode(*stepper);
     if (!generated) return fail(generated.error().message, kExitBadInput);

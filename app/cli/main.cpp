@@ -70,11 +70,15 @@ int main(int argc, char** argv) {
         return 0;
     }
     const std::map<std::string, int (*)(const Argv&)> commands = {
-        {"info", run_info},   {"init", run_init},           {"trace", run_trace},
-        {"steps", run_steps}, {"explain", run_explain}, {"translate", run_translate}, {"bench", run_bench},
-        {"train", run_train}, {"eval", run_eval},   {"bench-train", run_bench_train},
-        {"lens", run_lens},   {"heads", run_heads},     {"similar", run_similar}, {"pca", run_pca},
-        {"qk", run_qk},       {"ov", run_ov},               {"compare", run_compare}};
+        {"info", run_info},       {"init", run_init},
+        {"trace", run_trace},     {"steps", run_steps},
+        {"explain", run_explain}, {"translate", run_translate},
+        {"bench", run_bench},     {"train", run_train},
+        {"eval", run_eval},       {"bench-train", run_bench_train},
+        {"lens", run_lens},       {"heads", run_heads},
+        {"similar", run_similar}, {"pca", run_pca},
+        {"qk", run_qk},           {"ov", run_ov},
+        {"compare", run_compare}};
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
     return it->second(Argv(argv + 2, argv + argc));

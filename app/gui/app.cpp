@@ -36,9 +36,8 @@ const char* view_title(View v) {
     return "";
 }
 
-constexpr View kCentralViews[] = {View::positional, View::attention, View::masks,   View::residual,
-                                  View::ffn,        View::output,    View::weights, View::training,
-                                  View::playground, View::analysis};
+constexpr View kCentralViews[] = {View::positional, View::attention, View::masks,    View::residual,   View::ffn,
+                                  View::output,     View::weights,   View::training, View::playground, View::analysis};
 
 // The four windows tile the screen, so their background is the colour main.cpp clears the frame
 // to: one full-screen layer of blended pixels less for a software rasteriser.
@@ -95,7 +94,8 @@ void App::next_slide(FrameRequests& req) {
     }
     if (--slide_wait_ > 0) return;
     char name[64];
-    std::snprintf(name, sizeof name, "/tour-%d-%s-%d.png", tour_.current() + 1, tour_.chapter()->id.c_str(), ++slide_number_);
+    std::snprintf(name, sizeof name, "/tour-%d-%s-%d.png", tour_.current() + 1, tour_.chapter()->id.c_str(),
+                  ++slide_number_);
     req.save_window_png = slide_dir_ + name;
     slide_views_.erase(slide_views_.begin());
 }
@@ -140,8 +140,10 @@ void App::handle_keys(FrameRequests& req) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))) page(+1);
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))) page(-1);
     if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) {
-        if (tour_.active()) tour_.close();
-        else open_tour_chapter(0);
+        if (tour_.active())
+            tour_.close();
+        else
+            open_tour_chapter(0);
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
         view_.predict = !view_.predict;
@@ -372,8 +374,10 @@ void App::end_frame() {
 
 FrameRequests App::frame(float dt) {
     FrameRequests req;
-    if (view_.dark_theme) ImGui::StyleColorsDark();
-    else ImGui::StyleColorsLight();
+    if (view_.dark_theme)
+        ImGui::StyleColorsDark();
+    else
+        ImGui::StyleColorsLight();
     // Square corners throughout, as ImGui's frames and buttons already are: under software rendering each
     // rounded corner costs a dozen more anti-aliased triangles (the tabs alone had 220).
     ImGui::GetStyle().WindowRounding = ImGui::GetStyle().TabRounding = ImGui::GetStyle().ScrollbarRounding = 0.0f;

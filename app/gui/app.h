@@ -93,7 +93,7 @@ private:
     PanelCaches caches_;
     uint64_t drawn_model_serial_ = 0;  // the session's model that caches_ and the textures show
     bool trim_heap_after_render_ = false;
-    bool select_tab_ = true;  // the tab bar should switch to view_.tab this frame
+    bool select_tab_ = true;         // the tab bar should switch to view_.tab this frame
     size_t last_cursor_ = SIZE_MAX;  // so that a run started mid-way shows its step at once
 };
 

@@ -24,9 +24,9 @@ std::string load_ui_font(float pixel_size) {
             // and Latin Extended-A, where GPT-2's byte-level tokens write a space as Ġ and a newline as Ċ.
             const char* math_font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
             if (std::filesystem::exists(math_font)) {
-                static const ImWchar kMath[] = {0x00B7, 0x00B7, 0x0100, 0x017F, 0x0370, 0x03FF, 0x1D40, 0x1D40,
-                                                0x2016, 0x2044, 0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF,
-                                                0x25A0, 0x25FF, 0};
+                static const ImWchar kMath[] = {0x00B7, 0x00B7, 0x0100, 0x017F, 0x0370, 0x03FF, 0x1D40,
+                                                0x1D40, 0x2016, 0x2044, 0x2070, 0x209F, 0x2190, 0x21FF,
+                                                0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
                 ImFontConfig merge;
                 merge.MergeMode = true;
                 io.Fonts->AddFontFromFileTTF(math_font, pixel_size, &merge, kMath);

@@ -103,7 +103,10 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Cancel", "취소"},
         {"Clear target", "타깃 지우기"},
         {"Click to edit this weight.", "클릭하면 이 가중치를 고칩니다."},
-        {"Each sublayer's bar is how much it adds (L2 norm); the line's width is the stream's norm; the step just run is outlined. Hover for details.", "막대는 각 하위층이 더하는 양(L2 노름), 선 굵기는 흐름의 노름입니다. 방금 실행한 단계는 테두리로 표시됩니다. 마우스를 올리면 자세히 보입니다."},
+        {"Each sublayer's bar is how much it adds (L2 norm); the line's width is the stream's norm; the step just run "
+         "is outlined. Hover for details.",
+         "막대는 각 하위층이 더하는 양(L2 노름), 선 굵기는 흐름의 노름입니다. 방금 실행한 단계는 테두리로 표시됩니다. "
+         "마우스를 올리면 자세히 보입니다."},
         {"Post-LN, as in the paper", "Post-LN (논문 방식)"},
         {"Self-attention", "셀프 어텐션"},
         {"Self-attn", "셀프 어텐션"},
@@ -115,7 +118,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"+FFN", "+FFN"},
         {"input", "입력"},
         {"final LN", "최종 LN"},
-        {"||x||₂ of the stream after each step; click a row to follow that token.", "각 단계 뒤 흐름의 ||x||₂. 행을 클릭하면 그 토큰을 따라갑니다."},
+        {"||x||₂ of the stream after each step; click a row to follow that token.",
+         "각 단계 뒤 흐름의 ||x||₂. 행을 클릭하면 그 토큰을 따라갑니다."},
         {"Residual add: x + Sublayer(·)", "잔차 더하기: x + Sublayer(·)"},
         {"LayerNorm: (x − mean) / √(var + ε) · γ + β", "층 정규화: (x − mean) / √(var + ε) · γ + β"},
         {"What the sublayer adds to the stream (L2 norm)", "하위층이 흐름에 더하는 양 (L2 노름)"},
@@ -132,10 +136,13 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"the token that really follows", "실제로 뒤따르는 토큰"},
         {"Top k", "상위 k"},
         {"Continue to <eos>", "<eos>까지 이어 쓰기"},
-        {"Off: take the most probable token (argmax). On: draw one from p at this temperature.", "끄면 가장 확률 높은 토큰(argmax), 켜면 이 온도의 p에서 하나를 뽑습니다."},
-        {"Greedy decoding: from <sos>, append the argmax until <eos>.", "탐욕적 디코딩: <sos>부터 <eos>까지 argmax를 덧붙입니다."},
+        {"Off: take the most probable token (argmax). On: draw one from p at this temperature.",
+         "끄면 가장 확률 높은 토큰(argmax), 켜면 이 온도의 p에서 하나를 뽑습니다."},
+        {"Greedy decoding: from <sos>, append the argmax until <eos>.",
+         "탐욕적 디코딩: <sos>부터 <eos>까지 argmax를 덧붙입니다."},
         {"Greedy decoding: append the argmax until <eos>.", "탐욕적 디코딩: <eos>까지 argmax를 덧붙입니다."},
-        {"p = softmax(logits / T): T < 1 sharpens, T > 1 flattens. Display and sampling only.", "p = softmax(logits / T): T < 1이면 뾰족하게, T > 1이면 평평하게. 표시와 샘플링에만 쓰입니다."},
+        {"p = softmax(logits / T): T < 1 sharpens, T > 1 flattens. Display and sampling only.",
+         "p = softmax(logits / T): T < 1이면 뾰족하게, T > 1이면 평평하게. 표시와 샘플링에만 쓰입니다."},
         {"The target ends with <eos>: the translation is finished.", "타깃이 <eos>로 끝났습니다: 번역 완료."},
         {"Next-token probabilities at every position", "모든 위치의 다음 토큰 확률"},
         {"Masked-token probabilities: the token at each position", "마스크된 토큰 확률: 각 위치의 토큰"},
@@ -168,22 +175,29 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"One value per vocabulary token.", "어휘 토큰마다 값 하나."},
         {"b_Q, b_K and b_V one after another, C values each.", "b_Q, b_K, b_V가 차례로, 각각 C개."},
         {"One value per dimension.", "차원마다 값 하나."},
-        {"Rows: output dims of W_Q, W_K, W_V (q0 = row 0 of W_Q). Columns: the C input dims.", "행: W_Q, W_K, W_V의 출력 차원 (q0 = W_Q의 0행). 열: C개의 입력 차원."},
-        {"Rows: output dims. Columns: the concatenated heads, D columns each.", "행: 출력 차원. 열: 이어 붙인 헤드들, 헤드마다 D열."},
+        {"Rows: output dims of W_Q, W_K, W_V (q0 = row 0 of W_Q). Columns: the C input dims.",
+         "행: W_Q, W_K, W_V의 출력 차원 (q0 = W_Q의 0행). 열: C개의 입력 차원."},
+        {"Rows: output dims. Columns: the concatenated heads, D columns each.",
+         "행: 출력 차원. 열: 이어 붙인 헤드들, 헤드마다 D열."},
         {"Rows: tokens. Columns: the C embedding dims.", "행: 토큰. 열: C개의 임베딩 차원."},
-        {"Rows: tokens. Columns: the C embedding dims. Tied: the output projection reuses this matrix.", "행: 토큰. 열: C개의 임베딩 차원. 묶임: 출력 투영이 이 행렬을 다시 씁니다."},
+        {"Rows: tokens. Columns: the C embedding dims. Tied: the output projection reuses this matrix.",
+         "행: 토큰. 열: C개의 임베딩 차원. 묶임: 출력 투영이 이 행렬을 다시 씁니다."},
         {"Rows: positions. Columns: the C dims.", "행: 위치. 열: C개의 차원."},
-        {"Rows: outputs. Columns: inputs (nn.Linear's (out, in) layout).", "행: 출력. 열: 입력 (nn.Linear의 (out, in) 배치)."},
+        {"Rows: outputs. Columns: inputs (nn.Linear's (out, in) layout).",
+         "행: 출력. 열: 입력 (nn.Linear의 (out, in) 배치)."},
         {"Set", "적용"},
         {"Set to 0", "0으로"},
-        {"The forward pass re-runs from the first step that reads this weight.", "이 가중치를 읽는 첫 단계부터 순전파를 다시 실행합니다."},
+        {"The forward pass re-runs from the first step that reads this weight.",
+         "이 가중치를 읽는 첫 단계부터 순전파를 다시 실행합니다."},
         {"Token ids, e.g. 4,7,9,2", "토큰 번호, 예: 4,7,9,2"},
         {"This model has no vocabulary: type token ids.", "이 모델에는 어휘가 없습니다: 토큰 번호를 입력하세요."},
-        {"Click to open; right-click to switch the head off or on.", "클릭하면 열리고, 오른쪽 클릭하면 헤드를 끄거나 켭니다."},
+        {"Click to open; right-click to switch the head off or on.",
+         "클릭하면 열리고, 오른쪽 클릭하면 헤드를 끄거나 켭니다."},
         {"Hover a cell to explain it; click to pin it.", "칸에 마우스를 올리면 설명이 나오고, 클릭하면 고정됩니다."},
         {"◀ All heads", "◀ 모든 헤드"},
         {"softmax(QKᵀ/√D + mask)·V, per head", "헤드마다 softmax(QKᵀ/√D + mask)·V"},
-        {"Each square: one head's attention weights (rows: queries, columns: keys).", "각 사각형: 한 헤드의 어텐션 가중치 (행: 쿼리, 열: 키)."},
+        {"Each square: one head's attention weights (rows: queries, columns: keys).",
+         "각 사각형: 한 헤드의 어텐션 가중치 (행: 쿼리, 열: 키)."},
         {"Save CSV", "CSV 저장"},
         {"Saved", "저장됨"},
         {"Activation", "활성화 함수"},
@@ -191,7 +205,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Append a token", "토큰 추가"},
         {"Browse...", "찾아보기..."},
         {"model.safetensors or a Hugging Face folder", "model.safetensors 또는 Hugging Face 폴더"},
-        {"Click a token to change it; orange marks an unknown word.", "토큰을 클릭하면 바꿀 수 있습니다. 주황색은 모르는 단어입니다."},
+        {"Click a token to change it; orange marks an unknown word.",
+         "토큰을 클릭하면 바꿀 수 있습니다. 주황색은 모르는 단어입니다."},
         {"Click to replace or remove it.", "클릭하여 바꾸거나 삭제합니다."},
         {"Click to run the forward pass up to here.", "클릭하면 여기까지 순전파를 실행합니다."},
         {"Embedding", "임베딩"},
@@ -202,7 +217,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Learned", "학습형"},
         {"No match", "일치 없음"},
         {"None", "없음"},
-        {"Nothing has run yet: press → or ▶ to run the first step.", "아직 실행되지 않았습니다: → 또는 ▶를 눌러 첫 단계를 실행하세요."},
+        {"Nothing has run yet: press → or ▶ to run the first step.",
+         "아직 실행되지 않았습니다: → 또는 ▶를 눌러 첫 단계를 실행하세요."},
         {"Open and save", "열기와 저장"},
         {"Play or pause (Space)", "재생/일시정지 (Space)"},
         {"Positions", "위치"},
@@ -217,7 +233,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Step forward (→)", "다음 단계 (→)"},
         {"Switches", "스위치"},
         {"Type a sentence", "문장을 입력하세요"},
-        {"a LayerNorm after the last layer, as torch.nn.Transformer has", "마지막 층 뒤의 LayerNorm (torch.nn.Transformer와 같음)"},
+        {"a LayerNorm after the last layer, as torch.nn.Transformer has",
+         "마지막 층 뒤의 LayerNorm (torch.nn.Transformer와 같음)"},
         {"a trained vector per position", "위치마다 학습된 벡터"},
         {"after each stack", "각 스택 뒤"},
         {"attention heads", "어텐션 헤드 수"},
@@ -244,7 +261,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"tokens edited by hand", "토큰을 직접 수정함"},
         {"vocabulary id", "어휘 번호"},
         {"vocabulary size (source / target)", "어휘 크기 (소스 / 타깃)"},
-        {"x + Sublayer(LayerNorm(x)), as in most later models", "x + Sublayer(LayerNorm(x)), 이후 대부분의 모델과 같음"},
+        {"x + Sublayer(LayerNorm(x)), as in most later models",
+         "x + Sublayer(LayerNorm(x)), 이후 대부분의 모델과 같음"},
         {"× √d_model", "× √d_model"},
         {"Encoder", "인코더"},
         {"Decoder", "디코더"},
@@ -254,18 +272,28 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"dim", "차원"},
         {"learned", "학습됨"},
         {"Depends only on the offset p − q =", "오프셋 p − q에만 의존 ="},
-        {"Bright: positions that look alike. Each diagonal is constant: the similarity depends only on how far apart two positions are, which lets attention use relative positions.", "밝을수록 비슷한 위치입니다. 각 대각선은 일정합니다. 유사도는 두 위치가 얼마나 떨어져 있는지에만 의존하므로 어텐션이 상대 위치를 쓸 수 있습니다."},
+        {"Bright: positions that look alike. Each diagonal is constant: the similarity depends only on how far apart "
+         "two positions are, which lets attention use relative positions.",
+         "밝을수록 비슷한 위치입니다. 각 대각선은 일정합니다. 유사도는 두 위치가 얼마나 떨어져 있는지에만 의존하므로 "
+         "어텐션이 상대 위치를 쓸 수 있습니다."},
         {"The word is not in the vocabulary: <unk>.", "어휘에 없는 단어입니다: <unk>."},
         {"token embedding x_emb", "토큰 임베딩 x_emb"},
         {"positional encoding PE", "위치 인코딩 PE"},
         {"input x", "입력 x"},
-        {"This model has no positional encoding: its input is the token embedding alone, so attention by itself cannot tell word order.", "이 모델에는 위치 인코딩이 없습니다. 입력이 토큰 임베딩뿐이라 어텐션만으로는 단어 순서를 알 수 없습니다."},
-        {"Learned position embeddings: PE(pos) = P[pos], a trained table (max_len, C)", "학습된 위치 임베딩: PE(pos) = P[pos], 학습된 표 (max_len, C)"},
+        {"This model has no positional encoding: its input is the token embedding alone, so attention by itself cannot "
+         "tell word order.",
+         "이 모델에는 위치 인코딩이 없습니다. 입력이 토큰 임베딩뿐이라 어텐션만으로는 단어 순서를 알 수 없습니다."},
+        {"Learned position embeddings: PE(pos) = P[pos], a trained table (max_len, C)",
+         "학습된 위치 임베딩: PE(pos) = P[pos], 학습된 표 (max_len, C)"},
         {"PE for every position, and PE·PEᵀ", "모든 위치의 PE와 PE·PEᵀ"},
         {"Two dimensions over all positions", "모든 위치에서 본 두 차원"},
         {"This sentence: token embedding + positional encoding = input", "이 문장: 토큰 임베딩 + 위치 인코딩 = 입력"},
-        {"Wavelengths grow geometrically from 2π (dimensions 0 and 1) towards 10000·2π (the last dimensions), so every position gets its own pattern. The shaded band is this sentence.", "파장은 2π(차원 0, 1)에서 10000·2π(마지막 차원) 쪽으로 기하급수적으로 커지므로, 위치마다 고유한 패턴을 갖습니다. 음영 띠는 이 문장입니다."},
-        {"Learned positions: each column is trained, not a fixed wave. The shaded band is this sentence.", "학습된 위치: 각 열은 고정된 파동이 아니라 학습된 값입니다. 음영 띠는 이 문장입니다."},
+        {"Wavelengths grow geometrically from 2π (dimensions 0 and 1) towards 10000·2π (the last dimensions), so every "
+         "position gets its own pattern. The shaded band is this sentence.",
+         "파장은 2π(차원 0, 1)에서 10000·2π(마지막 차원) 쪽으로 기하급수적으로 커지므로, 위치마다 고유한 패턴을 "
+         "갖습니다. 음영 띠는 이 문장입니다."},
+        {"Learned positions: each column is trained, not a fixed wave. The shaded band is this sentence.",
+         "학습된 위치: 각 열은 고정된 파동이 아니라 학습된 값입니다. 음영 띠는 이 문장입니다."},
         {"You flipped this cell.", "직접 뒤집은 칸입니다."},
         {"This key is padding: hidden from every query.", "이 키는 패딩이라 모든 쿼리에서 가려집니다."},
         {"Blocked: the key is padding.", "차단됨: 키가 패딩입니다."},
@@ -278,8 +306,12 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"cells edited", "칸 수정됨"},
         {"keep", "유지"},
         {"Ingredients", "재료"},
-        {"1 = may attend, 0 = blocked. Rows are queries, columns are keys; padding masks block keys (columns) only. A white dot marks a cell you flipped.", "1 = 참조 가능, 0 = 차단. 행은 쿼리, 열은 키입니다. 패딩 마스크는 키(열)만 가립니다. 흰 점은 직접 뒤집은 칸입니다."},
-        {"Masks the attention uses: click a cell to flip it; the forward pass re-runs", "어텐션이 쓰는 마스크: 칸을 클릭하면 뒤집히고 순전파가 다시 실행됩니다"},
+        {"1 = may attend, 0 = blocked. Rows are queries, columns are keys; padding masks block keys (columns) only. A "
+         "white dot marks a cell you flipped.",
+         "1 = 참조 가능, 0 = 차단. 행은 쿼리, 열은 키입니다. 패딩 마스크는 키(열)만 가립니다. 흰 점은 직접 뒤집은 "
+         "칸입니다."},
+        {"Masks the attention uses: click a cell to flip it; the forward pass re-runs",
+         "어텐션이 쓰는 마스크: 칸을 클릭하면 뒤집히고 순전파가 다시 실행됩니다"},
         {"Source padding", "소스 패딩"},
         {"Target padding", "타깃 패딩"},
         {"Look-ahead", "미래 차단(look-ahead)"},
@@ -295,7 +327,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"units from", "시작 유닛"},
         {"all F units; click to zoom there", "F개 유닛 전체. 클릭하면 그곳을 확대"},
         {"all F units, in strips; click to zoom there", "F개 유닛 전체(띠로 나눔). 클릭하면 그곳을 확대"},
-        {"Histogram of the non-zero values. Exactly 0: %d of %lld (%.1f%%)", "0이 아닌 값의 히스토그램. 정확히 0: %d / %lld (%.1f%%)"},
+        {"Histogram of the non-zero values. Exactly 0: %d of %lld (%.1f%%)",
+         "0이 아닌 값의 히스토그램. 정확히 0: %d / %lld (%.1f%%)"},
         {"Histogram of the values", "값의 히스토그램"},
         // The training view
         {"Training", "학습"},
@@ -307,10 +340,12 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"auto", "자동"},
         {"copy: the target is the source's letters, unchanged", "copy: 타깃은 소스의 글자를 그대로 옮긴 것"},
         {"reverse: the target is the source's letters, back to front", "reverse: 타깃은 소스의 글자를 거꾸로 한 것"},
-        {"sort: the target is the source's letters in alphabetical order", "sort: 타깃은 소스의 글자를 알파벳 순으로 정렬한 것"},
+        {"sort: the target is the source's letters in alphabetical order",
+         "sort: 타깃은 소스의 글자를 알파벳 순으로 정렬한 것"},
         {"en-ko: template English sentences and their Korean translations (SVO -> SOV)",
          "en-ko: 틀에 맞춘 영어 문장과 그 한국어 번역 (SVO → SOV)"},
-        {"fixes the held-out split, the initial weights, the batches and dropout", "평가용 분할, 초기 가중치, 배치, 드롭아웃을 정합니다"},
+        {"fixes the held-out split, the initial weights, the batches and dropout",
+         "평가용 분할, 초기 가중치, 배치, 드롭아웃을 정합니다"},
         {"sentence pairs per step", "한 단계에 쓰는 문장 쌍의 수"},
         {"the batch is split across this many threads; auto: every core but one, which draws the views",
          "배치를 이 수만큼의 스레드로 나눕니다. 자동: 화면을 그리는 코어 하나를 뺀 모든 코어"},
@@ -353,7 +388,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Held-out at step %d", "평가 데이터, %d단계"},
         {"pairs", "쌍"},
         {", live sample", ", 학습 중 표본"},
-        {"Live evaluations decode at most twice the longest reference; the final one scores every held-out pair in full.",
+        {"Live evaluations decode at most twice the longest reference; the final one scores every held-out pair in "
+         "full.",
          "학습 중 평가는 가장 긴 정답의 두 배까지만 디코딩합니다. 마지막 평가는 모든 평가 쌍을 끝까지 채점합니다."},
         {"The other views show another model now.", "지금 다른 보기들은 다른 모델을 보여 줍니다."},
         {"Show this run in the views", "이 학습을 보기에 표시"},
@@ -388,8 +424,10 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"B:", "B:"},
         {"this model with heads switched off", "이 모델에서 헤드를 끈 것"},
         {"another model or checkpoint", "다른 모델이나 체크포인트"},
-        {"path of a model file or Hugging Face folder, then Enter", "모델 파일이나 Hugging Face 폴더 경로를 넣고 Enter"},
-        {"Give the path of a model file or a Hugging Face folder.", "모델 파일이나 Hugging Face 폴더의 경로를 넣으세요."},
+        {"path of a model file or Hugging Face folder, then Enter",
+         "모델 파일이나 Hugging Face 폴더 경로를 넣고 Enter"},
+        {"Give the path of a model file or a Hugging Face folder.",
+         "모델 파일이나 Hugging Face 폴더의 경로를 넣으세요."},
         {"That model could not be opened.", "그 모델을 열 수 없습니다."},
         {"B has no place for %d of this run's mask cells and %d of its switched-off heads: B runs without them.",
          "B에는 이 실행의 마스크 칸 %d개와 꺼 둔 헤드 %d개가 들어갈 자리가 없어, B는 그것들 없이 실행합니다."},
@@ -403,18 +441,22 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "(‖B − A‖ / ‖A‖, 밝을수록 멂) 보여 줍니다. 단계를 누르면 B − A가 보입니다."},
         {"encoder", "인코더"},
         {"decoder", "디코더"},
-        {"OV circuit, from the weights alone: what attending to a token writes, x·W_V·W_O, read through the unembedding "
+        {"OV circuit, from the weights alone: what attending to a token writes, x·W_V·W_O, read through the "
+         "unembedding "
          "as logits (no biases, no final norm). Rows: the token attended to; columns: the output token whose logit it "
          "raises (+) or lowers (−).",
          "OV 회로(가중치만으로 계산): 어떤 토큰에 주의를 줄 때 쓰이는 값 x·W_V·W_O를 언임베딩에 통과시켜 로짓으로 "
-         "읽습니다(편향과 최종 정규화 제외). 줄: 주의를 받는 토큰, 열: 그 로짓이 올라가는(+) 또는 내려가는(−) 출력 토큰."},
+         "읽습니다(편향과 최종 정규화 제외). 줄: 주의를 받는 토큰, 열: 그 로짓이 올라가는(+) 또는 내려가는(−) 출력 "
+         "토큰."},
         {"QK circuit, from the weights alone: how much a query token attends to a key token, (x_q·W_Q)(x_k·W_K)ᵀ/√d "
          "before softmax, without positions or biases. Rows: queries; columns: keys. Click a row to rank the whole "
          "vocabulary for its token.",
-         "QK 회로(가중치만으로 계산): 쿼리 토큰이 키 토큰에 얼마나 주의를 주는지, 소프트맥스 전의 (x_q·W_Q)(x_k·W_K)ᵀ/√d "
+         "QK 회로(가중치만으로 계산): 쿼리 토큰이 키 토큰에 얼마나 주의를 주는지, 소프트맥스 전의 "
+         "(x_q·W_Q)(x_k·W_K)ᵀ/√d "
          "입니다(위치와 편향 제외). 줄: 쿼리, 열: 키. 줄을 누르면 그 토큰에 대해 어휘 전체의 순위를 봅니다."},
         {"tokens separated by spaces (empty: the sentence's)", "공백으로 구분한 토큰 (비우면 문장의 토큰)"},
-        {"No tokens to show: type some, or give the model a sentence.", "보여 줄 토큰이 없습니다. 토큰을 입력하거나 문장을 넣으세요."},
+        {"No tokens to show: type some, or give the model a sentence.",
+         "보여 줄 토큰이 없습니다. 토큰을 입력하거나 문장을 넣으세요."},
         {"attending to \"%s\" raises, over the whole vocabulary:", "\"%s\"에 주의를 주면 어휘 전체에서 올라가는 로짓:"},
         {"\"%s\" attends most, over the whole vocabulary, to:", "어휘 전체에서 \"%s\"이(가) 가장 많이 주의를 주는 키:"},
         {"and lowers:", "내려가는 로짓:"},
@@ -444,9 +486,12 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Look-ahead mask, d_k = 4", "미래 차단 마스크, d_k = 4"},
         {"Random whole numbers", "무작위 정수"},
         {"The study notes' worked example (note 003): token 1 is their query input [1, 0, 1], token 2 their key input "
-         "[0, 1, 0], with their W_Q and W_K (d_model 3, d_k 2). Query 1 may look at key 2 only, as in the notes, and the "
-         "middle row of W_V makes v₂ their V = [2, 3]. Row 1 works out as q₁·k₂ = 1, 1/√2 ≈ 0.707, weight 1, output [2, 3].",
-         "학습 노트(003)의 계산 예제입니다. 토큰 1은 노트의 쿼리 입력 [1, 0, 1], 토큰 2는 키 입력 [0, 1, 0]이고, W_Q와 W_K도 "
+         "[0, 1, 0], with their W_Q and W_K (d_model 3, d_k 2). Query 1 may look at key 2 only, as in the notes, and "
+         "the "
+         "middle row of W_V makes v₂ their V = [2, 3]. Row 1 works out as q₁·k₂ = 1, 1/√2 ≈ 0.707, weight 1, output "
+         "[2, 3].",
+         "학습 노트(003)의 계산 예제입니다. 토큰 1은 노트의 쿼리 입력 [1, 0, 1], 토큰 2는 키 입력 [0, 1, 0]이고, W_Q와 "
+         "W_K도 "
          "노트 그대로입니다(d_model 3, d_k 2). 노트처럼 쿼리 1은 키 2만 볼 수 있고, W_V의 가운데 행 덕분에 v₂가 노트의 "
          "V = [2, 3]이 됩니다. 1행을 풀면 q₁·k₂ = 1, 1/√2 ≈ 0.707, 가중치 1, 출력 [2, 3]입니다."},
         {"Three tokens under the look-ahead mask: query i sees keys 1 to i only. d_k = 4, so √d_k = 2 and the scaled "
@@ -490,7 +535,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "variance 1, so its variance is d_k: the larger d_k, the wider the scores spread, and softmax turns a wide "
          "spread into one weight near 1 and the rest near 0. Dividing by √d_k brings the variance back to 1 for every "
          "d_k (paper §3.2.1).",
-         "q와 k의 원소 d_k개를 평균 0, 분산 1로 무작위로 뽑습니다. q·k는 분산 1인 곱 d_k개의 합이므로 분산이 d_k입니다. "
+         "q와 k의 원소 d_k개를 평균 0, 분산 1로 무작위로 뽑습니다. q·k는 분산 1인 곱 d_k개의 합이므로 분산이 "
+         "d_k입니다. "
          "d_k가 클수록 점수가 넓게 퍼지고, 소프트맥스는 넓게 퍼진 점수에서 가중치 하나만 1 가까이, 나머지는 0 가까이로 "
          "만듭니다. √d_k로 나누면 어떤 d_k에서도 분산이 다시 1이 됩니다 (논문 3.2.1절)."},
         {"keys per row n", "행당 키 개수 n"},
@@ -505,7 +551,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"largest weight, not scaled", "최대 가중치, 나누지 않음"},
         {"largest weight, ÷ √d_k", "최대 가중치, ÷ √d_k"},
         {"At d_k = %d the unscaled scores have variance %s and the largest weight averages %s: the softmax is nearly "
-         "one-hot, and its gradient nearly zero, so learning stalls. Divided by √d_k, the variance is %s and the largest "
+         "one-hot, and its gradient nearly zero, so learning stalls. Divided by √d_k, the variance is %s and the "
+         "largest "
          "weight %s, much as at d_k = %d.",
          "d_k = %d일 때 나누지 않은 점수의 분산은 %s, 가장 큰 가중치는 평균 %s입니다. 소프트맥스가 거의 원-핫이 되어 "
          "기울기가 0에 가까워지고 학습이 멈춥니다. √d_k로 나누면 분산은 %s, 가장 큰 가중치는 %s로 d_k = %d일 때와 "

@@ -4,20 +4,20 @@
 #include "app.h"
 #include "default_model.h"
 #include "fonts.h"
-#include "i18n.h"
 #include "gl/font_texture.h"
 #include "gl/gl.h"
 #include "gl/ui_renderer.h"
-#include "io/file_bytes.h"
 #include "hf/open_model.h"
+#include "i18n.h"
+#include "io/file_bytes.h"
 #include "launch_options.h"
 #include "memory_reuse.h"
 #include "screenshot.h"
 #include "soak_driver.h"
 
 #include <GLFW/glfw3.h>
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -204,8 +204,10 @@ struct Frame {
 // training run is going); then opens the files dropped on the window.
 void poll_events(Running& r) {
     const double wait = r.app.wait_seconds();  // idle when nothing changes
-    if (wait <= 0.0 || (r.headless && !r.app.training().active())) glfwPollEvents();
-    else glfwWaitEventsTimeout(wait);
+    if (wait <= 0.0 || (r.headless && !r.app.training().active()))
+        glfwPollEvents();
+    else
+        glfwWaitEventsTimeout(wait);
     for (const auto& path : r.dropped) r.app.open_dropped_file(path);
     r.dropped.clear();
 }
@@ -237,9 +239,10 @@ Frame draw_frame(Running& r) {
         report(*f.req.save_window_png, f.window_png);
     }
     if (f.req.save_view_png)
-        report(*f.req.save_view_png,
-               save_framebuffer_png(*f.req.save_view_png, static_cast<int>(r.app.view_x), static_cast<int>(r.app.view_y),
-                                    static_cast<int>(r.app.view_w), static_cast<int>(r.app.view_h)));
+        report(
+            *f.req.save_view_png,
+            save_framebuffer_png(*f.req.save_view_png, static_cast<int>(r.app.view_x), static_cast<int>(r.app.view_y),
+                                 static_cast<int>(r.app.view_w), static_cast<int>(r.app.view_h)));
     return f;
 }
 
@@ -281,7 +284,8 @@ int run_screenshot(Running& r) {
         const Frame f = draw_frame(r);
         frames_idle = r.app.training().active() ? 0 : frames_idle + 1;
         if (frame >= r.o.frames && frames_idle >= 2) {
-            if (auto st = save_framebuffer_png(*r.o.screenshot, 0, 0, f.fb_w, f.fb_h); !st) return fail(st.error().message, 1);
+            if (auto st = save_framebuffer_png(*r.o.screenshot, 0, 0, f.fb_w, f.fb_h); !st)
+                return fail(st.error().message, 1);
             return 0;
         }
         if (!present_frame(r, f.req)) break;
@@ -324,7 +328,8 @@ int run_bench_frames(Running& r) {
         poll_events(r);
         const Frame f = draw_frame(r);
         glFinish();
-        frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - f.start).count());
+        frame_ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - f.start).count());
         if (frame >= r.o.bench_frames + 10) break;
         if (!present_frame(r, f.req)) break;
     }
@@ -347,11 +352,16 @@ int run_app(GLFWwindow* window, std::vector<std::string>& dropped, Session sessi
 
     Running r{window, app, *ui_renderer, font_texture, dropped, o, headless};
     int code = 0;
-    if (o.tour_slides) code = run_tour_slides(r);
-    else if (o.soak_frames > 0) code = run_soak(r, paths);
-    else if (o.bench_frames > 0) code = run_bench_frames(r);
-    else if (o.screenshot) code = run_screenshot(r);
-    else code = run_interactive(r);
+    if (o.tour_slides)
+        code = run_tour_slides(r);
+    else if (o.soak_frames > 0)
+        code = run_soak(r, paths);
+    else if (o.bench_frames > 0)
+        code = run_bench_frames(r);
+    else if (o.screenshot)
+        code = run_screenshot(r);
+    else
+        code = run_interactive(r);
     return started ? code : 1;
 }
 

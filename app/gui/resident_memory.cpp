@@ -1,8 +1,8 @@
 #include "resident_memory.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
-#include <unistd.h>
 
 namespace attnlab::gui {
 

@@ -32,8 +32,7 @@ Status save_framebuffer_png(const std::string& path, int x, int y, int width, in
     glReadPixels(x, fb_height - y - height, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
     std::vector<uint8_t> flipped(pixels.size());
     const size_t row = static_cast<size_t>(width) * 4;
-    for (int r = 0; r < height; ++r)
-        std::copy_n(pixels.data() + (height - 1 - r) * row, row, flipped.data() + r * row);
+    for (int r = 0; r < height; ++r) std::copy_n(pixels.data() + (height - 1 - r) * row, row, flipped.data() + r * row);
     for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;  // opaque
     std::vector<uint8_t> png;
     if (!stbi_write_png_to_func(append_bytes, &png, width, height, 4, flipped.data(), static_cast<int>(row)))

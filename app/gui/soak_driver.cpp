@@ -10,9 +10,9 @@ namespace {
 constexpr View kTabs[] = {View::positional, View::attention, View::masks,   View::residual,
                           View::ffn,        View::output,    View::weights, View::training};
 
-constexpr std::array<const char*, 5> kSentences = {
-    "i like red apples", "she reads a book in the park", "apples", "the quick zebra",  // zebra: unknown
-    "we eat bread and cheese in seoul every day"};
+constexpr std::array<const char*, 5> kSentences = {"i like red apples", "she reads a book in the park", "apples",
+                                                   "the quick zebra",  // zebra: unknown
+                                                   "we eat bread and cheese in seoul every day"};
 
 // A model file, the base preset, the tiny preset: the three shapes a session takes in turn.
 constexpr int kModelEvery = 100;  // frames between model changes

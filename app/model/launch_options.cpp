@@ -10,9 +10,12 @@
 namespace attnlab::gui {
 
 const char* kLaunchUsage =
-    "usage: attnlab [--help] [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean] [--presentation] [--light]\n"
-    "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--soak N] [--size WxH] [--step N] [--fresh-settings] [--settings FILE]\n"
-    "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] [--tour N [--tour-slides DIR]]\n"
+    "usage: attnlab [--help] [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean] "
+    "[--presentation] [--light]\n"
+    "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--soak N] [--size WxH] [--step N] "
+    "[--fresh-settings] [--settings FILE]\n"
+    "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] [--tour N "
+    "[--tour-slides DIR]]\n"
     "views: positional attention masks residual ffn output weights training input model stepper\n"
     "Without --model or --preset it opens assets/models/en-ko.safetensors when that exists, else a seeded\n"
     "random tiny model over assets/vocab/en.txt and ko.txt.\n"
@@ -42,23 +45,48 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             if (i + 1 >= args.size()) return std::nullopt;
             return args[++i];
         };
-        if (a == "--help" || a == "-h") { o.help = true; continue; }
-        if (a == "--korean") { o.korean = true; continue; }
-        if (a == "--presentation") { o.presentation = true; continue; }
-        if (a == "--light") { o.light = true; continue; }
-        if (a == "--classroom") { o.classroom = true; continue; }
-        if (a == "--predict") { o.predict = true; continue; }
-        if (a == "--fresh-settings") { o.fresh_settings = true; continue; }
+        if (a == "--help" || a == "-h") {
+            o.help = true;
+            continue;
+        }
+        if (a == "--korean") {
+            o.korean = true;
+            continue;
+        }
+        if (a == "--presentation") {
+            o.presentation = true;
+            continue;
+        }
+        if (a == "--light") {
+            o.light = true;
+            continue;
+        }
+        if (a == "--classroom") {
+            o.classroom = true;
+            continue;
+        }
+        if (a == "--predict") {
+            o.predict = true;
+            continue;
+        }
+        if (a == "--fresh-settings") {
+            o.fresh_settings = true;
+            continue;
+        }
         const auto v = value();
         if (!v) return Error{a.starts_with("--") ? a + " needs a value" : "unexpected argument '" + a + "'"};
-        if (a == "--screenshot") o.screenshot = *v;
+        if (a == "--screenshot")
+            o.screenshot = *v;
         else if (a == "--view") {
             View view;
             if (!view_from_id(*v, view)) return Error{"unknown view '" + *v + "'"};
             o.view = *v;
-        } else if (a == "--src") o.src = *v;
-        else if (a == "--model") o.model = *v;
-        else if (a == "--settings") o.settings = *v;
+        } else if (a == "--src")
+            o.src = *v;
+        else if (a == "--model")
+            o.model = *v;
+        else if (a == "--settings")
+            o.settings = *v;
         else if (a == "--preset") {
             if (*v != "tiny" && *v != "base") return Error{"--preset takes tiny or base"};
             o.preset = *v;

@@ -12,27 +12,27 @@ namespace attnlab::gui {
 struct LaunchOptions {
     std::optional<std::string> screenshot;  // write a PNG after `frames` frames and exit
     int frames = 4;
-    std::optional<std::string> view;        // the tab to show (see view_id)
-    std::optional<std::string> src;         // source sentence
-    std::optional<std::string> preset;      // tiny | base: a seeded random model
-    std::optional<std::string> model;       // a .safetensors file
-    int bench_frames = 0;                   // render this many frames and print p50/p95
-    int soak_frames = 0;                    // drive the app this many frames (see SoakDriver); exit 1 if memory grew
-    std::optional<int> step;                // run the forward pass up to this many steps (default: all)
+    std::optional<std::string> view;    // the tab to show (see view_id)
+    std::optional<std::string> src;     // source sentence
+    std::optional<std::string> preset;  // tiny | base: a seeded random model
+    std::optional<std::string> model;   // a .safetensors file
+    int bench_frames = 0;               // render this many frames and print p50/p95
+    int soak_frames = 0;                // drive the app this many frames (see SoakDriver); exit 1 if memory grew
+    std::optional<int> step;            // run the forward pass up to this many steps (default: all)
     int width = 1600, height = 900;
     bool korean = false;
-    bool presentation = false;              // large fonts (F11 in the app; fullscreen only when interactive)
-    bool light = false;                     // the light theme
-    bool classroom = false;                 // classroom mode (F5 in the app)
-    bool predict = false;                   // predict mode (P): a step's output stays covered until R
-    std::optional<int> tour;                // open this chapter of the guided tour (1-based)
-    std::optional<std::string> tour_slides; // write the chapter's slides into this folder and exit
-    bool fresh_settings = false;            // ignore and do not write the settings file
-    bool help = false;                      // --help / -h: print the usage and exit
-    std::optional<std::string> settings;    // start from this view-state JSON instead (not written back)
-    int train_steps = 0;                    // start a training run of this many steps at launch; a
-                                            // screenshot waits until it has finished
-    std::optional<std::string> train_task;  // that run's task (default: the Training view's choice)
+    bool presentation = false;               // large fonts (F11 in the app; fullscreen only when interactive)
+    bool light = false;                      // the light theme
+    bool classroom = false;                  // classroom mode (F5 in the app)
+    bool predict = false;                    // predict mode (P): a step's output stays covered until R
+    std::optional<int> tour;                 // open this chapter of the guided tour (1-based)
+    std::optional<std::string> tour_slides;  // write the chapter's slides into this folder and exit
+    bool fresh_settings = false;             // ignore and do not write the settings file
+    bool help = false;                       // --help / -h: print the usage and exit
+    std::optional<std::string> settings;     // start from this view-state JSON instead (not written back)
+    int train_steps = 0;                     // start a training run of this many steps at launch; a
+                                             // screenshot waits until it has finished
+    std::optional<std::string> train_task;   // that run's task (default: the Training view's choice)
 };
 
 Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args);

@@ -132,8 +132,8 @@ bool Session::new_random_model(const RandomModelSpec& spec) {
     if (auto st = validate_config(c); !st) return fail(st.error().message);
     model->weights = init_weights(c, spec.seed);
     char name[96];
-    std::snprintf(name, sizeof name, "random C=%d H=%d L=%d F=%d (seed %llu)", spec.d_model, spec.n_heads, spec.n_layers,
-                  spec.d_ff, static_cast<unsigned long long>(spec.seed));
+    std::snprintf(name, sizeof name, "random C=%d H=%d L=%d F=%d (seed %llu)", spec.d_model, spec.n_heads,
+                  spec.n_layers, spec.d_ff, static_cast<unsigned long long>(spec.seed));
     return replace_model(std::move(*model), name);
 }
 

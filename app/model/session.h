@@ -97,7 +97,7 @@ private:
     std::optional<Stepper> stepper_;
     std::string model_name_;
     std::string src_text_, tgt_text_;
-    std::vector<int> src_unknown_, tgt_unknown_;  // token indices that became <unk>
+    std::vector<int> src_unknown_, tgt_unknown_;        // token indices that became <unk>
     std::vector<std::string> src_pieces_, tgt_pieces_;  // the typed text of each token, while the ids come from it
     std::string error_;
     uint64_t generation_ = 1;

@@ -59,7 +59,9 @@ Status TourRunner::open(int index, Session& session, ViewState& view, const std:
     current_ = -1;
     if (auto st = set_up(chapters_[static_cast<size_t>(index)], session, view, assets_dir); !st) return st;
     current_ = index;
-    baseline_ = Baseline{session.stepper().inputs(), view.temperature, {view.pe_dims[0], view.pe_dims[1]},
+    baseline_ = Baseline{session.stepper().inputs(),
+                         view.temperature,
+                         {view.pe_dims[0], view.pe_dims[1]},
                          view.playground.experiment_keys};
     return ok_status();
 }

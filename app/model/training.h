@@ -26,7 +26,9 @@ public:
     bool active() const { return progress_.state == TrainState::running || progress_.state == TrainState::paused; }
     bool has_run() const { return progress_.run > 0 && worker_.initial() != nullptr; }
     // The session shows this run's model (not one the user opened since).
-    bool linked(const Session& session) const { return linked_serial_ != 0 && session.model_serial() == linked_serial_; }
+    bool linked(const Session& session) const {
+        return linked_serial_ != 0 && session.model_serial() == linked_serial_;
+    }
     // Shows this run's model again after the user opened another one.
     bool show_in_session(Session& session);
 

@@ -251,8 +251,10 @@ void TrainingWorker::run(std::unique_ptr<Trainer> trainer) {
             }
             if (eval_now && !timed_eval(false)) stopped = true;
         }
-        if (stopped) publish_snapshot(*trainer);
-        else stopped = !timed_eval(job.final_full_eval);
+        if (stopped)
+            publish_snapshot(*trainer);
+        else
+            stopped = !timed_eval(job.final_full_eval);
         std::lock_guard lock(mutex_);
         progress_.state = stopped ? TrainState::stopped : TrainState::finished;
         progress_.eta_seconds = 0.0;

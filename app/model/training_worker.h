@@ -20,12 +20,12 @@ namespace attnlab::gui {
 // What to train and how the worker reports on it.
 struct TrainJob {
     TrainSettings settings;
-    int eval_every = 0;               // steps between held-out evaluations; 0: about 25 over the run
-    size_t eval_examples = 200;       // held-out pairs per live evaluation (0: all); decoding is cut
-                                      // at twice the longest reference (heldout_decode_cap)
-    size_t eval_chunk = 10;           // pairs decoded between two looks at stop()
-    bool final_full_eval = true;      // score the finished model on the whole held-out split
-    double snapshot_seconds = 0.25;   // at most this long between weight snapshots while running
+    int eval_every = 0;              // steps between held-out evaluations; 0: about 25 over the run
+    size_t eval_examples = 200;      // held-out pairs per live evaluation (0: all); decoding is cut
+                                     // at twice the longest reference (heldout_decode_cap)
+    size_t eval_chunk = 10;          // pairs decoded between two looks at stop()
+    bool final_full_eval = true;     // score the finished model on the whole held-out split
+    double snapshot_seconds = 0.25;  // at most this long between weight snapshots while running
 };
 
 enum class TrainState { idle, running, paused, finished, stopped, failed };
@@ -66,12 +66,12 @@ struct TrainProgress {
     double steps_per_second = 0.0;  // training steps only, recent average
     double eta_seconds = 0.0;       // the remaining steps and evaluations at the recent pace
     double elapsed_seconds = 0.0;
-    StepReport last;                // the latest step's batch loss, accuracy, learning rate, |g|
+    StepReport last;  // the latest step's batch loss, accuracy, learning rate, |g|
     LossCurve train_loss;
     std::vector<HeldoutPoint> heldout;
-    int snapshot_step = 0;          // the step of the latest snapshot
-    uint64_t snapshot_serial = 0;   // bumps with every snapshot
-    std::string error;              // why the run failed (state == failed)
+    int snapshot_step = 0;         // the step of the latest snapshot
+    uint64_t snapshot_serial = 0;  // bumps with every snapshot
+    std::string error;             // why the run failed (state == failed)
 };
 
 // A weight snapshot: immutable tensors shared with the trainer at `step`.
@@ -91,17 +91,17 @@ public:
     // Ends any current run, builds the trainer (bad settings are an error here, never an
     // exception) and starts the thread. The step-0 model is available at once (initial()).
     Status start(const TrainJob& job);
-    void pause();   // after the current step or evaluation
+    void pause();  // after the current step or evaluation
     void resume();
-    void stop();    // asks the thread to end and joins it; the last snapshot stays
+    void stop();          // asks the thread to end and joins it; the last snapshot stays
     bool active() const;  // a thread is running or paused
 
     // Copies the progress into `out` when it changed since `out.version`; returns whether it did.
     bool poll(TrainProgress& out) const;
     TrainProgress progress() const;
-    WeightSnapshot snapshot() const;                 // the latest (serial 0: none)
-    std::shared_ptr<const Model> initial() const;    // the run's model at step 0 (nullptr: no run)
-    std::vector<TextPair> examples() const;          // the task's example pairs
+    WeightSnapshot snapshot() const;               // the latest (serial 0: none)
+    std::shared_ptr<const Model> initial() const;  // the run's model at step 0 (nullptr: no run)
+    std::vector<TextPair> examples() const;        // the task's example pairs
     // The run's latest snapshot as a whole model (vocabularies, training record), for saving.
     std::shared_ptr<const Model> latest_model() const;
 

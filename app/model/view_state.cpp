@@ -16,8 +16,8 @@ namespace attnlab::gui {
 
 namespace {
 
-const char* kViewIds[] = {"input", "model", "positional", "attention", "masks",
-                          "residual", "ffn", "output", "stepper", "weights", "training", "playground", "analysis"};
+const char* kViewIds[] = {"input",  "model",   "positional", "attention", "masks",      "residual", "ffn",
+                          "output", "stepper", "weights",    "training",  "playground", "analysis"};
 
 template <class T>
 void read(const nlohmann::json& j, const char* key, T& out) {
@@ -88,8 +88,9 @@ PlaygroundState playground_from_json(const nlohmann::json& j) {
     read(j, "input", input);
     if (input == "qkv" || input == "projected") s.input = input == "qkv" ? HandInput::qkv : HandInput::projected;
     read(j, "scale", s.scale);
-    for (auto [key, m] : {std::pair{"x", &s.x}, std::pair{"w_q", &s.w_q}, std::pair{"w_k", &s.w_k}, std::pair{"w_v", &s.w_v},
-                          std::pair{"q", &s.q}, std::pair{"k", &s.k}, std::pair{"v", &s.v}, std::pair{"mask", &s.mask}})
+    for (auto [key, m] :
+         {std::pair{"x", &s.x}, std::pair{"w_q", &s.w_q}, std::pair{"w_k", &s.w_k}, std::pair{"w_v", &s.w_v},
+          std::pair{"q", &s.q}, std::pair{"k", &s.k}, std::pair{"v", &s.v}, std::pair{"mask", &s.mask}})
         read_matrix(j, key, *m);
     int preset = static_cast<int>(p.preset);
     read(j, "preset", preset);
@@ -133,17 +134,20 @@ std::vector<AttentionHead> read_heads(const nlohmann::json& j) {
 // the app's own order (families as AttentionUse; stages scores, scaled, masked, weights, q, k, v,
 // context), read here; anything else keeps the default.
 void read_attention_choice(const nlohmann::json& j, ViewState& s) {
-    constexpr AttentionStage kOldStages[] = {AttentionStage::scores, AttentionStage::scaled, AttentionStage::masked,
-                                             AttentionStage::weights, AttentionStage::q,     AttentionStage::k,
-                                             AttentionStage::v,      AttentionStage::context};
-    constexpr AttentionUse kOldFamilies[] = {AttentionUse::encoder_self, AttentionUse::decoder_self, AttentionUse::cross};
+    constexpr AttentionStage kOldStages[] = {AttentionStage::scores,  AttentionStage::scaled, AttentionStage::masked,
+                                             AttentionStage::weights, AttentionStage::q,      AttentionStage::k,
+                                             AttentionStage::v,       AttentionStage::context};
+    constexpr AttentionUse kOldFamilies[] = {AttentionUse::encoder_self, AttentionUse::decoder_self,
+                                             AttentionUse::cross};
     if (auto f = j.find("family"); f != j.end()) {
-        if (f->is_string()) attention_use_from_id(f->get<std::string>(), s.family);
+        if (f->is_string())
+            attention_use_from_id(f->get<std::string>(), s.family);
         else if (f->is_number_integer() && f->get<int64_t>() >= 0 && f->get<int64_t>() < 3)
             s.family = kOldFamilies[f->get<int64_t>()];
     }
     if (auto t = j.find("stage"); t != j.end()) {
-        if (t->is_string()) attention_stage_from_id(t->get<std::string>(), s.stage);
+        if (t->is_string())
+            attention_stage_from_id(t->get<std::string>(), s.stage);
         else if (t->is_number_integer() && t->get<int64_t>() >= 0 && t->get<int64_t>() < 8)
             s.stage = kOldStages[t->get<int64_t>()];
     }
@@ -290,8 +294,10 @@ ViewState ViewState::from_json(const std::string& text) {
 }
 
 std::string settings_path() {
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::string(xdg) + "/attnlab/settings.json";
-    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.config/attnlab/settings.json";
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+        return std::string(xdg) + "/attnlab/settings.json";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::string(home) + "/.config/attnlab/settings.json";
     return "attnlab-settings.json";
 }
 

@@ -13,7 +13,8 @@ namespace {
 
 Status check_id(const Tensor& table, int id) {
     if (id < 0 || id >= table.dim(0))
-        return Error{"token id " + std::to_string(id) + " is outside the vocabulary 0.." + std::to_string(table.dim(0) - 1)};
+        return Error{"token id " + std::to_string(id) + " is outside the vocabulary 0.." +
+                     std::to_string(table.dim(0) - 1)};
     return ok_status();
 }
 
@@ -21,8 +22,8 @@ Status check_id(const Tensor& table, int id) {
 
 Result<std::vector<TokenSimilarity>> nearest_tokens(const Tensor& table, int id, int k) {
     if (auto st = check_id(table, id); !st) return st.error();
-    const ConstMatMap e = table.matrix();                   // (V, C)
-    const Eigen::VectorXf norms = e.rowwise().norm();       // (V)
+    const ConstMatMap e = table.matrix();                    // (V, C)
+    const Eigen::VectorXf norms = e.rowwise().norm();        // (V)
     const Eigen::VectorXf dots = e * e.row(id).transpose();  // (V)
     std::vector<TokenSimilarity> all;
     for (int v = 0; v < static_cast<int>(e.rows()); ++v) {
@@ -42,7 +43,8 @@ Result<std::vector<TokenSimilarity>> nearest_tokens(const Tensor& table, int id,
 Result<Mat> pca_2d(const Tensor& table, const std::vector<int>& ids) {
     for (int id : ids)
         if (auto st = check_id(table, id); !st) return st.error();
-    if (std::set<int>(ids.begin(), ids.end()).size() < 3) return Error{"a 2-D picture needs at least 3 different tokens"};
+    if (std::set<int>(ids.begin(), ids.end()).size() < 3)
+        return Error{"a 2-D picture needs at least 3 different tokens"};
     const ConstMatMap e = table.matrix();
     Eigen::MatrixXf x(static_cast<Eigen::Index>(ids.size()), e.cols());  // (n, C)
     for (size_t i = 0; i < ids.size(); ++i) x.row(static_cast<Eigen::Index>(i)) = e.row(ids[i]);

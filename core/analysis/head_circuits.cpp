@@ -21,7 +21,8 @@ Status check_head(const ModelConfig& config, const HeadRef& ref) {
     const int layers = stack_layers(config, ref.stack);
     if (layers == 0) return Error{std::string("this model has no ") + stack};
     if (ref.layer < 0 || ref.layer >= layers)
-        return Error{"layer " + std::to_string(ref.layer) + " is outside the " + stack + "'s layers 0.." + std::to_string(layers - 1)};
+        return Error{"layer " + std::to_string(ref.layer) + " is outside the " + stack + "'s layers 0.." +
+                     std::to_string(layers - 1)};
     if (ref.head < 0 || ref.head >= config.n_heads)
         return Error{"head " + std::to_string(ref.head) + " is outside heads 0.." + std::to_string(config.n_heads - 1)};
     return ok_status();
@@ -61,7 +62,8 @@ Result<Mat> head_token_inputs(const ModelConfig& config, const Weights& weights,
     Tensor x({static_cast<int64_t>(ids.size()), table.dim(1)});  // (n, C)
     for (size_t i = 0; i < ids.size(); ++i) {
         if (ids[i] < 0 || ids[i] >= table.dim(0))
-            return Error{"token id " + std::to_string(ids[i]) + " is outside the vocabulary 0.." + std::to_string(table.dim(0) - 1)};
+            return Error{"token id " + std::to_string(ids[i]) + " is outside the vocabulary 0.." +
+                         std::to_string(table.dim(0) - 1)};
         x.row(static_cast<int64_t>(i)) = table.row(ids[i]) * scale;
     }
     if (embedding.norm) x = layer_norm(config, weights, *embedding.norm, x);
@@ -77,25 +79,30 @@ Result<Mat> qk_circuit(const ModelConfig& config, const Weights& weights, const 
     if (!keys) return keys.error();
     const AttentionParams& attention = layer_params(config, ref.stack, ref.layer).self_attn;
     const int D = config.d_head();
-    const Tensor q = linear_map_forward(weights, head_slice(attention.q, ref.head, D), Tensor::from_matrix(*queries));  // (nq, D)
-    const Tensor k = linear_map_forward(weights, head_slice(attention.k, ref.head, D), Tensor::from_matrix(*keys));     // (nk, D)
+    const Tensor q =
+        linear_map_forward(weights, head_slice(attention.q, ref.head, D), Tensor::from_matrix(*queries));  // (nq, D)
+    const Tensor k =
+        linear_map_forward(weights, head_slice(attention.k, ref.head, D), Tensor::from_matrix(*keys));  // (nk, D)
     return Mat(q.matrix() * k.matrix().transpose() / std::sqrt(static_cast<float>(D)));
 }
 
 Result<Mat> ov_circuit(const ModelConfig& config, const Weights& weights, const HeadRef& ref,
                        const std::vector<int>& source_ids) {
-    if (config.output_head == OutputHead::none) return Error{"this model has no output head to read the OV circuit through"};
+    if (config.output_head == OutputHead::none)
+        return Error{"this model has no output head to read the OV circuit through"};
     const Stack last = config.has_decoder() ? Stack::decoder : Stack::encoder;
-    if (ref.stack != last) return Error{"the OV circuit is read through the output head: choose a head of the last stack"};
+    if (ref.stack != last)
+        return Error{"the OV circuit is read through the output head: choose a head of the last stack"};
     auto sources = head_token_inputs(config, weights, ref, source_ids);
     if (!sources) return sources.error();
     const AttentionParams& attention = layer_params(config, ref.stack, ref.layer).self_attn;
     const int D = config.d_head();
-    const Tensor v = linear_map_forward(weights, head_slice(attention.v, ref.head, D), Tensor::from_matrix(*sources));  // (n, D)
+    const Tensor v =
+        linear_map_forward(weights, head_slice(attention.v, ref.head, D), Tensor::from_matrix(*sources));  // (n, D)
     // W_O reads every head's D columns side by side: this head's values, zeros for the others.
     Tensor context({v.dim(0), config.d_model});  // (n, C)
     context.matrix().middleCols(static_cast<Eigen::Index>(ref.head) * D, D) = v.matrix();
-    const Tensor written = linear_map_forward(weights, without_bias(attention.out), context);                  // (n, C)
+    const Tensor written = linear_map_forward(weights, without_bias(attention.out), context);              // (n, C)
     return Mat(linear_map_forward(weights, without_bias(head_params(config).unembed), written).matrix());  // (n, V)
 }
 

@@ -51,7 +51,8 @@ StepId layer_output(const ModelConfig& config, Stack stack, int layer) {
 
 Result<LogitLens> logit_lens(const Stepper& stepper, std::vector<int> positions, int k) {
     const ModelConfig& config = stepper.config();
-    if (config.output_head == OutputHead::none) return Error{"this model has no output head to read the layers through"};
+    if (config.output_head == OutputHead::none)
+        return Error{"this model has no output head to read the layers through"};
     const Stack stack = config.has_decoder() ? Stack::decoder : Stack::encoder;
     const int n_layers = stack == Stack::decoder ? config.n_decoder_layers : config.n_encoder_layers;
     if (n_layers == 0) return Error{"the model has no layers"};

@@ -45,8 +45,7 @@ Result<RunB> make_run_b(const ForwardInputs& a, const ModelConfig& config, const
         }
 
     for (const AttentionHead& h : extra) {
-        if (!has_attention(s, h.site))
-            return Error{"B has no attention " + attention_name(h.site)};
+        if (!has_attention(s, h.site)) return Error{"B has no attention " + attention_name(h.site)};
         if (!has_head(s, h))
             return Error{attention_name(h.site) + " has no head " + std::to_string(h.head) + " in B (heads 0.." +
                          std::to_string(s.config().n_heads - 1) + ")"};

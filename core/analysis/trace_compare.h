@@ -11,10 +11,10 @@
 namespace attnlab {
 
 struct StepDiff {
-    Tensor difference;     // b − a, in the step's shape; 0 where both hold the same value, −∞ included
-    float max_abs = 0.0f;  // the largest |b − a|
-    float rms = 0.0f;      // √(mean (b − a)²)
-    float relative = 0.0f; // ‖b − a‖ / ‖a‖ (Frobenius); 0 when a is all zeros
+    Tensor difference;      // b − a, in the step's shape; 0 where both hold the same value, −∞ included
+    float max_abs = 0.0f;   // the largest |b − a|
+    float rms = 0.0f;       // √(mean (b − a)²)
+    float relative = 0.0f;  // ‖b − a‖ / ‖a‖ (Frobenius); 0 when a is all zeros
 };
 
 // The steps both steppers have run, with outputs of equal shapes, in a's step order.

@@ -71,7 +71,7 @@ void score_values(const StepSite& s, AttentionStage stage, const Tensor& out, in
 }
 
 void context_values(const StepSite& s, const Tensor& out, int h, int64_t r, StepValues& v) {  // out (H, Tq, D)
-    const ConstMatMap w = s.input(0).slice(h);  // (Tq, Tk)
+    const ConstMatMap w = s.input(0).slice(h);                                                // (Tq, Tk)
     const int64_t best = argmax(w.row(r));
     v.text["max_col"] = std::to_string(best);
     v.text["max_key"] = s.key_label(best);

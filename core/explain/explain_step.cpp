@@ -63,12 +63,14 @@ Result<Explanation> explain_step(const ExplanationTable& table, const Stepper& s
     const PlaceholderLookup lookup = lookup_in(values, table);
     Explanation e;
     e.kind = kind;
-    const std::pair<const std::string*, std::string*> fields[] = {
-        {&texts->second.title, &e.title}, {&texts->second.formula, &e.formula},
-        {&texts->second.what, &e.what}, {&texts->second.why, &e.why}};
+    const std::pair<const std::string*, std::string*> fields[] = {{&texts->second.title, &e.title},
+                                                                  {&texts->second.formula, &e.formula},
+                                                                  {&texts->second.what, &e.what},
+                                                                  {&texts->second.why, &e.why}};
     for (const auto& [text, out] : fields) {
         auto filled = fill_template(*text, lookup);
-        if (!filled) return Error{std::string(language_code(table.language)) + " " + kind + ": " + filled.error().message};
+        if (!filled)
+            return Error{std::string(language_code(table.language)) + " " + kind + ": " + filled.error().message};
         *out = std::move(*filled);
     }
     e.has_numbers = site.output() != nullptr;
@@ -78,7 +80,8 @@ Result<Explanation> explain_step(const ExplanationTable& table, const Stepper& s
     }
     add_trace_values(site, values);
     auto numbers = fill_template(texts->second.numbers, lookup);
-    if (!numbers) return Error{std::string(language_code(table.language)) + " " + kind + ".numbers: " + numbers.error().message};
+    if (!numbers)
+        return Error{std::string(language_code(table.language)) + " " + kind + ".numbers: " + numbers.error().message};
     e.numbers = std::move(*numbers);
     e.values = values.text;
     return e;

@@ -28,8 +28,8 @@ struct ExplainLabels {
 struct Explanation {
     std::string kind;  // see kExplanationKinds
     std::string title, formula, what, why;
-    std::string numbers;       // the formula with this trace's numbers, or the table's "pending" text
-    bool has_numbers = false;  // false until the step has run
+    std::string numbers;                        // the formula with this trace's numbers, or the table's "pending" text
+    bool has_numbers = false;                   // false until the step has run
     std::map<std::string, std::string> values;  // every placeholder value `numbers` may use, as shown
 };
 

@@ -22,7 +22,8 @@ std::string quoted(const std::string& key) { return json(key).dump(-1, ' ', fals
 
 // A non-empty string with well-formed placeholders, or an error naming `where`.
 Result<std::string> template_text(const json& value, const std::string& where) {
-    if (!value.is_string() || value.get_ref<const std::string&>().empty()) return Error{where + " must be a non-empty string"};
+    if (!value.is_string() || value.get_ref<const std::string&>().empty())
+        return Error{where + " must be a non-empty string"};
     const std::string& text = value.get_ref<const std::string&>();
     if (auto st = check_template(text); !st) return Error{where + ": " + st.error().message};
     return text;
@@ -81,7 +82,8 @@ Result<ExplanationTable> parse_checked(std::string_view json_text, Language lang
     }
     if (!j.is_object()) return Error{"must be a JSON object"};
     for (const auto& [key, value] : j.items())
-        if (key != "language" && key != "pending" && key != "terms" && key != "steps") return Error{"unknown field " + quoted(key)};
+        if (key != "language" && key != "pending" && key != "terms" && key != "steps")
+            return Error{"unknown field " + quoted(key)};
     const std::string code = language_code(language);
     if (!j.contains("language") || j["language"] != code) return Error{"\"language\" must be \"" + code + "\""};
     ExplanationTable table;
@@ -97,7 +99,8 @@ Result<ExplanationTable> parse_checked(std::string_view json_text, Language lang
 
 const char* language_code(Language language) { return language == Language::korean ? "ko" : "en"; }
 
-Result<ExplanationTable> parse_explanation_table(std::string_view json_text, Language language, const std::string& source) {
+Result<ExplanationTable> parse_explanation_table(std::string_view json_text, Language language,
+                                                 const std::string& source) {
     auto table = parse_checked(json_text, language);
     // display_path escapes control bytes and broken UTF-8, so the message stays one line.
     if (!table) return Error{io::display_path(source + ": " + table.error().message)};
@@ -108,8 +111,8 @@ Result<ExplanationTable> load_explanation_table(const std::string& assets_dir, L
     const std::string path = assets_dir + "/explanations/" + language_code(language) + ".json";
     auto bytes = io::read_file_bytes(path);
     if (!bytes) return bytes.error();
-    return parse_explanation_table(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()), language,
-                                   path);
+    return parse_explanation_table(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()),
+                                   language, path);
 }
 
 }  // namespace attnlab

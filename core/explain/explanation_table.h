@@ -21,8 +21,8 @@ struct StepTexts {
 
 struct ExplanationTable {
     Language language = Language::english;
-    std::string pending;                       // instead of the numbers, before the step has run
-    std::map<std::string, std::string> terms;  // term key -> word in this language
+    std::string pending;                                  // instead of the numbers, before the step has run
+    std::map<std::string, std::string> terms;             // term key -> word in this language
     std::map<std::string, StepTexts, std::less<>> steps;  // kExplanationKinds -> texts
 };
 

@@ -25,7 +25,8 @@ void sinusoid_values(const StepSite& s, const Tensor& pe, int64_t pos, StepValue
     const int64_t C = pe.dim(1);
     const int64_t dim = column(s, C, 2);
     const int64_t two_i = std::max<int64_t>(0, std::min(dim - dim % 2, C - 2));
-    const double angle = static_cast<double>(pos) / std::pow(10000.0, static_cast<double>(two_i) / static_cast<double>(C));
+    const double angle =
+        static_cast<double>(pos) / std::pow(10000.0, static_cast<double>(two_i) / static_cast<double>(C));
     v.text["two_i"] = std::to_string(two_i);
     v.text["two_i1"] = std::to_string(two_i + 1);
     v.text["angle"] = format_number(angle);
@@ -43,7 +44,9 @@ void learned_position_values(const StepSite& s, const Tensor& p, int64_t pos, St
 // x_type[r] = E_type[type_r]: the type given for position r, else 0 (as the step computes it).
 void token_type_values(const StepSite& s, const Tensor& x, int64_t r, StepValues& v) {  // x (S, C)
     const std::vector<int>& given = s.stepper.inputs().src_token_types;
-    auto type_at = [&](int64_t i) { return i < static_cast<int64_t>(given.size()) ? given[static_cast<size_t>(i)] : 0; };
+    auto type_at = [&](int64_t i) {
+        return i < static_cast<int64_t>(given.size()) ? given[static_cast<size_t>(i)] : 0;
+    };
     int64_t type0 = 0;
     for (int64_t i = 0; i < x.dim(0); ++i) type0 += type_at(i) == 0 ? 1 : 0;
     v.text["type"] = std::to_string(type_at(r));
@@ -56,7 +59,7 @@ void token_type_values(const StepSite& s, const Tensor& x, int64_t r, StepValues
 void sum_values(const StepSite& s, const Tensor& x, int64_t r, StepValues& v) {  // x (N, C)
     const Stack stack = s.id().stack;
     const Tensor* emb = s.stepper.output(StepId::of(StepKind::token_embedding, stack));
-    const Tensor* pe = s.stepper.output(StepId::of(StepKind::position, stack));     // nullptr without positions
+    const Tensor* pe = s.stepper.output(StepId::of(StepKind::position, stack));      // nullptr without positions
     const Tensor* type = s.stepper.output(StepId::of(StepKind::token_type, stack));  // nullptr without token types
     const int64_t dim = column(s, x.dim(1), 0);
     auto entry = [&](const Tensor* t) { return t ? static_cast<double>(t->row(r)(dim)) : 0.0; };

@@ -8,7 +8,9 @@ namespace attnlab {
 
 namespace {
 
-double fraction(int64_t part, int64_t whole) { return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
+double fraction(int64_t part, int64_t whole) {
+    return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
 
 int64_t count_negative(const Tensor& t) {
     return std::count_if(t.data.begin(), t.data.end(), [](float x) { return x < 0.0f; });
@@ -68,7 +70,9 @@ void add_layer_values(const StepSite& s, StepValues& v) {
         case StepKind::head_activation: return activation_values(s, y, r, v);
         case StepKind::ffn:
             switch (id.part) {
-                case FfnPart::hidden: v.text["neg_pct"] = format_percent(fraction(count_negative(y), y.numel())); return;
+                case FfnPart::hidden:
+                    v.text["neg_pct"] = format_percent(fraction(count_negative(y), y.numel()));
+                    return;
                 case FfnPart::activation: return activation_values(s, y, r, v);
                 case FfnPart::out: v.text["norm"] = format_number(row_norm(y.row(r))); return;
             }

@@ -13,7 +13,8 @@ constexpr int64_t kShownKeeps = 16;  // a longer keep vector is cut with "…"
 void padding_values(const Tensor& keep, StepValues& v) {  // keep (N,)
     const int64_t n = keep.numel();
     std::string shown;
-    for (int64_t j = 0; j < std::min(n, kShownKeeps); ++j) shown += (j ? " " : "") + std::string(keep.data[j] != 0.0f ? "1" : "0");
+    for (int64_t j = 0; j < std::min(n, kShownKeeps); ++j)
+        shown += (j ? " " : "") + std::string(keep.data[j] != 0.0f ? "1" : "0");
     if (n > kShownKeeps) shown += " …";
     v.text["n"] = format_count(n);
     v.text["n_pad"] = format_count(std::count(keep.data.begin(), keep.data.end(), 0.0f));
@@ -39,8 +40,10 @@ void matrix_values(const StepSite& s, const Tensor& m, StepValues& v) {  // m (T
 
 void add_mask_values(const StepSite& s, StepValues& v) {
     const Tensor& m = *s.output();
-    if (s.id().kind == StepKind::padding_mask) padding_values(m, v);  // (N,)
-    else matrix_values(s, m, v);                                      // look-ahead (T, T), attention masks (N, M)
+    if (s.id().kind == StepKind::padding_mask)
+        padding_values(m, v);  // (N,)
+    else
+        matrix_values(s, m, v);  // look-ahead (T, T), attention masks (N, M)
 }
 
 }  // namespace attnlab

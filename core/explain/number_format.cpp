@@ -17,7 +17,8 @@ std::string format_number(double v) {
     }
     const int decimals = a < 9.9995 ? 3 : a < 99.995 ? 2 : a < 9999.95 ? 1 : 0;
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    if (std::string_view(buf).find_first_not_of("-0.") == std::string_view::npos) return buf[0] == '-' ? buf + 1 : buf;  // no "-0.000"
+    if (std::string_view(buf).find_first_not_of("-0.") == std::string_view::npos)
+        return buf[0] == '-' ? buf + 1 : buf;  // no "-0.000"
     return buf;
 }
 

@@ -12,8 +12,10 @@ namespace {
 std::pair<int64_t, int64_t> top_two(RowRef row) {
     int64_t first = 0, second = -1;
     for (int64_t j = 1; j < row.size(); ++j) {
-        if (row(j) > row(first)) second = first, first = j;
-        else if (second < 0 || row(j) > row(second)) second = j;
+        if (row(j) > row(first))
+            second = first, first = j;
+        else if (second < 0 || row(j) > row(second))
+            second = j;
     }
     return {first, second < 0 ? first : second};
 }

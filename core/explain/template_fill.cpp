@@ -7,7 +7,9 @@ namespace attnlab {
 
 namespace {
 
-bool is_name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+bool is_name_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 
 std::string excerpt(std::string_view text, size_t at) { return "\"" + std::string(text.substr(at, 24)) + "\""; }
 

@@ -41,39 +41,55 @@ std::string GraphBuilder::embedding(Stack side) {
     const float scale = config_.scale_embedding ? std::sqrt(static_cast<float>(config_.d_model)) : 1.0f;
     const std::string e = src ? "E_src" : "E_tgt";
 
-    const std::string embed = add(id(StepKind::token_embedding), {src ? "Source token embeddings" : "Target token embeddings",
-         config_.scale_embedding ? "x_emb = " + e + "[token]·√C" : "x_emb = " + e + "[token]",
-         {}, {table}, {ids_control}, "", [side, table, scale](const StepContext& ctx) {
-             const auto& ids = side_ids(ctx, side);
-             const Tensor& E = ctx.param(table);  // (V, C)
-             Tensor x({static_cast<int64_t>(ids.size()), E.dim(1)});  // (N, C)
-             for (size_t i = 0; i < ids.size(); ++i) {
-                 assert(ids[i] >= 0 && ids[i] < E.dim(0));
-                 x.row(static_cast<int64_t>(i)) = E.row(ids[i]) * scale;
-             }
-             return StepOutput{std::move(x), {}};
-         }});
+    const std::string embed = add(id(StepKind::token_embedding),
+                                  {src ? "Source token embeddings" : "Target token embeddings",
+                                   config_.scale_embedding ? "x_emb = " + e + "[token]·√C" : "x_emb = " + e + "[token]",
+                                   {},
+                                   {table},
+                                   {ids_control},
+                                   "",
+                                   [side, table, scale](const StepContext& ctx) {
+                                       const auto& ids = side_ids(ctx, side);
+                                       const Tensor& E = ctx.param(table);                      // (V, C)
+                                       Tensor x({static_cast<int64_t>(ids.size()), E.dim(1)});  // (N, C)
+                                       for (size_t i = 0; i < ids.size(); ++i) {
+                                           assert(ids[i] >= 0 && ids[i] < E.dim(0));
+                                           x.row(static_cast<int64_t>(i)) = E.row(ids[i]) * scale;
+                                       }
+                                       return StepOutput{std::move(x), {}};
+                                   }});
     std::vector<std::string> parts = {embed};
     std::string sum_formula = "x = x_emb", sum_title = "Embedding";
 
     if (config_.positional == Positional::sinusoidal) {
-        parts.push_back(add(id(StepKind::position), {"Sinusoidal positional encoding",
-             "PE(pos, 2i) = sin(pos / 10000^(2i/C)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/C))", {}, {},
-             {ids_control}, "C=" + std::to_string(config_.d_model), [side](const StepContext& ctx) {
-                 const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
-                 return StepOutput{sinusoidal_encoding(n, ctx.config.d_model), {}};  // (N, C)
-             }}));
+        parts.push_back(add(id(StepKind::position),
+                            {"Sinusoidal positional encoding",
+                             "PE(pos, 2i) = sin(pos / 10000^(2i/C)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/C))",
+                             {},
+                             {},
+                             {ids_control},
+                             "C=" + std::to_string(config_.d_model),
+                             [side](const StepContext& ctx) {
+                                 const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
+                                 return StepOutput{sinusoidal_encoding(n, ctx.config.d_model), {}};  // (N, C)
+                             }}));
     } else if (config_.positional == Positional::learned) {
         const std::string positions = params.positions;
-        parts.push_back(add(id(StepKind::position), {"Learned position embeddings", "P[pos]", {}, {positions}, {ids_control}, "",
-             [side, positions](const StepContext& ctx) {
-                 const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
-                 const Tensor& P = ctx.param(positions);  // (max_len, C)
-                 assert(n <= P.dim(0));
-                 Tensor x({n, P.dim(1)});  // (N, C)
-                 x.matrix() = P.matrix().topRows(n);
-                 return StepOutput{std::move(x), {}};
-             }}));
+        parts.push_back(add(id(StepKind::position), {"Learned position embeddings",
+                                                     "P[pos]",
+                                                     {},
+                                                     {positions},
+                                                     {ids_control},
+                                                     "",
+                                                     [side, positions](const StepContext& ctx) {
+                                                         const auto n =
+                                                             static_cast<int64_t>(side_ids(ctx, side).size());
+                                                         const Tensor& P = ctx.param(positions);  // (max_len, C)
+                                                         assert(n <= P.dim(0));
+                                                         Tensor x({n, P.dim(1)});  // (N, C)
+                                                         x.matrix() = P.matrix().topRows(n);
+                                                         return StepOutput{std::move(x), {}};
+                                                     }}));
     }
     if (config_.positional != Positional::none) {
         sum_formula += " + PE";
@@ -83,26 +99,35 @@ std::string GraphBuilder::embedding(Stack side) {
     if (!params.token_types.empty()) {
         assert(src && "token types belong to the source");
         const std::string types = params.token_types;
-        parts.push_back(add(id(StepKind::token_type), {"Token-type embeddings", "x_type = E_type[type]  (type 0 where none is given)", {},
-             {types}, {ids_control, kSrcTokenTypesControl}, "", [types](const StepContext& ctx) {
-                 const auto& given = ctx.inputs.src_token_types;
-                 const Tensor& E = ctx.param(types);  // (type_vocab_size, C)
-                 Tensor x({static_cast<int64_t>(ctx.inputs.src_ids.size()), E.dim(1)});  // (S, C)
-                 for (int64_t i = 0; i < x.dim(0); ++i) {
-                     const int type = i < static_cast<int64_t>(given.size()) ? given[static_cast<size_t>(i)] : 0;
-                     assert(type >= 0 && type < E.dim(0));
-                     x.row(i) = E.row(type);
-                 }
-                 return StepOutput{std::move(x), {}};
-             }}));
+        parts.push_back(add(id(StepKind::token_type),
+                            {"Token-type embeddings",
+                             "x_type = E_type[type]  (type 0 where none is given)",
+                             {},
+                             {types},
+                             {ids_control, kSrcTokenTypesControl},
+                             "",
+                             [types](const StepContext& ctx) {
+                                 const auto& given = ctx.inputs.src_token_types;
+                                 const Tensor& E = ctx.param(types);  // (type_vocab_size, C)
+                                 Tensor x({static_cast<int64_t>(ctx.inputs.src_ids.size()), E.dim(1)});  // (S, C)
+                                 for (int64_t i = 0; i < x.dim(0); ++i) {
+                                     const int type =
+                                         i < static_cast<int64_t>(given.size()) ? given[static_cast<size_t>(i)] : 0;
+                                     assert(type >= 0 && type < E.dim(0));
+                                     x.row(i) = E.row(type);
+                                 }
+                                 return StepOutput{std::move(x), {}};
+                             }}));
         sum_formula += " + x_type";
         sum_title += " + token type";
     }
 
     std::string input = embed;
     if (parts.size() > 1) {
-        input = add(id(StepKind::embedding_sum), {sum_title, sum_formula, parts, {}, {}, "",
-             [](const StepContext& ctx) { return StepOutput{sum_tensors(ctx.in), {}}; }});
+        input =
+            add(id(StepKind::embedding_sum), {sum_title, sum_formula, parts, {}, {}, "", [](const StepContext& ctx) {
+                                                  return StepOutput{sum_tensors(ctx.in), {}};
+                                              }});
     }
     if (params.norm) input = layer_norm(id(StepKind::embedding_norm), "Embedding LayerNorm", input, *params.norm);
     assert(input == step_path(stack_input(config_, side)));

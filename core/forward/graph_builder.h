@@ -53,8 +53,8 @@ private:
     std::string layer_norm(const StepId& id, const std::string& title, const std::string& input,
                            const NormParams& params);
     // A step y = x·Aᵀ + b of one LinearParams map.
-    std::string linear(const StepId& id, const std::string& title, const std::string& formula,
-                       const std::string& input, const LinearParams& map);
+    std::string linear(const StepId& id, const std::string& title, const std::string& formula, const std::string& input,
+                       const LinearParams& map);
     // Records `id` (and the path it names) in the step and appends it. Returns the path.
     std::string add(const StepId& id, Step step);
 

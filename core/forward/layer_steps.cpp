@@ -23,17 +23,24 @@ std::string eps_variant(float eps) {
 std::string GraphBuilder::layer_norm(const StepId& id, const std::string& title, const std::string& input,
                                      const NormParams& params) {
     const std::string g = params.weight, b = params.bias;
-    return add(id, {title, "LN(x) = (x − mean) / √(var + ε) · γ + β", {input}, {g, b}, {}, eps_variant(config_.layer_norm_eps),
-         [g, b](const StepContext& ctx) {
-             return StepOutput{layer_norm_forward(ctx.input(0), ctx.param(g), ctx.param(b), ctx.config.layer_norm_eps), {}};
-         }});
+    return add(id, {title,
+                    "LN(x) = (x − mean) / √(var + ε) · γ + β",
+                    {input},
+                    {g, b},
+                    {},
+                    eps_variant(config_.layer_norm_eps),
+                    [g, b](const StepContext& ctx) {
+                        return StepOutput{
+                            layer_norm_forward(ctx.input(0), ctx.param(g), ctx.param(b), ctx.config.layer_norm_eps),
+                            {}};
+                    }});
 }
 
 std::string GraphBuilder::linear(const StepId& id, const std::string& title, const std::string& formula,
                                  const std::string& input, const LinearParams& map) {
     return add(id, {title, formula, {input}, linear_map_param_names(map), {}, "", [map](const StepContext& ctx) {
-             return StepOutput{linear_map_forward(ctx.weights, map, ctx.input(0)), {}};
-         }});
+                        return StepOutput{linear_map_forward(ctx.weights, map, ctx.input(0)), {}};
+                    }});
 }
 
 std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const std::string& x,
@@ -43,10 +50,10 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
     const StepId norm = StepId::sublayer_at(StepKind::norm, stack, layer, k);
     auto add_residual = [&](const std::string& sublayer_out, const char* formula) {
         return add(residual, {"Residual add " + n, formula, {x, sublayer_out}, {}, {}, "", [](const StepContext& ctx) {
-                 Tensor y(ctx.input(0).shape);
-                 y.matrix() = ctx.input(0).matrix() + ctx.input(1).matrix();
-                 return StepOutput{std::move(y), {}};
-             }});
+                                  Tensor y(ctx.input(0).shape);
+                                  y.matrix() = ctx.input(0).matrix() + ctx.input(1).matrix();
+                                  return StepOutput{std::move(y), {}};
+                              }});
     };
     if (config_.norm_first)  // x + Sublayer(LN(x))
         return add_residual(sublayer(layer_norm(norm, "LayerNorm " + n + " (pre-LN)", x, norm_params)),
@@ -60,12 +67,16 @@ std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams
     const std::string hidden = linear(part(FfnPart::hidden), "FFN first linear",
                                       "h = " + linear_map_formula(params.ffn_in, "x", "W_1", "b_1"), input,
                                       params.ffn_in);  // (N, F)
-    const std::string activation =
-        add(part(FfnPart::activation), {"FFN activation (" + to_string(config_.activation) + ")",
-                                        activation_formula(config_.activation), {hidden}, {}, {}, "",
-                                        [](const StepContext& ctx) {
-                                            return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
-                                        }});
+    const std::string activation = add(
+        part(FfnPart::activation), {"FFN activation (" + to_string(config_.activation) + ")",
+                                    activation_formula(config_.activation),
+                                    {hidden},
+                                    {},
+                                    {},
+                                    "",
+                                    [](const StepContext& ctx) {
+                                        return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
+                                    }});
     return linear(part(FfnPart::out), "FFN second linear",
                   "FFN(x) = " + linear_map_formula(params.ffn_out, "a", "W_2", "b_2"), activation,
                   params.ffn_out);  // (N, C)
@@ -101,8 +112,10 @@ std::string GraphBuilder::stack_output(Stack stack, const std::string& input) {
     const StepId id = StepId::of(StepKind::stack_output, stack);
     if (const auto norm = final_norm_params(config_, stack))
         return layer_norm(id, "Final LayerNorm of the " + name, input, *norm);
-    return add(id, {"Output of the " + name, "the last layer's output", {input}, {}, {}, "",
-         [](const StepContext& ctx) { return StepOutput{ctx.input(0), {}}; }});
+    return add(id,
+               {"Output of the " + name, "the last layer's output", {input}, {}, {}, "", [](const StepContext& ctx) {
+                    return StepOutput{ctx.input(0), {}};
+                }});
 }
 
 void GraphBuilder::output_head(const std::string& input) {
@@ -111,12 +124,19 @@ void GraphBuilder::output_head(const std::string& input) {
     auto id = [this](StepKind kind) { return StepId::head(kind, config_); };
     std::string x = input;
     if (head.transform) {  // BERT's MLM head: LN(act(x·W_tᵀ + b_t)) before the unembedding
-        const std::string t = linear(id(StepKind::head_transform), "Head transform",
-                                     "t = " + linear_map_formula(*head.transform, "x", "W_t", "b_t"), x, *head.transform);
-        const std::string a = add(id(StepKind::head_activation), {"Head activation (" + to_string(config_.activation) + ")",
-             activation_formula(config_.activation), {t}, {}, {}, "", [](const StepContext& ctx) {
-                 return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
-             }});
+        const std::string t =
+            linear(id(StepKind::head_transform), "Head transform",
+                   "t = " + linear_map_formula(*head.transform, "x", "W_t", "b_t"), x, *head.transform);
+        const std::string a = add(id(StepKind::head_activation),
+                                  {"Head activation (" + to_string(config_.activation) + ")",
+                                   activation_formula(config_.activation),
+                                   {t},
+                                   {},
+                                   {},
+                                   "",
+                                   [](const StepContext& ctx) {
+                                       return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
+                                   }});
         x = layer_norm(id(StepKind::head_norm), "Head LayerNorm", a, *head.transform_norm);
     }
     const bool tied = config_.tie_embeddings;
@@ -125,8 +145,14 @@ void GraphBuilder::output_head(const std::string& input) {
     const std::string logits = linear(id(StepKind::logits), "Output projection", formula, x, head.unembed);  // (N, V)
     const bool masked = prediction_of(config_) == Prediction::masked_tokens;
     add(id(StepKind::probs), {masked ? "Masked-token probabilities" : "Next-token probabilities",
-         "p = softmax(logits)", {logits}, {}, {}, "",
-         [](const StepContext& ctx) { return StepOutput{softmax_rows(ctx.input(0)), {}}; }});
+                              "p = softmax(logits)",
+                              {logits},
+                              {},
+                              {},
+                              "",
+                              [](const StepContext& ctx) {
+                                  return StepOutput{softmax_rows(ctx.input(0)), {}};
+                              }});
 }
 
 }  // namespace attnlab

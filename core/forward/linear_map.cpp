@@ -15,8 +15,10 @@ void apply_range(const Tensor& w, const Tensor* b, const LinearParams& map, cons
                  Tensor& y) {
     const int64_t first = map.out_begin + begin;
     OutputColumns out(y.data.data() + begin, y.dim(0), n, Eigen::OuterStride<>(y.dim(1)));
-    if (map.layout == WeightLayout::out_in) linear_forward(x, w, b, first, n, out);
-    else linear_in_out_forward(x, w, b, first, n, out);
+    if (map.layout == WeightLayout::out_in)
+        linear_forward(x, w, b, first, n, out);
+    else
+        linear_in_out_forward(x, w, b, first, n, out);
 }
 
 }  // namespace

@@ -14,42 +14,83 @@ Tensor with_user_overrides(const StepContext& ctx, AttentionUse use, Tensor mask
 }  // namespace
 
 std::string GraphBuilder::encoder_self_mask() {
-    const std::string padding = add(StepId::of(StepKind::padding_mask, Stack::encoder), {"Source padding", "keep_j = (src_j ≠ <pad>)", {}, {}, {kSrcIdsControl}, "pad=" + std::to_string(config_.pad_id),
-         [](const StepContext& ctx) { return StepOutput{key_padding(ctx.inputs.src_ids, ctx.config.pad_id), {}}; }});
+    const std::string padding = add(StepId::of(StepKind::padding_mask, Stack::encoder),
+                                    {"Source padding",
+                                     "keep_j = (src_j ≠ <pad>)",
+                                     {},
+                                     {},
+                                     {kSrcIdsControl},
+                                     "pad=" + std::to_string(config_.pad_id),
+                                     [](const StepContext& ctx) {
+                                         return StepOutput{key_padding(ctx.inputs.src_ids, ctx.config.pad_id), {}};
+                                     }});
     const AttentionUse use = AttentionUse::encoder_self;
-    return add(StepId::mask_of(use), {"Encoder self-attention mask", "M[i, j] = keep_j  (padding masks keys only)", {padding},
-         {}, {mask_control(use)}, "", [](const StepContext& ctx) {
-             const Tensor& keys = ctx.input(0);
-             Tensor m = combine_masks(keys.dim(0), keys, nullptr);  // (S, S)
-             return StepOutput{with_user_overrides(ctx, AttentionUse::encoder_self, std::move(m)), {}};
-         }});
+    return add(StepId::mask_of(use),
+               {"Encoder self-attention mask",
+                "M[i, j] = keep_j  (padding masks keys only)",
+                {padding},
+                {},
+                {mask_control(use)},
+                "",
+                [](const StepContext& ctx) {
+                    const Tensor& keys = ctx.input(0);
+                    Tensor m = combine_masks(keys.dim(0), keys, nullptr);  // (S, S)
+                    return StepOutput{with_user_overrides(ctx, AttentionUse::encoder_self, std::move(m)), {}};
+                }});
 }
 
 std::string GraphBuilder::decoder_self_mask() {
-    const std::string padding = add(StepId::of(StepKind::padding_mask, Stack::decoder), {"Target padding", "keep_j = (tgt_j ≠ <pad>)", {}, {}, {kTgtIdsControl}, "pad=" + std::to_string(config_.pad_id),
-         [](const StepContext& ctx) { return StepOutput{key_padding(ctx.inputs.tgt_ids, ctx.config.pad_id), {}}; }});
-    const std::string look_ahead = add(StepId::of(StepKind::look_ahead_mask, Stack::decoder), {"Look-ahead mask", "A[i, j] = 1 if j ≤ i else 0  (tril)", {}, {}, {kTgtIdsControl}, "",
-         [](const StepContext& ctx) {
-             return StepOutput{look_ahead_mask(static_cast<int64_t>(ctx.inputs.tgt_ids.size())), {}};
-         }});
+    const std::string padding = add(StepId::of(StepKind::padding_mask, Stack::decoder),
+                                    {"Target padding",
+                                     "keep_j = (tgt_j ≠ <pad>)",
+                                     {},
+                                     {},
+                                     {kTgtIdsControl},
+                                     "pad=" + std::to_string(config_.pad_id),
+                                     [](const StepContext& ctx) {
+                                         return StepOutput{key_padding(ctx.inputs.tgt_ids, ctx.config.pad_id), {}};
+                                     }});
+    const std::string look_ahead =
+        add(StepId::of(StepKind::look_ahead_mask, Stack::decoder),
+            {"Look-ahead mask",
+             "A[i, j] = 1 if j ≤ i else 0  (tril)",
+             {},
+             {},
+             {kTgtIdsControl},
+             "",
+             [](const StepContext& ctx) {
+                 return StepOutput{look_ahead_mask(static_cast<int64_t>(ctx.inputs.tgt_ids.size())), {}};
+             }});
     const AttentionUse use = AttentionUse::decoder_self;
-    return add(StepId::mask_of(use), {"Decoder self-attention mask", "M[i, j] = A[i, j] ∧ keep_j", {padding, look_ahead},
-         {}, {mask_control(use)}, "", [](const StepContext& ctx) {
-             const Tensor& keys = ctx.input(0);
-             Tensor m = combine_masks(keys.dim(0), keys, &ctx.input(1));  // (T, T)
-             return StepOutput{with_user_overrides(ctx, AttentionUse::decoder_self, std::move(m)), {}};
-         }});
+    return add(StepId::mask_of(use),
+               {"Decoder self-attention mask",
+                "M[i, j] = A[i, j] ∧ keep_j",
+                {padding, look_ahead},
+                {},
+                {mask_control(use)},
+                "",
+                [](const StepContext& ctx) {
+                    const Tensor& keys = ctx.input(0);
+                    Tensor m = combine_masks(keys.dim(0), keys, &ctx.input(1));  // (T, T)
+                    return StepOutput{with_user_overrides(ctx, AttentionUse::decoder_self, std::move(m)), {}};
+                }});
 }
 
 std::string GraphBuilder::cross_mask() {
     const AttentionUse use = AttentionUse::cross;
     const std::string source_padding = step_path(StepId::of(StepKind::padding_mask, Stack::encoder));
-    return add(StepId::mask_of(use), {"Cross-attention mask", "M[i, j] = keep_j of the source  (T × S)", {source_padding},
-         {}, {kTgtIdsControl, mask_control(use)}, "", [](const StepContext& ctx) {
-             const auto n_queries = static_cast<int64_t>(ctx.inputs.tgt_ids.size());
-             Tensor m = combine_masks(n_queries, ctx.input(0), nullptr);  // (T, S)
-             return StepOutput{with_user_overrides(ctx, AttentionUse::cross, std::move(m)), {}};
-         }});
+    return add(StepId::mask_of(use),
+               {"Cross-attention mask",
+                "M[i, j] = keep_j of the source  (T × S)",
+                {source_padding},
+                {},
+                {kTgtIdsControl, mask_control(use)},
+                "",
+                [](const StepContext& ctx) {
+                    const auto n_queries = static_cast<int64_t>(ctx.inputs.tgt_ids.size());
+                    Tensor m = combine_masks(n_queries, ctx.input(0), nullptr);  // (T, S)
+                    return StepOutput{with_user_overrides(ctx, AttentionUse::cross, std::move(m)), {}};
+                }});
 }
 
 }  // namespace attnlab

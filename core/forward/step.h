@@ -19,8 +19,8 @@ namespace attnlab {
 
 // What the user controls besides the weights and the config.
 struct ForwardInputs {
-    std::vector<int> src_ids;  // (S,) encoder input; pad_id marks padding
-    std::vector<int> tgt_ids;  // (T,) decoder input, usually <sos> first
+    std::vector<int> src_ids;                              // (S,) encoder input; pad_id marks padding
+    std::vector<int> tgt_ids;                              // (T,) decoder input, usually <sos> first
     std::map<AttentionUse, MaskOverrides> mask_overrides;  // the mask of one use of attention -> cells
     std::map<AttentionSite, std::set<int>> ablated_heads;  // an attention -> its heads switched off
     // BERT's token type (segment: 0 for the first sentence, 1 for the second) of each source
@@ -51,12 +51,12 @@ std::string mask_control(AttentionUse use);
 std::string ablation_control(const AttentionSite& site);
 
 struct Step {
-    std::string title;    // short, for the timeline
-    std::string formula;  // what it computes, in the paper's notation
+    std::string title;                  // short, for the timeline
+    std::string formula;                // what it computes, in the paper's notation
     std::vector<std::string> inputs;    // trace paths it reads, in the order compute() expects
     std::vector<std::string> params;    // weight names it reads
     std::vector<std::string> controls;  // src_ids, tgt_ids, src_token_types, mask:<path>, ablation:<path>
-    std::string variant;  // config details that change the result but not the formula (ε, ...)
+    std::string variant;                // config details that change the result but not the formula (ε, ...)
     std::function<StepOutput(const StepContext&)> compute;
     // Written by GraphBuilder::add from the step's id; read by everything else.
     StepRecord record = {};

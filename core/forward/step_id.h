@@ -53,19 +53,21 @@ struct AttentionSite {
 // not use keep their defaults, so the constructors below are the way to name a step.
 struct StepId {
     StepKind kind = StepKind::token_embedding;
-    Stack stack = Stack::encoder;  // the stack the step belongs to or feeds; the head: the last stack
-    int layer = -1;                // layer steps (attention, residual, norm, ffn); -1 elsewhere
-    int sublayer = 0;              // residual, norm: k = 1 (self-attention), 2, 3 (FFN last)
-    AttentionUse use = AttentionUse::encoder_self;   // attention, attention_mask
-    AttentionStage stage = AttentionStage::q;        // attention
-    FfnPart part = FfnPart::hidden;                  // ffn
+    Stack stack = Stack::encoder;                   // the stack the step belongs to or feeds; the head: the last stack
+    int layer = -1;                                 // layer steps (attention, residual, norm, ffn); -1 elsewhere
+    int sublayer = 0;                               // residual, norm: k = 1 (self-attention), 2, 3 (FFN last)
+    AttentionUse use = AttentionUse::encoder_self;  // attention, attention_mask
+    AttentionStage stage = AttentionStage::q;       // attention
+    FfnPart part = FfnPart::hidden;                 // ffn
 
     bool operator==(const StepId&) const = default;
 
     static StepId of(StepKind kind, Stack stack) { return {kind, stack}; }
     static StepId attention_at(AttentionSite site, AttentionStage stage);
     static StepId mask_of(AttentionUse use);
-    static StepId ffn_at(Stack stack, int layer, FfnPart part) { return {StepKind::ffn, stack, layer, 0, {}, {}, part}; }
+    static StepId ffn_at(Stack stack, int layer, FfnPart part) {
+        return {StepKind::ffn, stack, layer, 0, {}, {}, part};
+    }
     static StepId sublayer_at(StepKind residual_or_norm, Stack stack, int layer, int k) {
         return {residual_or_norm, stack, layer, k};
     }
@@ -77,9 +79,9 @@ struct StepId {
 // Everything the graph builder knows of a step besides its computation.
 struct StepRecord {
     StepId id;
-    Sequence rows = Sequence::source;  // the N of (N, ·), (H, N, ·) and (N,)
-    std::optional<Sequence> keys;      // the M of an (N, M) mask or (H, N, M) score stage; nullopt when
-                                       // the columns are features, dimensions or the vocabulary
+    Sequence rows = Sequence::source;    // the N of (N, ·), (H, N, ·) and (N,)
+    std::optional<Sequence> keys;        // the M of an (N, M) mask or (H, N, M) score stage; nullopt when
+                                         // the columns are features, dimensions or the vocabulary
     std::optional<Prediction> predicts;  // head steps, logits, probs
 
     // Derived from the id and the config: the only place these rules live.
@@ -91,6 +93,6 @@ Sequence sequence_of(Stack stack);
 Stack last_stack(const ModelConfig& config);
 Prediction prediction_of(const ModelConfig& config);
 bool is_score_stage(AttentionStage stage);  // scores, scaled, masked, weights: (H, N, M)
-const char* to_string(AttentionUse use);     // "encoder_self", "decoder_self", "cross"
+const char* to_string(AttentionUse use);    // "encoder_self", "decoder_self", "cross"
 
 }  // namespace attnlab

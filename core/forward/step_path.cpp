@@ -51,7 +51,8 @@ const char* to_string(AttentionStage stage) {
 std::string layer_name(Stack stack, int layer) { return stack_word(stack) + ".layers." + std::to_string(layer); }
 
 std::string attention_name(const AttentionSite& site) {
-    return layer_name(stack_of(site.use), site.layer) + (site.use == AttentionUse::cross ? ".cross_attn" : ".self_attn");
+    return layer_name(stack_of(site.use), site.layer) +
+           (site.use == AttentionUse::cross ? ".cross_attn" : ".self_attn");
 }
 
 std::optional<AttentionSite> find_attention(const std::vector<Step>& steps, const std::string& name) {

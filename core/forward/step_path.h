@@ -19,6 +19,7 @@ std::string attention_name(const AttentionSite& site);
 std::string layer_name(Stack stack, int layer);
 const char* to_string(AttentionStage stage);
 // The attention of `steps` whose name is `name` (as attention_name writes it), or nullopt.
-std::optional<AttentionSite> find_attention(const std::vector<Step>& steps, const std::string& name);  // "q", "scores", …: the last part of a stage's path
+std::optional<AttentionSite> find_attention(
+    const std::vector<Step>& steps, const std::string& name);  // "q", "scores", …: the last part of a stage's path
 
 }  // namespace attnlab

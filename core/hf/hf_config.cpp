@@ -12,9 +12,7 @@ namespace {
 using nlohmann::json;
 
 // A JSON value as a message shows it: compact, so a hostile value keeps the message one line.
-std::string shown(const json& value) {
-    return value.dump(-1, ' ', false, json::error_handler_t::replace);
-}
+std::string shown(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // Reads fields of the config object; the first problem is kept and later reads do nothing.
 class HfFields {
@@ -164,8 +162,9 @@ ModelConfig bert_config(HfFields& f) {
     c.scale_embedding = false;
     c.embedding_norm = true;
     c.output_head = OutputHead::transform;
-    c.pad_id = f.token_id("pad_token_id", c.src_vocab_size, 0);  // [PAD]: masked as a key, as its attention_mask would be
-    c.sos_id = c.eos_id = c.unk_id = -1;  // [CLS], [SEP] and [UNK] are the tokenizer's (vocab.txt)
+    c.pad_id =
+        f.token_id("pad_token_id", c.src_vocab_size, 0);  // [PAD]: masked as a key, as its attention_mask would be
+    c.sos_id = c.eos_id = c.unk_id = -1;                  // [CLS], [SEP] and [UNK] are the tokenizer's (vocab.txt)
     f.require_setting("position_embedding_type", "absolute");
     f.require_setting("is_decoder", false);
     f.require_setting("add_cross_attention", false);
@@ -183,9 +182,12 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
     const std::string model_type = f.text("model_type", "");
     if (f.failed()) return Error{f.error()};
     ModelConfig c;
-    if (model_type == "gpt2") c = gpt2_config(f);
-    else if (model_type == "bert") c = bert_config(f);
-    else return Error{"unsupported model_type " + shown(json(model_type)) + " (supported: gpt2, bert)"};
+    if (model_type == "gpt2")
+        c = gpt2_config(f);
+    else if (model_type == "bert")
+        c = bert_config(f);
+    else
+        return Error{"unsupported model_type " + shown(json(model_type)) + " (supported: gpt2, bert)"};
     if (f.failed()) return Error{f.error()};
     if (auto st = validate_config(c); !st) return st.error();
     return c;

@@ -26,11 +26,13 @@ Result<ModelConfig> read_hf_config(const std::string& path) {
 // Why a folder has no model.safetensors to map, in one line.
 Error missing_weights_file(const std::string& dir) {
     if (io::is_regular_file(dir + "/model.safetensors.index.json"))
-        return Error{io::display_path(dir) + ": the weights are split into shards (model.safetensors.index.json); "
-                                             "only a single model.safetensors can be opened"};
+        return Error{io::display_path(dir) +
+                     ": the weights are split into shards (model.safetensors.index.json); "
+                     "only a single model.safetensors can be opened"};
     if (io::is_regular_file(dir + "/pytorch_model.bin"))
-        return Error{io::display_path(dir) + ": has pytorch_model.bin but no model.safetensors; only safetensors "
-                                             "weights can be opened"};
+        return Error{io::display_path(dir) +
+                     ": has pytorch_model.bin but no model.safetensors; only safetensors "
+                     "weights can be opened"};
     return Error{io::display_path(dir + "/model.safetensors") + ": no such file"};
 }
 
@@ -49,7 +51,8 @@ Status check_finite(const Tensor& t, const std::string& name) {
 
 Result<LoadedModel> load_hf_folder(const std::string& dir) {
     if (!io::is_regular_file(dir + "/config.json"))
-        return Error{io::display_path(dir) + ": a folder without config.json; open a model file or a Hugging Face folder"};
+        return Error{io::display_path(dir) +
+                     ": a folder without config.json; open a model file or a Hugging Face folder"};
     auto config = read_hf_config(dir + "/config.json");
     if (!config) return config.error();
     const std::string weights_path = dir + "/model.safetensors";
@@ -72,7 +75,8 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
     for (const ParamSpec& spec : parameter_specs(model.config)) {
         params.push_back(spec.name);
         const std::string name = names->find(spec.name);
-        if (name.empty()) return fail("missing tensor '" + names->as_in_file(spec.name) + "' " + shape_string(spec.shape));
+        if (name.empty())
+            return fail("missing tensor '" + names->as_in_file(spec.name) + "' " + shape_string(spec.shape));
         const io::SafetensorsEntry& entry = file->entries().at(name);
         if (entry.shape != spec.shape)
             return fail("tensor '" + name + "' has shape " + shape_string(entry.shape) + ", config.json needs " +
@@ -84,8 +88,8 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
     }
     if (auto st = check_model(model); !st) return fail(st.error().message);
 
-    LoadedModel loaded{std::move(model), "Hugging Face " + to_string(config->family) + " folder",
-                       names->unused(params), {}};
+    LoadedModel loaded{
+        std::move(model), "Hugging Face " + to_string(config->family) + " folder", names->unused(params), {}};
     auto tokenizer = attach_tokenizer(dir, loaded.model);
     if (!tokenizer) return tokenizer.error();
     loaded.tokenizer = std::move(*tokenizer);

@@ -17,9 +17,9 @@ namespace attnlab {
 
 struct LoadedModel {
     Model model;
-    std::string format;                        // "Hugging Face gpt2 folder", "Attention Lab model file"
-    std::vector<std::string> unused_tensors;   // in the file, not read: buffers, BERT's pooler, tied copies
-    AttachedTokenizer tokenizer;               // which tokenizer files were read (hf_tokenizer.h)
+    std::string format;                       // "Hugging Face gpt2 folder", "Attention Lab model file"
+    std::vector<std::string> unused_tensors;  // in the file, not read: buffers, BERT's pooler, tied copies
+    AttachedTokenizer tokenizer;              // which tokenizer files were read (hf_tokenizer.h)
 };
 
 Result<LoadedModel> load_hf_folder(const std::string& dir);

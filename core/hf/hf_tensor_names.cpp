@@ -28,8 +28,8 @@ bool is_head_name(Family family, const std::string& name) {
 std::string parameter_name(Family family, const std::string& prefix, const std::string& file_name) {
     std::string name = file_name.starts_with(prefix) ? file_name.substr(prefix.size()) : file_name;
     if (family == Family::bert) {
-        for (const auto& [old_suffix, new_suffix] : {std::pair{".LayerNorm.gamma", ".LayerNorm.weight"},
-                                                     std::pair{".LayerNorm.beta", ".LayerNorm.bias"}})
+        for (const auto& [old_suffix, new_suffix] :
+             {std::pair{".LayerNorm.gamma", ".LayerNorm.weight"}, std::pair{".LayerNorm.beta", ".LayerNorm.bias"}})
             if (name.ends_with(old_suffix))
                 name = name.substr(0, name.size() - std::string(old_suffix).size()) + new_suffix;
     }
@@ -49,7 +49,8 @@ Result<FileTensorNames> FileTensorNames::match(Family family, const std::vector<
         auto [it, inserted] = names.file_name_.emplace(param, file_name);
         if (!inserted)
             return Error{"tensors " + io::quote_name(std::min(it->second, file_name)) + " and " +
-                         io::quote_name(std::max(it->second, file_name)) + " are both parameter " + io::quote_name(param)};
+                         io::quote_name(std::max(it->second, file_name)) + " are both parameter " +
+                         io::quote_name(param)};
     }
     return names;
 }

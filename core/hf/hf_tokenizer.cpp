@@ -84,7 +84,8 @@ Result<Vocab> model_side_vocab(const Vocab& tokenizer_vocab, int model_vocab_siz
                      " tokens, more than config.json's vocab_size " + std::to_string(model_vocab_size)};
     if (tokenizer_vocab.size() == model_vocab_size) return tokenizer_vocab;
     std::vector<std::string> tokens = tokenizer_vocab.tokens();
-    for (int id = tokenizer_vocab.size(); id < model_vocab_size; ++id) tokens.push_back("<?" + std::to_string(id) + ">");
+    for (int id = tokenizer_vocab.size(); id < model_vocab_size; ++id)
+        tokens.push_back("<?" + std::to_string(id) + ">");
     return Vocab::from_tokens(std::move(tokens));
 }
 
@@ -103,8 +104,8 @@ Result<AttachedTokenizer> attach_tokenizer(const std::string& dir, Model& model)
     if (!*tokenizer) return seen;
 
     const int vocab_size = gpt2 ? model.config.tgt_vocab_size : model.config.src_vocab_size;
-    auto vocab = model_side_vocab((*tokenizer)->vocab(), vocab_size,
-                                  io::display_path(dir + "/" + seen.files_read.front()));
+    auto vocab =
+        model_side_vocab((*tokenizer)->vocab(), vocab_size, io::display_path(dir + "/" + seen.files_read.front()));
     if (!vocab) return vocab.error();
     (gpt2 ? model.tgt_vocab : model.src_vocab) = std::move(*vocab);
     model.subword_tokenizer = std::move(*tokenizer);

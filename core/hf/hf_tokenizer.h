@@ -17,7 +17,7 @@
 namespace attnlab {
 
 struct AttachedTokenizer {
-    std::vector<std::string> files_read;  // e.g. {"vocab.json", "merges.txt"}; empty: no tokenizer
+    std::vector<std::string> files_read;    // e.g. {"vocab.json", "merges.txt"}; empty: no tokenizer
     std::vector<std::string> files_unread;  // tokenizer files present but not read (tokenizer.json, ...)
 };
 

@@ -31,7 +31,8 @@ Result<std::shared_ptr<const Tensor>> MappedSafetensors::tensor(const std::strin
     assert(it != entries_.end());
     const SafetensorsEntry& entry = it->second;
     if (!is_float_dtype(entry.dtype))
-        return Error{source_ + ": tensor " + quote_name(name) + ": " + unsupported_dtype_message(dtype_name(entry.dtype))};
+        return Error{source_ + ": tensor " + quote_name(name) + ": " +
+                     unsupported_dtype_message(dtype_name(entry.dtype))};
     const uint8_t* bytes = buffer_.data() + entry.begin;
     const bool in_place = entry.dtype == Dtype::f32 && std::endian::native == std::endian::little &&
                           reinterpret_cast<uintptr_t>(bytes) % alignof(float) == 0;

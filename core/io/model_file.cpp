@@ -24,9 +24,10 @@ Result<std::optional<TrainingRecord>> training_from_metadata(const SafetensorsFi
     auto it = file.metadata.find("training");
     if (it == file.metadata.end()) return std::optional<TrainingRecord>{};
     const auto json = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
-    const bool well_formed = json.is_object() && json.size() == 3 && json.contains("task") && json["task"].is_string() &&
-                             json.contains("seed") && json["seed"].is_number_unsigned() && json.contains("steps") &&
-                             json["steps"].is_number_unsigned() && json["steps"].get<uint64_t>() <= 1000000000;
+    const bool well_formed = json.is_object() && json.size() == 3 && json.contains("task") &&
+                             json["task"].is_string() && json.contains("seed") && json["seed"].is_number_unsigned() &&
+                             json.contains("steps") && json["steps"].is_number_unsigned() &&
+                             json["steps"].get<uint64_t>() <= 1000000000;
     if (!well_formed) return Error{"__metadata__[\"training\"] must be {\"task\": text, \"seed\": n, \"steps\": n}"};
     return std::optional<TrainingRecord>(
         TrainingRecord{json["task"].get<std::string>(), json["seed"].get<uint64_t>(), json["steps"].get<int>()});

@@ -36,7 +36,9 @@ Status check_serializable(const SafetensorsFile& file, const std::string& source
     for (const auto& item : file.tensors) {
         const std::string& name = item.first;  // not a structured binding: lambdas capture it
         const Tensor& tensor = item.second;
-        const auto fail = [&](const std::string& what) { return Error{source + ": tensor " + quote_name(name) + ": " + what}; };
+        const auto fail = [&](const std::string& what) {
+            return Error{source + ": tensor " + quote_name(name) + ": " + what};
+        };
         if (name == metadata_key) return fail("the name is reserved for metadata");
         if (!is_utf8(name)) return fail("the name is not valid UTF-8");
         uint64_t numel = 1;
@@ -63,7 +65,8 @@ Result<SafetensorsFile> parse_safetensors(std::span<const uint8_t> bytes, const 
     if (!header) return header.error();
     SafetensorsFile file;
     file.metadata = std::move(header->metadata);
-    for (const SafetensorsEntry& entry : header->entries) file.tensors.emplace(entry.name, decode_tensor(entry, header->buffer));
+    for (const SafetensorsEntry& entry : header->entries)
+        file.tensors.emplace(entry.name, decode_tensor(entry, header->buffer));
     return file;
 }
 

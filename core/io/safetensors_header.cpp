@@ -28,9 +28,9 @@ struct DtypeInfo {
     uint64_t n_bytes;  // per element
 };
 
-constexpr DtypeInfo known_dtypes[] = {{"F32", Dtype::f32, 4}, {"F16", Dtype::f16, 2},  {"BF16", Dtype::bf16, 2},
-                                      {"F64", Dtype::f64, 8}, {"I64", Dtype::i64, 8},  {"I32", Dtype::i32, 4},
-                                      {"I16", Dtype::i16, 2}, {"I8", Dtype::i8, 1},    {"U8", Dtype::u8, 1},
+constexpr DtypeInfo known_dtypes[] = {{"F32", Dtype::f32, 4},     {"F16", Dtype::f16, 2}, {"BF16", Dtype::bf16, 2},
+                                      {"F64", Dtype::f64, 8},     {"I64", Dtype::i64, 8}, {"I32", Dtype::i32, 4},
+                                      {"I16", Dtype::i16, 2},     {"I8", Dtype::i8, 1},   {"U8", Dtype::u8, 1},
                                       {"BOOL", Dtype::boolean, 1}};
 
 const DtypeInfo* find_dtype(std::string_view name) {
@@ -82,15 +82,18 @@ Result<json> parse_header(std::span<const uint8_t> text, const std::string& sour
 Status read_metadata(const json& value, const std::string& source, std::map<std::string, std::string>& metadata) {
     if (!value.is_object()) return Error{source + ": __metadata__ is not a JSON object"};
     for (auto it = value.begin(); it != value.end(); ++it) {
-        if (!it->is_string()) return Error{source + ": __metadata__ " + quote_name(it.key()) + ": value is not a string"};
+        if (!it->is_string())
+            return Error{source + ": __metadata__ " + quote_name(it.key()) + ": value is not a string"};
         metadata[it.key()] = it->get<std::string>();
     }
     return ok_status();
 }
 
-Result<SafetensorsEntry> parse_entry(const std::string& name, const json& value, uint64_t buffer_size, const std::string& source,
-                                     DtypePolicy policy) {
-    const auto fail = [&](const std::string& what) { return Error{source + ": tensor " + quote_name(name) + ": " + what}; };
+Result<SafetensorsEntry> parse_entry(const std::string& name, const json& value, uint64_t buffer_size,
+                                     const std::string& source, DtypePolicy policy) {
+    const auto fail = [&](const std::string& what) {
+        return Error{source + ": tensor " + quote_name(name) + ": " + what};
+    };
     if (!value.is_object()) return fail("entry is not a JSON object");
     SafetensorsEntry entry;
     entry.name = name;
@@ -149,7 +152,8 @@ Status check_tiling(std::vector<SafetensorsEntry>& entries, uint64_t buffer_size
     uint64_t covered = 0;
     std::string previous;
     for (const SafetensorsEntry& e : entries) {
-        const std::string at = source + ": tensor " + quote_name(e.name) + ": data_offsets " + offsets_string(e.begin, e.end);
+        const std::string at =
+            source + ": tensor " + quote_name(e.name) + ": data_offsets " + offsets_string(e.begin, e.end);
         if (e.begin < covered)
             return Error{at + " overlap tensor " + quote_name(previous) + ", which ends at " + std::to_string(covered)};
         if (e.begin > covered)
@@ -236,7 +240,8 @@ Tensor decode_tensor(const SafetensorsEntry& entry, std::span<const uint8_t> buf
     const size_t n = t.data.size();
     switch (entry.dtype) {
         case Dtype::f32:
-            for (size_t i = 0; i < n; ++i) t.data[i] = std::bit_cast<float>(static_cast<uint32_t>(load_le(p + 4 * i, 4)));
+            for (size_t i = 0; i < n; ++i)
+                t.data[i] = std::bit_cast<float>(static_cast<uint32_t>(load_le(p + 4 * i, 4)));
             break;
         case Dtype::f16:
             for (size_t i = 0; i < n; ++i) t.data[i] = f16_to_f32(static_cast<uint16_t>(load_le(p + 2 * i, 2)));
@@ -244,8 +249,7 @@ Tensor decode_tensor(const SafetensorsEntry& entry, std::span<const uint8_t> buf
         case Dtype::bf16:
             for (size_t i = 0; i < n; ++i) t.data[i] = bf16_to_f32(static_cast<uint16_t>(load_le(p + 2 * i, 2)));
             break;
-        default:
-            break;
+        default: break;
     }
     return t;
 }

@@ -41,7 +41,7 @@ struct SafetensorsHeader {
 Result<SafetensorsHeader> parse_safetensors_header(std::span<const uint8_t> bytes, const std::string& source,
                                                    DtypePolicy policy);
 
-bool is_float_dtype(Dtype dtype);  // F32, F16, BF16
+bool is_float_dtype(Dtype dtype);          // F32, F16, BF16
 std::string_view dtype_name(Dtype dtype);  // "F32", "I64", ...
 // "dtype 'I64' is not supported (only F32, F16, BF16)"
 std::string unsupported_dtype_message(std::string_view dtype_name);

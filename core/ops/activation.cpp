@@ -10,7 +10,8 @@ Tensor activation_forward(const Tensor& h, Activation kind) {
     const size_t n = h.data.size();
     switch (kind) {
         case Activation::relu:
-            for (size_t i = 0; i < n; ++i) a.data[i] = h.data[i] < 0.0f ? 0.0f : h.data[i];  // NaN stays NaN, as in PyTorch
+            for (size_t i = 0; i < n; ++i)
+                a.data[i] = h.data[i] < 0.0f ? 0.0f : h.data[i];  // NaN stays NaN, as in PyTorch
             break;
         case Activation::gelu:
             for (size_t i = 0; i < n; ++i) {

@@ -9,8 +9,8 @@
 
 namespace attnlab {
 
-Tensor split_heads(const Tensor& x, int64_t n_heads);   // (T, C) -> (H, T, D)
-Tensor merge_heads(const Tensor& x);                    // (H, T, D) -> (T, C)
+Tensor split_heads(const Tensor& x, int64_t n_heads);       // (T, C) -> (H, T, D)
+Tensor merge_heads(const Tensor& x);                        // (H, T, D) -> (T, C)
 Tensor attention_scores(const Tensor& q, const Tensor& k);  // (H, Tq, D), (H, Tk, D) -> QKᵀ (H, Tq, Tk)
 Tensor scale_scores(const Tensor& scores, float d_head);    // scores / √D
 // −∞ wherever mask (Tq, Tk) is 0; the mask is shared by every head.

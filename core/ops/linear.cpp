@@ -9,7 +9,9 @@ namespace attnlab {
 
 namespace {
 
-OutputColumns whole(Tensor& y) { return OutputColumns(y.data.data(), y.dim(0), y.dim(1), Eigen::OuterStride<>(y.dim(1))); }
+OutputColumns whole(Tensor& y) {
+    return OutputColumns(y.data.data(), y.dim(0), y.dim(1), Eigen::OuterStride<>(y.dim(1)));
+}
 
 }  // namespace
 
@@ -46,10 +48,11 @@ Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias,
 void linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin, int64_t n_out,
                            OutputColumns y) {
     assert(weight.rank() == 2 && x.rank() == 2 && x.dim(1) == weight.dim(0));
-    assert(col_begin >= 0 && n_out >= 0 && col_begin + n_out <= weight.dim(1) && y.rows() == x.dim(0) && y.cols() == n_out);
+    assert(col_begin >= 0 && n_out >= 0 && col_begin + n_out <= weight.dim(1) && y.rows() == x.dim(0) &&
+           y.cols() == n_out);
     if (panel_gemm_available()) {
-        panel_gemm_in_out(x.data.data(), x.dim(0), x.dim(1), weight.data.data(), weight.dim(1), col_begin, n_out, y.data(),
-                          y.outerStride());
+        panel_gemm_in_out(x.data.data(), x.dim(0), x.dim(1), weight.data.data(), weight.dim(1), col_begin, n_out,
+                          y.data(), y.outerStride());
     } else {
         ConstMatMap w(weight.data.data(), weight.dim(0), weight.dim(1));  // (in, all outputs)
         // Straight into the row-major result: with W (in, out) row-major, 1.3-3x faster than

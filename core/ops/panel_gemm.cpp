@@ -13,11 +13,11 @@ namespace attnlab {
 
 namespace {
 
-using Vec = float __attribute__((vector_size(64)));                     // 16 floats, one register
+using Vec = float __attribute__((vector_size(64)));  // 16 floats, one register
 using UnalignedVec = float __attribute__((vector_size(64), aligned(4)));
 
-constexpr int64_t kPanel = 48;  // outputs per panel: three registers
-constexpr int kTokens = 8;      // tokens per block: 8 × 3 accumulators + 3 panel registers + 1 broadcast
+constexpr int64_t kPanel = 48;            // outputs per panel: three registers
+constexpr int kTokens = 8;                // tokens per block: 8 × 3 accumulators + 3 panel registers + 1 broadcast
 constexpr int64_t kGroupBytes = 1 << 20;  // panels copied together: up to 1 MB, so they stay in a 2 MB L2
 constexpr int64_t kMaxGroup = 8;
 
@@ -28,7 +28,8 @@ void multiply_panel(const float* x, int64_t in, const float* panel, float* y, in
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) a0[r] = a1[r] = a2[r] = Vec{};
     for (int64_t k = 0; k < in; ++k, panel += kPanel) {
-        const Vec w0 = *reinterpret_cast<const UnalignedVec*>(panel), w1 = *reinterpret_cast<const UnalignedVec*>(panel + 16),
+        const Vec w0 = *reinterpret_cast<const UnalignedVec*>(panel),
+                  w1 = *reinterpret_cast<const UnalignedVec*>(panel + 16),
                   w2 = *reinterpret_cast<const UnalignedVec*>(panel + 32);
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r) {
@@ -57,7 +58,8 @@ bool panel_gemm_available() { return true; }
 
 void panel_gemm_in_out(const float* x, int64_t N, int64_t in, const float* W, int64_t ldw, int64_t c0, int64_t n,
                        float* y, int64_t ldy) {
-    const int64_t group = std::clamp<int64_t>(kGroupBytes / (in * kPanel * static_cast<int64_t>(sizeof(float))), 1, kMaxGroup);
+    const int64_t group =
+        std::clamp<int64_t>(kGroupBytes / (in * kPanel * static_cast<int64_t>(sizeof(float))), 1, kMaxGroup);
     // (group, in, 48), not zero-filled: every float read was copied in first.
     const auto packed = std::make_unique_for_overwrite<float[]>(static_cast<size_t>(group * in * kPanel));
     const int64_t panels = n / kPanel;

@@ -20,7 +20,8 @@ std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
 // An error for the first wrong shape or value of `m`, named `name` with 1-based (row, column).
 Status check_matrix(const char* name, const Mat& m, Eigen::Index rows, Eigen::Index cols) {
     if (m.rows() != rows || m.cols() != cols)
-        return Error{std::string(name) + " must be " + shape_text(rows, cols) + ", not " + shape_text(m.rows(), m.cols())};
+        return Error{std::string(name) + " must be " + shape_text(rows, cols) + ", not " +
+                     shape_text(m.rows(), m.cols())};
     for (Eigen::Index r = 0; r < rows; ++r)
         for (Eigen::Index c = 0; c < cols; ++c)
             if (!std::isfinite(m(r, c)) || std::abs(m(r, c)) > kHandMaxAbs)
@@ -70,11 +71,11 @@ Result<HandAttention> hand_attention(const HandSpec& spec) {
     if (auto st = check_matrix("mask", spec.mask, T, T); !st) return st.error();
 
     const Tensor q = one_head(out.q), k = one_head(out.k), v = one_head(out.v);  // (1, T, D)
-    const Tensor scores = attention_scores(q, k);                                  // (1, T, T)
+    const Tensor scores = attention_scores(q, k);                                // (1, T, T)
     const Tensor scaled = spec.scale ? scale_scores(scores, static_cast<float>(D)) : scores;
     const Tensor masked = mask_scores(scaled, Tensor::from_matrix(spec.mask));
     const Tensor weights = softmax_rows(masked, &out.fully_masked_rows);
-    const Tensor context = attention_context(weights, v, {});                      // (1, T, D)
+    const Tensor context = attention_context(weights, v, {});  // (1, T, D)
     out.scores = scores.slice(0);
     out.scaled = scaled.slice(0);
     out.masked = masked.slice(0);

@@ -25,11 +25,11 @@ enum class HandInput { qkv, projected };  // type Q, K, V; or type X, W_Q, W_K, 
 
 struct HandSpec {
     HandInput input = HandInput::projected;
-    bool scale = true;   // divide by √D, as the paper does; off shows what the division prevents
-    Mat x;               // (T, C)
-    Mat w_q, w_k, w_v;   // (C, D) each
-    Mat q, k, v;         // (T, D) each, read when input == qkv
-    Mat mask;            // (T, T): 1 = query i may attend to key j, 0 = blocked
+    bool scale = true;  // divide by √D, as the paper does; off shows what the division prevents
+    Mat x;              // (T, C)
+    Mat w_q, w_k, w_v;  // (C, D) each
+    Mat q, k, v;        // (T, D) each, read when input == qkv
+    Mat mask;           // (T, T): 1 = query i may attend to key j, 0 = blocked
 
     int n_tokens() const { return static_cast<int>(mask.rows()); }
     int d_model() const { return static_cast<int>(x.cols()); }
@@ -37,12 +37,12 @@ struct HandSpec {
 };
 
 struct HandAttention {
-    Mat q, k, v;   // (T, D)
-    Mat scores;    // (T, T)
-    Mat scaled;    // (T, T)
-    Mat masked;    // (T, T), −∞ where blocked
-    Mat weights;   // (T, T), rows sum to 1; a row whose every key is blocked is all 0
-    Mat context;   // (T, D)
+    Mat q, k, v;  // (T, D)
+    Mat scores;   // (T, T)
+    Mat scaled;   // (T, T)
+    Mat masked;   // (T, T), −∞ where blocked
+    Mat weights;  // (T, T), rows sum to 1; a row whose every key is blocked is all 0
+    Mat context;  // (T, D)
     std::vector<int64_t> fully_masked_rows;
 };
 

@@ -55,15 +55,18 @@ std::string projection_formula(const HandSpec& spec, char which, int i, int d) {
     const Mat& w = which == 'Q' ? spec.w_q : which == 'K' ? spec.w_k : spec.w_v;  // (C, D)
     assert(i < spec.x.rows() && d < w.cols() && spec.x.cols() == w.rows());
     const double value = spec.x.row(i).dot(w.col(d));
-    return std::string(1, which) + at(i, d) + " = x" + subscript(i + 1) + "·W_" + which + "[:," + std::to_string(d + 1) +
-           "] = " + sum_of_products(w.rows(), [&](auto c) { return spec.x(i, c); }, [&](auto c) { return w(c, d); }) +
+    return std::string(1, which) + at(i, d) + " = x" + subscript(i + 1) + "·W_" + which + "[:," +
+           std::to_string(d + 1) + "] = " +
+           sum_of_products(
+               w.rows(), [&](auto c) { return spec.x(i, c); }, [&](auto c) { return w(c, d); }) +
            " = " + hand_number(value);
 }
 
 std::string score_formula(const HandAttention& a, int i, int j) {
     return "QKᵀ" + at(i, j) + " = q" + subscript(i + 1) + "·k" + subscript(j + 1) + " = " +
-           sum_of_products(a.q.cols(), [&](auto c) { return a.q(i, c); }, [&](auto c) { return a.k(j, c); }) + " = " +
-           hand_number(a.scores(i, j));
+           sum_of_products(
+               a.q.cols(), [&](auto c) { return a.q(i, c); }, [&](auto c) { return a.k(j, c); }) +
+           " = " + hand_number(a.scores(i, j));
 }
 
 std::string scaled_formula(const HandSpec& spec, const HandAttention& a, int i, int j) {
@@ -101,7 +104,8 @@ std::string weight_formula(const HandAttention& a, int i, int j) {
 
 std::string context_formula(const HandAttention& a, int i, int d) {
     return "out" + at(i, d) + " = w" + subscript(i + 1) + "·V[:," + std::to_string(d + 1) + "] = " +
-           sum_of_products(a.v.rows(), [&](auto t) { return a.weights(i, t); }, [&](auto t) { return a.v(t, d); }) +
+           sum_of_products(
+               a.v.rows(), [&](auto t) { return a.weights(i, t); }, [&](auto t) { return a.v(t, d); }) +
            " = " + hand_number(a.context(i, d));
 }
 

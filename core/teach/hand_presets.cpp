@@ -25,12 +25,12 @@ Mat rows_of(std::initializer_list<std::initializer_list<float>> rows) {
 HandSpec notes_worked_example() {
     HandSpec s;
     s.input = HandInput::projected;
-    s.x = rows_of({{1, 0, 1}, {0, 1, 0}});               // (T=2, C=3)
-    s.w_q = rows_of({{1, 0}, {0, 1}, {1, 1}});           // (C=3, D=2)
+    s.x = rows_of({{1, 0, 1}, {0, 1, 0}});      // (T=2, C=3)
+    s.w_q = rows_of({{1, 0}, {0, 1}, {1, 1}});  // (C=3, D=2)
     s.w_k = rows_of({{1, 1}, {0, 1}, {1, 0}});
     s.w_v = rows_of({{1, 0}, {2, 3}, {0, 1}});
-    s.mask = rows_of({{0, 1}, {1, 1}});                  // query 1 sees key 2 only
-    resize_hand_spec(s, 2, 3, 2);                        // the typed Q, K, V: zeros of (2, 2)
+    s.mask = rows_of({{0, 1}, {1, 1}});  // query 1 sees key 2 only
+    resize_hand_spec(s, 2, 3, 2);        // the typed Q, K, V: zeros of (2, 2)
     return s;
 }
 

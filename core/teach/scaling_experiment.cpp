@@ -88,7 +88,7 @@ ScalingPoint measure(int d_k, const ScalingExperimentSpec& spec) {
     p.variance_scaled = variance(dots);
 
     std::vector<double> keys(static_cast<size_t>(spec.n_keys) * static_cast<size_t>(d_k));  // (n_keys, D)
-    std::vector<double> scores(static_cast<size_t>(spec.n_keys));                            // q·k_j
+    std::vector<double> scores(static_cast<size_t>(spec.n_keys));                           // q·k_j
     for (int r = 0; r < spec.n_rows; ++r) {
         normal.fill(q);
         normal.fill(keys);

@@ -26,12 +26,29 @@ constexpr std::pair<const char*, TourTaskKind> kTasks[] = {
     {"change_experiment_keys", TourTaskKind::change_experiment_keys},
 };
 
-constexpr const char* kChapterFields[] = {"id",     "section", "model",  "src",    "tgt",    "view",
-                                          "step",   "family",  "stage",  "layer",  "head",   "detail",
-                                          "playground_experiment", "slides", "task", "task_step", "en", "ko"};
+constexpr const char* kChapterFields[] = {"id",
+                                          "section",
+                                          "model",
+                                          "src",
+                                          "tgt",
+                                          "view",
+                                          "step",
+                                          "family",
+                                          "stage",
+                                          "layer",
+                                          "head",
+                                          "detail",
+                                          "playground_experiment",
+                                          "slides",
+                                          "task",
+                                          "task_step",
+                                          "en",
+                                          "ko"};
 
 // A key as a message shows it: JSON-quoted, so a hostile key stays one line.
-std::string json_quoted(const std::string& key) { return json(key).dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string json_quoted(const std::string& key) {
+    return json(key).dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 bool known(const std::string& key) {
     return std::any_of(std::begin(kChapterFields), std::end(kChapterFields), [&](const char* f) { return key == f; });
@@ -79,10 +96,11 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
         if (!known(item.key())) return Error{where + ": unknown field " + json_quoted(item.key())};
     TourChapter ch;
     for (auto [field, target, required] :
-         {std::tuple{"id", &ch.id, true}, std::tuple{"section", &ch.section, true}, std::tuple{"model", &ch.model, true},
-          std::tuple{"src", &ch.src, false}, std::tuple{"tgt", &ch.tgt, false}, std::tuple{"view", &ch.view, true},
-          std::tuple{"step", &ch.step, false}, std::tuple{"family", &ch.family, false},
-          std::tuple{"stage", &ch.stage, false}, std::tuple{"task_step", &ch.task_step, false}})
+         {std::tuple{"id", &ch.id, true}, std::tuple{"section", &ch.section, true},
+          std::tuple{"model", &ch.model, true}, std::tuple{"src", &ch.src, false}, std::tuple{"tgt", &ch.tgt, false},
+          std::tuple{"view", &ch.view, true}, std::tuple{"step", &ch.step, false},
+          std::tuple{"family", &ch.family, false}, std::tuple{"stage", &ch.stage, false},
+          std::tuple{"task_step", &ch.task_step, false}})
         if (auto st = read_string(c, field, required, *target, where); !st) return st.error();
     if (auto st = read_int(c, "layer", ch.layer, where); !st) return st.error();
     if (auto st = read_int(c, "head", ch.head, where); !st) return st.error();
@@ -97,7 +115,8 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
     }
     std::string task;
     if (auto st = read_string(c, "task", true, task, where); !st) return st.error();
-    const auto* kind = std::find_if(std::begin(kTasks), std::end(kTasks), [&](const auto& t) { return task == t.first; });
+    const auto* kind =
+        std::find_if(std::begin(kTasks), std::end(kTasks), [&](const auto& t) { return task == t.first; });
     if (kind == std::end(kTasks)) return Error{where + ": unknown task " + json_quoted(task)};
     ch.task = kind->second;
     if (ch.task == TourTaskKind::step_past && ch.task_step.empty())

@@ -31,11 +31,11 @@ struct TourChapter {
     std::string id, section;  // "masks", "3.2.3"
     // Setup. model: a file in assets/models, or "tiny"/"base" for a seeded random preset.
     std::string model, src, tgt;
-    std::string view;          // a --view name
-    std::string step;          // the stepper stops after this step; empty: run everything
+    std::string view;                                        // a --view name
+    std::string step;                                        // the stepper stops after this step; empty: run everything
     std::string family = "encoder_self", stage = "weights";  // the attention view's choice
     int layer = 0, head = 0;
-    bool detail = false;             // the attention detail instead of the grid
+    bool detail = false;  // the attention detail instead of the grid
     bool playground_experiment = false;
     std::vector<std::string> slides;  // views of the exported slides, after the setup's own
     TourTaskKind task = TourTaskKind::step_past;

@@ -26,7 +26,7 @@ struct BertNormalization {
 };
 
 struct BertWord {
-    std::string text;              // normalized, UTF-8, not empty
+    std::string text;               // normalized, UTF-8, not empty
     std::vector<size_t> char_ends;  // byte offset in `text` just past each code point
     std::vector<TextSpan> sources;  // per code point: the original code point's bytes
 };

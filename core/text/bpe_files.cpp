@@ -60,8 +60,8 @@ Result<Vocab> parse_bpe_vocab(const TokenizerFile& file) {
         const std::optional<size_t> id = entry_id(value, n);
         if (!id) {
             const std::string shown = value.is_number() ? value.dump() : std::string("of type ") + value.type_name();
-            return file_error(file.name, "token " + json_quoted(token) + " has id " + shown + "; ids must be the integers 0.." +
-                                             std::to_string(n - 1));
+            return file_error(file.name, "token " + json_quoted(token) + " has id " + shown +
+                                             "; ids must be the integers 0.." + std::to_string(n - 1));
         }
         if (taken[*id]) {
             return file_error(file.name, "tokens " + json_quoted(tokens[*id]) + " and " + json_quoted(token) +
@@ -91,14 +91,18 @@ Result<BpeMergeTable> parse_bpe_merges(const TokenizerFile& file, const Vocab& v
         const std::string_view left = line.substr(0, space);
         const std::string_view right = space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
         if (left.empty() || right.empty() || right.find(' ') != std::string_view::npos) {
-            return line_error(file.name, line_number, "expected two symbols separated by one space, got " + json_quoted(line));
+            return line_error(file.name, line_number,
+                              "expected two symbols separated by one space, got " + json_quoted(line));
         }
         const std::string joined = std::string(left) + std::string(right);
-        const std::optional<int> left_id = vocab.find(left), right_id = vocab.find(right), joined_id = vocab.find(joined);
-        for (const auto& [symbol, id] : {std::pair{std::string_view(left), left_id}, {std::string_view(right), right_id},
+        const std::optional<int> left_id = vocab.find(left), right_id = vocab.find(right),
+                                 joined_id = vocab.find(joined);
+        for (const auto& [symbol, id] : {std::pair{std::string_view(left), left_id},
+                                         {std::string_view(right), right_id},
                                          {std::string_view(joined), joined_id}}) {
             if (!id) {
-                return line_error(file.name, line_number, json_quoted(symbol) + " is not a token of " + std::string(vocab_name));
+                return line_error(file.name, line_number,
+                                  json_quoted(symbol) + " is not a token of " + std::string(vocab_name));
             }
         }
         table.add(*left_id, *right_id, *joined_id);

@@ -17,6 +17,7 @@ Result<Vocab> parse_bpe_vocab(const TokenizerFile& vocab_json);
 
 // Both symbols of every merge and their concatenation must be tokens of `vocab`, which was read
 // from the file named `vocab_name`. Errors start with the file's name and line.
-Result<BpeMergeTable> parse_bpe_merges(const TokenizerFile& merges_txt, const Vocab& vocab, std::string_view vocab_name);
+Result<BpeMergeTable> parse_bpe_merges(const TokenizerFile& merges_txt, const Vocab& vocab,
+                                       std::string_view vocab_name);
 
 }  // namespace attnlab

@@ -51,7 +51,8 @@ std::vector<BpeSymbol> bpe_merge(const std::vector<BpeSymbol>& symbols, const Bp
     const auto consider = [&](int left, std::vector<Candidate>& into) {
         if (left < 0 || nodes[left].next < 0) return;
         const int left_id = nodes[left].id, right_id = nodes[nodes[left].next].id;
-        if (const auto m = merges.find(left_id, right_id)) into.push_back({m->rank, left, left_id, right_id, m->merged});
+        if (const auto m = merges.find(left_id, right_id))
+            into.push_back({m->rank, left, left_id, right_id, m->merged});
     };
     for (int i = 0; i + 1 < n; ++i) consider(i, made);
     for (const Candidate& c : made) heap.push(c);

@@ -6,7 +6,8 @@ namespace attnlab {
 
 std::vector<TextSegment> split_special_tokens(std::string_view text, const std::vector<SpecialToken>& specials) {
     std::vector<size_t> next_at;  // where each special token next occurs, or npos
-    for (const SpecialToken& s : specials) next_at.push_back(s.text.empty() ? std::string_view::npos : text.find(s.text));
+    for (const SpecialToken& s : specials)
+        next_at.push_back(s.text.empty() ? std::string_view::npos : text.find(s.text));
     std::vector<TextSegment> segments;
     size_t done = 0;  // bytes already in segments
     while (done < text.size()) {

@@ -15,9 +15,7 @@ namespace {
 constexpr std::string_view kIdeographicSpace = "\xE3\x80\x80";  // U+3000
 constexpr std::string_view kPunctuation = ".,!?;:\"()";
 
-bool is_ascii_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 bool has_ascii_upper(std::string_view s) {
     for (char c : s) {
@@ -56,8 +54,10 @@ Tokenized tokenize_words(const Vocab& vocab, std::string_view text, int unk_id) 
     };
     for (size_t i = 0; i < text.size();) {
         size_t separator = 0;  // bytes of whitespace at i
-        if (is_ascii_space(text[i])) separator = 1;
-        else if (text.substr(i, kIdeographicSpace.size()) == kIdeographicSpace) separator = 3;
+        if (is_ascii_space(text[i]))
+            separator = 1;
+        else if (text.substr(i, kIdeographicSpace.size()) == kIdeographicSpace)
+            separator = 3;
 
         if (separator > 0) {
             flush_word(i);
@@ -79,9 +79,7 @@ Tokenized tokenize_words(const Vocab& vocab, std::string_view text, int unk_id) 
 
 }  // namespace
 
-std::string to_string(TokenizerKind kind) {
-    return kind == TokenizerKind::word ? "word" : "char";
-}
+std::string to_string(TokenizerKind kind) { return kind == TokenizerKind::word ? "word" : "char"; }
 
 Result<TokenizerKind> tokenizer_kind_from_string(std::string_view name) {
     if (name == "word") return TokenizerKind::word;
@@ -92,8 +90,7 @@ Result<TokenizerKind> tokenizer_kind_from_string(std::string_view name) {
     return Error{"unknown tokenizer " + quoted + " (expected \"word\" or \"char\")"};
 }
 
-Result<Tokenized> tokenize(const Vocab& vocab, TokenizerKind kind, std::string_view text,
-                           int unk_id) {
+Result<Tokenized> tokenize(const Vocab& vocab, TokenizerKind kind, std::string_view text, int unk_id) {
     assert(unk_id >= 0 && unk_id < vocab.size());
     if (kind == TokenizerKind::word) {
         if (!is_valid_utf8(text)) return split_code_points(text).error();  // names the offset
@@ -108,8 +105,7 @@ Result<Tokenized> tokenize(const Vocab& vocab, TokenizerKind kind, std::string_v
     return out;
 }
 
-std::string detokenize(const Vocab& vocab, TokenizerKind kind, const std::vector<int>& ids,
-                       bool skip_special) {
+std::string detokenize(const Vocab& vocab, TokenizerKind kind, const std::vector<int>& ids, bool skip_special) {
     std::string out;
     bool first = true;
     for (int id : ids) {

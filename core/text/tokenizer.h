@@ -13,7 +13,7 @@ namespace attnlab {
 
 enum class TokenizerKind { word, character };
 
-std::string to_string(TokenizerKind kind);                              // "word" | "char"
+std::string to_string(TokenizerKind kind);                                // "word" | "char"
 Result<TokenizerKind> tokenizer_kind_from_string(std::string_view name);  // "word" | "char"
 
 struct Tokenized {
@@ -27,12 +27,10 @@ struct Tokenized {
 // character: one token per code point, spaces included; looked up exactly.
 // Pieces not found become unk_id (asserted to be a valid id). Errors only on invalid UTF-8;
 // empty or all-whitespace text gives no tokens.
-Result<Tokenized> tokenize(const Vocab& vocab, TokenizerKind kind, std::string_view text,
-                           int unk_id);
+Result<Tokenized> tokenize(const Vocab& vocab, TokenizerKind kind, std::string_view text, int unk_id);
 
 // word: tokens joined by single spaces; character: concatenated. skip_special drops
 // <pad>, <sos> and <eos>; ids outside the vocabulary render as "<?id>".
-std::string detokenize(const Vocab& vocab, TokenizerKind kind, const std::vector<int>& ids,
-                       bool skip_special);
+std::string detokenize(const Vocab& vocab, TokenizerKind kind, const std::vector<int>& ids, bool skip_special);
 
 }  // namespace attnlab

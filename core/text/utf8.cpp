@@ -59,10 +59,14 @@ size_t sequence_length(std::string_view text, size_t i, const char** why, size_t
     }
     const uint8_t second = byte(i + 1);
     if (second < lo || second > hi) {
-        if (second < 0x80 || second > 0xBF) *why = "truncated sequence";
-        else if (lead == 0xED) *why = "surrogate code point";
-        else if (lead == 0xF4) *why = "code point above U+10FFFF";
-        else *why = "overlong encoding";
+        if (second < 0x80 || second > 0xBF)
+            *why = "truncated sequence";
+        else if (lead == 0xED)
+            *why = "surrogate code point";
+        else if (lead == 0xF4)
+            *why = "code point above U+10FFFF";
+        else
+            *why = "overlong encoding";
         return 0;
     }
     for (size_t k = 2; k < n; ++k) {

@@ -40,16 +40,15 @@ Result<Vocab> Vocab::from_json(std::string_view json_array_text) {
         return Error{std::string("vocabulary JSON: ") + e.what()};
     }
     if (!doc.is_array()) {
-        return Error{std::string("vocabulary JSON must be an array of strings, got ") +
-                     doc.type_name()};
+        return Error{std::string("vocabulary JSON must be an array of strings, got ") + doc.type_name()};
     }
     std::vector<std::string> tokens;
     tokens.reserve(doc.size());
     for (size_t i = 0; i < doc.size(); ++i) {
         json& element = doc[i];
         if (!element.is_string()) {
-            return Error{"vocabulary JSON element " + std::to_string(i) + " has type " +
-                         element.type_name() + ", expected string"};
+            return Error{"vocabulary JSON element " + std::to_string(i) + " has type " + element.type_name() +
+                         ", expected string"};
         }
         tokens.push_back(std::move(element.get_ref<std::string&>()));
     }

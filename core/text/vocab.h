@@ -43,7 +43,7 @@ private:
         size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
     };
 
-    std::vector<std::string> tokens_;                                   // id -> token
+    std::vector<std::string> tokens_;                                        // id -> token
     std::unordered_map<std::string, int, StringHash, std::equal_to<>> ids_;  // token -> id
 };
 

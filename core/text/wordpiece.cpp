@@ -18,8 +18,16 @@ constexpr std::string_view kContinuation = "##";
 
 // Hugging Face's clean_up_tokenization, in its order.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kCleanUps = {{
-    {" .", "."}, {" ?", "?"}, {" !", "!"}, {" ,", ","}, {" ' ", "'"},
-    {" n't", "n't"}, {" 'm", "'m"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"},
+    {" .", "."},
+    {" ?", "?"},
+    {" !", "!"},
+    {" ,", ","},
+    {" ' ", "'"},
+    {" n't", "n't"},
+    {" 'm", "'m"},
+    {" 's", "'s"},
+    {" 've", "'ve"},
+    {" 're", "'re"},
 }};
 
 void replace_all(std::string& s, std::string_view from, std::string_view to) {
@@ -82,7 +90,8 @@ struct WordPieceTokenizer::State {
 
 WordPieceTokenizer::WordPieceTokenizer(std::shared_ptr<const State> state) : state_(std::move(state)) {}
 
-Result<WordPieceTokenizer> WordPieceTokenizer::from_file(const TokenizerFile& vocab_txt, const WordPieceOptions& options) {
+Result<WordPieceTokenizer> WordPieceTokenizer::from_file(const TokenizerFile& vocab_txt,
+                                                         const WordPieceOptions& options) {
     Result<Vocab> vocab = parse_wordpiece_vocab(vocab_txt);
     if (!vocab) return vocab.error();
     std::array<std::optional<int>, 5> ids;
@@ -90,12 +99,14 @@ Result<WordPieceTokenizer> WordPieceTokenizer::from_file(const TokenizerFile& vo
     std::vector<SpecialToken> specials;
     for (size_t k = 0; k < names.size(); ++k) {
         ids[k] = vocab->find(names[k]);
-        if (ids[k]) specials.push_back({std::string(names[k]), *ids[k]});
-        else if (k < 3) return Error{std::string(vocab_txt.name) + ": no " + std::string(names[k]) + " token"};
+        if (ids[k])
+            specials.push_back({std::string(names[k]), *ids[k]});
+        else if (k < 3)
+            return Error{std::string(vocab_txt.name) + ": no " + std::string(names[k]) + " token"};
     }
     const BertNormalization normalization{options.lower_case, options.strip_accents.value_or(options.lower_case)};
-    return WordPieceTokenizer(std::make_shared<const State>(
-        State{std::move(vocab).value(), normalization, *ids[0], *ids[1], *ids[2], ids[3], ids[4], std::move(specials)}));
+    return WordPieceTokenizer(std::make_shared<const State>(State{
+        std::move(vocab).value(), normalization, *ids[0], *ids[1], *ids[2], ids[3], ids[4], std::move(specials)}));
 }
 
 Result<SubwordEncoding> WordPieceTokenizer::encode(std::string_view text) const {
@@ -124,7 +135,9 @@ Result<SubwordEncoding> WordPieceTokenizer::encode(std::string_view text) const 
 
 std::string WordPieceTokenizer::decode(const std::vector<int>& ids, bool skip_special) const {
     const State& s = *state_;
-    const auto is_special = [&](int id) { return id == s.unk || id == s.cls || id == s.sep || id == s.pad || id == s.mask; };
+    const auto is_special = [&](int id) {
+        return id == s.unk || id == s.cls || id == s.sep || id == s.pad || id == s.mask;
+    };
     std::string out;
     bool first = true;
     for (int id : ids) {

@@ -6,8 +6,7 @@
 namespace attnlab {
 
 int64_t Batch::n_target_tokens() const {
-    return static_cast<int64_t>(tgt_out.size()) -
-           std::count(tgt_out.begin(), tgt_out.end(), pad_id);
+    return static_cast<int64_t>(tgt_out.size()) - std::count(tgt_out.begin(), tgt_out.end(), pad_id);
 }
 
 Batch make_batch(const std::vector<TokenPair>& pairs, const ModelConfig& config) {

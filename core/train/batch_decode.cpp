@@ -80,15 +80,16 @@ std::vector<int> beam_decode(const ModelConfig& config, const Weights& weights, 
     const NextLogProbs next = [&](const std::vector<std::vector<int>>& prefixes) {
         const int n = static_cast<int>(prefixes.size()), T = static_cast<int>(prefixes.front().size());
         Tensor memories({int64_t{n} * S, memory.dim(1)});  // (n·S, C): the source once per hypothesis
-        std::vector<int> srcs, tgt_in;                      // (n, S), (n, T)
+        std::vector<int> srcs, tgt_in;                     // (n, S), (n, T)
         for (int i = 0; i < n; ++i) {
             assert(static_cast<int>(prefixes[static_cast<size_t>(i)].size()) == T);
             memories.matrix().middleRows(int64_t{i} * S, S) = memory.matrix();
             srcs.insert(srcs.end(), src.begin(), src.end());
-            tgt_in.insert(tgt_in.end(), prefixes[static_cast<size_t>(i)].begin(), prefixes[static_cast<size_t>(i)].end());
+            tgt_in.insert(tgt_in.end(), prefixes[static_cast<size_t>(i)].begin(),
+                          prefixes[static_cast<size_t>(i)].end());
         }
         Mat logits = rows_at(pass.decode(memories, srcs, S, tgt_in, T), n, T, T - 1);  // (n, V)
-        for (int i = 0; i < n; ++i) {  // log-softmax
+        for (int i = 0; i < n; ++i) {                                                  // log-softmax
             const float max = logits.row(i).maxCoeff();
             const float log_sum = max + std::log((logits.row(i).array() - max).exp().sum());
             logits.row(i).array() -= log_sum;

@@ -92,10 +92,11 @@ Tensor batched_attention_backward(const Weights& weights, const std::string& par
         for (int h = 0; h < H; ++h) {
             if (ablated_heads.count(h)) continue;  // its context was forced to zero: no gradient flows
             ConstMatMap p(cache.weights.data.data() + (int64_t{b} * H + h) * Tq * Tk, Tq, Tk);  // (Tq, Tk)
-            const AttentionHeadGrads g = attention_head_backward(
-                cache.q.matrix().block(int64_t{b} * Tq, h * D, Tq, D), cache.k.matrix().block(int64_t{b} * Tk, h * D, Tk, D),
-                cache.v.matrix().block(int64_t{b} * Tk, h * D, Tk, D), p,
-                dconcat.matrix().block(int64_t{b} * Tq, h * D, Tq, D));
+            const AttentionHeadGrads g =
+                attention_head_backward(cache.q.matrix().block(int64_t{b} * Tq, h * D, Tq, D),
+                                        cache.k.matrix().block(int64_t{b} * Tk, h * D, Tk, D),
+                                        cache.v.matrix().block(int64_t{b} * Tk, h * D, Tk, D), p,
+                                        dconcat.matrix().block(int64_t{b} * Tq, h * D, Tq, D));
             dq.matrix().block(int64_t{b} * Tq, h * D, Tq, D) = g.dq;
             dk.matrix().block(int64_t{b} * Tk, h * D, Tk, D) = g.dk;
             dv.matrix().block(int64_t{b} * Tk, h * D, Tk, D) = g.dv;

@@ -22,10 +22,10 @@ struct KeyVisibility {
 };
 
 struct AttentionCache {
-    Tensor xq, xkv;   // inputs (B·Tq, C), (B·Tk, C); xkv is empty for self-attention
-    Tensor q, k, v;   // (B·Tq, C), (B·Tk, C), (B·Tk, C): heads side by side
-    Tensor weights;   // (B, H, Tq, Tk)
-    Tensor concat;    // (B·Tq, C)
+    Tensor xq, xkv;  // inputs (B·Tq, C), (B·Tk, C); xkv is empty for self-attention
+    Tensor q, k, v;  // (B·Tq, C), (B·Tk, C), (B·Tk, C): heads side by side
+    Tensor weights;  // (B, H, Tq, Tk)
+    Tensor concat;   // (B·Tq, C)
 };
 
 struct AttentionShape {

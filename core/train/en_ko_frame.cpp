@@ -95,9 +95,7 @@ TextPair render_en_ko(const EnKoLexicon& lexicon, const EnKoFrame& frame) {
             ko.push_back(object_particle(place->ko));
             break;
         case EnKoForm::object:
-        case EnKoForm::object_at:
-            assert(false && "handled above");
-            break;
+        case EnKoForm::object_at: assert(false && "handled above"); break;
     }
     append_phrase_words(ko, verb.ko);
     return pair;

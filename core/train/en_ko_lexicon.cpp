@@ -11,13 +11,45 @@
 namespace attnlab {
 namespace {
 
-struct SubjectRow { const char* en; const char* ko; bool third_person; bool can_accompany; const char* verb_changes; };
-struct VerbRow { const char* en; const char* en_3s; const char* ko; };
-struct AdjectiveRow { const char* en; const char* ko; };
-struct CategoryRow { const char* name; const char* verbs; const char* adjectives; };
-struct NounRow { const char* en; const char* ko; const char* category; const char* adjective_changes; const char* verb_changes; };
-struct PlaceRow { const char* en; const char* ko; const char* at; bool is_city, can_visit, can_work; };
-struct SceneRow { const char* verbs; const char* categories; const char* places; };  // places: ','-separated
+struct SubjectRow {
+    const char* en;
+    const char* ko;
+    bool third_person;
+    bool can_accompany;
+    const char* verb_changes;
+};
+struct VerbRow {
+    const char* en;
+    const char* en_3s;
+    const char* ko;
+};
+struct AdjectiveRow {
+    const char* en;
+    const char* ko;
+};
+struct CategoryRow {
+    const char* name;
+    const char* verbs;
+    const char* adjectives;
+};
+struct NounRow {
+    const char* en;
+    const char* ko;
+    const char* category;
+    const char* adjective_changes;
+    const char* verb_changes;
+};
+struct PlaceRow {
+    const char* en;
+    const char* ko;
+    const char* at;
+    bool is_city, can_visit, can_work;
+};
+struct SceneRow {
+    const char* verbs;
+    const char* categories;
+    const char* places;
+};  // places: ','-separated
 
 std::vector<std::string> split(std::string_view text, char separator) {
     std::vector<std::string> parts;
@@ -95,25 +127,40 @@ EnKoLexicon make_en_ko_lexicon() {
         {"hyunwoo", "현우", true, true, ""},
     };
     const VerbRow verbs[] = {
-        {"like", "likes", "좋아해"},    {"hate", "hates", "싫어해"},     {"want", "wants", "원해"},
-        {"eat", "eats", "먹어"},        {"drink", "drinks", "마셔"},     {"buy", "buys", "사"},
-        {"sell", "sells", "팔아"},      {"make", "makes", "만들어"},     {"wash", "washes", "씻어"},
-        {"draw", "draws", "그려"},      {"find", "finds", "찾아"},       {"see", "sees", "봐"},
-        {"watch", "watches", "봐"},     {"read", "reads", "읽어"},       {"write", "writes", "써"},
-        {"study", "studies", "공부해"}, {"learn", "learns", "배워"},     {"teach", "teaches", "가르쳐"},
+        {"like", "likes", "좋아해"},
+        {"hate", "hates", "싫어해"},
+        {"want", "wants", "원해"},
+        {"eat", "eats", "먹어"},
+        {"drink", "drinks", "마셔"},
+        {"buy", "buys", "사"},
+        {"sell", "sells", "팔아"},
+        {"make", "makes", "만들어"},
+        {"wash", "washes", "씻어"},
+        {"draw", "draws", "그려"},
+        {"find", "finds", "찾아"},
+        {"see", "sees", "봐"},
+        {"watch", "watches", "봐"},
+        {"read", "reads", "읽어"},
+        {"write", "writes", "써"},
+        {"study", "studies", "공부해"},
+        {"learn", "learns", "배워"},
+        {"teach", "teaches", "가르쳐"},
         // The verbs of the place templates (no object noun):
-        {"go", "goes", "가"},           {"come", "comes", "와"},         {"live", "lives", "살아"},
-        {"work", "works", "일해"},      {"visit", "visits", "방문해"},
+        {"go", "goes", "가"},
+        {"come", "comes", "와"},
+        {"live", "lives", "살아"},
+        {"work", "works", "일해"},
+        {"visit", "visits", "방문해"},
     };
     const AdjectiveRow adjectives[] = {
-        {"red", "빨간"},      {"blue", "파란"},     {"yellow", "노란"},     {"green", "초록색"},
-        {"white", "하얀"},    {"black", "검은"},    {"brown", "갈색"},      {"pink", "분홍색"},
-        {"big", "큰"},        {"small", "작은"},    {"new", "새"},          {"old", "오래된"},
-        {"pretty", "예쁜"},   {"cute", "귀여운"},   {"cheap", "싼"},        {"expensive", "비싼"},
-        {"sweet", "달콤한"},  {"fresh", "신선한"},  {"delicious", "맛있는"}, {"hot", "뜨거운"},
-        {"cold", "차가운"},   {"warm", "따뜻한"},   {"spicy", "매운"},      {"interesting", "재미있는"},
-        {"funny", "웃긴"},    {"sad", "슬픈"},      {"scary", "무서운"},    {"long", "긴"},
-        {"short", "짧은"},    {"heavy", "무거운"},  {"fast", "빠른"},
+        {"red", "빨간"},     {"blue", "파란"},    {"yellow", "노란"},      {"green", "초록색"},
+        {"white", "하얀"},   {"black", "검은"},   {"brown", "갈색"},       {"pink", "분홍색"},
+        {"big", "큰"},       {"small", "작은"},   {"new", "새"},           {"old", "오래된"},
+        {"pretty", "예쁜"},  {"cute", "귀여운"},  {"cheap", "싼"},         {"expensive", "비싼"},
+        {"sweet", "달콤한"}, {"fresh", "신선한"}, {"delicious", "맛있는"}, {"hot", "뜨거운"},
+        {"cold", "차가운"},  {"warm", "따뜻한"},  {"spicy", "매운"},       {"interesting", "재미있는"},
+        {"funny", "웃긴"},   {"sad", "슬픈"},     {"scary", "무서운"},     {"long", "긴"},
+        {"short", "짧은"},   {"heavy", "무거운"}, {"fast", "빠른"},
     };
     const CategoryRow categories[] = {
         {"produce", "like hate want eat buy sell wash", "big small fresh delicious cheap expensive"},

@@ -9,9 +9,9 @@
 namespace attnlab {
 
 struct EnKoSubject {
-    std::string en, ko;   // "my friend", "내 친구" (several words are several tokens)
-    bool third_person;    // "he likes" rather than "i like"
-    bool can_accompany;   // may follow "with" (people and names, not pronouns)
+    std::string en, ko;      // "my friend", "내 친구" (several words are several tokens)
+    bool third_person;       // "he likes" rather than "i like"
+    bool can_accompany;      // may follow "with" (people and names, not pronouns)
     std::vector<int> verbs;  // indices into EnKoLexicon::verbs this subject takes
 };
 

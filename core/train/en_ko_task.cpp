@@ -44,11 +44,16 @@ struct FormWeight {
     int weight;
 };
 constexpr std::array<FormWeight, 10> kFormWeights = {{
-    {EnKoForm::object, false, 4},     {EnKoForm::object, true, 6},
-    {EnKoForm::object_at, false, 3},  {EnKoForm::object_at, true, 2},
-    {EnKoForm::go_to, false, 2},      {EnKoForm::come_to, false, 1},
-    {EnKoForm::go_to_with, false, 2}, {EnKoForm::live_in, false, 1},
-    {EnKoForm::work_at, false, 2},    {EnKoForm::visit, false, 2},
+    {EnKoForm::object, false, 4},
+    {EnKoForm::object, true, 6},
+    {EnKoForm::object_at, false, 3},
+    {EnKoForm::object_at, true, 2},
+    {EnKoForm::go_to, false, 2},
+    {EnKoForm::come_to, false, 1},
+    {EnKoForm::go_to_with, false, 2},
+    {EnKoForm::live_in, false, 1},
+    {EnKoForm::work_at, false, 2},
+    {EnKoForm::visit, false, 2},
 }};
 
 std::string joined(const std::vector<std::string>& words) {
@@ -137,7 +142,8 @@ private:
     void index_lexicon() {
         adjective_nouns_.resize(lex_.adjectives.size());
         for (size_t n = 0; n < lex_.nouns.size(); ++n) {
-            for (const int a : lex_.nouns[n].adjectives) adjective_nouns_[static_cast<size_t>(a)].push_back(static_cast<int>(n));
+            for (const int a : lex_.nouns[n].adjectives)
+                adjective_nouns_[static_cast<size_t>(a)].push_back(static_cast<int>(n));
         }
         for (size_t s = 0; s < lex_.scenes.size(); ++s) {
             if (!noun(lex_.scenes[s].noun).adjectives.empty()) scenes_with_adjectives_.push_back(static_cast<int>(s));
@@ -192,10 +198,9 @@ private:
                 f.verb = pick(noun(f.noun).verbs, rng);
                 break;
             case EnKoForm::object_at: {
-                const EnKoScene& scene =
-                    choice.with_adjective
-                        ? lex_.scenes[static_cast<size_t>(pick(scenes_with_adjectives_, rng))]
-                        : lex_.scenes[draw_index(rng, lex_.scenes.size())];
+                const EnKoScene& scene = choice.with_adjective
+                                             ? lex_.scenes[static_cast<size_t>(pick(scenes_with_adjectives_, rng))]
+                                             : lex_.scenes[draw_index(rng, lex_.scenes.size())];
                 f.verb = scene.verb;
                 f.noun = scene.noun;
                 f.place = pick(scene.places, rng);
@@ -245,13 +250,14 @@ private:
             ++left_a[a];
             ++left_b[b];
         }
-        const auto target = static_cast<size_t>(std::lround(kHeldoutPairFraction * static_cast<double>(candidates.size())));
+        const auto target =
+            static_cast<size_t>(std::lround(kHeldoutPairFraction * static_cast<double>(candidates.size())));
         shuffle_seeded(candidates, rng);
         size_t taken = 0;
         for (const auto& [a, b] : candidates) {
             if (taken == target) break;
-            const bool is_protected =
-                std::find(protected_pairs.begin(), protected_pairs.end(), std::make_pair(a, b)) != protected_pairs.end();
+            const bool is_protected = std::find(protected_pairs.begin(), protected_pairs.end(), std::make_pair(a, b)) !=
+                                      protected_pairs.end();
             if (is_protected || left_a[a] <= kMinPartnersLeft || left_b[b] <= kMinPartnersLeft) continue;
             heldout_pairs_.insert(pair_key(kind, a, b));
             --left_a[a];

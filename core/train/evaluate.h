@@ -17,17 +17,17 @@ namespace attnlab {
 struct EvalScores {
     int n_examples = 0;
     double exact_match = 0, token_accuracy = 0, bleu = 0;  // 0..1, 0..1, 0..100
-    double loss = 0;                                        // teacher-forced cross-entropy, smoothed by ε
-    std::vector<std::vector<std::string>> hypotheses;       // what was decoded, in held-out order
+    double loss = 0;                                       // teacher-forced cross-entropy, smoothed by ε
+    std::vector<std::vector<std::string>> hypotheses;      // what was decoded, in held-out order
 };
 
 struct EvalOptions {
-    size_t max_examples = 0;      // 0: the whole held-out split
-    int beam_size = 1;            // 1: greedy; more: beam search with α = 0.6
+    size_t max_examples = 0;       // 0: the whole held-out split
+    int beam_size = 1;             // 1: greedy; more: beam search with α = 0.6
     float label_smoothing = 0.1f;  // ε of the reported loss
-    int max_new_tokens = 0;       // a cap on each decoded sequence; 0: max_len − 1. An untrained
-                                  // model never says <eos>, and decoding to max_len costs seconds
-    bool keep_hypotheses = true;  // false: EvalScores::hypotheses stays empty (scores only)
+    int max_new_tokens = 0;        // a cap on each decoded sequence; 0: max_len − 1. An untrained
+                                   // model never says <eos>, and decoding to max_len costs seconds
+    bool keep_hypotheses = true;   // false: EvalScores::hypotheses stays empty (scores only)
 };
 
 // The held-out evaluation a few examples at a time, so that a worker can stop between chunks.
@@ -36,7 +36,7 @@ struct EvalOptions {
 class HeldoutEval {
 public:
     HeldoutEval(const Task& task, const EvalOptions& options);  // keeps `task`: it must outlive this
-    size_t size() const { return n_; }  // the examples to evaluate
+    size_t size() const { return n_; }                          // the examples to evaluate
     bool done() const { return next_ == n_; }
     // Decodes and scores the next `chunk` examples (at least one) with `model`. Errors, leaving
     // the evaluation where it was: those of evaluate_heldout.

@@ -12,6 +12,6 @@ namespace attnlab {
 using Gradients = std::map<std::string, Tensor>;
 
 Gradients zero_gradients(const Weights& weights);  // one zero tensor per parameter, same shapes
-double global_norm(const Gradients& grads);         // √(Σ g²) over every parameter
+double global_norm(const Gradients& grads);        // √(Σ g²) over every parameter
 
 }  // namespace attnlab

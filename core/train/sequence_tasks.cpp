@@ -43,8 +43,7 @@ std::string letters_key(const std::vector<std::string>& tokens) {
 
 class SequenceTask final : public Task {
 public:
-    SequenceTask(SequenceKind kind, uint64_t seed)
-        : kind_(kind), name_(kind_name(kind)), vocab_(letter_vocab()) {
+    SequenceTask(SequenceKind kind, uint64_t seed) : kind_(kind), name_(kind_name(kind)), vocab_(letter_vocab()) {
         std::mt19937_64 rng(seed);
         while (heldout_.size() < static_cast<size_t>(kSequenceHeldoutSize)) {
             std::vector<std::string> src = draw_source(rng);
@@ -65,9 +64,7 @@ public:
 
     const std::vector<TextPair>& heldout() const override { return heldout_; }
 
-    std::vector<TextPair> examples() const override {
-        return {heldout_.begin(), heldout_.begin() + 6};
-    }
+    std::vector<TextPair> examples() const override { return {heldout_.begin(), heldout_.begin() + 6}; }
 
 private:
     // Distinct letters: a partial Fisher-Yates shuffle of the alphabet.

@@ -17,13 +17,21 @@ Result<std::unique_ptr<Trainer>> Trainer::create(const TrainSettings& settings) 
     if (!task) return task.error();
     auto config = preset_config(settings.preset, (*task)->src_vocab().size(), (*task)->tgt_vocab().size());
     if (!config) return config.error();
-    Model model{*config, init_weights(*config, settings.seed), (*task)->src_vocab(), (*task)->tgt_vocab(),
-                TokenizerKind::word, TrainingRecord{settings.task, settings.seed, 0}, nullptr};
+    Model model{*config,
+                init_weights(*config, settings.seed),
+                (*task)->src_vocab(),
+                (*task)->tgt_vocab(),
+                TokenizerKind::word,
+                TrainingRecord{settings.task, settings.seed, 0},
+                nullptr};
     return std::unique_ptr<Trainer>(new Trainer(settings, std::move(*task), std::move(model)));
 }
 
 Trainer::Trainer(TrainSettings settings, std::unique_ptr<Task> task, Model model)
-    : settings_(std::move(settings)), task_(std::move(task)), model_(std::move(model)), adam_(settings_.adam),
+    : settings_(std::move(settings)),
+      task_(std::move(task)),
+      model_(std::move(model)),
+      adam_(settings_.adam),
       rng_(settings_.seed * 0x9E3779B97F4A7C15ull + 1) {}
 
 StepReport Trainer::train_step() {
@@ -42,8 +50,8 @@ StepReport Trainer::train_step() {
     report.step = step_;
     report.loss = result->loss;
     report.token_accuracy = result->n_tokens ? static_cast<double>(result->n_correct) / result->n_tokens : 0.0;
-    report.learning_rate = warmup_learning_rate(model_.config.d_model, step_, settings_.adam.warmup_steps,
-                                                settings_.adam.lr_scale);
+    report.learning_rate =
+        warmup_learning_rate(model_.config.d_model, step_, settings_.adam.warmup_steps, settings_.adam.lr_scale);
     report.grad_norm = adam_.step(model_.weights, result->grads, report.learning_rate);
     model_.training->steps = step_;
     return report;

@@ -19,10 +19,10 @@ namespace attnlab {
 struct TrainSettings {
     std::string task = "en-ko";
     std::string preset = "tiny";
-    int steps = 3000;            // total optimiser steps
-    uint64_t seed = 1;           // the task's split, the initial weights, batches and dropout
+    int steps = 3000;   // total optimiser steps
+    uint64_t seed = 1;  // the task's split, the initial weights, batches and dropout
     int batch_size = 64;
-    int threads = 2;             // the batch is split across this many threads (data parallel)
+    int threads = 2;  // the batch is split across this many threads (data parallel)
     float dropout = 0.1f;
     float label_smoothing = 0.1f;
     AdamOptions adam{0.9f, 0.98f, 1e-9f, /*warmup_steps=*/400, /*lr_scale=*/1.0f, /*clip_norm=*/1.0f};

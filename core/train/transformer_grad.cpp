@@ -52,9 +52,10 @@ Result<LossAndGradients> loss_and_gradients(const ModelConfig& config, const Wei
                                             const TrainOptions& options) {
     if (auto st = check_batch(config, batch); !st) return st.error();
     TransformerPass pass(config, weights, &options);
-    const Tensor memory = pass.encode(batch.src, batch.S);                                   // (B·S, C)
-    const Tensor logits = pass.decode(memory, batch.src, batch.S, batch.tgt_in, batch.T);   // (B·T, V)
-    CrossEntropyResult ce = cross_entropy_forward_backward(logits, batch.tgt_out, config.pad_id, options.label_smoothing);
+    const Tensor memory = pass.encode(batch.src, batch.S);                                 // (B·S, C)
+    const Tensor logits = pass.decode(memory, batch.src, batch.S, batch.tgt_in, batch.T);  // (B·T, V)
+    CrossEntropyResult ce =
+        cross_entropy_forward_backward(logits, batch.tgt_out, config.pad_id, options.label_smoothing);
     LossAndGradients out;
     out.loss = ce.loss;
     out.n_tokens = ce.n_counted;

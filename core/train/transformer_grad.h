@@ -17,10 +17,10 @@
 namespace attnlab {
 
 struct LossAndGradients {
-    double loss = 0.0;          // mean smoothed cross-entropy over non-pad target tokens
-    int64_t n_tokens = 0;       // tokens counted
-    int64_t n_correct = 0;      // tokens whose argmax equals the target (teacher forcing)
-    Gradients grads;            // dloss/dθ for every parameter
+    double loss = 0.0;      // mean smoothed cross-entropy over non-pad target tokens
+    int64_t n_tokens = 0;   // tokens counted
+    int64_t n_correct = 0;  // tokens whose argmax equals the target (teacher forcing)
+    Gradients grads;        // dloss/dθ for every parameter
 };
 
 // One forward and backward pass. Only Arch::encoder_decoder is supported; other archs,

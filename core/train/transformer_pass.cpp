@@ -69,8 +69,7 @@ Tensor TransformerPass::embed(Stack& stack, const std::string& table) {
     return x;
 }
 
-void TransformerPass::embed_backward(const Stack& stack, const std::string& table, const Tensor& dx,
-                                     Gradients& grads) {
+void TransformerPass::embed_backward(const Stack& stack, const std::string& table, const Tensor& dx, Gradients& grads) {
     const float scale = config_.scale_embedding ? std::sqrt(static_cast<float>(config_.d_model)) : 1.0f;
     Tensor d = dx;  // (B·L, C)
     if (!stack.embed_drop_mask.empty()) d.matrix().array() *= stack.embed_drop_mask.matrix().array();
@@ -87,13 +86,13 @@ Tensor TransformerPass::sublayer_function_forward(Sublayer& s, const Tensor& in,
     if (s.kind == SublayerKind::feed_forward) {
         const std::string l1 = s.layer + ".linear1", l2 = s.layer + ".linear2";
         s.ffn_in = in;
-        s.ffn_hidden = linear_forward(in, weights_.at(l1 + ".weight"), &weights_.at(l1 + ".bias"));  // (N, F)
-        s.ffn_activation = activation_forward(s.ffn_hidden, config_.activation);                  // (N, F)
+        s.ffn_hidden = linear_forward(in, weights_.at(l1 + ".weight"), &weights_.at(l1 + ".bias"));        // (N, F)
+        s.ffn_activation = activation_forward(s.ffn_hidden, config_.activation);                           // (N, F)
         return linear_forward(s.ffn_activation, weights_.at(l2 + ".weight"), &weights_.at(l2 + ".bias"));  // (N, C)
     }
     const Tensor* keys = s.kind == SublayerKind::cross_attention ? memory : nullptr;
-    return batched_attention_forward(weights_, attention_params(s), shape, in, keys, visibility,
-                                     ablated(s.site), s.attention);
+    return batched_attention_forward(weights_, attention_params(s), shape, in, keys, visibility, ablated(s.site),
+                                     s.attention);
 }
 
 // post-LN: y = LN(x + Dropout(Sublayer(x)));  pre-LN: y = x + Dropout(Sublayer(LN(x))).
@@ -119,8 +118,8 @@ Tensor TransformerPass::sublayer_forward(Sublayer& s, const Tensor& x, const Att
     return layer_norm_forward(out, gain, bias, eps);
 }
 
-Tensor TransformerPass::sublayer_backward(Sublayer& s, const Tensor& dy, const AttentionShape& shape,
-                                          Tensor* dmemory, Gradients& grads) {
+Tensor TransformerPass::sublayer_backward(Sublayer& s, const Tensor& dy, const AttentionShape& shape, Tensor* dmemory,
+                                          Gradients& grads) {
     const std::string norm = s.layer + ".norm" + std::to_string(s.k);
     const Tensor& gain = weights_.at(norm + ".weight");
     Tensor* dgain = &grads.at(norm + ".weight");
@@ -137,13 +136,13 @@ Tensor TransformerPass::sublayer_backward(Sublayer& s, const Tensor& dy, const A
         const std::string l1 = s.layer + ".linear1", l2 = s.layer + ".linear2";
         const Tensor da = linear_backward(s.ffn_activation, weights_.at(l2 + ".weight"), dout,
                                           &grads.at(l2 + ".weight"), &grads.at(l2 + ".bias"));  // (N, F)
-        const Tensor dh = activation_backward(s.ffn_hidden, da, config_.activation);             // (N, F)
+        const Tensor dh = activation_backward(s.ffn_hidden, da, config_.activation);            // (N, F)
         din = linear_backward(s.ffn_in, weights_.at(l1 + ".weight"), dh, &grads.at(l1 + ".weight"),
                               &grads.at(l1 + ".bias"));  // (N, C)
     } else {
         Tensor* dkeys = s.kind == SublayerKind::cross_attention ? dmemory : nullptr;
-        din = batched_attention_backward(weights_, attention_params(s), shape, s.attention,
-                                         ablated(s.site), dout, dkeys, grads);
+        din = batched_attention_backward(weights_, attention_params(s), shape, s.attention, ablated(s.site), dout,
+                                         dkeys, grads);
     }
     Tensor dx = dsum;  // the residual path
     if (config_.norm_first) {

@@ -49,11 +49,11 @@ private:
         Tensor ffn_in, ffn_hidden, ffn_activation;  // (N, C), (N, F), (N, F)
     };
     struct Stack {
-        std::vector<int> ids;         // (B, L) this stack's tokens
-        int L = 0;                    // S or T
-        Tensor embed_drop_mask;       // (B·L, C) or empty
+        std::vector<int> ids;    // (B, L) this stack's tokens
+        int L = 0;               // S or T
+        Tensor embed_drop_mask;  // (B·L, C) or empty
         std::vector<Sublayer> sublayers;
-        Tensor final_norm_input;      // (B·L, C), empty without a final norm
+        Tensor final_norm_input;  // (B·L, C), empty without a final norm
     };
 
     Tensor embed(Stack& stack, const std::string& table);

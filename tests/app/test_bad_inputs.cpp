@@ -187,10 +187,11 @@ TEST_CASE("model files that cannot be opened leave the session as it was", "[bad
     SECTION("a truncated model file, cut anywhere") {
         uint64_t header = 0;
         for (int i = 7; i >= 0; --i) header = (header << 8) | good[static_cast<size_t>(i)];
-        for (const size_t cut : {size_t{4}, size_t{8}, size_t{8 + header / 2}, size_t{8 + header}, size_t{8 + header + 100},
-                                 good.size() / 2, good.size() - 1}) {
+        for (const size_t cut : {size_t{4}, size_t{8}, size_t{8 + header / 2}, size_t{8 + header},
+                                 size_t{8 + header + 100}, good.size() / 2, good.size() - 1}) {
             INFO("cut at " << cut << " of " << good.size());
-            write_bytes(dir.file("cut.safetensors"), std::vector<uint8_t>(good.begin(), good.begin() + static_cast<int64_t>(cut)));
+            write_bytes(dir.file("cut.safetensors"),
+                        std::vector<uint8_t>(good.begin(), good.begin() + static_cast<int64_t>(cut)));
             require_refused(s.open_model_file(dir.file("cut.safetensors")), s, before, "cut.safetensors");
         }
     }
@@ -204,7 +205,9 @@ TEST_CASE("model files that cannot be opened leave the session as it was", "[bad
         require_refused(s.open_model_file(dir.file("i64.safetensors")), s, before, "'I64' is not supported");
     }
     SECTION("a tensor of the wrong shape") {
-        const auto bytes = with_header(good, [](nlohmann::json& h) { h["encoder.layers.0.linear1.bias"]["shape"] = {128, 2}; });
+        const auto bytes = with_header(good, [](nlohmann::json& h) {
+            h["encoder.layers.0.linear1.bias"]["shape"] = {128, 2};
+        });
         write_bytes(dir.file("shape.safetensors"), bytes);
         require_refused(s.open_model_file(dir.file("shape.safetensors")), s, before,
                         "'encoder.layers.0.linear1.bias' has shape (128, 2), config needs (256,)");
@@ -255,7 +258,8 @@ TEST_CASE("model files that cannot be opened leave the session as it was", "[bad
         write_bytes(dir.file("token.safetensors"), token);
         require_refused(s.open_model_file(dir.file("token.safetensors")), s, before,
                         "src_vocab token 0 is \"new\\nline\", expected \"<pad>\"");
-        const auto tokenizer = with_header(good, [](nlohmann::json& h) { h["__metadata__"]["tokenizer"] = "word\nchar"; });
+        const auto tokenizer =
+            with_header(good, [](nlohmann::json& h) { h["__metadata__"]["tokenizer"] = "word\nchar"; });
         write_bytes(dir.file("tokenizer.safetensors"), tokenizer);
         require_refused(s.open_model_file(dir.file("tokenizer.safetensors")), s, before, "unknown tokenizer");
     }
@@ -302,7 +306,8 @@ TEST_CASE("ids outside the vocabulary, empty and over-long sequences are refused
     require_refused(s.set_tgt_ids({1, std::numeric_limits<int>::max()}), s, before, "outside the vocabulary");
     require_refused(s.set_src_ids({}), s, before, "source is empty");
     require_refused(s.set_tgt_ids({}), s, before, "target is empty");
-    require_refused(s.set_src_ids(std::vector<int>(static_cast<size_t>(max_len) + 1, 4)), s, before, "more than max_len");
+    require_refused(s.set_src_ids(std::vector<int>(static_cast<size_t>(max_len) + 1, 4)), s, before,
+                    "more than max_len");
     require_refused(s.set_tgt_ids(std::vector<int>(100000, 4)), s, before, "more than max_len");
 
     std::string long_text;
@@ -321,9 +326,10 @@ TEST_CASE("ids outside the vocabulary, empty and over-long sequences are refused
 TEST_CASE("text that is not UTF-8 is refused, and the message stays UTF-8", "[bad_input]") {
     Session s = good_session();
     const Snapshot before = snapshot(s);
-    for (const std::string& bad : {std::string("\xFF"), std::string("i like \xE3\x81"),  // a stray byte; a cut sequence
-                                  std::string("\xC0\xAF"), std::string("red \xED\xA0\x80"),  // overlong '/'; a surrogate
-                                  std::string("apples\xF4\x90\x80\x80")}) {                  // above U+10FFFF
+    for (const std::string& bad :
+         {std::string("\xFF"), std::string("i like \xE3\x81"),       // a stray byte; a cut sequence
+          std::string("\xC0\xAF"), std::string("red \xED\xA0\x80"),  // overlong '/'; a surrogate
+          std::string("apples\xF4\x90\x80\x80")}) {                  // above U+10FFFF
         INFO("text bytes: " << bad.size());
         require_refused(s.set_src_text(bad), s, before, "invalid UTF-8");
         require_refused(s.set_tgt_text(bad), s, before, "invalid UTF-8");

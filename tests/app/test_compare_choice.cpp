@@ -11,7 +11,8 @@ using namespace attnlab::gui;
 TEST_CASE("the compare tool's switched-off heads round-trip as typed entries", "[view_state]") {
     ViewState v;
     v.compare.other_model = false;
-    v.compare.ablated = {{{AttentionUse::decoder_self, 1}, 2}, {{AttentionUse::cross, 0}, 3}, {{AttentionUse::encoder_self, 1}, 0}};
+    v.compare.ablated = {
+        {{AttentionUse::decoder_self, 1}, 2}, {{AttentionUse::cross, 0}, 3}, {{AttentionUse::encoder_self, 1}, 0}};
     v.compare.step = "decoder.layers.1.self_attn.weights";
     const std::string text = v.to_json();
     const auto saved = nlohmann::json::parse(text).at("compare").at("ablated");

@@ -51,6 +51,7 @@ TEST_CASE("a missing explanations folder is a one-line error, and the app goes o
     REQUIRE_FALSE(e);
     CHECK_THAT(e.error().message, Catch::Contains("/nonexistent/explanations/ko.json"));
     CHECK(e.error().message.find('\n') == std::string::npos);
-    CHECK_FALSE(explainer.explain("/nonexistent", session, 1, true));  // the failed load is kept, not retried each frame
+    CHECK_FALSE(
+        explainer.explain("/nonexistent", session, 1, true));  // the failed load is kept, not retried each frame
     CHECK(session.stepper().cursor() == 3);
 }

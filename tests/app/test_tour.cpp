@@ -49,8 +49,10 @@ TEST_CASE("every tour chapter sets the app up, and notices its task done") {
         CHECK(s.model_name().find(c.model) != std::string::npos);
         CHECK(s.src_text() == c.src);
         CHECK(std::string(view_id(v.tab)) == c.view);
-        if (!c.step.empty()) CHECK(s.stepper().cursor() == *s.stepper().find(c.step) + 1);
-        else CHECK(s.stepper().cursor() == s.stepper().size());
+        if (!c.step.empty())
+            CHECK(s.stepper().cursor() == *s.stepper().find(c.step) + 1);
+        else
+            CHECK(s.stepper().cursor() == s.stepper().size());
         CHECK(v.playground.experiment == c.playground_experiment);
         CHECK_FALSE(tour.task_done(s, v));
         do_the_task(c, s, v);

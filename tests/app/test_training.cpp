@@ -4,8 +4,8 @@
 #include "default_model.h"
 #include "io/model_file.h"
 #include "launch_options.h"
-#include "training.h"
 #include "train/evaluate.h"
+#include "training.h"
 #include "view_state.h"
 
 #include <catch2/catch.hpp>

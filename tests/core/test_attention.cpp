@@ -22,11 +22,12 @@ TEST_CASE("every attention row sums to 1 and masked weights are exactly 0", "[at
     s.run_all();
     for (const char* a : kAttentions) {
         const std::string path = a;
-        const Tensor& w = *s.output(path + ".weights");   // (H, Tq, Tk)
+        const Tensor& w = *s.output(path + ".weights");  // (H, Tq, Tk)
         const Tensor& m = *s.output(path + ".masked");
-        const std::string mask_path = path.starts_with("encoder") ? "masks.encoder_self"
-                                      : path.ends_with("cross_attn") ? "masks.cross" : "masks.decoder_self";
-        const Tensor& mask = *s.output(mask_path);       // (Tq, Tk)
+        const std::string mask_path = path.starts_with("encoder")    ? "masks.encoder_self"
+                                      : path.ends_with("cross_attn") ? "masks.cross"
+                                                                     : "masks.decoder_self";
+        const Tensor& mask = *s.output(mask_path);  // (Tq, Tk)
         REQUIRE(w.rank() == 3);
         for (int64_t h = 0; h < w.dim(0); ++h)
             for (int64_t i = 0; i < w.dim(1); ++i) {
@@ -73,7 +74,8 @@ TEST_CASE("changing a padded source token changes nothing", "[attention]") {
     REQUIRE(b);
     b->run_all();
     CHECK(bit_equal(*a.output("logits"), *b->output("logits")));
-    CHECK(bit_equal(*a.output("decoder.layers.1.cross_attn.weights"), *b->output("decoder.layers.1.cross_attn.weights")));
+    CHECK(
+        bit_equal(*a.output("decoder.layers.1.cross_attn.weights"), *b->output("decoder.layers.1.cross_attn.weights")));
     // The unpadded encoder rows are untouched; the padded rows themselves did change, so a difference would show.
     const Tensor &ea = *a.output("encoder.output"), &eb = *b->output("encoder.output");  // (S, C)
     for (int64_t t = 0; t < 4; ++t) CHECK((ea.row(t).array() == eb.row(t).array()).all());

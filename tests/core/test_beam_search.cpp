@@ -292,7 +292,7 @@ TEST_CASE("next_log_probs is called once per step with every live prefix", "[bea
         REQUIRE(b.size() == 2);
         CHECK(b[0].tokens == std::vector<int>{kA, 0});  // ln 0.7 / lp(2) = -0.356675 / 1.096903 = -0.325166
         CHECK(b[0].score == Approx(-0.325166).margin(1e-5));
-        CHECK(b[1].tokens == std::vector<int>{0});      // ln 0.3 / lp(1) = -1.203973 / 1
+        CHECK(b[1].tokens == std::vector<int>{0});  // ln 0.3 / lp(1) = -1.203973 / 1
         CHECK(b[1].score == Approx(-1.203973).margin(1e-5));
     }
 }

@@ -9,14 +9,23 @@ using namespace attnlab;
 
 TEST_CASE("config JSON round-trips and uses the documented field names", "[config]") {
     ModelConfig c;
-    c.arch = Arch::decoder_only; c.n_encoder_layers = 0; c.n_decoder_layers = 3;
-    c.activation = Activation::gelu_tanh; c.norm_first = true; c.positional = Positional::learned;
-    c.tie_embeddings = true; c.layer_norm_eps = 1e-6f; c.src_vocab_size = 50; c.tgt_vocab_size = 50;
+    c.arch = Arch::decoder_only;
+    c.n_encoder_layers = 0;
+    c.n_decoder_layers = 3;
+    c.activation = Activation::gelu_tanh;
+    c.norm_first = true;
+    c.positional = Positional::learned;
+    c.tie_embeddings = true;
+    c.layer_norm_eps = 1e-6f;
+    c.src_vocab_size = 50;
+    c.tgt_vocab_size = 50;
     const std::string text = config_to_json(c);
     const auto j = nlohmann::json::parse(text);
-    for (const char* key : {"arch", "d_model", "n_heads", "n_encoder_layers", "n_decoder_layers", "d_ff", "activation",
-                            "norm_first", "final_norm", "positional", "max_len", "scale_embedding", "tie_embeddings",
-                            "layer_norm_eps", "src_vocab_size", "tgt_vocab_size", "pad_id", "sos_id", "eos_id", "unk_id"})
+    for (const char* key :
+         {"arch",           "d_model",         "n_heads",        "n_encoder_layers", "n_decoder_layers",
+          "d_ff",           "activation",      "norm_first",     "final_norm",       "positional",
+          "max_len",        "scale_embedding", "tie_embeddings", "layer_norm_eps",   "src_vocab_size",
+          "tgt_vocab_size", "pad_id",          "sos_id",         "eos_id",           "unk_id"})
         CHECK(j.contains(key));
     CHECK(j.size() == 20);
     CHECK(j["arch"] == "decoder_only");
@@ -36,17 +45,23 @@ TEST_CASE("bad configs give one-line errors that name the field", "[config]") {
         CHECK(r.error().message.find('\n') == std::string::npos);
         return r.error().message;
     };
-    auto without = j; without.erase("d_ff");
+    auto without = j;
+    without.erase("d_ff");
     CHECK_THAT(error_of(without), Catch::Contains("d_ff"));
-    auto unknown = j; unknown["dmodel"] = 3;
+    auto unknown = j;
+    unknown["dmodel"] = 3;
     CHECK_THAT(error_of(unknown), Catch::Contains("dmodel"));
-    auto wrong_type = j; wrong_type["norm_first"] = "yes";
+    auto wrong_type = j;
+    wrong_type["norm_first"] = "yes";
     CHECK_THAT(error_of(wrong_type), Catch::Contains("norm_first"));
-    auto bad_enum = j; bad_enum["activation"] = "swish";
+    auto bad_enum = j;
+    bad_enum["activation"] = "swish";
     CHECK_THAT(error_of(bad_enum), Catch::Contains("relu | gelu | gelu_tanh"));
-    auto heads = j; heads["n_heads"] = 5;
+    auto heads = j;
+    heads["n_heads"] = 5;
     CHECK_THAT(error_of(heads), Catch::Contains("n_heads"));
-    auto ids = j; ids["eos_id"] = 30;
+    auto ids = j;
+    ids["eos_id"] = 30;
     CHECK_THAT(error_of(ids), Catch::Contains("eos_id"));
     // Found by fuzzing: a key with a newline in it must not make the message two lines.
     CHECK_THAT(error_of(nlohmann::json::parse("{\"a\\nb\": 1}")), Catch::Contains("\"a\\nb\""));
@@ -63,7 +78,8 @@ TEST_CASE("presets are the documented sizes", "[config]") {
     REQUIRE(base);
     CHECK((base->d_model == 512 && base->n_heads == 8 && base->n_encoder_layers == 6 && base->n_decoder_layers == 6 &&
            base->d_ff == 2048 && base->d_head() == 64));
-    // The paper's base model without embeddings: 6·(4C²+2CF) encoder + 6·(8C²+2CF) decoder weights, plus biases and norms.
+    // The paper's base model without embeddings: 6·(4C²+2CF) encoder + 6·(8C²+2CF) decoder weights,
+    // plus biases and norms.
     const int64_t C = 512, F = 2048;
     const int64_t enc_layer = 4 * C * C + 4 * C + 2 * C * F + F + C + 4 * C;
     const int64_t dec_layer = 8 * C * C + 8 * C + 2 * C * F + F + C + 6 * C;

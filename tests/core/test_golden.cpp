@@ -46,7 +46,8 @@ TEST_CASE("traces match PyTorch's torch.nn.Transformer within 1e-4", "[golden]")
             n_attention += path.ends_with(".weights");
         }
         const ModelConfig& c = model->config;
-        const size_t layers_with_attention = c.n_encoder_layers + (c.arch == Arch::encoder_decoder ? 2 : 1) * c.n_decoder_layers;
+        const size_t layers_with_attention =
+            c.n_encoder_layers + (c.arch == Arch::encoder_decoder ? 2 : 1) * c.n_decoder_layers;
         CHECK(n_attention == layers_with_attention);
     }
 }

@@ -178,7 +178,7 @@ TEST_CASE("a NaN weight constructed directly flags the step that reads it", "[no
     SECTION("an embedding row: the flag comes and goes with the token that reads it") {
         Weights w = random_weights(c, 7);
         w.set_value("src_embed.weight", 9 * c.d_model + 3, nan);  // E_src[9, 3]
-        auto s = Stepper::create(c, w, sample_inputs());  // source 5 9 7 12 2
+        auto s = Stepper::create(c, w, sample_inputs());          // source 5 9 7 12 2
         REQUIRE(s);
         s->run_all();
         CHECK(first_path(*s) == "src.embed");

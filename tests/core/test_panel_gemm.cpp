@@ -39,7 +39,8 @@ TEST_CASE("the panel kernel multiplies like a double-precision product", "[ops]"
                     want += double(x[static_cast<size_t>(t * c.in + k)]) * w[static_cast<size_t>(k * c.ld + c.c0 + j)];
                 worst = std::max(worst, std::abs(y[static_cast<size_t>(t * ldy + j)] - want) / std::sqrt(double(c.in)));
             }
-            for (int64_t j = c.n; j < ldy; ++j) gap_untouched = gap_untouched && std::isnan(y[static_cast<size_t>(t * ldy + j)]);
+            for (int64_t j = c.n; j < ldy; ++j)
+                gap_untouched = gap_untouched && std::isnan(y[static_cast<size_t>(t * ldy + j)]);
         }
         CHECK(worst < 1e-5);
         CHECK(gap_untouched);  // the row stride's gap is left alone

@@ -79,13 +79,28 @@ TEST_CASE("running step by step equals a full run, for every architecture", "[st
 
 TEST_CASE("the forward pass lists named steps with titles, formulas and inputs", "[stepper]") {
     Stepper s = make_stepper(small_config());
-    for (const char* path : {"src.embed", "src.pos", "src.input", "masks.encoder_self", "encoder.layers.0.self_attn.q",
-                             "encoder.layers.0.self_attn.scores", "encoder.layers.0.self_attn.scaled",
-                             "encoder.layers.0.self_attn.masked", "encoder.layers.0.self_attn.weights",
-                             "encoder.layers.0.self_attn.context", "encoder.layers.0.self_attn.concat",
-                             "encoder.layers.0.self_attn.out", "encoder.layers.0.norm1", "encoder.layers.1.ffn.hidden",
-                             "encoder.output", "masks.look_ahead", "masks.decoder_self", "masks.cross",
-                             "decoder.layers.1.cross_attn.weights", "decoder.layers.1.norm3", "decoder.output", "logits",
+    for (const char* path : {"src.embed",
+                             "src.pos",
+                             "src.input",
+                             "masks.encoder_self",
+                             "encoder.layers.0.self_attn.q",
+                             "encoder.layers.0.self_attn.scores",
+                             "encoder.layers.0.self_attn.scaled",
+                             "encoder.layers.0.self_attn.masked",
+                             "encoder.layers.0.self_attn.weights",
+                             "encoder.layers.0.self_attn.context",
+                             "encoder.layers.0.self_attn.concat",
+                             "encoder.layers.0.self_attn.out",
+                             "encoder.layers.0.norm1",
+                             "encoder.layers.1.ffn.hidden",
+                             "encoder.output",
+                             "masks.look_ahead",
+                             "masks.decoder_self",
+                             "masks.cross",
+                             "decoder.layers.1.cross_attn.weights",
+                             "decoder.layers.1.norm3",
+                             "decoder.output",
+                             "logits",
                              "probs"}) {
         INFO(path);
         auto i = s.find(path);

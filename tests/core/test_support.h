@@ -24,8 +24,14 @@ inline bool has_hangul(const std::string& s) {
 // A small config (C=16, H=2, 2+2 layers, F=32, V=20) that tests vary one switch at a time.
 inline ModelConfig small_config() {
     ModelConfig c;
-    c.d_model = 16; c.n_heads = 2; c.n_encoder_layers = 2; c.n_decoder_layers = 2; c.d_ff = 32;
-    c.max_len = 16; c.src_vocab_size = 20; c.tgt_vocab_size = 20;
+    c.d_model = 16;
+    c.n_heads = 2;
+    c.n_encoder_layers = 2;
+    c.n_decoder_layers = 2;
+    c.d_ff = 32;
+    c.max_len = 16;
+    c.src_vocab_size = 20;
+    c.tgt_vocab_size = 20;
     return c;
 }
 

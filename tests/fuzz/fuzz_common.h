@@ -6,13 +6,13 @@
 #include <cstdlib>
 #include <string>
 
-#define FUZZ_CHECK(cond, what)                                                          \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            std::fprintf(stderr, "%s:%d: FUZZ_CHECK failed: %s (%s)\n", __FILE__, __LINE__, \
-                         #cond, std::string(what).c_str());                             \
-            std::abort();                                                               \
-        }                                                                               \
+#define FUZZ_CHECK(cond, what)                                                                     \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::fprintf(stderr, "%s:%d: FUZZ_CHECK failed: %s (%s)\n", __FILE__, __LINE__, #cond, \
+                         std::string(what).c_str());                                               \
+            std::abort();                                                                          \
+        }                                                                                          \
     } while (0)
 
 // Errors are one line that starts with the source name (CONVENTIONS.md, "Errors").

@@ -43,7 +43,8 @@ constexpr int64_t kMaxParametersToRun = 200'000;  // a forward pass per input st
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 4) return 0;
-    const size_t config_len = std::min<size_t>(size - 4, data[0] | data[1] << 8 | data[2] << 16 | uint32_t(data[3]) << 24);
+    const size_t config_len =
+        std::min<size_t>(size - 4, data[0] | data[1] << 8 | data[2] << 16 | uint32_t(data[3]) << 24);
     write_file(folder() + "/config.json", data + 4, config_len);
     write_file(folder() + "/model.safetensors", data + 4 + config_len, size - 4 - config_len);
 

@@ -28,9 +28,9 @@ namespace {
 
 // <pad> <sos> <eos> <unk>, some English and Hangul words and syllables, printable ASCII.
 Vocab make_vocab() {
-    std::vector<std::string> tokens = {kPadToken, kSosToken, kEosToken, kUnkToken,
-                                       "the", "cat", "sat", "on", "mat", "i", "like", "apples",
-                                       "나는", "사과를", "좋아한다", "고양이", "사", "과", "나", "는", "　"};
+    std::vector<std::string> tokens = {kPadToken,  kSosToken, kEosToken, kUnkToken, "the",    "cat",  "sat",
+                                       "on",       "mat",     "i",       "like",    "apples", "나는", "사과를",
+                                       "좋아한다", "고양이",  "사",      "과",      "나",     "는",   "　"};
     for (char c = 32; c < 127; ++c) {
         std::string s(1, c);
         bool seen = false;
@@ -55,12 +55,14 @@ std::string symbol_of(uint8_t byte) {
 // and <|endoftext|>.
 ByteLevelBpeTokenizer make_bpe() {
     const std::vector<std::pair<std::string, std::string>> merges = {
-        {"Ġ", "t"}, {"Ġt", "h"}, {"Ġth", "e"}, {"t", "h"}, {"th", "e"}, {"e", "r"}, {"Ġ", "Ġ"}, {"ĠĠ", "ĠĠ"},
-        {"Ċ", "Ċ"}, {"'", "s"}, {"!", "!"}, {"ì", "ķ"}, {"ìķ", "Ī"}, {"ð", "Ł"}, {"ðŁ", "ĺ"}, {"Ã", "©"},
-        {"1", "2"}, {"Ġ", "1"}, {"Ġ1", "2"}};
+        {"Ġ", "t"},   {"Ġt", "h"}, {"Ġth", "e"}, {"t", "h"}, {"th", "e"}, {"e", "r"},  {"Ġ", "Ġ"},
+        {"ĠĠ", "ĠĠ"}, {"Ċ", "Ċ"},  {"'", "s"},   {"!", "!"}, {"ì", "ķ"},  {"ìķ", "Ī"}, {"ð", "Ł"},
+        {"ðŁ", "ĺ"},  {"Ã", "©"},  {"1", "2"},   {"Ġ", "1"}, {"Ġ1", "2"}};
     std::string vocab = "{";
     for (int b = 0; b < 256; ++b) {
-        const std::string symbol = b == '"' ? "\\\"" : b == '\\' ? "\\\\" : symbol_of(static_cast<uint8_t>(b));  // JSON-escaped
+        const std::string symbol = b == '"'    ? "\\\""
+                                   : b == '\\' ? "\\\\"
+                                               : symbol_of(static_cast<uint8_t>(b));  // JSON-escaped
         vocab += "\"" + symbol + "\":" + std::to_string(b) + ",";
     }
     std::string merges_txt = "#version: 0.2\n";
@@ -83,7 +85,8 @@ constexpr std::string_view kWordPieceVocab =
     "$\n5\n+\na\n##a\n한\n##국\nᄒ\n##ᅡ\n##ᆫ\n中\ni\nοδοσ\nCafé\n";
 
 WordPieceTokenizer make_wordpiece(bool lower_case) {
-    auto t = WordPieceTokenizer::from_file({"vocab.txt", kWordPieceVocab}, {.lower_case = lower_case, .strip_accents = {}});
+    auto t =
+        WordPieceTokenizer::from_file({"vocab.txt", kWordPieceVocab}, {.lower_case = lower_case, .strip_accents = {}});
     if (!t) {
         std::fprintf(stderr, "fuzz_tokenizers: fixed vocab.txt rejected: %s\n", t.error().message.c_str());
         std::abort();
@@ -143,14 +146,18 @@ std::vector<int> check_encoding(const SubwordTokenizer& t, std::string_view text
         FUZZ_CHECK(s.begin <= s.end && s.end <= text.size(), "span outside the text at " + std::to_string(i));
         FUZZ_CHECK(is_code_point_start(text, s.begin) && is_code_point_start(text, s.end), "span cuts a code point");
         if (i > 0) FUZZ_CHECK(s.begin >= e.spans[i - 1].begin, "spans go backwards at " + std::to_string(i));
-        if (s.begin < s.end) FUZZ_CHECK(tokens.pieces[i] == text.substr(s.begin, s.end - s.begin), "piece is not the text at its span");
-        else FUZZ_CHECK(tokens.pieces[i] == t.vocab().token(tokens.ids[i]), "an added token's piece is not the token");
+        if (s.begin < s.end)
+            FUZZ_CHECK(tokens.pieces[i] == text.substr(s.begin, s.end - s.begin), "piece is not the text at its span");
+        else
+            FUZZ_CHECK(tokens.pieces[i] == t.vocab().token(tokens.ids[i]), "an added token's piece is not the token");
     }
-    for (int u : tokens.unknown) FUZZ_CHECK(u >= 0 && static_cast<size_t>(u) < tokens.ids.size(), "unknown index out of range");
+    for (int u : tokens.unknown)
+        FUZZ_CHECK(u >= 0 && static_cast<size_t>(u) < tokens.ids.size(), "unknown index out of range");
     std::vector<int> odd = tokens.ids;
     odd.push_back(-1);
     odd.push_back(t.vocab().size());
-    FUZZ_CHECK(is_valid_utf8(t.decode(odd, false)) && is_valid_utf8(t.decode(odd, true)), "decode produced invalid UTF-8");
+    FUZZ_CHECK(is_valid_utf8(t.decode(odd, false)) && is_valid_utf8(t.decode(odd, true)),
+               "decode produced invalid UTF-8");
     return tokens.ids;
 }
 
@@ -177,7 +184,8 @@ void fuzz_wordpiece(const WordPieceTokenizer& t, std::string_view text) {
     FUZZ_CHECK(is_valid_utf8(text), "WordPiece encode accepted invalid UTF-8");
     const std::vector<int> ids = check_encoding(t, text, *e);
     FUZZ_CHECK(ids.size() >= 2 && ids.front() == t.cls_id() && ids.back() == t.sep_id(), "not [CLS] ... [SEP]");
-    for (int u : e->tokens.unknown) FUZZ_CHECK(ids[static_cast<size_t>(u)] == t.unk_id(), "unknown index does not hold [UNK]");
+    for (int u : e->tokens.unknown)
+        FUZZ_CHECK(ids[static_cast<size_t>(u)] == t.unk_id(), "unknown index does not hold [UNK]");
 }
 
 constexpr std::string_view kSample = "Hello, world! it's 2023 — café 한국어 😀\n\n  <|endoftext|> [MASK]";

@@ -13,8 +13,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::unordered_set<unsigned> colours;
-    for (int i = 0; i < w * h; ++i)
-        colours.insert(pixels[3 * i] << 16 | pixels[3 * i + 1] << 8 | pixels[3 * i + 2]);
+    for (int i = 0; i < w * h; ++i) colours.insert(pixels[3 * i] << 16 | pixels[3 * i + 1] << 8 | pixels[3 * i + 2]);
     stbi_image_free(pixels);
     std::printf("%d %d %zu\n", w, h, colours.size());
     return 0;

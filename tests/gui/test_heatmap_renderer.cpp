@@ -82,7 +82,8 @@ TEST_CASE("an atlas draws each source in its own tile and redraws only the tiles
     GlContext::make_current();
     auto renderer = HeatmapRenderer::create(ATTNLAB_SOURCE_DIR "/shaders");
     if (!renderer) FAIL(renderer.error().message);
-    // Three 2 × 3 tiles, two to a row: tile 0 all 0 (dark purple), tile 1 all 1 (yellow); tile 2 row 0 at 1, row 1 at 0.
+    // Three 2 × 3 tiles, two to a row: tile 0 all 0 (dark purple), tile 1 all 1 (yellow); tile 2 row 0
+    // at 1, row 1 at 0.
     const float zeros[6] = {0, 0, 0, 0, 0, 0}, ones[6] = {1, 1, 1, 1, 1, 1}, top_row[6] = {1, 1, 1, 0, 0, 0};
     std::vector<HeatmapSource> tiles(3);
     const float* values[] = {zeros, ones, top_row};

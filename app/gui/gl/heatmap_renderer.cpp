@@ -42,8 +42,12 @@ Result<HeatmapRenderer> HeatmapRenderer::create(const std::string& shader_dir) {
 HeatmapRenderer::HeatmapRenderer(GLuint program) : program_(program) { glGenVertexArrays(1, &vao_); }
 
 HeatmapRenderer::HeatmapRenderer(HeatmapRenderer&& o) noexcept
-    : program_(o.program_), vao_(o.vao_), entries_(std::move(o.entries_)),
-      color_textures_(std::move(o.color_textures_)), frame_(o.frame_), renders_(o.renders_) {
+    : program_(o.program_),
+      vao_(o.vao_),
+      entries_(std::move(o.entries_)),
+      color_textures_(std::move(o.color_textures_)),
+      frame_(o.frame_),
+      renders_(o.renders_) {
     o.program_ = o.vao_ = 0;
     o.entries_.clear();
     o.color_textures_.clear();
@@ -175,8 +179,7 @@ ImTextureID HeatmapRenderer::texture(const HeatmapSource& s) {
 ImTextureID HeatmapRenderer::colorbar(Colormap colormap) {
     static_assert(sizeof(float) == 4);
     float ramp[256];
-    for (int i = 0; i < 256; ++i)
-        ramp[i] = colormap == Colormap::sequential ? i / 255.0f : -1.0f + 2.0f * i / 255.0f;
+    for (int i = 0; i < 256; ++i) ramp[i] = colormap == Colormap::sequential ? i / 255.0f : -1.0f + 2.0f * i / 255.0f;
     HeatmapSource s{colormap == Colormap::sequential ? "colorbar/sequential" : "colorbar/diverging", ramp, 1, 256, 1};
     s.colormap = colormap;
     s.lo = colormap == Colormap::sequential ? 0.0f : -1.0f;

@@ -21,10 +21,10 @@ namespace attnlab::gui {
 enum class Colormap { sequential, diverging };
 
 struct HeatmapSource {
-    std::string key;            // stable name of this drawing, e.g. "attention/encoder.layers.0.self_attn/1"
-    const float* values;        // (rows, cols), row-major
+    std::string key;      // stable name of this drawing, e.g. "attention/encoder.layers.0.self_attn/1"
+    const float* values;  // (rows, cols), row-major
     int rows = 0, cols = 0;
-    uint64_t version = 0;       // changes whenever the values change
+    uint64_t version = 0;         // changes whenever the values change
     const float* mask = nullptr;  // optional (rows, cols): 0 = masked, drawn hatched
     uint64_t mask_version = 0;
     Colormap colormap = Colormap::sequential;
@@ -53,13 +53,13 @@ public:
     ImTextureID texture(const HeatmapSource& source);
     // The sources as tiles of tile_w × tile_h pixels, tiles_per_row to a row, under one key; a source with no
     // rows leaves its tile empty. Only tiles whose source changed are drawn again.
-    HeatmapAtlas atlas(const std::string& key, const std::vector<HeatmapSource>& tiles, int tiles_per_row,
-                       int tile_w, int tile_h);
+    HeatmapAtlas atlas(const std::string& key, const std::vector<HeatmapSource>& tiles, int tiles_per_row, int tile_w,
+                       int tile_h);
     ImTextureID colorbar(Colormap colormap);  // the ramp from lo (left) to hi (right)
     void end_frame();                         // frees textures unused for kMaxIdleFrames
     void release_all();                       // frees every texture; the next draw renders each anew
 
-    bool owns(ImTextureID texture) const;  // one of this renderer's textures: opaque, drawn without blending
+    bool owns(ImTextureID texture) const;          // one of this renderer's textures: opaque, drawn without blending
     uint64_t renders() const { return renders_; }  // how many heatmaps (or tiles) were (re)drawn
     size_t live_textures() const { return entries_.size(); }
 

@@ -42,7 +42,10 @@ UiRenderer::UiRenderer(GLuint blended, GLuint opaque) : blended_(blended), opaqu
 }
 
 UiRenderer::UiRenderer(UiRenderer&& o) noexcept
-    : blended_(o.blended_), opaque_(o.opaque_), vao_(o.vao_), vertex_buffer_(o.vertex_buffer_),
+    : blended_(o.blended_),
+      opaque_(o.opaque_),
+      vao_(o.vao_),
+      vertex_buffer_(o.vertex_buffer_),
       index_buffer_(o.index_buffer_) {
     o.blended_ = o.opaque_ = o.vao_ = o.vertex_buffer_ = o.index_buffer_ = 0;
 }
@@ -68,15 +71,16 @@ void UiRenderer::set_up_state(const ImDrawData& data, int fb_width, int fb_heigh
     const float L = data.DisplayPos.x, R = data.DisplayPos.x + data.DisplaySize.x;
     const float T = data.DisplayPos.y, B = data.DisplayPos.y + data.DisplaySize.y;
     const float projection[16] = {
-        2.0f / (R - L), 0.0f, 0.0f, 0.0f, 0.0f, 2.0f / (T - B), 0.0f, 0.0f, 0.0f, 0.0f, -1.0f, 0.0f,
-        (R + L) / (L - R), (T + B) / (B - T), 0.0f, 1.0f,
+        2.0f / (R - L), 0.0f, 0.0f, 0.0f,  0.0f, 2.0f / (T - B),    0.0f,
+        0.0f,           0.0f, 0.0f, -1.0f, 0.0f, (R + L) / (L - R), (T + B) / (B - T),
+        0.0f,           1.0f,
     };
     for (GLuint program : {opaque_, blended_}) {  // blended_ stays bound
         glUseProgram(program);
         glUniformMatrix4fv(glGetUniformLocation(program, "u_projection"), 1, GL_FALSE, projection);
     }
     glActiveTexture(GL_TEXTURE0);
-    glBindVertexArray(vao_);                         // with index_buffer_ as its element buffer
+    glBindVertexArray(vao_);                        // with index_buffer_ as its element buffer
     glBindBuffer(GL_ARRAY_BUFFER, vertex_buffer_);  // not part of the vertex array's state
 }
 
@@ -116,8 +120,10 @@ void UiRenderer::render(const ImDrawData& data, const std::function<bool(ImTextu
             if (image != opaque) {
                 opaque = image;
                 glUseProgram(opaque ? opaque_ : blended_);
-                if (opaque) glDisable(GL_BLEND);
-                else glEnable(GL_BLEND);
+                if (opaque)
+                    glDisable(GL_BLEND);
+                else
+                    glEnable(GL_BLEND);
             }
             glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<intptr_t>(cmd.GetTexID())));
             glDrawElementsBaseVertex(GL_TRIANGLES, static_cast<GLsizei>(cmd.ElemCount), index_type,

@@ -55,13 +55,15 @@ std::string token_text(const PanelContext& ctx, int id) { return token_or_id(out
 ImVec2 table_size(int rows) {
     const float row_h = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
     const float scrollbar = ImGui::GetStyle().ScrollbarSize;
-    return ImVec2(0.0f, std::min(ImGui::GetContentRegionAvail().y, (static_cast<float>(rows) + 1.0f) * row_h + scrollbar));
+    return ImVec2(0.0f,
+                  std::min(ImGui::GetContentRegionAvail().y, (static_cast<float>(rows) + 1.0f) * row_h + scrollbar));
 }
 
 ImU32 probability_color(float p) {
     const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), hi(0.16f, 0.47f, 0.86f, 1.0f);
     const float t = std::clamp(std::sqrt(p), 0.0f, 1.0f);  // small probabilities still show
-    return ImGui::GetColorU32(ImVec4(bg.x + (hi.x - bg.x) * t, bg.y + (hi.y - bg.y) * t, bg.z + (hi.z - bg.z) * t, 1.0f));
+    return ImGui::GetColorU32(
+        ImVec4(bg.x + (hi.x - bg.x) * t, bg.y + (hi.y - bg.y) * t, bg.z + (hi.z - bg.z) * t, 1.0f));
 }
 
 // Row 0 of the lens is the stack's input, row l + 1 the output of layer l.
@@ -73,9 +75,11 @@ std::string row_label(const PanelContext& ctx, size_t row) {
 }
 
 void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
-    text_disabled_wrapped(ctx.t("Each layer's output read as if it were the last: through the final norm and the "
-                                "unembedding. Cells: the most probable token, coloured by its probability; hover for the top 5."));
-    const std::vector<int>& ids = ctx.config().has_decoder() ? ctx.stepper().inputs().tgt_ids : ctx.stepper().inputs().src_ids;
+    text_disabled_wrapped(
+        ctx.t("Each layer's output read as if it were the last: through the final norm and the "
+              "unembedding. Cells: the most probable token, coloured by its probability; hover for the top 5."));
+    const std::vector<int>& ids =
+        ctx.config().has_decoder() ? ctx.stepper().inputs().tgt_ids : ctx.stepper().inputs().src_ids;
     const int T = static_cast<int>(ids.size());
     int& first = ctx.view.lens_first_position;
     first = std::clamp(first, 0, std::max(0, T - kLensColumns));
@@ -98,8 +102,8 @@ void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
     }
     const LogitLens& lens = *cache.lens;
     const int columns = static_cast<int>(lens.positions.size());
-    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_SizingFixedFit;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("lens", columns + 1, flags, table_size(static_cast<int>(lens.rows.size())))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 5.5f * ctx.em);
@@ -123,8 +127,10 @@ void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
             ImGui::Text("%s", token_text(ctx, top.front().id).c_str());
             if (ImGui::IsItemHovered()) {
                 ImGui::BeginTooltip();
-                ImGui::Text("%s, %s %d", row_label(ctx, r).c_str(), ctx.t("position"), lens.positions[static_cast<size_t>(c)]);
-                for (const TokenProbability& t : top) ImGui::Text("%6.3f  %s", static_cast<double>(t.p), token_text(ctx, t.id).c_str());
+                ImGui::Text("%s, %s %d", row_label(ctx, r).c_str(), ctx.t("position"),
+                            lens.positions[static_cast<size_t>(c)]);
+                for (const TokenProbability& t : top)
+                    ImGui::Text("%6.3f  %s", static_cast<double>(t.p), token_text(ctx, t.id).c_str());
                 ImGui::EndTooltip();
             }
         }
@@ -194,7 +200,8 @@ void draw_head_heatmap(PanelContext& ctx, AnalysisCache& cache) {
     plot.caption = ctx.t(kStatNames[cache.map_stat]);
     // From 0: mean weights up to 1, entropies up to the most spread head's.
     plot.fixed_range = true;
-    plot.hi = cache.map_stat > 0 ? 1.0f : std::max(1e-3f, *std::max_element(cache.map_values.begin(), cache.map_values.end()));
+    plot.hi = cache.map_stat > 0 ? 1.0f
+                                 : std::max(1e-3f, *std::max_element(cache.map_values.begin(), cache.map_values.end()));
     const HeatmapHit hit = plot_matrix(ctx, plot);
     if (hit.row >= 0 && hit.col >= 0) {
         ImGui::SetTooltip("%s, %s %d: %.3f", attention_name(layers[static_cast<size_t>(hit.row)].attention).c_str(),
@@ -205,8 +212,9 @@ void draw_head_heatmap(PanelContext& ctx, AnalysisCache& cache) {
 }
 
 void draw_heads(PanelContext& ctx, AnalysisCache& cache) {
-    text_disabled_wrapped(ctx.t("For every head on this input: entropy of its weights (0: one key), and its mean weight on "
-                                "the previous token, the first token and itself. Click a header to sort, a row to open the head."));
+    text_disabled_wrapped(
+        ctx.t("For every head on this input: entropy of its weights (0: one key), and its mean weight on "
+              "the previous token, the first token and itself. Click a header to sort, a row to open the head."));
     const uint64_t version = trace_version(ctx.stepper());
     std::vector<HeadRow>& rows = cache.head_rows;
     if (cache.heads_version != version || version == 0) {  // 0: mid-pass, the heads run so far
@@ -222,7 +230,8 @@ void draw_heads(PanelContext& ctx, AnalysisCache& cache) {
         return;
     }
     const int H = static_cast<int>(cache.heads.layers.front().heads.size());
-    const float map_w = std::min(0.45f * ImGui::GetContentRegionAvail().x, (8.0f + 1.6f * static_cast<float>(H)) * ctx.em);
+    const float map_w =
+        std::min(0.45f * ImGui::GetContentRegionAvail().x, (8.0f + 1.6f * static_cast<float>(H)) * ctx.em);
     ImGui::BeginChild("head_heatmap", ImVec2(map_w, 0));
     draw_head_heatmap(ctx, cache);
     ImGui::EndChild();
@@ -270,7 +279,8 @@ void draw_heads(PanelContext& ctx, AnalysisCache& cache) {
         for (int column = 2; column < 6; ++column) {
             ImGui::TableSetColumnIndex(column);
             const float v = stat(r.layer->heads[static_cast<size_t>(r.head)], column);
-            if (std::isnan(v)) ImGui::TextDisabled("-");
+            if (std::isnan(v))
+                ImGui::TextDisabled("-");
             else {
                 if (column > 2) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, probability_color(v));
                 ImGui::Text("%.3f", static_cast<double>(v));
@@ -294,11 +304,16 @@ void draw_analysis_panel(PanelContext& ctx) {
     ImGui::RadioButton(ctx.t("Circuits"), &ctx.view.analysis_tool, 3);
     ImGui::SameLine();
     ImGui::RadioButton(ctx.t("Compare"), &ctx.view.analysis_tool, 4);
-    if (ctx.view.analysis_tool == 0) draw_lens(ctx, cache);
-    else if (ctx.view.analysis_tool == 1) draw_heads(ctx, cache);
-    else if (ctx.view.analysis_tool == 2) draw_embedding_tool(ctx);
-    else if (ctx.view.analysis_tool == 3) draw_circuit_tool(ctx);
-    else draw_compare_tool(ctx);
+    if (ctx.view.analysis_tool == 0)
+        draw_lens(ctx, cache);
+    else if (ctx.view.analysis_tool == 1)
+        draw_heads(ctx, cache);
+    else if (ctx.view.analysis_tool == 2)
+        draw_embedding_tool(ctx);
+    else if (ctx.view.analysis_tool == 3)
+        draw_circuit_tool(ctx);
+    else
+        draw_compare_tool(ctx);
 }
 
 }  // namespace attnlab::gui

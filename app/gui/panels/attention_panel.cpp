@@ -32,9 +32,10 @@ struct StageInfo {
 
 // The stages the detail view offers, in the order they are computed.
 constexpr StageInfo kStages[] = {
-    {AttentionStage::scores, "QKᵀ"},   {AttentionStage::scaled, "÷√D"}, {AttentionStage::masked, "masked"},
-    {AttentionStage::weights, "softmax"}, {AttentionStage::q, "Q"},    {AttentionStage::k, "K"},
-    {AttentionStage::v, "V"},          {AttentionStage::context, "context"},
+    {AttentionStage::scores, "QKᵀ"},    {AttentionStage::scaled, "÷√D"},
+    {AttentionStage::masked, "masked"}, {AttentionStage::weights, "softmax"},
+    {AttentionStage::q, "Q"},           {AttentionStage::k, "K"},
+    {AttentionStage::v, "V"},           {AttentionStage::context, "context"},
 };
 
 const Family& family_of(AttentionUse use) {
@@ -119,8 +120,10 @@ void draw_grid(PanelContext& ctx, const Family& f, int n_layers) {
     const bool words_fit = ImGui::CalcTextSize(widest).x <= thumb + 0.5f * gap;
     for (int h = 0; h < H; ++h) {
         ImGui::SameLine(label_w + h * (thumb + gap) + ImGui::GetStyle().WindowPadding.x);
-        if (words_fit) ImGui::Text("%s %d", ctx.t("Head"), h);
-        else ImGui::Text("%d", h);
+        if (words_fit)
+            ImGui::Text("%s %d", ctx.t("Head"), h);
+        else
+            ImGui::Text("%d", h);
     }
     const int current = current_layer(ctx, f);
     const HeatmapAtlas atlas = grid_atlas(ctx, f, n_layers, thumb);
@@ -185,10 +188,14 @@ void explain_cell(PanelContext& ctx, const AttentionSite& site, int head, int ro
     if (!scores) return;
     const float D = static_cast<float>(ctx.config().d_head());
     const float s = scores->value.slice(head)(row, col);
-    const auto label = [](const std::vector<std::string>& v, int i) { return i < static_cast<int>(v.size()) ? v[i].c_str() : "?"; };
+    const auto label = [](const std::vector<std::string>& v, int i) {
+        return i < static_cast<int>(v.size()) ? v[i].c_str() : "?";
+    };
     ImGui::Text("%s → %s", label(row_labels, row), label(col_labels, col));
-    ImGui::Text("q_%d · k_%d / √%d = %.4f / %.3f = %.4f", row, col, static_cast<int>(D), s, std::sqrt(D), s / std::sqrt(D));
-    if (masked && std::isinf(masked->value.slice(head)(row, col))) ImGui::TextColored(ImVec4(1, .5f, .4f, 1), "masked: −∞");
+    ImGui::Text("q_%d · k_%d / √%d = %.4f / %.3f = %.4f", row, col, static_cast<int>(D), s, std::sqrt(D),
+                s / std::sqrt(D));
+    if (masked && std::isinf(masked->value.slice(head)(row, col)))
+        ImGui::TextColored(ImVec4(1, .5f, .4f, 1), "masked: −∞");
     if (!weights) return;
     const auto w = weights->value.slice(head).row(row);
     ImGui::Text("softmax → %.4f", w(col));
@@ -235,8 +242,8 @@ void draw_lines(PanelContext& ctx, const Tensor& w, int head, const std::vector<
         }
     for (int i = 0; i < static_cast<int>(rows.size()) && i < w.dim(1); ++i) {
         const float tw = ImGui::CalcTextSize(rows[i].c_str()).x;
-        draw->AddText(ImVec2(o.x + left_w - tw, o.y + i * line), ImGui::GetColorU32(i == hovered_row ? ImGuiCol_PlotHistogram : ImGuiCol_Text),
-                      rows[i].c_str());
+        draw->AddText(ImVec2(o.x + left_w - tw, o.y + i * line),
+                      ImGui::GetColorU32(i == hovered_row ? ImGuiCol_PlotHistogram : ImGuiCol_Text), rows[i].c_str());
     }
     for (int j = 0; j < static_cast<int>(cols.size()) && j < w.dim(2); ++j)
         draw->AddText(ImVec2(o.x + left_w + gap, o.y + j * line), ImGui::GetColorU32(ImGuiCol_Text), cols[j].c_str());
@@ -341,7 +348,7 @@ void focus_attention_step(ViewState& view, const StepId& id) {
     if (id.kind != StepKind::attention) return;
     view.family = id.use;
     view.layer = id.layer;
-    view.detail_open = true;  // show the stage just computed, not the grid of weights not yet there
+    view.detail_open = true;            // show the stage just computed, not the grid of weights not yet there
     for (const StageInfo& s : kStages)  // concat and out: the detail keeps its stage
         if (s.id == id.stage) view.stage = s.id;
 }

@@ -41,8 +41,10 @@ std::vector<int> chosen_ids(const Side& side, const std::string& typed, std::str
     } else {
         std::istringstream words(typed);
         for (std::string w; words >> w;) {
-            if (auto id = side.vocab->find(w)) ids.push_back(*id);
-            else if (unknown->empty()) *unknown = w;
+            if (auto id = side.vocab->find(w))
+                ids.push_back(*id);
+            else if (unknown->empty())
+                *unknown = w;
         }
     }
     std::vector<int> unique;
@@ -68,8 +70,8 @@ struct CircuitCache {
     Mat logits;                      // (n, V): the OV circuit's full rows
     std::vector<std::string> labels, out_labels;
     uint64_t version = 0;
-    float range = 1.0f;              // the colour scale runs from −range to +range
-    int focus_id = -1;               // the token the ranking was computed for
+    float range = 1.0f;  // the colour scale runs from −range to +range
+    int focus_id = -1;   // the token the ranking was computed for
     std::vector<TokenScore> top, bottom;
 };
 
@@ -77,8 +79,8 @@ void refresh_matrix(const PanelContext& ctx, CircuitCache& cache, const Side& si
                     const std::vector<int>& ids) {
     std::vector<const Tensor*> weights = tensor_identities(ctx.stepper().weights());
     const bool ov = ctx.view.circuit.ov;
-    if (cache.weights == weights && cache.ov == ov && cache.head.stack == head.stack && cache.head.layer == head.layer &&
-        cache.head.head == head.head && cache.ids == ids && cache.version != 0)
+    if (cache.weights == weights && cache.ov == ov && cache.head.stack == head.stack &&
+        cache.head.layer == head.layer && cache.head.head == head.head && cache.ids == ids && cache.version != 0)
         return;
     cache = CircuitCache{std::move(weights), ov, head, ids, Error{""}, {}, {}, {}, cache.version + 1, 1.0f, -1, {}, {}};
     const ModelConfig& config = ctx.config();
@@ -149,14 +151,16 @@ void draw_ranking(const PanelContext& ctx, const CircuitCache& cache, const Side
     const std::optional<Vocab>& out_vocab = output_vocab(ctx);
     const std::string token = cache.labels[static_cast<size_t>(focus)];
     char title[256];
-    std::snprintf(title, sizeof title, cache.ov ? ctx.t("attending to \"%s\" raises, over the whole vocabulary:")
-                                                : ctx.t("\"%s\" attends most, over the whole vocabulary, to:"),
+    std::snprintf(title, sizeof title,
+                  cache.ov ? ctx.t("attending to \"%s\" raises, over the whole vocabulary:")
+                           : ctx.t("\"%s\" attends most, over the whole vocabulary, to:"),
                   token.c_str());
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(title);
     ImGui::PopTextWrapPos();
     const auto list = [&](const std::vector<TokenScore>& entries, const std::optional<Vocab>& vocab) {
-        for (const TokenScore& t : entries) ImGui::Text("%+8.3f  %s", static_cast<double>(t.value), token_or_id(vocab, t.id).c_str());
+        for (const TokenScore& t : entries)
+            ImGui::Text("%+8.3f  %s", static_cast<double>(t.value), token_or_id(vocab, t.id).c_str());
     };
     list(cache.top, cache.ov ? out_vocab : side.vocab);
     if (!cache.ov) return;
@@ -169,23 +173,26 @@ void draw_ranking(const PanelContext& ctx, const CircuitCache& cache, const Side
 
 void draw_circuit_tool(PanelContext& ctx) {
     CircuitChoice& c = ctx.view.circuit;
-    text_disabled_wrapped(c.ov ? ctx.t("OV circuit, from the weights alone: what attending to a token writes, x·W_V·W_O, read "
-                                       "through the unembedding as logits (no biases, no final norm). Rows: the token attended "
-                                       "to; columns: the output token whose logit it raises (+) or lowers (−).")
-                               : ctx.t("QK circuit, from the weights alone: how much a query token attends to a key token, "
-                                       "(x_q·W_Q)(x_k·W_K)ᵀ/√d before softmax, without positions or biases. Rows: queries; "
-                                       "columns: keys. Click a row to rank the whole vocabulary for its token."));
+    text_disabled_wrapped(
+        c.ov ? ctx.t("OV circuit, from the weights alone: what attending to a token writes, x·W_V·W_O, read "
+                     "through the unembedding as logits (no biases, no final norm). Rows: the token attended "
+                     "to; columns: the output token whose logit it raises (+) or lowers (−).")
+             : ctx.t("QK circuit, from the weights alone: how much a query token attends to a key token, "
+                     "(x_q·W_Q)(x_k·W_K)ᵀ/√d before softmax, without positions or biases. Rows: queries; "
+                     "columns: keys. Click a row to rank the whole vocabulary for its token."));
     draw_head_picker(ctx);
     const Side side = head_side(ctx);
     std::string typed;
     ImGui::SetNextItemWidth(22.0f * ctx.em);
-    if (remembered_text_field("##circuit_tokens", ctx.t("tokens separated by spaces (empty: the sentence's)"), c.tokens, typed))
+    if (remembered_text_field("##circuit_tokens", ctx.t("tokens separated by spaces (empty: the sentence's)"), c.tokens,
+                              typed))
         c.tokens = typed;
     std::string unknown;
     const std::vector<int> ids = chosen_ids(side, c.tokens, &unknown);
     if (!unknown.empty()) {
         ImGui::SameLine();
-        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "\"%s\": %s", unknown.c_str(), ctx.t("not a token of the vocabulary"));
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "\"%s\": %s", unknown.c_str(),
+                           ctx.t("not a token of the vocabulary"));
     }
     if (ids.empty()) {
         ImGui::TextDisabled("%s", ctx.t("No tokens to show: type some, or give the model a sentence."));
@@ -202,7 +209,8 @@ void draw_circuit_tool(PanelContext& ctx) {
 
     // The matrix as wide as its cells and labels need, the ranking right beside it.
     const float cell = 3.0f * ctx.em, list_w = 18.0f * ctx.em;
-    const float matrix_w = std::min(ImGui::GetContentRegionAvail().x - list_w, (9.0f * ctx.em) + cell * static_cast<float>(ids.size()));
+    const float matrix_w =
+        std::min(ImGui::GetContentRegionAvail().x - list_w, (9.0f * ctx.em) + cell * static_cast<float>(ids.size()));
     ImGui::BeginChild("circuit_matrix", ImVec2(std::max(10.0f * ctx.em, matrix_w), 0));
     MatrixPlot plot;
     plot.key = "analysis/circuit";
@@ -223,7 +231,8 @@ void draw_circuit_tool(PanelContext& ctx) {
     const HeatmapHit hit = plot_matrix(ctx, plot);
     if (hit.row >= 0 && hit.col >= 0) {
         const float v = (*cache.matrix)(hit.row, hit.col);
-        ImGui::SetTooltip(c.ov ? ctx.t("attending to %s, logit of %s: %+.3f") : ctx.t("query %s, key %s: %+.3f"), cache.labels[static_cast<size_t>(hit.row)].c_str(),
+        ImGui::SetTooltip(c.ov ? ctx.t("attending to %s, logit of %s: %+.3f") : ctx.t("query %s, key %s: %+.3f"),
+                          cache.labels[static_cast<size_t>(hit.row)].c_str(),
                           cache.out_labels[static_cast<size_t>(hit.col)].c_str(), static_cast<double>(v));
         if (hit.clicked) c.focus = hit.row;
     }

@@ -24,13 +24,13 @@ struct CompareCache {
     // Run B, rebuilt when A changes (any session edit) or B's description does.
     uint64_t a_generation = 0;
     std::optional<CompareChoice> b_choice;  // what B was built from (other_model, other_path, ablated)
-    std::string other_loaded_path;  // the other model, kept while its path stays
+    std::string other_loaded_path;          // the other model, kept while its path stays
     std::optional<Model> other;
     std::optional<Stepper> b;
     std::string error;
     int dropped_mask_cells = 0, dropped_heads = 0;  // A's edits B has no place for
-    std::vector<std::string> shared;  // steps both runs have computed, in A's order
-    std::vector<float> relative;      // per shared step: ‖B − A‖ / ‖A‖
+    std::vector<std::string> shared;                // steps both runs have computed, in A's order
+    std::vector<float> relative;                    // per shared step: ‖B − A‖ / ‖A‖
     // The heatmap: B − A of one step (one slice of a 3-D one), some columns when it is wide.
     std::string shown_step;
     int shown_slice = -1;
@@ -116,7 +116,9 @@ void rebuild_b(PanelContext& ctx, CompareCache& cache) {
 std::vector<std::string> axis_labels(const PanelContext& ctx, std::optional<Sequence> sequence, int64_t n) {
     const Model& m = ctx.session.model();
     const bool source = sequence == Sequence::source;
-    const std::vector<int>* ids = !sequence ? nullptr : source ? &ctx.stepper().inputs().src_ids : &ctx.stepper().inputs().tgt_ids;
+    const std::vector<int>* ids = !sequence ? nullptr
+                                  : source  ? &ctx.stepper().inputs().src_ids
+                                            : &ctx.stepper().inputs().tgt_ids;
     std::vector<std::string> labels;
     for (int64_t i = 0; i < n; ++i)
         labels.push_back(ids && static_cast<int64_t>(ids->size()) == n
@@ -146,9 +148,11 @@ void refresh_heatmap(PanelContext& ctx, CompareCache& cache, const std::string& 
         std::vector<float> peak(static_cast<size_t>(cols_all), 0.0f);
         for (int64_t r = 0; r < rows_all; ++r)
             for (int64_t c = 0; c < cols_all; ++c)
-                peak[static_cast<size_t>(c)] = std::max(peak[static_cast<size_t>(c)], std::abs(block[r * cols_all + c]));
-        std::partial_sort(columns.begin(), columns.begin() + kMaxColumns, columns.end(),
-                          [&](int64_t x, int64_t y) { return peak[static_cast<size_t>(x)] > peak[static_cast<size_t>(y)]; });
+                peak[static_cast<size_t>(c)] =
+                    std::max(peak[static_cast<size_t>(c)], std::abs(block[r * cols_all + c]));
+        std::partial_sort(columns.begin(), columns.begin() + kMaxColumns, columns.end(), [&](int64_t x, int64_t y) {
+            return peak[static_cast<size_t>(x)] > peak[static_cast<size_t>(y)];
+        });
         columns.resize(kMaxColumns);
         std::sort(columns.begin(), columns.end());
     }
@@ -161,9 +165,11 @@ void refresh_heatmap(PanelContext& ctx, CompareCache& cache, const std::string& 
     const bool vocabulary = is_vocabulary_wide(record);
     const std::optional<Vocab>& out_vocab = output_vocab(ctx);
     cache.row_labels = axis_labels(ctx, d.rank() >= 2 ? std::optional(record.rows) : std::nullopt, rows_all);
-    const std::vector<std::string> keys = axis_labels(ctx, d.rank() == 1 ? std::optional(record.rows) : record.keys, cols_all);
+    const std::vector<std::string> keys =
+        axis_labels(ctx, d.rank() == 1 ? std::optional(record.rows) : record.keys, cols_all);
     for (int64_t c : columns)
-        cache.col_labels.push_back(vocabulary ? token_or_id(out_vocab, static_cast<int>(c)) : keys[static_cast<size_t>(c)]);
+        cache.col_labels.push_back(vocabulary ? token_or_id(out_vocab, static_cast<int>(c))
+                                              : keys[static_cast<size_t>(c)]);
     float peak = 0.0f;
     for (float v : cache.values) peak = std::max(peak, std::abs(v));
     cache.range = std::max(peak, 1e-6f);
@@ -210,8 +216,10 @@ void draw_b_picker(PanelContext& ctx) {
             if (off) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.80f, 0.33f, 0.25f, 1.0f));
             ImGui::PushID(h);
             if (ImGui::SmallButton(std::to_string(h).c_str())) {
-                if (off) c.ablated.erase(it);
-                else c.ablated.push_back({site, h});
+                if (off)
+                    c.ablated.erase(it);
+                else
+                    c.ablated.push_back({site, h});
             }
             ImGui::PopID();
             if (off) ImGui::PopStyleColor();
@@ -230,16 +238,19 @@ void draw_divergence_strip(PanelContext& ctx, CompareCache& cache) {
     const ImVec4 calm(0.25f, 0.27f, 0.30f, 1.0f), hot(0.93f, 0.42f, 0.22f, 1.0f);
     for (size_t i = 0; i < n; ++i) {
         const float t = std::clamp(std::sqrt(cache.relative[i]), 0.0f, 1.0f);
-        const ImVec4 colour(calm.x + (hot.x - calm.x) * t, calm.y + (hot.y - calm.y) * t, calm.z + (hot.z - calm.z) * t, 1.0f);
+        const ImVec4 colour(calm.x + (hot.x - calm.x) * t, calm.y + (hot.y - calm.y) * t, calm.z + (hot.z - calm.z) * t,
+                            1.0f);
         const ImVec2 p(origin.x + cell * static_cast<float>(i), origin.y);
         draw->AddRectFilled(p, ImVec2(p.x + std::max(cell - 1.0f, 1.0f), p.y + height), ImGui::GetColorU32(colour));
         if (cache.shared[i] == ctx.view.compare.step)
-            draw->AddRect(ImVec2(p.x - 1.0f, p.y - 1.0f), ImVec2(p.x + cell, p.y + height + 1.0f), ImGui::GetColorU32(ImGuiCol_Text), 0.0f, 0, 2.0f);
+            draw->AddRect(ImVec2(p.x - 1.0f, p.y - 1.0f), ImVec2(p.x + cell, p.y + height + 1.0f),
+                          ImGui::GetColorU32(ImGuiCol_Text), 0.0f, 0, 2.0f);
     }
     ImGui::InvisibleButton("strip", ImVec2(width, height));
     if (ImGui::IsItemHovered() && n > 0) {
         const size_t i = std::min(n - 1, static_cast<size_t>((ImGui::GetIO().MousePos.x - origin.x) / cell));
-        ImGui::SetTooltip("%s: %s %.3g", cache.shared[i].c_str(), ctx.t("relative difference"), static_cast<double>(cache.relative[i]));
+        ImGui::SetTooltip("%s: %s %.3g", cache.shared[i].c_str(), ctx.t("relative difference"),
+                          static_cast<double>(cache.relative[i]));
         if (ImGui::IsItemClicked()) ctx.view.compare.step = cache.shared[i];
     }
 }
@@ -247,18 +258,21 @@ void draw_divergence_strip(PanelContext& ctx, CompareCache& cache) {
 }  // namespace
 
 void draw_compare_tool(PanelContext& ctx) {
-    text_disabled_wrapped(ctx.t("Run B beside this run, on the same tokens: the strip shows, step by step, how far B's "
-                                "tensor is from this run's (‖B − A‖ / ‖A‖; bright: far). Click a step to see B − A."));
+    text_disabled_wrapped(
+        ctx.t("Run B beside this run, on the same tokens: the strip shows, step by step, how far B's "
+              "tensor is from this run's (‖B − A‖ / ‖A‖; bright: far). Click a step to see B − A."));
     CompareCache& cache = ctx.caches.get<CompareCache>();
     draw_b_picker(ctx);
-    if (cache.a_generation != ctx.session.generation() || !same_b(cache.b_choice, ctx.view.compare) || cache.a_generation == 0)
+    if (cache.a_generation != ctx.session.generation() || !same_b(cache.b_choice, ctx.view.compare) ||
+        cache.a_generation == 0)
         rebuild_b(ctx, cache);
     if (!cache.error.empty()) {
         ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", cache.error.c_str());
         return;
     }
     if (cache.dropped_mask_cells + cache.dropped_heads > 0)
-        ImGui::TextDisabled(ctx.t("B has no place for %d of this run's mask cells and %d of its switched-off heads: B runs without them."),
+        ImGui::TextDisabled(ctx.t("B has no place for %d of this run's mask cells and %d of its switched-off heads: B "
+                                  "runs without them."),
                             cache.dropped_mask_cells, cache.dropped_heads);
     if (cache.shared.empty()) {
         text_not_run_yet(ctx);
@@ -273,8 +287,11 @@ void draw_compare_tool(PanelContext& ctx) {
         c.step = logits != cache.shared.end() ? *logits : cache.shared.back();
     }
     const auto first = std::find_if(cache.relative.begin(), cache.relative.end(), [](float r) { return r > 0.0f; });
-    if (first == cache.relative.end()) ImGui::TextUnformatted(ctx.t("The two runs are identical at every step."));
-    else ImGui::Text("%s %s", ctx.t("The runs first differ at"), cache.shared[static_cast<size_t>(first - cache.relative.begin())].c_str());
+    if (first == cache.relative.end())
+        ImGui::TextUnformatted(ctx.t("The two runs are identical at every step."));
+    else
+        ImGui::Text("%s %s", ctx.t("The runs first differ at"),
+                    cache.shared[static_cast<size_t>(first - cache.relative.begin())].c_str());
     draw_divergence_strip(ctx, cache);
 
     ImGui::SetNextItemWidth(24.0f * ctx.em);

@@ -19,7 +19,7 @@ struct EmbeddingCache {
     const Tensor* table = nullptr;  // the token table it was computed from (an edit replaces it)
     int id = -1;
     std::vector<TokenSimilarity> nearest;
-    std::vector<int> map_ids;  // the chosen token, its neighbours, the sentence's tokens
+    std::vector<int> map_ids;     // the chosen token, its neighbours, the sentence's tokens
     Result<Mat> map = Error{""};  // (n, 2)
 };
 
@@ -59,7 +59,8 @@ void draw_map(const PanelContext& ctx, const EmbeddingCache& cache, const Side& 
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->AddRect(origin, ImVec2(origin.x + size, origin.y + size), ImGui::GetColorU32(ImGuiCol_Border));
-    const float lo_x = xy.col(0).minCoeff(), hi_x = xy.col(0).maxCoeff(), lo_y = xy.col(1).minCoeff(), hi_y = xy.col(1).maxCoeff();
+    const float lo_x = xy.col(0).minCoeff(), hi_x = xy.col(0).maxCoeff(), lo_y = xy.col(1).minCoeff(),
+                hi_y = xy.col(1).maxCoeff();
     const float pad = 2.5f * ctx.em, span = size - 2.0f * pad;
     const auto at = [&](Eigen::Index i) {
         const float fx = hi_x > lo_x ? (xy(i, 0) - lo_x) / (hi_x - lo_x) : 0.5f;
@@ -82,9 +83,10 @@ void draw_map(const PanelContext& ctx, const EmbeddingCache& cache, const Side& 
 }  // namespace
 
 void draw_embedding_tool(PanelContext& ctx) {
-    text_disabled_wrapped(ctx.t("The token embeddings compared: the tokens whose embedding points the same way as the "
-                                "chosen one (cosine similarity), and a map of them and the sentence's tokens on the "
-                                "embeddings' first two principal components."));
+    text_disabled_wrapped(
+        ctx.t("The token embeddings compared: the tokens whose embedding points the same way as the "
+              "chosen one (cosine similarity), and a map of them and the sentence's tokens on the "
+              "embeddings' first two principal components."));
     const Side side = last_stack(ctx);
     if (!side.vocab) {
         ImGui::TextDisabled("%s", ctx.t("This model has no vocabulary to choose tokens from."));
@@ -95,8 +97,10 @@ void draw_embedding_tool(PanelContext& ctx) {
     std::string typed;
     ImGui::SetNextItemWidth(12.0f * ctx.em);
     if (remembered_text_field("##embedding_token", ctx.t("a token of the vocabulary"), token, typed)) {
-        if (side.vocab->find(typed)) token = typed;
-        else ctx.status = "\"" + typed + "\": " + ctx.t("not a token of the vocabulary");
+        if (side.vocab->find(typed))
+            token = typed;
+        else
+            ctx.status = "\"" + typed + "\": " + ctx.t("not a token of the vocabulary");
     }
     const auto id = side.vocab->find(token);
     if (!id) return;

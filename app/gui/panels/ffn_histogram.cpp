@@ -23,7 +23,10 @@ Histogram histogram_of(const Tensor& values, bool skip_zeros) {
     Histogram h;
     bool first = true;
     for (float v : values.data) {
-        if (skip_zeros && v == 0.0f) { ++h.zeros; continue; }
+        if (skip_zeros && v == 0.0f) {
+            ++h.zeros;
+            continue;
+        }
         h.lo = first ? v : std::min(h.lo, v);
         h.hi = first ? v : std::max(h.hi, v);
         first = false;
@@ -53,11 +56,16 @@ void draw_ffn_histogram(const PanelContext& ctx, const Tensor& values, bool skip
     ImGui::InvisibleButton("ffn_histogram", ImVec2(w, hgt + axis_h));
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float bar_w = w / kBins, base = p.y + hgt;
-    const ImU32 bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram), hot = ImGui::GetColorU32(ImGuiCol_PlotHistogramHovered);
-    const int hovered = ImGui::IsItemHovered() ? std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p.x) / bar_w), 0, kBins - 1) : -1;
+    const ImU32 bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram),
+                hot = ImGui::GetColorU32(ImGuiCol_PlotHistogramHovered);
+    const int hovered = ImGui::IsItemHovered()
+                            ? std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p.x) / bar_w), 0, kBins - 1)
+                            : -1;
     for (int b = 0; b < kBins; ++b) {
-        const float top = base - hgt * static_cast<float>(h.counts[static_cast<size_t>(b)]) / static_cast<float>(h.peak);
-        draw->AddRectFilled(ImVec2(p.x + b * bar_w + 1.0f, top), ImVec2(p.x + (b + 1) * bar_w - 1.0f, base), b == hovered ? hot : bar);
+        const float top =
+            base - hgt * static_cast<float>(h.counts[static_cast<size_t>(b)]) / static_cast<float>(h.peak);
+        draw->AddRectFilled(ImVec2(p.x + b * bar_w + 1.0f, top), ImVec2(p.x + (b + 1) * bar_w - 1.0f, base),
+                            b == hovered ? hot : bar);
     }
     const ImU32 axis = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     draw->AddLine(ImVec2(p.x, base), ImVec2(p.x + w, base), axis);

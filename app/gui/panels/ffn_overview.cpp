@@ -45,10 +45,15 @@ UnitHit draw_units_overview(PanelContext& ctx, const std::string& path, const Tr
 
     const ImVec2 grid = ImGui::GetCursorScreenPos();  // unlabelled cells start at the cursor
     const float cell = std::clamp(avail / width, 2.0f, 2.2f * ctx.em);
-    MatrixPlot plot{"ffn/" + path + "/" + std::to_string(width), folded.data.data(), static_cast<int>(folded.dim(0)),
-                    width, entry.version, colormap};
+    MatrixPlot plot{"ffn/" + path + "/" + std::to_string(width),
+                    folded.data.data(),
+                    static_cast<int>(folded.dim(0)),
+                    width,
+                    entry.version,
+                    colormap};
     plot.fixed_range = true, plot.lo = lo, plot.hi = hi;
-    plot.caption = strips > 1 ? ctx.t("all F units, in strips; click to zoom there") : ctx.t("all F units; click to zoom there");
+    plot.caption =
+        strips > 1 ? ctx.t("all F units, in strips; click to zoom there") : ctx.t("all F units; click to zoom there");
     const HeatmapHit hit = plot_matrix(ctx, plot);
     if (window < F) outline_window(grid, cell, N, strips, width, first, window);
 

@@ -38,7 +38,8 @@ int choose_layer(PanelContext& ctx, int n_layers) {
     ImGui::AlignTextToFramePadding();
     if (n_layers > 1) {
         ImGui::SetNextItemWidth(10.0f * ctx.em);
-        ImGui::SliderInt("##layer", &ctx.view.ffn_layer, 0, n_layers - 1, (std::string(ctx.t("Layer")) + " %d").c_str());
+        ImGui::SliderInt("##layer", &ctx.view.ffn_layer, 0, n_layers - 1,
+                         (std::string(ctx.t("Layer")) + " %d").c_str());
     } else {
         ImGui::Text("%s 0", ctx.t("Layer"));
     }
@@ -69,9 +70,14 @@ void zeros_by_layer(const PanelContext& ctx, Stack stack, int n_layers, int show
     for (int l = 0; l < n_layers; ++l) {
         const TraceEntry* e = ctx.stepper().entry(StepId::ffn_at(stack, l, FfnPart::activation));
         ImGui::SameLine(0.0f, 1.2f * ctx.em);
-        if (!e) ImGui::TextDisabled("%s %d: —", ctx.t("layer"), l);
-        else if (l == shown) ImGui::Text("%s %d: %.1f%%", ctx.t("layer"), l, 100.0f * zero_fraction(e->value.data.data(), e->value.numel()));
-        else ImGui::TextDisabled("%s %d: %.1f%%", ctx.t("layer"), l, 100.0f * zero_fraction(e->value.data.data(), e->value.numel()));
+        if (!e)
+            ImGui::TextDisabled("%s %d: —", ctx.t("layer"), l);
+        else if (l == shown)
+            ImGui::Text("%s %d: %.1f%%", ctx.t("layer"), l,
+                        100.0f * zero_fraction(e->value.data.data(), e->value.numel()));
+        else
+            ImGui::TextDisabled("%s %d: %.1f%%", ctx.t("layer"), l,
+                                100.0f * zero_fraction(e->value.data.data(), e->value.numel()));
     }
 }
 
@@ -91,13 +97,14 @@ void unit_tooltip(const PanelContext& ctx, const StepId& id, const Tensor& h, co
 // Every unit (N, F) in an overview, then a readable window of units around the chosen one, both in one colour range.
 void draw_units(PanelContext& ctx, const StepId& id, const TraceEntry& e, const SequenceView& seq, bool relu_out) {
     const std::string path = step_path(id);  // the heatmaps' keys
-    const Tensor& h = e.value;  // (N, F)
+    const Tensor& h = e.value;               // (N, F)
     const int N = static_cast<int>(h.dim(0)), F = static_cast<int>(h.dim(1));
     const Colormap colormap = relu_out ? Colormap::sequential : Colormap::diverging;
     float lo = 0.0f, hi = 1.0f;
     heatmap_range(h.data.data(), h.numel(), colormap, lo, hi);
 
-    const int window = std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().x - 8.0f * ctx.em) / (1.8f * ctx.em)), 4, F);
+    const int window =
+        std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().x - 8.0f * ctx.em) / (1.8f * ctx.em)), 4, F);
     int& first = ctx.view.ffn_zoom_first;
     first = std::clamp(first, 0, F - window);
     if (const UnitHit hit = draw_units_overview(ctx, path, e, colormap, lo, hi, first, window); hit.unit >= 0) {
@@ -113,11 +120,18 @@ void draw_units(PanelContext& ctx, const StepId& id, const TraceEntry& e, const 
     part.matrix() = h.matrix().middleCols(first, window);
     std::vector<std::string> units;
     for (int u = first; u < first + window; ++u) units.push_back(std::to_string(u));
-    MatrixPlot zoom{"ffn/zoom/" + path + "/" + std::to_string(first) + "/" + std::to_string(window), part.data.data(), N,
-                    window, e.version, colormap, &seq.labels, &units};
+    MatrixPlot zoom{"ffn/zoom/" + path + "/" + std::to_string(first) + "/" + std::to_string(window),
+                    part.data.data(),
+                    N,
+                    window,
+                    e.version,
+                    colormap,
+                    &seq.labels,
+                    &units};
     zoom.fixed_range = true, zoom.lo = lo, zoom.hi = hi;
     zoom.max_cell = 1.8f * ctx.em;
-    if (const HeatmapHit z = plot_matrix(ctx, zoom); z.row >= 0) unit_tooltip(ctx, id, h, seq, z.row, first + z.col, relu_out);
+    if (const HeatmapHit z = plot_matrix(ctx, zoom); z.row >= 0)
+        unit_tooltip(ctx, id, h, seq, z.row, first + z.col, relu_out);
 }
 
 }  // namespace

@@ -16,8 +16,8 @@ namespace {
 // One input sequence: the encoder's source (S,) or the decoder's target (T,).
 struct Side {
     bool source;
-    const char* label;  // "Source", "Target" or "Prompt"
-    const char* letter; // the shape letter: S or T
+    const char* label;   // "Source", "Target" or "Prompt"
+    const char* letter;  // the shape letter: S or T
 };
 
 std::vector<Side> sides_of(const ModelConfig& c) {
@@ -107,7 +107,7 @@ void draw_side(PanelContext& ctx, const Side& side) {
         if (ImGui::InputTextWithHint("##text", ctx.t("Token ids, e.g. 4,7,9,2"), &ids_text,
                                      ImGuiInputTextFlags_EnterReturnsTrue)) {
             const auto parsed = parse_ids(ids_text);
-            const bool ok = !parsed ? session.reject("token ids are integers separated by commas, e.g. 4,7,9,2")
+            const bool ok = !parsed       ? session.reject("token ids are integers separated by commas, e.g. 4,7,9,2")
                             : side.source ? session.set_src_ids(*parsed)
                                           : session.set_tgt_ids(*parsed);
             note_command(field, ok, session);

@@ -149,7 +149,7 @@ std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& r
     for (size_t i = 0; i < row.ids.size(); ++i) {
         ImGui::PushID(static_cast<int>(i));
         const int id = row.ids[i];
-        const ChipStyle style = row.view.unknown[i] ? ChipStyle::unknown
+        const ChipStyle style = row.view.unknown[i]      ? ChipStyle::unknown
                                 : is_special(config, id) ? ChipStyle::special
                                                          : ChipStyle::word;
         if (chip(ctx, i == 0, visible(row.view.labels[i]), "·" + std::to_string(id), style)) ImGui::OpenPopup("pick");
@@ -159,8 +159,10 @@ std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& r
             const Pick pick = vocab_picker(ctx, row.vocab, id, true);
             if (pick.remove || pick.id >= 0) {
                 edited = row.ids;
-                if (pick.remove) edited->erase(edited->begin() + static_cast<std::ptrdiff_t>(i));
-                else (*edited)[i] = pick.id;
+                if (pick.remove)
+                    edited->erase(edited->begin() + static_cast<std::ptrdiff_t>(i));
+                else
+                    (*edited)[i] = pick.id;
             }
             ImGui::EndPopup();
         }
@@ -185,7 +187,8 @@ std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& r
         edited = row.ids;
         edited->push_back(config.pad_id);
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Append <pad>: the padding mask hides it from attention."));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("Append <pad>: the padding mask hides it from attention."));
     return edited;
 }
 

@@ -11,9 +11,9 @@
 namespace attnlab::gui {
 
 struct TokenRow {
-    const std::vector<int>& ids;                   // (N,) the sequence as the stepper reads it
-    const SequenceView& view;                      // labels and <unk> marks, one per id
-    const std::vector<std::string>* pieces;        // the user's words, when the ids came from the text
+    const std::vector<int>& ids;             // (N,) the sequence as the stepper reads it
+    const SequenceView& view;                // labels and <unk> marks, one per id
+    const std::vector<std::string>* pieces;  // the user's words, when the ids came from the text
     const Vocab& vocab;
 };
 

@@ -98,14 +98,17 @@ void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vec
         y_lo = y_lo >= 0.0f ? std::max(0.0f, y_lo - pad) : y_lo - pad;  // a positive quantity's axis stops at 0
         y_hi += pad;
     }
-    const std::vector<float> y_ticks = nice_ticks(y_lo, y_hi, axes.log_y, std::max(2, static_cast<int>(size.y / (3.0f * em))));
+    const std::vector<float> y_ticks =
+        nice_ticks(y_lo, y_hi, axes.log_y, std::max(2, static_cast<int>(size.y / (3.0f * em))));
     const float x_lo = axes.x_min, x_hi = axes.x_max > axes.x_min ? axes.x_max : axes.x_min + 1.0f;
     const float x_tick_spacing = (axes.x_log2 ? 3.0f : 6.0f) * em;  // 2^x labels are short: "512"
-    const std::vector<float> x_ticks = nice_ticks(x_lo, x_hi, false, std::max(2, static_cast<int>(size.x / x_tick_spacing)));
+    const std::vector<float> x_ticks =
+        nice_ticks(x_lo, x_hi, false, std::max(2, static_cast<int>(size.x / x_tick_spacing)));
 
     // ---- the plot rectangle: room for the y tick labels on the left, the axis labels and x ticks below ----
     float y_label_w = 0.0f;
-    for (float t : y_ticks) y_label_w = std::max(y_label_w, ImGui::CalcTextSize(format_tick(axes.y_tick_format, t).c_str()).x);
+    for (float t : y_ticks)
+        y_label_w = std::max(y_label_w, ImGui::CalcTextSize(format_tick(axes.y_tick_format, t).c_str()).x);
     const bool has_y_label = axes.y_label && *axes.y_label;
     const ImVec2 a(p0.x + y_label_w + 0.6f * em, p0.y + (has_y_label ? line_h + 0.4f * em : 0.6f * line_h));
     const ImVec2 b(p0.x + size.x - 0.6f * em, p0.y + size.y - 2.0f * line_h - 0.5f * em);
@@ -172,8 +175,8 @@ void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vec
     for (const ImVec2& c : corners) {
         size_t hidden = 0;
         auto count = [&](float x, float y) {
-            hidden += x >= c.x - margin && x <= c.x + legend_w + margin && y >= c.y - margin &&
-                      y <= c.y + legend_h + margin;
+            hidden +=
+                x >= c.x - margin && x <= c.x + legend_w + margin && y >= c.y - margin && y <= c.y + legend_h + margin;
         };
         for (const auto& s : series)
             for (size_t i = 0; i < s.points.size(); ++i) {  // each point, and along the segment to the next
@@ -185,8 +188,8 @@ void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vec
             }
         if (hidden < fewest) fewest = hidden, l0 = c;
     }
-    draw->AddRectFilled(l0, ImVec2(l0.x + legend_w, l0.y + legend_h), with_alpha(ImGui::GetColorU32(ImGuiCol_WindowBg), 0.85f),
-                        0.2f * em);
+    draw->AddRectFilled(l0, ImVec2(l0.x + legend_w, l0.y + legend_h),
+                        with_alpha(ImGui::GetColorU32(ImGuiCol_WindowBg), 0.85f), 0.2f * em);
     for (size_t i = 0; i < series.size(); ++i) {
         const float y = l0.y + 0.25f * em + static_cast<float>(i) * line_h;
         draw->AddLine(ImVec2(l0.x + 0.4f * em, y + line_h * 0.5f), ImVec2(l0.x + 1.6f * em, y + line_h * 0.5f),

@@ -11,11 +11,11 @@
 namespace attnlab::gui {
 
 struct PlotSeries {
-    std::string label;              // in the legend and the hover tooltip
+    std::string label;  // in the legend and the hover tooltip
     ImU32 color = 0;
-    std::vector<ImVec2> points;     // (x, y), x ascending
-    float thickness = 2.0f;         // in pixels at 1 em = 17 px; scaled with the font
-    bool dots = false;              // a dot on every point (sparse series: held-out scores)
+    std::vector<ImVec2> points;  // (x, y), x ascending
+    float thickness = 2.0f;      // in pixels at 1 em = 17 px; scaled with the font
+    bool dots = false;           // a dot on every point (sparse series: held-out scores)
     const char* value_format = "%.3f";
 };
 
@@ -23,9 +23,9 @@ struct PlotAxes {
     const char* x_label = "";
     const char* y_label = "";
     float x_min = 0.0f, x_max = 1.0f;
-    bool x_log2 = false;            // x holds log₂ of the quantity (d_k = 2^x): ticks and the hover show 2^x
+    bool x_log2 = false;  // x holds log₂ of the quantity (d_k = 2^x): ticks and the hover show 2^x
     bool log_y = false;
-    bool fixed_y = false;           // y_min..y_max as given, else fitted to the data
+    bool fixed_y = false;  // y_min..y_max as given, else fitted to the data
     float y_min = 0.0f, y_max = 1.0f;
     const char* y_tick_format = "%g";
     const char* empty_note = nullptr;  // shown in the middle when no series has points

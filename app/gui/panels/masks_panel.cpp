@@ -54,7 +54,7 @@ float widest(const std::vector<std::string>& labels) {
 
 // Where heatmap_widget puts its cells for these labels (it mirrors the widget's label layout).
 struct Grid {
-    ImVec2 offset;  // cell (0, 0) relative to the plot's top-left
+    ImVec2 offset;                    // cell (0, 0) relative to the plot's top-left
     float cell = 0.0f, width = 0.0f;  // width: labels + cells
 };
 
@@ -98,10 +98,11 @@ void cell_tooltip(const PanelContext& ctx, const MaskInfo& m, const Tensor& mask
                   const std::vector<std::string>& cols, int row, int col, bool edited) {
     const float v = mask.matrix()(row, col);
     ImGui::BeginTooltip();
-    if (m.padding()) ImGui::Text("%s %d '%s'", ctx.t("key"), col, cols[static_cast<size_t>(col)].c_str());
+    if (m.padding())
+        ImGui::Text("%s %d '%s'", ctx.t("key"), col, cols[static_cast<size_t>(col)].c_str());
     else
-        ImGui::Text("%s %d '%s'  →  %s %d '%s'", ctx.t("query"), row, rows[static_cast<size_t>(row)].c_str(), ctx.t("key"),
-                    col, cols[static_cast<size_t>(col)].c_str());
+        ImGui::Text("%s %d '%s'  →  %s %d '%s'", ctx.t("query"), row, rows[static_cast<size_t>(row)].c_str(),
+                    ctx.t("key"), col, cols[static_cast<size_t>(col)].c_str());
     ImGui::Text("%g: %s", v, v != 0.0f ? ctx.t("may attend") : ctx.t("blocked"));
     if (const char* reason = cell_reason(ctx, m, row, col, v, edited)) ImGui::TextDisabled("%s", reason);
     if (m.editable()) ImGui::TextDisabled("%s", ctx.t("Click to flip this cell."));
@@ -140,8 +141,14 @@ void draw_block(PanelContext& ctx, const Block& b) {
     const int R = static_cast<int>(m.rows()), K = static_cast<int>(m.cols());
     const MaskOverrides* edits = overrides_of(ctx, b.info);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    MatrixPlot plot{"masks/" + step_path(b.info.id), mask.data.data(), R, K, b.entry->version, Colormap::sequential,
-                    &b.rows, &b.cols};
+    MatrixPlot plot{"masks/" + step_path(b.info.id),
+                    mask.data.data(),
+                    R,
+                    K,
+                    b.entry->version,
+                    Colormap::sequential,
+                    &b.rows,
+                    &b.cols};
     plot.fixed_range = true;
     plot.max_cell = b.grid.cell;
     plot.max_width = K * b.grid.cell + 8.0f * ctx.em;  // plot_matrix keeps 7 em for labels and margin
@@ -173,13 +180,16 @@ void draw_row(PanelContext& ctx, const MaskInfo (&infos)[N], const SequenceView&
         const MaskAxes axes = axes_of(ctx, info);
         const std::vector<std::string>& cols = labels_of(src, tgt, axes.keys);
         const std::vector<std::string>& rows = info.padding() ? keep : labels_of(src, tgt, axes.rows);
-        const float n_rows = static_cast<float>(rows.size()), n_cols = static_cast<float>(std::max<size_t>(cols.size(), 1));
-        const float cell = std::clamp(std::min((avail - 8.0f * ctx.em) / n_cols, height * ctx.em / n_rows), 2.0f, max_cell * ctx.em);
+        const float n_rows = static_cast<float>(rows.size()),
+                    n_cols = static_cast<float>(std::max<size_t>(cols.size(), 1));
+        const float cell =
+            std::clamp(std::min((avail - 8.0f * ctx.em) / n_cols, height * ctx.em / n_rows), 2.0f, max_cell * ctx.em);
         Block b{info, ctx.stepper().entry(info.id), rows, cols, grid_for(rows, cols, cell)};
-        const float colorbar = std::min(14.0f * ctx.em, std::max(n_cols * cell + ctx.em, 6.0f * ctx.em));  // as plot_matrix
+        const float colorbar =
+            std::min(14.0f * ctx.em, std::max(n_cols * cell + ctx.em, 6.0f * ctx.em));  // as plot_matrix
         const float reset = overrides_of(ctx, info) ? ImGui::CalcTextSize(ctx.t("Reset mask")).x +
-                                                               ImGui::CalcTextSize(ctx.t("cells edited")).x + 4.0f * ctx.em
-                                                         : 0.0f;
+                                                          ImGui::CalcTextSize(ctx.t("cells edited")).x + 4.0f * ctx.em
+                                                    : 0.0f;
         const float title = ImGui::CalcTextSize(ctx.t(info.title)).x + 4.0f * ctx.em;
         const float width = std::max({b.grid.width, colorbar, reset, title});
         flow.begin_block(width);
@@ -193,8 +203,9 @@ void draw_row(PanelContext& ctx, const MaskInfo (&infos)[N], const SequenceView&
 
 void draw_masks_panel(PanelContext& ctx) {
     ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);  // ImGui's default edge lies under the scrollbar
-    ImGui::TextUnformatted(ctx.t("1 = may attend, 0 = blocked. Rows are queries, columns are keys; padding masks "
-                                   "block keys (columns) only. A white dot marks a cell you flipped."));
+    ImGui::TextUnformatted(
+        ctx.t("1 = may attend, 0 = blocked. Rows are queries, columns are keys; padding masks "
+              "block keys (columns) only. A white dot marks a cell you flipped."));
     const SequenceView src = ctx.session.source(), tgt = ctx.session.target();
     ImGui::Spacing();
     ImGui::TextUnformatted(ctx.t("Ingredients"));

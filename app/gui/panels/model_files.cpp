@@ -111,7 +111,8 @@ void draw_random_model(PanelContext& ctx) {
     if (ImGui::Button("tiny")) spec.use_preset("tiny");
     ImGui::SameLine();
     if (ImGui::Button("base")) spec.use_preset("base");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("tiny: C=64, 2+2 layers; base: the paper's C=512, 6+6 layers"));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("tiny: C=64, 2+2 layers; base: the paper's C=512, 6+6 layers"));
     ImGui::SameLine();
     ImGui::TextUnformatted(ctx.t("Seed"));
     ImGui::SameLine();
@@ -161,7 +162,8 @@ void draw_open_save(PanelContext& ctx) {
     const char* browse_label = ctx.t("Browse...");
     std::string open_path;
     ImGui::SetNextItemWidth(zenity ? field_width({open_label, browse_label}) : field_width({open_label}));
-    bool open = remembered_text_field("##open_path", ctx.t("model.safetensors or a Hugging Face folder"), "", open_path);
+    bool open =
+        remembered_text_field("##open_path", ctx.t("model.safetensors or a Hugging Face folder"), "", open_path);
     ImGui::SameLine();
     open |= ImGui::Button(open_label);
     if (open && !open_path.empty()) open_file(ctx, open_field, open_path);

@@ -3,7 +3,6 @@
 #include "panels/input_fields.h"
 #include "panels/model_files.h"
 
-
 namespace attnlab::gui {
 
 namespace {
@@ -98,7 +97,8 @@ void draw_switches(PanelContext& ctx) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("multiply embeddings by √C before adding positions"));
     switch_row(ctx.t("Final norm"));
     ImGui::Checkbox(ctx.t("after each stack"), &c.final_norm);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("a LayerNorm after the last layer, as torch.nn.Transformer has"));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("a LayerNorm after the last layer, as torch.nn.Transformer has"));
     ImGui::EndTable();
     if (c != ctx.config()) note_command(field, ctx.session.set_config(c), ctx.session);
     field_error(ctx.session, field);

@@ -1,7 +1,7 @@
 // Helpers every panel uses: the matrix plot with its colour bar, the "not run yet" note,
 // and which view draws which step.
-#include "panels/panel_context.h"
 #include "io/tensor_csv.h"
+#include "panels/panel_context.h"
 #include "widgets/heatmap_widget.h"
 
 #include <algorithm>
@@ -33,7 +33,9 @@ View view_for_step(const StepId& id) {
     return View::stepper;
 }
 
-void text_not_run_yet(const PanelContext& ctx) { ImGui::TextDisabled("%s", ctx.t("Not run yet: step forward to compute it.")); }
+void text_not_run_yet(const PanelContext& ctx) {
+    ImGui::TextDisabled("%s", ctx.t("Not run yet: step forward to compute it."));
+}
 
 const std::optional<Vocab>& output_vocab(const PanelContext& ctx) {
     const Model& m = ctx.session.model();

@@ -40,7 +40,7 @@ struct PanelContext {
     const Paths& paths;
     std::string& status;  // a one-line, non-modal message in the menu bar (exports, errors)
     PanelCaches& caches;
-    float em;  // the font size in pixels: every size is a multiple of it
+    float em;            // the font size in pixels: every size is a multiple of it
     Training& training;  // the training run: its progress (read) and its commands
 
     const char* t(const char* english) const { return tr(view.korean, english); }
@@ -88,8 +88,8 @@ struct MatrixPlot {
     const std::vector<std::string>* col_labels = nullptr;
     const float* mask = nullptr;
     uint64_t mask_version = 0;
-    float max_cell = 0.0f;  // 0: 2.2 em
-    float max_width = 0.0f; // 0: the available width
+    float max_cell = 0.0f;   // 0: 2.2 em
+    float max_width = 0.0f;  // 0: the available width
     int highlight_row = -1;
     const char* caption = nullptr;
     bool fit_height = false;   // also shrink cells to fit the remaining height (for a view's main matrix)

@@ -40,7 +40,9 @@ void draw_axes(ImDrawList* draw, const PlotFrame& f, int n_positions, float em) 
         if (y < f.y_lo || y > f.y_hi) continue;
         std::snprintf(text, sizeof text, "%.2g", y);
         const ImVec2 p = f.at(0, y), size = ImGui::CalcTextSize(text);
-        draw->AddText(ImVec2(p.x - size.x - 0.3f * em, std::clamp(p.y - size.y * 0.5f, f.min.y - size.y * 0.5f, f.max.y - size.y * 0.5f)), axis, text);
+        draw->AddText(ImVec2(p.x - size.x - 0.3f * em,
+                             std::clamp(p.y - size.y * 0.5f, f.min.y - size.y * 0.5f, f.max.y - size.y * 0.5f)),
+                      axis, text);
     }
     const int step = tick_step(n_positions - 1, 10);
     for (int pos = 0; pos < n_positions; pos += step) {
@@ -59,14 +61,16 @@ void draw_sinusoid(ImDrawList* draw, const PlotFrame& f, int j, int d_model, ImU
     const int n_samples = std::max(2, static_cast<int>((f.max.x - f.min.x) / 2.0f));
     for (int s = 0; s <= n_samples; ++s) {
         const double x = f.x_hi * static_cast<double>(s) / n_samples;
-        points.push_back(f.at(static_cast<float>(x), static_cast<float>(even ? std::sin(x * omega) : std::cos(x * omega))));
+        points.push_back(
+            f.at(static_cast<float>(x), static_cast<float>(even ? std::sin(x * omega) : std::cos(x * omega))));
     }
     draw->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, 2.0f);
     const float spacing = (f.max.x - f.min.x) / f.x_hi;
     if (spacing < 0.45f * em) return;
     for (int pos = 0; pos <= static_cast<int>(f.x_hi); ++pos)
-        draw->AddCircleFilled(f.at(static_cast<float>(pos), static_cast<float>(even ? std::sin(pos * omega) : std::cos(pos * omega))),
-                              0.18f * em, color);
+        draw->AddCircleFilled(
+            f.at(static_cast<float>(pos), static_cast<float>(even ? std::sin(pos * omega) : std::cos(pos * omega))),
+            0.18f * em, color);
 }
 
 void draw_column(ImDrawList* draw, const PlotFrame& f, const Tensor& pe, int j, ImU32 color) {
@@ -78,8 +82,8 @@ void draw_column(ImDrawList* draw, const PlotFrame& f, const Tensor& pe, int j, 
 std::string curve_label(const PanelContext& ctx, int j, bool sinusoidal) {
     char text[160];
     if (sinusoidal)
-        std::snprintf(text, sizeof text, "%s %d: %s, λ = 2π·10000^(%d/%d) = %.4g", ctx.t("dim"), j, j % 2 ? "cos" : "sin",
-                      j - j % 2, ctx.config().d_model, pe_wavelength(j, ctx.config().d_model));
+        std::snprintf(text, sizeof text, "%s %d: %s, λ = 2π·10000^(%d/%d) = %.4g", ctx.t("dim"), j,
+                      j % 2 ? "cos" : "sin", j - j % 2, ctx.config().d_model, pe_wavelength(j, ctx.config().d_model));
     else
         std::snprintf(text, sizeof text, "%s %d (%s)", ctx.t("dim"), j, ctx.t("learned"));
     return text;
@@ -90,8 +94,10 @@ void curve_tooltip(const PanelContext& ctx, const Tensor& pe, int pos, const int
     ImGui::Text("%s %d", ctx.t("position"), pos);
     for (int k = 0; k < 2; ++k) {
         ImGui::PushStyleColor(ImGuiCol_Text, kCurveColors[k]);
-        if (sinusoidal) ImGui::TextUnformatted(pe_formula(pos, dims[k], ctx.config().d_model).c_str());
-        else ImGui::Text("P[%d, %d] = %.4f", pos, dims[k], pe.row(pos)(dims[k]));
+        if (sinusoidal)
+            ImGui::TextUnformatted(pe_formula(pos, dims[k], ctx.config().d_model).c_str());
+        else
+            ImGui::Text("P[%d, %d] = %.4f", pos, dims[k], pe.row(pos)(dims[k]));
         ImGui::PopStyleColor();
     }
     ImGui::EndTooltip();
@@ -103,7 +109,7 @@ void draw_pe_curves(PanelContext& ctx, const PeTables& tables, int n_tokens) {
     const Tensor& pe = tables.pe;  // (P, C)
     const int P = static_cast<int>(pe.dim(0)), C = static_cast<int>(pe.dim(1));
     const bool sinusoidal = ctx.config().positional == Positional::sinusoidal;
-    int (&dims)[2] = ctx.view.pe_dims;
+    int(&dims)[2] = ctx.view.pe_dims;
     for (int k = 0; k < 2; ++k) {  // the sliders double as the legend
         dims[k] = std::clamp(dims[k], 0, C - 1);
         ImGui::PushID(k);
@@ -115,8 +121,8 @@ void draw_pe_curves(PanelContext& ctx, const PeTables& tables, int n_tokens) {
         ImGui::SameLine();
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float line = ImGui::GetFrameHeight();
-        ImGui::GetWindowDrawList()->AddLine(ImVec2(p.x, p.y + line * 0.5f), ImVec2(p.x + 1.8f * ctx.em, p.y + line * 0.5f),
-                                            kCurveColors[k], 3.0f);
+        ImGui::GetWindowDrawList()->AddLine(ImVec2(p.x, p.y + line * 0.5f),
+                                            ImVec2(p.x + 1.8f * ctx.em, p.y + line * 0.5f), kCurveColors[k], 3.0f);
         ImGui::Dummy(ImVec2(2.2f * ctx.em, line));
         ImGui::SameLine();
         ImGui::AlignTextToFramePadding();
@@ -126,7 +132,8 @@ void draw_pe_curves(PanelContext& ctx, const PeTables& tables, int n_tokens) {
     const float w = std::max(ImGui::GetContentRegionAvail().x, 20.0f * ctx.em), h = 11.0f * ctx.em;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("pe_curves", ImVec2(w, h));
-    PlotFrame f{ImVec2(origin.x + 3.0f * ctx.em, origin.y + 0.4f * ctx.em), ImVec2(origin.x + w - 0.5f * ctx.em, origin.y + h - 1.8f * ctx.em)};
+    PlotFrame f{ImVec2(origin.x + 3.0f * ctx.em, origin.y + 0.4f * ctx.em),
+                ImVec2(origin.x + w - 0.5f * ctx.em, origin.y + h - 1.8f * ctx.em)};
     f.x_hi = static_cast<float>(std::max(1, P - 1));
     if (!sinusoidal) {
         f.y_lo = f.y_hi = pe.row(0)(dims[0]);
@@ -136,11 +143,14 @@ void draw_pe_curves(PanelContext& ctx, const PeTables& tables, int n_tokens) {
     }
     ImDrawList* draw = ImGui::GetWindowDrawList();
     if (n_tokens > 0)
-        draw->AddRectFilled(f.at(0.0f, f.y_hi), f.at(std::min(n_tokens - 1.0f, f.x_hi), f.y_lo), ImGui::GetColorU32(ImGuiCol_Header, 0.7f));
+        draw->AddRectFilled(f.at(0.0f, f.y_hi), f.at(std::min(n_tokens - 1.0f, f.x_hi), f.y_lo),
+                            ImGui::GetColorU32(ImGuiCol_Header, 0.7f));
     draw_axes(draw, f, P, ctx.em);
     for (int k = 1; k >= 0; --k) {
-        if (sinusoidal) draw_sinusoid(draw, f, dims[k], C, kCurveColors[k], ctx.em);
-        else draw_column(draw, f, pe, dims[k], kCurveColors[k]);
+        if (sinusoidal)
+            draw_sinusoid(draw, f, dims[k], C, kCurveColors[k], ctx.em);
+        else
+            draw_column(draw, f, pe, dims[k], kCurveColors[k]);
     }
 
     if (ImGui::IsItemHovered()) {
@@ -151,10 +161,12 @@ void draw_pe_curves(PanelContext& ctx, const PeTables& tables, int n_tokens) {
         curve_tooltip(ctx, pe, pos, dims, sinusoidal);
     }
     if (sinusoidal)
-        ImGui::TextUnformatted(ctx.t("Wavelengths grow geometrically from 2π (dimensions 0 and 1) towards 10000·2π (the last "
-                                       "dimensions), so every position gets its own pattern. The shaded band is this sentence."));
+        ImGui::TextUnformatted(
+            ctx.t("Wavelengths grow geometrically from 2π (dimensions 0 and 1) towards 10000·2π (the last "
+                  "dimensions), so every position gets its own pattern. The shaded band is this sentence."));
     else
-        ImGui::TextUnformatted(ctx.t("Learned positions: each column is trained, not a fixed wave. The shaded band is this sentence."));
+        ImGui::TextUnformatted(
+            ctx.t("Learned positions: each column is trained, not a fixed wave. The shaded band is this sentence."));
 }
 
 }  // namespace attnlab::gui

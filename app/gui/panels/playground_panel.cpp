@@ -20,7 +20,8 @@ const char* preset_description(PlaygroundPreset p) {
             return "Three tokens under the look-ahead mask: query i sees keys 1 to i only. d_k = 4, so √d_k = 2 and "
                    "the scaled scores are whole numbers. Typed as X and W, X is the identity, so Q = W_Q.";
         case PlaygroundPreset::random:
-            return "Whole numbers from −2 to 2, small enough to check every cell by hand. Press again for another draw.";
+            return "Whole numbers from −2 to 2, small enough to check every cell by hand. Press again for another "
+                   "draw.";
         case PlaygroundPreset::none: break;
     }
     return "";
@@ -91,7 +92,8 @@ void draw_settings(PanelContext& ctx) {
     ImGui::SameLine();
     if (ImGui::RadioButton("Q, K, V", s.input == HandInput::qkv)) set_hand_input(s, HandInput::qkv);
     ImGui::SameLine();
-    if (ImGui::RadioButton(ctx.t("X and W_Q, W_K, W_V"), s.input == HandInput::projected)) set_hand_input(s, HandInput::projected);
+    if (ImGui::RadioButton(ctx.t("X and W_Q, W_K, W_V"), s.input == HandInput::projected))
+        set_hand_input(s, HandInput::projected);
     bool changed = s.input != before;
 
     int n_tokens = s.n_tokens(), d_model = s.d_model(), d_k = s.d_k();
@@ -103,7 +105,8 @@ void draw_settings(PanelContext& ctx) {
     }
     same_line_if_fits(picker_width("d_k"));
     changed |= size_picker("d_k", "d_k", d_k);
-    if (n_tokens != s.n_tokens() || d_model != s.d_model() || d_k != s.d_k()) resize_hand_spec(s, n_tokens, d_model, d_k);
+    if (n_tokens != s.n_tokens() || d_model != s.d_model() || d_k != s.d_k())
+        resize_hand_spec(s, n_tokens, d_model, d_k);
     same_line_if_fits(ImGui::CalcTextSize(ctx.t("Divide by √d_k")).x + 2.0f * ImGui::GetFontSize());
     changed |= ImGui::Checkbox(ctx.t("Divide by √d_k"), &s.scale);
     if (ImGui::IsItemHovered())
@@ -116,14 +119,16 @@ void draw_hand_calculation(PanelContext& ctx) {
     draw_presets(ctx);
     draw_settings(ctx);
     std::string about = p.preset == PlaygroundPreset::none
-                            ? ctx.t("Type into the framed cells. Hover any result to see its arithmetic; click it to "
-                                    "write out that query and key below.")
+                            ? ctx.t(
+                                  "Type into the framed cells. Hover any result to see its arithmetic; click it to "
+                                  "write out that query and key below.")
                             : ctx.t(preset_description(p.preset));
     if (p.preset == PlaygroundPreset::notes)
         about = about + "\n" +
-                ctx.t("The notes write W_Q·Q = [1, 1, 2] and get q·k = 4, but a 3×2 W_Q times a column of 3 does not "
-                      "fit; the product that does is the row x·W_Q = [2, 1] (and x·W_K = [0, 1]), which gives the "
-                      "numbers here.");
+                ctx.t(
+                    "The notes write W_Q·Q = [1, 1, 2] and get q·k = 4, but a 3×2 W_Q times a column of 3 does not "
+                    "fit; the product that does is the row x·W_Q = [2, 1] (and x·W_K = [0, 1]), which gives the "
+                    "numbers here.");
     explanation(ctx, about.c_str());
     ImGui::Spacing();
     draw_hand_tables(ctx);
@@ -158,8 +163,10 @@ void draw_playground_panel(PanelContext& ctx) {
             ImGui::SetTooltip("%s", ctx.t("Switch it off to give the results the room, for example on a projector."));
     }
     ImGui::Separator();
-    if (p.experiment) draw_scaling_experiment(ctx);
-    else draw_hand_calculation(ctx);
+    if (p.experiment)
+        draw_scaling_experiment(ctx);
+    else
+        draw_hand_calculation(ctx);
     ImGui::PopTextWrapPos();
 }
 

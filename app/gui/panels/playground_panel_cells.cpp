@@ -16,10 +16,16 @@ constexpr ImU32 kFocusColor = IM_COL32(255, 170, 40, 255);
 // The ramps of shaders/heatmap.frag, so these tables match the heatmaps of the other views:
 // five colours each, blended linearly between neighbours.
 using Ramp = float[5][3];
-constexpr Ramp kSequential = {{0.267f, 0.005f, 0.329f}, {0.229f, 0.322f, 0.546f}, {0.128f, 0.567f, 0.551f},
-                              {0.369f, 0.789f, 0.383f}, {0.993f, 0.906f, 0.144f}};
-constexpr Ramp kDiverging = {{0.020f, 0.188f, 0.380f}, {0.400f, 0.660f, 0.860f}, {0.970f, 0.970f, 0.970f},
-                             {0.940f, 0.520f, 0.400f}, {0.404f, 0.000f, 0.051f}};
+constexpr Ramp kSequential = {{0.267f, 0.005f, 0.329f},
+                              {0.229f, 0.322f, 0.546f},
+                              {0.128f, 0.567f, 0.551f},
+                              {0.369f, 0.789f, 0.383f},
+                              {0.993f, 0.906f, 0.144f}};
+constexpr Ramp kDiverging = {{0.020f, 0.188f, 0.380f},
+                             {0.400f, 0.660f, 0.860f},
+                             {0.970f, 0.970f, 0.970f},
+                             {0.940f, 0.520f, 0.400f},
+                             {0.404f, 0.000f, 0.051f}};
 
 ImVec4 ramp_color(const Ramp& c, float x) {  // x in [0, 4]
     const int i = std::clamp(static_cast<int>(x), 0, 3);
@@ -30,7 +36,9 @@ ImVec4 ramp_color(const Ramp& c, float x) {  // x in [0, 4]
 
 ImVec4 sequential_color(float t) { return ramp_color(kSequential, std::clamp(t, 0.0f, 1.0f) * 4.0f); }
 
-ImVec4 diverging_color(float t) { return ramp_color(kDiverging, (std::clamp(t, -1.0f, 1.0f) + 1.0f) * 2.0f); }  // t in [−1, 1]
+ImVec4 diverging_color(float t) {
+    return ramp_color(kDiverging, (std::clamp(t, -1.0f, 1.0f) + 1.0f) * 2.0f);
+}  // t in [−1, 1]
 
 ImU32 text_on(const ImVec4& bg) {
     const float luminance = 0.299f * bg.x + 0.587f * bg.y + 0.114f * bg.z;
@@ -71,18 +79,21 @@ Geometry begin_grid(const CellGrid& g, int rows, int cols) {
     const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     Geometry geo;
     geo.origin = ImGui::GetCursorScreenPos();
-    geo.cells = ImVec2(geo.origin.x + row_label_width(g), geo.origin.y + (g.col_labels ? ImGui::GetTextLineHeight() + 0.15f * em : 0.0f));
+    geo.cells = ImVec2(geo.origin.x + row_label_width(g),
+                       geo.origin.y + (g.col_labels ? ImGui::GetTextLineHeight() + 0.15f * em : 0.0f));
     geo.cell_w = g.cell_w;
     geo.cell_h = ImGui::GetFrameHeight() + 0.2f * em;
     geo.rows = rows, geo.cols = cols;
     for (int c = 0; g.col_labels && c < cols && c < static_cast<int>(g.col_labels->size()); ++c) {
         const char* l = (*g.col_labels)[static_cast<size_t>(c)].c_str();
-        draw->AddText(ImVec2(geo.cell_min(0, c).x + (geo.cell_w - ImGui::CalcTextSize(l).x) * 0.5f, geo.origin.y), dim, l);
+        draw->AddText(ImVec2(geo.cell_min(0, c).x + (geo.cell_w - ImGui::CalcTextSize(l).x) * 0.5f, geo.origin.y), dim,
+                      l);
     }
     for (int r = 0; g.row_labels && r < rows && r < static_cast<int>(g.row_labels->size()); ++r) {
         const char* l = (*g.row_labels)[static_cast<size_t>(r)].c_str();
         const ImVec2 size = ImGui::CalcTextSize(l);
-        draw->AddText(ImVec2(geo.cells.x - 0.4f * em - size.x, geo.cell_min(r, 0).y + (geo.cell_h - size.y) * 0.5f), dim, l);
+        draw->AddText(ImVec2(geo.cells.x - 0.4f * em - size.x, geo.cell_min(r, 0).y + (geo.cell_h - size.y) * 0.5f),
+                      dim, l);
     }
     return geo;
 }
@@ -135,7 +146,8 @@ CellHit hit_test(const Geometry& geo, const char* id) {
     hit.row = std::clamp(static_cast<int>((m.y - geo.cells.y) / geo.cell_h), 0, geo.rows - 1);
     hit.clicked = ImGui::IsItemClicked();
     const ImVec2 a = geo.cell_min(hit.row, hit.col);
-    ImGui::GetWindowDrawList()->AddRect(a, ImVec2(a.x + geo.cell_w, a.y + geo.cell_h), ImGui::GetColorU32(ImGuiCol_Text));
+    ImGui::GetWindowDrawList()->AddRect(a, ImVec2(a.x + geo.cell_w, a.y + geo.cell_h),
+                                        ImGui::GetColorU32(ImGuiCol_Text));
     return hit;
 }
 
@@ -163,7 +175,8 @@ bool input_table(const CellGrid& g, Mat& values) {
     const float range = max_abs_finite(values), pad = 0.1f * ImGui::GetFontSize();
     bool changed = false;
     ImGui::PushID(g.id);
-    ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, std::max(1.0f, 0.07f * ImGui::GetFontSize()));  // framed: typeable
+    ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize,
+                        std::max(1.0f, 0.07f * ImGui::GetFontSize()));  // framed: typeable
     ImGui::PushStyleColor(ImGuiCol_Border, ImGui::GetStyleColorVec4(ImGuiCol_Text));
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {
@@ -194,7 +207,8 @@ bool mask_table(const CellGrid& g, Mat& mask) {
     const Geometry geo = begin_grid(g, n, n);
     const ImVec4 allowed = sequential_color(1.0f);
     for (int r = 0; r < n; ++r)
-        for (int c = 0; c < n; ++c) draw_cell(geo, r, c, mask(r, c) != 0.0f ? &allowed : nullptr, mask(r, c) != 0.0f ? "1" : "0");
+        for (int c = 0; c < n; ++c)
+            draw_cell(geo, r, c, mask(r, c) != 0.0f ? &allowed : nullptr, mask(r, c) != 0.0f ? "1" : "0");
     draw_focus(geo, g);
     const CellHit hit = hit_test(geo, g.id);
     end_grid(geo);

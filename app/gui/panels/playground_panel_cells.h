@@ -19,7 +19,7 @@ struct CellGrid {
     const std::vector<std::string>* row_labels = nullptr;  // one per row
     const std::vector<std::string>* col_labels = nullptr;  // one per column
     float cell_w = 0.0f;                                   // pixels
-    int focus_row = -1, focus_col = -1;  // outlined: a cell, or a whole row when focus_col is −1
+    int focus_row = -1, focus_col = -1;                    // outlined: a cell, or a whole row when focus_col is −1
 };
 
 struct CellHit {

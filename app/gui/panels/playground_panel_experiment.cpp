@@ -114,7 +114,8 @@ void draw_plots(PanelContext& ctx, const std::vector<ScalingPoint>& points, floa
 void draw_table(PanelContext& ctx, const std::vector<ScalingPoint>& points) {
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("points", 5, flags)) return;
-    for (const char* h : {"d_k", "Var(q·k)", "Var(q·k/√d_k)", ctx.t("largest weight, not scaled"), ctx.t("largest weight, ÷ √d_k")})
+    for (const char* h :
+         {"d_k", "Var(q·k)", "Var(q·k/√d_k)", ctx.t("largest weight, not scaled"), ctx.t("largest weight, ÷ √d_k")})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (const ScalingPoint& pt : points) {
@@ -135,13 +136,14 @@ std::string takeaway(const PanelContext& ctx, const std::vector<ScalingPoint>& p
     if (points.empty()) return "";
     const ScalingPoint& last = points.back();
     char text[512];
-    std::snprintf(text, sizeof text,
-                  ctx.t("At d_k = %d the unscaled scores have variance %s and the largest weight averages %s: the softmax "
-                        "is nearly one-hot, and its gradient nearly zero, so learning stalls. Divided by √d_k, the variance "
-                        "is %s and the largest weight %s, much as at d_k = %d."),
-                  last.d_k, format("%.1f", last.variance_unscaled).c_str(), format("%.2f", last.max_weight_unscaled).c_str(),
-                  format("%.2f", last.variance_scaled).c_str(), format("%.2f", last.max_weight_scaled).c_str(),
-                  points.front().d_k);
+    std::snprintf(
+        text, sizeof text,
+        ctx.t("At d_k = %d the unscaled scores have variance %s and the largest weight averages %s: the softmax "
+              "is nearly one-hot, and its gradient nearly zero, so learning stalls. Divided by √d_k, the variance "
+              "is %s and the largest weight %s, much as at d_k = %d."),
+        last.d_k, format("%.1f", last.variance_unscaled).c_str(), format("%.2f", last.max_weight_unscaled).c_str(),
+        format("%.2f", last.variance_scaled).c_str(), format("%.2f", last.max_weight_scaled).c_str(),
+        points.front().d_k);
     return text;
 }
 
@@ -161,7 +163,8 @@ void draw_scaling_experiment(PanelContext& ctx) {
     // The plots take the height the conclusion and the table leave.
     const ImGuiStyle& style = ImGui::GetStyle();
     const std::string conclusion = takeaway(ctx, c.points);
-    const float conclusion_h = ImGui::CalcTextSize(conclusion.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+    const float conclusion_h =
+        ImGui::CalcTextSize(conclusion.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
     const float row_h = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y + 1.0f;
     const float table_h = static_cast<float>(c.points.size() + 1) * row_h;
     const float plot_h = ImGui::GetContentRegionAvail().y - conclusion_h - table_h - 4.0f * style.ItemSpacing.y;

@@ -26,7 +26,8 @@ std::string vector_text(const Eigen::Ref<const RowVec>& v) {
 template <class Body>
 void block(FlowLayout& flow, float width, const char* title, const std::string& note, Body&& body) {
     const float em = ImGui::GetFontSize();
-    const float title_w = ImGui::CalcTextSize(title).x + (note.empty() ? 0.0f : ImGui::CalcTextSize(note.c_str()).x + 0.6f * em);
+    const float title_w =
+        ImGui::CalcTextSize(title).x + (note.empty() ? 0.0f : ImGui::CalcTextSize(note.c_str()).x + 0.6f * em);
     flow.begin_block(std::max(width, title_w));
     ImGui::TextUnformatted(title);
     if (!note.empty()) {
@@ -50,9 +51,11 @@ void draw_typed(PanelContext& ctx, FlowLayout& flow) {
     const auto tokens = indexed_labels("x", T), inputs = number_labels(C), dims = number_labels(D);
     const auto queries = indexed_labels("q", T), keys = indexed_labels("k", T), values = indexed_labels("v", T);
     bool edited = false;
-    auto typed = [&](const char* title, Mat& m, const std::vector<std::string>& rows, const std::vector<std::string>& cols) {
+    auto typed = [&](const char* title, Mat& m, const std::vector<std::string>& rows,
+                     const std::vector<std::string>& cols) {
         const CellGrid grid{title, &rows, &cols, cell};
-        block(flow, grid_width(grid, static_cast<int>(m.cols())), title, size_note(m), [&] { edited |= input_table(grid, m); });
+        block(flow, grid_width(grid, static_cast<int>(m.cols())), title, size_note(m),
+              [&] { edited |= input_table(grid, m); });
     };
     if (projected) {
         typed("X", s.x, tokens, inputs);
@@ -65,8 +68,9 @@ void draw_typed(PanelContext& ctx, FlowLayout& flow) {
         typed("V", s.v, values, dims);
     }
     const CellGrid mask_grid{"mask", &queries, &keys, kValueCellEm * ctx.em, p.focus_row, p.focus_col};
-    const float mask_w = std::max(grid_width(mask_grid, T), ImGui::CalcTextSize(ctx.t("All 1")).x +
-                                                                 ImGui::CalcTextSize(ctx.t("Look-ahead")).x + 3.0f * ctx.em);
+    const float mask_w =
+        std::max(grid_width(mask_grid, T),
+                 ImGui::CalcTextSize(ctx.t("All 1")).x + ImGui::CalcTextSize(ctx.t("Look-ahead")).x + 3.0f * ctx.em);
     block(flow, mask_w, ctx.t("Mask"), ctx.t("click to flip"), [&] {
         edited |= mask_table(mask_grid, s.mask);
         if (ImGui::SmallButton(ctx.t("All 1"))) s.mask = all_allowed_mask(T), edited = true;
@@ -103,28 +107,42 @@ void draw_results(PanelContext& ctx, const HandAttention& a, FlowLayout& flow) {
         const int focus[] = {p.focus_row, p.focus_col, -1};
         for (int i = 0; i < 3; ++i) {
             const char which = "QKV"[i];
-            result_block(flow, names[i], "", *mats[i], CellScale::signed_values, CellGrid{names[i], rows[i], &dims, cell, focus[i]},
-                         [&](int r, int c) { return projection_formula(s, which, r, c); },
-                         [&](int r, int) {
-                             if (i == 0) p.focus_row = r;
-                             else p.focus_col = r;
-                         });
+            result_block(
+                flow, names[i], "", *mats[i], CellScale::signed_values,
+                CellGrid{names[i], rows[i], &dims, cell, focus[i]},
+                [&](int r, int c) { return projection_formula(s, which, r, c); },
+                [&](int r, int) {
+                    if (i == 0)
+                        p.focus_row = r;
+                    else
+                        p.focus_col = r;
+                });
         }
     }
     const CellGrid stage{"", &queries, &keys, cell, p.focus_row, p.focus_col};
-    auto grid = [&](const char* id) { CellGrid g = stage; g.id = id; return g; };
-    const std::string scale_note = s.scale ? "÷ √" + std::to_string(D) + " = ÷ " + hand_number(std::sqrt(D)) : ctx.t("scaling off");
-    result_block(flow, kStageTitles[0], ctx.t("scores"), a.scores, CellScale::signed_values, grid("scores"),
-                 [&](int r, int c) { return score_formula(a, r, c); }, focus_cell);
-    result_block(flow, ctx.t(kStageTitles[1]), scale_note, a.scaled, CellScale::signed_values, grid("scaled"),
-                 [&](int r, int c) { return scaled_formula(s, a, r, c); }, focus_cell);
-    result_block(flow, ctx.t(kStageTitles[2]), ctx.t("blocked → −∞"), a.masked, CellScale::signed_values, grid("masked"),
-                 [&](int r, int c) { return masked_formula(s, a, r, c); }, focus_cell);
-    result_block(flow, ctx.t(kStageTitles[3]), ctx.t("each row sums to 1"), a.weights, CellScale::probabilities,
-                 grid("weights"), [&](int r, int c) { return weight_formula(a, r, c); }, focus_cell);
-    result_block(flow, ctx.t(kStageTitles[4]), ctx.t("output z = weights·V"), a.context, CellScale::signed_values,
-                 CellGrid{"context", &outputs, &dims, cell, p.focus_row},
-                 [&](int r, int c) { return context_formula(a, r, c); }, [&](int r, int) { p.focus_row = r; });
+    auto grid = [&](const char* id) {
+        CellGrid g = stage;
+        g.id = id;
+        return g;
+    };
+    const std::string scale_note =
+        s.scale ? "÷ √" + std::to_string(D) + " = ÷ " + hand_number(std::sqrt(D)) : ctx.t("scaling off");
+    result_block(
+        flow, kStageTitles[0], ctx.t("scores"), a.scores, CellScale::signed_values, grid("scores"),
+        [&](int r, int c) { return score_formula(a, r, c); }, focus_cell);
+    result_block(
+        flow, ctx.t(kStageTitles[1]), scale_note, a.scaled, CellScale::signed_values, grid("scaled"),
+        [&](int r, int c) { return scaled_formula(s, a, r, c); }, focus_cell);
+    result_block(
+        flow, ctx.t(kStageTitles[2]), ctx.t("blocked → −∞"), a.masked, CellScale::signed_values, grid("masked"),
+        [&](int r, int c) { return masked_formula(s, a, r, c); }, focus_cell);
+    result_block(
+        flow, ctx.t(kStageTitles[3]), ctx.t("each row sums to 1"), a.weights, CellScale::probabilities, grid("weights"),
+        [&](int r, int c) { return weight_formula(a, r, c); }, focus_cell);
+    result_block(
+        flow, ctx.t(kStageTitles[4]), ctx.t("output z = weights·V"), a.context, CellScale::signed_values,
+        CellGrid{"context", &outputs, &dims, cell, p.focus_row}, [&](int r, int c) { return context_formula(a, r, c); },
+        [&](int r, int) { p.focus_row = r; });
 }
 
 // One stage of the worked-out table: its title, then its formula lines.
@@ -153,11 +171,12 @@ void draw_worked_out(PanelContext& ctx, const HandAttention& a) {
     worked_row(ctx.t(kStageTitles[1]),
                {scaled_formula(s, a, i, j) + (s.scale ? "" : "  (" + std::string(ctx.t("scaling off")) + ")")});
     worked_row(ctx.t(kStageTitles[2]), {masked_formula(s, a, i, j)});
-    const bool no_key = std::find(a.fully_masked_rows.begin(), a.fully_masked_rows.end(), i) != a.fully_masked_rows.end();
+    const bool no_key =
+        std::find(a.fully_masked_rows.begin(), a.fully_masked_rows.end(), i) != a.fully_masked_rows.end();
     worked_row(ctx.t(kStageTitles[3]),
-               {weight_formula(a, i, j), wi + " = " + vector_text(a.weights.row(i)) + "   Σ = " +
-                                             hand_number(a.weights.row(i).sum()) +
-                                             (no_key ? "   " + std::string(ctx.t("(every key blocked: all weights 0, never NaN)")) : "")});
+               {weight_formula(a, i, j),
+                wi + " = " + vector_text(a.weights.row(i)) + "   Σ = " + hand_number(a.weights.row(i).sum()) +
+                    (no_key ? "   " + std::string(ctx.t("(every key blocked: all weights 0, never NaN)")) : "")});
     std::vector<std::string> outputs;
     for (int d = 0; d < s.d_k(); ++d) outputs.push_back(context_formula(a, i, d));
     worked_row(ctx.t(kStageTitles[4]), outputs);

@@ -73,14 +73,15 @@ void draw_pe_matrices(PanelContext& ctx, const PeTables& t) {
 
     flow.begin_block(half);
     ImGui::Text("PE·PEᵀ  (%s × %s)", ctx.t("positions"), ctx.t("positions"));
-    MatrixPlot sim{"positional/similarity", t.similarity.data.data(), P, P, t.version, Colormap::sequential,
-                   &t.positions};
+    MatrixPlot sim{
+        "positional/similarity", t.similarity.data.data(), P, P, t.version, Colormap::sequential, &t.positions};
     sim.max_cell = max_cell;
     sim.max_width = half;
     if (const HeatmapHit hit = plot_matrix(ctx, sim); hit.row >= 0) similarity_tooltip(ctx, t, hit.row, hit.col);
     if (ctx.config().positional == Positional::sinusoidal)
-        ImGui::TextUnformatted(ctx.t("Bright: positions that look alike. Each diagonal is constant: the similarity depends "
-                                       "only on how far apart two positions are, which lets attention use relative positions."));
+        ImGui::TextUnformatted(
+            ctx.t("Bright: positions that look alike. Each diagonal is constant: the similarity depends "
+                  "only on how far apart two positions are, which lets attention use relative positions."));
     flow.end_block();
     flow.finish();
 }
@@ -94,7 +95,8 @@ void draw_token_labels(const SequenceView& seq, ImVec2 grid, float cell) {
         const char* l = seq.labels[r].c_str();
         const ImVec2 ext = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, l);
         const ImU32 color = seq.unknown[r] ? IM_COL32(255, 160, 60, 255) : ImGui::GetColorU32(ImGuiCol_Text);
-        draw->AddText(ImGui::GetFont(), size, ImVec2(grid.x - pad - ext.x, grid.y + r * cell + (cell - ext.y) * 0.5f), color, l);
+        draw->AddText(ImGui::GetFont(), size, ImVec2(grid.x - pad - ext.x, grid.y + r * cell + (cell - ext.y) * 0.5f),
+                      color, l);
     }
 }
 
@@ -113,11 +115,14 @@ void sum_tooltip(const PanelContext& ctx, const SumPart (&parts)[3], const Seque
     ImGui::BeginTooltip();
     ImGui::Text("%s (%s %d), %s %d", seq.labels[static_cast<size_t>(row)].c_str(), ctx.t("position"), row,
                 ctx.t("dimension"), col);
-    if (seq.unknown[static_cast<size_t>(row)]) ImGui::TextDisabled("%s", ctx.t("The word is not in the vocabulary: <unk>."));
+    if (seq.unknown[static_cast<size_t>(row)])
+        ImGui::TextDisabled("%s", ctx.t("The word is not in the vocabulary: <unk>."));
     const char* names[3] = {"x_emb", "PE", "x"};
     for (int k = 0; k < 3; ++k) {
-        if (parts[k].entry) ImGui::Text("%-5s = %+.4f", names[k], parts[k].entry->value.row(row)(col));
-        else ImGui::TextDisabled("%-5s   %s", names[k], ctx.t("not run yet"));
+        if (parts[k].entry)
+            ImGui::Text("%-5s = %+.4f", names[k], parts[k].entry->value.row(row)(col));
+        else
+            ImGui::TextDisabled("%-5s   %s", names[k], ctx.t("not run yet"));
     }
     step_explanation_section(ctx, StepId::of(StepKind::embedding_sum, first_stack(ctx.config())), {0, row, col});
     ImGui::EndTooltip();
@@ -165,7 +170,11 @@ void draw_sentence_sum(PanelContext& ctx) {
         } else {
             const Tensor& v = parts[k].entry->value;  // (N, C)
             const char* side = stack == Stack::encoder ? "src" : "tgt";
-            MatrixPlot plot{"positional/" + (side + std::to_string(k)), v.data.data(), N, C, parts[k].entry->version,
+            MatrixPlot plot{"positional/" + (side + std::to_string(k)),
+                            v.data.data(),
+                            N,
+                            C,
+                            parts[k].entry->version,
                             Colormap::diverging};
             plot.fixed_range = true;
             plot.lo = -m;
@@ -186,8 +195,9 @@ void draw_sentence_sum(PanelContext& ctx) {
 void draw_positional_sections(PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
     if (c.positional == Positional::none) {
-        ImGui::TextUnformatted(ctx.t("This model has no positional encoding: its input is the token embedding alone, "
-                                       "so attention by itself cannot tell word order."));
+        ImGui::TextUnformatted(
+            ctx.t("This model has no positional encoding: its input is the token embedding alone, "
+                  "so attention by itself cannot tell word order."));
         return;
     }
     if (c.positional == Positional::sinusoidal)
@@ -198,10 +208,12 @@ void draw_positional_sections(PanelContext& ctx) {
     if (ImGui::CollapsingHeader(ctx.t("PE for every position, and PE·PEᵀ"), ImGuiTreeNodeFlags_DefaultOpen))
         draw_pe_matrices(ctx, t);
     if (ImGui::CollapsingHeader(ctx.t("Two dimensions over all positions"), ImGuiTreeNodeFlags_DefaultOpen)) {
-        const size_t n_tokens = c.has_encoder() ? ctx.stepper().inputs().src_ids.size() : ctx.stepper().inputs().tgt_ids.size();
+        const size_t n_tokens =
+            c.has_encoder() ? ctx.stepper().inputs().src_ids.size() : ctx.stepper().inputs().tgt_ids.size();
         draw_pe_curves(ctx, t, static_cast<int>(n_tokens));
     }
-    if (ImGui::CollapsingHeader(ctx.t("This sentence: token embedding + positional encoding = input"), ImGuiTreeNodeFlags_DefaultOpen))
+    if (ImGui::CollapsingHeader(ctx.t("This sentence: token embedding + positional encoding = input"),
+                                ImGuiTreeNodeFlags_DefaultOpen))
         draw_sentence_sum(ctx);
 }
 

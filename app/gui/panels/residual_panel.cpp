@@ -30,7 +30,8 @@ bool choose_decoder(PanelContext& ctx) {
         const StepRecord& r = ctx.stepper().step(static_cast<size_t>(cursor - 1)).record;
         const bool mask = r.id.kind == StepKind::padding_mask || r.id.kind == StepKind::look_ahead_mask ||
                           r.id.kind == StepKind::attention_mask;
-        if (!mask && !r.predicts) decoder = r.id.stack == Stack::decoder ? 1 : 0;  // a stack's embeddings, layers, output
+        if (!mask && !r.predicts)
+            decoder = r.id.stack == Stack::decoder ? 1 : 0;  // a stack's embeddings, layers, output
     }
     storage->SetInt(cursor_id, cursor);
     ImGui::RadioButton(ctx.t("Encoder"), &decoder, 0);

@@ -37,8 +37,8 @@ void numbers_text(const PanelContext& ctx, const std::string& numbers, float wid
     ImGui::PopStyleColor();
 }
 
-void step_explanation_section(const PanelContext& ctx, const StepId& id, const ExplainFocus& focus,
-                              bool with_numbers, float width_em) {
+void step_explanation_section(const PanelContext& ctx, const StepId& id, const ExplainFocus& focus, bool with_numbers,
+                              float width_em) {
     const std::optional<size_t> index = ctx.stepper().find(id);
     if (!index) return;
     const Result<Explanation> e = step_explanation(ctx, *index, focus);

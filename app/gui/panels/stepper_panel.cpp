@@ -17,9 +17,17 @@ namespace {
 enum class Icon { reset, back, forward, play, pause, run_all };
 
 void draw_icon(ImDrawList* draw, Icon icon, ImVec2 c, float r, ImU32 color) {
-    auto right = [&](float cx) { draw->AddTriangleFilled(ImVec2(cx - r * 0.8f, c.y - r), ImVec2(cx - r * 0.8f, c.y + r), ImVec2(cx + r, c.y), color); };
-    auto left = [&](float cx) { draw->AddTriangleFilled(ImVec2(cx + r * 0.8f, c.y - r), ImVec2(cx + r * 0.8f, c.y + r), ImVec2(cx - r, c.y), color); };
-    auto bar = [&](float cx) { draw->AddRectFilled(ImVec2(cx - r * 0.2f, c.y - r), ImVec2(cx + r * 0.2f, c.y + r), color); };
+    auto right = [&](float cx) {
+        draw->AddTriangleFilled(ImVec2(cx - r * 0.8f, c.y - r), ImVec2(cx - r * 0.8f, c.y + r), ImVec2(cx + r, c.y),
+                                color);
+    };
+    auto left = [&](float cx) {
+        draw->AddTriangleFilled(ImVec2(cx + r * 0.8f, c.y - r), ImVec2(cx + r * 0.8f, c.y + r), ImVec2(cx - r, c.y),
+                                color);
+    };
+    auto bar = [&](float cx) {
+        draw->AddRectFilled(ImVec2(cx - r * 0.2f, c.y - r), ImVec2(cx + r * 0.2f, c.y + r), color);
+    };
     switch (icon) {
         case Icon::reset: bar(c.x - r * 1.1f), left(c.x + r * 0.3f); break;
         case Icon::back: left(c.x); break;
@@ -39,7 +47,9 @@ bool icon_button(const PanelContext& ctx, const char* id, Icon icon, const char*
     const ImVec2 a = ImGui::GetItemRectMin();
     const ImU32 color = ImGui::GetColorU32(ImGuiCol_Text);
     draw_icon(ImGui::GetWindowDrawList(), icon, ImVec2(a.x + h * 0.75f, a.y + h * 0.5f), h * 0.24f, color);
-    if (label) ImGui::GetWindowDrawList()->AddText(ImVec2(a.x + h * 1.3f, a.y + ImGui::GetStyle().FramePadding.y), color, label);
+    if (label)
+        ImGui::GetWindowDrawList()->AddText(ImVec2(a.x + h * 1.3f, a.y + ImGui::GetStyle().FramePadding.y), color,
+                                            label);
     return pressed;
 }
 
@@ -65,7 +75,8 @@ void draw_controls(PanelContext& ctx) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(9.0f * ctx.em);
     const std::string format = std::string("%.1f ") + ctx.t("steps/s");
-    ImGui::SliderFloat("##speed", &ctx.view.steps_per_second, 0.5f, 30.0f, format.c_str(), ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("##speed", &ctx.view.steps_per_second, 0.5f, 30.0f, format.c_str(),
+                       ImGuiSliderFlags_Logarithmic);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Speed"));
     ImGui::SameLine();
     ImGui::BeginDisabled(cursor == n);
@@ -89,7 +100,8 @@ void draw_legend(const PanelContext& ctx) {
     for (TimelineGroup g : kAllTimelineGroups) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float y = p.y + (ImGui::GetFrameHeight() - square) * 0.5f;
-        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + square, y + square), timeline_group_color(g));
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + square, y + square),
+                                                  timeline_group_color(g));
         ImGui::SetCursorScreenPos(ImVec2(p.x + square + 0.3f * ctx.em, p.y));
         ImGui::AlignTextToFramePadding();
         ImGui::TextUnformatted(ctx.t(timeline_group_name(g)));
@@ -137,8 +149,10 @@ void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e) {
 
 void draw_explanation_text(const PanelContext& ctx, const Explanation& e, float width) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    if (ctx.view.hidden) ImGui::TextDisabled("= ?");  // predict mode: the numbers would give the answer away
-    else numbers_text(ctx, e.numbers, width);
+    if (ctx.view.hidden)
+        ImGui::TextDisabled("= ?");  // predict mode: the numbers would give the answer away
+    else
+        numbers_text(ctx, e.numbers, width);
     ImGui::TextWrapped("%s", e.what.c_str());
     text_disabled_wrapped(e.why.c_str());
     ImGui::PopTextWrapPos();

@@ -71,9 +71,7 @@ std::string block_label(const PanelContext& ctx, const BlockKey& key, float widt
             brief = (enc ? "E" : "D") + layer;
             break;
         }
-        case Part::embeddings:
-            full = ctx.t(enc ? "Source" : "Target"), brief = enc ? "S" : "T";
-            break;
+        case Part::embeddings: full = ctx.t(enc ? "Source" : "Target"), brief = enc ? "S" : "T"; break;
         case Part::masks: full = ctx.t("Masks"), brief = "M"; break;
         case Part::head: full = ctx.t("Output"), brief = "out"; break;
         case Part::stack_output: break;
@@ -166,7 +164,8 @@ void draw_timeline(PanelContext& ctx, float cell_height) {
     if (n == 0) return;
     const std::vector<Block> blocks = blocks_of(stepper.steps());
     const float gap = 0.3f * ctx.em, width = ImGui::GetContentRegionAvail().x;
-    const float pitch = std::min(1.2f * ctx.em, (width - gap * static_cast<float>(blocks.size() - 1)) / static_cast<float>(n));
+    const float pitch =
+        std::min(1.2f * ctx.em, (width - gap * static_cast<float>(blocks.size() - 1)) / static_cast<float>(n));
     const float cell_w = pitch > 4.0f ? pitch - 1.0f : pitch;
     const float label_h = ImGui::GetTextLineHeight();
 
@@ -187,24 +186,25 @@ void draw_timeline(PanelContext& ctx, float cell_height) {
         x += gap;
     }
     for (size_t i = 0; i < n; ++i)
-        draw->AddRectFilled(ImVec2(xs[i], origin.y), ImVec2(xs[i] + cell_w, origin.y + cell_height),
-                            timeline_group_color(timeline_group(stepper.step(i).record.id.kind), i < cursor ? 1.0f : 0.22f));
+        draw->AddRectFilled(
+            ImVec2(xs[i], origin.y), ImVec2(xs[i] + cell_w, origin.y + cell_height),
+            timeline_group_color(timeline_group(stepper.step(i).record.id.kind), i < cursor ? 1.0f : 0.22f));
     auto outline = [&](size_t i, ImU32 color) {
-        draw->AddRect(ImVec2(xs[i] - 2.0f, origin.y - 2.0f), ImVec2(xs[i] + cell_w + 2.0f, origin.y + cell_height + 2.0f),
-                      color, 0.0f, 0, 2.0f);
+        draw->AddRect(ImVec2(xs[i] - 2.0f, origin.y - 2.0f),
+                      ImVec2(xs[i] + cell_w + 2.0f, origin.y + cell_height + 2.0f), color, 0.0f, 0, 2.0f);
     };
     if (cursor > 0) outline(cursor - 1, ImGui::GetColorU32(ImGuiCol_Text));
     if (const auto bad = stepper.first_non_finite_step()) {  // where NaN/∞ first appears: a red frame and a mark below
         outline(*bad, ImGui::GetColorU32(kNonFiniteColor));
         const float cx = xs[*bad] + cell_w * 0.5f, top = origin.y + cell_height + 3.0f, half = 0.35f * ctx.em;
-        draw->AddTriangleFilled(ImVec2(cx, top), ImVec2(cx - half, top + 2.0f * half), ImVec2(cx + half, top + 2.0f * half),
-                                ImGui::GetColorU32(kNonFiniteColor));
+        draw->AddTriangleFilled(ImVec2(cx, top), ImVec2(cx - half, top + 2.0f * half),
+                                ImVec2(cx + half, top + 2.0f * half), ImGui::GetColorU32(kNonFiniteColor));
     }
     if (!hovered && !active) return;
     // The cell under the mouse: the last one starting at or left of it (a gap belongs to the cell before).
     const float mouse_x = ImGui::GetIO().MousePos.x;
-    const size_t under = static_cast<size_t>(std::max<std::ptrdiff_t>(
-        0, std::upper_bound(xs.begin(), xs.end(), mouse_x) - xs.begin() - 1));
+    const size_t under = static_cast<size_t>(
+        std::max<std::ptrdiff_t>(0, std::upper_bound(xs.begin(), xs.end(), mouse_x) - xs.begin() - 1));
     outline(under, dim);
     step_tooltip(ctx, under);
     if (active && under + 1 != cursor) ctx.session.run_to(under + 1);

@@ -43,13 +43,15 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button(ctx.t("Slides"))) req.kind = TourRequest::export_slides;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Save this chapter's views as PNG slides in the working folder (E)"));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("Save this chapter's views as PNG slides in the working folder (E)"));
     ImGui::SameLine();
     if (ImGui::Button(ctx.t("End tour"))) req.kind = TourRequest::close;
 
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", ctx.t("PgUp/PgDn chapters · ←/→ steps · P predict, R reveal · F5 classroom · L language · T tour"));
+    ImGui::TextDisabled(
+        "%s", ctx.t("PgUp/PgDn chapters · ←/→ steps · P predict, R reveal · F5 classroom · L language · T tour"));
     ImGui::PopTextWrapPos();
     return req;
 }

@@ -33,8 +33,10 @@ const char* task_description(const std::string& task) {
 std::string clock_text(double seconds) {
     const long s = std::max(0L, static_cast<long>(seconds + 0.5));
     char buf[32];
-    if (s >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-    else std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
     return buf;
 }
 
@@ -71,12 +73,14 @@ void draw_form(PanelContext& ctx, bool busy) {
             if (ImGui::Selectable(p, f.preset == p)) f.preset = p;
         ImGui::EndCombo();
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("tiny: C=64, 2+2 layers; base: the paper's C=512, 6+6 layers"));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("tiny: C=64, 2+2 layers; base: the paper's C=512, 6+6 layers"));
     field_label(ctx.t("Steps"), 7.5f * em, false);
     ImGui::InputInt("##steps", &f.steps, 100, 1000);
     field_label(ctx.t("Seed"), 6.5f * em, false);
     ImGui::InputInt("##seed", &f.seed);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("fixes the held-out split, the initial weights, the batches and dropout"));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("fixes the held-out split, the initial weights, the batches and dropout"));
     field_label(ctx.t("Batch"), 6.5f * em, false);
     ImGui::InputInt("##batch", &f.batch_size, 8, 32);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("sentence pairs per step"));
@@ -89,12 +93,15 @@ void draw_form(PanelContext& ctx, bool busy) {
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("the batch is split across this many threads; auto: every core but one, which draws the views"));
+        ImGui::SetTooltip(
+            "%s",
+            ctx.t("the batch is split across this many threads; auto: every core but one, which draws the views"));
     field_label(ctx.t("Evaluate every"), 6.5f * em, false);
     ImGui::DragInt("##eval_every", &f.eval_every, 1.0f, 0, 1000000, f.eval_every == 0 ? ctx.t("auto") : "%d",
                    ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("steps between held-out evaluations; 0 (auto): about 25 per run. Drag or double-click."));
+        ImGui::SetTooltip(
+            "%s", ctx.t("steps between held-out evaluations; 0 (auto): about 25 per run. Drag or double-click."));
     ImGui::EndDisabled();
     f.steps = std::clamp(f.steps, 1, 10000000);
     f.seed = std::max(f.seed, 0);
@@ -102,8 +109,9 @@ void draw_form(PanelContext& ctx, bool busy) {
     f.threads = std::clamp(f.threads, 0, 64);
     f.eval_every = std::max(f.eval_every, 0);
     if (f.preset == "base")
-        ImGui::TextColored(kWarnColor, "%s",
-                           ctx.t("base is the paper's size (C=512, 6+6 layers): a step takes seconds here, not milliseconds."));
+        ImGui::TextColored(
+            kWarnColor, "%s",
+            ctx.t("base is the paper's size (C=512, 6+6 layers): a step takes seconds here, not milliseconds."));
 }
 
 std::string status_line(const PanelContext& ctx, const TrainProgress& p) {
@@ -112,15 +120,11 @@ std::string status_line(const PanelContext& ctx, const TrainProgress& p) {
         case TrainState::idle: return ctx.t("No run yet.");
         case TrainState::running:
             return p.evaluating ? ctx.t("Running · scoring the held-out pairs…") : ctx.t("Running");
-        case TrainState::paused:
-            std::snprintf(buf, sizeof buf, ctx.t("Paused at step %d"), p.step);
-            return buf;
+        case TrainState::paused: std::snprintf(buf, sizeof buf, ctx.t("Paused at step %d"), p.step); return buf;
         case TrainState::finished:
             std::snprintf(buf, sizeof buf, ctx.t("Finished in %s"), clock_text(p.elapsed_seconds).c_str());
             return buf;
-        case TrainState::stopped:
-            std::snprintf(buf, sizeof buf, ctx.t("Stopped at step %d"), p.step);
-            return buf;
+        case TrainState::stopped: std::snprintf(buf, sizeof buf, ctx.t("Stopped at step %d"), p.step); return buf;
         case TrainState::failed: return ctx.t("Failed");
     }
     return "";
@@ -141,8 +145,10 @@ void draw_controls(PanelContext& ctx, const TrainProgress& p) {
             ImGui::SetTooltip("%s", ctx.t("A new model for the task, trained from step 0; every view follows it."));
     } else {
         if (p.state == TrainState::paused ? ImGui::Button(ctx.t("Resume")) : ImGui::Button(ctx.t("Pause"))) {
-            if (p.state == TrainState::paused) ctx.training.resume();
-            else ctx.training.pause();
+            if (p.state == TrainState::paused)
+                ctx.training.resume();
+            else
+                ctx.training.pause();
         }
         ImGui::SameLine();
         if (ImGui::Button(ctx.t("Stop"))) ctx.training.stop();
@@ -150,8 +156,10 @@ void draw_controls(PanelContext& ctx, const TrainProgress& p) {
     ImGui::SameLine(0.0f, 1.5f * ctx.em);
     ImGui::AlignTextToFramePadding();
     const std::string status = status_line(ctx, p);
-    if (p.state == TrainState::failed) ImGui::TextColored(kErrorColor, "%s: %s", status.c_str(), p.error.c_str());
-    else ImGui::TextUnformatted(status.c_str());
+    if (p.state == TrainState::failed)
+        ImGui::TextColored(kErrorColor, "%s: %s", status.c_str(), p.error.c_str());
+    else
+        ImGui::TextUnformatted(status.c_str());
     field_error(ctx.session, field);
 
     // The numbers as text (a progress bar's overlay is hard to read on its fill), then a slim bar.
@@ -196,7 +204,8 @@ std::vector<ImVec2> smoothed(const std::vector<ImVec2>& points) {
 
 void loss_plot(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
     PlotSeries batch{ctx.t("training (batch)"), IM_COL32(96, 156, 255, 90), {}, 1.0f};
-    for (size_t i = 0; i < p.train_loss.size(); ++i) batch.points.emplace_back(p.train_loss.step_at(i), p.train_loss.mean(i));
+    for (size_t i = 0; i < p.train_loss.size(); ++i)
+        batch.points.emplace_back(p.train_loss.step_at(i), p.train_loss.mean(i));
     PlotSeries train{ctx.t("training (smoothed)"), kTrainColor, smoothed(batch.points), 2.0f};
     PlotSeries heldout{ctx.t("held-out"), kHeldoutColor, {}, 2.0f, true};
     for (const HeldoutPoint& h : p.heldout)
@@ -234,7 +243,8 @@ void score_plot(PanelContext& ctx, const TrainProgress& p, ImVec2 size, bool ble
 // The latest held-out scores as numbers.
 void score_numbers(const PanelContext& ctx, const TrainProgress& p, bool bleu, float width) {
     if (p.heldout.empty()) {
-        ImGui::TextDisabled("%s", p.evaluating ? ctx.t("scoring the held-out pairs…") : ctx.t("Held-out scores: none yet"));
+        ImGui::TextDisabled("%s",
+                            p.evaluating ? ctx.t("scoring the held-out pairs…") : ctx.t("Held-out scores: none yet"));
         return;
     }
     const HeldoutPoint& h = p.heldout.back();
@@ -256,7 +266,8 @@ void score_numbers(const PanelContext& ctx, const TrainProgress& p, bool bleu, f
     for (int i = 0; i < 4; ++i) {
         if (i == 2 && !bleu) continue;
         const float gap = 1.2f * ctx.em;
-        if (!first && ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text[i]).x <= right) ImGui::SameLine(0.0f, gap);
+        if (!first && ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text[i]).x <= right)
+            ImGui::SameLine(0.0f, gap);
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[i]), "%s", text[i]);
         first = false;
     }
@@ -314,8 +325,9 @@ void draw_compare(PanelContext& ctx) {
     if (t.compare())
         ImGui::TextColored(kWarnColor, "%s", ctx.t("The views show step 0 (untrained)."));
     else
-        ImGui::TextDisabled(ctx.t(t.active() ? "The views show step %d, following the run." : "The views show step %d."),
-                            t.shown_step());
+        ImGui::TextDisabled(
+            ctx.t(t.active() ? "The views show step %d, following the run." : "The views show step %d."),
+            t.shown_step());
 }
 
 void draw_save(PanelContext& ctx) {
@@ -327,7 +339,8 @@ void draw_save(PanelContext& ctx) {
     ImGui::TextUnformatted(ctx.t("Save the trained model"));
     ImGui::SameLine();
     const float button_w = ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
-    ImGui::SetNextItemWidth(std::min(28.0f * ctx.em, ImGui::GetContentRegionAvail().x - button_w - ImGui::GetStyle().ItemSpacing.x));
+    ImGui::SetNextItemWidth(
+        std::min(28.0f * ctx.em, ImGui::GetContentRegionAvail().x - button_w - ImGui::GetStyle().ItemSpacing.x));
     std::string path;
     const std::string fallback = "trained-" + t.progress().job.settings.task + ".safetensors";
     bool save = remembered_text_field("##save_trained", "model.safetensors", fallback, path);

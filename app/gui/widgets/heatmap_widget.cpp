@@ -88,15 +88,17 @@ HeatmapHit heatmap_widget(const char* id, ImTextureID texture, int rows, int col
                       ImGui::GetColorU32(ImGuiCol_PlotHistogram), 0.0f, 0, 2.0f);
     if (hit.row >= 0 && layout.laser) {
         const ImU32 band = IM_COL32(255, 40, 40, 40);
-        draw->AddRectFilled(ImVec2(grid.x, grid.y + hit.row * cell), ImVec2(grid.x + size.x, grid.y + (hit.row + 1) * cell), band);
-        draw->AddRectFilled(ImVec2(grid.x + hit.col * cell, grid.y), ImVec2(grid.x + (hit.col + 1) * cell, grid.y + size.y), band);
+        draw->AddRectFilled(ImVec2(grid.x, grid.y + hit.row * cell),
+                            ImVec2(grid.x + size.x, grid.y + (hit.row + 1) * cell), band);
+        draw->AddRectFilled(ImVec2(grid.x + hit.col * cell, grid.y),
+                            ImVec2(grid.x + (hit.col + 1) * cell, grid.y + size.y), band);
         const ImVec2 c(grid.x + (hit.col + 0.5f) * cell, grid.y + (hit.row + 0.5f) * cell);
         draw->AddCircle(c, cell * 0.9f, IM_COL32(255, 40, 40, 120), 0, 6.0f);
     }
     if (hit.row >= 0) {
         const ImVec2 a(grid.x + hit.col * cell, grid.y + hit.row * cell);
-        draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + cell + 1, a.y + cell + 1), IM_COL32(255, 64, 64, 255), 0.0f,
-                      0, 2.5f);
+        draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + cell + 1, a.y + cell + 1), IM_COL32(255, 64, 64, 255),
+                      0.0f, 0, 2.5f);
     }
     return hit;
 }
@@ -115,7 +117,8 @@ void colorbar_widget(ImTextureID ramp, float lo, float hi, float width, const ch
     ImGui::TextUnformatted(lo_text);
     ImGui::SameLine();
     // Right-align the upper value under the bar's end, in screen space (correct inside groups too).
-    ImGui::SetCursorScreenPos(ImVec2(std::max(ImGui::GetCursorScreenPos().x, p.x + width - ImGui::CalcTextSize(hi_text).x), below.y));
+    ImGui::SetCursorScreenPos(
+        ImVec2(std::max(ImGui::GetCursorScreenPos().x, p.x + width - ImGui::CalcTextSize(hi_text).x), below.y));
     ImGui::TextUnformatted(hi_text);
     if (caption) {
         ImGui::SameLine();

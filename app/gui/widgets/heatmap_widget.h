@@ -15,10 +15,10 @@ struct HeatmapHit {
 };
 
 struct HeatmapLayout {
-    float cell = 16.0f;                               // pixels per cell
+    float cell = 16.0f;  // pixels per cell
     const std::vector<std::string>* row_labels = nullptr;
     const std::vector<std::string>* col_labels = nullptr;
-    int highlight_row = -1;                           // e.g. the row the stepper is on
+    int highlight_row = -1;  // e.g. the row the stepper is on
     bool laser = false;  // classroom mode: the hovered cell glows and its row and column are lit, for a class to follow
 };
 

@@ -32,7 +32,9 @@ Golden run_fixture(const std::string& name) {
     if (!loaded) FAIL(loaded.error().message);
     auto analysis = io::read_safetensors(kFixtures + name + "/analysis.safetensors");
     if (!analysis) FAIL(analysis.error().message);
-    auto ids = [&](const char* key) { return nlohmann::json::parse(analysis->metadata.at(key)).get<std::vector<int>>(); };
+    auto ids = [&](const char* key) {
+        return nlohmann::json::parse(analysis->metadata.at(key)).get<std::vector<int>>();
+    };
     ForwardInputs inputs;
     inputs.src_ids = ids("src_ids");
     inputs.tgt_ids = ids("tgt_ids");
@@ -91,15 +93,15 @@ void check_head_summary(const std::string& fixture, const std::string& first_att
 TEST_CASE("head statistics of hand-made attention weights", "[analysis]") {
     // Head 0 attends to the previous token (row 0 to itself); head 1 is uniform over the allowed keys.
     Tensor w({2, 3, 3});
-    const float weights[] = {1, 0, 0, /**/ 1, 0, 0, /**/ 0, 1, 0,
+    const float weights[] = {1, 0, 0, /**/ 1,    0,    0, /**/ 0,       1,       0,
                              1, 0, 0, /**/ 0.5f, 0.5f, 0, /**/ 1 / 3.f, 1 / 3.f, 1 / 3.f};
     std::copy(std::begin(weights), std::end(weights), w.data.data());
     const std::vector<HeadStats> s = head_stats(w);
     REQUIRE(s.size() == 2);
     CHECK(s[0].entropy == Approx(0.0f));
-    CHECK(s[0].previous_token == Approx(1.0f));       // rows 1 and 2
-    CHECK(s[0].first_token == Approx(2.0f / 3.0f));   // rows 0 and 1
-    CHECK(s[0].self == Approx(1.0f / 3.0f));          // row 0
+    CHECK(s[0].previous_token == Approx(1.0f));      // rows 1 and 2
+    CHECK(s[0].first_token == Approx(2.0f / 3.0f));  // rows 0 and 1
+    CHECK(s[0].self == Approx(1.0f / 3.0f));         // row 0
     CHECK(s[1].entropy == Approx((std::log(2.0) + std::log(3.0)) / 3.0));
     CHECK(s[1].previous_token == Approx((0.5 + 1 / 3.0) / 2.0));
     CHECK(s[1].first_token == Approx((1 + 0.5 + 1 / 3.0) / 3.0));
@@ -149,7 +151,7 @@ TEST_CASE("nearest tokens by cosine and the 2-D PCA of GPT-2's embeddings match 
     REQUIRE(loaded);
     auto analysis = io::read_safetensors(kFixtures + "hf_gpt2/analysis.safetensors");
     REQUIRE(analysis);
-    const Tensor& table = loaded->model.weights.at("wte.weight");  // (50, 32)
+    const Tensor& table = loaded->model.weights.at("wte.weight");   // (50, 32)
     const Tensor& cosine = analysis->tensors.at("similar.cosine");  // (50, 50)
     const int64_t V = table.dim(0);
 

@@ -156,6 +156,6 @@ TEST_CASE("run B reads A's tokens, or says in one line why it cannot", "[analysi
     auto with_types = make_run_b(typed, bert->model.config, bert->model.weights, {});
     REQUIRE(with_types);
     CHECK(with_types->stepper.inputs().src_token_types == typed.src_token_types);
-    CHECK(with_types->dropped_heads == 3);  // BERT has no decoder
+    CHECK(with_types->dropped_heads == 3);       // BERT has no decoder
     CHECK(with_types->dropped_mask_cells == 1);  // nor cross-attention; its encoder_self mask keeps A's cell
 }

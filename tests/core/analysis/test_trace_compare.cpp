@@ -37,7 +37,8 @@ TEST_CASE("GPT-2 with a head ablated differs from itself exactly where PyTorch s
     inputs.tgt_ids = nlohmann::json::parse(analysis->metadata.at("tgt_ids")).get<std::vector<int>>();
     const Stepper a = run(loaded->model, inputs);
     Stepper b = run(loaded->model, inputs);
-    REQUIRE(b.set_head_ablated(AttentionSite{AttentionUse::decoder_self, 1}, 2, true));  // make_hf_golden.py's CIRCUIT_LAYER, _HEAD
+    REQUIRE(b.set_head_ablated(AttentionSite{AttentionUse::decoder_self, 1}, 2,
+                               true));  // make_hf_golden.py's CIRCUIT_LAYER, _HEAD
 
     const std::vector<std::string> shared = shared_steps(a, b);
     CHECK(shared.size() == a.size());
@@ -57,7 +58,8 @@ TEST_CASE("GPT-2 with a head ablated differs from itself exactly where PyTorch s
     const Tensor& ctx_a = *a.output("decoder.layers.1.self_attn.context");
     for (int64_t i = 0; i < ctx_a.numel(); ++i) {
         const bool head2 = i / (ctx_a.dim(1) * ctx_a.dim(2)) == 2;
-        REQUIRE(context->difference.data[static_cast<size_t>(i)] == (head2 ? -ctx_a.data[static_cast<size_t>(i)] : 0.0f));
+        REQUIRE(context->difference.data[static_cast<size_t>(i)] ==
+                (head2 ? -ctx_a.data[static_cast<size_t>(i)] : 0.0f));
     }
 
     auto logits = diff_step(a, b, "logits");  // (T, V)

@@ -89,7 +89,8 @@ inline std::vector<FamilyModel> hugging_face_models() {
     ModelConfig bare = bert.config;
     bare.output_head = OutputHead::none;
     Weights bare_weights;
-    for (const ParamSpec& spec : parameter_specs(bare)) bare_weights.set_shared(spec.name, bert.weights.shared(spec.name));
+    for (const ParamSpec& spec : parameter_specs(bare))
+        bare_weights.set_shared(spec.name, bert.weights.shared(spec.name));
     models.push_back({"bert without its head", bare, bare_weights, bert_in});
     return models;
 }
@@ -99,7 +100,8 @@ inline std::vector<FamilyModel> hugging_face_models() {
 inline bool shows(std::string shown, double expected) {
     if (shown.size() > 2 && shown.front() == '(' && shown.back() == ')') shown = shown.substr(1, shown.size() - 2);
     if (shown == "nan") return std::isnan(expected);
-    if (shown.find('e') != std::string::npos) return std::abs(std::stod(shown) - expected) <= 0.051 * std::abs(expected);
+    if (shown.find('e') != std::string::npos)
+        return std::abs(std::stod(shown) - expected) <= 0.051 * std::abs(expected);
     const size_t dot = shown.find('.');
     const int decimals = dot == std::string::npos ? 0 : static_cast<int>(shown.size() - dot - 1);
     return std::abs(std::stod(shown) - expected) <= 0.5001 * std::pow(10.0, -decimals) + 1e-9;

@@ -36,7 +36,8 @@ void check_every_step(const Stepper& s, const std::string& model, std::set<std::
         CHECK(ko->has_numbers);
         CHECK_FALSE(en->values.empty());
         for (const Explanation* e : {&*en, &*ko})
-            for (const std::string* text : {&e->title, &e->formula, &e->what, &e->why, &e->numbers}) require_filled(*text);
+            for (const std::string* text : {&e->title, &e->formula, &e->what, &e->why, &e->numbers})
+                require_filled(*text);
         CHECK(en->numbers != bundled_table(Language::english).pending);
         CHECK(ko->numbers != bundled_table(Language::korean).pending);
         CHECK(has_hangul(ko->title));
@@ -106,7 +107,8 @@ TEST_CASE("sublayers, stacks and attention families are named in the explanation
     CHECK_THAT(what("decoder.layers.0.residual3", Language::english), Catch::Contains("feed-forward"));
     CHECK_THAT(what("encoder.layers.1.residual2", Language::english), Catch::Contains("feed-forward"));
     CHECK_THAT(what("decoder.layers.0.norm2", Language::korean), Catch::Contains("교차 어텐션"));
-    CHECK_THAT(what("encoder.layers.0.self_attn.q", Language::english), Catch::Contains("self-attention of the encoder"));
+    CHECK_THAT(what("encoder.layers.0.self_attn.q", Language::english),
+               Catch::Contains("self-attention of the encoder"));
     CHECK_THAT(what("decoder.layers.1.self_attn.k", Language::korean), Catch::Contains("디코더 마스크드 셀프 어텐션"));
     CHECK_THAT(what("encoder.output", Language::korean), Catch::Contains("인코더"));
     auto why = explain_step(bundled_table(Language::english), s, *s.find("encoder.output"));

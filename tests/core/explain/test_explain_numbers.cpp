@@ -20,7 +20,8 @@ Explanation explained(const Stepper& s, const std::string& path, const ExplainFo
     return *e;
 }
 
-Explanation explained(const Stepper& s, const StepId& id, const ExplainFocus& focus = {}, Language language = Language::english) {
+Explanation explained(const Stepper& s, const StepId& id, const ExplainFocus& focus = {},
+                      Language language = Language::english) {
     const auto i = s.find(id);
     REQUIRE(i);
     INFO(s.step(*i).path);
@@ -37,7 +38,9 @@ void check_value(const Explanation& e, const std::string& key, double expected) 
     CHECK(shows(e.values.at(key), expected));
 }
 
-double mean_of(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); }
+double mean_of(const std::vector<double>& v) {
+    return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
 
 std::vector<double> row_of(const Tensor& t, int64_t r) {  // row r of an (N, X) tensor
     std::vector<double> v;
@@ -94,13 +97,16 @@ TEST_CASE("attention numbers: q·k, its scale, the masked cells, the strongest w
     check_value(sd, "scaled", head_row(scores, h, r)[c] / std::sqrt(8.0));  // D = 8
     check_value(sd, "std_before", std_of(head_row(scores, h, r)));
     check_value(sd, "std_after", std_of(head_row(scaled, h, r)));
-    CHECK_THAT(sd.numbers, Catch::Contains("q_3·k_2 / √8 = " + sd.values.at("score") + " / 2.828 = " + sd.values.at("scaled")));
+    CHECK_THAT(sd.numbers,
+               Catch::Contains("q_3·k_2 / √8 = " + sd.values.at("score") + " / 2.828 = " + sd.values.at("scaled")));
 
     // Without a focused column, the strongest key the mask allows.
     const Explanation auto_col = explained(s, a + ".scaled", {h, r, -1});
     int64_t best = -1;
     for (int64_t j = 0; j < mask.dim(1); ++j)
-        if (mask.data[static_cast<size_t>(r * mask.dim(1) + j)] != 0.0f && (best < 0 || head_row(scaled, h, r)[j] > head_row(scaled, h, r)[best])) best = j;
+        if (mask.data[static_cast<size_t>(r * mask.dim(1) + j)] != 0.0f &&
+            (best < 0 || head_row(scaled, h, r)[j] > head_row(scaled, h, r)[best]))
+            best = j;
     CHECK(auto_col.values.at("col") == std::to_string(best));
 
     const Explanation m = explained(s, a + ".masked", {h, r, -1});
@@ -231,7 +237,8 @@ TEST_CASE("the focus falls back to head 0 and the last row when out of range", "
     CHECK(k.values.at("row") == "4");  // keys come from the source: S = 5
 }
 
-TEST_CASE("BERT's numbers: token types, the embedding LayerNorm, the MLM head, masked-token probabilities", "[explain]") {
+TEST_CASE("BERT's numbers: token types, the embedding LayerNorm, the MLM head, masked-token probabilities",
+          "[explain]") {
     const std::vector<FamilyModel> models = hugging_face_models();
     const FamilyModel& bert = models.at(1);
     REQUIRE(bert.name == "bert gelu");
@@ -292,7 +299,8 @@ TEST_CASE("BERT's numbers: token types, the embedding LayerNorm, the MLM head, m
     // Without the MLM head the encoder's output is the model's output.
     Stepper bare = models.at(4).stepper();
     bare.run_all();
-    CHECK_THAT(explained(bare, StepId::of(StepKind::stack_output, Stack::encoder)).why, Catch::Contains("no output head"));
+    CHECK_THAT(explained(bare, StepId::of(StepKind::stack_output, Stack::encoder)).why,
+               Catch::Contains("no output head"));
 }
 
 TEST_CASE("GPT-2's numbers: Conv1D formulas, target rows and keys", "[explain]") {

@@ -41,7 +41,8 @@ TEST_CASE("both bundled language files load and cover every step kind", "[explai
         CHECK(t.steps.size() == std::size(kExplanationKinds));
         CHECK_FALSE(t.pending.empty());
     }
-    CHECK(bundled_table(Language::korean).steps.at("attn.scaled").why != bundled_table(Language::english).steps.at("attn.scaled").why);
+    CHECK(bundled_table(Language::korean).steps.at("attn.scaled").why !=
+          bundled_table(Language::english).steps.at("attn.scaled").why);
 }
 
 TEST_CASE("a malformed language file gives a one-line error", "[explain]") {
@@ -62,16 +63,22 @@ TEST_CASE("a malformed language file gives a one-line error", "[explain]") {
     CHECK_THAT(with([](json& j) { j.erase("pending"); }), Catch::Contains("\"pending\""));
     CHECK_THAT(with([](json& j) { j["terms"] = "x"; }), Catch::Contains("\"terms\" must be an object"));
     CHECK_THAT(with([](json& j) { j["terms"]["encoder"] = 3; }), Catch::Contains("terms.\"encoder\" must be a string"));
-    CHECK_THAT(with([](json& j) { j["steps"].erase("attn.scaled"); }), Catch::Contains("no texts for step kind \"attn.scaled\""));
+    CHECK_THAT(with([](json& j) { j["steps"].erase("attn.scaled"); }),
+               Catch::Contains("no texts for step kind \"attn.scaled\""));
     CHECK_THAT(with([](json& j) { j["steps"]["attn.scaledd"] = j["steps"]["attn.scaled"]; }),
                Catch::Contains("unknown step kind \"attn.scaledd\""));
-    CHECK_THAT(with([](json& j) { j["steps"]["probs"].erase("why"); }), Catch::Contains("steps.probs: missing \"why\""));
-    CHECK_THAT(with([](json& j) { j["steps"]["probs"]["why"] = ""; }), Catch::Contains("steps.probs.why must be a non-empty string"));
+    CHECK_THAT(with([](json& j) { j["steps"]["probs"].erase("why"); }),
+               Catch::Contains("steps.probs: missing \"why\""));
+    CHECK_THAT(with([](json& j) { j["steps"]["probs"]["why"] = ""; }),
+               Catch::Contains("steps.probs.why must be a non-empty string"));
     CHECK_THAT(with([](json& j) { j["steps"]["probs"]["what"] = 7; }), Catch::Contains("steps.probs.what must be"));
-    CHECK_THAT(with([](json& j) { j["steps"]["probs"]["note"] = "x"; }), Catch::Contains("steps.probs: unknown field \"note\""));
-    CHECK_THAT(with([](json& j) { j["steps"]["probs"]["numbers"] = "p = {top_p"; }), Catch::Contains("steps.probs.numbers: unclosed {"));
+    CHECK_THAT(with([](json& j) { j["steps"]["probs"]["note"] = "x"; }),
+               Catch::Contains("steps.probs: unknown field \"note\""));
+    CHECK_THAT(with([](json& j) { j["steps"]["probs"]["numbers"] = "p = {top_p"; }),
+               Catch::Contains("steps.probs.numbers: unclosed {"));
     CHECK_THAT(with([](json& j) { j["steps"]["probs"]["numbers"] = "p} = {top_p}"; }), Catch::Contains("} without {"));
-    CHECK_THAT(with([](json& j) { j["steps"]["probs"]["numbers"] = "{top p}"; }), Catch::Contains("bad placeholder {top p}"));
+    CHECK_THAT(with([](json& j) { j["steps"]["probs"]["numbers"] = "{top p}"; }),
+               Catch::Contains("bad placeholder {top p}"));
     CHECK_THAT(with([](json& j) { j["steps"]["probs"]["numbers"] = "{a\nb}"; }), Catch::Contains("bad placeholder"));
     CHECK_THAT(with([](json& j) { j["steps"]["pro\nbs"] = 1; }), Catch::Contains("unknown step kind \"pro\\nbs\""));
 }

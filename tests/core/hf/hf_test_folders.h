@@ -7,13 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
-#include <cstdlib>
 
 namespace attnlab::test {
 

@@ -39,7 +39,8 @@ TEST_CASE("config.json errors name the field", "[hf]") {
     using Catch::Contains;
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["model_type"] = "t5"; }),
                Contains("config.json: unsupported model_type \"t5\" (supported: gpt2, bert)"));
-    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j.erase("n_embd"); }), Contains("config.json: missing field \"n_embd\""));
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j.erase("n_embd"); }),
+               Contains("config.json: missing field \"n_embd\""));
     CHECK_THAT(error_of("hf_bert", [](auto& j) { j.erase("intermediate_size"); }),
                Contains("missing field \"intermediate_size\""));
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["n_head"] = 5; }), Contains("n_head 5 does not divide n_embd 32"));
@@ -70,20 +71,21 @@ TEST_CASE("config.json errors name the field", "[hf]") {
 
 TEST_CASE("tensor errors name the tensor as the file names it", "[hf]") {
     using Catch::Contains;
-    auto drop = [](const std::string& name) {
-        return [name](std::map<std::string, Tensor>& t) { t.erase(name); };
-    };
+    auto drop = [](const std::string& name) { return [name](std::map<std::string, Tensor>& t) { t.erase(name); }; };
     CHECK_THAT(error_of("hf_gpt2", nullptr, drop("h.1.mlp.c_fc.weight")),
                Contains("model.safetensors: missing tensor 'h.1.mlp.c_fc.weight' (32, 128)"));
     CHECK_THAT(error_of("hf_bert", nullptr, drop("bert.encoder.layer.1.attention.self.key.bias")),
                Contains("missing tensor 'bert.encoder.layer.1.attention.self.key.bias' (32,)"));
-    CHECK_THAT(error_of("hf_bert", nullptr, drop("cls.predictions.bias")), Contains("missing tensor 'cls.predictions.bias' (50,)"));
+    CHECK_THAT(error_of("hf_bert", nullptr, drop("cls.predictions.bias")),
+               Contains("missing tensor 'cls.predictions.bias' (50,)"));
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["tie_word_embeddings"] = false; }),
                Contains("missing tensor 'lm_head.weight' (50, 32)"));
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["n_positions"] = 16; }),
                Contains("tensor 'wpe.weight' has shape (12, 32), config.json needs (16, 32)"));
     CHECK_THAT(error_of("hf_gpt2", nullptr,
-                        [](std::map<std::string, Tensor>& t) { t["h.0.attn.c_attn.weight"] = Tensor({96, 32}); }),
+                        [](std::map<std::string, Tensor>& t) {
+                            t["h.0.attn.c_attn.weight"] = Tensor({96, 32});
+                        }),
                Contains("tensor 'h.0.attn.c_attn.weight' has shape (96, 32), config.json needs (32, 96)"));
     CHECK_THAT(error_of("hf_gpt2", nullptr,
                         [](std::map<std::string, Tensor>& t) {
@@ -116,5 +118,6 @@ TEST_CASE("a folder without a single model.safetensors says what it has", "[hf]"
     test::TempFolder empty;
     auto loaded = open_model(empty.path());
     REQUIRE_FALSE(loaded);
-    CHECK_THAT(loaded.error().message, Catch::EndsWith(": a folder without config.json; open a model file or a Hugging Face folder"));
+    CHECK_THAT(loaded.error().message,
+               Catch::EndsWith(": a folder without config.json; open a model file or a Hugging Face folder"));
 }

@@ -1,10 +1,10 @@
 // Hugging Face GPT-2 and BERT folders (tests/golden/make_hf_golden.py), opened as they are and
 // as the other ways real files name their tensors, must give PyTorch's outputs within 1e-4.
+#include "../test_support.h"
 #include "hf/open_model.h"
 #include "hf_test_folders.h"
 #include "io/model_file.h"
 #include "stepper.h"
-#include "../test_support.h"
 
 #include <catch2/catch.hpp>
 
@@ -23,7 +23,8 @@ Expected read_expected(const std::string& fixture) {
     if (!file) throw std::runtime_error(file.error().message);
     auto ids = [&](const char* key) {
         auto it = file->metadata.find(key);
-        return it == file->metadata.end() ? std::vector<int>{} : nlohmann::json::parse(it->second).get<std::vector<int>>();
+        return it == file->metadata.end() ? std::vector<int>{}
+                                          : nlohmann::json::parse(it->second).get<std::vector<int>>();
     };
     Expected expected;
     expected.inputs.src_ids = ids("src_ids");
@@ -133,11 +134,12 @@ TEST_CASE("token types change only what reads them", "[hf]") {
     const Stepper without = run(loaded.model, expected.inputs);
     CHECK(test::bit_equal(*with_types.output("src.embed"), *without.output("src.embed")));
     CHECK_FALSE(test::bit_equal(*with_types.output("src.token_type"), *without.output("src.token_type")));
-    CHECK(test::max_abs_diff(*without.output("src.token_type"),
-                             Tensor::from_matrix(loaded.model.weights.at("embeddings.token_type_embeddings.weight")
-                                                     .matrix()
-                                                     .row(0)
-                                                     .replicate(9, 1))) == 0.0f);
+    CHECK(
+        test::max_abs_diff(
+            *without.output("src.token_type"),
+            Tensor::from_matrix(
+                loaded.model.weights.at("embeddings.token_type_embeddings.weight").matrix().row(0).replicate(9, 1))) ==
+        0.0f);
 
     expected.inputs.src_token_types = {0, 2};
     auto bad = Stepper::create(loaded.model.config, loaded.model.weights, expected.inputs);

@@ -1,13 +1,13 @@
 // A Hugging Face folder's tokenizer files join its model: text becomes the ids the family's own
 // tokenizer gives (tests/core/text checks those tokenizers against their oracles), with BERT's
 // [CLS] … [SEP] and nothing added for GPT-2; bad or partial tokenizer files are one-line errors.
+#include "../test_support.h"
 #include "hf/open_model.h"
 #include "hf_test_folders.h"
 #include "io/model_file.h"
 #include "stepper.h"
 #include "text/byte_level_bpe.h"
 #include "text/wordpiece.h"
-#include "../test_support.h"
 
 #include <catch2/catch.hpp>
 
@@ -88,7 +88,8 @@ TEST_CASE("a BERT folder's vocab.txt tokenizes text with [CLS] and [SEP]", "[hf]
     ForwardInputs from_text, from_ids;
     from_text.src_ids = tokens->ids;
     from_ids.src_ids = {2, 5, 6, 10, 8, 1, 3};
-    auto a = Stepper::create(model.config, model.weights, from_text), b = Stepper::create(model.config, model.weights, from_ids);
+    auto a = Stepper::create(model.config, model.weights, from_text),
+         b = Stepper::create(model.config, model.weights, from_ids);
     REQUIRE((a && b));
     a->run_all();
     b->run_all();

@@ -42,7 +42,7 @@ TEST_CASE("F32 tensors are views of the mapping, F16 is decoded, I64 is listed b
     header.append((8 - header.size() % 8) % 8, ' ');
     const std::vector<uint8_t> data = {0x00, 0x00, 0xC0, 0x3F, 0x00, 0x00, 0x00, 0xC0,  // 1.5f, -2.0f
                                        0x00, 0x3C, 0x00, 0x38,                          // 1.0, 0.5 as F16
-                                       7, 0, 0, 0, 0, 0, 0, 0};
+                                       7,    0,    0,    0,    0,    0,    0,    0};
     const std::string path = temp_file();
     REQUIRE(io::write_file_atomic(path, file_bytes(header, data)));
 
@@ -61,7 +61,8 @@ TEST_CASE("F32 tensors are views of the mapping, F16 is decoded, I64 is listed b
         CHECK((*h)->data == FloatBuffer{1.0f, 0.5f});
         auto i = file->tensor("i");
         REQUIRE_FALSE(i);
-        CHECK_THAT(i.error().message, Catch::Contains("tensor 'i': dtype 'I64' is not supported (only F32, F16, BF16)"));
+        CHECK_THAT(i.error().message,
+                   Catch::Contains("tensor 'i': dtype 'I64' is not supported (only F32, F16, BF16)"));
     }
     std::filesystem::remove(path);  // the mapping outlives both the reader and the file's name
     CHECK(a->data.is_view());

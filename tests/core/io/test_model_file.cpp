@@ -103,8 +103,9 @@ TEST_CASE("a trained model's task, seed and steps travel in the file; malformed 
     REQUIRE(back->training);
     CHECK(*back->training == *m->training);
 
-    for (const char* bad : {"{}", "[1]", "{\"task\": 3, \"seed\": 1, \"steps\": 2}", "{\"task\": \"copy\", \"seed\": -1, \"steps\": 2}",
-                            "{\"task\": \"copy\", \"seed\": 1, \"steps\": 2, \"extra\": 0}", "not json"}) {
+    for (const char* bad :
+         {"{}", "[1]", "{\"task\": 3, \"seed\": 1, \"steps\": 2}", "{\"task\": \"copy\", \"seed\": -1, \"steps\": 2}",
+          "{\"task\": \"copy\", \"seed\": 1, \"steps\": 2, \"extra\": 0}", "not json"}) {
         INFO(bad);
         io::SafetensorsFile f = io::model_to_safetensors(*m);
         f.metadata["training"] = bad;

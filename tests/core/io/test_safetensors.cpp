@@ -96,10 +96,10 @@ bool same_bits(const SafetensorsFile& a, const SafetensorsFile& b) {
 SafetensorsFile sample_file() {
     SafetensorsFile file;
     file.tensors["scalar"] = make_tensor({}, {-0.0f});
-    file.tensors["specials"] = make_tensor(
-        {8}, {std::numeric_limits<float>::denorm_min(), -1e-40f, std::numeric_limits<float>::infinity(),
-              -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
-              std::bit_cast<float>(0xFFC12345u), std::bit_cast<float>(0x7F800001u), 0.0f});
+    file.tensors["specials"] =
+        make_tensor({8}, {std::numeric_limits<float>::denorm_min(), -1e-40f, std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
+                          std::bit_cast<float>(0xFFC12345u), std::bit_cast<float>(0x7F800001u), 0.0f});
     file.tensors["encoder.layers.0.weight"] = make_tensor({2, 3}, {1.5f, -2.25f, 3.0e38f, 1e-7f, 0.1f, -7.0f});
     file.tensors["cube"] = make_tensor({2, 1, 2}, {1.0f, 2.0f, 3.0f, 4.0f});
     file.tensors["empty"] = make_tensor({0, 3}, {});
@@ -182,11 +182,11 @@ TEST_CASE("read_safetensors decodes a hand-built F16 file") {
 TEST_CASE("parse_safetensors decodes a hand-built BF16 file with an F32 tensor stored first") {
     // "a" sorts first but sits after "b" in the buffer: offsets, not key order, must tile.
     const auto data = concat(concat(le16({0x0000, 0x4040}), le16({0x3F80, 0xC040, 0x7F80, 0x0001})), le16({0x4049}));
-    const auto bytes = make_file(
-        R"({"a":{"dtype":"BF16","shape":[2,2],"data_offsets":[4,12]},)"
-        R"("b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
-        R"("s":{"dtype":"BF16","shape":[],"data_offsets":[12,14]},"__metadata__":{"format":"pt"}})",
-        data);
+    const auto bytes =
+        make_file(R"({"a":{"dtype":"BF16","shape":[2,2],"data_offsets":[4,12]},)"
+                  R"("b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                  R"("s":{"dtype":"BF16","shape":[],"data_offsets":[12,14]},"__metadata__":{"format":"pt"}})",
+                  data);
 
     const Result<SafetensorsFile> file = parse_safetensors(bytes, "bf16.safetensors");
     REQUIRE(file.ok());
@@ -239,9 +239,9 @@ TEST_CASE("parse_safetensors accepts an empty file and empty tensors") {
     REQUIRE(empty.ok());
     CHECK(empty->tensors.empty());
 
-    const auto bytes = make_file(
-        R"({"e":{"dtype":"F32","shape":[0,3],"data_offsets":[4,4]},"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
-        {0, 0, 0x80, 0x3F});
+    const auto bytes = make_file(R"({"e":{"dtype":"F32","shape":[0,3],"data_offsets":[4,4]},)"
+                                 R"("w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
+                                 {0, 0, 0x80, 0x3F});
     const Result<SafetensorsFile> file = parse_safetensors(bytes, "zero");
     REQUIRE(file.ok());
     CHECK(file->tensors.at("e").shape == Shape{0, 3});
@@ -271,37 +271,68 @@ TEST_CASE("parse_safetensors rejects malformed input with a message naming the f
         {"header length past the end", past_end, {"header length 100", "past the end"}},
         {"absurd header length", absurd_length, {"header length 1099511627776", "100 MB"}},
         {"invalid JSON", make_file(R"({"w": )"), {"header", "not valid JSON"}},
-        {"number too large", make_file(R"({"w":{"dtype":"F32","shape":[1e999],"data_offsets":[0,4]}})"), {"header", "not valid JSON", "too large"}},
+        {"number too large",
+         make_file(R"({"w":{"dtype":"F32","shape":[1e999],"data_offsets":[0,4]}})"),
+         {"header", "not valid JSON", "too large"}},
         {"invalid UTF-8", make_file("{\"\xff\":1}"), {"header", "not valid JSON"}},
         {"header is an array", make_file("[1, 2]"), {"header", "not a JSON object"}},
         {"deeply nested header", make_file(std::string(100000, '[') + std::string(100000, ']')), {"not a JSON object"}},
         {"entry not an object", make_file(R"({"w": 5})"), {"tensor 'w'", "not a JSON object"}},
         {"missing dtype", f32_one(R"("shape":[1],"data_offsets":[0,4])"), {"tensor 'w'", "dtype is missing"}},
-        {"dtype not a string", f32_one(R"("dtype":32,"shape":[1],"data_offsets":[0,4])"), {"tensor 'w'", "dtype is not a string"}},
-        {"dtype I64", f32_one(R"("dtype":"I64","shape":[1],"data_offsets":[0,4])"), {"tensor 'w'", "dtype 'I64' is not supported"}},
+        {"dtype not a string",
+         f32_one(R"("dtype":32,"shape":[1],"data_offsets":[0,4])"),
+         {"tensor 'w'", "dtype is not a string"}},
+        {"dtype I64",
+         f32_one(R"("dtype":"I64","shape":[1],"data_offsets":[0,4])"),
+         {"tensor 'w'", "dtype 'I64' is not supported"}},
         {"dtype F64", f32_one(R"("dtype":"F64","shape":[1],"data_offsets":[0,4])"), {"tensor 'w'", "dtype 'F64'"}},
         {"missing shape", f32_one(R"("dtype":"F32","data_offsets":[0,4])"), {"tensor 'w'", "shape is missing"}},
-        {"shape not an array", f32_one(R"("dtype":"F32","shape":1,"data_offsets":[0,4])"), {"tensor 'w'", "shape is not an array"}},
-        {"shape dim not an integer", f32_one(R"("dtype":"F32","shape":[1.0],"data_offsets":[0,4])"), {"tensor 'w'", "shape dim 0 is not an integer"}},
-        {"negative dim", f32_one(R"("dtype":"F32","shape":[1,-3],"data_offsets":[0,4])"), {"tensor 'w'", "shape dim 1 is negative (-3)"}},
-        {"numel overflow", f32_one(R"("dtype":"F32","shape":[4294967296,4294967296,0],"data_offsets":[0,4])"), {"tensor 'w'", "shape overflows", "dim 1"}},
-        {"dim beyond int64", f32_one(R"("dtype":"F32","shape":[18446744073709551615],"data_offsets":[0,4])"), {"tensor 'w'", "shape overflows"}},
-        {"byte count overflow", f32_one(R"("dtype":"F32","shape":[4611686018427387904],"data_offsets":[0,4])"), {"tensor 'w'", "needs more than 2^63 - 1 bytes"}},
+        {"shape not an array",
+         f32_one(R"("dtype":"F32","shape":1,"data_offsets":[0,4])"),
+         {"tensor 'w'", "shape is not an array"}},
+        {"shape dim not an integer",
+         f32_one(R"("dtype":"F32","shape":[1.0],"data_offsets":[0,4])"),
+         {"tensor 'w'", "shape dim 0 is not an integer"}},
+        {"negative dim",
+         f32_one(R"("dtype":"F32","shape":[1,-3],"data_offsets":[0,4])"),
+         {"tensor 'w'", "shape dim 1 is negative (-3)"}},
+        {"numel overflow",
+         f32_one(R"("dtype":"F32","shape":[4294967296,4294967296,0],"data_offsets":[0,4])"),
+         {"tensor 'w'", "shape overflows", "dim 1"}},
+        {"dim beyond int64",
+         f32_one(R"("dtype":"F32","shape":[18446744073709551615],"data_offsets":[0,4])"),
+         {"tensor 'w'", "shape overflows"}},
+        {"byte count overflow",
+         f32_one(R"("dtype":"F32","shape":[4611686018427387904],"data_offsets":[0,4])"),
+         {"tensor 'w'", "needs more than 2^63 - 1 bytes"}},
         {"missing data_offsets", f32_one(R"("dtype":"F32","shape":[1])"), {"tensor 'w'", "data_offsets is missing"}},
-        {"data_offsets too short", f32_one(R"("dtype":"F32","shape":[1],"data_offsets":[4])"), {"tensor 'w'", "data_offsets is not a pair"}},
-        {"data_offsets negative", f32_one(R"("dtype":"F32","shape":[1],"data_offsets":[-4,0])"), {"tensor 'w'", "data_offsets is not a pair"}},
-        {"data_offsets strings", f32_one(R"("dtype":"F32","shape":[1],"data_offsets":["0","4"])"), {"tensor 'w'", "data_offsets is not a pair"}},
-        {"begin after end", f32_one(R"("dtype":"F32","shape":[0],"data_offsets":[4,0])"), {"tensor 'w'", "data_offsets [4, 0] begin after they end"}},
-        {"end beyond buffer", f32_one(R"("dtype":"F32","shape":[100],"data_offsets":[0,400])"), {"tensor 'w'", "data_offsets [0, 400] end beyond the data buffer of 4 bytes"}},
+        {"data_offsets too short",
+         f32_one(R"("dtype":"F32","shape":[1],"data_offsets":[4])"),
+         {"tensor 'w'", "data_offsets is not a pair"}},
+        {"data_offsets negative",
+         f32_one(R"("dtype":"F32","shape":[1],"data_offsets":[-4,0])"),
+         {"tensor 'w'", "data_offsets is not a pair"}},
+        {"data_offsets strings",
+         f32_one(R"("dtype":"F32","shape":[1],"data_offsets":["0","4"])"),
+         {"tensor 'w'", "data_offsets is not a pair"}},
+        {"begin after end",
+         f32_one(R"("dtype":"F32","shape":[0],"data_offsets":[4,0])"),
+         {"tensor 'w'", "data_offsets [4, 0] begin after they end"}},
+        {"end beyond buffer",
+         f32_one(R"("dtype":"F32","shape":[100],"data_offsets":[0,400])"),
+         {"tensor 'w'", "data_offsets [0, 400] end beyond the data buffer of 4 bytes"}},
         {"byte size mismatch",
-         make_file(R"({"encoder.norm.weight":{"dtype":"F16","shape":[4],"data_offsets":[0,12]}})", std::vector<uint8_t>(12)),
+         make_file(R"({"encoder.norm.weight":{"dtype":"F16","shape":[4],"data_offsets":[0,12]}})",
+                   std::vector<uint8_t>(12)),
          {"tensor 'encoder.norm.weight': data_offsets [0, 12] hold 12 bytes but shape (4,) of F16 needs 8"}},
         {"overlapping tensors",
-         make_file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+         make_file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                   R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
                    std::vector<uint8_t>(12)),
          {"tensor 'b'", "overlap tensor 'a', which ends at 8"}},
         {"gap between tensors",
-         make_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
+         make_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                   R"("b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
                    std::vector<uint8_t>(12)),
          {"tensor 'b'", "leave bytes [4, 8] of the data buffer unclaimed"}},
         {"trailing unclaimed bytes",
@@ -309,10 +340,16 @@ TEST_CASE("parse_safetensors rejects malformed input with a message naming the f
          {"data buffer", "bytes [4, 8] are not claimed"}},
         {"data with no tensors", make_file("{}", std::vector<uint8_t>(4)), {"data buffer", "bytes [0, 4]"}},
         {"metadata not an object", make_file(R"({"__metadata__":["pt"]})"), {"__metadata__ is not a JSON object"}},
-        {"metadata value not a string", make_file(R"({"__metadata__":{"format":"pt","epoch":3}})"), {"__metadata__ 'epoch'", "not a string"}},
-        {"duplicate tensor", make_file(R"({"w":{"dtype":"F32","shape":[0],"data_offsets":[0,0]},"w":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}})"),
+        {"metadata value not a string",
+         make_file(R"({"__metadata__":{"format":"pt","epoch":3}})"),
+         {"__metadata__ 'epoch'", "not a string"}},
+        {"duplicate tensor",
+         make_file(R"({"w":{"dtype":"F32","shape":[0],"data_offsets":[0,0]},)"
+                   R"("w":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}})"),
          {"duplicate key 'w'"}},
-        {"duplicate field", f32_one(R"("dtype":"F32","dtype":"F16","shape":[1],"data_offsets":[0,4])"), {"duplicate key 'dtype'"}},
+        {"duplicate field",
+         f32_one(R"("dtype":"F32","dtype":"F16","shape":[1],"data_offsets":[0,4])"),
+         {"duplicate key 'dtype'"}},
         {"control characters in a name", make_file(R"({"a\nb": 1})"), {"tensor 'a\\x0Ab'"}},
         {"very long name", make_file("{\"" + std::string(5000, 'x') + "\": 1}"), {"tensor 'xxxxxxxxxx", "...'"}},
     };
@@ -334,7 +371,8 @@ TEST_CASE("parse_safetensors rejects every truncation of a valid file") {
     const std::vector<uint8_t> whole = serialize_safetensors(sample_file());
     REQUIRE(parse_safetensors(whole, "whole").ok());
     for (size_t n = 0; n < whole.size(); ++n) {
-        const std::vector<uint8_t> prefix(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(n));  // exact size: ASan sees over-reads
+        const std::vector<uint8_t> prefix(
+            whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(n));  // exact size: ASan sees over-reads
         const Result<SafetensorsFile> file = parse_safetensors(prefix, "cut");
         INFO("length " << n);
         REQUIRE_FALSE(file.ok());

@@ -1,6 +1,6 @@
 // Trace files hold every step's output under its path, plus the step list and inputs.
-#include "io/trace_file.h"
 #include "../test_support.h"
+#include "io/trace_file.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -22,8 +22,10 @@ void check_matrix(const Mat& got, std::initializer_list<std::initializer_list<fl
         Eigen::Index c = 0;
         for (float v : row) {
             INFO("row " << r + 1 << ", column " << c + 1);
-            if (std::isinf(v)) CHECK(got(r, c) == v);
-            else CHECK(got(r, c) == Approx(v).margin(kTol));
+            if (std::isinf(v))
+                CHECK(got(r, c) == v);
+            else
+                CHECK(got(r, c) == Approx(v).margin(kTol));
             ++c;
         }
         ++r;
@@ -104,7 +106,8 @@ TEST_CASE("a look-ahead example with a toggled and a fully masked row matches th
     check_matrix(a->scaled, {{1, 0, 1}, {0, 1, 0}, {1, 1, 1}});
     check_matrix(a->masked, {{1, -kInf, -kInf}, {0, 1, -kInf}, {1, 1, 1}});
     check_matrix(a->weights, {{1, 0, 0}, {0.2689414f, 0.7310586f, 0}, {1.0f / 3, 1.0f / 3, 1.0f / 3}});
-    check_matrix(a->context, {{1, 2, 0, 0}, {2.4621172f, 0.5378828f, 0.7310586f, 0}, {4.0f / 3, 2.0f / 3, 1.0f / 3, 4.0f / 3}});
+    check_matrix(a->context,
+                 {{1, 2, 0, 0}, {2.4621172f, 0.5378828f, 0.7310586f, 0}, {4.0f / 3, 2.0f / 3, 1.0f / 3, 4.0f / 3}});
     check_rows_sum_to_one_or_zero(*a);
 
     // The user blocks key 2 for query 3: row 3 = softmax([1, −∞, 1]) = [0.5, 0, 0.5], out₃ = (v₁+v₃)/2 = [0.5,1,0,2].
@@ -157,7 +160,7 @@ TEST_CASE("resizing keeps the overlap, fills new cells and clamps the sizes", "[
     CHECK(spec.x.row(0) == (RowVec(4) << 1, 0, 1, 0).finished());
     CHECK(spec.x.row(2).isZero());
     CHECK(spec.w_q.rows() == 4);
-    CHECK(spec.mask(0, 0) == 0.0f);           // the notes' blocked cell survives
+    CHECK(spec.mask(0, 0) == 0.0f);              // the notes' blocked cell survives
     CHECK(spec.mask.row(2).minCoeff() == 1.0f);  // a new token may attend everywhere
     CHECK(spec.mask.col(2).minCoeff() == 1.0f);
     REQUIRE(hand_attention(spec));

@@ -48,6 +48,7 @@ TEST_CASE("negative factors get parentheses, and large scores are shown minus th
     spec.q.row(2) << 20, 0, 19, 0;  // q₃·k = [39, 0, 40]: e^40 is shown as e^(40−40)
     a = hand_attention(spec);
     REQUIRE(a);
-    CHECK(weight_formula(*a, 2, 0) == "e^(39\u221240) / (e^(39\u221240) + e^(0\u221240) + e^(40\u221240)) = "
-                                      "0.368 / 1.368 = 0.269");
+    CHECK(weight_formula(*a, 2, 0) ==
+          "e^(39\u221240) / (e^(39\u221240) + e^(0\u221240) + e^(40\u221240)) = "
+          "0.368 / 1.368 = 0.269");
 }

@@ -72,8 +72,9 @@ TEST_CASE("the experiment is fixed by its seed, point by point, and checks its s
     CHECK((*d)[1].variance_unscaled != (*a)[1].variance_unscaled);
 
     using Breakage = void (*)(ScalingExperimentSpec&);
-    for (Breakage broken : {+[](ScalingExperimentSpec& s) { s.d_ks = {0}; }, +[](ScalingExperimentSpec& s) { s.n_pairs = 1; },
-                            +[](ScalingExperimentSpec& s) { s.n_rows = 0; }, +[](ScalingExperimentSpec& s) { s.n_keys = 1; }}) {
+    for (Breakage broken :
+         {+[](ScalingExperimentSpec& s) { s.d_ks = {0}; }, +[](ScalingExperimentSpec& s) { s.n_pairs = 1; },
+          +[](ScalingExperimentSpec& s) { s.n_rows = 0; }, +[](ScalingExperimentSpec& s) { s.n_keys = 1; }}) {
         ScalingExperimentSpec bad;
         broken(bad);
         const auto r = scaling_experiment(bad);

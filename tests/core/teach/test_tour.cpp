@@ -17,7 +17,8 @@ namespace {
 
 std::string chapter(const std::string& extra) {
     const std::string text = R"({"title": "t", "look": "l", "task": "k", "done": "d"})";
-    return R"({"chapters": [{"id": "a", "section": "3.1", "model": "tiny", "view": "attention", "task": "edit_source", "en": )" +
+    return R"({"chapters": [{"id": "a", "section": "3.1", "model": "tiny", "view": "attention", )"
+           R"("task": "edit_source", "en": )" +
            text + R"(, "ko": )" + text + extra + "}]}";
 }
 
@@ -45,7 +46,8 @@ TEST_CASE("the bundled tour covers sections 3.1 to 3.5, each chapter in English 
     }
     CHECK(sections == std::set<std::string>{"3.1", "3.2.1", "3.2.2", "3.2.3", "3.3", "3.4", "3.5"});
     // Two chapters' tasks the issue names: toggle a mask cell, and watch the softmax saturate as d_k grows.
-    CHECK(std::any_of(tour->begin(), tour->end(), [](const TourChapter& c) { return c.task == TourTaskKind::toggle_mask_cell; }));
+    CHECK(std::any_of(tour->begin(), tour->end(),
+                      [](const TourChapter& c) { return c.task == TourTaskKind::toggle_mask_cell; }));
     CHECK(std::any_of(tour->begin(), tour->end(), [](const TourChapter& c) { return c.playground_experiment; }));
 }
 
@@ -71,19 +73,22 @@ TEST_CASE("broken tour files get a one-line error that names the file and the fa
         {R"({"chapters": []})", "non-empty array"},
         {chapter(R"(, "colour": "red")"), "unknown field \"colour\""},
         {R"({"chapters": [{"id": "a", "section": "3.1", "model": "tiny", "view": "attention", "task": "dance",
-             "en": {"title": "t", "look": "l", "task": "k", "done": "d"}, "ko": {"title": "t", "look": "l", "task": "k", "done": "d"}}]})",
+             "en": {"title": "t", "look": "l", "task": "k", "done": "d"},
+             "ko": {"title": "t", "look": "l", "task": "k", "done": "d"}}]})",
          "unknown task \"dance\""},
         {chapter(R"(, "layer": -1)"), "layer must be an integer"},
         {chapter(R"(, "detail": "yes")"), "detail must be true or false"},
         {chapter(R"(, "slides": ["a", 3])"), "slides must be an array"},
         {R"({"chapters": [{"id": "a", "section": "3.1", "model": "tiny", "view": "attention", "task": "step_past",
-             "en": {"title": "t", "look": "l", "task": "k", "done": "d"}, "ko": {"title": "t", "look": "l", "task": "k", "done": "d"}}]})",
+             "en": {"title": "t", "look": "l", "task": "k", "done": "d"},
+             "ko": {"title": "t", "look": "l", "task": "k", "done": "d"}}]})",
          "step_past needs \"task_step\""},
         {R"({"chapters": [{"id": "a", "section": "3.1", "model": "tiny", "view": "attention", "task": "edit_source",
              "en": {"title": "t", "look": "l", "task": "k", "done": "d"}}]})",
          "chapters[0].ko must be an object"},
         {R"({"chapters": [{"id": "a", "section": "3.1", "model": "tiny", "view": "attention", "task": "edit_source",
-             "en": {"title": "t", "look": "", "task": "k", "done": "d"}, "ko": {"title": "t", "look": "l", "task": "k", "done": "d"}}]})",
+             "en": {"title": "t", "look": "", "task": "k", "done": "d"},
+             "ko": {"title": "t", "look": "l", "task": "k", "done": "d"}}]})",
          "chapters[0].en.look must not be empty"},
     };
     for (const Case& c : cases) {

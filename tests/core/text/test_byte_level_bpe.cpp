@@ -75,8 +75,8 @@ TEST_CASE("byte level: GPT-2's byte alphabet", "[text][gpt2]") {
     CHECK(byte_to_symbol(0xE9) == U'é');
     for (int b = 0; b < 256; ++b) CHECK(symbol_to_byte(byte_to_symbol(static_cast<uint8_t>(b))) == b);
     CHECK(symbol_to_byte(0x144) == std::nullopt);
-    CHECK(symbol_to_byte(U' ') == std::nullopt);  // the space is not its own symbol
-    CHECK(symbols_to_bytes("ĠÃ©") == std::string(" \xC3\xA9"));  // " é"
+    CHECK(symbol_to_byte(U' ') == std::nullopt);                         // the space is not its own symbol
+    CHECK(symbols_to_bytes("ĠÃ©") == std::string(" \xC3\xA9"));          // " é"
     CHECK(symbols_to_bytes("ðŁĺĢ") == std::string("\xF0\x9F\x98\x80"));  // 😀
     CHECK(symbols_to_bytes("한") == std::nullopt);
 }
@@ -84,7 +84,7 @@ TEST_CASE("byte level: GPT-2's byte alphabet", "[text][gpt2]") {
 TEST_CASE("gpt2 pre-tokenizer: spaces, newlines, contractions, digits, punctuation", "[text][gpt2]") {
     using V = std::vector<std::string>;
     CHECK(words("Hello world") == V{"Hello", " world"});
-    CHECK(words("  leading") == V{" ", " leading"});  // \s+(?!\S) leaves the last space to " leading"
+    CHECK(words("  leading") == V{" ", " leading"});    // \s+(?!\S) leaves the last space to " leading"
     CHECK(words("trailing  ") == V{"trailing", "  "});  // at the end the whole run
     CHECK(words("a   b") == V{"a", "  ", " b"});
     CHECK(words("a\n\nb") == V{"a", "\n", "\n", "b"});  // "\n" before "b" is a lone white space: \s+
@@ -106,10 +106,10 @@ TEST_CASE("gpt2 pre-tokenizer: spaces, newlines, contractions, digits, punctuati
 TEST_CASE("bpe merge: lowest rank first, every occurrence left to right", "[text][gpt2]") {
     // ids: a=0 b=1 c=2 ab=3 bc=4 aa=5 aaaa=6
     BpeMergeTable merges;
-    merges.add(1, 2, 4);  // rank 0: b c
-    merges.add(0, 1, 3);  // rank 1: a b
-    merges.add(0, 0, 5);  // rank 2: a a
-    merges.add(5, 5, 6);  // rank 3: aa aa
+    merges.add(1, 2, 4);                           // rank 0: b c
+    merges.add(0, 1, 3);                           // rank 1: a b
+    merges.add(0, 0, 5);                           // rank 2: a a
+    merges.add(5, 5, 6);                           // rank 3: aa aa
     const auto bytes = [](std::vector<int> ids) {  // one symbol per byte
         std::vector<BpeSymbol> symbols;
         for (int id : ids) symbols.push_back({id, 1});
@@ -157,19 +157,19 @@ TEST_CASE("gpt2 tokenizer: hand-worked splits of the fixture merges", "[text][to
     CHECK(tokens("Hello world") == V{"Hello", "Ġworld"});
     CHECK(tokens(" the") == V{"Ġthe"});  // Ġ t, Ġt h, Ġth e (lines 1-3)
     CHECK(tokens("  the") == V{"Ġ", "Ġthe"});
-    CHECK(tokens("the  ") == V{"t", "h", "e", "ĠĠ"});  // Ġ Ġ (24); "th" only merges after Ġ
+    CHECK(tokens("the  ") == V{"t", "h", "e", "ĠĠ"});                    // Ġ Ġ (24); "th" only merges after Ġ
     CHECK(tokens("it's they're") == V{"it", "'s", "Ġthe", "y", "'re"});  // i t (16), ' s (13), ' r, 'r e (14-15)
     // Ġ 2 (17) then 0 2 (18), Ġ2 02 (19), Ġ202 3 (20); without the space only 0 2 applies.
     CHECK(tokens(" 2023") == V{"Ġ2023"});
     CHECK(tokens("2023") == V{"2", "02", "3"});
-    CHECK(tokens("!!!") == V{"!!!"});      // ! ! joins the first two, then !! ! (22)
+    CHECK(tokens("!!!") == V{"!!!"});        // ! ! joins the first two, then !! ! (22)
     CHECK(tokens("!!!!") == V{"!!", "!!"});  // one pass joins both pairs; no merge "!! !!"
     CHECK(tokens("a\n\n") == V{"a", "ĊĊ"});  // Ċ Ċ (23)
     CHECK(tokens("a\n\nb") == V{"a", "Ċ", "Ċ", "b"});
-    CHECK(tokens("abc") == V{"a", "bc"});  // b c (35) ranks before a b (36)
-    CHECK(tokens("café") == V{"cafÃ©"});  // é is C3 A9 = "Ã©" (31); c a, ca f, caf Ã© (32-34)
+    CHECK(tokens("abc") == V{"a", "bc"});      // b c (35) ranks before a b (36)
+    CHECK(tokens("café") == V{"cafÃ©"});       // é is C3 A9 = "Ã©" (31); c a, ca f, caf Ã© (32-34)
     CHECK(tokens("안녕") == V{"ìķĪ", "ëħķ"});  // EC 95 88, EB 85 95: ì ķ, ìķ Ī, ë ħ, ëħ ķ (25-28)
-    CHECK(tokens("😀") == V{"ðŁĺ", "Ģ"});  // F0 9F 98 80: ð Ł, ðŁ ĺ (29-30); 80 stays alone
+    CHECK(tokens("😀") == V{"ðŁĺ", "Ģ"});       // F0 9F 98 80: ð Ł, ðŁ ĺ (29-30); 80 stays alone
     CHECK(tokens("").empty());
 }
 
@@ -222,7 +222,10 @@ TEST_CASE("gpt2 tokenizer: decode(encode(x)) == x for random valid UTF-8", "[tex
             case 0: return U" \n\t'"[rng() % 4];
             case 1: return 0x20 + rng() % 0x5F;
             case 2: return 0x80 + rng() % 0x780;
-            case 3: { char32_t c = 0x800 + rng() % 0xF800; return c >= 0xD800 && c <= 0xDFFF ? c - 0x800 : c; }
+            case 3: {
+                char32_t c = 0x800 + rng() % 0xF800;
+                return c >= 0xD800 && c <= 0xDFFF ? c - 0x800 : c;
+            }
             case 4: return 0x10000 + rng() % 0x100000;
             default: return 0xAC00 + rng() % 11172;  // Hangul
         }
@@ -247,7 +250,9 @@ TEST_CASE("gpt2 tokenizer: decode of partial characters and unknown ids", "[text
     CHECK(t.decode({cafe_accent}, false) == "café");
     // "ðŁĺ" alone is 3 of the emoji's 4 bytes: one U+FFFD (a maximal subpart).
     const int emoji_head = *t.vocab().find("ðŁĺ");
-    CHECK(t.decode({emoji_head, 'a'}, false) == "\xEF\xBF\xBD" "a");
+    CHECK(t.decode({emoji_head, 'a'}, false) ==
+          "\xEF\xBF\xBD"
+          "a");
     CHECK(t.decode({emoji_head, 0x80}, false) == "😀");
     CHECK(t.decode({0xFF, 0xC3}, false) == "\xEF\xBF\xBD\xEF\xBF\xBD");
     CHECK(t.decode({'a', 293, -1}, false) == "a<?293><?-1>");
@@ -271,7 +276,8 @@ TEST_CASE("gpt2 tokenizer: a 100 KB word without spaces and a copy share the cac
     for (int round = 0; round < 2; ++round) {  // the second round reads the cache
         Result<SubwordEncoding> a = copy.encode(" the Hello world café");
         REQUIRE(a.ok());
-        CHECK(token_strings(t, a->tokens.ids) == std::vector<std::string>{"Ġthe", "Ġ", "Hello", "Ġworld", "Ġ", "cafÃ©"});
+        CHECK(token_strings(t, a->tokens.ids) ==
+              std::vector<std::string>{"Ġthe", "Ġ", "Hello", "Ġworld", "Ġ", "cafÃ©"});
     }
 }
 
@@ -297,7 +303,8 @@ TEST_CASE("gpt2 files: every error is one line naming the file and, for merges, 
         {"{\"a\": 0, \"b\": 0}", good_merges, "v.json: tokens \"a\" and \"b\" both have id 0"},
         {"{\"a\": 0, \"\": 1}", good_merges, "v.json: vocabulary token 1 is empty"},
         {"{\"\xC3\": 0}", good_merges, "v.json: [json.exception.parse_error.101]"},
-        {missing_newline_byte, good_merges, "v.json: no token for byte 0x0A (\"Ċ\"); byte-level BPE needs all 256 bytes"},
+        {missing_newline_byte, good_merges,
+         "v.json: no token for byte 0x0A (\"Ċ\"); byte-level BPE needs all 256 bytes"},
         {good_vocab, "a b\nab  c\n", "m.txt line 2: expected two symbols separated by one space, got \"ab  c\""},
         {good_vocab, "a b\n\nab c\n", "m.txt line 2: expected two symbols"},
         {good_vocab, "a b c\n", "m.txt line 1: expected two symbols"},

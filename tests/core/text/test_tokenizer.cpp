@@ -15,9 +15,8 @@ namespace {
 // ids: <pad>=0 <sos>=1 <eos>=2 <unk>=3 나=4 는=5 빨간=6 사과=7 를=8 좋아해=9
 //      i=10 like=11 red=12 apples=13 .=14 !=15 사=16 과=17
 Vocab small_vocab() {
-    Result<Vocab> v = Vocab::from_tokens({"<pad>", "<sos>", "<eos>", "<unk>", "나", "는", "빨간",
-                                          "사과", "를", "좋아해", "i", "like", "red", "apples",
-                                          ".", "!", "사", "과"});
+    Result<Vocab> v = Vocab::from_tokens({"<pad>", "<sos>", "<eos>", "<unk>", "나", "는", "빨간", "사과", "를",
+                                          "좋아해", "i", "like", "red", "apples", ".", "!", "사", "과"});
     REQUIRE(v.ok());
     return std::move(v).value();
 }
@@ -50,14 +49,16 @@ TEST_CASE("utf8: invalid sequences are errors naming the byte offset", "[text][u
         std::string offset;
     };
     const std::vector<Case> cases = {
-        {"ab\x80", "byte offset 2"},                 // lone continuation byte
-        {"x\xEC\x82", "byte offset 1"},              // truncated 3-byte sequence (사 is EC 82 AC)
-        {"\xC0\xAF", "byte offset 0"},               // overlong '/'
-        {"\xE0\x80\xAF", "byte offset 0"},           // overlong 3-byte form
-        {"\xED\xA0\x80", "byte offset 0"},           // surrogate U+D800
-        {"\xF4\x90\x80\x80", "byte offset 0"},       // U+110000
-        {"\xEC\x82" "A", "byte offset 0"},           // continuation replaced by ASCII
-        {"사과\xFF", "byte offset 6"},               // byte never used in UTF-8
+        {"ab\x80", "byte offset 2"},            // lone continuation byte
+        {"x\xEC\x82", "byte offset 1"},         // truncated 3-byte sequence (사 is EC 82 AC)
+        {"\xC0\xAF", "byte offset 0"},          // overlong '/'
+        {"\xE0\x80\xAF", "byte offset 0"},      // overlong 3-byte form
+        {"\xED\xA0\x80", "byte offset 0"},      // surrogate U+D800
+        {"\xF4\x90\x80\x80", "byte offset 0"},  // U+110000
+        {"\xEC\x82"
+         "A",
+         "byte offset 0"},              // continuation replaced by ASCII
+        {"사과\xFF", "byte offset 6"},  // byte never used in UTF-8
     };
     for (const Case& c : cases) {
         INFO("bytes: " << c.bytes.size());
@@ -101,10 +102,8 @@ TEST_CASE("tokenize word: unknown words, lower-case fallback, punctuation", "[te
     // Every listed mark splits, even with no space around it; unknown marks are reported.
     t = tokenize(vocab, TokenizerKind::word, "(red),apples!?\"i\";:", kUnk);
     REQUIRE(t.ok());
-    CHECK(t->pieces == std::vector<std::string>{"(", "red", ")", ",", "apples", "!", "?", "\"",
-                                                "i", "\"", ";", ":"});
-    CHECK(t->ids == std::vector<int>{kUnk, 12, kUnk, kUnk, 13, 15, kUnk, kUnk, 10, kUnk, kUnk,
-                                     kUnk});
+    CHECK(t->pieces == std::vector<std::string>{"(", "red", ")", ",", "apples", "!", "?", "\"", "i", "\"", ";", ":"});
+    CHECK(t->ids == std::vector<int>{kUnk, 12, kUnk, kUnk, 13, 15, kUnk, kUnk, 10, kUnk, kUnk, kUnk});
     CHECK(t->unknown == std::vector<int>{0, 2, 3, 6, 7, 9, 10, 11});
 
     // An exact match wins over the lower-cased form; "RED" falls back to "red".
@@ -240,9 +239,8 @@ TEST_CASE("vocab: JSON round trip and errors", "[text][vocab]") {
 
     CHECK(Vocab::from_json(R"(["a","\uC0AC\uACFC"])")->find("사과") == 1);
 
-    for (const char* bad : {R"({"a": 1})", R"("a")", "42", R"(["a", 1])", R"(["a", null])",
-                            R"(["a", ["b"]])", "[", "", "[\"a\",]", "[\"\xC0\xAF\"]",
-                            R"(["a", "a"])", "[]"}) {
+    for (const char* bad : {R"({"a": 1})", R"("a")", "42", R"(["a", 1])", R"(["a", null])", R"(["a", ["b"]])", "[", "",
+                            "[\"a\",]", "[\"\xC0\xAF\"]", R"(["a", "a"])", "[]"}) {
         INFO(bad);
         Result<Vocab> r = Vocab::from_json(bad);
         REQUIRE_FALSE(r.ok());

@@ -33,23 +33,23 @@ std::u32string lowercase(char32_t c) {
 TEST_CASE("unicode: general-category classes and White_Space", "[text][unicode]") {
     using C = CharCategory;
     CHECK(char_category(U'A') == C::letter);
-    CHECK(char_category(U'한') == C::letter);     // Lo
-    CHECK(char_category(U'ʰ') == C::letter);      // Lm
+    CHECK(char_category(U'한') == C::letter);  // Lo
+    CHECK(char_category(U'ʰ') == C::letter);   // Lm
     CHECK(char_category(U'7') == C::number);
-    CHECK(char_category(U'²') == C::number);      // No
-    CHECK(char_category(U'Ⅻ') == C::number);      // Nl
+    CHECK(char_category(U'²') == C::number);  // No
+    CHECK(char_category(U'Ⅻ') == C::number);  // Nl
     CHECK(char_category(0x0301) == C::nonspacing_mark);
     CHECK(char_category(0x1D165) == C::symbol_or_spacing_mark);  // Mc
     CHECK(char_category(U'!') == C::punctuation);
-    CHECK(char_category(U'«') == C::punctuation);  // Pi
-    CHECK(char_category(U'$') == C::symbol_or_spacing_mark);     // Sc
-    CHECK(char_category(U'😀') == C::symbol_or_spacing_mark);    // So
+    CHECK(char_category(U'«') == C::punctuation);             // Pi
+    CHECK(char_category(U'$') == C::symbol_or_spacing_mark);  // Sc
+    CHECK(char_category(U'😀') == C::symbol_or_spacing_mark);  // So
     CHECK(char_category(0x3000) == C::separator);
     CHECK(char_category(0x2029) == C::separator);  // Zp
     CHECK(char_category(0x00) == C::other);
-    CHECK(char_category(0x00AD) == C::other);      // Cf
-    CHECK(char_category(0xE000) == C::other);      // Co
-    CHECK(char_category(0x0378) == C::other);      // unassigned
+    CHECK(char_category(0x00AD) == C::other);  // Cf
+    CHECK(char_category(0xE000) == C::other);  // Co
+    CHECK(char_category(0x0378) == C::other);  // unassigned
     CHECK(char_category(0x10FFFF) == C::other);
     CHECK(char_category(0x110000) == C::other);
 
@@ -62,15 +62,15 @@ TEST_CASE("unicode: general-category classes and White_Space", "[text][unicode]"
 
 TEST_CASE("unicode: canonical decomposition, Hangul included", "[text][unicode]") {
     CHECK(decomposition(U'é') == U"e\u0301");
-    CHECK(decomposition(0x212B) == U"A\u030A");            // ANGSTROM SIGN, through Å
-    CHECK(decomposition(0x1E69) == U"s\u0323\u0307");       // ṩ, recursively and in canonical order
+    CHECK(decomposition(0x212B) == U"A\u030A");                   // ANGSTROM SIGN, through Å
+    CHECK(decomposition(0x1E69) == U"s\u0323\u0307");             // ṩ, recursively and in canonical order
     CHECK(decomposition(0x1F82) == U"\u03B1\u0313\u0300\u0345");  // four code points
-    CHECK(decomposition(U'한') == U"\u1112\u1161\u11AB");   // L V T
-    CHECK(decomposition(U'가') == U"\u1100\u1161");         // L V, no trailing consonant
-    CHECK(decomposition(0xD7A3) == U"\u1112\u1175\u11C2");  // the last syllable
+    CHECK(decomposition(U'한') == U"\u1112\u1161\u11AB");         // L V T
+    CHECK(decomposition(U'가') == U"\u1100\u1161");               // L V, no trailing consonant
+    CHECK(decomposition(0xD7A3) == U"\u1112\u1175\u11C2");        // the last syllable
     CHECK(decomposition(U'a') == U"a");
     CHECK(decomposition(U'ᄒ') == U"ᄒ");
-    CHECK(decomposition(0xFB01) == U"\uFB01");              // ﬁ: compatibility only, not canonical
+    CHECK(decomposition(0xFB01) == U"\uFB01");  // ﬁ: compatibility only, not canonical
 }
 
 TEST_CASE("unicode: combining classes and canonical ordering", "[text][unicode]") {
@@ -89,12 +89,12 @@ TEST_CASE("unicode: combining classes and canonical ordering", "[text][unicode]"
 
 TEST_CASE("unicode: lower case, one code point at a time", "[text][unicode]") {
     CHECK(lowercase(U'A') == U"a");
-    CHECK(lowercase(U'Ā') == U"ā");   // Latin Extended-A alternates upper, lower
+    CHECK(lowercase(U'Ā') == U"ā");  // Latin Extended-A alternates upper, lower
     CHECK(lowercase(U'ā') == U"ā");
-    CHECK(lowercase(U'Σ') == U"σ");   // never ς: no final-sigma context
+    CHECK(lowercase(U'Σ') == U"σ");  // never ς: no final-sigma context
     CHECK(lowercase(U'İ') == U"i\u0307");
     CHECK(lowercase(0x1E9E) == U"ß");
-    CHECK(lowercase(U'Ꭰ') == U"ꭰ");   // Cherokee: lower case far above
+    CHECK(lowercase(U'Ꭰ') == U"ꭰ");            // Cherokee: lower case far above
     CHECK(lowercase(0x1E921) == U"\U0001E943");  // Adlam, the last mapping
     CHECK(lowercase(U'한') == U"한");
 }
@@ -102,11 +102,13 @@ TEST_CASE("unicode: lower case, one code point at a time", "[text][unicode]") {
 TEST_CASE("utf8: lossy decoding replaces each maximal ill-formed part", "[text][utf8]") {
     const std::string r = "\xEF\xBF\xBD";
     CHECK(replace_invalid_utf8("plain 사과") == "plain 사과");
-    CHECK(replace_invalid_utf8("a\xFF" "b") == "a" + r + "b");
-    CHECK(replace_invalid_utf8("\xE3\x80" "A") == r + "A");          // a cut 3-byte sequence: one
-    CHECK(replace_invalid_utf8("\xF0\x9F\x98") == r);                  // a cut 4-byte sequence: one
-    CHECK(replace_invalid_utf8("\xED\xA0\x80") == r + r + r);          // surrogate: ED cannot go on with A0
-    CHECK(replace_invalid_utf8("\xC0\xAF") == r + r);                  // overlong
+    CHECK(replace_invalid_utf8("a\xFF"
+                               "b") == "a" + r + "b");
+    CHECK(replace_invalid_utf8("\xE3\x80"
+                               "A") == r + "A");               // a cut 3-byte sequence: one
+    CHECK(replace_invalid_utf8("\xF0\x9F\x98") == r);          // a cut 4-byte sequence: one
+    CHECK(replace_invalid_utf8("\xED\xA0\x80") == r + r + r);  // surrogate: ED cannot go on with A0
+    CHECK(replace_invalid_utf8("\xC0\xAF") == r + r);          // overlong
     CHECK(replace_invalid_utf8("\x80\x80") == r + r);
     CHECK(replace_invalid_utf8("\xF4\x90\x80\x80") == r + r + r + r);  // above U+10FFFF
 }

@@ -57,7 +57,8 @@ TEST_CASE("wordpiece: a sentence with case, contraction and punctuation, with sp
     REQUIRE(e.ok());
     CHECK(e->tokens.ids == std::vector<int>{2, 5, 6, 15, 16, 8, 9, 17, 3});
     CHECK(e->tokens.pieces == std::vector<std::string>{"[CLS]", "The", "cat", "'", "s", "PLAY", "ING", "!", "[SEP]"});
-    CHECK(e->spans == std::vector<TextSpan>{{0, 0}, {0, 3}, {4, 7}, {7, 8}, {8, 9}, {10, 14}, {14, 17}, {17, 18}, {18, 18}});
+    CHECK(e->spans ==
+          std::vector<TextSpan>{{0, 0}, {0, 3}, {4, 7}, {7, 8}, {8, 9}, {10, 14}, {14, 17}, {17, 18}, {18, 18}});
     CHECK(e->tokens.unknown.empty());
     CHECK(inner_ids(t, "unaffable") == std::vector<int>{11, 12, 13});  // un ##aff ##able
     CHECK(inner_ids(t, "cats") == std::vector<int>{6, 10});
@@ -68,17 +69,32 @@ TEST_CASE("wordpiece: white space, control characters, U+FFFD", "[text][tokenize
     CHECK(inner_ids(t, "").empty());
     CHECK(inner_ids(t, " \t\n ").empty());
     CHECK(inner_ids(t, "  the   cat  ") == std::vector<int>{5, 6});
-    CHECK(inner_ids(t, "\tthe\xE3\x80\x80" "cat\r\n") == std::vector<int>{5, 6});  // U+3000 separates
-    CHECK(inner_ids(t, "the\xE2\x80\xA8" "cat") == std::vector<int>{5, 6});       // U+2028 separates
+    CHECK(inner_ids(t,
+                    "\tthe\xE3\x80\x80"
+                    "cat\r\n") == std::vector<int>{5, 6});  // U+3000 separates
+    CHECK(inner_ids(t,
+                    "the\xE2\x80\xA8"
+                    "cat") == std::vector<int>{5, 6});  // U+2028 separates
     // NUL, U+FFFD, the soft hyphen and the zero-width space (Cf) are dropped, inside a word too.
-    Result<SubwordEncoding> e = t.encode(std::string("\0th\xEF\xBF\xBD" "e ca\xC2\xAD" "t\xE2\x80\x8B", 16));
+    Result<SubwordEncoding> e =
+        t.encode(std::string("\0th\xEF\xBF\xBD"
+                             "e ca\xC2\xAD"
+                             "t\xE2\x80\x8B",
+                             16));
     REQUIRE(e.ok());
     CHECK(e->tokens.ids == std::vector<int>{2, 5, 6, 3});
-    CHECK(e->tokens.pieces[1] == "th\xEF\xBF\xBD" "e");  // the span runs from the first kept code point to the last
-    CHECK(e->tokens.pieces[2] == "ca\xC2\xAD" "t");
+    CHECK(e->tokens.pieces[1] ==
+          "th\xEF\xBF\xBD"
+          "e");  // the span runs from the first kept code point to the last
+    CHECK(e->tokens.pieces[2] ==
+          "ca\xC2\xAD"
+          "t");
     // \v, \f and U+0085 are control characters to BERT: dropped, so they join words.
     CHECK(inner_ids(t, "the\vcat") == std::vector<int>{1});
-    CHECK(inner_ids(t, "the\x0C" "cat\xC2\x85" "s") == std::vector<int>{1});
+    CHECK(inner_ids(t,
+                    "the\x0C"
+                    "cat\xC2\x85"
+                    "s") == std::vector<int>{1});
 }
 
 TEST_CASE("wordpiece: punctuation splits, ASCII symbols included", "[text][tokenizer][wordpiece]") {
@@ -99,7 +115,7 @@ TEST_CASE("wordpiece: accents, case, Greek sigma, dotted I", "[text][tokenizer][
     REQUIRE(e.ok());
     CHECK(e->tokens.ids == std::vector<int>{2, 14, 14, 3});
     CHECK(e->tokens.pieces[1] == "Café");
-    CHECK(e->tokens.pieces[2] == "CAFE");  // the dropped accent was a code point of its own
+    CHECK(e->tokens.pieces[2] == "CAFE");                       // the dropped accent was a code point of its own
     CHECK(inner_ids(uncased, "İ") == std::vector<int>{38});     // NFD I + U+0307, strip, lower: i
     CHECK(inner_ids(uncased, "ΟΔΟΣ") == std::vector<int>{39});  // one code point at a time: final Σ is σ
     // NFD puts U+1D165 (class 216) before U+1D16D (class 226); both are Mc, so they stay.

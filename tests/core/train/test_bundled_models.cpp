@@ -47,16 +47,18 @@ TEST_CASE("the en-ko model's last cross-attention looks at the English word it i
     auto stepper = Stepper::create(model.config, model.weights, ForwardInputs{src->ids, tgt->ids, {}, {}});
     REQUIRE(stepper);
     stepper->run_all();
-    const std::string last = "decoder.layers." + std::to_string(model.config.n_decoder_layers - 1) + ".cross_attn.weights";
+    const std::string last =
+        "decoder.layers." + std::to_string(model.config.n_decoder_layers - 1) + ".cross_attn.weights";
     const Tensor& w = *stepper->output(last);  // (H, T, S)
     // Row t of the decoder produces target word t + 1: the row that writes 사과 reads "apples".
-    const std::pair<const char*, const char*> aligned[] = {{"나", "i"}, {"빨간", "red"}, {"사과", "apples"}, {"좋아해", "like"}};
+    const std::pair<const char*, const char*> aligned[] = {
+        {"나", "i"}, {"빨간", "red"}, {"사과", "apples"}, {"좋아해", "like"}};
     const std::vector<std::string> ko = {"<sos>", "나", "는", "빨간", "사과", "를", "좋아해"};
     const std::vector<std::string> en = {"i", "like", "red", "apples", "<eos>"};
     for (const auto& [korean, english] : aligned) {
         INFO(korean << " <-> " << english);
         const auto row = std::find(ko.begin(), ko.end(), korean) - ko.begin() - 1;  // the row that produces it
-        RowVec mean = RowVec::Zero(w.dim(2));  // (S): averaged over heads
+        RowVec mean = RowVec::Zero(w.dim(2));                                       // (S): averaged over heads
         for (int64_t h = 0; h < w.dim(0); ++h) mean += w.slice(h).row(row);
         Eigen::Index best = 0;
         mean.maxCoeff(&best);

@@ -192,8 +192,8 @@ TEST_CASE("ReLU's derivative is 0 at 0, as PyTorch's", "[grad]") {
 
 TEST_CASE("softmax_rows_backward matches finite differences with masked entries and a fully masked row", "[grad]") {
     Tensor x = random_tensor({2, 3, 5}, 41, 1.5f);  // rank 3: softmax over the last dim of 6 rows
-    x.data[1 * 5 + 2] = kNegInf;                     // row 1: one masked entry
-    x.data[3 * 5 + 1] = kNegInf;                     // row 3: two masked entries
+    x.data[1 * 5 + 2] = kNegInf;                    // row 1: one masked entry
+    x.data[3 * 5 + 1] = kNegInf;                    // row 3: two masked entries
     x.data[3 * 5 + 3] = kNegInf;
     for (int j = 0; j < 5; ++j) x.data[static_cast<size_t>(5 * 5 + j)] = kNegInf;  // row 5: fully masked
     const Tensor r = random_tensor(x.shape, 42);

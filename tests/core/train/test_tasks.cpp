@@ -120,8 +120,10 @@ TEST_CASE("tasks: letter targets are the source (3..8 distinct letters) copied, 
         }
         CHECK(lengths.size() == static_cast<size_t>(kSequenceMaxLength - kSequenceMinLength + 1));
         CHECK(letters.size() == static_cast<size_t>(kSequenceAlphabetSize));
-        if (name == "copy") CHECK(changed == 0);
-        else CHECK(changed > static_cast<int>(pairs.size()) * 9 / 10);  // almost every source changes
+        if (name == "copy")
+            CHECK(changed == 0);
+        else
+            CHECK(changed > static_cast<int>(pairs.size()) * 9 / 10);  // almost every source changes
     }
 }
 
@@ -210,8 +212,8 @@ TEST_CASE("tasks: Korean particles follow the final consonant (받침)", "[tasks
     CHECK_FALSE(has_final_consonant("나"));
     CHECK_FALSE(has_final_consonant("친구"));
     CHECK(has_final_consonant("공원"));
-    CHECK_FALSE(has_final_consonant("가"));   // first syllable, no final
-    CHECK(has_final_consonant("힣"));         // last syllable, final ㅎ
+    CHECK_FALSE(has_final_consonant("가"));  // first syllable, no final
+    CHECK(has_final_consonant("힣"));        // last syllable, final ㅎ
     CHECK(topic_particle("나") == "는");
     CHECK(topic_particle("학생들") == "은");
     CHECK(object_particle("사과") == "를");
@@ -260,8 +262,10 @@ TEST_CASE("tasks: en-ko templates render SOV Korean with the right particles", "
           "학생들 은 도서관 에서 오래된 책 을 읽어");
     check(object("dad", "drink", "hot", "coffee", "the kitchen"), "dad drinks hot coffee in the kitchen",
           "아빠 는 부엌 에서 뜨거운 커피 를 마셔");
-    check(object("my friend", "study", nullptr, "math", nullptr), "my friend studies math", "내 친구 는 수학 을 공부해");
-    check(object("jimin", "watch", "scary", "movies", nullptr), "jimin watches scary movies", "지민 은 무서운 영화 를 봐");
+    check(object("my friend", "study", nullptr, "math", nullptr), "my friend studies math",
+          "내 친구 는 수학 을 공부해");
+    check(object("jimin", "watch", "scary", "movies", nullptr), "jimin watches scary movies",
+          "지민 은 무서운 영화 를 봐");
     check(motion(EnKoForm::go_to, "she", "go", "school", nullptr), "she goes to school", "그녀 는 학교 에 가");
     check(motion(EnKoForm::come_to, "we", "come", "the park", nullptr), "we come to the park", "우리 는 공원 에 와");
     check(motion(EnKoForm::go_to_with, "jimin", "go", "school", "minsu"), "jimin goes to school with minsu",
@@ -337,7 +341,8 @@ TEST_CASE("tasks: en-ko particles agree with the word before them in every sente
         INFO(joined(p.tgt));
         REQUIRE(p.tgt.size() >= 3);
         // Exactly one topic particle, right after the subject (one word, or "내 친구").
-        const auto topic = std::find_if(p.tgt.begin(), p.tgt.end(), [](const std::string& w) { return w == "는" || w == "은"; });
+        const auto topic =
+            std::find_if(p.tgt.begin(), p.tgt.end(), [](const std::string& w) { return w == "는" || w == "은"; });
         REQUIRE(topic != p.tgt.end());
         CHECK(topic - p.tgt.begin() <= 2);
         CHECK(std::count(p.tgt.begin(), p.tgt.end(), "는") + std::count(p.tgt.begin(), p.tgt.end(), "은") == 1);
@@ -378,8 +383,8 @@ TEST_CASE("tasks: en-ko held-out sentences pair seen words in unseen ways", "[ta
         for (const std::string& w : p.src) REQUIRE(en_seen.contains(w));
         for (const std::string& w : p.tgt) REQUIRE(ko_seen.contains(w));
         const std::vector<std::string> pairs = ordered_pairs(p.src);
-        const bool has_unseen_pair = std::any_of(pairs.begin(), pairs.end(),
-                                                 [&](const std::string& op) { return !ordered_seen.contains(op); });
+        const bool has_unseen_pair =
+            std::any_of(pairs.begin(), pairs.end(), [&](const std::string& op) { return !ordered_seen.contains(op); });
         REQUIRE(has_unseen_pair);
     }
     // And the check can fail: a fresh training sentence's ordered pairs were (almost always) seen.
@@ -387,7 +392,8 @@ TEST_CASE("tasks: en-ko held-out sentences pair seen words in unseen ways", "[ta
     int all_seen = 0;
     for (int i = 0; i < 500; ++i) {
         const std::vector<std::string> pairs = ordered_pairs(task->sample_train(other).src);
-        all_seen += std::all_of(pairs.begin(), pairs.end(), [&](const std::string& op) { return ordered_seen.contains(op); });
+        all_seen +=
+            std::all_of(pairs.begin(), pairs.end(), [&](const std::string& op) { return ordered_seen.contains(op); });
     }
     CHECK(all_seen > 400);
 }

@@ -23,11 +23,18 @@ struct Variant {
 
 const Variant kVariants[] = {
     {"post-LN ReLU sinusoidal", [](ModelConfig&) {}},
-    {"pre-LN GELU learned PE tied", [](ModelConfig& c) {
-         c.norm_first = true; c.activation = Activation::gelu; c.positional = Positional::learned; c.tie_embeddings = true;
+    {"pre-LN GELU learned PE tied",
+     [](ModelConfig& c) {
+         c.norm_first = true;
+         c.activation = Activation::gelu;
+         c.positional = Positional::learned;
+         c.tie_embeddings = true;
      }},
-    {"GELU-tanh, no PE, no scaling, no final norm", [](ModelConfig& c) {
-         c.activation = Activation::gelu_tanh; c.positional = Positional::none; c.scale_embedding = false;
+    {"GELU-tanh, no PE, no scaling, no final norm",
+     [](ModelConfig& c) {
+         c.activation = Activation::gelu_tanh;
+         c.positional = Positional::none;
+         c.scale_embedding = false;
          c.final_norm = false;
      }},
 };
@@ -37,7 +44,8 @@ Weights variant_weights(const ModelConfig& c, uint32_t seed) {
     Weights w = random_weights(c, seed);
     if (c.tie_embeddings) {
         Tensor bias({c.tgt_vocab_size});  // (V)
-        for (int64_t j = 0; j < bias.numel(); ++j) bias.data[static_cast<size_t>(j)] = 0.05f * static_cast<float>(j % 7) - 0.15f;
+        for (int64_t j = 0; j < bias.numel(); ++j)
+            bias.data[static_cast<size_t>(j)] = 0.05f * static_cast<float>(j % 7) - 0.15f;
         w.set("generator.bias", std::move(bias));
     }
     return w;
@@ -99,7 +107,8 @@ TEST_CASE("every parameter's gradient matches finite differences", "[train][grad
             Eigen::Index largest = 0;
             grad.matrix().cwiseAbs().reshaped<Eigen::RowMajor>().maxCoeff(&largest);
             std::vector<size_t> entries{static_cast<size_t>(largest)};
-            for (int k = 0; k < 2; ++k) entries.push_back(std::uniform_int_distribution<size_t>(0, grad.data.size() - 1)(rng));
+            for (int k = 0; k < 2; ++k)
+                entries.push_back(std::uniform_int_distribution<size_t>(0, grad.data.size() - 1)(rng));
             for (size_t i : entries) {
                 const float h = 1e-2f;
                 Weights plus = w, minus = w;
@@ -124,8 +133,8 @@ TEST_CASE("an ablated head passes no gradient to its query, key and value rows",
     const Tensor& g = r->grads.at("encoder.layers.1.self_attn.in_proj_weight");  // (3C, C): W_Q; W_K; W_V
     const int64_t C = c.d_model, D = c.d_head();
     for (int part = 0; part < 3; ++part) {
-        CHECK(g.matrix().middleRows(part * C, D).cwiseAbs().maxCoeff() == 0.0f);           // head 0
-        CHECK(g.matrix().middleRows(part * C + D, D).cwiseAbs().maxCoeff() > 0.0f);        // head 1
+        CHECK(g.matrix().middleRows(part * C, D).cwiseAbs().maxCoeff() == 0.0f);     // head 0
+        CHECK(g.matrix().middleRows(part * C + D, D).cwiseAbs().maxCoeff() > 0.0f);  // head 1
     }
 }
 
@@ -145,7 +154,8 @@ TEST_CASE("bad batches are refused with a message", "[train]") {
 
     ModelConfig decoder_only = c;
     decoder_only.arch = Arch::decoder_only;
-    auto r3 = loss_and_gradients(decoder_only, init_weights(decoder_only, 1), make_batch(sample_pairs(), c), TrainOptions{});
+    auto r3 =
+        loss_and_gradients(decoder_only, init_weights(decoder_only, 1), make_batch(sample_pairs(), c), TrainOptions{});
     REQUIRE_FALSE(r3.ok());
 }
 
@@ -154,7 +164,7 @@ TEST_CASE("splitting a batch across threads gives the whole batch's loss and gra
     const Weights w = random_weights(c, 9);
     std::vector<TokenPair> pairs = sample_pairs();
     pairs.push_back({{7, 7, 8, 9, 10}, {11, 12}});  // four pairs of different token counts
-    TrainOptions options;  // no dropout: the parts' masks would differ from the whole batch's
+    TrainOptions options;                           // no dropout: the parts' masks would differ from the whole batch's
     auto whole = loss_and_gradients(c, w, make_batch(pairs, c), options);
     REQUIRE(whole.ok());
     for (int threads : {2, 3, 8}) {
