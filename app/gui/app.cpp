@@ -17,21 +17,22 @@ namespace attnlab::gui {
 
 namespace {
 
+// A view's tab title (English, for ctx.t).
 const char* view_title(View v) {
     switch (v) {
-        case View::input: return "Input";
-        case View::model: return "Model";
-        case View::positional: return "Positional encoding";
-        case View::attention: return "Attention";
-        case View::masks: return "Masks";
-        case View::residual: return "Residual flow";
-        case View::ffn: return "FFN";
-        case View::output: return "Output";
-        case View::stepper: return "Stepper";
-        case View::weights: return "Weights";
-        case View::training: return "Training";
-        case View::playground: return "Playground";
-        case View::analysis: return "Analysis";
+        case View::input: return tr_noop("Input");
+        case View::model: return tr_noop("Model");
+        case View::positional: return tr_noop("Positional encoding");
+        case View::attention: return tr_noop("Attention");
+        case View::masks: return tr_noop("Masks");
+        case View::residual: return tr_noop("Residual flow");
+        case View::ffn: return tr_noop("FFN");
+        case View::output: return tr_noop("Output");
+        case View::stepper: return tr_noop("Stepper");
+        case View::weights: return tr_noop("Weights");
+        case View::training: return tr_noop("Training");
+        case View::playground: return tr_noop("Playground");
+        case View::analysis: return tr_noop("Analysis");
     }
     return "";
 }

@@ -557,17 +557,42 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "d_k = %d일 때 나누지 않은 점수의 분산은 %s, 가장 큰 가중치는 평균 %s입니다. 소프트맥스가 거의 원-핫이 되어 "
          "기울기가 0에 가까워지고 학습이 멈춥니다. √d_k로 나누면 분산은 %s, 가장 큰 가중치는 %s로 d_k = %d일 때와 "
          "비슷합니다."},
+        // Symbols, the same in both languages (translated through ctx.t with the words beside them).
+        {"q·k / √d_k", "q·k / √d_k"},
+        {"÷ √d_k", "÷ √d_k"},
+        // The attention view's stages and its cell tooltip.
+        {"masked", "마스크 적용"},
+        {"softmax", "소프트맥스"},
+        {"context", "컨텍스트"},
+        {"masked: −∞", "마스크됨: −∞"},
+        {"softmax of row %d (%s)", "%d행의 소프트맥스 (%s)"},
+        {"attention weight", "어텐션 가중치"},
+        // The head summary's rows: a heatmap row, and a table row.
+        {"enc %d self", "인코더 %d 셀프"},
+        {"dec %d self", "디코더 %d 셀프"},
+        {"dec %d cross", "디코더 %d 교차"},
+        {"encoder layer %d self-attention", "인코더 %d층 셀프 어텐션"},
+        {"decoder layer %d self-attention", "디코더 %d층 셀프 어텐션"},
+        {"decoder layer %d cross-attention", "디코더 %d층 교차 어텐션"},
+        {"out", "출력"},  // the stepper timeline's short label for the output head
+        {"token ids are integers separated by commas, e.g. 4,7,9,2",
+         "토큰 번호는 쉼표로 구분한 정수입니다. 예: 4,7,9,2"},
     };
     return table;
 }
 
 }  // namespace
 
-const char* tr(bool korean, const char* english) {
-    if (!korean) return english;
+const char* korean_text(std::string_view english) {
     const auto& table = korean_table();
     auto it = table.find(english);
-    return it == table.end() ? english : it->second;
+    return it == table.end() ? nullptr : it->second;
+}
+
+const char* tr(bool korean, const char* english) {
+    if (!korean) return english;
+    const char* ko = korean_text(english);
+    return ko ? ko : english;
 }
 
 }  // namespace attnlab::gui

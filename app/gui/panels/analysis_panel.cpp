@@ -38,6 +38,7 @@ struct AnalysisCache {
     std::vector<HeadRow> head_rows;  // in the table's order
     // The heatmap of one statistic: (attentions, H), 0 in the mask where a head has no such number.
     int map_stat = -1;
+    bool map_korean = false;   // the language of map_rows
     uint64_t map_version = 0;  // bumped whenever map_values change
     std::vector<float> map_values, map_mask;
     std::vector<std::string> map_rows, map_cols;
@@ -147,10 +148,19 @@ float stat(const HeadStats& s, int column) {
     }
 }
 
-// The decoder's layer 1 cross-attention -> "dec 1 cross"
-std::string short_attention_name(const AttentionSite& site) {
-    return std::string(stack_of(site.use) == Stack::encoder ? "enc " : "dec ") + std::to_string(site.layer) +
-           (site.use == AttentionUse::cross ? " cross" : " self");
+// The decoder's layer 1 cross-attention -> "dec 1 cross" (a heatmap row), or "decoder layer 1 cross-attention"
+// (a table row, its path decoder.layers.1.cross_attn in the tooltip), in the UI's language.
+std::string attention_label(const PanelContext& ctx, const AttentionSite& site, bool short_form) {
+    const char* format = nullptr;
+    if (stack_of(site.use) == Stack::encoder)
+        format = short_form ? ctx.t("enc %d self") : ctx.t("encoder layer %d self-attention");
+    else if (site.use == AttentionUse::cross)
+        format = short_form ? ctx.t("dec %d cross") : ctx.t("decoder layer %d cross-attention");
+    else
+        format = short_form ? ctx.t("dec %d self") : ctx.t("decoder layer %d self-attention");
+    char label[96];
+    std::snprintf(label, sizeof label, format, site.layer);
+    return label;
 }
 
 void open_head(PanelContext& ctx, const AttentionSite& attention, int head) {
@@ -160,7 +170,7 @@ void open_head(PanelContext& ctx, const AttentionSite& attention, int head) {
 }
 
 // Columns 2-5 of the table: entropy, previous, first, self.
-const char* const kStatNames[] = {"entropy", "previous", "first", "self"};
+const char* const kStatNames[] = {tr_noop("entropy"), tr_noop("previous"), tr_noop("first"), tr_noop("self")};
 
 void draw_head_heatmap(PanelContext& ctx, AnalysisCache& cache) {
     const char* items[4];
@@ -169,13 +179,15 @@ void draw_head_heatmap(PanelContext& ctx, AnalysisCache& cache) {
     ImGui::Combo("##stat", &ctx.view.head_stat, items, 4);
     const auto& layers = cache.heads.layers;
     const int H = static_cast<int>(layers.front().heads.size());
-    if (cache.map_stat != ctx.view.head_stat || cache.map_values.size() != layers.size() * static_cast<size_t>(H)) {
+    if (cache.map_stat != ctx.view.head_stat || cache.map_korean != ctx.view.korean ||
+        cache.map_values.size() != layers.size() * static_cast<size_t>(H)) {
         cache.map_stat = ctx.view.head_stat;
+        cache.map_korean = ctx.view.korean;
         cache.map_values.clear();
         cache.map_mask.clear();
         cache.map_rows.clear();
         for (const auto& layer : layers) {
-            cache.map_rows.push_back(short_attention_name(layer.attention));
+            cache.map_rows.push_back(attention_label(ctx, layer.attention, true));
             for (const HeadStats& s : layer.heads) {
                 const float v = stat(s, cache.map_stat + 2);
                 cache.map_values.push_back(std::isnan(v) ? 0.0f : v);
@@ -204,9 +216,9 @@ void draw_head_heatmap(PanelContext& ctx, AnalysisCache& cache) {
                                  : std::max(1e-3f, *std::max_element(cache.map_values.begin(), cache.map_values.end()));
     const HeatmapHit hit = plot_matrix(ctx, plot);
     if (hit.row >= 0 && hit.col >= 0) {
-        ImGui::SetTooltip("%s, %s %d: %.3f", attention_name(layers[static_cast<size_t>(hit.row)].attention).c_str(),
-                          ctx.t("Head"), hit.col,
-                          static_cast<double>(cache.map_values[static_cast<size_t>(hit.row * H + hit.col)]));
+        ImGui::SetTooltip(
+            "%s, %s %d: %.3f", attention_label(ctx, layers[static_cast<size_t>(hit.row)].attention, false).c_str(),
+            ctx.t("Head"), hit.col, static_cast<double>(cache.map_values[static_cast<size_t>(hit.row * H + hit.col)]));
         if (hit.clicked) open_head(ctx, layers[static_cast<size_t>(hit.row)].attention, hit.col);
     }
 }
@@ -238,17 +250,23 @@ void draw_heads(PanelContext& ctx, AnalysisCache& cache) {
     ImGui::SameLine();
     ImGui::BeginChild("head_table");
 
-    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_Sortable | ImGuiTableFlags_SizingFixedFit;
+    // Scrolls sideways when the pane is narrower than the columns, the attention's name staying in view.
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_Sortable | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("heads", 6, flags, table_size(static_cast<int>(rows.size())))) {
         ImGui::EndChild();
         return;
     }
-    ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn(ctx.t("attention"), ImGuiTableColumnFlags_DefaultSort, 16.0f * ctx.em);
+    ImGui::TableSetupScrollFreeze(1, 1);
+    float name_w = 0.0f;  // the widest attention's label, in this language
+    for (const auto& layer : cache.heads.layers)
+        name_w = std::max(name_w, ImGui::CalcTextSize(attention_label(ctx, layer.attention, false).c_str()).x);
+    ImGui::TableSetupColumn(ctx.t("attention"), ImGuiTableColumnFlags_DefaultSort, name_w + 0.5f * ctx.em);
     ImGui::TableSetupColumn(ctx.t("Head"), 0, 3.0f * ctx.em);
-    for (const char* name : kStatNames)
-        ImGui::TableSetupColumn(ctx.t(name), ImGuiTableColumnFlags_PreferSortDescending, 6.0f * ctx.em);
+    for (const char* name : kStatNames)  // as wide as the header and its sort arrow, or a number
+        ImGui::TableSetupColumn(
+            ctx.t(name), ImGuiTableColumnFlags_PreferSortDescending,
+            std::max(ImGui::CalcTextSize(ctx.t(name)).x, ImGui::CalcTextSize("0.000").x) + 1.2f * ctx.em);
     ImGui::TableHeadersRow();
     if (const ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs(); sort && sort->SpecsCount > 0) {
         const ImGuiTableColumnSortSpecs& spec = sort->Specs[0];
@@ -270,8 +288,10 @@ void draw_heads(PanelContext& ctx, AnalysisCache& cache) {
         ImGui::TableSetColumnIndex(0);
         ImGui::PushID(r.layer);
         ImGui::PushID(r.head);
-        if (ImGui::Selectable(attention_name(r.layer->attention).c_str(), false, ImGuiSelectableFlags_SpanAllColumns))
+        if (ImGui::Selectable(attention_label(ctx, r.layer->attention, false).c_str(), false,
+                              ImGuiSelectableFlags_SpanAllColumns))
             open_head(ctx, r.layer->attention, r.head);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", attention_name(r.layer->attention).c_str());
         ImGui::PopID();
         ImGui::PopID();
         ImGui::TableSetColumnIndex(1);

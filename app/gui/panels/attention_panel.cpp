@@ -20,22 +20,26 @@ struct Family {
 };
 
 constexpr Family kFamilies[] = {
-    {AttentionUse::encoder_self, "Encoder self-attention"},
-    {AttentionUse::decoder_self, "Decoder masked self-attention"},
-    {AttentionUse::cross, "Cross-attention"},
+    {AttentionUse::encoder_self, tr_noop("Encoder self-attention")},
+    {AttentionUse::decoder_self, tr_noop("Decoder masked self-attention")},
+    {AttentionUse::cross, tr_noop("Cross-attention")},
 };
 
 struct StageInfo {
     AttentionStage id;
-    const char* tab;
+    const char* tab;  // English, for ctx.t
 };
 
 // The stages the detail view offers, in the order they are computed.
 constexpr StageInfo kStages[] = {
-    {AttentionStage::scores, "QKᵀ"},    {AttentionStage::scaled, "÷√D"},
-    {AttentionStage::masked, "masked"}, {AttentionStage::weights, "softmax"},
-    {AttentionStage::q, "Q"},           {AttentionStage::k, "K"},
-    {AttentionStage::v, "V"},           {AttentionStage::context, "context"},
+    {AttentionStage::scores, "QKᵀ"},
+    {AttentionStage::scaled, "÷√D"},
+    {AttentionStage::masked, tr_noop("masked")},
+    {AttentionStage::weights, tr_noop("softmax")},
+    {AttentionStage::q, "Q"},
+    {AttentionStage::k, "K"},
+    {AttentionStage::v, "V"},
+    {AttentionStage::context, tr_noop("context")},
 };
 
 const Family& family_of(AttentionUse use) {
@@ -195,12 +199,12 @@ void explain_cell(PanelContext& ctx, const AttentionSite& site, int head, int ro
     ImGui::Text("q_%d · k_%d / √%d = %.4f / %.3f = %.4f", row, col, static_cast<int>(D), s, std::sqrt(D),
                 s / std::sqrt(D));
     if (masked && std::isinf(masked->value.slice(head)(row, col)))
-        ImGui::TextColored(ImVec4(1, .5f, .4f, 1), "masked: −∞");
+        ImGui::TextColored(ImVec4(1, .5f, .4f, 1), "%s", ctx.t("masked: −∞"));
     if (!weights) return;
     const auto w = weights->value.slice(head).row(row);
     ImGui::Text("softmax → %.4f", w(col));
     ImGui::Separator();
-    ImGui::TextDisabled("softmax of row %d (%s)", row, label(row_labels, row));
+    ImGui::TextDisabled(ctx.t("softmax of row %d (%s)"), row, label(row_labels, row));
     const float bar_w = 9.0f * ctx.em;
     for (int j = 0; j < w.size(); ++j) {
         ImGui::TextUnformatted(label(col_labels, j));
@@ -278,7 +282,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     for (const StageInfo& s : kStages) {  // the stages in the order they are computed
         const bool active = ctx.view.stage == s.id;
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::Button(s.tab)) ctx.view.stage = s.id;
+        if (ImGui::Button(ctx.t(s.tab))) ctx.view.stage = s.id;
         if (active) ImGui::PopStyleColor();
         ImGui::SameLine();
     }
@@ -321,7 +325,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     plot.colormap = stage == AttentionStage::weights ? Colormap::sequential : Colormap::diverging;
     if (stage == AttentionStage::weights) plot.fixed_range = true, plot.lo = 0.0f, plot.hi = 1.0f;
     if (is_matrix_stage && mask) plot.mask = mask->value.data.data(), plot.mask_version = mask->version;
-    plot.caption = stage == AttentionStage::weights ? "attention weight" : nullptr;
+    plot.caption = stage == AttentionStage::weights ? ctx.t("attention weight") : nullptr;
     plot.max_cell = 3.2f * ctx.em;
     plot.fit_height = true;
     const HeatmapHit hit = plot_matrix(ctx, plot);

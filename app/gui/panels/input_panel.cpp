@@ -22,9 +22,9 @@ struct Side {
 
 std::vector<Side> sides_of(const ModelConfig& c) {
     switch (c.arch) {
-        case Arch::encoder_decoder: return {{true, "Source", "S"}, {false, "Target", "T"}};
-        case Arch::encoder_only: return {{true, "Source", "S"}};
-        case Arch::decoder_only: return {{false, "Prompt", "T"}};
+        case Arch::encoder_decoder: return {{true, tr_noop("Source"), "S"}, {false, tr_noop("Target"), "T"}};
+        case Arch::encoder_only: return {{true, tr_noop("Source"), "S"}};
+        case Arch::decoder_only: return {{false, tr_noop("Prompt"), "T"}};
     }
     return {};
 }
@@ -107,7 +107,7 @@ void draw_side(PanelContext& ctx, const Side& side) {
         if (ImGui::InputTextWithHint("##text", ctx.t("Token ids, e.g. 4,7,9,2"), &ids_text,
                                      ImGuiInputTextFlags_EnterReturnsTrue)) {
             const auto parsed = parse_ids(ids_text);
-            const bool ok = !parsed       ? session.reject("token ids are integers separated by commas, e.g. 4,7,9,2")
+            const bool ok = !parsed ? session.reject(ctx.t("token ids are integers separated by commas, e.g. 4,7,9,2"))
                             : side.source ? session.set_src_ids(*parsed)
                                           : session.set_tgt_ids(*parsed);
             note_command(field, ok, session);

@@ -22,14 +22,14 @@ struct MaskInfo {
 };
 
 const MaskInfo kIngredients[] = {
-    {StepId::of(StepKind::padding_mask, Stack::encoder), "Source padding", "(S)"},
-    {StepId::of(StepKind::padding_mask, Stack::decoder), "Target padding", "(T)"},
-    {StepId::of(StepKind::look_ahead_mask, Stack::decoder), "Look-ahead", "(T, T)"},
+    {StepId::of(StepKind::padding_mask, Stack::encoder), tr_noop("Source padding"), "(S)"},
+    {StepId::of(StepKind::padding_mask, Stack::decoder), tr_noop("Target padding"), "(T)"},
+    {StepId::of(StepKind::look_ahead_mask, Stack::decoder), tr_noop("Look-ahead"), "(T, T)"},
 };
 const MaskInfo kCombined[] = {
-    {StepId::mask_of(AttentionUse::encoder_self), "Encoder self-attention", "(S, S)"},
-    {StepId::mask_of(AttentionUse::decoder_self), "Decoder self-attention", "(T, T)"},
-    {StepId::mask_of(AttentionUse::cross), "Cross-attention", "(T, S)"},
+    {StepId::mask_of(AttentionUse::encoder_self), tr_noop("Encoder self-attention"), "(S, S)"},
+    {StepId::mask_of(AttentionUse::decoder_self), tr_noop("Decoder self-attention"), "(T, T)"},
+    {StepId::mask_of(AttentionUse::cross), tr_noop("Cross-attention"), "(T, S)"},
 };
 
 // The sequences a mask's rows (queries) and columns (keys) index; a padding mask's one row covers its keys.

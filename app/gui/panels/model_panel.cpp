@@ -74,8 +74,8 @@ void draw_switches(PanelContext& ctx) {
     ModelConfig c = ctx.config();
     const ImGuiID field = ImGui::GetID("##switches");
     if (!ImGui::BeginTable("switches", 2)) return;
-    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, 6.0f * ctx.em);
-    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("##label", ImGuiTableColumnFlags_WidthFixed, 6.0f * ctx.em);
+    ImGui::TableSetupColumn("##value", ImGuiTableColumnFlags_WidthStretch);
     switch_row(ctx.t("LayerNorm"));
     radio(ctx.t("Post-LN"), ctx.t("LayerNorm(x + Sublayer(x)), as in the paper"), c.norm_first, false);
     ImGui::SameLine();

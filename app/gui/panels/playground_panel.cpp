@@ -12,16 +12,19 @@ namespace {
 const char* preset_description(PlaygroundPreset p) {
     switch (p) {
         case PlaygroundPreset::notes:
-            return "The study notes' worked example (note 003): token 1 is their query input [1, 0, 1], token 2 their "
-                   "key input [0, 1, 0], with their W_Q and W_K (d_model 3, d_k 2). Query 1 may look at key 2 only, "
-                   "as in the notes, and the middle row of W_V makes v₂ their V = [2, 3]. Row 1 works out as "
-                   "q₁·k₂ = 1, 1/√2 ≈ 0.707, weight 1, output [2, 3].";
+            return tr_noop(
+                "The study notes' worked example (note 003): token 1 is their query input [1, 0, 1], token 2 their "
+                "key input [0, 1, 0], with their W_Q and W_K (d_model 3, d_k 2). Query 1 may look at key 2 only, "
+                "as in the notes, and the middle row of W_V makes v₂ their V = [2, 3]. Row 1 works out as "
+                "q₁·k₂ = 1, 1/√2 ≈ 0.707, weight 1, output [2, 3].");
         case PlaygroundPreset::look_ahead:
-            return "Three tokens under the look-ahead mask: query i sees keys 1 to i only. d_k = 4, so √d_k = 2 and "
-                   "the scaled scores are whole numbers. Typed as X and W, X is the identity, so Q = W_Q.";
+            return tr_noop(
+                "Three tokens under the look-ahead mask: query i sees keys 1 to i only. d_k = 4, so √d_k = 2 and "
+                "the scaled scores are whole numbers. Typed as X and W, X is the identity, so Q = W_Q.");
         case PlaygroundPreset::random:
-            return "Whole numbers from −2 to 2, small enough to check every cell by hand. Press again for another "
-                   "draw.";
+            return tr_noop(
+                "Whole numbers from −2 to 2, small enough to check every cell by hand. Press again for another "
+                "draw.");
         case PlaygroundPreset::none: break;
     }
     return "";

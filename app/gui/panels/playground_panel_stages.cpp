@@ -14,7 +14,8 @@ namespace {
 
 constexpr float kInputCellEm = 2.8f;  // a typed cell, widened to its widest number
 constexpr float kValueCellEm = 2.6f;  // a result cell, widened to its widest number
-constexpr const char* kStageTitles[] = {"1  QKᵀ", "2  ÷ √d_k", "3  Mask", "4  Softmax", "5  × V"};
+// Each with a number; the words are translated, the symbols stay.
+constexpr const char* kStageTitles[] = {"1  QKᵀ", "2  ÷ √d_k", tr_noop("3  Mask"), tr_noop("4  Softmax"), "5  × V"};
 
 std::string vector_text(const Eigen::Ref<const RowVec>& v) {
     std::string s = "[";

@@ -60,9 +60,11 @@ constexpr ImU32 kNormColor = IM_COL32(88, 176, 128, 255);
 // The sublayer's name at three lengths, 0 = longest (English, for ctx.t).
 const char* sublayer_name(SublayerKind kind, int length) {
     switch (kind) {
-        case SublayerKind::self_attn: return length == 0 ? "Self-attention" : length == 1 ? "Self-attn" : "Self";
-        case SublayerKind::cross_attn: return length == 0 ? "Cross-attention" : length == 1 ? "Cross-attn" : "Cross";
-        case SublayerKind::ffn: return "FFN";
+        case SublayerKind::self_attn:
+            return length == 0 ? tr_noop("Self-attention") : length == 1 ? tr_noop("Self-attn") : tr_noop("Self");
+        case SublayerKind::cross_attn:
+            return length == 0 ? tr_noop("Cross-attention") : length == 1 ? tr_noop("Cross-attn") : tr_noop("Cross");
+        case SublayerKind::ffn: return tr_noop("FFN");
     }
     return "";
 }
@@ -156,7 +158,7 @@ void plus_node(Flow& f, ImVec2 c, const StepId& id, Value v) {
     f.draw->AddLine(ImVec2(c.x, c.y - r * 0.55f), ImVec2(c.x, c.y + r * 0.55f), col, 1.5f);
     value_above(f, c.x, c.y - r, v);
     f.outline_if_current(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), id);
-    f.hit(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), "Residual add: x + Sublayer(·)", id, v);
+    f.hit(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), tr_noop("Residual add: x + Sublayer(·)"), id, v);
 }
 
 // A LayerNorm box: on the stream (post-LN, value above) or on the branch (pre-LN, value inside).
@@ -175,7 +177,7 @@ void norm_box(Flow& f, ImVec2 a, ImVec2 b, const StepId& id, Value v, bool value
         value_above(f, cx, a.y, v);
     }
     f.outline_if_current(a, b, id);
-    f.hit(a, b, "LayerNorm: (x − mean) / √(var + ε) · γ + β", id, v);
+    f.hit(a, b, tr_noop("LayerNorm: (x − mean) / √(var + ε) · γ + β"), id, v);
 }
 
 // The sublayer: its name, then a bar of ‖Sublayer(·)‖ (full = the largest in the stack) and the value.
@@ -198,7 +200,7 @@ void sublayer_box(Flow& f, ImVec2 a, ImVec2 b, const ResidualSublayer& sub, Valu
     if (v) f.draw->AddRectFilled(t0, ImVec2(t0.x + (t1.x - t0.x) * std::min(1.0f, *v / f.max_out), t1.y), color);
     f.draw->PopClipRect();
     f.outline_if_current(a, b, sub.out);
-    f.hit(a, b, "What the sublayer adds to the stream (L2 norm)", sub.out, v, v_in);
+    f.hit(a, b, tr_noop("What the sublayer adds to the stream (L2 norm)"), sub.out, v, v_in);
 }
 
 // One sublayer segment of width seg_w starting at x_a; returns the stream's norm after it.
@@ -255,7 +257,8 @@ void row_start(Flow& f, float x, float y, const StepId& id, Value v) {
     f.draw->AddCircleFilled(ImVec2(x, y), r, v ? f.text() : f.dim());
     value_above(f, x, y - r, v);
     f.outline_if_current(ImVec2(x - r * 2, y - r * 2), ImVec2(x + r * 2, y + r * 2), id);
-    f.hit(ImVec2(x - r * 2, y - r * 2), ImVec2(x + r * 2, y + r * 2), "The residual stream entering this layer", id, v);
+    f.hit(ImVec2(x - r * 2, y - r * 2), ImVec2(x + r * 2, y + r * 2),
+          tr_noop("The residual stream entering this layer"), id, v);
 }
 
 Value layer_row(Flow& f, int layer, ImVec2 origin, Value v_in, const StepId& in) {
@@ -291,7 +294,8 @@ void output_row(Flow& f, ImVec2 origin, Value v_in, const StepId& in) {
     }
     stream_segment(f, x, x + 2.0f * em, y, v_out);
     arrow_head(f, ImVec2(x + 2.0f * em, y), ImVec2(1, 0), v_out ? f.text() : f.dim());
-    const char* note = c.final_norm ? "final LayerNorm" : "no final LayerNorm: the last layer's stream";
+    const char* note =
+        c.final_norm ? tr_noop("final LayerNorm") : tr_noop("no final LayerNorm: the last layer's stream");
     f.draw->AddText(ImVec2(x + 2.5f * em, y - ImGui::GetTextLineHeight() * 0.5f), f.dim(),
                     (step_path(f.stack.output) + "  (" + f.ctx.t(note) + ")").c_str());
 }

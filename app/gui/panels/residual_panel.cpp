@@ -79,9 +79,9 @@ std::vector<StreamColumn> stream_columns(const PanelContext& ctx, const Residual
     for (size_t i = 0; i < stack.layers.size(); ++i)
         for (size_t k = 0; k < stack.layers[i].size(); ++k) {
             const ResidualSublayer& sub = stack.layers[i][k];
-            const char* add = sub.kind == SublayerKind::self_attn    ? "+self"
-                              : sub.kind == SublayerKind::cross_attn ? "+cross"
-                                                                     : "+FFN";
+            const char* add = sub.kind == SublayerKind::self_attn    ? tr_noop("+self")
+                              : sub.kind == SublayerKind::cross_attn ? tr_noop("+cross")
+                                                                     : tr_noop("+FFN");
             const std::string layer = std::to_string(i) + " ";
             cols.push_back({layer + ctx.t(add), sub.residual});
             if (!pre_ln) cols.push_back({layer + "LN" + std::to_string(k + 1), sub.norm});

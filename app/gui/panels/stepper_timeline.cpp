@@ -73,7 +73,7 @@ std::string block_label(const PanelContext& ctx, const BlockKey& key, float widt
         }
         case Part::embeddings: full = ctx.t(enc ? "Source" : "Target"), brief = enc ? "S" : "T"; break;
         case Part::masks: full = ctx.t("Masks"), brief = "M"; break;
-        case Part::head: full = ctx.t("Output"), brief = "out"; break;
+        case Part::head: full = ctx.t("Output"), brief = ctx.t("out"); break;
         case Part::stack_output: break;
     }
     if (ImGui::CalcTextSize(full.c_str()).x <= width) return full;
@@ -148,12 +148,12 @@ ImVec4 formula_color(const PanelContext& ctx) {
 
 const char* timeline_group_name(TimelineGroup group) {
     switch (group) {
-        case TimelineGroup::embedding: return "embedding";
-        case TimelineGroup::mask: return "mask";
-        case TimelineGroup::attention: return "attention";
-        case TimelineGroup::residual: return "residual & norm";
-        case TimelineGroup::ffn: return "feed-forward";
-        case TimelineGroup::output: return "output";
+        case TimelineGroup::embedding: return tr_noop("embedding");
+        case TimelineGroup::mask: return tr_noop("mask");
+        case TimelineGroup::attention: return tr_noop("attention");
+        case TimelineGroup::residual: return tr_noop("residual & norm");
+        case TimelineGroup::ffn: return tr_noop("feed-forward");
+        case TimelineGroup::output: return tr_noop("output");
     }
     return "";
 }

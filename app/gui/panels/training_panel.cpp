@@ -22,10 +22,10 @@ const ImVec4 kWarnColor(1.0f, 0.65f, 0.25f, 1.0f);
 const ImVec4 kErrorColor(1.0f, 0.35f, 0.3f, 1.0f);
 
 const char* task_description(const std::string& task) {
-    if (task == "copy") return "copy: the target is the source's letters, unchanged";
-    if (task == "reverse") return "reverse: the target is the source's letters, back to front";
-    if (task == "sort") return "sort: the target is the source's letters in alphabetical order";
-    if (task == "en-ko") return "en-ko: template English sentences and their Korean translations (SVO -> SOV)";
+    if (task == "copy") return tr_noop("copy: the target is the source's letters, unchanged");
+    if (task == "reverse") return tr_noop("reverse: the target is the source's letters, back to front");
+    if (task == "sort") return tr_noop("sort: the target is the source's letters in alphabetical order");
+    if (task == "en-ko") return tr_noop("en-ko: template English sentences and their Korean translations (SVO -> SOV)");
     return "";
 }
 

@@ -228,17 +228,19 @@ std::string cell_meaning(const PanelContext& ctx, const std::string& name, const
 // What the heatmap's rows and columns are, in words (English, for ctx.t).
 const char* axes_note(const PanelContext& ctx, const std::string& name, const Tensor& t) {
     if (t.rank() == 1)
-        return name.starts_with("generator.")   ? "One value per vocabulary token."
-               : name.ends_with("in_proj_bias") ? "b_Q, b_K and b_V one after another, C values each."
-                                                : "One value per dimension.";
-    if (is_in_proj(name)) return "Rows: output dims of W_Q, W_K, W_V (q0 = row 0 of W_Q). Columns: the C input dims.";
-    if (is_out_proj(name)) return "Rows: output dims. Columns: the concatenated heads, D columns each.";
+        return name.starts_with("generator.")   ? tr_noop("One value per vocabulary token.")
+               : name.ends_with("in_proj_bias") ? tr_noop("b_Q, b_K and b_V one after another, C values each.")
+                                                : tr_noop("One value per dimension.");
+    if (is_in_proj(name))
+        return tr_noop("Rows: output dims of W_Q, W_K, W_V (q0 = row 0 of W_Q). Columns: the C input dims.");
+    if (is_out_proj(name)) return tr_noop("Rows: output dims. Columns: the concatenated heads, D columns each.");
     if (row_vocab(ctx, name))
         return ctx.config().tie_embeddings && name == output_weight_name(ctx.config())
-                   ? "Rows: tokens. Columns: the C embedding dims. Tied: the output projection reuses this matrix."
-                   : "Rows: tokens. Columns: the C embedding dims.";
-    if (name == "pos_embed.weight") return "Rows: positions. Columns: the C dims.";
-    return "Rows: outputs. Columns: inputs (nn.Linear's (out, in) layout).";
+                   ? tr_noop(
+                         "Rows: tokens. Columns: the C embedding dims. Tied: the output projection reuses this matrix.")
+                   : tr_noop("Rows: tokens. Columns: the C embedding dims.");
+    if (name == "pos_embed.weight") return tr_noop("Rows: positions. Columns: the C dims.");
+    return tr_noop("Rows: outputs. Columns: inputs (nn.Linear's (out, in) layout).");
 }
 
 void cell_tooltip(const PanelContext& ctx, const std::string& name, const Tensor& t, int64_t r, int64_t col) {
