@@ -371,12 +371,12 @@ int main(int argc, char** argv) {
     attnlab::keep_freed_memory_for_reuse();
     auto options = parse_launch_options(std::vector<std::string>(argv + 1, argv + argc));
     if (!options) {
-        std::fputs(kLaunchUsage, stderr);
+        std::fputs(launch_usage().c_str(), stderr);
         return fail(options.error().message, 2);
     }
     const LaunchOptions& o = *options;
     if (o.help) {
-        std::fputs(kLaunchUsage, stdout);
+        std::fputs(launch_usage().c_str(), stdout);
         return 0;
     }
     if (o.tour_slides && !o.tour) return fail("--tour-slides needs --tour N: the chapter to write", 2);

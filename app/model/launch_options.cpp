@@ -9,22 +9,29 @@
 
 namespace attnlab::gui {
 
-const char* kLaunchUsage =
-    "usage: attnlab [--help] [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean] "
-    "[--presentation] [--light]\n"
-    "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--soak N] [--size WxH] [--step N] "
-    "[--fresh-settings] [--settings FILE]\n"
-    "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] [--tour N "
-    "[--tour-slides DIR]]\n"
-    "views: positional attention masks residual ffn output weights training input model stepper\n"
-    "Without --model or --preset it opens assets/models/en-ko.safetensors when that exists, else a seeded\n"
-    "random tiny model over assets/vocab/en.txt and ko.txt.\n"
-    "--train-steps N starts a training run of N steps at launch (the Training view's preset, seed and batch;\n"
-    "its task, or --train-task); with --screenshot the picture is taken once that run has finished.\n"
-    "--tour N opens chapter N of the guided tour; with --tour-slides DIR it writes that chapter's slides as PNGs\n"
-    "into DIR and exits.\n"
-    "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
-    "memory grew after warm-up.\n";
+std::string launch_usage() {
+    std::string views;  // from the table --view parses (view_from_id), so the two cannot drift apart
+    for (View v : kAllViews) views += std::string(" ") + view_id(v);
+    return "usage: attnlab [--help] [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean] "
+           "[--presentation] [--light]\n"
+           "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--soak N] [--size WxH] [--step N] "
+           "[--fresh-settings] [--settings FILE]\n"
+           "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] "
+           "[--tour N [--tour-slides DIR]]\n"
+           "views (--view NAME):" +
+           views +
+           "\n"
+           "Without --model or --preset it opens assets/models/en-ko.safetensors when that exists, else a seeded\n"
+           "random tiny model over assets/vocab/en.txt and ko.txt.\n"
+           "--train-steps N starts a training run of N steps at launch (the Training view's preset, seed and batch;\n"
+           "its task, or --train-task); with --screenshot the picture is taken once that run has finished.\n"
+           "--tour N opens chapter N of the guided tour; with --tour-slides DIR it writes that chapter's slides as "
+           "PNGs\n"
+           "into DIR and exits.\n"
+           "--predict starts in predict mode (P in the app): each step forward covers the view until R.\n"
+           "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
+           "memory grew after warm-up.\n";
+}
 
 namespace {
 

@@ -36,6 +36,7 @@ struct LaunchOptions {
 };
 
 Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args);
-extern const char* kLaunchUsage;
+// The --help text; its list of views is every view --view accepts.
+std::string launch_usage();
 
 }  // namespace attnlab::gui
