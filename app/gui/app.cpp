@@ -142,7 +142,7 @@ void App::handle_keys(FrameRequests& req) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))) page(-1);
     if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) {
         if (tour_.active())
-            tour_.close();
+            tour_.close(view_);
         else
             open_tour_chapter(0);
     }
@@ -198,6 +198,24 @@ void App::draw_non_finite_warning() {
     ImGui::PopStyleColor();
 }
 
+// While predict mode is on, a yellow menu-bar item says so in every view (a click turns it off), so
+// a covered view is never a mystery.
+void App::draw_predict_indicator() {
+    if (!view_.predict) return;
+    const bool ko = view_.korean;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.78f, 0.16f, 1.0f));
+    const std::string label = std::string("● ") + tr(ko, "Predict mode: on (P to turn off)");
+    if (ImGui::MenuItem(label.c_str())) {
+        view_.predict = false;
+        view_.hidden = false;
+    }
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr(ko,
+                                   "Each step forward covers the view and the stepper's numbers until R reveals "
+                                   "them. Click here or press P to turn predict mode off."));
+}
+
 void App::draw_menu(FrameRequests& req) {
     const bool ko = view_.korean;
     if (!ImGui::BeginMainMenuBar()) return;
@@ -249,6 +267,7 @@ void App::draw_menu(FrameRequests& req) {
         if (ImGui::MenuItem("한국어", nullptr, view_.korean)) view_.korean = true;
         ImGui::EndMenu();
     }
+    draw_predict_indicator();
     ImGui::TextDisabled("  %s", session_.model_name().c_str());
     draw_non_finite_warning();
     if (!font_warning.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "  %s", font_warning.c_str());
@@ -279,7 +298,7 @@ void App::draw_layout() {
         fixed_window((std::string(ctx.t("Guided tour")) + "###tour").c_str(), pos, sz, [&] {
             const TourRequest r = draw_tour_panel(ctx, tour_);
             if (r.kind == TourRequest::open) open_tour_chapter(r.chapter);
-            if (r.kind == TourRequest::close) tour_.close();
+            if (r.kind == TourRequest::close) tour_.close(view_);
             if (r.kind == TourRequest::export_slides) export_tour_slides(".");
         });
     };

@@ -72,6 +72,7 @@ private:
     void handle_keys(FrameRequests& req);
     void draw_menu(FrameRequests& req);
     void draw_non_finite_warning();
+    void draw_predict_indicator();
     void draw_layout();
     void advance_playback(float dt);
     void follow_cursor();

@@ -577,6 +577,12 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"out", "출력"},  // the stepper timeline's short label for the output head
         {"token ids are integers separated by commas, e.g. 4,7,9,2",
          "토큰 번호는 쉼표로 구분한 정수입니다. 예: 4,7,9,2"},
+        // Predict mode's menu-bar sign.
+        {"Predict mode: on (P to turn off)", "예측 모드 켜짐 (P로 끄기)"},
+        {"Each step forward covers the view and the stepper's numbers until R reveals them. Click here or press P to "
+         "turn predict mode off.",
+         "한 단계 나아갈 때마다 R로 공개할 때까지 보기와 단계 실행의 숫자를 가립니다. 여기를 클릭하거나 P를 누르면 "
+         "예측 모드가 꺼집니다."},
     };
     return table;
 }

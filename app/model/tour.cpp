@@ -66,6 +66,12 @@ Status TourRunner::open(int index, Session& session, ViewState& view, const std:
     return ok_status();
 }
 
+void TourRunner::close(ViewState& view) {
+    current_ = -1;
+    view.predict = false;
+    view.hidden = false;
+}
+
 bool TourRunner::task_done(const Session& session, const ViewState& view) const {
     const TourChapter* c = chapter();
     if (!c) return false;

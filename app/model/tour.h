@@ -25,7 +25,9 @@ public:
     // step and view. On an error (a model that does not load, an unknown step or view name) the
     // tour closes and the session keeps whatever did load.
     Status open(int index, Session& session, ViewState& view, const std::string& assets_dir);
-    void close() { current_ = -1; }
+    // Ends the tour, and predict mode with it: a class that used P in the tour would otherwise find
+    // every later step covered, with no chapter card to say why.
+    void close(ViewState& view);
     bool task_done(const Session& session, const ViewState& view) const;
 
 private:

@@ -103,3 +103,17 @@ TEST_CASE("a chapter that cannot be set up closes the tour with a one-line reaso
     CHECK(missing.error().message.find('\n') == std::string::npos);
     CHECK_FALSE(tour.active());
 }
+
+TEST_CASE("ending the tour ends predict mode, so no later step is covered unannounced") {
+    TourRunner tour;
+    REQUIRE(tour.load(kAssets));
+    Session s = some_other_model();
+    ViewState v;
+    v.predict = true;
+    REQUIRE(tour.open(0, s, v, kAssets));
+    REQUIRE(v.hidden);
+    tour.close(v);
+    CHECK_FALSE(tour.active());
+    CHECK_FALSE(v.predict);
+    CHECK_FALSE(v.hidden);
+}
