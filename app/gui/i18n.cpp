@@ -583,6 +583,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "turn predict mode off.",
          "한 단계 나아갈 때마다 R로 공개할 때까지 보기와 단계 실행의 숫자를 가립니다. 여기를 클릭하거나 P를 누르면 "
          "예측 모드가 꺼집니다."},
+        // The settings' autosave, when a write fails.
+        {"Settings not saved:", "설정을 저장하지 못했습니다:"},
     };
     return table;
 }

@@ -13,6 +13,7 @@
 #include "launch_options.h"
 #include "memory_reuse.h"
 #include "screenshot.h"
+#include "settings_autosave.h"
 #include "soak_driver.h"
 
 #include <GLFW/glfw3.h>
@@ -264,14 +265,22 @@ bool present_frame(Running& r, const FrameRequests& req) {
 
 // ---- the run modes ----
 
-// The window a user works in, until it is closed; then the settings are saved.
+// The window a user works in, until it is closed. The settings are saved (atomically) within about a
+// second of each change, and once more on the way out.
 int run_interactive(Running& r) {
+    const bool save = !r.o.fresh_settings && !r.o.settings;
+    SettingsAutosave autosave(r.app.view().to_json());
+    const auto start = std::chrono::steady_clock::now();
     while (!glfwWindowShouldClose(r.window)) {
         poll_events(r);
         const Frame f = draw_frame(r);
         if (!present_frame(r, f.req)) break;
+        const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (save && autosave.due(r.app.view(), now))
+            if (auto st = save_view_state(r.app.view()); !st)
+                r.app.status = tr(r.app.view().korean, "Settings not saved:") + (" " + st.error().message);
     }
-    if (!r.o.fresh_settings && !r.o.settings)
+    if (save)
         if (auto st = save_view_state(r.app.view()); !st) fail("settings not saved: " + st.error().message, 0);
     return 0;
 }
