@@ -6,12 +6,11 @@
 #include "forward/step_path.h"
 #include "hf/open_model.h"
 #include "io/model_file.h"
-#include "ops/softmax.h"
+#include "sampling.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 #include <set>
 
 namespace attnlab::gui {
@@ -286,7 +285,7 @@ bool Session::set_weights(const Weights& weights, std::string model_name) {
     return true;
 }
 
-bool Session::generate_next(bool sample, float temperature, uint64_t seed) {
+bool Session::generate_next(bool sample, float temperature, uint64_t seed, int top_k, float top_p) {
     if (!model_.config.has_decoder()) return fail("an encoder_only model does not generate");
     if (!std::isfinite(temperature) || temperature <= 0.0f) return fail("the temperature must be a positive number");
     if (static_cast<int>(stepper_->inputs().tgt_ids.size()) >= stepper_->config().max_len)
@@ -296,14 +295,9 @@ bool Session::generate_next(bool sample, float temperature, uint64_t seed) {
     const int64_t last = logits->dim(0) - 1;
     int next = argmax_row(*logits, last);
     if (sample) {
-        Tensor row({1, logits->dim(1)});
-        row.row(0) = logits->row(last) / std::max(temperature, 1e-3f);
-        for (float x : row.data)
-            if (!std::isfinite(x)) return fail("the logits are not finite, so there is nothing to sample from");
-        const Tensor p = softmax_rows(row);
-        std::mt19937_64 rng(seed);
-        std::discrete_distribution<int> pick(p.data.begin(), p.data.end());
-        next = pick(rng);
+        auto drawn = sample_token(logits->row(last), {temperature, top_k, top_p}, seed);
+        if (!drawn) return fail(drawn.error().message);
+        next = *drawn;
     }
     std::vector<int> tgt = stepper_->inputs().tgt_ids;
     tgt.push_back(next);

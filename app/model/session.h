@@ -78,8 +78,10 @@ public:
     // mask edits, switched-off heads and switches stay, and every step that reads a changed
     // tensor re-runs. Tensors a switch needs beyond `weights` keep their current values.
     bool set_weights(const Weights& weights, std::string model_name);
-    // Appends the most probable next target token (or a sample at `temperature`).
-    bool generate_next(bool sample, float temperature, uint64_t seed);
+    // Appends the most probable next target token, or, with `sample`, one drawn (seeded) from
+    // softmax(logits / temperature) cut to the top_k most probable (0: all) and then to the
+    // top_p nucleus (1: all), as core/sampling.h does it.
+    bool generate_next(bool sample, float temperature, uint64_t seed, int top_k = 0, float top_p = 1.0f);
     bool translate();  // greedy decoding from <sos> to <eos>
 
     // Stepping, for the timeline.

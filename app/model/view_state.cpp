@@ -217,6 +217,9 @@ std::string ViewState::to_json() const {
                           {"ablated", heads_json(compare.ablated)},
                           {"step", compare.step}}},
                         {"temperature", temperature},
+                        {"sample", sample},
+                        {"sample_seed", sample_seed},
+                        {"top_p", top_p},
                         {"steps_per_second", steps_per_second},
                         {"train",
                          {{"task", train.task},
@@ -275,6 +278,9 @@ ViewState ViewState::from_json(const std::string& text) {
         read(*c, "step", s.compare.step);
     }
     read(j, "temperature", s.temperature);
+    read(j, "sample", s.sample);
+    read(j, "sample_seed", s.sample_seed);
+    read(j, "top_p", s.top_p);
     read(j, "steps_per_second", s.steps_per_second);
     if (auto t = j.find("train"); t != j.end() && t->is_object()) {
         read(*t, "task", s.train.task);

@@ -116,6 +116,11 @@ struct ViewState {
     CircuitChoice circuit;
     CompareChoice compare;
     float temperature = 1.0f;
+    // The output view's generation: Sample draws with top_k (0: all) and top_p (1: all), as
+    // core/sampling.h; off, it takes the argmax. sample_seed is the next draw's seed.
+    bool sample = false;
+    int sample_seed = 1;
+    float top_p = 1.0f;
     std::string weight_name;
     std::string weight_filter;     // the parameter picker's search words
     RandomModelSpec random_model;  // the Model view's "New random model" form

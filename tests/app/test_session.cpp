@@ -1,6 +1,7 @@
 // The app's logic without a display: session commands, view-state persistence, launch flags.
 #include "io/model_file.h"
 #include "launch_options.h"
+#include "sampling.h"
 #include "session.h"
 #include "view_state.h"
 
@@ -113,6 +114,57 @@ TEST_CASE("generation appends one token at a time; translate runs to <eos> or ma
     const auto& tgt = s.stepper().inputs().tgt_ids;
     CHECK(tgt.front() == s.stepper().config().sos_id);
     CHECK((tgt.back() == s.stepper().config().eos_id || static_cast<int>(tgt.size()) == s.stepper().config().max_len));
+}
+
+TEST_CASE("sampled generation draws only from the top-k / top-p set, the same token for the same seed", "[session]") {
+    Session s = english_korean();
+    REQUIRE(s.set_tgt_text(""));
+    const std::vector<int> start = s.stepper().inputs().tgt_ids;
+    s.run_to(s.stepper().size());
+    const Tensor* logits = s.stepper().output(StepId::head(StepKind::logits, s.stepper().config()));  // (T, V)
+    REQUIRE(logits);
+    const RowVec last = logits->row(logits->dim(0) - 1);
+    const auto appended = [&](bool sample, float t, uint64_t seed, int k, float p) {
+        REQUIRE(s.set_tgt_ids(start));
+        REQUIRE(s.generate_next(sample, t, seed, k, p));
+        REQUIRE(s.stepper().inputs().tgt_ids.size() == start.size() + 1);
+        return s.stepper().inputs().tgt_ids.back();
+    };
+    const int greedy = appended(false, 1.0f, 0, 0, 1.0f);
+    Eigen::Index best = 0;
+    last.maxCoeff(&best);
+    CHECK(greedy == static_cast<int>(best));
+    std::set<int> drawn_hot;
+    for (uint64_t seed = 1; seed <= 30; ++seed) {
+        CHECK(appended(true, 4.0f, seed, 1, 1.0f) == greedy);    // top-k 1 is the argmax at any T
+        CHECK(appended(true, 4.0f, seed, 0, 0.001f) == greedy);  // and so is a tiny top-p
+        drawn_hot.insert(appended(true, 4.0f, seed, 0, 1.0f));
+    }
+    CHECK(drawn_hot.size() > 2);  // without a cut, a hot distribution does draw other tokens
+
+    // With top-k 3 and top-p 0.8 at T = 2, every draw is in core's sampling set, and a seed repeats its token.
+    const SamplingOptions options{2.0f, 3, 0.8f};
+    auto set = sampling_set(last, options);
+    REQUIRE(set);
+    std::set<int> kept;
+    for (const RankedToken& t : set->ranked) kept.insert(t.id);
+    REQUIRE(kept.size() == static_cast<size_t>(set->n_kept));
+    std::set<int> drawn;
+    for (uint64_t seed = 1; seed <= 60; ++seed) {
+        const int token = appended(true, options.temperature, seed, options.top_k, options.top_p);
+        CHECK(kept.count(token) == 1);
+        CHECK(token == *sample_token(last, options, seed));
+        CHECK(appended(true, options.temperature, seed, options.top_k, options.top_p) == token);
+        drawn.insert(token);
+    }
+    for (size_t r = 0; r < static_cast<size_t>(set->n_kept); ++r)  // 60 draws reach every token kept with p > 0.1
+        if (set->kept_p(r) > 0.1f) CHECK(drawn.count(set->ranked[r].id) == 1);
+
+    REQUIRE(s.set_tgt_ids(start));
+    CHECK_FALSE(s.generate_next(true, 1.0f, 1, 0, 1.5f));
+    CHECK_THAT(s.error(), Catch::Contains("top-p"));
+    CHECK_FALSE(s.generate_next(true, 1.0f, 1, -2, 1.0f));
+    CHECK(s.stepper().inputs().tgt_ids == start);
 }
 
 TEST_CASE("saving and reopening a model keeps edited weights and switches", "[session]") {
