@@ -1,81 +1,126 @@
-// The output view: per position, the top-k of p = softmax(logits / T) (N, V) as bars. What a
-// position predicts is the head's (its step record): the next token, with the buttons that append
-// one (argmax or a sample) or translate greedily to <eos>; or, for BERT's masked-LM head, the token
-// at that position.
+// The output view: per position, the most probable tokens of p = softmax(logits / T) (N, V) as
+// bars. What a position predicts is the head's (its step record): the next token, with the buttons
+// that append one (argmax, or a sample cut by top-k and top-p as core/sampling.h does it) or
+// translate greedily to <eos>; or, for BERT's masked-LM head, the token at that position. While
+// Sample is on, the bars show the sampling set: kept tokens with p → their renormalised p, cut ones dimmed.
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
+#include "sampling.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
 
 namespace attnlab::gui {
 
 namespace {
 
-constexpr int kMaxTopK = 10;
+constexpr int kMaxBars = 10;        // bars per position
+constexpr int kMaxSampleTopK = 50;  // the Top k slider's end while sampling (0 is "all")
 
-// Greyed text that wraps at the window's edge.
 struct Candidate {
     int id = 0;
-    float p = 0.0f;
+    float p = 0.0f;     // at T
+    float p_t1 = 0.0f;  // at T = 1: what the probs step holds
 };
 
 struct PositionPrediction {
-    std::vector<Candidate> top;  // the kMaxTopK most probable, best first
+    std::vector<Candidate> top;  // the kMaxBars most probable, best first (ties: lower id first)
+    // The sampling cut (core's SamplingSet): ranks [0, n_kept) are drawn from, [n_kept, n_top_k)
+    // were cut by top-p, the rest by top-k. Without sampling nothing is cut.
+    int n_top_k = 0, n_kept = 0;
+    double mass = 1.0;  // Σ p over the kept ranks
+    std::string error;  // why there are no bars (non-finite logits)
     float entropy_bits = 0.0f;
     int next = -1;  // the token that really follows (teacher forcing), or -1
     float next_p = 0.0f;
     int next_rank = 0;  // 1 = the most probable
+
+    float kept_p(size_t rank) const {
+        return rank < static_cast<size_t>(n_kept) && rank < top.size() && mass > 0.0
+                   ? static_cast<float>(static_cast<double>(top[rank].p) / mass)
+                   : 0.0f;
+    }
 };
 
-// Derived from the trace, kept between frames so a frame costs nothing until the logits or T change.
+// Derived from the trace, kept between frames so a frame costs nothing until the logits or the options change.
 struct PredictionCache {
     uint64_t logits_version = 0;
-    float temperature = 0.0f;
+    SamplingOptions options{0.0f, 0, 0.0f};
+    bool sampling = false;
     std::vector<PositionPrediction> rows;
 };
 
-// softmax(row / T), reduced to what the view shows. `next` is the following token's id, or -1.
-PositionPrediction predict_row(ConstRowVecMap logits, float temperature, int next) {
-    const float max_logit = logits.maxCoeff();
-    std::vector<float> p(static_cast<size_t>(logits.size()));
-    double sum = 0.0;
-    for (size_t j = 0; j < p.size(); ++j)
-        sum += p[j] = std::exp((logits[static_cast<Eigen::Index>(j)] - max_logit) / temperature);
+// softmax(row / T), reduced to what the view shows, with the sampling cut when `sampling`. `next`
+// is the following token's id, or -1.
+PositionPrediction predict_row(ConstRowVecMap logits, const SamplingOptions& options, bool sampling, int next) {
     PositionPrediction out;
-    for (float& v : p) {
-        v = static_cast<float>(v / sum);
-        if (v > 0.0f) out.entropy_bits -= v * std::log2(v);
+    const SamplingOptions cut = sampling ? options : SamplingOptions{options.temperature, 0, 1.0f};
+    auto set = sampling_set(logits, cut, kMaxBars);
+    if (!set) {
+        out.error = set.error().message;
+        return out;
     }
-    std::vector<int> ids(p.size());
-    std::iota(ids.begin(), ids.end(), 0);
-    const size_t k = std::min<size_t>(kMaxTopK, ids.size());
-    std::partial_sort(ids.begin(), ids.begin() + static_cast<long>(k), ids.end(),
-                      [&](int a, int b) { return p[static_cast<size_t>(a)] > p[static_cast<size_t>(b)]; });
-    for (size_t i = 0; i < k; ++i) out.top.push_back({ids[i], p[static_cast<size_t>(ids[i])]});
-    if (next >= 0 && static_cast<size_t>(next) < p.size()) {
+    out.n_top_k = set->n_top_k;
+    out.n_kept = set->n_kept;
+    out.mass = set->mass;
+    // p at T and at T = 1, in double: entropy, the next token's p and rank, and the listed tokens' p at T = 1.
+    const double max_logit = static_cast<double>(logits.maxCoeff()), T = static_cast<double>(options.temperature);
+    double sum_t = 0.0, sum_1 = 0.0;
+    for (Eigen::Index j = 0; j < logits.size(); ++j) {
+        const double d = static_cast<double>(logits[j]) - max_logit;
+        sum_t += std::exp(d / T);
+        sum_1 += std::exp(d);
+    }
+    const auto p_at = [&](int id, double t, double sum) {
+        return std::exp((static_cast<double>(logits[id]) - max_logit) / t) / sum;
+    };
+    double entropy = 0.0;
+    for (Eigen::Index j = 0; j < logits.size(); ++j)
+        if (const double p = p_at(static_cast<int>(j), T, sum_t); p > 0.0) entropy -= p * std::log2(p);
+    out.entropy_bits = static_cast<float>(entropy);
+    for (const RankedToken& t : set->ranked) out.top.push_back({t.id, t.p, static_cast<float>(p_at(t.id, 1.0, sum_1))});
+    if (next >= 0 && next < logits.size()) {
         out.next = next;
-        out.next_p = p[static_cast<size_t>(next)];
-        out.next_rank =
-            1 + static_cast<int>(std::count_if(p.begin(), p.end(), [&](float v) { return v > out.next_p; }));
+        out.next_p = static_cast<float>(p_at(next, T, sum_t));
+        out.next_rank = 1;
+        for (Eigen::Index j = 0; j < logits.size(); ++j)
+            if (logits[j] > logits[next]) ++out.next_rank;
     }
     return out;
 }
 
-const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const TraceEntry& logits, Prediction predicts) {
+// Whether the bars show the sampling set: a next-token head that generates, with Sample on.
+bool shows_sampling(const PanelContext& ctx, bool generates) { return generates && ctx.view.sample; }
+
+SamplingOptions sampling_options(const PanelContext& ctx) {
+    return {ctx.view.temperature, ctx.view.top_k, ctx.view.top_p};
+}
+
+const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const TraceEntry& logits, Prediction predicts,
+                                                   bool sampling) {
     PredictionCache& c = ctx.caches.get<PredictionCache>();
-    if (c.logits_version == logits.version && c.temperature == ctx.view.temperature) return c.rows;
+    const SamplingOptions o = sampling_options(ctx);
+    if (c.logits_version == logits.version && c.sampling == sampling && c.options.temperature == o.temperature &&
+        c.options.top_k == o.top_k && c.options.top_p == o.top_p)
+        return c.rows;
     const bool teacher_forced = predicts == Prediction::next_token;  // position r predicts tgt[r + 1]
     const std::vector<int>& ids = ctx.stepper().inputs().tgt_ids;
-    c = {logits.version, ctx.view.temperature, {}};
+    c = {logits.version, o, sampling, {}};
     for (int64_t r = 0; r < logits.value.dim(0); ++r) {
         const size_t following = static_cast<size_t>(r) + 1;
         const int next = teacher_forced && following < ids.size() ? ids[following] : -1;
-        c.rows.push_back(predict_row(logits.value.row(r), ctx.view.temperature, next));
+        c.rows.push_back(predict_row(logits.value.row(r), o, sampling, next));
     }
     return c.rows;
+}
+
+// How many bars a position shows: top k of them (all: kMaxBars) without sampling; with it, the
+// top-k set and the first token it cuts, dimmed, so the cut shows.
+int bars_shown(const PanelContext& ctx, bool sampling) {
+    const int k = ctx.view.top_k;
+    if (k <= 0 || k >= kMaxBars) return kMaxBars;
+    return sampling ? k + 1 : k;
 }
 
 // A token as a bar's label: the space token quoted, so it shows.
@@ -90,49 +135,90 @@ ImU32 with_alpha(ImU32 color, float alpha) {
     return ImGui::ColorConvertFloat4ToU32(c);
 }
 
-// k horizontal bars: token label, bar ∝ p (full width = 100%), percentage. The true next token is green.
+// A bar's tooltip: the token, its p (at T, and at T = 1 when they differ), and where sampling put it.
+void bar_tooltip(const PanelContext& ctx, const PositionPrediction& pred, size_t rank, bool sampling, int position,
+                 const float* logits_row, const std::string& label) {
+    const Candidate& c = pred.top[rank];
+    ImGui::BeginTooltip();
+    ImGui::Text("\"%s\"  (id %d)", label.c_str(), c.id);
+    const double T = static_cast<double>(ctx.view.temperature);
+    if (ctx.view.temperature != 1.0f) {
+        ImGui::Text("p (T = %.2f) = %.4f   logit = %.3f", T, static_cast<double>(c.p),
+                    static_cast<double>(logits_row[c.id]));
+        ImGui::TextDisabled("p (T = 1, %s) = %.4f", ctx.t("the probs step"), static_cast<double>(c.p_t1));
+    } else {
+        ImGui::Text("p = %.4f   logit = %.3f", static_cast<double>(c.p), static_cast<double>(logits_row[c.id]));
+    }
+    if (sampling) {
+        if (rank < static_cast<size_t>(pred.n_kept))
+            ImGui::Text("%s: %.4f", ctx.t("renormalised over the sampling set"),
+                        static_cast<double>(pred.kept_p(rank)));
+        else
+            ImGui::TextDisabled("%s", ctx.t(rank < static_cast<size_t>(pred.n_top_k)
+                                                ? "Cut by top p: the tokens above already hold top p of the mass."
+                                                : "Cut by top k: it is not among the k most probable."));
+    }
+    if (c.id == pred.next)
+        ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s", ctx.t("the token that really follows"));
+    step_explanation_section(ctx, StepId::head(StepKind::probs, ctx.config()), {0, position, -1});
+    ImGui::EndTooltip();
+}
+
+// Horizontal bars: token label, bar ∝ p (full width = 100%), percentage. The true next token is
+// green. While sampling, a kept token's bar carries a faint extension to its renormalised p and its
+// text reads "p → renormalised p"; a cut token is drawn dimmed, below a line at the cut.
 void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, int position, const float* logits_row,
-                      float width) {
+                      float width, bool sampling) {
     const std::optional<Vocab>& vocab = output_vocab(ctx);
-    const int k = std::min<int>(ctx.view.top_k, static_cast<int>(pred.top.size()));
+    const int k = std::min<int>(bars_shown(ctx, sampling), static_cast<int>(pred.top.size()));
     const float line = ImGui::GetTextLineHeightWithSpacing(), em = ctx.em;
+    if (!pred.error.empty()) {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+        ImGui::TextDisabled("%s", pred.error.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
     float label_w = 2.0f * em;
     for (int i = 0; i < k; ++i)
         label_w =
             std::max(label_w, ImGui::CalcTextSize(token_text(vocab, pred.top[static_cast<size_t>(i)].id).c_str()).x);
-    label_w = std::min(label_w, 7.0f * em) + 0.5f * em;
-    const float pct_w = ImGui::CalcTextSize("100.0%").x + 0.4f * em;
+    label_w = std::min(label_w, (sampling ? 4.5f : 7.0f) * em) + 0.5f * em;
+    const float pct_w = ImGui::CalcTextSize(sampling ? "100.0% → 100.0%" : "100.0%").x + 0.4f * em;
     const float bar_w = std::max(2.0f * em, width - label_w - pct_w);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const ImU32 bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
     const ImU32 truth = IM_COL32(90, 200, 120, 255);
     for (int i = 0; i < k; ++i) {
-        const Candidate& c = pred.top[static_cast<size_t>(i)];
+        const size_t rank = static_cast<size_t>(i);
+        const Candidate& c = pred.top[rank];
+        const bool kept = !sampling || i < pred.n_kept;
         const float y = origin.y + static_cast<float>(i) * line;
         const std::string label = token_text(vocab, c.id);
         const bool is_next = c.id == pred.next;
         const ImVec2 lsize = ImGui::CalcTextSize(label.c_str());
+        const ImU32 label_color = is_next ? (kept ? truth : with_alpha(truth, 0.5f)) : (kept ? text : dim);
         draw->PushClipRect(ImVec2(origin.x, y), ImVec2(origin.x + label_w - 0.4f * em, y + line), true);
-        draw->AddText(ImVec2(origin.x + std::max(0.0f, label_w - 0.5f * em - lsize.x), y), is_next ? truth : text,
-                      label.c_str());
+        draw->AddText(ImVec2(origin.x + std::max(0.0f, label_w - 0.5f * em - lsize.x), y), label_color, label.c_str());
         draw->PopClipRect();
         const ImVec2 a(origin.x + label_w, y + line * 0.12f), b(a.x + bar_w * c.p, y + line * 0.82f);
         draw->AddRectFilled(a, ImVec2(a.x + bar_w, b.y), ImGui::GetColorU32(ImGuiCol_FrameBg));
-        draw->AddRectFilled(a, b, is_next ? truth : with_alpha(bar, i == 0 ? 1.0f : 0.65f));
-        char pct[16];
-        std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * static_cast<double>(c.p));
-        draw->AddText(ImVec2(a.x + bar_w + 0.4f * em, y), text, pct);
+        const ImU32 fill = is_next ? truth : bar;
+        if (sampling && kept)  // the renormalised p, faint, behind the raw p
+            draw->AddRectFilled(a, ImVec2(a.x + bar_w * pred.kept_p(rank), b.y), with_alpha(fill, 0.3f));
+        draw->AddRectFilled(a, b, with_alpha(fill, !kept ? 0.25f : is_next || i == 0 ? 1.0f : 0.65f));
+        char pct[48];
+        if (sampling && kept)
+            std::snprintf(pct, sizeof pct, "%.1f%% → %.1f%%", 100.0 * static_cast<double>(c.p),
+                          100.0 * static_cast<double>(pred.kept_p(rank)));
+        else
+            std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * static_cast<double>(c.p));
+        draw->AddText(ImVec2(a.x + bar_w + 0.4f * em, y), kept ? text : dim, pct);
+        if (sampling && i == pred.n_kept && i > 0)  // the cut, between the last kept and the first cut token
+            draw->AddLine(ImVec2(origin.x, y), ImVec2(origin.x + width, y), with_alpha(bar, 0.8f), 1.0f);
         const bool hovered = ImGui::IsMouseHoveringRect(ImVec2(origin.x, y), ImVec2(origin.x + width, y + line));
-        if (hovered && ImGui::IsWindowHovered()) {
-            ImGui::BeginTooltip();
-            ImGui::Text("\"%s\"  (id %d)", label.c_str(), c.id);
-            ImGui::Text("p = %.4f   logit = %.3f", static_cast<double>(c.p), static_cast<double>(logits_row[c.id]));
-            if (is_next)
-                ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s", ctx.t("the token that really follows"));
-            step_explanation_section(ctx, StepId::head(StepKind::probs, ctx.config()), {0, position, -1});
-            ImGui::EndTooltip();
-        }
+        if (hovered && ImGui::IsWindowHovered()) bar_tooltip(ctx, pred, rank, sampling, position, logits_row, label);
     }
     ImGui::Dummy(ImVec2(width, static_cast<float>(k) * line));
 }
@@ -145,23 +231,21 @@ void next_token_note(const PanelContext& ctx, const PositionPrediction& pred) {
                        pred.next_rank);
 }
 
-// "Sample" and its seed live in ImGui's window storage until ViewState has fields for them.
 void generation_controls(PanelContext& ctx) {
-    ImGuiStorage* storage = ImGui::GetStateStorage();
-    const ImGuiID sample_id = ImGui::GetID("output_sample"), seed_id = ImGui::GetID("output_seed");
-    bool sample = storage->GetBool(sample_id, false);
-    const int seed = storage->GetInt(seed_id, 1);
+    ViewState& v = ctx.view;
     if (ImGui::Button(ctx.t("Generate next token")) &&
-        ctx.session.generate_next(sample, ctx.view.temperature, static_cast<uint64_t>(seed)) && sample)
-        storage->SetInt(seed_id, seed + 1);  // the next sample draws afresh
+        ctx.session.generate_next(v.sample, v.temperature, static_cast<uint64_t>(v.sample_seed), v.top_k, v.top_p) &&
+        v.sample)
+        ++v.sample_seed;  // the next sample draws afresh
     ImGui::SameLine();
-    if (ImGui::Checkbox(ctx.t("Sample"), &sample)) storage->SetBool(sample_id, sample);
+    ImGui::Checkbox(ctx.t("Sample"), &v.sample);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
-            "%s", ctx.t("Off: take the most probable token (argmax). On: draw one from p at this temperature."));
-    if (sample) {
+        ImGui::SetTooltip("%s\n%s",
+                          ctx.t("Off: take the most probable token (argmax). On: draw one from p at this temperature."),
+                          ctx.t("Top k and top p cut the tokens it draws from; the bars show which stay in."));
+    if (v.sample) {
         ImGui::SameLine();
-        ImGui::TextDisabled("%s %d", ctx.t("Seed"), storage->GetInt(seed_id, 1));
+        ImGui::TextDisabled("%s %d", ctx.t("Seed"), v.sample_seed);
     }
     ImGui::SameLine(0.0f, 2.0f * ctx.em);
     const bool prompt = ctx.config().arch == Arch::decoder_only;  // greedy decoding continues the prompt
@@ -180,35 +264,89 @@ void generation_controls(PanelContext& ctx) {
         ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", ctx.session.error().c_str());
 }
 
-void display_controls(PanelContext& ctx) {
+// Temperature and Top k always; Top p where the model generates (enabled while Sample is on). With
+// Sample on, Top k runs to kMaxSampleTopK and 0 is "all"; otherwise it only sets how many bars show.
+void display_controls(PanelContext& ctx, bool generates) {
+    ViewState& v = ctx.view;
+    const bool sampling = shows_sampling(ctx, generates);
     ImGui::SetNextItemWidth(10.0f * ctx.em);
-    ImGui::SliderFloat(ctx.t("Temperature"), &ctx.view.temperature, 0.1f, 5.0f, "T = %.2f",
-                       ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat(ctx.t("Temperature"), &v.temperature, 0.1f, 5.0f, "T = %.2f", ImGuiSliderFlags_Logarithmic);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s",
                           ctx.t("p = softmax(logits / T): T < 1 sharpens, T > 1 flattens. Display and sampling only."));
     ImGui::SameLine(0.0f, 2.0f * ctx.em);
     ImGui::SetNextItemWidth(8.0f * ctx.em);
-    ImGui::SliderInt(ctx.t("Top k"), &ctx.view.top_k, 1, kMaxTopK);
-    ctx.view.temperature = std::clamp(ctx.view.temperature, 0.1f, 5.0f);
-    ctx.view.top_k = std::clamp(ctx.view.top_k, 1, kMaxTopK);
+    ImGui::SliderInt(ctx.t("Top k"), &v.top_k, sampling ? 0 : 1, sampling ? kMaxSampleTopK : kMaxBars,
+                     v.top_k == 0 ? ctx.t("all") : "%d");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t(sampling ? "Sampling keeps only the k most probable tokens (all: no cut). "
+                                                 "The bars show at most 10."
+                                               : "How many of the most probable tokens each position shows."));
+    if (generates) {
+        // Beside Top k when the slider and its label fit, else on the next line (a narrow window).
+        const float slider_w = 8.0f * ctx.em, gap = 2.0f * ctx.em;
+        const float need =
+            gap + slider_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(ctx.t("Top p")).x;
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetItemRectMax().x + need <= right) ImGui::SameLine(0.0f, gap);
+        ImGui::SetNextItemWidth(slider_w);
+        ImGui::BeginDisabled(!sampling);
+        ImGui::SliderFloat(ctx.t("Top p"), &v.top_p, 0.05f, 1.0f, "%.2f");
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("%s", ctx.t(sampling ? "Nucleus sampling: of the top k, keep the fewest most probable "
+                                                     "tokens whose p adds up to at least top p (1: no cut)."
+                                                   : "Turn on Sample to draw with top p."));
+    }
+    v.temperature = std::clamp(v.temperature, 0.1f, 5.0f);
+    v.top_k = std::clamp(v.top_k, 0, kMaxSampleTopK);
+    v.top_p = std::clamp(v.top_p, 0.05f, 1.0f);
+    // The bars are p at T; the stepper's probs step is T = 1. Say so whenever the two differ.
+    if (v.temperature != 1.0f)
+        ImGui::TextColored(ImVec4(0.95f, 0.72f, 0.35f, 1.0f), ctx.t("Bars: p at T = %.2f (the probs step is T = 1)"),
+                           static_cast<double>(v.temperature));
+}
+
+// "Sampling from 3 tokens holding 82.4% of p …": the set the next draw uses.
+void sampling_caption(const PanelContext& ctx, const PositionPrediction& pred) {
+    char caption[320];
+    const double mass = 100.0 * pred.mass;
+    if (pred.n_kept == 1)
+        std::snprintf(caption, sizeof caption,
+                      ctx.t("Sampling keeps only the most probable token (%.1f%% of p), so every draw picks it; "
+                            "dimmed tokens are cut."),
+                      mass);
+    else
+        std::snprintf(caption, sizeof caption,
+                      ctx.t("Sampling from %d tokens holding %.1f%% of p (→ rescaled to sum to 100%%); dimmed "
+                            "tokens are cut."),
+                      pred.n_kept, mass);
+    // Wrapped at the visible edge: TextWrapped's own edge follows the content width in a window that
+    // scrolls sideways, so a caption once wider than the window would keep itself wide.
+    ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextUnformatted(caption);
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
 }
 
 // The last position, large: what the model would append next.
 void next_prediction(const PanelContext& ctx, const PositionPrediction& pred, int position, const float* logits_row,
-                     const std::string& last) {
+                     const std::string& last, bool sampling) {
     ImGui::Text("%s  ·  %s \"%s\"", ctx.t("Next-token prediction"), ctx.t("after"), last.c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("(%s %.2f %s)", ctx.t("entropy"), static_cast<double>(pred.entropy_bits), ctx.t("bits"));
-    probability_bars(ctx, pred, position, logits_row, std::min(ImGui::GetContentRegionAvail().x, 36.0f * ctx.em));
+    if (sampling && pred.error.empty()) sampling_caption(ctx, pred);
+    probability_bars(ctx, pred, position, logits_row, std::min(ImGui::GetContentRegionAvail().x, 36.0f * ctx.em),
+                     sampling);
 }
 
 // One card per position, wrapping; when generating, the last one (the next-token prediction) is outlined.
 // "i  token →" heads a card: what follows token i, or what the token at i is.
 void position_grid(PanelContext& ctx, const std::vector<PositionPrediction>& rows, const Tensor& logits,
-                   const SequenceView& seq, bool generates) {
-    const float em = ctx.em, card_w = 17.0f * em;
-    const float card_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(ctx.view.top_k + 2) +
+                   const SequenceView& seq, bool generates, bool sampling) {
+    const float em = ctx.em, card_w = (sampling ? 19.0f : 17.0f) * em;
+    const float card_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(bars_shown(ctx, sampling) + 2) +
                          ImGui::GetStyle().WindowPadding.y * 2.0f;
     const float avail = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
     const int per_line = std::max(1, static_cast<int>((avail + spacing) / (card_w + spacing)));
@@ -231,7 +369,7 @@ void position_grid(PanelContext& ctx, const std::vector<PositionPrediction>& row
             ImGui::TextDisabled("%s", ctx.t("next"));
         }
         probability_bars(ctx, rows[r], static_cast<int>(r), logits.data.data() + r * static_cast<size_t>(logits.dim(1)),
-                         ImGui::GetContentRegionAvail().x);
+                         ImGui::GetContentRegionAvail().x, sampling);
         next_token_note(ctx, rows[r]);
         ImGui::EndChild();
         ImGui::PopID();
@@ -250,16 +388,17 @@ std::optional<Prediction> head_prediction(const PanelContext& ctx) {
 
 void draw_output_panel(PanelContext& ctx) {
     const bool next_token = head_prediction(ctx).value_or(Prediction::next_token) == Prediction::next_token;
-    const bool generates = next_token && ctx.config().has_decoder();
+    const bool generates = next_token && ctx.config().has_decoder();  // BERT's masked-LM head does not
+    const bool sampling = shows_sampling(ctx, generates);
     if (generates) generation_controls(ctx);
-    display_controls(ctx);
+    display_controls(ctx, generates);
     const TraceEntry* logits = ctx.stepper().entry(StepId::head(StepKind::logits, ctx.config()));  // (N, V)
     if (!logits) {
         text_not_run_yet(ctx);
         return;
     }
     const std::vector<PositionPrediction>& rows =
-        predictions(ctx, *logits, next_token ? Prediction::next_token : Prediction::masked_tokens);
+        predictions(ctx, *logits, next_token ? Prediction::next_token : Prediction::masked_tokens, sampling);
     if (rows.empty()) return;
     const SequenceView seq = ctx.config().has_decoder() ? ctx.session.target() : ctx.session.source();
     const size_t last = rows.size() - 1;
@@ -267,7 +406,7 @@ void draw_output_panel(PanelContext& ctx) {
     if (generates) {
         next_prediction(ctx, rows[last], static_cast<int>(last),
                         logits->value.data.data() + last * static_cast<size_t>(logits->value.dim(1)),
-                        last < seq.labels.size() ? seq.labels[last] : "");
+                        last < seq.labels.size() ? seq.labels[last] : "", sampling);
         ImGui::Separator();
     }
     ImGui::TextUnformatted(ctx.t(next_token ? "Next-token probabilities at every position"
@@ -275,7 +414,7 @@ void draw_output_panel(PanelContext& ctx) {
     text_disabled_wrapped(ctx.t(next_token ? "Teacher forcing: position i sees tokens 0..i and predicts token i + 1."
                                            : "Every position sees the whole sentence; the model was trained to fill in "
                                              "the tokens hidden behind [MASK]."));
-    position_grid(ctx, rows, logits->value, seq, generates);
+    position_grid(ctx, rows, logits->value, seq, generates, sampling);
 }
 
 }  // namespace attnlab::gui
