@@ -17,7 +17,7 @@ std::string launch_usage() {
            "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--soak N] [--size WxH] [--step N] "
            "[--fresh-settings] [--settings FILE]\n"
            "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] "
-           "[--tour N [--tour-slides DIR]]\n"
+           "[--tour N [--tour-slides DIR]] [--switch NAME]\n"
            "views (--view NAME):" +
            views +
            "\n"
@@ -30,7 +30,34 @@ std::string launch_usage() {
            "into DIR and exits.\n"
            "--predict starts in predict mode (P in the app): each step forward covers the view until R.\n"
            "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
-           "memory grew after warm-up.\n";
+           "memory grew after warm-up.\n"
+           "--switch NAME (repeatable) sets a Model view switch on the opened weights: pre-ln, post-ln, relu, gelu,\n"
+           "gelu-tanh, sinusoidal, learned-positions, no-positions, scale-embedding, no-scale-embedding, final-norm,\n"
+           "no-final-norm.\n";
+}
+
+bool apply_launch_switch(const std::string& name, ModelConfig& c) {
+    if (name == "pre-ln" || name == "post-ln")
+        c.norm_first = name == "pre-ln";
+    else if (name == "relu")
+        c.activation = Activation::relu;
+    else if (name == "gelu")
+        c.activation = Activation::gelu;
+    else if (name == "gelu-tanh")
+        c.activation = Activation::gelu_tanh;
+    else if (name == "sinusoidal")
+        c.positional = Positional::sinusoidal;
+    else if (name == "learned-positions")
+        c.positional = Positional::learned;
+    else if (name == "no-positions")
+        c.positional = Positional::none;
+    else if (name == "scale-embedding" || name == "no-scale-embedding")
+        c.scale_embedding = name == "scale-embedding";
+    else if (name == "final-norm" || name == "no-final-norm")
+        c.final_norm = name == "final-norm";
+    else
+        return false;
+    return true;
 }
 
 namespace {
@@ -120,6 +147,10 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             auto n = to_int(*v, 1, 1000000);
             if (!n) return Error{a + " takes a positive integer"};
             (a == "--frames" ? o.frames : a == "--soak" ? o.soak_frames : o.bench_frames) = *n;
+        } else if (a == "--switch") {
+            ModelConfig c;
+            if (!apply_launch_switch(*v, c)) return Error{"unknown switch '" + *v + "' (see --help)"};
+            o.switches.push_back(*v);
         } else if (a == "--size") {
             const auto x = v->find('x');
             auto w = x == std::string::npos ? std::nullopt : to_int(v->substr(0, x), 320, 8192);

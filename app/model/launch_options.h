@@ -1,6 +1,7 @@
 // The attnlab command line: what to open and whether to run headless (screenshot, frame bench).
 #pragma once
 
+#include "config.h"
 #include "result.h"
 
 #include <optional>
@@ -33,9 +34,13 @@ struct LaunchOptions {
     int train_steps = 0;                     // start a training run of this many steps at launch; a
                                              // screenshot waits until it has finished
     std::optional<std::string> train_task;   // that run's task (default: the Training view's choice)
+    std::vector<std::string> switches;       // --switch NAME, in order: the Model view's switches set at launch
 };
 
 Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args);
+// Sets one --switch in `config`: pre-ln, post-ln, relu, gelu, gelu-tanh, sinusoidal, learned-positions,
+// no-positions, scale-embedding, no-scale-embedding, final-norm or no-final-norm. False for another name.
+bool apply_launch_switch(const std::string& name, ModelConfig& config);
 // The --help text; its list of views is every view --view accepts.
 std::string launch_usage();
 

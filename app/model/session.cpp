@@ -61,8 +61,10 @@ Result<Session> Session::from_preset(const std::string& preset, uint64_t seed, s
                                      std::optional<Vocab> tgt_vocab, std::string src_text) {
     auto model = make_random_model(preset, seed, std::move(src_vocab), std::move(tgt_vocab), TokenizerKind::word);
     if (!model) return model.error();
-    return from_model(std::move(*model), "random " + preset + " (seed " + std::to_string(seed) + ")",
-                      std::move(src_text), "");
+    auto s = from_model(std::move(*model), "random " + preset + " (seed " + std::to_string(seed) + ")",
+                        std::move(src_text), "");
+    if (s) s->origin_ = ModelOrigin::random;
+    return s;
 }
 
 bool Session::fail(const std::string& message) {
@@ -101,7 +103,9 @@ bool Session::replace_model(Model model, std::string model_name) {
 bool Session::open_model_file(const std::string& path) {
     auto loaded = open_model(path);
     if (!loaded) return fail(loaded.error().message);
-    return replace_model(std::move(loaded->model), path);
+    if (!replace_model(std::move(loaded->model), path)) return false;
+    origin_ = ModelOrigin::file;
+    return true;
 }
 
 bool Session::save_model_file(const std::string& path) {
@@ -109,7 +113,9 @@ bool Session::save_model_file(const std::string& path) {
     m.config = stepper_->config();
     m.weights = stepper_->weights();
     if (auto st = io::write_model(path, m); !st) return fail(st.error().message);
+    model_ = std::move(m);  // the file now holds the switches and edits: they no longer differ from it
     model_name_ = path;
+    origin_ = ModelOrigin::file;
     return done();
 }
 
@@ -133,7 +139,9 @@ bool Session::new_random_model(const RandomModelSpec& spec) {
     char name[96];
     std::snprintf(name, sizeof name, "random C=%d H=%d L=%d F=%d (seed %llu)", spec.d_model, spec.n_heads,
                   spec.n_layers, spec.d_ff, static_cast<unsigned long long>(spec.seed));
-    return replace_model(std::move(*model), name);
+    if (!replace_model(std::move(*model), name)) return false;
+    origin_ = ModelOrigin::random;
+    return true;
 }
 
 bool Session::set_src_text(const std::string& text) {
@@ -189,11 +197,25 @@ bool Session::reset_mask(AttentionUse use) {
     return done();
 }
 
+bool Session::reset_all_masks() {
+    for (AttentionUse use : {AttentionUse::encoder_self, AttentionUse::decoder_self, AttentionUse::cross})
+        stepper_->clear_mask_overrides(use);
+    return done();
+}
+
 bool Session::toggle_head(const AttentionSite& attention, int head) {
     const auto& ablated = stepper_->inputs().ablated_heads;
     auto it = ablated.find(attention);
     const bool is_ablated = it != ablated.end() && it->second.count(head);
     if (auto st = stepper_->set_head_ablated(attention, head, !is_ablated); !st) return fail(st.error().message);
+    return done();
+}
+
+bool Session::switch_all_heads_on() {
+    const auto ablated = stepper_->inputs().ablated_heads;  // a copy: each command below edits it
+    for (const auto& [site, heads] : ablated)
+        for (int head : heads)
+            if (auto st = stepper_->set_head_ablated(site, head, false); !st) return fail(st.error().message);
     return done();
 }
 
@@ -213,10 +235,11 @@ bool same_vocab(const std::optional<Vocab>& a, const std::optional<Vocab>& b) {
     return a.has_value() == b.has_value() && (!a || a->tokens() == b->tokens());
 }
 
-// `weights` made to fit `config`: what it lacks is taken from `current` (or seeded when the
-// shapes differ there too), what the config does not read is dropped. A switch fits the
-// current weights to the new config; a snapshot fits new weights to the current config.
-Weights fit_weights(const ModelConfig& config, Weights weights, const Weights& current) {
+// `weights` made to fit `config`: what it lacks is taken from `current`, then from `loaded` (or
+// seeded when the shapes differ there too), what the config does not read is dropped. A switch
+// fits the current weights to the new config; a snapshot fits new weights to the current config.
+Weights fit_weights(const ModelConfig& config, Weights weights, const Weights& current,
+                    const Weights* loaded = nullptr) {
     std::set<std::string> needed;
     std::optional<Weights> fresh;
     for (const auto& spec : parameter_specs(config)) {
@@ -226,6 +249,11 @@ Weights fit_weights(const ModelConfig& config, Weights weights, const Weights& c
         const Tensor* old = current.find(spec.name);
         if (old && old->shape == spec.shape) {
             weights.set_shared(spec.name, current.shared(spec.name));
+            continue;
+        }
+        const Tensor* as_loaded = loaded ? loaded->find(spec.name) : nullptr;
+        if (as_loaded && as_loaded->shape == spec.shape) {
+            weights.set_shared(spec.name, loaded->shared(spec.name));
             continue;
         }
         if (!fresh) fresh = init_weights(config, kSwitchSeed);
@@ -242,8 +270,21 @@ Weights fit_weights(const ModelConfig& config, Weights weights, const Weights& c
 
 bool Session::set_config(const ModelConfig& config) {
     if (auto st = validate_config(config); !st) return fail(st.error().message);
-    Weights fitted = fit_weights(config, stepper_->weights(), stepper_->weights());
+    Weights fitted = fit_weights(config, stepper_->weights(), stepper_->weights(), &model_.weights);
     if (auto st = stepper_->set_model(config, std::move(fitted)); !st) return fail(st.error().message);
+    return done();
+}
+
+bool Session::restore_weights() {
+    Weights fitted = fit_weights(stepper_->config(), model_.weights, stepper_->weights());
+    if (auto st = stepper_->set_model(stepper_->config(), std::move(fitted)); !st) return fail(st.error().message);
+    return done();
+}
+
+bool Session::restore_config() {
+    // A tensor the switches dropped comes back as loaded, not as the seeded one a later switch made.
+    Weights fitted = fit_weights(model_.config, stepper_->weights(), model_.weights);
+    if (auto st = stepper_->set_model(model_.config, std::move(fitted)); !st) return fail(st.error().message);
     return done();
 }
 
@@ -256,6 +297,7 @@ bool Session::adopt_model(Model model, std::string model_name, const std::string
         if (auto st = stepper_->set_model(stepper_->config(), model.weights); !st) return fail(st.error().message);
         model_ = std::move(model);
         model_name_ = std::move(model_name);
+        origin_ = ModelOrigin::training;
         ++model_serial_;
         return done();
     }
@@ -272,6 +314,7 @@ bool Session::adopt_model(Model model, std::string model_name, const std::string
     const uint64_t serial = model_serial_ + 1;
     *this = std::move(*fresh);
     model_serial_ = serial;
+    origin_ = ModelOrigin::training;
     if (!src.empty() && !set_src_text(src)) src_text_.clear();
     if (!tgt.empty() && model_.config.arch == Arch::encoder_decoder && !set_tgt_text(tgt)) tgt_text_.clear();
     return done();
@@ -280,6 +323,7 @@ bool Session::adopt_model(Model model, std::string model_name, const std::string
 bool Session::set_weights(const Weights& weights, std::string model_name) {
     Weights fitted = fit_weights(stepper_->config(), weights, stepper_->weights());
     if (auto st = stepper_->set_model(stepper_->config(), std::move(fitted)); !st) return fail(st.error().message);
+    model_.weights = weights;  // the run's weights are the model now, not an edit of the user's
     model_name_ = std::move(model_name);
     ++generation_;  // not done(): a snapshot arriving must not wipe the error of the user's last command
     return true;

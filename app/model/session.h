@@ -19,6 +19,10 @@ struct SequenceView {
 };
 
 // The shape of a random model the user asks for: a preset's sizes, which the user may change.
+// Where the session's model came from: a file (opened, bundled, or saved since), a seeded random
+// preset, or a training run (its step 0 or a snapshot).
+enum class ModelOrigin { file, random, training };
+
 struct RandomModelSpec {
     int d_model = 64, n_heads = 4, n_layers = 2, d_ff = 256;  // n_layers per stack
     uint64_t seed = 1;
@@ -34,9 +38,11 @@ public:
     static Result<Session> from_preset(const std::string& preset, uint64_t seed, std::optional<Vocab> src_vocab,
                                        std::optional<Vocab> tgt_vocab, std::string src_text);
 
-    // The model as loaded: its vocabularies and tokenizer. The live config and weights,
-    // after switches and edits, are the stepper's.
+    // The model as loaded (from its file, or the training run's newest snapshot; as saved after a
+    // save): its vocabularies, tokenizer, config and weights. The live config and weights, after
+    // switches and edits, are the stepper's; model_changes.h lists what differs.
     const Model& model() const { return model_; }
+    ModelOrigin origin() const { return origin_; }
     const Stepper& stepper() const { return *stepper_; }
     const std::string& model_name() const { return model_name_; }
     const std::string& error() const { return error_; }  // the last command's failure, or empty
@@ -55,7 +61,7 @@ public:
     // For input a panel found malformed before any command: records `message` as the error.
     bool reject(const std::string& message) { return fail(message); }
     bool open_model_file(const std::string& path);  // ours, or a Hugging Face folder (or its config.json)
-    bool save_model_file(const std::string& path);
+    bool save_model_file(const std::string& path);  // the live config and weights; they become the model as loaded
     bool new_random_model(const RandomModelSpec& spec);
     bool set_src_text(const std::string& text);
     bool set_tgt_text(const std::string& text);
@@ -63,11 +69,18 @@ public:
     bool set_tgt_ids(std::vector<int> ids);
     bool toggle_mask_cell(AttentionUse use, int row, int col);  // a cell of the mask that use of attention reads
     bool reset_mask(AttentionUse use);
+    bool reset_all_masks();  // every mask as the ids make it, no cell flipped
     bool toggle_head(const AttentionSite& attention, int head);
+    bool switch_all_heads_on();
     bool set_weight(const std::string& name, int64_t flat_index, float value);
-    // Switches that keep the weights' shapes, or add/drop what the switch needs (learned
-    // positions get seeded random embeddings, final norms start as identity).
+    // Switches that keep the weights' shapes, or add/drop what the switch needs: a tensor the
+    // loaded model has comes back from it; others are seeded (learned positions get random
+    // embeddings, final norms start as identity).
     bool set_config(const ModelConfig& config);
+    // Undo: every weight the loaded model has, back to its value (a switch's own tensors stay);
+    // the config the weights were loaded with (or trained with), its tensors back as loaded.
+    bool restore_weights();
+    bool restore_config();
     // A model from elsewhere (a training run at step 0) with its example sentence. When it has
     // the config and vocabularies of the current one, only the weights are swapped, so the
     // user's text, mask edits and switched-off heads stay; otherwise it replaces the model and
@@ -77,6 +90,7 @@ public:
     // New weights for the same model (a training snapshot, or step 0 to compare): the inputs,
     // mask edits, switched-off heads and switches stay, and every step that reads a changed
     // tensor re-runs. Tensors a switch needs beyond `weights` keep their current values.
+    // `weights` become the model as loaded: the run's weights are not the user's edits.
     bool set_weights(const Weights& weights, std::string model_name);
     // Appends the most probable next target token, or, with `sample`, one drawn (seeded) from
     // softmax(logits / temperature) cut to the top_k most probable (0: all) and then to the
@@ -104,6 +118,7 @@ private:
     std::string error_;
     uint64_t generation_ = 1;
     uint64_t model_serial_ = 1;
+    ModelOrigin origin_ = ModelOrigin::file;
 };
 
 }  // namespace attnlab::gui
