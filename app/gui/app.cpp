@@ -3,6 +3,7 @@
 
 #include "heap_trim.h"
 #include "io/trace_file.h"
+#include "panels/changes_bar.h"
 #include "panels/panel_context.h"
 #include "panels/tour_panel.h"
 
@@ -327,6 +328,7 @@ void App::draw_layout() {
             const std::string label = std::string(ctx.t(view_title(v))) + "###" + view_id(v);
             if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
                 if (!select) view_.tab = v;  // the user's choice
+                draw_changes_bar(ctx);       // what differs from the model file, in every view
                 ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
                 switch (v) {
                     case View::positional: draw_positional_panel(ctx); break;

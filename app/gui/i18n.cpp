@@ -611,6 +611,45 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "예측 모드가 꺼집니다."},
         // The settings' autosave, when a write fails.
         {"Settings not saved:", "설정을 저장하지 못했습니다:"},
+        // The changes bar: what differs from the model file, above every view.
+        {"Changed from the file:", "파일과 달라진 점:"},
+        {"Changed from the trained weights:", "학습된 가중치와 달라진 점:"},
+        {"Changed from the random model:", "무작위 모델과 달라진 점:"},
+        {"1 head off", "헤드 1개 꺼짐"},
+        {"%lld heads off", "헤드 %lld개 꺼짐"},
+        {"1 mask cell flipped", "마스크 칸 1개 뒤집음"},
+        {"%lld mask cells flipped", "마스크 칸 %lld개 뒤집음"},
+        {"1 weight edited", "가중치 1개 수정됨"},
+        {"%lld weights edited", "가중치 %lld개 수정됨"},
+        {"weights edited in %d tensors", "텐서 %d개의 가중치 수정됨"},
+        {"%s: %s (was %s)", "%s: %s (원래 %s)"},
+        {"%s: %s (trained with %s)", "%s: %s (학습 때 %s)"},
+        {"Embedding × √d_model", "임베딩 × √d_model"},
+        {"Other settings", "그 밖의 설정"},
+        {"on", "켜짐"},
+        {"off", "꺼짐"},
+        {"Switched-off heads add nothing to their layer. Click to switch every head back on.",
+         "꺼진 헤드는 층에 아무것도 더하지 않습니다. 클릭하면 모든 헤드를 다시 켭니다."},
+        {"Click to reset every mask to what the tokens make.",
+         "클릭하면 모든 마스크를 토큰이 만드는 원래대로 되돌립니다."},
+        {"Click to put back the weights as loaded.", "클릭하면 가중치를 불러온 값으로 되돌립니다."},
+        {"Click to restore every setting as loaded.", "클릭하면 모든 설정을 불러온 대로 되돌립니다."},
+        {"The weights were not made for this switch. Click to switch it back.",
+         "가중치는 이 스위치에 맞춰 만들어지지 않았습니다. 클릭하면 되돌립니다."},
+        {"Undo all", "모두 되돌리기"},
+        {"Every head on, every mask reset, the weights and switches as loaded.",
+         "모든 헤드를 켜고 모든 마스크를 되돌리며, 가중치와 스위치를 불러온 대로 되돌립니다."},
+        // Training's Start, before it replaces an opened, trained or changed model.
+        {"Start training?", "학습을 시작할까요?"},
+        {"Training starts a new model for the task. It replaces %s in every view.",
+         "학습은 이 과제를 위한 새 모델로 시작합니다. 모든 보기에서 %s 모델을 대신합니다."},
+        {"Its trained or edited weights and its switches are lost unless you save them first. Switched-off heads and "
+         "flipped mask cells are never saved.",
+         "먼저 저장하지 않으면 학습되거나 수정된 가중치와 스위치가 사라집니다. 꺼진 헤드와 뒤집은 마스크 칸은 "
+         "저장되지 않습니다."},
+        {"It is as its file has it, so you can open it again later.", "파일 그대로이니 나중에 다시 열 수 있습니다."},
+        {"Save, then start", "저장한 뒤 시작"},
+        {"Start training without saving.", "저장하지 않고 학습을 시작합니다."},
     };
     return table;
 }

@@ -157,6 +157,13 @@ bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& 
         app.show_view(v);
     }
     rebuild_fonts(app, font_texture);
+    for (const std::string& name : o.switches) {  // switches on the weights as opened: the changes bar lists them
+        ModelConfig c = app.session().stepper().config();
+        if (!apply_launch_switch(name, c) || !app.session().set_config(c)) {
+            fail("--switch " + name + ": " + app.session().error(), 1);
+            started = false;
+        }
+    }
     if (o.tour && !app.open_tour_chapter(*o.tour - 1)) {
         fail(app.status, 1);
         started = false;

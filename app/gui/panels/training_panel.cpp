@@ -2,11 +2,15 @@
 // thread, and watch it: progress and steps/s, the loss curve (training and held-out), the
 // held-out exact match, token accuracy and BLEU, and the other views following the snapshots.
 // Compare the weights with step 0, and save the trained model.
+#include "model_changes.h"
 #include "panels/input_fields.h"
 #include "panels/line_plot.h"
 
+#include <imgui_stdlib.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <thread>
 
 namespace attnlab::gui {
@@ -130,19 +134,102 @@ std::string status_line(const PanelContext& ctx, const TrainProgress& p) {
     return "";
 }
 
+void start_run(PanelContext& ctx, ImGuiID field) {
+    if (auto st = ctx.training.start(ctx.session, train_job(ctx.view.train)); !st) {
+        const bool ok = ctx.session.reject(st.error().message);
+        // The worker's own failures show in the status line; the session's (adopting the model) below.
+        if (ctx.training.progress().state != TrainState::failed) note_command(field, ok, ctx.session);
+    }
+}
+
+// The question Start asks before a run replaces an opened, trained or changed model.
+struct ReplaceDialog {
+    ReplaceQuestion question;
+    std::string path;   // where "Save, then start" writes the model
+    std::string error;  // the save's failure, shown in the dialog
+};
+
+constexpr const char* kReplacePopup = "###replace_model";
+
+// A file name for saving the session's model before it is replaced: beside nothing it could overwrite.
+std::string save_name(const PanelContext& ctx) {
+    if (ctx.session.origin() == ModelOrigin::training)
+        return "trained-" + ctx.training.progress().job.settings.task + ".safetensors";
+    const std::string stem = std::filesystem::path(model_display_name(ctx.session.model_name())).stem().string();
+    return (stem.empty() || ctx.session.origin() == ModelOrigin::random ? std::string("model") : stem) +
+           "-edited.safetensors";
+}
+
+void draw_replace_dialog(PanelContext& ctx, ImGuiID field) {
+    ReplaceDialog& d = ctx.caches.get<ReplaceDialog>();
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(34.0f * ctx.em, vp->WorkSize.x * 0.9f), 0.0f));
+    const std::string title = std::string(ctx.t("Start training?")) + kReplacePopup;
+    if (!ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    const std::string name = model_display_name(ctx.session.model_name());
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text(ctx.t("Training starts a new model for the task. It replaces %s in every view."), name.c_str());
+    if (d.question.unsaved)
+        ImGui::TextUnformatted(
+            ctx.t("Its trained or edited weights and its switches are lost unless you save them "
+                  "first. Switched-off heads and flipped mask cells are never saved."));
+    else
+        ImGui::TextUnformatted(ctx.t("It is as its file has it, so you can open it again later."));
+    ImGui::PopTextWrapPos();
+    ImGui::Spacing();
+    bool close = false;
+    if (d.question.unsaved) {
+        const char* save_label = ctx.t("Save, then start");
+        const float save_w = ImGui::CalcTextSize(save_label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+        ImGui::SetNextItemWidth(
+            std::max(8.0f * ctx.em, ImGui::GetContentRegionAvail().x - save_w - ImGui::GetStyle().ItemSpacing.x));
+        bool save = ImGui::InputText("##replace_save_path", &d.path, ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::SameLine();
+        save |= ImGui::Button(save_label);
+        if (save && !d.path.empty()) {
+            if (ctx.session.save_model_file(d.path)) {
+                ctx.status = std::string(ctx.t("Saved")) + " " + d.path;
+                remember_recent_file(ctx.view, d.path);
+                start_run(ctx, field);
+                close = true;
+            } else {
+                d.error = ctx.session.error();
+            }
+        }
+        if (!d.error.empty()) {
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(kErrorColor, "%s", d.error.c_str());
+            ImGui::PopTextWrapPos();
+        }
+    }
+    if (ImGui::Button(ctx.t("Replace"))) {
+        start_run(ctx, field);
+        close = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Start training without saving."));
+    ImGui::SameLine();
+    if (ImGui::Button(ctx.t("Cancel")) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) close = true;
+    if (close) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
 void draw_controls(PanelContext& ctx, const TrainProgress& p) {
     const ImGuiID field = ImGui::GetID("##start");
     const bool busy = ctx.training.active();
     if (!busy) {
         if (ImGui::Button(ctx.t("Start"))) {
-            if (auto st = ctx.training.start(ctx.session, train_job(ctx.view.train)); !st) {
-                const bool ok = ctx.session.reject(st.error().message);
-                // The worker's own failures show in the status line; the session's (adopting the model) below.
-                if (ctx.training.progress().state != TrainState::failed) note_command(field, ok, ctx.session);
+            const ReplaceQuestion q = replacing_model_question(ctx.session);
+            if (q.ask) {
+                ctx.caches.get<ReplaceDialog>() = {q, save_name(ctx), ""};
+                ImGui::OpenPopup(kReplacePopup);
+            } else {
+                start_run(ctx, field);
             }
         }
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", ctx.t("A new model for the task, trained from step 0; every view follows it."));
+        draw_replace_dialog(ctx, field);
     } else {
         if (p.state == TrainState::paused ? ImGui::Button(ctx.t("Resume")) : ImGui::Button(ctx.t("Pause"))) {
             if (p.state == TrainState::paused)
