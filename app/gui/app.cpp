@@ -120,9 +120,7 @@ bool App::start_training(const TrainJob& job) {
     return true;
 }
 
-void App::open_dropped_file(const std::string& path) {
-    if (session_.open_model_file(path)) remember_recent_file(view_, path);
-}
+void App::open_dropped_file(const std::string& path) { opener_.open(session_, view_, path); }
 
 void App::handle_keys(FrameRequests& req) {
     const ImGuiIO& io = ImGui::GetIO();
@@ -403,14 +401,19 @@ FrameRequests App::frame(float dt) {
     // Square corners throughout, as ImGui's frames and buttons already are: under software rendering each
     // rounded corner costs a dozen more anti-aliased triangles (the tabs alone had 220).
     ImGui::GetStyle().WindowRounding = ImGui::GetStyle().TabRounding = ImGui::GetStyle().ScrollbarRounding = 0.0f;
-    training_.sync(session_);  // the newest snapshot, before any view reads the trace
+    training_.sync(session_);       // the newest snapshot, before any view reads the trace
+    opener_.poll(session_, view_);  // the file dialog's choice, before the caches are checked
     forget_old_model();
+    caches_.get<ModelOpener*>() = &opener_;  // for the model panel (model_opener())
     handle_keys(req);
     advance_playback(dt);
     follow_cursor();
     next_slide(req);
     draw_menu(req);
     draw_layout();
+    // A failed open, in plain words, near the top of the views: below the tabs and one line more.
+    const float below_tabs = 2.0f * ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y;
+    draw_open_problem(opener_, view_.korean, view_x, view_y + below_tabs, view_w);
     return req;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gl/heatmap_renderer.h"
+#include "model_opener.h"
 #include "panels/panel_context.h"
 #include "paths.h"
 #include "session.h"
@@ -37,15 +38,18 @@ public:
     FrameRequests frame(float dt);
     // After the frame is rendered: frees idle textures and, after a model change, the freed heap pages.
     void end_frame();
-    void open_dropped_file(const std::string& path);
+    void open_dropped_file(const std::string& path);  // a failure shows as the opener's notice
     void show_view(View v) {
         view_.tab = v;
         select_tab_ = true;
     }
     bool animating() const { return view_.playing; }
     // How long the window loop may wait for input before the next frame: none while playing,
-    // a thirtieth of a second while a training run goes on (its curves move), else a quarter.
-    double wait_seconds() const { return view_.playing ? 0.0 : training_.active() ? 1.0 / 30.0 : 0.25; }
+    // a thirtieth of a second while a training run goes on (its curves move), a tenth while the
+    // file dialog is open (its choice is polled), else a quarter.
+    double wait_seconds() const {
+        return view_.playing ? 0.0 : training_.active() ? 1.0 / 30.0 : opener_.browsing() ? 0.1 : 0.25;
+    }
     // Starts the run the Training view's form describes (see Training::start); false and the
     // session's error on failure.
     bool start_training(const TrainJob& job);
@@ -87,6 +91,7 @@ private:
     Paths paths_;
     Training training_;
     TourRunner tour_;
+    ModelOpener opener_;             // every open (drop, menu, model panel), the file dialog, and the failure notice
     std::vector<View> slide_views_;  // slides still to write, front first
     std::string slide_dir_;
     int slide_number_ = 0, slide_wait_ = 0;

@@ -650,6 +650,26 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"It is as its file has it, so you can open it again later.", "파일 그대로이니 나중에 다시 열 수 있습니다."},
         {"Save, then start", "저장한 뒤 시작"},
         {"Start training without saving.", "저장하지 않고 학습을 시작합니다."},
+        // A failed open, in plain words (the file's or folder's name for %s), and the file dialog.
+        {"%s was not found", "%s을(를) 찾을 수 없습니다"},
+        {"%s cannot be read", "%s을(를) 읽을 수 없습니다"},
+        {"%s is an empty file, not a model", "%s은(는) 빈 파일이며 모델이 아닙니다"},
+        {"%s is an image, not a model file", "%s은(는) 이미지이며 모델 파일이 아닙니다"},
+        {"%s is not a safetensors model file", "%s은(는) safetensors 모델 파일이 아닙니다"},
+        {"%s is damaged: its safetensors header cannot be read",
+         "%s 파일이 손상되었습니다: safetensors 헤더를 읽을 수 없습니다"},
+        {"%s is a safetensors file, but not a model this app can open",
+         "%s은(는) safetensors 파일이지만 이 앱이 열 수 있는 모델이 아닙니다"},
+        {"%s is a folder without config.json", "%s은(는) config.json이 없는 폴더입니다"},
+        {"%s has config.json but no model.safetensors", "%s에는 config.json은 있지만 model.safetensors가 없습니다"},
+        {"%s is a model folder this app cannot open", "%s은(는) 이 앱이 열 수 없는 모델 폴더입니다"},
+        {"Dismiss", "닫기"},
+        {"Open a model", "모델 열기"},
+        {"Choosing a file…", "파일을 고르는 중…"},
+        {"No file chosen.", "선택한 파일이 없습니다."},
+        {"No file dialog: zenity is not installed. Type the path, or drop the file on the window.",
+         "파일 대화 상자가 없습니다: zenity가 설치되어 있지 않습니다. 경로를 입력하거나 파일을 창에 끌어다 놓으세요."},
+        {"The file dialog did not open.", "파일 대화 상자를 열지 못했습니다."},
     };
     return table;
 }

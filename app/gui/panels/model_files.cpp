@@ -1,18 +1,14 @@
 // A new random model from a preset, seed and head count; opening (typed path, file dialog,
-// bundled and recent files; a Hugging Face folder too) and saving .safetensors model files.
+// bundled and recent files; a Hugging Face folder too; through the App's ModelOpener, which
+// explains a failure at the top of the views) and saving .safetensors model files.
 #include "panels/model_files.h"
 
 #include "default_model.h"
 
+#include "model_opener.h"
 #include "panels/input_fields.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <string_view>
-
-namespace fs = std::filesystem;
 
 namespace attnlab::gui {
 
@@ -24,39 +20,6 @@ std::vector<int> head_choices(int d_model) {
     for (int h = 1; h <= std::min(32, d_model); h *= 2)
         if (d_model % h == 0) out.push_back(h);
     return out;
-}
-
-bool zenity_on_path() {
-    const char* path = std::getenv("PATH");
-    if (!path) return false;
-    std::string_view rest(path);
-    while (!rest.empty()) {
-        const size_t colon = rest.find(':');
-        const std::string dir(rest.substr(0, colon));
-        std::error_code ec;
-        if (!dir.empty() && fs::exists(fs::path(dir) / "zenity", ec)) return true;
-        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-    }
-    return false;
-}
-
-// Runs zenity's file chooser (blocking, like any modal dialog); returns the chosen path or "".
-std::string browse_with_zenity() {
-    // A Hugging Face folder is chosen by its config.json.
-    FILE* pipe = popen("zenity --file-selection --file-filter='Models | *.safetensors config.json' 2>/dev/null", "r");
-    if (!pipe) return "";
-    std::string chosen;
-    char buf[4096];
-    while (fgets(buf, sizeof buf, pipe)) chosen += buf;
-    pclose(pipe);
-    while (!chosen.empty() && (chosen.back() == '\n' || chosen.back() == '\r')) chosen.pop_back();
-    return chosen;
-}
-
-void open_file(PanelContext& ctx, ImGuiID field, const std::string& path) {
-    const bool ok = ctx.session.open_model_file(path);
-    note_command(field, ok, ctx.session);
-    if (ok) remember_recent_file(ctx.view, path);
 }
 
 // A list of files by name (full path in the tooltip); returns the one clicked, or "".
@@ -154,29 +117,32 @@ void draw_random_model(PanelContext& ctx) {
 }
 
 void draw_open_save(PanelContext& ctx) {
-    const ImGuiID open_field = ImGui::GetID("##open_path");
-    int* zenity_known = stored_int("##zenity", -1);  // -1: not looked for yet
-    if (*zenity_known < 0) *zenity_known = zenity_on_path() ? 1 : 0;
-    const bool zenity = *zenity_known == 1;
+    ModelOpener& opener = model_opener(ctx);
     const char* open_label = ctx.t("Open");
     const char* browse_label = ctx.t("Browse...");
     std::string open_path;
-    ImGui::SetNextItemWidth(zenity ? field_width({open_label, browse_label}) : field_width({open_label}));
+    ImGui::SetNextItemWidth(field_width({open_label, browse_label}));
     bool open =
         remembered_text_field("##open_path", ctx.t("model.safetensors or a Hugging Face folder"), "", open_path);
     ImGui::SameLine();
     open |= ImGui::Button(open_label);
-    if (open && !open_path.empty()) open_file(ctx, open_field, open_path);
-    if (zenity) {
-        ImGui::SameLine();
-        if (ImGui::Button(browse_label))
-            if (const std::string chosen = browse_with_zenity(); !chosen.empty()) open_file(ctx, open_field, chosen);
+    if (open && !open_path.empty()) opener.open(ctx.session, ctx.view, open_path);
+    ImGui::SameLine();
+    // The dialog runs on its own thread, in its own window: this one keeps drawing meanwhile.
+    ImGui::BeginDisabled(opener.browsing());
+    if (ImGui::Button(browse_label)) opener.browse(ctx.t("Open a model"));
+    ImGui::EndDisabled();
+    if (opener.browsing()) {
+        ImGui::TextDisabled("%s", ctx.t("Choosing a file…"));
+    } else if (opener.dialog_note()) {
+        text_disabled_wrapped(ctx.t(opener.dialog_note()));
+        if (ImGui::IsItemHovered() && !opener.dialog_detail().empty())
+            ImGui::SetTooltip("%s", opener.dialog_detail().c_str());
     }
-    field_error(ctx.session, open_field);
     std::string picked = file_list(ctx, ctx.t("Bundled models"), bundled_model_files(ctx.paths.assets));
     if (std::string recent = file_list(ctx, ctx.t("Recent files"), ctx.view.recent_files); !recent.empty())
         picked = std::move(recent);  // copied: opening reorders the recent list
-    if (!picked.empty()) open_file(ctx, open_field, picked);
+    if (!picked.empty()) opener.open(ctx.session, ctx.view, picked);
 
     ImGui::Spacing();
     const ImGuiID save_field = ImGui::GetID("##save_path");

@@ -1,0 +1,121 @@
+// Opening models, the file dialog's results, and the failure notice drawn over the views.
+#include "model_opener.h"
+
+#include "i18n.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // BringWindowToDisplayFront: the notice stays above the tiled windows
+
+#include <algorithm>
+#include <cassert>
+#include <cfloat>
+#include <cstdio>
+
+namespace attnlab::gui {
+
+namespace {
+
+// The notice's wording per case; "%s" is the file's or folder's name.
+const char* problem_format(OpenProblem::Kind kind) {
+    using Kind = OpenProblem::Kind;
+    switch (kind) {
+        case Kind::missing: return tr_noop("%s was not found");
+        case Kind::unreadable: return tr_noop("%s cannot be read");
+        case Kind::empty_file: return tr_noop("%s is an empty file, not a model");
+        case Kind::image: return tr_noop("%s is an image, not a model file");
+        case Kind::not_safetensors: return tr_noop("%s is not a safetensors model file");
+        case Kind::damaged_safetensors: return tr_noop("%s is damaged: its safetensors header cannot be read");
+        case Kind::not_a_model: return tr_noop("%s is a safetensors file, but not a model this app can open");
+        case Kind::folder_without_config: return tr_noop("%s is a folder without config.json");
+        case Kind::folder_without_weights: return tr_noop("%s has config.json but no model.safetensors");
+        case Kind::unsupported_folder: return tr_noop("%s is a model folder this app cannot open");
+    }
+    return "%s";
+}
+
+}  // namespace
+
+bool ModelOpener::open(Session& session, ViewState& view, const std::string& path) {
+    if (session.open_model_file(path)) {
+        remember_recent_file(view, path);
+        problem_.reset();
+        dialog_note_ = nullptr;
+        return true;
+    }
+    problem_ = explain_open_error(path, session.error());
+    session.clear_error();
+    return false;
+}
+
+void ModelOpener::browse(const std::string& title) {
+    if (dialog_.start(FileDialog::model_chooser(title))) dialog_note_ = nullptr;
+}
+
+void ModelOpener::poll(Session& session, ViewState& view) {
+    const std::optional<FileDialogResult> r = dialog_.take();
+    if (!r) return;
+    dialog_detail_ = r->message;
+    switch (r->outcome) {
+        case FileDialogResult::Outcome::chosen: open(session, view, r->path); break;
+        case FileDialogResult::Outcome::cancelled: dialog_note_ = tr_noop("No file chosen."); break;
+        case FileDialogResult::Outcome::unavailable:
+            dialog_note_ =
+                tr_noop("No file dialog: zenity is not installed. Type the path, or drop the file on the window.");
+            break;
+        case FileDialogResult::Outcome::failed: dialog_note_ = tr_noop("The file dialog did not open."); break;
+    }
+}
+
+std::string open_problem_text(const OpenProblem& problem, bool korean) {
+    const char* format = tr(korean, problem_format(problem.kind));
+    const int n = std::snprintf(nullptr, 0, format, problem.name.c_str());
+    std::string out(static_cast<size_t>(std::max(n, 0)), '\0');
+    std::snprintf(out.data(), out.size() + 1, format, problem.name.c_str());
+    return out;
+}
+
+void draw_open_problem(ModelOpener& opener, bool korean, float x, float y, float w) {
+    if (!opener.problem()) return;
+    const OpenProblem& problem = *opener.problem();
+    const float em = ImGui::GetFontSize();
+    const bool dark = ImGui::GetStyle().Colors[ImGuiCol_WindowBg].x < 0.5f;
+    ImGui::SetNextWindowPos(ImVec2(x + 0.5f * w, y), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(w - 2.0f * em, 10.0f * em), FLT_MAX));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg,
+                          dark ? ImVec4(0.32f, 0.08f, 0.07f, 0.97f) : ImVec4(1.0f, 0.9f, 0.88f, 0.98f));
+    ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(0.9f, 0.3f, 0.25f, 1.0f));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 1.5f);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0.7f * em, 0.45f * em));
+    constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+    if (ImGui::Begin("###open_problem", nullptr, flags)) {
+        ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(open_problem_text(problem, korean).c_str());
+        const bool hovered = ImGui::IsItemHovered();
+        ImGui::SameLine();
+        ImGui::TextDisabled("(?)");
+        if ((hovered || ImGui::IsItemHovered()) && !problem.detail.empty()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(40.0f * em);
+            ImGui::TextUnformatted(problem.detail.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        ImGui::SameLine();
+        if (ImGui::SmallButton("×")) opener.dismiss();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(korean, "Dismiss"));
+    }
+    ImGui::End();
+    ImGui::PopStyleVar(2);
+    ImGui::PopStyleColor(2);
+}
+
+ModelOpener& model_opener(PanelContext& ctx) {
+    ModelOpener* opener = ctx.caches.get<ModelOpener*>();
+    assert(opener && "App::frame puts its ModelOpener in the panel caches");
+    return *opener;
+}
+
+}  // namespace attnlab::gui
