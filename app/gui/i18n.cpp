@@ -670,6 +670,12 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"No file dialog: zenity is not installed. Type the path, or drop the file on the window.",
          "파일 대화 상자가 없습니다: zenity가 설치되어 있지 않습니다. 경로를 입력하거나 파일을 창에 끌어다 놓으세요."},
         {"The file dialog did not open.", "파일 대화 상자를 열지 못했습니다."},
+        // An input the session refused: it stays in its field with the reason.
+        {"Too long: %d tokens, and this model reads at most %d. Not applied; Esc goes back to the applied text.",
+         "너무 깁니다: 토큰 %d개, 이 모델은 최대 %d개까지 읽습니다. 적용되지 않았습니다. Esc를 누르면 적용된 "
+         "텍스트로 돌아갑니다."},
+        {"Not applied: %s. Esc goes back to the applied text.",
+         "적용되지 않음: %s. Esc를 누르면 적용된 텍스트로 돌아갑니다."},
     };
     return table;
 }

@@ -40,6 +40,8 @@ void field_error(const Session& session, ImGuiID field) {
     ImGui::PopStyleColor();
 }
 
-int* stored_int(const char* id, int initial) { return ImGui::GetStateStorage()->GetIntRef(ImGui::GetID(id), initial); }
+bool escape_in_field(ImGuiID field) {
+    return ImGui::GetActiveID() == field && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+}
 
 }  // namespace attnlab::gui

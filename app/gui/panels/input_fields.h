@@ -18,7 +18,9 @@ void note_command(ImGuiID field, bool ok, const Session& session);
 // The session's error in red, if the last failed command came from `field` and still stands.
 void field_error(const Session& session, ImGuiID field);
 
-// An int kept in the current window's ImGui state storage under `id`.
-int* stored_int(const char* id, int initial);
+// Whether Escape is pressed this frame while the field `field` (an ImGui id in the current window)
+// has the keyboard. Call it before the field: Dear ImGui then puts back the text the field had when
+// it was clicked and reports that as an edit, which a field that applies as it is typed must ignore.
+bool escape_in_field(ImGuiID field);
 
 }  // namespace attnlab::gui

@@ -1,11 +1,15 @@
 // The input view: the source and target sentences as text fields and as token chips
 // (token·id) that can be replaced, removed, appended or padded, plus example sentences.
+// A sentence applies as it is typed; one the session refuses (too long, …) stays in the field
+// with its reason until it is fixed, and Escape never takes back what was applied.
 #include "panels/input_fields.h"
 #include "panels/input_tokens.h"
 
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <optional>
 
@@ -37,6 +41,103 @@ const std::vector<int>& ids_of(const Session& s, const Side& side) {
 
 bool set_text(Session& s, const Side& side, const std::string& text) {
     return side.source ? s.set_src_text(text) : s.set_tgt_text(text);
+}
+
+// An edit the session refused (a sentence too long, ids that do not parse, …). It is never
+// applied, so the views keep what was, but it stays in its field, with the reason, until the user
+// fixes it or presses Escape.
+struct Draft {
+    std::string text;
+    std::string reason;   // one line, in the UI's language
+    std::string applied;  // the field's applied text then; a change to it (an example, the tour) ends the draft
+};
+
+// The panel's drafts, one per side, in the panel caches (so a new model starts without them).
+struct InputDrafts {
+    std::optional<Draft> side[2];
+};
+
+std::optional<Draft>& draft_of(PanelContext& ctx, const Side& side) {
+    return ctx.caches.get<InputDrafts>().side[side.source ? 0 : 1];
+}
+
+template <class... Args>
+std::string format(const char* format, Args... args) {
+    const int n = std::snprintf(nullptr, 0, format, args...);
+    std::string out(static_cast<size_t>(std::max(n, 0)), '\0');
+    std::snprintf(out.data(), out.size() + 1, format, args...);
+    return out;
+}
+
+// Why a sequence of `n` tokens was refused: too long (the usual case, a paste), or the session's reason.
+std::string refusal(const PanelContext& ctx, int n_tokens) {
+    const int max_len = ctx.config().max_len;
+    if (n_tokens > max_len)
+        return format(ctx.t("Too long: %d tokens, and this model reads at most %d. Not applied; Esc goes back to "
+                            "the applied text."),
+                      n_tokens, max_len);
+    return format(ctx.t("Not applied: %s. Esc goes back to the applied text."), ctx.session.error().c_str());
+}
+
+// Keeps `text` in its field as the side's draft; the reason shows under the field, so the
+// session's copy of the error is cleared (the Output view would show it too).
+void refuse(PanelContext& ctx, const Side& side, std::string text, std::string reason, std::string applied) {
+    draft_of(ctx, side) = Draft{std::move(text), std::move(reason), std::move(applied)};
+    ctx.session.clear_error();
+}
+
+// A text field over `applied` (what the session runs), or over the side's draft while there is
+// one, framed in red. Returns the text to apply when it was edited (submitted, with
+// EnterReturnsTrue). Escape leaves the field, drops a draft, and returns nothing: Dear ImGui's
+// Escape puts back the text the field had when it was clicked, which for a field that applies as
+// it is typed would take back a sentence the views have already run.
+std::optional<std::string> draft_field(PanelContext& ctx, const Side& side, ImGuiID field, const std::string& applied,
+                                       const char* hint, ImGuiInputTextFlags flags) {
+    std::optional<Draft>& draft = draft_of(ctx, side);
+    if (draft && draft->applied != applied) draft.reset();
+    const bool escape = escape_in_field(field);
+    const bool framed = draft.has_value();
+    std::string text = framed ? draft->text : applied;
+    if (framed) {
+        ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(0.95f, 0.35f, 0.3f, 1.0f));
+        ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.5f);
+    }
+    ImGui::SetNextItemWidth(-1.0f);
+    const bool edited = ImGui::InputTextWithHint("##text", hint, &text, flags);
+    if (framed) {
+        ImGui::PopStyleVar();
+        ImGui::PopStyleColor();
+    }
+    if (escape) {
+        draft.reset();
+        return std::nullopt;
+    }
+    return edited ? std::optional<std::string>(std::move(text)) : std::nullopt;
+}
+
+// The draft's reason, in red under its field.
+void draft_reason(PanelContext& ctx, const Side& side) {
+    const std::optional<Draft>& draft = draft_of(ctx, side);
+    if (!draft) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+    ImGui::TextWrapped("%s", draft->reason.c_str());
+    ImGui::PopStyleColor();
+}
+
+// The sentence, applied as it is typed; a refused one becomes the side's draft.
+void sentence_field(PanelContext& ctx, const Side& side, ImGuiID field) {
+    Session& session = ctx.session;
+    const std::string applied = text_of(session, side);  // a copy: applying changes it
+    if (auto text = draft_field(ctx, side, field, applied, ctx.t("Type a sentence"), 0)) {
+        if (set_text(session, side, *text)) {
+            draft_of(ctx, side).reset();
+        } else {
+            const Model& model = session.model();
+            const auto tokens = side.source ? encode_source_text(model, *text) : encode_target_text(model, *text);
+            refuse(ctx, side, *text, refusal(ctx, tokens ? static_cast<int>(tokens->ids.size()) : 0), applied);
+        }
+    }
+    draft_reason(ctx, side);
 }
 
 std::vector<std::string> read_lines(const std::string& path) {
@@ -102,33 +203,35 @@ void draw_side(PanelContext& ctx, const Side& side) {
         ImGui::TextDisabled("· %s", ctx.t("tokens edited by hand"));
     }
     if (!vocab) {  // a model without a vocabulary reads token ids, applied on Enter
-        std::string ids_text = join_ids(ids);
-        ImGui::SetNextItemWidth(-1.0f);
-        if (ImGui::InputTextWithHint("##text", ctx.t("Token ids, e.g. 4,7,9,2"), &ids_text,
+        const std::string applied = join_ids(ids);
+        if (auto typed = draft_field(ctx, side, field, applied, ctx.t("Token ids, e.g. 4,7,9,2"),
                                      ImGuiInputTextFlags_EnterReturnsTrue)) {
-            const auto parsed = parse_ids(ids_text);
-            const bool ok = !parsed ? session.reject(ctx.t("token ids are integers separated by commas, e.g. 4,7,9,2"))
-                            : side.source ? session.set_src_ids(*parsed)
-                                          : session.set_tgt_ids(*parsed);
-            note_command(field, ok, session);
+            const auto parsed = parse_ids(*typed);
+            if (parsed && (side.source ? session.set_src_ids(*parsed) : session.set_tgt_ids(*parsed)))
+                draft_of(ctx, side).reset();
+            else if (!parsed)
+                refuse(ctx, side, *typed, ctx.t("token ids are integers separated by commas, e.g. 4,7,9,2"), applied);
+            else
+                refuse(ctx, side, *typed, refusal(ctx, static_cast<int>(parsed->size())), applied);
         }
+        draft_reason(ctx, side);
         field_error(session, field);
         ImGui::TextDisabled("%s", ctx.t("This model has no vocabulary: type token ids."));
         ImGui::PopID();
         return;
     }
-    std::string text = text_of(session, side);
-    ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::InputTextWithHint("##text", ctx.t("Type a sentence"), &text))
-        note_command(field, set_text(session, side, text), session);
-    field_error(session, field);
+    sentence_field(ctx, side, field);
+    field_error(session, field);  // an example's or a chip's refusal
 
     {
         // Read again: the text field above may have changed the ids this frame.
         const SequenceView now = side.source ? session.source() : session.target();
         const TokenRow row{ids, now, now.pieces.empty() ? nullptr : &now.pieces, *vocab};
-        if (auto edited = token_chips(ctx, row))
-            note_command(field, side.source ? session.set_src_ids(*edited) : session.set_tgt_ids(*edited), session);
+        if (auto edited = token_chips(ctx, row)) {
+            const bool ok = side.source ? session.set_src_ids(*edited) : session.set_tgt_ids(*edited);
+            if (ok) draft_of(ctx, side).reset();  // the chips now say what runs
+            note_command(field, ok, session);
+        }
     }
     ImGui::PopID();
 }
