@@ -8,7 +8,7 @@
 
 using namespace attnlab::gui;
 
-TEST_CASE("--help lists every view, and --view takes each one it lists") {
+TEST_CASE("the --help text lists every view, and --view takes each one it lists") {
     const std::string usage = launch_usage();
     const size_t line = usage.find("views (--view NAME):");
     REQUIRE(line != std::string::npos);

@@ -203,7 +203,7 @@ TEST_CASE("undo all puts back the model as loaded", "[changes]") {
     CHECK(s.stepper().output("logits")->data == logits.data);
 }
 
-TEST_CASE("--switch sets a Model view switch, and the changes list it", "[changes][launch]") {
+TEST_CASE("a --switch flag sets a Model view switch, and the changes list it", "[changes][launch]") {
     auto o = parse_launch_options({"--switch", "pre-ln", "--switch", "no-final-norm"});
     REQUIRE(o);
     CHECK(o->switches == std::vector<std::string>{"pre-ln", "no-final-norm"});
