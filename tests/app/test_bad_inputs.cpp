@@ -4,6 +4,7 @@
 #include "io/model_file.h"
 #include "io/safetensors.h"
 #include "session.h"
+#include "session_support.h"
 #include "text/utf8.h"
 
 #include <catch2/catch.hpp>
@@ -24,13 +25,9 @@ using namespace attnlab;
 using namespace attnlab::gui;
 namespace fs = std::filesystem;
 
-namespace {
+using attnlab::gui::test::words;
 
-Vocab words(std::vector<std::string> extra) {
-    std::vector<std::string> t = {"<pad>", "<sos>", "<eos>", "<unk>"};
-    t.insert(t.end(), extra.begin(), extra.end());
-    return *Vocab::from_tokens(t);
-}
+namespace {
 
 Model small_model(uint64_t seed) {
     auto m = make_random_model("tiny", seed, words({"i", "like", "red", "apples"}), words({"나", "는", "사과", "를"}),

@@ -5,6 +5,7 @@
 
 #include "launch_options.h"
 #include "session.h"
+#include "session_support.h"
 
 #include <catch2/catch.hpp>
 
@@ -13,24 +14,13 @@
 using namespace attnlab;
 using namespace attnlab::gui;
 
+using namespace attnlab::gui::test;
+
 namespace {
-
-Vocab words(std::vector<std::string> extra) {
-    std::vector<std::string> t = {"<pad>", "<sos>", "<eos>", "<unk>"};
-    t.insert(t.end(), extra.begin(), extra.end());
-    return *Vocab::from_tokens(t);
-}
-
-Session random_session() {
-    auto s = Session::from_preset("tiny", 5, words({"i", "like", "red", "apples"}), words({"나", "는", "사과", "를"}),
-                                  "i like red apples");
-    if (!s) FAIL(s.error().message);
-    return std::move(*s);
-}
 
 // The same model as if opened from a file.
 Session file_session() {
-    const Session r = random_session();
+    const Session r = english_korean();
     auto s = Session::from_model(r.model(), "en-ko.safetensors", "i like red apples", "나 는 사과 를");
     if (!s) FAIL(s.error().message);
     return std::move(*s);
@@ -45,7 +35,7 @@ std::vector<ChangeKind> kinds(const Session& s) {
 }  // namespace
 
 TEST_CASE("a fresh session differs in nothing from its model", "[changes]") {
-    CHECK(model_changes(random_session()).empty());
+    CHECK(model_changes(english_korean()).empty());
     CHECK(model_changes(file_session()).empty());
 }
 
@@ -141,7 +131,7 @@ TEST_CASE("each switch that differs from the loaded config is listed and undone 
 }
 
 TEST_CASE("a training snapshot and a save become the model as loaded", "[changes]") {
-    Session s = random_session();
+    Session s = english_korean();
     REQUIRE(s.set_weights(init_weights(s.stepper().config(), 99), "trained · step 10"));
     CHECK(model_changes(s).empty());  // the run's weights are not the user's edits
 
@@ -159,7 +149,7 @@ TEST_CASE("a training snapshot and a save become the model as loaded", "[changes
 }
 
 TEST_CASE("starting training asks before it replaces an opened, trained or changed model", "[changes][training]") {
-    Session random = random_session();
+    Session random = english_korean();
     CHECK(random.origin() == ModelOrigin::random);
     CHECK_FALSE(replacing_model_question(random).ask);
     REQUIRE(random.toggle_head({AttentionUse::encoder_self, 0}, 0));
@@ -177,7 +167,7 @@ TEST_CASE("starting training asks before it replaces an opened, trained or chang
     REQUIRE(file.set_config(c));
     CHECK(replacing_model_question(file).unsaved);
 
-    Session trained = random_session();
+    Session trained = english_korean();
     REQUIRE(trained.adopt_model(trained.model(), "trained copy · step 200", "i like red apples", ""));
     CHECK(trained.origin() == ModelOrigin::training);
     CHECK(replacing_model_question(trained).ask);

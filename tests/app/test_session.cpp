@@ -3,6 +3,7 @@
 #include "launch_options.h"
 #include "sampling.h"
 #include "session.h"
+#include "session_support.h"
 #include "view_state.h"
 
 #include <catch2/catch.hpp>
@@ -12,23 +13,7 @@
 
 using namespace attnlab;
 using namespace attnlab::gui;
-
-namespace {
-
-Vocab words(std::vector<std::string> extra) {
-    std::vector<std::string> t = {"<pad>", "<sos>", "<eos>", "<unk>"};
-    t.insert(t.end(), extra.begin(), extra.end());
-    return *Vocab::from_tokens(t);
-}
-
-Session english_korean() {
-    auto s = Session::from_preset("tiny", 5, words({"i", "like", "red", "apples"}), words({"나", "는", "사과", "를"}),
-                                  "i like red apples");
-    if (!s) FAIL(s.error().message);
-    return std::move(*s);
-}
-
-}  // namespace
+using namespace attnlab::gui::test;
 
 TEST_CASE("text edits tokenize, mark unknown words, and re-run the trace", "[session]") {
     Session s = english_korean();
