@@ -1,0 +1,66 @@
+// The attention view's token labels: whatever the widths and cell size, no two drawn labels overlap.
+#include "panels/token_labels.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <vector>
+
+using attnlab::gui::plan_token_labels;
+using attnlab::gui::TokenLabelPlan;
+
+namespace {
+
+struct Span {
+    float lo, hi;  // along the axis, in pixels
+};
+
+// The spans the drawn labels cover along the axis, as draw_column_labels places them.
+std::vector<Span> drawn_spans(const TokenLabelPlan& plan, const std::vector<float>& widths, float cell, float line_h) {
+    std::vector<Span> spans;
+    for (size_t j = 0; j < widths.size(); j += static_cast<size_t>(plan.stride)) {
+        const float centre = (static_cast<float>(j) + 0.5f) * cell;
+        const float half = (plan.turned ? line_h : widths[j]) * 0.5f;
+        spans.push_back({centre - half, centre + half});
+    }
+    return spans;
+}
+
+}  // namespace
+
+TEST_CASE("token labels never overlap: upright when they fit, else turned and thinned", "[token_labels]") {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> width(4.0f, 90.0f), cell(1.0f, 80.0f);
+    std::uniform_int_distribution<int> count(1, 70);
+    const float line_h = 17.0f, gap = 5.0f;
+    for (int trial = 0; trial < 2000; ++trial) {
+        std::vector<float> widths(static_cast<size_t>(count(rng)));
+        for (float& w : widths) w = width(rng);
+        const float c = cell(rng);
+        const TokenLabelPlan plan = plan_token_labels(widths, c, line_h, gap);
+        REQUIRE(plan.stride >= 1);
+        const std::vector<Span> spans = drawn_spans(plan, widths, c, line_h);
+        REQUIRE(!spans.empty());
+        for (size_t k = 1; k < spans.size(); ++k) {
+            INFO("trial " << trial << " cell " << c << " label " << k);
+            CHECK(spans[k].lo - spans[k - 1].hi >= gap - 1e-3f);
+        }
+        float widest = 0.0f;
+        for (float w : widths) widest = std::max(widest, w);
+        CHECK(plan.depth == (plan.turned ? widest : line_h));
+    }
+}
+
+TEST_CASE("token labels stay upright and all shown when every one fits its cell", "[token_labels]") {
+    const TokenLabelPlan plan = plan_token_labels({30.0f, 42.0f, 18.0f}, 50.0f, 17.0f, 5.0f);
+    CHECK_FALSE(plan.turned);
+    CHECK(plan.stride == 1);
+}
+
+TEST_CASE("turned token labels are all shown while cells are a line tall", "[token_labels]") {
+    const TokenLabelPlan wide = plan_token_labels({80.0f, 60.0f}, 22.0f, 17.0f, 5.0f);
+    CHECK(wide.turned);
+    CHECK(wide.stride == 1);
+    const TokenLabelPlan narrow = plan_token_labels({80.0f, 60.0f, 70.0f, 20.0f}, 8.0f, 17.0f, 5.0f);
+    CHECK(narrow.stride == 3);  // 22 px between turned labels: every third of 8 px cells
+}
