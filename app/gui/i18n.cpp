@@ -676,6 +676,26 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "텍스트로 돌아갑니다."},
         {"Not applied: %s. Esc goes back to the applied text.",
          "적용되지 않음: %s. Esc를 누르면 적용된 텍스트로 돌아갑니다."},
+        // The attention view: the grid's enlarged head, the head view (lines), the stage player.
+        {"Switched off", "꺼짐"},
+        {"softmax weights of every head", "모든 헤드의 소프트맥스 가중치"},
+        {"Click to show this head's lines.", "클릭하면 이 헤드의 선을 보여 줍니다."},
+        {"Click to hide this head's lines.", "클릭하면 이 헤드의 선을 숨깁니다."},
+        {"This head is switched off.", "이 헤드는 꺼져 있습니다."},
+        {"All heads", "모든 헤드"},
+        {"Where each head looks from this query:", "이 쿼리에서 각 헤드가 가장 많이 보는 키:"},
+        {"Which query each head sends most here:", "각 헤드에서 이 키를 가장 많이 보는 쿼리:"},
+        {"Click to keep this token; click again to let go.", "클릭하면 이 토큰을 고정하고, 다시 클릭하면 풉니다."},
+        {"Queries on the left, keys on the right; a line's opacity is its weight. Hover a token to see its lines "
+         "alone; click to keep it.",
+         "왼쪽은 쿼리, 오른쪽은 키이며 선의 진하기가 가중치입니다. 토큰에 마우스를 올리면 그 토큰의 선만 보이고, "
+         "클릭하면 고정됩니다."},
+        {"■ Stop", "■ 멈춤"},
+        {"▶ Play stages", "▶ 단계 재생"},
+        {"Shows this head's stages one after another, QKᵀ → ÷√D → masked → softmax → ×V, the numbers turning "
+         "from one into the next.",
+         "이 헤드의 단계 QKᵀ → ÷√D → 마스크 적용 → 소프트맥스 → ×V를 차례로 보여 주며, 숫자가 다음 단계의 "
+         "숫자로 바뀌어 가는 모습을 보여 줍니다."},
     };
     return table;
 }

@@ -1,0 +1,201 @@
+// The attention view's layer × head grid: every head's softmax weights (H, Tq, Tk) as thumbnails of one atlas
+// texture, the query tokens left of each layer's first thumbnail, the key tokens under each head's last one,
+// one colour bar for them all (0..1), and the hovered head enlarged in a tooltip with its tokens and numbers.
+#include "panels/attention_parts.h"
+#include "panels/step_explanation.h"
+#include "panels/token_labels.h"
+#include "panels/token_matrix.h"
+
+#include "forward/step_path.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attnlab::gui {
+
+namespace {
+
+// The layer of the attention step the stepper ran last, if it is one of this family's; else -1.
+int current_layer(const PanelContext& ctx, AttentionUse use) {
+    const size_t cursor = ctx.stepper().cursor();
+    if (cursor == 0 || cursor == ctx.stepper().size()) return -1;
+    const StepId& id = ctx.stepper().step(cursor - 1).record.id;
+    return id.kind == StepKind::attention && id.use == use ? id.layer : -1;
+}
+
+// Every layer × head's softmax weights as tiles of one texture, row l · H + h, each drawn at the thumbnail's size
+// in pixels; a layer not run yet leaves its tiles empty.
+HeatmapAtlas grid_atlas(PanelContext& ctx, AttentionUse use, int n_layers, float thumb) {
+    const int H = ctx.config().n_heads;
+    const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(use));
+    std::vector<HeatmapSource> tiles(static_cast<size_t>(n_layers) * H);
+    for (int l = 0; l < n_layers; ++l) {
+        const TraceEntry* e = ctx.stepper().entry(weights_of({use, l}));
+        if (!e) continue;
+        const Tensor& w = e->value;
+        for (int h = 0; h < H; ++h) {
+            HeatmapSource& s = tiles[static_cast<size_t>(l) * H + h];
+            s.values = w.slice(h).data();
+            s.rows = static_cast<int>(w.dim(1));
+            s.cols = static_cast<int>(w.dim(2));
+            s.version = e->version;
+            if (mask) s.mask = mask->value.data.data(), s.mask_version = mask->version;
+            s.lo = 0.0f, s.hi = 1.0f;
+        }
+    }
+    const int px = std::max(1, static_cast<int>(thumb));
+    return ctx.heatmaps.atlas(std::string("grid/") + to_string(use), tiles, H, px, px);
+}
+
+// The hovered thumbnail, enlarged: its weights with their tokens and numbers, the cell under the pointer
+// outlined and its value, then the step's explanation for that cell.
+void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int head, const AttentionTokens& tokens,
+                           ImVec2 thumb_min, float thumb) {
+    const TraceEntry* e = ctx.stepper().entry(weights_of(site));
+    ImGui::BeginTooltip();
+    ImGui::Text("%s %d, %s %d", ctx.t("Layer"), site.layer, ctx.t("Head"), head);
+    if (head_is_off(ctx, site, head)) ImGui::TextColored(ImVec4(1, .45f, .4f, 1), "%s", ctx.t("Switched off"));
+    ImGui::TextDisabled("%s", ctx.t("Click to open; right-click to switch the head off or on."));
+    if (!e) {
+        text_not_run_yet(ctx);
+        ImGui::EndTooltip();
+        return;
+    }
+    const int rows = static_cast<int>(e->value.dim(1)), cols = static_cast<int>(e->value.dim(2));
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int row = std::clamp(static_cast<int>((m.y - thumb_min.y) / thumb * rows), 0, rows - 1);
+    const int col = std::clamp(static_cast<int>((m.x - thumb_min.x) / thumb * cols), 0, cols - 1);
+    const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(site.use));
+    const std::string key = "grid-hover/" + attention_name(site) + "/" + std::to_string(head);
+    HeatmapSource src{key, e->value.slice(head).data(), rows, cols, e->version};
+    if (mask) src.mask = mask->value.data.data(), src.mask_version = mask->version;
+    TokenMatrix big;
+    big.texture = ctx.heatmaps.texture(src);
+    big.rows = rows, big.cols = cols;
+    big.cell =
+        std::floor(std::clamp(22.0f * ctx.em / static_cast<float>(std::max(rows, cols)), 0.6f * ctx.em, 3.0f * ctx.em));
+    big.row_labels = &tokens.queries;
+    big.col_labels = &tokens.keys;
+    big.values = e->value.slice(head).data();
+    big.mark_row = row, big.mark_col = col;
+    draw_token_matrix(big);
+    const auto name = [](const std::vector<std::string>& v, int i) {
+        return i < static_cast<int>(v.size()) ? v[i].c_str() : "?";
+    };
+    ImGui::Text("%s → %s:  %.3f", name(tokens.queries, row), name(tokens.keys, col),
+                static_cast<double>(e->value.slice(head)(row, col)));
+    step_explanation_section(ctx, weights_of(site), {head, row, col});
+    ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
+    const int H = ctx.config().n_heads;
+    const AttentionTokens tokens = attention_tokens(ctx, {use, 0});
+    const float pad = 0.4f * ctx.em, gap = 0.5f * ctx.em, label_max = 5.0f * ctx.em;
+    const float line_h = ImGui::GetTextLineHeight();
+    // Left of the thumbnails: the layer's name, then the query tokens against the first thumbnail.
+    char widest_layer[48];
+    std::snprintf(widest_layer, sizeof widest_layer, "%s %d ▶", ctx.t("Layer"), n_layers - 1);
+    const float layer_w = ImGui::CalcTextSize(widest_layer).x + pad;
+    float query_w = 0.0f;
+    for (const std::string& q : tokens.queries)
+        query_w = std::max(query_w, ImGui::CalcTextSize(fit_token_label(q, label_max).c_str()).x);
+    const float left_w = layer_w + query_w + pad;
+    // Every layer × head visible at once: fit the width, and the height less the head names, the key tokens
+    // under the last row and the colour bar (the key tokens' depth depends on the size; take the deepest).
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float key_depth_max = label_max + pad;
+    const float below = key_depth_max + 2.6f * line_h;
+    const float fit_w = (avail.x - left_w) / static_cast<float>(H) - gap;
+    const float fit_h = (avail.y - line_h - below) / static_cast<float>(n_layers) - gap;
+    // Whole pixels, placed on whole pixels: each tile of the atlas is drawn texel for pixel.
+    const float thumb = std::floor(std::clamp(std::min(fit_w, fit_h), 2.5f * ctx.em, 16.0f * ctx.em));
+    const int n_queries = std::max<int>(1, static_cast<int>(tokens.queries.size()));
+    const int n_keys = std::max<int>(1, static_cast<int>(tokens.keys.size()));
+
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float x0 = std::floor(origin.x + left_w);
+    const auto thumb_x = [&](int h) { return x0 + h * (thumb + gap); };
+    // "Head 11" where it fits over its column, else the number alone (GPT-2 small's 12 heads, say).
+    char widest_head[32];
+    std::snprintf(widest_head, sizeof widest_head, "%s %d", ctx.t("Head"), H - 1);
+    const bool words_fit = ImGui::CalcTextSize(widest_head).x <= thumb + 0.5f * gap;
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    for (int h = 0; h < H; ++h) {
+        char name[32];
+        if (words_fit)
+            std::snprintf(name, sizeof name, "%s %d", ctx.t("Head"), h);
+        else
+            std::snprintf(name, sizeof name, "%d", h);
+        draw->AddText(ImVec2(thumb_x(h), origin.y), text, name);
+    }
+    const float y0 = std::floor(origin.y + line_h + 0.3f * ctx.em);
+    const auto thumb_y = [&](int l) { return y0 + l * (thumb + gap); };
+    const int current = current_layer(ctx, use);
+    const HeatmapAtlas atlas = grid_atlas(ctx, use, n_layers, thumb);
+    const float q_cell = thumb / static_cast<float>(n_queries), k_cell = thumb / static_cast<float>(n_keys);
+
+    // Every thumbnail first (one texture), then every frame, cross and label (the font's): two texture binds.
+    draw->ChannelsSplit(2);
+    for (int l = 0; l < n_layers; ++l) {
+        const AttentionSite site{use, l};
+        const bool computed = ctx.stepper().entry(weights_of(site)) != nullptr;
+        draw->ChannelsSetCurrent(1);
+        char layer_name[48];
+        std::snprintf(layer_name, sizeof layer_name, l == current ? "%s %d ▶" : "%s %d", ctx.t("Layer"), l);
+        draw->AddText(ImVec2(origin.x, thumb_y(l)), l == current ? IM_COL32(255, 200, 40, 255) : text, layer_name);
+        if (computed) draw_row_labels(draw, tokens.queries, x0 - pad, thumb_y(l), q_cell, label_max);
+        for (int h = 0; h < H; ++h) {
+            const ImVec2 p(thumb_x(h), thumb_y(l)), q(p.x + thumb, p.y + thumb);
+            ImGui::SetCursorScreenPos(p);
+            ImGui::PushID(l * 1000 + h);
+            ImGui::InvisibleButton("thumb", ImVec2(thumb, thumb));
+            const bool hovered = ImGui::IsItemHovered();
+            if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
+                ctx.view.layer = l;
+                ctx.view.head = h;
+                ctx.view.detail_open = true;
+            }
+            if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) ctx.session.toggle_head(site, h);
+            ImGui::PopID();
+            draw->ChannelsSetCurrent(0);
+            if (computed && atlas.texture)
+                draw->AddImage(atlas.texture, p, q, atlas.uv0(l * H + h), atlas.uv1(l * H + h));
+            else
+                draw->AddRectFilled(p, q, ImGui::GetColorU32(ImGuiCol_FrameBg));
+            draw->ChannelsSetCurrent(1);
+            const bool selected = l == current;
+            draw->AddRect(p, q, selected ? IM_COL32(255, 200, 40, 255) : ImGui::GetColorU32(ImGuiCol_Border), 0, 0,
+                          selected ? 3.0f : 1.0f);
+            if (head_is_off(ctx, site, h)) {
+                draw->AddLine(p, q, IM_COL32(255, 70, 70, 230), 3.0f);
+                draw->AddLine(ImVec2(p.x, q.y), ImVec2(q.x, p.y), IM_COL32(255, 70, 70, 230), 3.0f);
+            }
+            if (hovered) {
+                draw->AddRect(ImVec2(p.x - 2, p.y - 2), ImVec2(q.x + 2, q.y + 2), IM_COL32(255, 64, 64, 255), 0, 0,
+                              2.5f);
+                enlarged_head_tooltip(ctx, site, h, tokens, p, thumb);
+            }
+        }
+    }
+    // The key tokens under each head's last thumbnail; then one colour bar for every thumbnail.
+    draw->ChannelsSetCurrent(1);
+    const float keys_y = thumb_y(n_layers - 1) + thumb;
+    float key_depth = 0.0f;
+    if (ctx.stepper().entry(weights_of({use, n_layers - 1})))
+        for (int h = 0; h < H; ++h)
+            key_depth = draw_column_labels(draw, tokens.keys, thumb_x(h), keys_y, k_cell, true, label_max).depth;
+    draw->ChannelsMerge();
+    ImGui::SetCursorScreenPos(ImVec2(x0, keys_y + key_depth + pad + 0.3f * ctx.em));
+    const float bar_w = std::clamp(H * (thumb + gap) - gap, 8.0f * ctx.em, 16.0f * ctx.em);
+    ImGui::BeginGroup();  // the bar's end values start under the bar, not at the window's edge
+    colorbar_widget(ctx.heatmaps.colorbar(Colormap::sequential), 0.0f, 1.0f, bar_w, ctx.t("attention weight"));
+    ImGui::EndGroup();
+    if (!ctx.stepper().entry(weights_of({use, 0}))) text_not_run_yet(ctx);
+}
+
+}  // namespace attnlab::gui

@@ -1,0 +1,84 @@
+// The large labelled matrix: layout (labels left and above), the texture, the numbers, the outlined cell.
+#include "panels/token_matrix.h"
+
+#include "panels/token_labels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attnlab::gui {
+
+namespace {
+
+float label_max(const TokenMatrix& m) { return m.label_max > 0.0f ? m.label_max : 6.0f * ImGui::GetFontSize(); }
+
+float row_labels_width(const TokenMatrix& m) {
+    if (!m.row_labels) return 0.0f;
+    float w = 0.0f;
+    for (const std::string& l : *m.row_labels)
+        w = std::max(w, ImGui::CalcTextSize(fit_token_label(l, label_max(m)).c_str()).x);
+    return w + 0.4f * ImGui::GetFontSize();
+}
+
+float col_labels_depth(const TokenMatrix& m) {
+    return m.col_labels ? column_labels_depth(*m.col_labels, m.cell, label_max(m)) : 0.0f;
+}
+
+}  // namespace
+
+std::string cell_number(float v, int decimals) {
+    if (std::isinf(v)) return v < 0 ? "−∞" : "∞";
+    char buf[32];
+    const float a = std::abs(v);
+    const int d = a >= 99.5f ? 0 : a >= 9.95f ? std::min(decimals, 1) : decimals;  // at most about four characters
+    if (a < 0.5f * std::pow(10.0f, static_cast<float>(-d))) v = 0.0f;              // "0.0", never "-0.0"
+    std::snprintf(buf, sizeof buf, "%.*f", d, static_cast<double>(v));
+    return buf;
+}
+
+ImVec2 token_matrix_size(const TokenMatrix& m) {
+    return ImVec2(row_labels_width(m) + m.cols * m.cell, col_labels_depth(m) + m.rows * m.cell);
+}
+
+void draw_token_matrix(const TokenMatrix& m) {
+    const ImVec2 size = token_matrix_size(m);
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(size);
+    if (m.rows <= 0 || m.cols <= 0) return;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 grid(std::floor(o.x + row_labels_width(m)), std::floor(o.y + col_labels_depth(m)));
+    const ImVec2 end(grid.x + m.cols * m.cell, grid.y + m.rows * m.cell);
+    if (m.texture)
+        draw->AddImage(m.texture, grid, end);
+    else
+        draw->AddRectFilled(grid, end, ImGui::GetColorU32(ImGuiCol_FrameBg));
+    if (m.row_labels)
+        draw_row_labels(draw, *m.row_labels, grid.x - 0.4f * ImGui::GetFontSize(), grid.y, m.cell, label_max(m),
+                        m.mark_row);
+    if (m.col_labels) draw_column_labels(draw, *m.col_labels, grid.x, grid.y, m.cell, false, label_max(m), m.mark_col);
+    // Numbers, white on a dark shadow so that they read on either end of a colormap.
+    // Two decimals where they fit, else one.
+    const float margin = 0.3f * ImGui::GetFontSize();
+    const int decimals = ImGui::CalcTextSize("-0.00").x + margin <= m.cell  ? 2
+                         : ImGui::CalcTextSize("-0.0").x + margin <= m.cell ? 1
+                                                                            : -1;
+    if (m.values && decimals >= 0) {
+        const float line_h = ImGui::GetTextLineHeight();
+        for (int i = 0; i < m.rows; ++i)
+            for (int j = 0; j < m.cols; ++j) {
+                const std::string s = cell_number(m.values[static_cast<size_t>(i) * m.cols + j], decimals);
+                const float w = ImGui::CalcTextSize(s.c_str()).x;
+                const ImVec2 p(grid.x + (j + 0.5f) * m.cell - w * 0.5f, grid.y + (i + 0.5f) * m.cell - line_h * 0.5f);
+                draw->AddText(ImVec2(p.x + 1, p.y + 1), IM_COL32(0, 0, 0, 200), s.c_str());
+                draw->AddText(p, IM_COL32(255, 255, 255, 255), s.c_str());
+            }
+    }
+    if (m.mark_row >= 0 && m.mark_row < m.rows && m.mark_col >= 0 && m.mark_col < m.cols) {
+        const ImVec2 a(grid.x + m.mark_col * m.cell, grid.y + m.mark_row * m.cell);
+        draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + m.cell + 1, a.y + m.cell + 1), IM_COL32(255, 64, 64, 255),
+                      0.0f, 0, 2.5f);
+    }
+}
+
+}  // namespace attnlab::gui
