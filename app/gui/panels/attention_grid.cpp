@@ -104,17 +104,29 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     for (const std::string& q : tokens.queries)
         query_w = std::max(query_w, ImGui::CalcTextSize(fit_token_label(q, label_max).c_str()).x);
     const float left_w = layer_w + query_w + pad;
-    // Every layer × head visible at once: fit the width, and the height less the head names, the key tokens
-    // under the last row and the colour bar (the key tokens' depth depends on the size; take the deepest).
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float key_depth_max = label_max + pad;
-    const float below = key_depth_max + 2.6f * line_h;
-    const float fit_w = (avail.x - left_w) / static_cast<float>(H) - gap;
-    const float fit_h = (avail.y - line_h - below) / static_cast<float>(n_layers) - gap;
-    // Whole pixels, placed on whole pixels: each tile of the atlas is drawn texel for pixel.
-    const float thumb = std::floor(std::clamp(std::min(fit_w, fit_h), 2.5f * ctx.em, 16.0f * ctx.em));
     const int n_queries = std::max<int>(1, static_cast<int>(tokens.queries.size()));
     const int n_keys = std::max<int>(1, static_cast<int>(tokens.keys.size()));
+    // Every layer × head visible at once: fit the width, and the height less the head names, the key tokens
+    // under the last row and the colour bar. Whole pixels, placed on whole pixels: each tile of the atlas is
+    // drawn texel for pixel.
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // The colour bar goes right of the grid or under the key tokens, wherever the thumbnails come out larger.
+    const float bar_w = 10.0f * ctx.em;
+    const float bar_room = bar_w + 1.5f * ctx.em + ImGui::CalcTextSize(ctx.t("attention weight")).x;
+    const auto fit = [&](bool bar_right) {
+        const auto size = [&](float key_depth) {
+            const float w = (avail.x - left_w - (bar_right ? bar_room : 0.0f)) / static_cast<float>(H) - gap;
+            const float h = (avail.y - line_h - key_depth - pad - (bar_right ? 0.0f : 2.6f * line_h)) /
+                                static_cast<float>(n_layers) -
+                            gap;
+            return std::floor(std::clamp(std::min(w, h), 2.5f * ctx.em, 16.0f * ctx.em));
+        };
+        const float upright = size(line_h);  // the key tokens upright, if the thumbnails are wide enough for them
+        return size(column_labels_depth(tokens.keys, upright / static_cast<float>(n_keys), label_max));
+    };
+    const float thumb_right = fit(true), thumb_below = fit(false);
+    const bool bar_right = thumb_right >= thumb_below;
+    const float thumb = bar_right ? thumb_right : thumb_below;
 
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -190,11 +202,14 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
         for (int h = 0; h < H; ++h)
             key_depth = draw_column_labels(draw, tokens.keys, thumb_x(h), keys_y, k_cell, true, label_max).depth;
     draw->ChannelsMerge();
-    ImGui::SetCursorScreenPos(ImVec2(x0, keys_y + key_depth + pad + 0.3f * ctx.em));
-    const float bar_w = std::clamp(H * (thumb + gap) - gap, 8.0f * ctx.em, 16.0f * ctx.em);
+    if (bar_right)
+        ImGui::SetCursorScreenPos(ImVec2(thumb_x(H) + ctx.em, y0));
+    else
+        ImGui::SetCursorScreenPos(ImVec2(x0, keys_y + key_depth + pad + 0.3f * ctx.em));
     ImGui::BeginGroup();  // the bar's end values start under the bar, not at the window's edge
     colorbar_widget(ctx.heatmaps.colorbar(Colormap::sequential), 0.0f, 1.0f, bar_w, ctx.t("attention weight"));
     ImGui::EndGroup();
+    if (bar_right) ImGui::SetCursorScreenPos(ImVec2(x0, keys_y + key_depth + pad));  // the window's content ends here
     if (!ctx.stepper().entry(weights_of({use, 0}))) text_not_run_yet(ctx);
 }
 
