@@ -132,7 +132,8 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     bool ablated = head_is_off(ctx, site, ctx.view.head);
     if (ImGui::Checkbox(ctx.t("Ablate head"), &ablated)) ctx.session.toggle_head(site, ctx.view.head);
 
-    for (const StageInfo& s : kStages) {  // the stages in the order they are computed
+    if (draw_stage_player(ctx, site, ctx.view.head)) return;  // while it plays: Stop, the stages, the matrix
+    for (const StageInfo& s : kStages) {                      // the stages in the order they are computed
         const bool active = ctx.view.stage == s.id;
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::Button(ctx.t(s.tab))) ctx.view.stage = s.id;
@@ -140,7 +141,6 @@ void draw_detail(PanelContext& ctx, const Family& f) {
         ImGui::SameLine();
     }
     stage_player_button(ctx, site, ctx.view.head);
-    if (draw_stage_player(ctx, site, ctx.view.head)) return;
     AttentionStage stage = AttentionStage::weights;  // a stage the view does not offer shows the weights
     for (const StageInfo& s : kStages)
         if (s.id == ctx.view.stage) stage = s.id;

@@ -77,10 +77,6 @@ void stage_chips(const PanelContext& ctx, const StagePlayerState& p, const Stage
 void stage_player_button(PanelContext& ctx, const AttentionSite& site, int head) {
     StagePlayerState& p = ctx.caches.get<StagePlayerState>();
     const double now = ImGui::GetTime();
-    if (p.active && p.anim.playing(now)) {
-        if (ImGui::Button(ctx.t("■ Stop"))) p.anim.stop(now);
-        return;
-    }
     if (!ImGui::Button(ctx.t("▶ Play stages"))) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", ctx.t("Shows this head's stages one after another, QKᵀ → ÷√D → masked → softmax "
@@ -133,7 +129,9 @@ bool draw_stage_player(PanelContext& ctx, const AttentionSite& site, int head) {
     const bool weights = look.id == AttentionStage::weights;
     const bool keyed = (shown == a ? from : to).id != AttentionStage::context;  // its columns are keys, not D
 
-    // Caption: the stages with the one shown lit, then its title and formula.
+    // Stop and the stages with the one shown lit, then its title and formula.
+    if (ImGui::Button(ctx.t("■ Stop"))) p.anim.stop(now);
+    ImGui::SameLine(0.0f, 1.5f * ctx.em);
     stage_chips(ctx, p, f);
     const std::optional<size_t> index = ctx.stepper().find(StepId::attention_at(p.site, look.id));
     if (index) {
@@ -169,18 +167,23 @@ bool draw_stage_player(PanelContext& ctx, const AttentionSite& site, int head) {
     m.values = p.shown.data();
     m.label_max = 4.5f * ctx.em;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float bar_h = 2.4f * ImGui::GetTextLineHeight();
+    const float bar_w = 8.0f * ctx.em, bar_room = bar_w + 2.0f * ctx.em;  // the colour bar, right of the matrix
     const auto fit = [&](float depth) {  // the largest cell that fits the width and the height left
-        const float w = (avail.x - ImGui::CalcTextSize("M").x - m.label_max) / static_cast<float>(cols);
-        const float h = (avail.y - depth - bar_h) / static_cast<float>(rows);
+        const float w = (avail.x - ImGui::CalcTextSize("M").x - m.label_max - bar_room) / static_cast<float>(cols);
+        const float h = (avail.y - depth) / static_cast<float>(rows);
         return std::floor(std::clamp(std::min(w, h), 0.5f * ctx.em, 4.5f * ctx.em));
     };
     m.cell = fit(1.3f * ImGui::GetTextLineHeight());  // upright key labels, if the cells are wide enough for them
     if (keyed) m.cell = fit(column_labels_depth(tokens.keys, m.cell, m.label_max));  // else turned: deeper
+    const ImVec2 corner = ImGui::GetCursorScreenPos();
+    const ImVec2 size = token_matrix_size(m);
     draw_token_matrix(m);
-    colorbar_widget(ctx.heatmaps.colorbar(src.colormap), weights ? 0.0f : src.lo, src.hi,
-                    std::clamp(cols * m.cell, 8.0f * ctx.em, 16.0f * ctx.em),
+    ImGui::SetCursorScreenPos(ImVec2(corner.x + size.x + 1.5f * ctx.em, corner.y + size.y - m.rows * m.cell));
+    ImGui::BeginGroup();
+    colorbar_widget(ctx.heatmaps.colorbar(src.colormap), weights ? 0.0f : src.lo, src.hi, bar_w,
                     weights ? ctx.t("attention weight") : nullptr);
+    ImGui::EndGroup();
+    ImGui::SetCursorScreenPos(ImVec2(corner.x, corner.y + size.y));
     return true;
 }
 
