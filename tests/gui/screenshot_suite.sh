@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The classroom screenshot suite: every view and every tour chapter, in English and Korean, at the
+# sizes people project (1024x768, 1280x720, 1920x1080), in normal and classroom modes. Each run must
+# exit 0 and write a PNG of exactly the asked size with many distinct colours; the PNGs stay in OUT
+# (named SIZE-LANG-MODE-WHAT.png) for a person to look at.
+#   screenshot_suite.sh APP PNG_STATS OUT TOUR_JSON [sanitized]
+#   sanitized: a sanitizer build, many times slower: 1280x720 in Korean only
+set -uo pipefail
+app="$1"
+png_stats="$2"
+out="$3"
+chapters=$(grep -c "\"section\":" "$4")  # one per chapter in tour.json
+sizes=(1024x768 1280x720 1920x1080)
+langs=(en ko)
+limit=60
+if [ "${5:-}" = sanitized ]; then
+  sizes=(1280x720)
+  langs=(ko)
+  limit=600
+fi
+views=(input model positional attention masks residual ffn output stepper weights training playground analysis)
+mkdir -p "$out"
+rm -f "$out"/*.png
+
+# One X server for the whole suite; each run is a separate attnlab process with fresh settings.
+export out app png_stats limit
+cat > "$out/run_one.sh" <<'EOF'
+#!/usr/bin/env bash
+# run_one.sh NAME SIZE ARGS...: one screenshot, checked; prints "ok NAME" or "FAIL NAME: why".
+name="$1"
+size="$2"
+shift 2
+png="$out/$name.png"
+timeout "$limit" "$app" --fresh-settings --size "$size" --screenshot "$png" "$@" > "$out/$name.log" 2>&1
+status=$?
+if [ "$status" -ne 0 ]; then
+  echo "FAIL $name: attnlab exited $status: $(head -c 300 "$out/$name.log" | tr '\n' ' ')"; exit 0
+fi
+read -r w h colours < <("$png_stats" "$png") || { echo "FAIL $name: no readable PNG"; exit 0; }
+if [ "${w}x${h}" != "$size" ] || [ "$colours" -lt 200 ]; then
+  echo "FAIL $name: ${w}x${h} (asked $size), $colours colours"; exit 0
+fi
+echo "ok   $name: $colours colours"
+EOF
+chmod +x "$out/run_one.sh"
+
+jobs_file="$out/jobs.txt"
+: > "$jobs_file"
+for size in "${sizes[@]}"; do
+  for lang in "${langs[@]}"; do
+    lang_flag=$([ "$lang" = ko ] && echo --korean || echo "")
+    for mode in normal classroom; do
+      mode_flag=$([ "$mode" = classroom ] && echo --classroom || echo "")
+      for view in "${views[@]}"; do
+        echo "$size-$lang-$mode-$view $size --view $view $lang_flag $mode_flag" >> "$jobs_file"
+      done
+      for n in $(seq 1 "$chapters"); do
+        echo "$size-$lang-$mode-tour$n $size --tour $n $lang_flag $mode_flag" >> "$jobs_file"
+      done
+    done
+  done
+done
+
+results="$out/results.txt"
+timeout 3000 xvfb-run -a -s "-screen 0 1920x1080x24" bash -c "while read -r line; do \"$out/run_one.sh\" \$line; done" \
+  < "$jobs_file" > "$results" 2>&1
+grep -v '^ok' "$results"
+passed=$(grep -c '^ok' "$results")
+expected=$(grep -c . "$jobs_file")
+echo "$passed of $expected screenshots passed (PNGs in $out)"
+[ "$passed" -eq "$expected" ]
