@@ -684,7 +684,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"This head is switched off.", "이 헤드는 꺼져 있습니다."},
         {"All heads", "모든 헤드"},
         {"Where each head looks from this query:", "이 쿼리에서 각 헤드가 가장 많이 보는 키:"},
-        {"Which query each head sends most here:", "각 헤드에서 이 키를 가장 많이 보는 쿼리:"},
+        {"Each head's query that looks here most:", "각 헤드에서 이 키를 가장 많이 보는 쿼리:"},
         {"Click to keep this token; click again to let go.", "클릭하면 이 토큰을 고정하고, 다시 클릭하면 풉니다."},
         {"Queries on the left, keys on the right; a line's opacity is its weight. Hover a token to see its lines "
          "alone; click to keep it.",

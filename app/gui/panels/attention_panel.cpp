@@ -112,8 +112,11 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     const std::vector<std::string>& query_labels = tokens.queries;
     const std::vector<std::string>& key_labels = tokens.keys;
 
-    ImGui::Separator();
+    // One line for which attention this is and what it computes: the height is the matrix's.
     ImGui::TextUnformatted(attention_name(site).c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", ctx.t("softmax(QKᵀ/√D + mask)·V, per head"));
+    ImGui::Separator();
     ImGui::SetNextItemWidth(6 * ctx.em);
     ImGui::SliderInt(ctx.t("Layer"), &ctx.view.layer, 0, L - 1);
     ImGui::SameLine();
@@ -240,7 +243,6 @@ void draw_attention_panel(PanelContext& ctx) {
     if (ctx.view.detail_open) {
         if (ImGui::Button(ctx.t("◀ All heads"))) ctx.view.detail_open = false;
         ImGui::SameLine();
-        ImGui::TextDisabled("%s", ctx.t("softmax(QKᵀ/√D + mask)·V, per head"));
         draw_detail(ctx, f);
     } else {
         ImGui::TextDisabled("%s", ctx.t("Each square: one head's attention weights (rows: queries, columns: keys)."));

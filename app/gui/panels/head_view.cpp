@@ -82,7 +82,7 @@ void token_tooltip(PanelContext& ctx, const Tensor& w, const HeadViewState& s, c
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(index < static_cast<int>(own.size()) ? own[index].c_str() : "?");
     ImGui::TextDisabled(
-        "%s", ctx.t(query ? "Where each head looks from this query:" : "Which query each head sends most here:"));
+        "%s", ctx.t(query ? "Where each head looks from this query:" : "Each head's query that looks here most:"));
     for (int h = 0; h < static_cast<int>(s.hidden.size()); ++h) {
         if (s.hidden[h]) continue;
         const auto m = w.slice(h);
