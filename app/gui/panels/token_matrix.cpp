@@ -31,8 +31,8 @@ std::string cell_number(float v, int decimals) {
     if (std::isinf(v)) return v < 0 ? "−∞" : "∞";
     char buf[32];
     const float a = std::abs(v);
-    const int d = a >= 99.5f ? 0 : a >= 9.95f ? std::min(decimals, 1) : decimals;  // at most about four characters
-    if (a < 0.5f * std::pow(10.0f, static_cast<float>(-d))) v = 0.0f;              // "0.0", never "-0.0"
+    const int d = a >= 99.5f ? 0 : a >= 9.95f ? std::max(decimals - 1, 0) : decimals;  // about as wide as "-0.00"
+    if (a < 0.5f * std::pow(10.0f, static_cast<float>(-d))) v = 0.0f;                  // "0.0", never "-0.0"
     std::snprintf(buf, sizeof buf, "%.*f", d, static_cast<double>(v));
     return buf;
 }

@@ -1,8 +1,11 @@
-// The attention view's token labels: whatever the widths and cell size, no two drawn labels overlap.
+// The attention view's token labels (whatever the widths and cell size, no two drawn labels overlap) and the numbers
+// printed in its cells.
 #include "panels/token_labels.h"
+#include "panels/token_matrix.h"
 
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -63,4 +66,17 @@ TEST_CASE("turned token labels are all shown while cells are a line tall", "[tok
     CHECK(wide.stride == 1);
     const TokenLabelPlan narrow = plan_token_labels({80.0f, 60.0f, 70.0f, 20.0f}, 8.0f, 17.0f, 5.0f);
     CHECK(narrow.stride == 3);  // 22 px between turned labels: every third of 8 px cells
+}
+
+TEST_CASE("cell numbers: two decimals or one, fewer for large values, never -0, a masked score as −∞",
+          "[token_labels]") {
+    using attnlab::gui::cell_number;
+    CHECK(cell_number(0.9731f, 2) == "0.97");
+    CHECK(cell_number(0.9731f, 1) == "1.0");
+    CHECK(cell_number(-0.004f, 2) == "0.00");
+    CHECK(cell_number(-0.04f, 1) == "0.0");
+    CHECK(cell_number(-12.345f, 2) == "-12.3");
+    CHECK(cell_number(-12.345f, 1) == "-12");
+    CHECK(cell_number(123.4f, 2) == "123");
+    CHECK(cell_number(-std::numeric_limits<float>::infinity(), 2) == "−∞");
 }
