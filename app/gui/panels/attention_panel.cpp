@@ -123,11 +123,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     if (ImGui::RadioButton(ctx.t("Matrix"), !ctx.view.line_view)) ctx.view.line_view = false;
     ImGui::SameLine();
     if (ImGui::RadioButton(ctx.t("Lines"), ctx.view.line_view)) ctx.view.line_view = true;
-    if (ctx.view.line_view) {  // every head of the layer at once, as lines over the whole pane
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", ctx.t("softmax weights of every head"));
-        return draw_head_view(ctx, site);
-    }
+    if (ctx.view.line_view) return draw_head_view(ctx, site);  // every head of the layer, over the whole pane
     ImGui::SameLine();
     ImGui::SetNextItemWidth(6 * ctx.em);
     ImGui::SliderInt(ctx.t("Head"), &ctx.view.head, 0, H - 1);

@@ -35,32 +35,32 @@ ImU32 head_color(int h, float alpha = 1.0f) {
     return ImGui::ColorConvertFloat4ToU32(c);
 }
 
-// A swatch per head, clicked to show or hide that head's lines; a switched-off head is crossed out.
+// On the line it is called on, where they fit: a swatch per head, clicked to show or hide that head's lines (a
+// switched-off head is crossed out), "All heads", and a "(?)" that says how to read the view.
 void head_swatches(PanelContext& ctx, const AttentionSite& site, HeadViewState& s) {
     const int H = static_cast<int>(s.hidden.size());
-    const float box = ImGui::GetTextLineHeight();
+    const float box = ImGui::GetTextLineHeight(), row_h = ImGui::GetFrameHeight();
+    const float inset = 0.5f * (row_h - box);  // the swatch and name centred on the row of frames
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (int h = 0; h < H; ++h) {
         char name[32];
         std::snprintf(name, sizeof name, "%s %d", ctx.t("Head"), h);
         const float w = box + 0.3f * ctx.em + ImGui::CalcTextSize(name).x;
-        if (h > 0) {
-            ImGui::SameLine(0.0f, 0.9f * ctx.em);
-            if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
-        }
+        ImGui::SameLine(0.0f, (h == 0 ? 1.5f : 0.9f) * ctx.em);
+        if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
         const ImVec2 p = ImGui::GetCursorScreenPos();
         ImGui::PushID(h);
-        if (ImGui::InvisibleButton("swatch", ImVec2(w, box))) s.hidden[h] = !s.hidden[h];
+        if (ImGui::InvisibleButton("swatch", ImVec2(w, row_h))) s.hidden[h] = !s.hidden[h];
         const bool hovered = ImGui::IsItemHovered();
         ImGui::PopID();
-        const ImVec2 q(p.x + box, p.y + box);
+        const ImVec2 a(p.x, p.y + inset), b(p.x + box, p.y + inset + box);
         if (s.hidden[h])
-            draw->AddRect(p, q, head_color(h), 0, 0, 2.0f);
+            draw->AddRect(a, b, head_color(h), 0, 0, 2.0f);
         else
-            draw->AddRectFilled(p, q, head_color(h));
-        if (head_is_off(ctx, site, h)) draw->AddLine(p, q, IM_COL32(255, 70, 70, 255), 2.5f);
+            draw->AddRectFilled(a, b, head_color(h));
+        if (head_is_off(ctx, site, h)) draw->AddLine(a, b, IM_COL32(255, 70, 70, 255), 2.5f);
         const ImU32 text = ImGui::GetColorU32(s.hidden[h] ? ImGuiCol_TextDisabled : ImGuiCol_Text);
-        draw->AddText(ImVec2(q.x + 0.3f * ctx.em, p.y), text, name);
+        draw->AddText(ImVec2(b.x + 0.3f * ctx.em, a.y), text, name);
         if (hovered) {
             ImGui::BeginTooltip();
             ImGui::TextUnformatted(
@@ -69,8 +69,24 @@ void head_swatches(PanelContext& ctx, const AttentionSite& site, HeadViewState& 
             ImGui::EndTooltip();
         }
     }
-    ImGui::SameLine(0.0f, 1.5f * ctx.em);
-    if (ImGui::SmallButton(ctx.t("All heads"))) std::fill(s.hidden.begin(), s.hidden.end(), false);
+    const char* all = ctx.t("All heads");
+    const float all_w = ImGui::CalcTextSize(all).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+    ImGui::SameLine(0.0f, 1.2f * ctx.em);
+    if (ImGui::GetContentRegionAvail().x < all_w + 3.0f * ctx.em) ImGui::NewLine();  // the button and "(?)"
+    if (ImGui::Button(all)) std::fill(s.hidden.begin(), s.hidden.end(), false);
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(28.0f * ctx.em);
+        ImGui::TextUnformatted(ctx.t("softmax weights of every head"));
+        ImGui::TextUnformatted(
+            ctx.t("Queries on the left, keys on the right; a line's opacity is its weight. Hover "
+                  "a token to see its lines alone; click to keep it."));
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
 }
 
 // Each visible head's strongest key for query `i` (or strongest query for key `j`), as the tooltip lists them.
@@ -113,15 +129,12 @@ void draw_head_view(PanelContext& ctx, const AttentionSite& site) {
     const AttentionTokens tokens = attention_tokens(ctx, site);
 
     head_swatches(ctx, site, s);
-    text_disabled_wrapped(
-        ctx.t("Queries on the left, keys on the right; a line's opacity is its weight. Hover a "
-              "token to see its lines alone; click to keep it."));
 
     // The canvas: every pixel left. Token columns as wide as their longest label (at most 9 em).
     const float label_max = 9.0f * ctx.em, pad = 0.6f * ctx.em, line_h = ImGui::GetTextLineHeight();
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const ImVec2 size(std::max(avail.x, 20.0f * ctx.em), std::max(avail.y, std::max(Tq, Tk) * 1.3f * line_h));
+    const ImVec2 size(std::max(avail.x, 20.0f * ctx.em), std::max(avail.y, std::max(Tq, Tk) * 1.1f * line_h));
     ImGui::InvisibleButton("head_view", size);
     const bool hovered_canvas = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
     std::vector<std::string> left(tokens.queries), right(tokens.keys);
