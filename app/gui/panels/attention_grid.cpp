@@ -112,7 +112,7 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // The colour bar goes right of the grid or under the key tokens, wherever the thumbnails come out larger.
     const float bar_w = 10.0f * ctx.em;
-    const float bar_room = bar_w + 1.5f * ctx.em + ImGui::CalcTextSize(ctx.t("attention weight")).x;
+    const float bar_room = bar_w + 3.0f * ctx.em + ImGui::CalcTextSize(ctx.t("attention weight")).x;  // and its caption
     const auto fit = [&](bool bar_right) {
         const auto size = [&](float key_depth) {
             const float w = (avail.x - left_w - (bar_right ? bar_room : 0.0f)) / static_cast<float>(H) - gap;
