@@ -144,8 +144,8 @@ void draw_head_view(PanelContext& ctx, const AttentionSite& site) {
     for (const std::string& t : left) left_w = std::max(left_w, ImGui::CalcTextSize(t.c_str()).x);
     for (const std::string& t : right) right_w = std::max(right_w, ImGui::CalcTextSize(t.c_str()).x);
     // Rows spread over the height, centred, at most 8 em apart so a short sentence stays together.
-    const auto row_step = [&](int n) { return std::min(size.y / static_cast<float>(std::max(n, 1)), 8.0f * ctx.em); };
-    const auto row_y = [&](int i, int n) { return o.y + (size.y - row_step(n) * n) * 0.5f + (i + 0.5f) * row_step(n); };
+    const TokenColumn queries = TokenColumn::spread(o.y, size.y, Tq, 8.0f * ctx.em);
+    const TokenColumn keys = TokenColumn::spread(o.y, size.y, Tk, 8.0f * ctx.em);
     const float xl = o.x + left_w + pad, xr = o.x + size.x - right_w - pad;  // where the lines start and end
 
     // The hovered token: a row's band on either side.
@@ -153,12 +153,8 @@ void draw_head_view(PanelContext& ctx, const AttentionSite& site) {
     int hover = -1;
     if (hovered_canvas) {
         const ImVec2 m = ImGui::GetIO().MousePos;
-        const auto nearest = [&](int n) {  // the row whose band holds the pointer, or -1
-            const int i = static_cast<int>(std::floor((m.y - row_y(0, n)) / row_step(n) + 0.5f));
-            return i >= 0 && i < n ? i : -1;
-        };
-        if (m.x <= xl + pad) hover_side = HeadViewState::Side::query, hover = nearest(Tq);
-        if (m.x >= xr - pad) hover_side = HeadViewState::Side::key, hover = nearest(Tk);
+        if (m.x <= xl + pad) hover_side = HeadViewState::Side::query, hover = queries.at(m.y);
+        if (m.x >= xr - pad) hover_side = HeadViewState::Side::key, hover = keys.at(m.y);
         if (hover < 0) hover_side = HeadViewState::Side::none;
     }
     if (clicked) {
@@ -186,7 +182,7 @@ void draw_head_view(PanelContext& ctx, const AttentionSite& site) {
                 if (focus_side == HeadViewState::Side::key && j != focus) continue;
                 const float a = m(i, j);
                 if (!(a >= 0.02f)) continue;
-                draw->AddLine(ImVec2(xl, row_y(i, Tq) + dy), ImVec2(xr, row_y(j, Tk) + dy),
+                draw->AddLine(ImVec2(xl, queries.y(i) + dy), ImVec2(xr, keys.y(j) + dy),
                               head_color(h, std::min(1.0f, a)), thickness);
             }
         }
@@ -204,10 +200,10 @@ void draw_head_view(PanelContext& ctx, const AttentionSite& site) {
         draw->AddText(p, focus_side == HeadViewState::Side::none || focused ? text : dim, t.c_str());
     };
     for (int i = 0; i < Tq; ++i)
-        token(left[i], xl - 0.4f * ctx.em, row_y(i, Tq), true, focus_side == HeadViewState::Side::query && i == focus,
+        token(left[i], xl - 0.4f * ctx.em, queries.y(i), true, focus_side == HeadViewState::Side::query && i == focus,
               s.pinned_side == HeadViewState::Side::query && i == s.pinned);
     for (int j = 0; j < Tk; ++j)
-        token(right[j], xr + 0.4f * ctx.em, row_y(j, Tk), false, focus_side == HeadViewState::Side::key && j == focus,
+        token(right[j], xr + 0.4f * ctx.em, keys.y(j), false, focus_side == HeadViewState::Side::key && j == focus,
               s.pinned_side == HeadViewState::Side::key && j == s.pinned);
     draw->PopClipRect();
     if (hover_side != HeadViewState::Side::none) token_tooltip(ctx, w, s, tokens, hover_side, hover);

@@ -45,6 +45,21 @@ TokenLabelPlan plan_token_labels(const std::vector<float>& widths, float cell, f
     return plan;
 }
 
+TokenColumn TokenColumn::spread(float top, float height, int n, float max_step) {
+    TokenColumn c;
+    c.n = n;
+    if (n <= 0) return c;
+    c.step = std::min(height / static_cast<float>(n), max_step);
+    c.first = top + (height - c.step * static_cast<float>(n)) * 0.5f + 0.5f * c.step;
+    return c;
+}
+
+int TokenColumn::at(float y) const {
+    if (n <= 0 || step <= 0.0f) return -1;
+    const int i = static_cast<int>(std::floor((y - first) / step + 0.5f));
+    return i >= 0 && i < n ? i : -1;
+}
+
 std::string fit_token_label(const std::string& text, float max_width) {
     if (ImGui::CalcTextSize(text.c_str()).x <= max_width) return text;
     // Drop whole UTF-8 characters from the end until the rest and "…" fit.

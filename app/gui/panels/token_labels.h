@@ -34,6 +34,16 @@ TokenLabelPlan draw_column_labels(ImDrawList* draw, const std::vector<std::strin
 void draw_row_labels(ImDrawList* draw, const std::vector<std::string>& labels, float x, float y0, float cell,
                      float max_width, int bright = -1);
 
+// A column of n tokens spread down [top, top + height], centred, at most max_step apart (the head view's query
+// and key columns): where token i sits, and which token's band holds a pointer.
+struct TokenColumn {
+    float first = 0.0f, step = 0.0f;  // the centre of token 0, and the distance between two
+    int n = 0;
+    static TokenColumn spread(float top, float height, int n, float max_step);
+    float y(int i) const { return first + static_cast<float>(i) * step; }
+    int at(float y) const;  // the token whose band (step tall, centred on it) holds y, or -1
+};
+
 // The room column labels take under or over cells of `cell` pixels.
 float column_labels_depth(const std::vector<std::string>& labels, float cell, float max_width);
 
