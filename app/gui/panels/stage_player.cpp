@@ -75,28 +75,30 @@ void stage_chips(const PanelContext& ctx, const StagePlayerState& p, const Stage
 }  // namespace
 
 void stage_player_button(PanelContext& ctx, const AttentionSite& site, int head) {
-    StagePlayerState& p = ctx.caches.get<StagePlayerState>();
-    const double now = ImGui::GetTime();
-    if (!ImGui::Button(ctx.t("▶ Play stages"))) {
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", ctx.t("Shows this head's stages one after another, QKᵀ → ÷√D → masked → softmax "
-                                          "→ ×V, the numbers turning from one into the next."));
-        return;
-    }
-    p.stages.clear();
+    std::vector<PlayedStage> stages;  // the stages this attention has run so far
     for (const PlayedStage& s : kPlayed)
-        if (ctx.stepper().entry(StepId::attention_at(site, s.id))) p.stages.push_back(s);
-    if (p.stages.size() < 2) return;
+        if (ctx.stepper().entry(StepId::attention_at(site, s.id))) stages.push_back(s);
+    const bool can_play = stages.size() >= 2;
+    ImGui::BeginDisabled(!can_play);
+    const bool clicked = ImGui::Button(ctx.t("▶ Play stages"));
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", can_play ? ctx.t("Shows this head's stages one after another, QKᵀ → ÷√D → masked → "
+                                                 "softmax → ×V, the numbers turning from one into the next.")
+                                         : ctx.t("Not run yet: step forward to compute it."));
+    if (!clicked) return;
+    StagePlayerState& p = ctx.caches.get<StagePlayerState>();
+    p.stages = std::move(stages);
     p.site = site, p.head = head, p.active = true;
     p.shown_of = {-1, -1, 0.0f, 0};
-    p.anim.play(static_cast<int>(p.stages.size()), now);
+    p.anim.play(static_cast<int>(p.stages.size()), ImGui::GetTime());
 }
 
 bool draw_stage_player(PanelContext& ctx, const AttentionSite& site, int head) {
     StagePlayerState& p = ctx.caches.get<StagePlayerState>();
     if (!p.active) return false;
     const double now = ImGui::GetTime();
-    if (!(p.site == site) || p.head != head) p.anim.stop(now);  // the user chose another head: stop there
+    if (p.site != site || p.head != head) p.anim.stop(now);  // the user chose another head: stop there
     const StageFrame f = p.anim.frame(now);
     const PlayedStage& from = p.stages[f.from];
     const PlayedStage& to = p.stages[f.to];
