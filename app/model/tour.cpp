@@ -13,11 +13,22 @@ bool open_model(const TourChapter& c, Session& session, const std::string& asset
     return session.open_model_file(assets_dir + "/models/" + c.model);
 }
 
+// Appends `n` <pad> tokens to the source or the target, as a shorter sentence is padded in a batch.
+bool pad(Session& session, bool source, int n) {
+    if (n == 0) return true;
+    const ForwardInputs& in = session.stepper().inputs();
+    std::vector<int> ids = source ? in.src_ids : in.tgt_ids;
+    ids.insert(ids.end(), static_cast<size_t>(n), session.stepper().config().pad_id);
+    return source ? session.set_src_ids(ids) : session.set_tgt_ids(ids);
+}
+
 Status set_up(const TourChapter& c, Session& session, ViewState& view, const std::string& assets_dir) {
     const std::string where = "tour chapter \"" + c.id + "\": ";
     if (!open_model(c, session, assets_dir)) return Error{where + session.error()};
     if (!session.set_src_text(c.src)) return Error{where + session.error()};
     if (session.stepper().config().arch == Arch::encoder_decoder && !session.set_tgt_text(c.tgt))
+        return Error{where + session.error()};
+    if (!pad(session, true, c.src_padding) || !pad(session, false, c.tgt_padding))
         return Error{where + session.error()};
     size_t cursor = session.stepper().size();
     if (!c.step.empty()) {

@@ -26,24 +26,10 @@ constexpr std::pair<const char*, TourTaskKind> kTasks[] = {
     {"change_experiment_keys", TourTaskKind::change_experiment_keys},
 };
 
-constexpr const char* kChapterFields[] = {"id",
-                                          "section",
-                                          "model",
-                                          "src",
-                                          "tgt",
-                                          "view",
-                                          "step",
-                                          "family",
-                                          "stage",
-                                          "layer",
-                                          "head",
-                                          "detail",
-                                          "playground_experiment",
-                                          "slides",
-                                          "task",
-                                          "task_step",
-                                          "en",
-                                          "ko"};
+constexpr const char* kChapterFields[] = {"id",          "section",     "model",     "src",    "tgt",
+                                          "src_padding", "tgt_padding", "view",      "step",   "family",
+                                          "stage",       "layer",       "head",      "detail", "playground_experiment",
+                                          "slides",      "task",        "task_step", "en",     "ko"};
 
 // A key as a message shows it: JSON-quoted, so a hostile key stays one line.
 std::string json_quoted(const std::string& key) {
@@ -104,6 +90,8 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
         if (auto st = read_string(c, field, required, *target, where); !st) return st.error();
     if (auto st = read_int(c, "layer", ch.layer, where); !st) return st.error();
     if (auto st = read_int(c, "head", ch.head, where); !st) return st.error();
+    if (auto st = read_int(c, "src_padding", ch.src_padding, where); !st) return st.error();
+    if (auto st = read_int(c, "tgt_padding", ch.tgt_padding, where); !st) return st.error();
     if (auto st = read_bool(c, "detail", ch.detail, where); !st) return st.error();
     if (auto st = read_bool(c, "playground_experiment", ch.playground_experiment, where); !st) return st.error();
     if (c.contains("slides")) {

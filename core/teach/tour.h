@@ -31,6 +31,7 @@ struct TourChapter {
     std::string id, section;  // "masks", "3.2.3"
     // Setup. model: a file in assets/models, or "tiny"/"base" for a seeded random preset.
     std::string model, src, tgt;
+    int src_padding = 0, tgt_padding = 0;                    // <pad> tokens appended to each, as in a batch
     std::string view;                                        // a --view name
     std::string step;                                        // the stepper stops after this step; empty: run everything
     std::string family = "encoder_self", stage = "weights";  // the attention view's choice

@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <tuple>
+
 using namespace attnlab;
 using namespace attnlab::gui;
 
@@ -116,4 +119,33 @@ TEST_CASE("ending the tour ends predict mode, so no later step is covered unanno
     CHECK_FALSE(tour.active());
     CHECK_FALSE(v.predict);
     CHECK_FALSE(v.hidden);
+}
+
+TEST_CASE("the masks chapter shows padding: its sentences end in <pad>, and every mask blocks those keys") {
+    TourRunner tour;
+    REQUIRE(tour.load(kAssets));
+    const auto masks = std::find_if(tour.chapters().begin(), tour.chapters().end(),
+                                    [](const TourChapter& c) { return c.task == TourTaskKind::toggle_mask_cell; });
+    REQUIRE(masks != tour.chapters().end());
+    REQUIRE(masks->src_padding > 0);
+    REQUIRE(masks->tgt_padding > 0);
+    Session s = some_other_model();
+    ViewState v;
+    REQUIRE(tour.open(static_cast<int>(masks - tour.chapters().begin()), s, v, kAssets));
+    const int pad = s.stepper().config().pad_id;
+    const auto& src = s.stepper().inputs().src_ids;  // (S,)
+    const auto& tgt = s.stepper().inputs().tgt_ids;  // (T,)
+    REQUIRE(static_cast<int>(src.size()) > masks->src_padding);
+    CHECK(std::count(src.end() - masks->src_padding, src.end(), pad) == masks->src_padding);
+    CHECK(std::count(tgt.end() - masks->tgt_padding, tgt.end(), pad) == masks->tgt_padding);
+    // The padded keys are blocked for every query: their columns of the encoder's and decoder's masks are 0.
+    for (auto [use, n_keys, padding] : {std::tuple{AttentionUse::encoder_self, src.size(), masks->src_padding},
+                                        std::tuple{AttentionUse::decoder_self, tgt.size(), masks->tgt_padding}}) {
+        const Tensor* mask = s.stepper().output(StepId::mask_of(use));  // (N, N)
+        REQUIRE(mask);
+        const ConstMatMap m = mask->matrix();
+        for (size_t k = n_keys - static_cast<size_t>(padding); k < n_keys; ++k)
+            CHECK(m.col(static_cast<Eigen::Index>(k)).maxCoeff() == 0.0f);
+        CHECK(m.col(0).maxCoeff() == 1.0f);  // a real token stays visible
+    }
 }

@@ -62,6 +62,12 @@ TEST_CASE("a well-formed minimal chapter parses, with the defaults for what it l
     CHECK(c.stage == "weights");
     CHECK_FALSE(c.detail);
     CHECK(c.in(Language::korean).look == "l");
+    CHECK(c.src_padding == 0);
+    CHECK(c.tgt_padding == 0);
+    auto padded = parse_tour(chapter(R"(, "src_padding": 2, "tgt_padding": 1)"), "tour.json");
+    REQUIRE(padded);
+    CHECK(padded->front().src_padding == 2);
+    CHECK(padded->front().tgt_padding == 1);
 }
 
 TEST_CASE("broken tour files get a one-line error that names the file and the fault") {
@@ -77,6 +83,7 @@ TEST_CASE("broken tour files get a one-line error that names the file and the fa
              "ko": {"title": "t", "look": "l", "task": "k", "done": "d"}}]})",
          "unknown task \"dance\""},
         {chapter(R"(, "layer": -1)"), "layer must be an integer"},
+        {chapter(R"(, "src_padding": "two")"), "src_padding must be an integer"},
         {chapter(R"(, "detail": "yes")"), "detail must be true or false"},
         {chapter(R"(, "slides": ["a", 3])"), "slides must be an array"},
         {R"({"chapters": [{"id": "a", "section": "3.1", "model": "tiny", "view": "attention", "task": "step_past",
