@@ -6,10 +6,13 @@
 #include "panels/changes_bar.h"
 #include "panels/panel_context.h"
 #include "panels/tour_panel.h"
+#include "panels/tour_target.h"
 
 #include <GLFW/glfw3.h>  // key codes: ImGui 1.86 indexes keys by the backend's codes
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <utility>
@@ -38,6 +41,15 @@ const char* view_title(View v) {
     return "";
 }
 
+// The fewest font heights (em) the layout needs across and down: the side panel's 16 em beside a
+// view of 36, and a view of about 20 lines between the menu and the stepper.
+constexpr float kLayoutWidthEm = 52.0f, kLayoutHeightEm = 28.0f;
+
+// The tasks whose widget a central view draws: the App scrolls that view to it.
+bool target_in_central_view(TourTaskKind kind) {
+    return kind != TourTaskKind::step_past && kind != TourTaskKind::edit_source;
+}
+
 constexpr View kCentralViews[] = {View::positional, View::attention, View::masks,    View::residual,   View::ffn,
                                   View::output,     View::weights,   View::training, View::playground, View::analysis};
 
@@ -53,8 +65,32 @@ App::App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths)
     if (auto st = tour_.load(paths_.assets); !st) status = st.error().message;
 }
 
+// 17 px at scale 1, times the screen's content scale (2 on a 4K laptop) and the user's font scale;
+// presentation and classroom modes 1.6 times that, but never so large that the layout no longer fits
+// the window (a 1024×768 projector gets about 20 px, not 27).
 float App::font_pixels() const {
-    return 17.0f * view_.font_scale * (view_.presentation || view_.classroom ? 1.6f : 1.0f);
+    GLFWwindow* window = glfwGetCurrentContext();
+    float screen_scale = content_scale, unused = 0.0f;
+    if (screen_scale <= 0.0f && window) glfwGetWindowContentScale(window, &screen_scale, &unused);
+    if (screen_scale <= 0.0f) screen_scale = 1.0f;
+    const float wanted =
+        17.0f * screen_scale * view_.font_scale * (view_.presentation || view_.classroom ? 1.6f : 1.0f);
+    int w = 0, h = 0;
+    if (window) glfwGetFramebufferSize(window, &w, &h);
+    if (w <= 0 || h <= 0) return wanted;
+    const float fits = std::min(static_cast<float>(w) / kLayoutWidthEm, static_cast<float>(h) / kLayoutHeightEm);
+    return std::floor(std::max(std::min(wanted, fits), 10.0f));
+}
+
+std::string App::tour_target_problem() {
+    const TourChapter* c = tour_.chapter();
+    if (!c) return "";
+    const ImVec2 screen = ImGui::GetIO().DisplaySize;
+    const std::string problem = gui::tour_target_problem(caches_.get<TourTargetProbe>(), screen, c->task);
+    if (problem.empty()) return "";
+    return "tour chapter " + std::to_string(tour_.current() + 1) + " (" + c->id + ") at " +
+           std::to_string(static_cast<int>(screen.x)) + "x" + std::to_string(static_cast<int>(screen.y)) + ": " +
+           problem;
 }
 
 bool App::open_tour_chapter(int index) {
@@ -62,8 +98,8 @@ bool App::open_tour_chapter(int index) {
         status = st.error().message;
         return session_.reject(st.error().message);
     }
-    show_view(view_.tab);
     last_cursor_ = session_.stepper().cursor();  // the chapter's view stays; the cursor did not move by a step
+    scroll_to_target_frames_ = 10;               // long enough for the view's layout to settle
     return true;
 }
 
@@ -274,16 +310,77 @@ void App::draw_menu(FrameRequests& req) {
     ImGui::EndMainMenuBar();
 }
 
+// The view tabs as buttons that wrap onto a second row when the pane is narrow: every title whole
+// ("Positional encoding", never "Positi…"), the open one in the active tab colour.
+void App::draw_view_tabs(const PanelContext& ctx) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, gap = 2.0f;
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(gap, gap));
+    for (size_t i = 0; i < std::size(kCentralViews); ++i) {
+        const View v = kCentralViews[i];
+        const char* title = ctx.t(view_title(v));
+        const float w = ImGui::CalcTextSize(title).x + 2.0f * style.FramePadding.x;
+        if (i > 0 && ImGui::GetItemRectMax().x + gap + w <= right) ImGui::SameLine();
+        const bool open = view_.tab == v;
+        ImGui::PushStyleColor(ImGuiCol_Button, style.Colors[open ? ImGuiCol_TabActive : ImGuiCol_Tab]);
+        ImGui::PushStyleColor(ImGuiCol_ButtonHovered, style.Colors[ImGuiCol_TabHovered]);
+        ImGui::PushStyleColor(ImGuiCol_ButtonActive, style.Colors[ImGuiCol_TabActive]);
+        if (ImGui::Button((std::string(title) + "###" + view_id(v)).c_str())) view_.tab = v;
+        ImGui::PopStyleColor(3);
+    }
+    ImGui::PopStyleVar();
+    // The open tab's colour runs under the row, as a tab bar's line does.
+    const ImVec2 below(ImGui::GetWindowPos().x, ImGui::GetItemRectMax().y);
+    ImGui::GetWindowDrawList()->AddLine(below, ImVec2(right, below.y), ImGui::GetColorU32(ImGuiCol_TabActive), 2.0f);
+    tabs_bottom_ = below.y + 2.0f;
+    ImGui::Dummy(ImVec2(0.0f, 2.0f));
+}
+
+// The open view, in a child that scrolls; in the first frames of a tour chapter it scrolls to the
+// chapter's widget when the view drew it out of sight.
+void App::draw_central_view(PanelContext& ctx) {
+    draw_changes_bar(ctx);  // what differs from the model file, in every view
+    ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    switch (view_.tab) {
+        case View::positional: draw_positional_panel(ctx); break;
+        case View::attention: draw_attention_panel(ctx); break;
+        case View::masks: draw_masks_panel(ctx); break;
+        case View::residual: draw_residual_panel(ctx); break;
+        case View::ffn: draw_ffn_panel(ctx); break;
+        case View::output: draw_output_panel(ctx); break;
+        case View::weights: draw_weights_panel(ctx); break;
+        case View::training: draw_training_panel(ctx); break;
+        case View::playground: draw_playground_panel(ctx); break;
+        case View::analysis: draw_analysis_panel(ctx); break;
+        default: break;
+    }
+    const TourTargetProbe& p = caches_.get<TourTargetProbe>();
+    if (scroll_to_target_frames_ > 0 && p.seen && !p.visible && p.wanted && target_in_central_view(*p.wanted)) {
+        const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        const float margin = 0.5f * ctx.em;
+        if (p.min.y < pos.y || p.max.y > pos.y + size.y)
+            ImGui::SetScrollY(ImGui::GetScrollY() + p.min.y - pos.y - margin);
+        if (p.min.x < pos.x || p.max.x > pos.x + size.x)
+            ImGui::SetScrollX(ImGui::GetScrollX() + p.min.x - pos.x - margin);
+    }
+    ImGui::EndChild();
+}
+
 void App::draw_layout() {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float em = ImGui::GetFontSize();
     PanelContext ctx{session_, view_, heatmaps_, paths_, status, caches_, em, training_};
     const ImVec2 origin = vp->WorkPos, size = vp->WorkSize;
-    // On a projector the views matter most: the side panels get less of the width. In classroom
-    // mode only the tour's card stays beside the view, and without a tour the view has it all.
-    float side_w = std::min(25.0f * em, size.x * (view_.presentation ? 0.24f : 0.32f));
-    if (view_.classroom) side_w = tour_.active() ? std::min(30.0f * em, size.x * 0.3f) : 0.0f;
-    const float stepper_h = std::min(10.6f * em, size.y * 0.3f);  // controls, timeline, 4 lines of explanation
+    // On a projector the views matter most: the side panels get less of the width, but never less
+    // than 16 em, where the Model view's switches still read whole. In classroom mode only the tour's
+    // card stays beside the view, and without a tour the view has it all.
+    float side_w = std::min(25.0f * em, std::max(size.x * (view_.presentation ? 0.24f : 0.32f), 16.0f * em));
+    if (view_.classroom)
+        side_w = tour_.active() ? std::min({30.0f * em, std::max(size.x * 0.32f, 16.0f * em), size.x * 0.45f}) : 0.0f;
+    // The stepper: controls, timeline and 4 lines of explanation; in classroom mode one line of controls.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float stepper_h =
+        view_.classroom ? ImGui::GetFrameHeight() + 2.0f * style.WindowPadding.y : std::min(10.6f * em, size.y * 0.3f);
     const float body_h = size.y - stepper_h;
 
     auto fixed_window = [&](const char* title, ImVec2 pos, ImVec2 sz, auto&& body) {
@@ -318,37 +415,14 @@ void App::draw_layout() {
         view_y = ImGui::GetWindowPos().y;
         view_w = ImGui::GetWindowSize().x;
         view_h = ImGui::GetWindowSize().y;
-        if (!ImGui::BeginTabBar("views")) return;
-        const bool select = select_tab_;
-        select_tab_ = false;
-        for (View v : kCentralViews) {
-            const ImGuiTabItemFlags flags = select && view_.tab == v ? ImGuiTabItemFlags_SetSelected : 0;
-            const std::string label = std::string(ctx.t(view_title(v))) + "###" + view_id(v);
-            if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
-                if (!select) view_.tab = v;  // the user's choice
-                draw_changes_bar(ctx);       // what differs from the model file, in every view
-                ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-                switch (v) {
-                    case View::positional: draw_positional_panel(ctx); break;
-                    case View::attention: draw_attention_panel(ctx); break;
-                    case View::masks: draw_masks_panel(ctx); break;
-                    case View::residual: draw_residual_panel(ctx); break;
-                    case View::ffn: draw_ffn_panel(ctx); break;
-                    case View::output: draw_output_panel(ctx); break;
-                    case View::weights: draw_weights_panel(ctx); break;
-                    case View::training: draw_training_panel(ctx); break;
-                    case View::playground: draw_playground_panel(ctx); break;
-                    case View::analysis: draw_analysis_panel(ctx); break;
-                    default: break;
-                }
-                ImGui::EndChild();
-                ImGui::EndTabItem();
-            }
-        }
-        ImGui::EndTabBar();
+        draw_view_tabs(ctx);
+        draw_central_view(ctx);
     });
-    fixed_window((std::string(ctx.t("Stepper")) + "###stepper").c_str(), ImVec2(origin.x, origin.y + body_h),
-                 ImVec2(size.x, stepper_h), [&] { draw_stepper_panel(ctx); });
+    // The classroom's strip has no title bar: one line of controls and the step.
+    const std::string stepper_title =
+        view_.classroom ? std::string("###stepper_strip") : std::string(ctx.t("Stepper")) + "###stepper";
+    fixed_window(stepper_title.c_str(), ImVec2(origin.x, origin.y + body_h), ImVec2(size.x, stepper_h),
+                 [&] { draw_stepper_panel(ctx); });
     if (view_.bring_forward) show_view(*std::exchange(view_.bring_forward, std::nullopt));
     draw_classroom_overlays();
 }
@@ -358,7 +432,7 @@ void App::draw_classroom_overlays() {
     ImDrawList* fg = ImGui::GetForegroundDrawList();
     if (view_.hidden) {
         const float em = ImGui::GetFontSize();
-        const ImVec2 p(view_x, view_y + 2.2f * em), q(view_x + view_w, view_y + view_h);  // below the tabs
+        const ImVec2 p(view_x, tabs_bottom_), q(view_x + view_w, view_y + view_h);  // below the tabs
         ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         bg.w = 1.0f;  // opaque: nothing of the answer shows through
         fg->AddRectFilled(p, q, ImGui::GetColorU32(bg));
@@ -409,11 +483,18 @@ FrameRequests App::frame(float dt) {
     advance_playback(dt);
     follow_cursor();
     next_slide(req);
+    // The open chapter's widget, as the panels will report it this frame.
+    caches_.get<TourTargetProbe>() = TourTargetProbe{};
+    if (const TourChapter* c = tour_.chapter()) caches_.get<TourTargetProbe>().wanted = c->task;
+    scroll_to_target_frames_ = std::max(scroll_to_target_frames_ - 1, 0);
+    // A resized window (or a mode switched by a flag) may need another font size for the layout to fit.
+    if (!ImGui::GetIO().Fonts->Fonts.empty() &&
+        std::abs(font_pixels() - ImGui::GetIO().Fonts->Fonts[0]->FontSize) > 0.5f)
+        req.fonts_changed = true;
     draw_menu(req);
     draw_layout();
     // A failed open, in plain words, near the top of the views: below the tabs and one line more.
-    const float below_tabs = 2.0f * ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y;
-    draw_open_problem(opener_, view_.korean, view_x, view_y + below_tabs, view_w);
+    draw_open_problem(opener_, view_.korean, view_x, tabs_bottom_ + ImGui::GetFrameHeightWithSpacing(), view_w);
     return req;
 }
 

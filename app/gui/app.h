@@ -39,10 +39,7 @@ public:
     // After the frame is rendered: frees idle textures and, after a model change, the freed heap pages.
     void end_frame();
     void open_dropped_file(const std::string& path);  // a failure shows as the opener's notice
-    void show_view(View v) {
-        view_.tab = v;
-        select_tab_ = true;
-    }
+    void show_view(View v) { view_.tab = v; }
     bool animating() const { return view_.playing; }
     // How long the window loop may wait for input before the next frame: none while playing,
     // a thirtieth of a second while a training run goes on (its curves move), a tenth while the
@@ -58,6 +55,9 @@ public:
     // The guided tour: opens chapter `index` (0-based) or reports why not (in `status` and the result).
     bool open_tour_chapter(int index);
     const TourRunner& tour() const { return tour_; }
+    // After a frame with a chapter open: empty if its task's widget was drawn fully on screen and the
+    // card's task was not cut off, else one line saying what was not (for --check-tour-target).
+    std::string tour_target_problem();
     // Writes the open chapter's slides (its view, then each of its slide views) as PNGs into `dir`,
     // one per frame or two; slides_pending() is true until the last is written.
     void export_tour_slides(const std::string& dir);
@@ -67,8 +67,9 @@ public:
     ViewState& view() { return view_; }
     HeatmapRenderer& heatmaps() { return heatmaps_; }
     float font_pixels() const;
-    std::string font_warning;  // set by the loop when the Hangul font is missing
-    std::string status;        // the last export's result, shown in the menu bar
+    float content_scale = 0.0f;  // the screen's scale (--scale); 0: the monitor's, as GLFW reports it
+    std::string font_warning;    // set by the loop when the Hangul font is missing
+    std::string status;          // the last export's result, shown in the menu bar
     // The central view's rectangle in framebuffer pixels (for "Save view as PNG").
     float view_x = 0, view_y = 0, view_w = 0, view_h = 0;
 
@@ -78,6 +79,8 @@ private:
     void draw_non_finite_warning();
     void draw_predict_indicator();
     void draw_layout();
+    void draw_view_tabs(const PanelContext& ctx);
+    void draw_central_view(PanelContext& ctx);
     void advance_playback(float dt);
     void follow_cursor();
     void forget_old_model();
@@ -99,8 +102,9 @@ private:
     PanelCaches caches_;
     uint64_t drawn_model_serial_ = 0;  // the session's model that caches_ and the textures show
     bool trim_heap_after_render_ = false;
-    bool select_tab_ = true;         // the tab bar should switch to view_.tab this frame
-    size_t last_cursor_ = SIZE_MAX;  // so that a run started mid-way shows its step at once
+    float tabs_bottom_ = 0.0f;         // screen y under the view tabs, where the view's content starts
+    int scroll_to_target_frames_ = 0;  // frames left in which the view scrolls to the chapter's widget
+    size_t last_cursor_ = SIZE_MAX;    // so that a run started mid-way shows its step at once
 };
 
 }  // namespace attnlab::gui

@@ -156,6 +156,7 @@ bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& 
         view_from_id(*o.view, v);
         app.show_view(v);
     }
+    if (o.scale) app.content_scale = *o.scale;
     rebuild_fonts(app, font_texture);
     for (const std::string& name : o.switches) {  // switches on the weights as opened: the changes bar lists them
         ModelConfig c = app.session().stepper().config();
@@ -302,6 +303,8 @@ int run_screenshot(Running& r) {
         if (frame >= r.o.frames && frames_idle >= 2) {
             if (auto st = save_framebuffer_png(*r.o.screenshot, 0, 0, f.fb_w, f.fb_h); !st)
                 return fail(st.error().message, 1);
+            if (const std::string problem = r.o.check_tour_target ? r.app.tour_target_problem() : ""; !problem.empty())
+                return fail(problem, 1);
             return 0;
         }
         if (!present_frame(r, f.req)) break;

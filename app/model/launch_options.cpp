@@ -18,6 +18,7 @@ std::string launch_usage() {
            "[--fresh-settings] [--settings FILE]\n"
            "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] "
            "[--tour N [--tour-slides DIR]] [--switch NAME]\n"
+           "               [--scale X] [--check-tour-target]\n"
            "views (--view NAME):" +
            views +
            "\n"
@@ -28,6 +29,10 @@ std::string launch_usage() {
            "--tour N opens chapter N of the guided tour; with --tour-slides DIR it writes that chapter's slides as "
            "PNGs\n"
            "into DIR and exits.\n"
+           "--scale X multiplies every size by the screen's content scale X (default: what the system reports;\n"
+           "2 for a 4K screen at 200%); presentation and classroom fonts still shrink to fit the window.\n"
+           "--check-tour-target (with --tour N --screenshot) exits 1 with one line when the chapter's task widget\n"
+           "or its card's task is not fully on screen.\n"
            "--predict starts in predict mode (P in the app): each step forward covers the view until R.\n"
            "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
            "memory grew after warm-up.\n"
@@ -103,6 +108,10 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             o.predict = true;
             continue;
         }
+        if (a == "--check-tour-target") {
+            o.check_tour_target = true;
+            continue;
+        }
         if (a == "--fresh-settings") {
             o.fresh_settings = true;
             continue;
@@ -147,6 +156,12 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             auto n = to_int(*v, 1, 1000000);
             if (!n) return Error{a + " takes a positive integer"};
             (a == "--frames" ? o.frames : a == "--soak" ? o.soak_frames : o.bench_frames) = *n;
+        } else if (a == "--scale") {
+            float scale = 0.0f;
+            auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), scale);
+            if (ec != std::errc() || p != v->data() + v->size() || !(scale >= 0.5f && scale <= 4.0f))
+                return Error{"--scale takes the screen's content scale, from 0.5 to 4 (e.g. 2 on a 4K screen)"};
+            o.scale = scale;
         } else if (a == "--switch") {
             ModelConfig c;
             if (!apply_launch_switch(*v, c)) return Error{"unknown switch '" + *v + "' (see --help)"};
@@ -164,6 +179,8 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
     }
     if (o.model && o.preset) return Error{"give --model or --preset, not both"};
     if (o.train_task && o.train_steps == 0) return Error{"--train-task needs --train-steps N"};
+    if (o.check_tour_target && (!o.tour || !o.screenshot))
+        return Error{"--check-tour-target needs --tour N and --screenshot OUT.png"};
     return o;
 }
 

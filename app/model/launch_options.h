@@ -35,6 +35,8 @@ struct LaunchOptions {
                                              // screenshot waits until it has finished
     std::optional<std::string> train_task;   // that run's task (default: the Training view's choice)
     std::vector<std::string> switches;       // --switch NAME, in order: the Model view's switches set at launch
+    std::optional<float> scale;              // the screen's content scale (default: the system's)
+    bool check_tour_target = false;          // with --tour and --screenshot: exit 1 if the task's widget is off screen
 };
 
 Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args);

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Every chapter of the guided tour opens and renders under Xvfb, in English, in Korean and in
-# classroom mode: attnlab exits 0 and writes a full-size PNG with many distinct colours. One
+# classroom mode: attnlab exits 0 and writes a full-size PNG with many distinct colours. In
+# classroom mode at projector sizes (1280x720 in English and Korean, 1024x768) each chapter runs
+# with --check-tour-target: the widget its task asks for (the mask to click, the slider to move, the
+# token chips) and the card's task must be fully on screen, or attnlab exits 1 saying which. One
 # chapter's slides are exported (its view, then each slide view), and a chapter that does not
 # exist fails with one line.
 set -uo pipefail
@@ -11,10 +14,10 @@ chapters=$(grep -c "\"section\":" "$4")  # one per chapter in tour.json
 mkdir -p "$out"
 passed=0
 failed=0
-check_png() {  # check_png NAME PNG
-  local w h colours
+check_png() {  # check_png NAME PNG [WxH]
+  local w h colours size="${3:-1600x900}"
   read -r w h colours < <("$png_stats" "$2") || { echo "FAIL $1: no readable PNG"; failed=$((failed + 1)); return; }
-  if [ "$w" -ne 1600 ] || [ "$h" -ne 900 ] || [ "$colours" -lt 200 ]; then
+  if [ "$w" -ne "${size%x*}" ] || [ "$h" -ne "${size#*x}" ] || [ "$colours" -lt 200 ]; then
     echo "FAIL $1: ${w}x${h}, $colours colours"; failed=$((failed + 1)); return
   fi
   echo "ok   $1: $colours colours"
@@ -30,9 +33,23 @@ run() {  # run NAME ARGS...
   fi
   check_png "$name" "$out/$name.png"
 }
+# run_checked NAME WxH ARGS...: classroom mode at that size, with the on-screen check of the task's widget.
+run_checked() {
+  local name="$1" size="$2"
+  shift 2
+  rm -f "$out/$name.png"
+  if ! timeout 120 xvfb-run -a -s "-screen 0 ${size}x24" "$app" --fresh-settings --screenshot "$out/$name.png" \
+      --size "$size" --classroom --check-tour-target "$@" > "$out/$name.log" 2>&1; then
+    echo "FAIL $name: $(tail -1 "$out/$name.log")"; failed=$((failed + 1)); return
+  fi
+  check_png "$name" "$out/$name.png" "$size"
+}
 for n in $(seq 1 "$chapters"); do
   run "tour-$n" --tour "$n"
   run "tour-$n-korean-classroom" --tour "$n" --korean --classroom
+  run_checked "tour-$n-classroom-1280x720" 1280x720 --tour "$n"
+  run_checked "tour-$n-korean-classroom-1280x720" 1280x720 --tour "$n" --korean
+  run_checked "tour-$n-classroom-1024x768" 1024x768 --tour "$n"
 done
 
 # Slides: chapter 3 (multi-head attention) has its attention grid and one slide of the output.

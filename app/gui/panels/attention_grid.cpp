@@ -5,6 +5,7 @@
 #include "panels/step_explanation.h"
 #include "panels/token_labels.h"
 #include "panels/token_matrix.h"
+#include "panels/tour_target.h"
 
 #include "forward/step_path.h"
 
@@ -173,6 +174,7 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
                 ctx.view.detail_open = true;
             }
             if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) ctx.session.toggle_head(site, h);
+            mark_tour_target(ctx, TourTaskKind::ablate_head);  // the tour's heads to switch off
             ImGui::PopID();
             draw->ChannelsSetCurrent(0);
             if (computed && atlas.texture)

@@ -4,6 +4,7 @@
 // with its reason until it is fixed, and Escape never takes back what was applied.
 #include "panels/input_fields.h"
 #include "panels/input_tokens.h"
+#include "panels/tour_target.h"
 
 #include <imgui_stdlib.h>
 
@@ -185,6 +186,24 @@ void examples_combo(PanelContext& ctx, const Side& side, ImGuiID field) {
     ImGui::EndCombo();
 }
 
+// The side's token chips; an edit applies at once. The source's chips are the tour's target when
+// a chapter asks to change a source word.
+void side_chips(PanelContext& ctx, const Side& side, ImGuiID field) {
+    Session& session = ctx.session;
+    const auto& vocab = side.source ? session.model().src_vocab : session.model().tgt_vocab;
+    if (!vocab) return;
+    // Read now: the text field may have changed the ids this frame.
+    const SequenceView now = side.source ? session.source() : session.target();
+    const TokenRow row{ids_of(session, side), now, now.pieces.empty() ? nullptr : &now.pieces, *vocab};
+    const ImVec2 top_left = ImGui::GetCursorScreenPos();
+    const auto edited = token_chips(ctx, row);
+    if (side.source) mark_tour_target(ctx, TourTaskKind::edit_source, top_left, ImGui::GetItemRectMax());
+    if (!edited) return;
+    const bool ok = side.source ? session.set_src_ids(*edited) : session.set_tgt_ids(*edited);
+    if (ok) draft_of(ctx, side).reset();  // the chips now say what runs
+    note_command(field, ok, session);
+}
+
 // Label line, text field (applied as it is edited), its error, and the token chips.
 void draw_side(PanelContext& ctx, const Side& side) {
     Session& session = ctx.session;
@@ -223,20 +242,23 @@ void draw_side(PanelContext& ctx, const Side& side) {
     sentence_field(ctx, side, field);
     field_error(session, field);  // an example's or a chip's refusal
 
-    {
-        // Read again: the text field above may have changed the ids this frame.
-        const SequenceView now = side.source ? session.source() : session.target();
-        const TokenRow row{ids, now, now.pieces.empty() ? nullptr : &now.pieces, *vocab};
-        if (auto edited = token_chips(ctx, row)) {
-            const bool ok = side.source ? session.set_src_ids(*edited) : session.set_tgt_ids(*edited);
-            if (ok) draft_of(ctx, side).reset();  // the chips now say what runs
-            note_command(field, ok, session);
-        }
-    }
+    side_chips(ctx, side, field);
     ImGui::PopID();
 }
 
 }  // namespace
+
+void draw_source_token_strip(PanelContext& ctx) {
+    const auto sides = sides_of(ctx.config());
+    if (sides.empty() || !sides.front().source) return;
+    const Side& side = sides.front();
+    ImGui::PushID(side.label);
+    const ImGuiID field = ImGui::GetID("##text");
+    ImGui::TextDisabled("%s  S = %d", ctx.t(side.label), static_cast<int>(ids_of(ctx.session, side).size()));
+    side_chips(ctx, side, field);
+    field_error(ctx.session, field);
+    ImGui::PopID();
+}
 
 void draw_input_panel(PanelContext& ctx) {
     const auto sides = sides_of(ctx.config());

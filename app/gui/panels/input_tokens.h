@@ -20,4 +20,8 @@ struct TokenRow {
 // Draws the chips; returns the new id list when the user edited it this frame.
 std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& row);
 
+// The source's chips alone, labelled, for where the Input panel is hidden (the tour's card in
+// classroom mode); edits apply as in the Input panel. Draws nothing for a model without a source.
+void draw_source_token_strip(PanelContext& ctx);
+
 }  // namespace attnlab::gui

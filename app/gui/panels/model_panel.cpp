@@ -3,6 +3,8 @@
 #include "panels/input_fields.h"
 #include "panels/model_files.h"
 
+#include <cstdio>
+
 namespace attnlab::gui {
 
 namespace {
@@ -32,15 +34,17 @@ void draw_summary(const PanelContext& ctx) {
     const std::string& name = ctx.session.model_name();
     ImGui::TextWrapped("%s", model_display_name(name).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
-    ImGui::TextDisabled("%s · %s %s", to_string(c.arch).c_str(), tokenizer_name(ctx.session.model()).c_str(),
-                        ctx.t("tokenizer"));
+    const std::string kind = to_string(c.arch) + " · " + tokenizer_name(ctx.session.model()) + " " + ctx.t("tokenizer");
+    text_disabled_wrapped(kind.c_str());
     const std::string layers = c.arch == Arch::encoder_decoder
                                    ? std::to_string(c.n_encoder_layers) + " + " + std::to_string(c.n_decoder_layers)
                                    : std::to_string(c.has_encoder() ? c.n_encoder_layers : c.n_decoder_layers);
     const std::string vocab = c.arch == Arch::encoder_decoder
                                   ? std::to_string(c.src_vocab_size) + " / " + std::to_string(c.tgt_vocab_size)
                                   : std::to_string(c.output_vocab_size());
-    if (!ImGui::BeginTable("shapes", 6, ImGuiTableFlags_SizingFixedFit)) return;
+    // Three letter-value pairs a row where they fit, else two: a narrow panel wraps, never cuts "D 16" to "D 1".
+    const int columns = ImGui::GetContentRegionAvail().x >= 18.0f * ctx.em ? 6 : 4;
+    if (!ImGui::BeginTable("shapes", columns, ImGuiTableFlags_SizingFixedFit)) return;
     shape_cell("C", ctx.t("d_model: the width of every token vector"), std::to_string(c.d_model));
     shape_cell("H", ctx.t("attention heads"), std::to_string(c.n_heads));
     shape_cell("D", ctx.t("d_k = C / H: the width of one head"), std::to_string(c.d_head()));
@@ -50,8 +54,11 @@ void draw_summary(const PanelContext& ctx) {
     ImGui::EndTable();
     const int64_t params = parameter_count(c);
     ImGui::Text("%s: %s", ctx.t("Parameters"), with_commas(params).c_str());
+    char millions[32];
+    std::snprintf(millions, sizeof millions, "(%.2f M)", static_cast<double>(params) / 1e6);
     ImGui::SameLine();
-    ImGui::TextDisabled("(%.2f M)", static_cast<double>(params) / 1e6);
+    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(millions).x) ImGui::NewLine();
+    ImGui::TextDisabled("%s", millions);
 }
 
 void switch_row(const char* label) {
@@ -62,9 +69,16 @@ void switch_row(const char* label) {
     ImGui::TableNextColumn();
 }
 
-// A radio button with a tooltip; sets `value` to `mine` when clicked.
+// A radio button with a tooltip; sets `value` to `mine` when clicked. After the row's first
+// (`first`), on the same line if it fits there, else on the next: "Pre-LN" wraps, never shows as "P".
 template <class T>
-void radio(const char* label, const char* tip, T& value, T mine) {
+void radio(const char* label, const char* tip, T& value, T mine, bool first = false) {
+    if (!first) {
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const float w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+        ImGui::SameLine();
+        if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+    }
     if (ImGui::RadioButton(label, value == mine)) value = mine;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
 }
@@ -77,20 +91,16 @@ void draw_switches(PanelContext& ctx) {
     ImGui::TableSetupColumn("##label", ImGuiTableColumnFlags_WidthFixed, 6.0f * ctx.em);
     ImGui::TableSetupColumn("##value", ImGuiTableColumnFlags_WidthStretch);
     switch_row(ctx.t("LayerNorm"));
-    radio(ctx.t("Post-LN"), ctx.t("LayerNorm(x + Sublayer(x)), as in the paper"), c.norm_first, false);
-    ImGui::SameLine();
+    radio(ctx.t("Post-LN"), ctx.t("LayerNorm(x + Sublayer(x)), as in the paper"), c.norm_first, false, true);
     radio(ctx.t("Pre-LN"), ctx.t("x + Sublayer(LayerNorm(x)), as in most later models"), c.norm_first, true);
     switch_row(ctx.t("Activation"));
-    radio("ReLU", "max(0, x)", c.activation, Activation::relu);
-    ImGui::SameLine();
+    radio("ReLU", "max(0, x)", c.activation, Activation::relu, true);
     radio("GELU", "x·Φ(x)", c.activation, Activation::gelu);
-    ImGui::SameLine();
     radio("GELU-tanh", ctx.t("GELU's tanh approximation"), c.activation, Activation::gelu_tanh);
     switch_row(ctx.t("Positions"));
-    radio(ctx.t("Sinusoidal"), ctx.t("fixed sin/cos waves, as in the paper"), c.positional, Positional::sinusoidal);
-    ImGui::SameLine();
+    radio(ctx.t("Sinusoidal"), ctx.t("fixed sin/cos waves, as in the paper"), c.positional, Positional::sinusoidal,
+          true);
     radio(ctx.t("Learned"), ctx.t("a trained vector per position"), c.positional, Positional::learned);
-    ImGui::SameLine();
     radio(ctx.t("None"), ctx.t("no positional information at all"), c.positional, Positional::none);
     switch_row(ctx.t("Embedding"));
     ImGui::Checkbox(ctx.t("× √d_model"), &c.scale_embedding);

@@ -5,6 +5,7 @@
 // Sample is on, the bars show the sampling set: kept tokens with p → their renormalised p, cut ones dimmed.
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
+#include "panels/tour_target.h"
 #include "sampling.h"
 
 #include <algorithm>
@@ -271,6 +272,7 @@ void display_controls(PanelContext& ctx, bool generates) {
     const bool sampling = shows_sampling(ctx, generates);
     ImGui::SetNextItemWidth(10.0f * ctx.em);
     ImGui::SliderFloat(ctx.t("Temperature"), &v.temperature, 0.1f, 5.0f, "T = %.2f", ImGuiSliderFlags_Logarithmic);
+    mark_tour_target(ctx, TourTaskKind::change_temperature);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s",
                           ctx.t("p = softmax(logits / T): T < 1 sharpens, T > 1 flattens. Display and sampling only."));

@@ -1,6 +1,7 @@
 // Two PE dimensions as curves over positions (sinusoidal: the continuous wave with the
 // integer positions as dots; learned: the table's column), with wavelengths and a legend.
 #include "panels/pe_tables.h"
+#include "panels/tour_target.h"
 
 #include <algorithm>
 #include <cmath>
@@ -116,6 +117,7 @@ void draw_pe_curves(PanelContext& ctx, const PeTables& tables, int n_tokens) {
         ImGui::PushStyleColor(ImGuiCol_SliderGrab, kCurveColors[k]);
         ImGui::SetNextItemWidth(12.0f * ctx.em);
         ImGui::SliderInt("##dim", &dims[k], 0, C - 1, (std::string(ctx.t("dim")) + " %d").c_str());
+        mark_tour_target(ctx, TourTaskKind::change_pe_dims);
         ImGui::PopStyleColor();
         ImGui::PopID();
         ImGui::SameLine();

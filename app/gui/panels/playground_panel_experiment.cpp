@@ -2,6 +2,7 @@
 // without ÷√d_k, and the mean largest softmax weight of a row of n scores (softmax saturation).
 #include "panels/line_plot.h"
 #include "panels/playground_panel.h"
+#include "panels/tour_target.h"
 #include "teach/hand_formulas.h"
 #include "teach/scaling_experiment.h"
 
@@ -53,6 +54,7 @@ void draw_controls(PanelContext& ctx) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(9.0f * ctx.em);
     if (ImGui::SliderInt("##keys", &p.experiment_keys, 2, 64)) p.experiment_keys = std::clamp(p.experiment_keys, 2, 64);
+    mark_tour_target(ctx, TourTaskKind::change_experiment_keys);
     ImGui::SameLine(0.0f, 1.5f * ctx.em);
     ImGui::TextUnformatted(ctx.t("Seed"));
     ImGui::SameLine();

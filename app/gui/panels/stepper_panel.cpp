@@ -4,6 +4,7 @@
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
 #include "panels/stepper_timeline.h"
+#include "panels/tour_target.h"
 
 #include <algorithm>
 #include <cmath>
@@ -64,6 +65,7 @@ void draw_controls(PanelContext& ctx) {
     ImGui::SameLine();
     ImGui::BeginDisabled(cursor == n);
     if (icon_button(ctx, "##forward", Icon::forward, nullptr, ctx.t("Step forward (→)"))) s.step_forward();
+    mark_tour_target(ctx, TourTaskKind::step_past);
     ImGui::EndDisabled();
     ImGui::SameLine();
     const bool playing = ctx.view.playing;
@@ -72,12 +74,14 @@ void draw_controls(PanelContext& ctx) {
         if (!playing && cursor == n) s.run_to(0);  // play again from the start
         ctx.view.playing = !playing;
     }
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(9.0f * ctx.em);
-    const std::string format = std::string("%.1f ") + ctx.t("steps/s");
-    ImGui::SliderFloat("##speed", &ctx.view.steps_per_second, 0.5f, 30.0f, format.c_str(),
-                       ImGuiSliderFlags_Logarithmic);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Speed"));
+    if (!ctx.view.classroom) {  // the classroom strip keeps its width for the step's title
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(9.0f * ctx.em);
+        const std::string format = std::string("%.1f ") + ctx.t("steps/s");
+        ImGui::SliderFloat("##speed", &ctx.view.steps_per_second, 0.5f, 30.0f, format.c_str(),
+                           ImGuiSliderFlags_Logarithmic);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Speed"));
+    }
     ImGui::SameLine();
     ImGui::BeginDisabled(cursor == n);
     if (icon_button(ctx, "##run_all", Icon::run_all, ctx.t("Run all"), ctx.t("Run every step (End)"))) s.run_to(n);
@@ -110,36 +114,48 @@ void draw_legend(const PanelContext& ctx) {
     ImGui::NewLine();
 }
 
+// `text` cut after its last whole word that fits in `width` pixels, with "…"; the whole text if it fits.
+std::string fit_words(const std::string& text, float width) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+    for (size_t end = text.rfind(' '); end != std::string::npos && end > 0; end = text.rfind(' ', end - 1)) {
+        const std::string cut = text.substr(0, end) + " …";
+        if (ImGui::CalcTextSize(cut.c_str()).x <= width) return cut;
+    }
+    return "…";
+}
+
 // After the controls, large: "i / N  title  formula" of the last run step (the keys are in the
-// buttons' tooltips, its path in this line's tooltip). Smaller, or without the formula, when
-// the line is too short for it.
+// buttons' tooltips, its path in this line's tooltip). Smaller, or without the formula, when the
+// line is too short for it; on a line of its own below the controls when even the title does not
+// fit beside them, and in the classroom's one-line strip the title cut after a whole word.
 void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e) {
     const Stepper& st = ctx.stepper();
     const size_t cursor = st.cursor();
     ImGui::SameLine(0.0f, 1.5f * ctx.em);
     const std::string index = std::to_string(cursor) + " / " + std::to_string(st.size());
     if (!e) {
-        ImGui::SetWindowFontScale(1.25f);
+        const char* note = ctx.t("Nothing has run yet: press → or ▶ to run the first step.");
         ImGui::Text("%s", index.c_str());
         ImGui::SameLine(0.0f, ctx.em);
-        ImGui::TextDisabled("%s", ctx.t("Nothing has run yet: press → or ▶ to run the first step."));
-        ImGui::SetWindowFontScale(1.0f);
+        ImGui::TextDisabled("%s", fit_words(note, ImGui::GetContentRegionAvail().x).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
         return;
     }
     const Step& step = st.step(cursor - 1);
     const std::string title = *e ? (*e)->title : step.title, formula = *e ? (*e)->formula : step.formula;
-    const float room = ImGui::GetContentRegionAvail().x;
     auto width = [&](bool with_formula) {
         return ImGui::CalcTextSize(index.c_str()).x + ImGui::CalcTextSize(title.c_str()).x + ctx.em * 2.0f +
                (with_formula ? ImGui::CalcTextSize(formula.c_str()).x : 0.0f);
     };
-    ImGui::SetWindowFontScale(1.25f);
+    if (!ctx.view.classroom && width(false) > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+    const float room = ImGui::GetContentRegionAvail().x;
+    ImGui::SetWindowFontScale(ctx.view.classroom ? 1.0f : 1.25f);  // the strip is one frame tall
     if (width(true) > room) ImGui::SetWindowFontScale(1.0f);
     const bool show_formula = width(true) <= room;
     ImGui::TextUnformatted(index.c_str());
     ImGui::SameLine(0.0f, ctx.em);
-    ImGui::TextUnformatted(title.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", step.path.c_str());
+    ImGui::TextUnformatted(fit_words(title, ImGui::GetContentRegionAvail().x).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", title.c_str(), step.path.c_str());
     if (show_formula) {
         ImGui::SameLine(0.0f, ctx.em);
         ImGui::TextColored(formula_color(ctx), "%s", formula.c_str());
@@ -194,6 +210,7 @@ void draw_stepper_panel(PanelContext& ctx) {
     if (cursor > 0) e = step_explanation(ctx, cursor - 1, stepper_focus(ctx, ctx.stepper().step(cursor - 1).record.id));
     draw_controls(ctx);
     draw_current_step(ctx, e ? &*e : nullptr);
+    if (ctx.view.classroom) return;  // a one-line strip: the view gets the screen, the explanation its tooltip
     draw_legend(ctx);
     // A tight gap below the timeline: at the layout's 10.6 em, the explanation gets four lines.
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.25f * ctx.em));

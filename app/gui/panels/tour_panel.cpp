@@ -1,5 +1,12 @@
+// The tour's card, laid out so that the task never scrolls away: the chapter line and title at the
+// top, what to look at in a scrolling box in the middle, and the task (with its done note, the token
+// chips it needs in classroom mode, and the buttons) pinned at the bottom, measured the frame before.
 #include "panels/tour_panel.h"
 
+#include "panels/input_tokens.h"
+#include "panels/tour_target.h"
+
+#include <algorithm>
 #include <string>
 
 namespace attnlab::gui {
@@ -9,12 +16,65 @@ namespace {
 const ImVec4 kDoneColor(0.35f, 0.85f, 0.45f, 1.0f);
 const ImVec4 kTaskColor(1.0f, 0.78f, 0.16f, 1.0f);
 
+// The height of the card's pinned bottom part as last drawn (its chips and done note come and go).
+struct TourCardLayout {
+    float bottom_h = 0.0f;
+};
+
+// A button on this line if it fits, else on the next: the card's buttons never run off its edge.
+bool flow_button(const char* label, bool first) {
+    const float w = ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (!first && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
+    return ImGui::Button(label);
+}
+
+// The task, whether it is done, what it needs (the source chips when the Input panel is hidden), the buttons.
+TourRequest draw_task(PanelContext& ctx, const TourRunner& tour, const TourChapter& c, const TourText& t) {
+    TourRequest req;
+    const int n = static_cast<int>(tour.chapters().size());
+    const bool done = tour.task_done(ctx.session, ctx.view);
+    ImGui::TextColored(done ? kDoneColor : kTaskColor, "%s %s", done ? "✓" : "▶", ctx.t(done ? "Done" : "Your turn"));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(t.task.c_str());
+    {
+        const ImVec2 clip_min = ImGui::GetWindowDrawList()->GetClipRectMin(),
+                     clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
+        ctx.caches.get<TourTargetProbe>().task_shown =
+            ImGui::GetItemRectMin().y >= clip_min.y - 1.0f && ImGui::GetItemRectMax().y <= clip_max.y + 1.0f;
+    }
+    if (done) ImGui::TextColored(kDoneColor, "%s", t.done.c_str());
+    ImGui::PopTextWrapPos();
+    if (ctx.view.classroom && c.task == TourTaskKind::edit_source) draw_source_token_strip(ctx);
+    ImGui::Spacing();
+
+    ImGui::BeginDisabled(tour.current() == 0);
+    if (flow_button(ctx.t("◀ Previous"), true)) req = {TourRequest::open, tour.current() - 1};
+    ImGui::EndDisabled();
+    ImGui::BeginDisabled(tour.current() + 1 >= n);
+    if (flow_button(ctx.t("Next ▶"), false)) req = {TourRequest::open, tour.current() + 1};
+    ImGui::EndDisabled();
+    if (flow_button(ctx.t("Slides"), false)) req.kind = TourRequest::export_slides;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("Save this chapter's views as PNG slides in the working folder (E)"));
+    if (flow_button(ctx.t("End tour"), false)) req.kind = TourRequest::close;
+    const char* keys =
+        ctx.t("PgUp/PgDn chapters · ←/→ steps · P predict, R reveal · F5 classroom · L language · T tour");
+    if (ctx.view.classroom) {  // the class needs the task, not the keys: they are one hover away
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", keys);
+    } else {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", keys);
+        ImGui::PopTextWrapPos();
+    }
+    return req;
+}
+
 }  // namespace
 
 TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
-    TourRequest req;
     const TourChapter* c = tour.chapter();
-    if (!c) return req;
+    if (!c) return {};
     const Language lang = ctx.view.korean ? Language::korean : Language::english;
     const TourText& t = c->in(lang);
     const int n = static_cast<int>(tour.chapters().size());
@@ -24,35 +84,22 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     ImGui::SetWindowFontScale(1.15f);
     ImGui::TextUnformatted(t.title.c_str());
     ImGui::SetWindowFontScale(1.0f);
+    ImGui::PopTextWrapPos();
     ImGui::Separator();
-    ImGui::TextUnformatted(t.look.c_str());
-    ImGui::Spacing();
-    const bool done = tour.task_done(ctx.session, ctx.view);
-    ImGui::TextColored(done ? kDoneColor : kTaskColor, "%s %s", done ? "✓" : "▶", ctx.t(done ? "Done" : "Your turn"));
-    ImGui::TextUnformatted(t.task.c_str());
-    if (done) ImGui::TextColored(kDoneColor, "%s", t.done.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::Spacing();
 
-    ImGui::BeginDisabled(tour.current() == 0);
-    if (ImGui::Button(ctx.t("◀ Previous"))) req = {TourRequest::open, tour.current() - 1};
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::BeginDisabled(tour.current() + 1 >= n);
-    if (ImGui::Button(ctx.t("Next ▶"))) req = {TourRequest::open, tour.current() + 1};
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    if (ImGui::Button(ctx.t("Slides"))) req.kind = TourRequest::export_slides;
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("Save this chapter's views as PNG slides in the working folder (E)"));
-    ImGui::SameLine();
-    if (ImGui::Button(ctx.t("End tour"))) req.kind = TourRequest::close;
-
-    ImGui::Spacing();
+    // What to look at takes what the pinned task leaves, and scrolls; at least three lines of it.
+    TourCardLayout& layout = ctx.caches.get<TourCardLayout>();
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float look_h = std::max(3.0f * line, ImGui::GetContentRegionAvail().y - layout.bottom_h);
+    ImGui::BeginChild("look", ImVec2(0, look_h), false);
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled(
-        "%s", ctx.t("PgUp/PgDn chapters · ←/→ steps · P predict, R reveal · F5 classroom · L language · T tour"));
+    ImGui::TextUnformatted(t.look.c_str());
     ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+
+    const float top = ImGui::GetCursorPosY();
+    const TourRequest req = draw_task(ctx, tour, *c, t);
+    layout.bottom_h = ImGui::GetCursorPosY() - top;
     return req;
 }
 

@@ -1,0 +1,35 @@
+// Where the open tour chapter's task widget (the mask to click, the slider to move, …) was drawn
+// this frame, so the App can scroll the view to it and a headless run can check it is on screen.
+// A panel that draws a task's widget calls mark_tour_target after it; without a tour it costs a compare.
+#pragma once
+
+#include "panels/panel_context.h"
+#include "teach/tour.h"
+
+#include <optional>
+#include <string>
+
+namespace attnlab::gui {
+
+struct TourTargetProbe {
+    std::optional<TourTaskKind> wanted;  // the open chapter's task; none without a tour
+    bool seen = false;                   // a panel drew the task's widget this frame
+    ImVec2 min, max;                     // its rectangle, screen pixels (the union of every mark)
+    bool visible = true;                 // every mark lay inside the visible part of its window
+    bool task_shown = true;              // the card's task text was not cut off
+};
+
+// Records the rectangle [min, max] as the widget of task `kind`, if that is the open chapter's task.
+void mark_tour_target(PanelContext& ctx, TourTaskKind kind, ImVec2 min, ImVec2 max);
+// The same for the last item drawn.
+void mark_tour_target(PanelContext& ctx, TourTaskKind kind);
+
+// Empty if the probe saw the task's widget drawn fully inside its window's visible part and inside
+// a `screen`-sized window, and the card's task was not cut off; else what was wrong, in one line
+// ("not fully on screen: the mask to click at (402,610)-(690,898)").
+std::string tour_target_problem(const TourTargetProbe& probe, ImVec2 screen, TourTaskKind kind);
+
+// The widget a task asks for, in English for the headless check's message ("the temperature slider").
+const char* tour_target_name(TourTaskKind kind);
+
+}  // namespace attnlab::gui
