@@ -134,6 +134,7 @@ void draw_pe_curves(PanelContext& ctx, const PeTables& tables, int n_tokens) {
     const float w = std::max(ImGui::GetContentRegionAvail().x, 20.0f * ctx.em), h = 11.0f * ctx.em;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("pe_curves", ImVec2(w, h));
+    mark_tour_target(ctx, TourTaskKind::change_pe_dims);  // with the sliders: the curves they change
     PlotFrame f{ImVec2(origin.x + 3.0f * ctx.em, origin.y + 0.4f * ctx.em),
                 ImVec2(origin.x + w - 0.5f * ctx.em, origin.y + h - 1.8f * ctx.em)};
     f.x_hi = static_cast<float>(std::max(1, P - 1));
