@@ -62,9 +62,12 @@ void draw_controls(PanelContext& ctx) {
     ImGui::InputInt("##seed", &p.experiment_seed);
     ImGui::SameLine();
     if (ImGui::Button(ctx.t("New draw"))) ++p.experiment_seed;
-    ImGui::SameLine(0.0f, 1.5f * ctx.em);
     const ScalingExperimentSpec defaults;
-    ImGui::TextDisabled(ctx.t("%d pairs (q, k) and %d rows per d_k"), defaults.n_pairs, defaults.n_rows);
+    char note[128];
+    std::snprintf(note, sizeof note, ctx.t("%d pairs (q, k) and %d rows per d_k"), defaults.n_pairs, defaults.n_rows);
+    ImGui::SameLine(0.0f, 1.5f * ctx.em);
+    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(note).x) ImGui::NewLine();  // whole, not a word a line
+    ImGui::TextDisabled("%s", note);
 }
 
 void draw_plots(PanelContext& ctx, const std::vector<ScalingPoint>& points, float height) {

@@ -1,12 +1,14 @@
 // The tour's card, laid out so that the task never scrolls away: the chapter line and title at the
-// top, what to look at in a scrolling box in the middle, and the task (with its done note, the token
-// chips it needs in classroom mode, and the buttons) pinned at the bottom, measured the frame before.
+// top, what to look at in a box that scrolls when the card is short, and the task (with its done
+// note, the token chips it needs in classroom mode, and the buttons) right under it, its height
+// measured the frame before.
 #include "panels/tour_panel.h"
 
 #include "panels/input_tokens.h"
 #include "panels/tour_target.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace attnlab::gui {
@@ -87,10 +89,18 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     ImGui::PopTextWrapPos();
     ImGui::Separator();
 
-    // What to look at takes what the pinned task leaves, and scrolls; at least three lines of it.
+    // What to look at: as tall as its text, at most what the pinned task leaves (then it scrolls),
+    // and at least three lines; the task follows it.
     TourCardLayout& layout = ctx.caches.get<TourCardLayout>();
     const float line = ImGui::GetTextLineHeightWithSpacing();
-    const float look_h = std::max(3.0f * line, ImGui::GetContentRegionAvail().y - layout.bottom_h);
+    if (layout.bottom_h <= 0.0f)  // not drawn yet (a new chapter, a new model): the task's text and three lines more
+        layout.bottom_h = ImGui::CalcTextSize(t.task.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
+                          3.0f * ImGui::GetFrameHeightWithSpacing();
+    const float text_h = ImGui::CalcTextSize(t.look.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
+                         ImGui::GetStyle().ItemSpacing.y;
+    const float room = std::floor((ImGui::GetContentRegionAvail().y - layout.bottom_h) / ImGui::GetFontSize()) *
+                       ImGui::GetFontSize();  // whole lines: no half line cut at the box's edge
+    const float look_h = std::max(3.0f * line, std::min(text_h, room));
     ImGui::BeginChild("look", ImVec2(0, look_h), false);
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(t.look.c_str());
