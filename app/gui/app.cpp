@@ -487,10 +487,14 @@ FrameRequests App::frame(float dt) {
     caches_.get<TourTargetProbe>() = TourTargetProbe{};
     if (const TourChapter* c = tour_.chapter()) caches_.get<TourTargetProbe>().wanted = c->task;
     scroll_to_target_frames_ = std::max(scroll_to_target_frames_ - 1, 0);
-    // A resized window (or a mode switched by a flag) may need another font size for the layout to fit.
-    if (!ImGui::GetIO().Fonts->Fonts.empty() &&
-        std::abs(font_pixels() - ImGui::GetIO().Fonts->Fonts[0]->FontSize) > 0.5f)
-        req.fonts_changed = true;
+    // A resized window may need another font size for the layout to fit (asked only when the size changed:
+    // font_pixels asks the window system).
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (display.x != fitted_display_.x || display.y != fitted_display_.y) {
+        fitted_display_ = display;
+        const ImVector<ImFont*>& fonts = ImGui::GetIO().Fonts->Fonts;
+        if (!fonts.empty() && std::abs(font_pixels() - fonts[0]->FontSize) > 0.5f) req.fonts_changed = true;
+    }
     draw_menu(req);
     draw_layout();
     // A failed open, in plain words, near the top of the views: below the tabs and one line more.

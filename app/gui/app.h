@@ -104,6 +104,7 @@ private:
     bool trim_heap_after_render_ = false;
     float tabs_bottom_ = 0.0f;         // screen y under the view tabs, where the view's content starts
     int scroll_to_target_frames_ = 0;  // frames left in which the view scrolls to the chapter's widget
+    ImVec2 fitted_display_;            // the window size the font was last checked against
     size_t last_cursor_ = SIZE_MAX;    // so that a run started mid-way shows its step at once
 };
 
