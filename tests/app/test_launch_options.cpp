@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 using namespace attnlab::gui;
 
@@ -23,4 +24,30 @@ TEST_CASE("the --help text lists every view, and --view takes each one it lists"
     CHECK(views.find(" playground ") != std::string::npos);  // the two it once left out
     CHECK(views.find(" analysis ") != std::string::npos);
     CHECK_FALSE(parse_launch_options({"--view", "nonsense"}));
+}
+
+TEST_CASE("a content scale from 0.5 to 4 (--scale), and the on-screen check only with a chapter and a screenshot") {
+    auto o = parse_launch_options({"--scale", "2", "--size", "3840x2160"});
+    REQUIRE(o);
+    REQUIRE(o->scale);
+    CHECK(*o->scale == 2.0f);
+    CHECK_FALSE(parse_launch_options({}).value().scale);  // the system's scale unless asked
+    for (const char* bad : {"0", "4.5", "two", "2x", "-1"}) {
+        INFO(bad);
+        auto refused = parse_launch_options({"--scale", bad});
+        REQUIRE_FALSE(refused);
+        CHECK(refused.error().message.find("--scale") != std::string::npos);
+    }
+
+    auto checked = parse_launch_options({"--tour", "4", "--screenshot", "x.png", "--check-tour-target"});
+    REQUIRE(checked);
+    CHECK(checked->check_tour_target);
+    for (const auto& args : {std::vector<std::string>{"--check-tour-target", "--screenshot", "x.png"},
+                             std::vector<std::string>{"--check-tour-target", "--tour", "4"}}) {
+        auto refused = parse_launch_options(args);
+        REQUIRE_FALSE(refused);
+        CHECK(refused.error().message == "--check-tour-target needs --tour N and --screenshot OUT.png");
+    }
+    CHECK(launch_usage().find("--check-tour-target") != std::string::npos);
+    CHECK(launch_usage().find("--scale X") != std::string::npos);
 }
