@@ -73,8 +73,8 @@ float App::font_pixels() const {
     float screen_scale = content_scale, unused = 0.0f;
     if (screen_scale <= 0.0f && window) glfwGetWindowContentScale(window, &screen_scale, &unused);
     if (screen_scale <= 0.0f) screen_scale = 1.0f;
-    const float wanted =
-        17.0f * screen_scale * view_.font_scale * (view_.presentation || view_.classroom ? 1.6f : 1.0f);
+    const float wanted = 17.0f * screen_scale * view_.settings.font_scale *
+                         (view_.settings.presentation || view_.settings.classroom ? 1.6f : 1.0f);
     int w = 0, h = 0;
     if (window) glfwGetFramebufferSize(window, &w, &h);
     if (w <= 0 || h <= 0) return wanted;
@@ -144,7 +144,7 @@ void App::page(int delta) {
         if (next >= 0 && next < static_cast<int>(tour_.chapters().size())) open_tour_chapter(next);
         return;
     }
-    if (!view_.classroom) return;
+    if (!view_.settings.classroom) return;
     const int n = static_cast<int>(std::size(kCentralViews));
     int at = 0;
     while (at < n && kCentralViews[at] != view_.tab) ++at;
@@ -161,16 +161,16 @@ void App::open_dropped_file(const std::string& path) { opener_.open(session_, vi
 void App::handle_keys(FrameRequests& req) {
     const ImGuiIO& io = ImGui::GetIO();
     if (ImGui::IsKeyPressed(GLFW_KEY_F11)) {
-        view_.presentation = !view_.presentation;
+        view_.settings.presentation = !view_.settings.presentation;
         req.fonts_changed = req.toggle_fullscreen = true;
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_F5)) {
-        view_.classroom = !view_.classroom;
+        view_.settings.classroom = !view_.settings.classroom;
         req.fonts_changed = true;
     }
     if (io.WantTextInput) return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE) && view_.classroom) {
-        view_.classroom = false;
+    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE) && view_.settings.classroom) {
+        view_.settings.classroom = false;
         req.fonts_changed = true;
     }
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))) page(+1);
@@ -182,26 +182,26 @@ void App::handle_keys(FrameRequests& req) {
             open_tour_chapter(0);
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
-        view_.predict = !view_.predict;
-        view_.hidden = false;
+        view_.settings.predict = !view_.settings.predict;
+        view_.stepper.hidden = false;
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) view_.hidden = false;
-    if (ImGui::IsKeyPressed(GLFW_KEY_L, false)) view_.korean = !view_.korean;
+    if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) view_.stepper.hidden = false;
+    if (ImGui::IsKeyPressed(GLFW_KEY_L, false)) view_.settings.korean = !view_.settings.korean;
     if (ImGui::IsKeyPressed(GLFW_KEY_E, false) && tour_.active()) export_tour_slides(".");
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) session_.step_forward();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) session_.step_back();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) session_.run_to(0);
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) session_.run_to(session_.stepper().size());
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) view_.playing = !view_.playing;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) view_.stepper.playing = !view_.stepper.playing;
 }
 
 void App::advance_playback(float dt) {
-    if (!view_.playing) return;
+    if (!view_.stepper.playing) return;
     if (session_.stepper().cursor() >= session_.stepper().size()) {
-        view_.playing = false;
+        view_.stepper.playing = false;
         return;
     }
-    play_accumulator_ += dt * view_.steps_per_second;
+    play_accumulator_ += dt * view_.stepper.steps_per_second;
     while (play_accumulator_ >= 1.0f && session_.stepper().cursor() < session_.stepper().size()) {
         session_.step_forward();
         play_accumulator_ -= 1.0f;
@@ -212,7 +212,8 @@ void App::advance_playback(float dt) {
 void App::follow_cursor() {
     const size_t cursor = session_.stepper().cursor();
     if (cursor == last_cursor_) return;
-    if (view_.predict && last_cursor_ != SIZE_MAX && cursor > last_cursor_) view_.hidden = true;  // guess first
+    if (view_.settings.predict && last_cursor_ != SIZE_MAX && cursor > last_cursor_)
+        view_.stepper.hidden = true;  // guess first
     last_cursor_ = cursor;
     if (cursor == 0 || cursor == session_.stepper().size()) return;
     const StepId& id = session_.stepper().step(cursor - 1).record.id;
@@ -226,7 +227,7 @@ void App::follow_cursor() {
 void App::draw_non_finite_warning() {
     const auto bad = session_.stepper().first_non_finite_step();
     if (!bad) return;
-    const std::string label = std::string(tr(view_.korean, "NaN or infinite values from step")) + " " +
+    const std::string label = std::string(tr(view_.settings.korean, "NaN or infinite values from step")) + " " +
                               std::to_string(*bad + 1) + ": " + session_.stepper().step(*bad).path;
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.3f, 0.25f, 1.0f));
     if (ImGui::MenuItem(label.c_str())) session_.run_to(*bad + 1);
@@ -236,13 +237,13 @@ void App::draw_non_finite_warning() {
 // While predict mode is on, a yellow menu-bar item says so in every view (a click turns it off), so
 // a covered view is never a mystery.
 void App::draw_predict_indicator() {
-    if (!view_.predict) return;
-    const bool ko = view_.korean;
+    if (!view_.settings.predict) return;
+    const bool ko = view_.settings.korean;
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.78f, 0.16f, 1.0f));
     const std::string label = std::string("● ") + tr(ko, "Predict mode: on (P to turn off)");
     if (ImGui::MenuItem(label.c_str())) {
-        view_.predict = false;
-        view_.hidden = false;
+        view_.settings.predict = false;
+        view_.stepper.hidden = false;
     }
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered())
@@ -252,11 +253,11 @@ void App::draw_predict_indicator() {
 }
 
 void App::draw_menu(FrameRequests& req) {
-    const bool ko = view_.korean;
+    const bool ko = view_.settings.korean;
     if (!ImGui::BeginMainMenuBar()) return;
     if (ImGui::BeginMenu(tr(ko, "File"))) {
         if (ImGui::BeginMenu(tr(ko, "Recent files"))) {
-            for (const auto& f : view_.recent_files)
+            for (const auto& f : view_.settings.recent_files)
                 if (ImGui::MenuItem(f.c_str())) open_dropped_file(f);
             ImGui::EndMenu();
         }
@@ -272,20 +273,21 @@ void App::draw_menu(FrameRequests& req) {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr(ko, "View"))) {
-        if (ImGui::MenuItem(tr(ko, "Dark theme"), nullptr, view_.dark_theme)) view_.dark_theme = !view_.dark_theme;
-        if (ImGui::MenuItem(tr(ko, "Presentation mode"), "F11", view_.presentation)) {
-            view_.presentation = !view_.presentation;
+        if (ImGui::MenuItem(tr(ko, "Dark theme"), nullptr, view_.settings.dark_theme))
+            view_.settings.dark_theme = !view_.settings.dark_theme;
+        if (ImGui::MenuItem(tr(ko, "Presentation mode"), "F11", view_.settings.presentation)) {
+            view_.settings.presentation = !view_.settings.presentation;
             req.fonts_changed = req.toggle_fullscreen = true;
         }
-        if (ImGui::MenuItem(tr(ko, "Classroom mode"), "F5", view_.classroom)) {
-            view_.classroom = !view_.classroom;
+        if (ImGui::MenuItem(tr(ko, "Classroom mode"), "F5", view_.settings.classroom)) {
+            view_.settings.classroom = !view_.settings.classroom;
             req.fonts_changed = true;
         }
-        if (ImGui::MenuItem(tr(ko, "Predict, then reveal"), "P / R", view_.predict)) {
-            view_.predict = !view_.predict;
-            view_.hidden = false;
+        if (ImGui::MenuItem(tr(ko, "Predict, then reveal"), "P / R", view_.settings.predict)) {
+            view_.settings.predict = !view_.settings.predict;
+            view_.stepper.hidden = false;
         }
-        if (ImGui::SliderFloat("##font", &view_.font_scale, 0.75f, 2.0f, "A %.2fx")) req.fonts_changed = true;
+        if (ImGui::SliderFloat("##font", &view_.settings.font_scale, 0.75f, 2.0f, "A %.2fx")) req.fonts_changed = true;
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr(ko, "Tour"))) {
@@ -298,8 +300,8 @@ void App::draw_menu(FrameRequests& req) {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr(ko, "Language"))) {
-        if (ImGui::MenuItem("English", nullptr, !view_.korean)) view_.korean = false;
-        if (ImGui::MenuItem("한국어", nullptr, view_.korean)) view_.korean = true;
+        if (ImGui::MenuItem("English", nullptr, !view_.settings.korean)) view_.settings.korean = false;
+        if (ImGui::MenuItem("한국어", nullptr, view_.settings.korean)) view_.settings.korean = true;
         ImGui::EndMenu();
     }
     draw_predict_indicator();
@@ -374,13 +376,13 @@ void App::draw_layout() {
     // On a projector the views matter most: the side panels get less of the width, but never less
     // than 16 em, where the Model view's switches still read whole. In classroom mode only the tour's
     // card stays beside the view, and without a tour the view has it all.
-    float side_w = std::min(25.0f * em, std::max(size.x * (view_.presentation ? 0.24f : 0.32f), 16.0f * em));
-    if (view_.classroom)
+    float side_w = std::min(25.0f * em, std::max(size.x * (view_.settings.presentation ? 0.24f : 0.32f), 16.0f * em));
+    if (view_.settings.classroom)
         side_w = tour_.active() ? std::min({30.0f * em, std::max(size.x * 0.32f, 16.0f * em), size.x * 0.45f}) : 0.0f;
     // The stepper: controls, timeline and 4 lines of explanation; in classroom mode one line of controls.
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float stepper_h =
-        view_.classroom ? ImGui::GetFrameHeight() + 2.0f * style.WindowPadding.y : std::min(10.6f * em, size.y * 0.3f);
+    const float stepper_h = view_.settings.classroom ? ImGui::GetFrameHeight() + 2.0f * style.WindowPadding.y
+                                                     : std::min(10.6f * em, size.y * 0.3f);
     const float body_h = size.y - stepper_h;
 
     auto fixed_window = [&](const char* title, ImVec2 pos, ImVec2 sz, auto&& body) {
@@ -399,7 +401,7 @@ void App::draw_layout() {
         });
     };
     const float input_h = body_h * (tour_.active() ? 0.4f : 0.5f);  // a chapter's card needs the room
-    if (view_.classroom) {
+    if (view_.settings.classroom) {
         if (tour_.active()) tour_window(origin, ImVec2(side_w, body_h));
     } else {
         fixed_window((std::string(ctx.t("Input")) + "###input").c_str(), origin, ImVec2(side_w, input_h),
@@ -420,7 +422,7 @@ void App::draw_layout() {
     });
     // The classroom's strip has no title bar: one line of controls and the step.
     const std::string stepper_title =
-        view_.classroom ? std::string("###stepper_strip") : std::string(ctx.t("Stepper")) + "###stepper";
+        view_.settings.classroom ? std::string("###stepper_strip") : std::string(ctx.t("Stepper")) + "###stepper";
     fixed_window(stepper_title.c_str(), ImVec2(origin.x, origin.y + body_h), ImVec2(size.x, stepper_h),
                  [&] { draw_stepper_panel(ctx); });
     if (view_.bring_forward) show_view(*std::exchange(view_.bring_forward, std::nullopt));
@@ -430,19 +432,19 @@ void App::draw_layout() {
 // Over everything: in predict mode a cover on the view until R, and in classroom mode a laser dot.
 void App::draw_classroom_overlays() {
     ImDrawList* fg = ImGui::GetForegroundDrawList();
-    if (view_.hidden) {
+    if (view_.stepper.hidden) {
         const float em = ImGui::GetFontSize();
         const ImVec2 p(view_x, tabs_bottom_), q(view_x + view_w, view_y + view_h);  // below the tabs
         ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         bg.w = 1.0f;  // opaque: nothing of the answer shows through
         fg->AddRectFilled(p, q, ImGui::GetColorU32(bg));
-        const char* text = tr(view_.korean, "What comes out of this step? Guess, then press R to reveal.");
+        const char* text = tr(view_.settings.korean, "What comes out of this step? Guess, then press R to reveal.");
         const ImVec2 ts = ImGui::CalcTextSize(text);
         const ImVec2 mid((p.x + q.x) * 0.5f, (p.y + q.y) * 0.5f);
         fg->AddText(nullptr, 4.0f * em, ImVec2(mid.x - 1.0f * em, mid.y - 4.5f * em), IM_COL32(255, 200, 40, 255), "?");
         fg->AddText(ImVec2(mid.x - ts.x * 0.5f, mid.y + 0.5f * em), ImGui::GetColorU32(ImGuiCol_Text), text);
     }
-    if (!view_.classroom || !ImGui::IsMousePosValid()) return;
+    if (!view_.settings.classroom || !ImGui::IsMousePosValid()) return;
     const ImVec2 m = ImGui::GetMousePos();
     const float r = 0.45f * ImGui::GetFontSize();
     fg->AddCircleFilled(m, 2.2f * r, IM_COL32(255, 40, 40, 50));
@@ -468,7 +470,7 @@ void App::end_frame() {
 
 FrameRequests App::frame(float dt) {
     FrameRequests req;
-    if (view_.dark_theme)
+    if (view_.settings.dark_theme)
         ImGui::StyleColorsDark();
     else
         ImGui::StyleColorsLight();
@@ -498,7 +500,8 @@ FrameRequests App::frame(float dt) {
     draw_menu(req);
     draw_layout();
     // A failed open, in plain words, near the top of the views: below the tabs and one line more.
-    draw_open_problem(opener_, view_.korean, view_x, tabs_bottom_ + ImGui::GetFrameHeightWithSpacing(), view_w);
+    draw_open_problem(opener_, view_.settings.korean, view_x, tabs_bottom_ + ImGui::GetFrameHeightWithSpacing(),
+                      view_w);
     return req;
 }
 

@@ -40,12 +40,12 @@ public:
     void end_frame();
     void open_dropped_file(const std::string& path);  // a failure shows as the opener's notice
     void show_view(View v) { view_.tab = v; }
-    bool animating() const { return view_.playing; }
+    bool animating() const { return view_.stepper.playing; }
     // How long the window loop may wait for input before the next frame: none while playing,
     // a thirtieth of a second while a training run goes on (its curves move), a tenth while the
     // file dialog is open (its choice is polled), else a quarter.
     double wait_seconds() const {
-        return view_.playing ? 0.0 : training_.active() ? 1.0 / 30.0 : opener_.browsing() ? 0.1 : 0.25;
+        return view_.stepper.playing ? 0.0 : training_.active() ? 1.0 / 30.0 : opener_.browsing() ? 0.1 : 0.25;
     }
     // Starts the run the Training view's form describes (see Training::start); false and the
     // session's error on failure.

@@ -69,7 +69,7 @@ void on_drop(GLFWwindow* window, int count, const char** paths) {
 
 void rebuild_fonts(App& app, FontTexture& font_texture) {
     const std::string used = load_ui_font(app.font_pixels());
-    app.font_warning = used.empty() ? tr(app.view().korean, "Hangul font not found: install fonts-nanum") : "";
+    app.font_warning = used.empty() ? tr(app.view().settings.korean, "Hangul font not found: install fonts-nanum") : "";
     font_texture.upload(*ImGui::GetIO().Fonts);
 }
 
@@ -99,11 +99,11 @@ Result<ViewState> initial_view(const LaunchOptions& o, bool headless) {
         if (!bytes) return bytes.error();
         view = ViewState::from_json(std::string(bytes->begin(), bytes->end()));
     }
-    if (o.korean) view.korean = true;
-    if (o.presentation) view.presentation = true;
-    if (o.light) view.dark_theme = false;
-    if (o.classroom) view.classroom = true;
-    if (o.predict) view.predict = true;
+    if (o.korean) view.settings.korean = true;
+    if (o.presentation) view.settings.presentation = true;
+    if (o.light) view.settings.dark_theme = false;
+    if (o.classroom) view.settings.classroom = true;
+    if (o.predict) view.settings.predict = true;
     return view;
 }
 
@@ -241,7 +241,7 @@ Frame draw_frame(Running& r) {
     r.app.end_frame();
 
     const auto report = [&](const std::string& path, const Status& st) {
-        r.app.status = st ? std::string(tr(r.app.view().korean, "Saved")) + " " + path : st.error().message;
+        r.app.status = st ? std::string(tr(r.app.view().settings.korean, "Saved")) + " " + path : st.error().message;
     };
     if (f.req.save_window_png) {
         f.window_png = save_framebuffer_png(*f.req.save_window_png, 0, 0, f.fb_w, f.fb_h);
@@ -262,7 +262,7 @@ bool present_frame(Running& r, const FrameRequests& req) {
     if (req.toggle_fullscreen) {
         GLFWmonitor* monitor = glfwGetPrimaryMonitor();
         const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
-        if (r.app.view().presentation && mode)
+        if (r.app.view().settings.presentation && mode)
             glfwSetWindowMonitor(r.window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
         else
             glfwSetWindowMonitor(r.window, nullptr, 80, 80, r.o.width, r.o.height, 0);
@@ -286,7 +286,7 @@ int run_interactive(Running& r) {
         const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (save && autosave.due(r.app.view(), now))
             if (auto st = save_view_state(r.app.view()); !st)
-                r.app.status = tr(r.app.view().korean, "Settings not saved:") + (" " + st.error().message);
+                r.app.status = tr(r.app.view().settings.korean, "Settings not saved:") + (" " + st.error().message);
     }
     if (save)
         if (auto st = save_view_state(r.app.view()); !st) fail("settings not saved: " + st.error().message, 0);

@@ -43,8 +43,8 @@ void SoakDriver::before_frame(App& app, int frame) {
     if (frame % 10 == 0) app.show_view(kTabs[(frame / 10) % std::size(kTabs)]);
     if (frame % kModelEvery == 0) change_model(app, frame);
     edit(app, frame);
-    if (frame % 500 == 250) app.view().korean = !app.view().korean;
-    if (frame % 700 == 350) app.view().dark_theme = !app.view().dark_theme;
+    if (frame % 500 == 250) app.view().settings.korean = !app.view().settings.korean;
+    if (frame % 700 == 350) app.view().settings.dark_theme = !app.view().settings.dark_theme;
 }
 
 void SoakDriver::change_model(App& app, int frame) {
@@ -69,9 +69,9 @@ void SoakDriver::pause_on_one_screen(App& app) {
     failed_commands_ += s.set_src_text(kSentences[1]) ? 0 : 1;
     s.run_to(s.stepper().size());
     app.show_view(View::attention);
-    app.view().detail_open = false;
-    app.view().korean = false;
-    app.view().dark_theme = false;
+    app.view().attention.detail_open = false;
+    app.view().settings.korean = false;
+    app.view().settings.dark_theme = false;
 }
 
 // The small edits between model changes; an edit the model refuses (a mask of another shape) is fine.
@@ -84,8 +84,8 @@ void SoakDriver::edit(App& app, int frame) {
         case 3: s.toggle_head({AttentionUse::encoder_self, 0}, (frame / 7) % 4); break;
         case 4: s.run_to(static_cast<size_t>(frame * 37) % (stepper.size() + 1)); break;
         case 5:
-            app.view().detail_open = !app.view().detail_open;
-            app.view().stage = static_cast<AttentionStage>((frame / 7) % 8);
+            app.view().attention.detail_open = !app.view().attention.detail_open;
+            app.view().attention.stage = static_cast<AttentionStage>((frame / 7) % 8);
             break;
         case 6: s.run_to(stepper.size()); break;
         default: break;

@@ -42,16 +42,16 @@ Status set_up(const TourChapter& c, Session& session, ViewState& view, const std
     if (!view_from_id(c.view, tab)) return Error{where + "no view " + c.view};
     for (const std::string& slide : c.slides)
         if (View v; !view_from_id(slide, v)) return Error{where + "no view " + slide + " for a slide"};
-    if (!attention_use_from_id(c.family, view.family)) return Error{where + "no attention family " + c.family};
-    if (!attention_stage_from_id(c.stage, view.stage)) return Error{where + "no attention stage " + c.stage};
+    if (!enum_from_name(c.family, view.attention.family)) return Error{where + "no attention family " + c.family};
+    if (!enum_from_name(c.stage, view.attention.stage)) return Error{where + "no attention stage " + c.stage};
     session.run_to(cursor);
     view.tab = tab;
-    view.layer = c.layer;
-    view.head = c.head;
-    view.detail_open = c.detail;
+    view.attention.layer = c.layer;
+    view.attention.head = c.head;
+    view.attention.detail_open = c.detail;
     view.playground.experiment = c.playground_experiment;
-    view.playing = false;
-    view.hidden = view.predict;  // in predict mode a chapter opens with its answer covered
+    view.stepper.playing = false;
+    view.stepper.hidden = view.settings.predict;  // in predict mode a chapter opens with its answer covered
     return ok_status();
 }
 
@@ -71,16 +71,16 @@ Status TourRunner::open(int index, Session& session, ViewState& view, const std:
     if (auto st = set_up(chapters_[static_cast<size_t>(index)], session, view, assets_dir); !st) return st;
     current_ = index;
     baseline_ = Baseline{session.stepper().inputs(),
-                         view.temperature,
-                         {view.pe_dims[0], view.pe_dims[1]},
+                         view.output.temperature,
+                         {view.positional.dims[0], view.positional.dims[1]},
                          view.playground.experiment_keys};
     return ok_status();
 }
 
 void TourRunner::close(ViewState& view) {
     current_ = -1;
-    view.predict = false;
-    view.hidden = false;
+    view.settings.predict = false;
+    view.stepper.hidden = false;
 }
 
 bool TourRunner::task_done(const Session& session, const ViewState& view) const {
@@ -95,9 +95,9 @@ bool TourRunner::task_done(const Session& session, const ViewState& view) const 
         case TourTaskKind::edit_source: return now.src_ids != baseline_.inputs.src_ids;
         case TourTaskKind::toggle_mask_cell: return now.mask_overrides != baseline_.inputs.mask_overrides;
         case TourTaskKind::ablate_head: return now.ablated_heads != baseline_.inputs.ablated_heads;
-        case TourTaskKind::change_temperature: return view.temperature != baseline_.temperature;
+        case TourTaskKind::change_temperature: return view.output.temperature != baseline_.temperature;
         case TourTaskKind::change_pe_dims:
-            return view.pe_dims[0] != baseline_.pe_dims[0] || view.pe_dims[1] != baseline_.pe_dims[1];
+            return view.positional.dims[0] != baseline_.pe_dims[0] || view.positional.dims[1] != baseline_.pe_dims[1];
         case TourTaskKind::change_experiment_keys: return view.playground.experiment_keys != baseline_.experiment_keys;
     }
     return false;

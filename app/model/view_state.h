@@ -3,6 +3,7 @@
 #pragma once
 
 #include "analysis/run_b.h"
+#include "fields.h"
 #include "result.h"
 #include "session.h"
 #include "teach/hand_attention.h"
@@ -35,34 +36,110 @@ inline constexpr View kAllViews[] = {View::input,    View::model,      View::pos
 const char* view_id(View v);  // "attention", ... (the --view names)
 bool view_from_id(const std::string& id, View& out);
 
-// The attention view's choices are core's AttentionUse (its family) and AttentionStage, saved by name
-// (to_string of each).
-bool attention_use_from_id(const std::string& id, AttentionUse& out);
-bool attention_stage_from_id(const std::string& id, AttentionStage& out);  // "q", "scores", … as step paths end
+// The app's settings: language, look and the modes of the whole window.
+struct Settings {
+    bool korean = false;
+    bool dark_theme = true;
+    bool presentation = false;  // F11: fullscreen, large fonts (not saved: a launch or a key turns it on)
+    bool classroom = false;     // F5: one view at a time, large fonts, a laser pointer, keyboard control (not saved)
+    bool predict = false;       // P: stepping forward covers the view until R reveals it (not saved)
+    float font_scale = 1.0f;
+    std::vector<std::string> recent_files;
 
-// The training view's form: what the next run trains, and how its curves are drawn.
-struct TrainForm {
-    std::string task = "en-ko";  // see task_names()
-    std::string preset = "tiny";
-    int steps = 3000;
-    int seed = 1;
-    int batch_size = 64;
-    int threads = 0;       // the batch is split across this many threads; 0: every core but one (the UI's)
-    int eval_every = 0;    // steps between held-out evaluations; 0: automatic
-    bool log_loss = true;  // the loss curve's y axis is logarithmic
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("korean", korean);
+        v("dark_theme", dark_theme);
+        v("font_scale", font_scale, clamped(0.5f, 3.0f));
+        v("recent_files", recent_files);
+    }
 };
 
-// The playground: a hand calculation of one small attention, and the "why √d_k" experiment.
-enum class PlaygroundPreset { none, notes, look_ahead, random };  // its description shows until the first edit
-struct PlaygroundState {
-    bool experiment = false;  // the experiment instead of the hand calculation
-    bool show_inputs = true;  // off: only the results, for a projector once the numbers are typed
-    HandSpec spec = notes_worked_example();
-    PlaygroundPreset preset = PlaygroundPreset::notes;
-    int focus_row = 0, focus_col = 1;  // the query and key whose arithmetic is written out
-    int random_seed = 1;               // the Random preset's next draw
-    int experiment_keys = 8;           // scores per softmax row
-    int experiment_seed = 1;
+// The attention view: which attention, head and stage, and the detail view's pinned cell.
+struct AttentionViewState {
+    AttentionUse family = AttentionUse::encoder_self;
+    int layer = 0, head = 0;
+    bool detail_open = false;
+    bool line_view = false;  // BertViz-style lines instead of a matrix
+    AttentionStage stage = AttentionStage::weights;
+    int cell_row = 0, cell_col = 0;  // the pinned (clicked) cell of the detail view
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("family", family);
+        v("layer", layer);
+        v("head", head);
+        v("detail_open", detail_open);
+        v("line_view", line_view);
+        v("stage", stage);
+        v("cell_row", cell_row);
+        v("cell_col", cell_col);
+    }
+};
+
+// The positional-encoding view: the two dimensions drawn as curves.
+struct PositionalViewState {
+    int dims[2] = {0, 6};
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("dims", dims);
+    }
+};
+
+// The residual-flow view: the token whose stream is followed.
+struct ResidualViewState {
+    int token = 0;
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("token", token);
+    }
+};
+
+// The FFN view: which layer of which stack, before or after the activation, and the zoom.
+struct FfnViewState {
+    int layer = 0;
+    bool decoder = false;         // the decoder's FFN, else the encoder's (or the only stack's)
+    bool pre_activation = false;  // show ffn.hidden instead of ffn.activation
+    int zoom_first = 0;           // first unit of the zoom (not saved)
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("layer", layer);
+        v("decoder", decoder);
+        v("pre_activation", pre_activation);
+    }
+};
+
+// The output view: the bars and the generation. Sample draws with top_k (0: all) and top_p (1: all),
+// as core/sampling.h; off, it takes the argmax. sample_seed is the next draw's seed.
+struct OutputViewState {
+    int top_k = 5;
+    float temperature = 1.0f;
+    bool sample = false;
+    int sample_seed = 1;
+    float top_p = 1.0f;
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("top_k", top_k);
+        v("temperature", temperature);
+        v("sample", sample);
+        v("sample_seed", sample_seed);
+        v("top_p", top_p);
+    }
+};
+
+// The weights view: the parameter shown, and the picker's search words.
+struct WeightsViewState {
+    std::string name;
+    std::string filter;  // not saved
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("name", name);
+    }
 };
 
 // The Analysis view's circuits tool: which head, which circuit, over which tokens.
@@ -71,7 +148,16 @@ struct CircuitChoice {
     bool encoder = false;  // the encoder's head, in a model that has both stacks (else the one it has)
     int layer = 0, head = 0;
     std::string tokens;  // the tokens to show, separated by spaces; empty: the sentence's own
-    int focus = 0;       // the list's token whose whole-vocabulary ranking is listed
+    int focus = 0;       // the list's token whose whole-vocabulary ranking is listed (not saved)
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("ov", ov);
+        v("encoder", encoder);
+        v("layer", layer);
+        v("head", head);
+        v("tokens", tokens);
+    }
 };
 
 // The Analysis view's compare tool: what run B is, and which of its tensors is shown.
@@ -81,59 +167,199 @@ struct CompareChoice {
     std::vector<AttentionHead>
         ablated;       // switched off in B only; saved as {"use": "decoder_self", "layer": 1, "head": 2}
     std::string step;  // the step whose B − A is drawn; empty: the last one both have
-    int slice = 0;     // the first index of a 3-D tensor (the head)
+    int slice = 0;     // the first index of a 3-D tensor (the head) (not saved)
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("other_model", other_model);
+        v("other_path", other_path);
+        v("ablated", ablated);
+        v("step", step);
+    }
 };
 
-struct ViewState {
-    // settings
-    bool korean = false;
-    bool dark_theme = true;
-    bool presentation = false;  // F11: fullscreen, large fonts
-    bool classroom = false;     // F5: one view at a time, large fonts, a laser pointer, keyboard control
-    bool predict = false;       // P: stepping forward covers the view until R reveals it
-    float font_scale = 1.0f;
-    std::vector<std::string> recent_files;
+enum class AnalysisTool { logit_lens, head_summary, embeddings, circuits, compare };
+enum class HeadStat { entropy, previous, first, self };  // the head summary's heatmap
 
-    // what is shown
-    View tab = View::attention;
-    AttentionUse family = AttentionUse::encoder_self;
-    int layer = 0, head = 0;
-    bool detail_open = false;
-    bool line_view = false;  // BertViz-style lines instead of a matrix
-    AttentionStage stage = AttentionStage::weights;
-    int cell_row = 0, cell_col = 0;  // the pinned (clicked) cell of the detail view
-    int token = 0;                   // the residual-flow view's chosen token
-    int pe_dims[2] = {0, 6};
-    int ffn_layer = 0;
-    bool ffn_decoder = false;         // the FFN view's stack
-    bool ffn_pre_activation = false;  // show ffn.hidden instead of ffn.activation
-    int ffn_zoom_first = 0;           // first unit of the FFN view's zoom
-    int top_k = 5;
-    int analysis_tool = 0;  // the Analysis view: 0 logit lens, 1 head summary, 2 embeddings, 3 circuits, 4 compare
-    int lens_first_position = 0;  // the logit lens's first column
-    int head_stat = 0;            // the head summary's heatmap: 0 entropy, 1 previous, 2 first, 3 self
+// The Analysis view: its tool, and each tool's choices.
+struct AnalysisViewState {
+    AnalysisTool tool = AnalysisTool::logit_lens;
+    int lens_first_position = 0;  // the logit lens's first column (not saved)
+    HeadStat head_stat = HeadStat::entropy;
     std::string embedding_token;  // the embeddings tool's chosen token, as the vocabulary writes it
     CircuitChoice circuit;
     CompareChoice compare;
-    float temperature = 1.0f;
-    // The output view's generation: Sample draws with top_k (0: all) and top_p (1: all), as
-    // core/sampling.h; off, it takes the argmax. sample_seed is the next draw's seed.
-    bool sample = false;
-    int sample_seed = 1;
-    float top_p = 1.0f;
-    std::string weight_name;
-    std::string weight_filter;     // the parameter picker's search words
-    RandomModelSpec random_model;  // the Model view's "New random model" form
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("tool", tool);
+        v("head_stat", head_stat);
+        v("embedding_token", embedding_token);
+        v("circuit", circuit);
+        v("compare", compare);
+    }
+};
+
+// The stepper's playback, and predict mode's cover.
+struct StepperViewState {
+    bool playing = false;  // not saved
+    float steps_per_second = 4.0f;
+    bool hidden = false;  // predict mode: the view's newest output is covered until revealed (not saved)
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("steps_per_second", steps_per_second, clamped(0.5f, 30.0f));
+    }
+};
+
+// The training view's form: what the next run trains, and how its curves are drawn.
+bool is_train_task(const std::string& task);  // one of task_names()
+struct TrainForm {
+    std::string task = "en-ko";  // see task_names()
+    std::string preset = "tiny";
+    int steps = 3000;
+    int seed = 1;
+    int batch_size = 64;
+    int threads = 0;       // the batch is split across this many threads; 0: every core but one (the UI's)
+    int eval_every = 0;    // steps between held-out evaluations; 0: automatic
+    bool log_loss = true;  // the loss curve's y axis is logarithmic
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("task", task, [](const std::string& t) { return is_train_task(t); });
+        v("preset", preset, [](const std::string& p) { return p == "tiny" || p == "base"; });
+        v("steps", steps);
+        v("seed", seed);
+        v("batch_size", batch_size);
+        v("threads", threads);
+        v("eval_every", eval_every);
+        v("log_loss", log_loss);
+    }
+};
+
+// The playground: a hand calculation of one small attention, and the "why √d_k" experiment.
+enum class PlaygroundPreset { none, notes, look_ahead, random };  // its description shows until the first edit
+struct PlaygroundState {
+    bool experiment = false;                 // the experiment instead of the hand calculation
+    bool show_inputs = true;                 // off: only the results, for a projector once the numbers are typed
+    HandSpec spec = notes_worked_example();  // saved as its sizes, then every matrix that has them
+    PlaygroundPreset preset = PlaygroundPreset::notes;
+    int focus_row = 0, focus_col = 1;  // the query and key whose arithmetic is written out
+    int random_seed = 1;               // the Random preset's next draw
+    int experiment_keys = 8;           // scores per softmax row
+    int experiment_seed = 1;
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("experiment", experiment);
+        v("show_inputs", show_inputs);
+        v("spec", spec);
+        v("preset", preset);
+        v("focus_row", focus_row);
+        v("focus_col", focus_col);
+        v("random_seed", random_seed);
+        v("experiment_keys", experiment_keys, clamped(2, 64));
+        v("experiment_seed", experiment_seed);
+    }
+};
+
+// Everything the user is looking at, one struct per view, and the settings. Persisted as JSON
+// (each struct's fields(), under its name here); derived state lives elsewhere.
+struct ViewState {
+    Settings settings;
+    View tab = View::attention;
+    AttentionViewState attention;
+    PositionalViewState positional;
+    ResidualViewState residual;
+    FfnViewState ffn;
+    OutputViewState output;
+    WeightsViewState weights;
+    AnalysisViewState analysis;
+    StepperViewState stepper;
+    RandomModelSpec random_model;  // the Model view's "New random model" form (not saved)
     TrainForm train;
     PlaygroundState playground;
     std::optional<View> bring_forward;  // a panel asks for another view this frame (not saved)
-    bool hidden = false;                // predict mode: the view's newest output is covered until revealed
-    bool playing = false;
-    float steps_per_second = 4.0f;
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("settings", settings);
+        v("tab", tab);
+        v("attention", attention);
+        v("positional", positional);
+        v("residual", residual);
+        v("ffn", ffn);
+        v("output", output);
+        v("weights", weights);
+        v("analysis", analysis);
+        v("stepper", stepper);
+        v("train", train);
+        v("playground", playground);
+    }
 
     std::string to_json() const;
     // Unknown or malformed fields keep their defaults: an old settings file never blocks start-up.
+    // A file in the flat form of before (`{"analysis_tool": 1, "layer": 2}`) is read as well.
     static ViewState from_json(const std::string& text);
+};
+
+template <>
+struct EnumNames<View> {
+    static constexpr EnumName<View> list[] = {{View::input, "input"},
+                                              {View::model, "model"},
+                                              {View::positional, "positional"},
+                                              {View::attention, "attention"},
+                                              {View::masks, "masks"},
+                                              {View::residual, "residual"},
+                                              {View::ffn, "ffn"},
+                                              {View::output, "output"},
+                                              {View::stepper, "stepper"},
+                                              {View::weights, "weights"},
+                                              {View::training, "training"},
+                                              {View::playground, "playground"},
+                                              {View::analysis, "analysis"}};
+};
+template <>
+struct EnumNames<AnalysisTool> {
+    static constexpr EnumName<AnalysisTool> list[] = {{AnalysisTool::logit_lens, "logit_lens"},
+                                                      {AnalysisTool::head_summary, "head_summary"},
+                                                      {AnalysisTool::embeddings, "embeddings"},
+                                                      {AnalysisTool::circuits, "circuits"},
+                                                      {AnalysisTool::compare, "compare"}};
+};
+template <>
+struct EnumNames<HeadStat> {
+    static constexpr EnumName<HeadStat> list[] = {{HeadStat::entropy, "entropy"},
+                                                  {HeadStat::previous, "previous"},
+                                                  {HeadStat::first, "first"},
+                                                  {HeadStat::self, "self"}};
+};
+template <>
+struct EnumNames<PlaygroundPreset> {
+    static constexpr EnumName<PlaygroundPreset> list[] = {{PlaygroundPreset::none, "none"},
+                                                          {PlaygroundPreset::notes, "notes"},
+                                                          {PlaygroundPreset::look_ahead, "look_ahead"},
+                                                          {PlaygroundPreset::random, "random"}};
+};
+// core's AttentionUse and AttentionStage, by their step-path names (core's to_string; a test checks they agree).
+template <>
+struct EnumNames<AttentionUse> {
+    static constexpr EnumName<AttentionUse> list[] = {{AttentionUse::encoder_self, "encoder_self"},
+                                                      {AttentionUse::decoder_self, "decoder_self"},
+                                                      {AttentionUse::cross, "cross"}};
+};
+template <>
+struct EnumNames<AttentionStage> {
+    static constexpr EnumName<AttentionStage> list[] = {{AttentionStage::q, "q"},
+                                                        {AttentionStage::k, "k"},
+                                                        {AttentionStage::v, "v"},
+                                                        {AttentionStage::scores, "scores"},
+                                                        {AttentionStage::scaled, "scaled"},
+                                                        {AttentionStage::masked, "masked"},
+                                                        {AttentionStage::weights, "weights"},
+                                                        {AttentionStage::context, "context"},
+                                                        {AttentionStage::concat, "concat"},
+                                                        {AttentionStage::out, "out"}};
 };
 
 // $XDG_CONFIG_HOME/attnlab/settings.json, or ~/.config/attnlab/settings.json.

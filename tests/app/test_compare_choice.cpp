@@ -10,21 +10,21 @@ using namespace attnlab::gui;
 
 TEST_CASE("the compare tool's switched-off heads round-trip as typed entries", "[view_state]") {
     ViewState v;
-    v.compare.other_model = false;
-    v.compare.ablated = {
+    v.analysis.compare.other_model = false;
+    v.analysis.compare.ablated = {
         {{AttentionUse::decoder_self, 1}, 2}, {{AttentionUse::cross, 0}, 3}, {{AttentionUse::encoder_self, 1}, 0}};
-    v.compare.step = "decoder.layers.1.self_attn.weights";
+    v.analysis.compare.step = "decoder.layers.1.self_attn.weights";
     const std::string text = v.to_json();
-    const auto saved = nlohmann::json::parse(text).at("compare").at("ablated");
+    const auto saved = nlohmann::json::parse(text).at("analysis").at("compare").at("ablated");
     REQUIRE(saved.size() == 3);
     CHECK(saved[1] == nlohmann::json{{"use", "cross"}, {"layer", 0}, {"head", 3}});
     const ViewState back = ViewState::from_json(text);
-    CHECK(back.compare.ablated == v.compare.ablated);
-    CHECK(back.compare.step == v.compare.step);
+    CHECK(back.analysis.compare.ablated == v.analysis.compare.ablated);
+    CHECK(back.analysis.compare.step == v.analysis.compare.step);
 }
 
 TEST_CASE("old, unknown and malformed switched-off heads are dropped on loading", "[view_state]") {
-    const ViewState v = ViewState::from_json(R"({"compare": {"ablated": [
+    const ViewState v = ViewState::from_json(R"({"analysis": {"compare": {"ablated": [
         "decoder.layers.1.self_attn:2",
         {"use": "cross", "layer": 1, "head": 0},
         {"use": "sideways", "layer": 0, "head": 0},
@@ -32,8 +32,9 @@ TEST_CASE("old, unknown and malformed switched-off heads are dropped on loading"
         {"use": "decoder_self", "layer": 0},
         {"use": "decoder_self", "layer": "one", "head": 1},
         {"use": "cross", "layer": 1, "head": 0},
-        7, null]}})");
+        7, null]}}})");
     const std::vector<AttentionHead> want = {{{AttentionUse::cross, 1}, 0}};
-    CHECK(v.compare.ablated == want);
-    CHECK(ViewState::from_json(R"({"compare": {"ablated": "decoder.layers.1.self_attn:2"}})").compare.ablated.empty());
+    CHECK(v.analysis.compare.ablated == want);
+    CHECK(ViewState::from_json(R"({"analysis": {"compare": {"ablated": "decoder.layers.1.self_attn:2"}}})")
+              .analysis.compare.ablated.empty());
 }

@@ -49,9 +49,9 @@ TEST_CASE("a partial or damaged playground in the settings still computes", "[vi
     CHECK(partial.playground.experiment);
     CHECK(partial.playground.spec.x == notes_worked_example().x);  // the rest keeps its defaults
 
-    const ViewState damaged = ViewState::from_json(R"({"playground": {
+    const ViewState damaged = ViewState::from_json(R"({"playground": {"spec": {
         "n_tokens": 99, "d_model": -3, "d_k": "wide", "input": "telepathy",
-        "x": [[1e9, 2, 3], [4, 5, 6]], "w_q": [[1, 2]], "mask": "all", "preset": 42, "experiment_keys": 100000}})");
+        "x": [[1e9, 2, 3], [4, 5, 6]], "w_q": [[1, 2]], "mask": "all"}, "preset": "psychic", "experiment_keys": 100000}})");
     const HandSpec& s = damaged.playground.spec;
     CHECK(s.n_tokens() == 4);  // clamped sizes
     CHECK(s.d_model() == 2);
@@ -59,11 +59,11 @@ TEST_CASE("a partial or damaged playground in the settings still computes", "[vi
     CHECK(s.input == HandInput::projected);
     CHECK(s.x(0, 0) == 1.0f);  // a matrix of the wrong shape is ignored, the notes' numbers stay
     CHECK(s.mask.rows() == 4);
-    CHECK(damaged.playground.preset == PlaygroundPreset::random);
+    CHECK(damaged.playground.preset == PlaygroundPreset::notes);  // an unknown preset keeps the default
     CHECK(damaged.playground.experiment_keys == 64);
     CHECK(hand_attention(s));
 
-    const ViewState huge = ViewState::from_json(R"({"playground": {"x": [[1e9, 0, -1e9], [0, 1, 0]]}})");
+    const ViewState huge = ViewState::from_json(R"({"playground": {"spec": {"x": [[1e9, 0, -1e9], [0, 1, 0]]}}})");
     CHECK(huge.playground.spec.x(0, 0) == kHandMaxAbs);
     CHECK(huge.playground.spec.x(0, 2) == -kHandMaxAbs);
     CHECK(hand_attention(huge.playground.spec));

@@ -166,46 +166,46 @@ TEST_CASE("saving and reopening a model keeps edited weights and switches", "[se
 
 TEST_CASE("view state round-trips through JSON and survives a broken file", "[view_state]") {
     ViewState v;
-    v.korean = true;
+    v.settings.korean = true;
     v.tab = View::masks;
-    v.layer = 3;
-    v.detail_open = true;
-    v.recent_files = {"/a.safetensors"};
+    v.attention.layer = 3;
+    v.attention.detail_open = true;
+    v.settings.recent_files = {"/a.safetensors"};
     const ViewState back = ViewState::from_json(v.to_json());
-    CHECK(back.korean);
+    CHECK(back.settings.korean);
     CHECK(back.tab == View::masks);
-    CHECK(back.layer == 3);
-    CHECK(back.detail_open);
-    CHECK(back.recent_files == v.recent_files);
+    CHECK(back.attention.layer == 3);
+    CHECK(back.attention.detail_open);
+    CHECK(back.settings.recent_files == v.settings.recent_files);
     const ViewState broken = ViewState::from_json("{\"tab\": 7, \"layer\": \"x\", \"font_scale\": 99");
     CHECK(broken.tab == View::attention);
     const ViewState wrong_types = ViewState::from_json("{\"tab\": 7, \"layer\": \"x\", \"font_scale\": 99}");
-    CHECK(wrong_types.layer == 0);
-    CHECK(wrong_types.font_scale == 3.0f);
+    CHECK(wrong_types.attention.layer == 0);
+    CHECK(wrong_types.settings.font_scale == 3.0f);
     remember_recent_file(v, "/b.safetensors");
     remember_recent_file(v, "/a.safetensors");
-    CHECK(v.recent_files == std::vector<std::string>{"/a.safetensors", "/b.safetensors"});
+    CHECK(v.settings.recent_files == std::vector<std::string>{"/a.safetensors", "/b.safetensors"});
 }
 
 TEST_CASE("the attention view's family and stage are saved by name, and old numbers still read", "[view_state]") {
     ViewState v;
-    v.family = AttentionUse::cross;
-    v.stage = AttentionStage::k;
+    v.attention.family = AttentionUse::cross;
+    v.attention.stage = AttentionStage::k;
     const std::string text = v.to_json();
     CHECK_THAT(text, Catch::Contains("\"family\": \"cross\""));
     CHECK_THAT(text, Catch::Contains("\"stage\": \"k\""));
     const ViewState back = ViewState::from_json(text);
-    CHECK(back.family == AttentionUse::cross);
-    CHECK(back.stage == AttentionStage::k);
+    CHECK(back.attention.family == AttentionUse::cross);
+    CHECK(back.attention.stage == AttentionStage::k);
     // Before, both were numbers in the app's own order: stages scores, scaled, masked, weights, q, k, v, context.
     const ViewState old = ViewState::from_json(R"({"family": 1, "stage": 5, "mask_path": "masks.cross"})");
-    CHECK(old.family == AttentionUse::decoder_self);
-    CHECK(old.stage == AttentionStage::k);
+    CHECK(old.attention.family == AttentionUse::decoder_self);
+    CHECK(old.attention.stage == AttentionStage::k);
     for (const char* odd : {R"({"family": 9, "stage": -1})", R"({"family": "sideways", "stage": "softmax"})",
                             R"({"family": [1], "stage": {"q": 1}})"}) {
         const ViewState d = ViewState::from_json(odd);
-        CHECK(d.family == ViewState{}.family);
-        CHECK(d.stage == ViewState{}.stage);
+        CHECK(d.attention.family == ViewState{}.attention.family);
+        CHECK(d.attention.stage == ViewState{}.attention.stage);
     }
 }
 

@@ -9,15 +9,15 @@ TEST_CASE("settings are written after a change, not before a second has passed, 
     ViewState v;
     SettingsAutosave autosave(v.to_json());
     CHECK_FALSE(autosave.due(v, 0.0));  // as the run started: nothing to write
-    v.korean = true;
+    v.settings.korean = true;
     CHECK_FALSE(autosave.due(v, 0.5));  // too soon after the last look
     CHECK(autosave.due(v, 1.0));
     CHECK_FALSE(autosave.due(v, 2.5));  // written already
-    v.layer = 1;
+    v.attention.layer = 1;
     CHECK_FALSE(autosave.due(v, 3.0));
     CHECK(autosave.due(v, 3.5));
-    v.layer = 0;
-    v.korean = false;  // back to how it started: still a change from what was written last
+    v.attention.layer = 0;
+    v.settings.korean = false;  // back to how it started: still a change from what was written last
     CHECK(autosave.due(v, 10.0));
 }
 
@@ -26,7 +26,7 @@ TEST_CASE("settings that change every frame are written about once a second") {
     SettingsAutosave autosave(v.to_json());
     int writes = 0;
     for (int frame = 0; frame < 600; ++frame) {  // ten seconds at 60 frames a second
-        v.token = frame;
+        v.residual.token = frame;
         writes += autosave.due(v, frame / 60.0) ? 1 : 0;
     }
     CHECK(writes >= 9);
@@ -36,8 +36,8 @@ TEST_CASE("settings that change every frame are written about once a second") {
 TEST_CASE("what the view state does not save (the predict cover, playback) asks for no write") {
     ViewState v;
     SettingsAutosave autosave(v.to_json());
-    v.hidden = true;
-    v.playing = true;
+    v.stepper.hidden = true;
+    v.stepper.playing = true;
     v.bring_forward = View::output;
     CHECK_FALSE(autosave.due(v, 5.0));
 }

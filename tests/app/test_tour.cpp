@@ -21,8 +21,8 @@ void do_the_task(const TourChapter& c, Session& s, ViewState& v) {
         case TourTaskKind::edit_source: REQUIRE(s.set_src_text("we eat sweet bread")); break;
         case TourTaskKind::toggle_mask_cell: REQUIRE(s.toggle_mask_cell(AttentionUse::decoder_self, 0, 1)); break;
         case TourTaskKind::ablate_head: REQUIRE(s.toggle_head({AttentionUse::encoder_self, 0}, 1)); break;
-        case TourTaskKind::change_temperature: v.temperature = 0.5f; break;
-        case TourTaskKind::change_pe_dims: v.pe_dims[1] += 2; break;
+        case TourTaskKind::change_temperature: v.output.temperature = 0.5f; break;
+        case TourTaskKind::change_pe_dims: v.positional.dims[1] += 2; break;
         case TourTaskKind::change_experiment_keys: v.playground.experiment_keys = 32; break;
     }
 }
@@ -81,12 +81,12 @@ TEST_CASE("in predict mode a chapter opens with its view covered") {
     REQUIRE(tour.load(kAssets));
     Session s = some_other_model();
     ViewState v;
-    v.predict = true;
+    v.settings.predict = true;
     REQUIRE(tour.open(0, s, v, kAssets));
-    CHECK(v.hidden);
-    v.predict = false;
+    CHECK(v.stepper.hidden);
+    v.settings.predict = false;
     REQUIRE(tour.open(1, s, v, kAssets));
-    CHECK_FALSE(v.hidden);
+    CHECK_FALSE(v.stepper.hidden);
 }
 
 TEST_CASE("a chapter that cannot be set up closes the tour with a one-line reason") {
@@ -112,13 +112,13 @@ TEST_CASE("ending the tour ends predict mode, so no later step is covered unanno
     REQUIRE(tour.load(kAssets));
     Session s = some_other_model();
     ViewState v;
-    v.predict = true;
+    v.settings.predict = true;
     REQUIRE(tour.open(0, s, v, kAssets));
-    REQUIRE(v.hidden);
+    REQUIRE(v.stepper.hidden);
     tour.close(v);
     CHECK_FALSE(tour.active());
-    CHECK_FALSE(v.predict);
-    CHECK_FALSE(v.hidden);
+    CHECK_FALSE(v.settings.predict);
+    CHECK_FALSE(v.stepper.hidden);
 }
 
 TEST_CASE("the masks chapter shows padding: its sentences end in <pad>, and every mask blocks those keys") {

@@ -51,24 +51,24 @@ run "presentation-playground" --view playground --presentation
 echo '{"tab": "playground", "playground": {"experiment": true}}' > "$out/playground-experiment.json"
 run "playground-experiment" --view playground --settings "$out/playground-experiment.json"
 run "korean-playground-experiment" --view playground --settings "$out/playground-experiment.json" --korean
-echo '{"analysis_tool": 1}' > "$out/analysis-heads.json"
+echo '{"analysis": {"tool": "head_summary"}}' > "$out/analysis-heads.json"
 run "korean-analysis-heads" --view analysis --settings "$out/analysis-heads.json" --korean
-echo '{"analysis_tool": 2}' > "$out/analysis-embeddings.json"
+echo '{"analysis": {"tool": "embeddings"}}' > "$out/analysis-embeddings.json"
 run "analysis-embeddings" --view analysis --settings "$out/analysis-embeddings.json"
 # A Hugging Face folder with its tokenizer (hf_bert and tests/fixtures/tokenizers/bert's vocab.txt).
 mkdir -p "$out/hf_bert" && cp "$root/tests/golden/fixtures/hf_bert/"{config.json,model.safetensors} \
   "$root/tests/fixtures/tokenizers/bert/vocab.txt" "$out/hf_bert/"
 run "hf-bert-analysis" --view analysis --model "$out/hf_bert" --src "the cats play"
 run "hf-gpt2-attention" --view attention --model "$root/tests/golden/fixtures/hf_gpt2/config.json"
-echo '{"analysis_tool": 3}' > "$out/analysis-qk.json"
+echo '{"analysis": {"tool": "circuits"}}' > "$out/analysis-qk.json"
 run "analysis-qk" --view analysis --settings "$out/analysis-qk.json"
-echo '{"analysis_tool": 3, "circuit": {"ov": true, "layer": 1, "head": 2}}' > "$out/analysis-ov.json"
+echo '{"analysis": {"tool": "circuits", "circuit": {"ov": true, "layer": 1, "head": 2}}}' > "$out/analysis-ov.json"
 run "korean-analysis-ov" --view analysis --settings "$out/analysis-ov.json" --korean
-echo '{"analysis_tool": 4, "compare": {"ablated": [{"use": "decoder_self", "layer": 1, "head": 2}, {"use": "decoder_self", "layer": 1, "head": 0}]}}' > "$out/analysis-compare.json"
+echo '{"analysis": {"tool": "compare", "compare": {"ablated": [{"use": "decoder_self", "layer": 1, "head": 2}, {"use": "decoder_self", "layer": 1, "head": 0}]}}}' > "$out/analysis-compare.json"
 run "analysis-compare" --view analysis --settings "$out/analysis-compare.json"
-echo '{"analysis_tool": 4, "compare": {"ablated": [{"use": "decoder_self", "layer": 0, "head": 1}], "step": "decoder.layers.1.self_attn.weights"}}' > "$out/compare-weights.json"
+echo '{"analysis": {"tool": "compare", "compare": {"ablated": [{"use": "decoder_self", "layer": 0, "head": 1}], "step": "decoder.layers.1.self_attn.weights"}}}' > "$out/compare-weights.json"
 run "korean-compare-weights" --view analysis --settings "$out/compare-weights.json" --korean
-echo '{"analysis_tool": 3, "circuit": {"layer": 1, "head": 3, "tokens": "the cat play sat"}}' > "$out/hf-bert-qk.json"
+echo '{"analysis": {"tool": "circuits", "circuit": {"layer": 1, "head": 3, "tokens": "the cat play sat"}}}' > "$out/hf-bert-qk.json"
 run "hf-bert-qk" --view analysis --model "$out/hf_bert" --src "the cats play" --settings "$out/hf-bert-qk.json"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -82,7 +82,7 @@ void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
     const std::vector<int>& ids =
         ctx.config().has_decoder() ? ctx.stepper().inputs().tgt_ids : ctx.stepper().inputs().src_ids;
     const int T = static_cast<int>(ids.size());
-    int& first = ctx.view.lens_first_position;
+    int& first = ctx.view.analysis.lens_first_position;
     first = std::clamp(first, 0, std::max(0, T - kLensColumns));
     if (T > kLensColumns) {
         ImGui::SetNextItemWidth(14.0f * ctx.em);
@@ -165,7 +165,7 @@ std::string attention_label(const PanelContext& ctx, const AttentionSite& site, 
 
 void open_head(PanelContext& ctx, const AttentionSite& attention, int head) {
     focus_attention_step(ctx.view, StepId::attention_at(attention, AttentionStage::weights));
-    ctx.view.head = head;
+    ctx.view.attention.head = head;
     ctx.view.bring_forward = View::attention;
 }
 
@@ -176,13 +176,14 @@ void draw_head_heatmap(PanelContext& ctx, AnalysisCache& cache) {
     const char* items[4];
     for (int i = 0; i < 4; ++i) items[i] = ctx.t(kStatNames[i]);
     ImGui::SetNextItemWidth(9.0f * ctx.em);
-    ImGui::Combo("##stat", &ctx.view.head_stat, items, 4);
+    int chosen = static_cast<int>(ctx.view.analysis.head_stat);  // HeadStat is in kStatNames' order
+    if (ImGui::Combo("##stat", &chosen, items, 4)) ctx.view.analysis.head_stat = static_cast<HeadStat>(chosen);
     const auto& layers = cache.heads.layers;
     const int H = static_cast<int>(layers.front().heads.size());
-    if (cache.map_stat != ctx.view.head_stat || cache.map_korean != ctx.view.korean ||
+    if (cache.map_stat != chosen || cache.map_korean != ctx.view.settings.korean ||
         cache.map_values.size() != layers.size() * static_cast<size_t>(H)) {
-        cache.map_stat = ctx.view.head_stat;
-        cache.map_korean = ctx.view.korean;
+        cache.map_stat = chosen;
+        cache.map_korean = ctx.view.settings.korean;
         cache.map_values.clear();
         cache.map_mask.clear();
         cache.map_rows.clear();
@@ -315,25 +316,24 @@ void draw_heads(PanelContext& ctx, AnalysisCache& cache) {
 
 void draw_analysis_panel(PanelContext& ctx) {
     AnalysisCache& cache = ctx.caches.get<AnalysisCache>();
-    ImGui::RadioButton(ctx.t("Logit lens"), &ctx.view.analysis_tool, 0);
+    AnalysisTool& tool = ctx.view.analysis.tool;
+    if (ImGui::RadioButton(ctx.t("Logit lens"), tool == AnalysisTool::logit_lens)) tool = AnalysisTool::logit_lens;
     ImGui::SameLine();
-    ImGui::RadioButton(ctx.t("Head summary"), &ctx.view.analysis_tool, 1);
+    if (ImGui::RadioButton(ctx.t("Head summary"), tool == AnalysisTool::head_summary))
+        tool = AnalysisTool::head_summary;
     ImGui::SameLine();
-    ImGui::RadioButton(ctx.t("Embeddings"), &ctx.view.analysis_tool, 2);
+    if (ImGui::RadioButton(ctx.t("Embeddings"), tool == AnalysisTool::embeddings)) tool = AnalysisTool::embeddings;
     ImGui::SameLine();
-    ImGui::RadioButton(ctx.t("Circuits"), &ctx.view.analysis_tool, 3);
+    if (ImGui::RadioButton(ctx.t("Circuits"), tool == AnalysisTool::circuits)) tool = AnalysisTool::circuits;
     ImGui::SameLine();
-    ImGui::RadioButton(ctx.t("Compare"), &ctx.view.analysis_tool, 4);
-    if (ctx.view.analysis_tool == 0)
-        draw_lens(ctx, cache);
-    else if (ctx.view.analysis_tool == 1)
-        draw_heads(ctx, cache);
-    else if (ctx.view.analysis_tool == 2)
-        draw_embedding_tool(ctx);
-    else if (ctx.view.analysis_tool == 3)
-        draw_circuit_tool(ctx);
-    else
-        draw_compare_tool(ctx);
+    if (ImGui::RadioButton(ctx.t("Compare"), tool == AnalysisTool::compare)) tool = AnalysisTool::compare;
+    switch (tool) {
+        case AnalysisTool::logit_lens: draw_lens(ctx, cache); break;
+        case AnalysisTool::head_summary: draw_heads(ctx, cache); break;
+        case AnalysisTool::embeddings: draw_embedding_tool(ctx); break;
+        case AnalysisTool::circuits: draw_circuit_tool(ctx); break;
+        case AnalysisTool::compare: draw_compare_tool(ctx); break;
+    }
 }
 
 }  // namespace attnlab::gui

@@ -169,9 +169,9 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
             ImGui::InvisibleButton("thumb", ImVec2(thumb, thumb));
             const bool hovered = ImGui::IsItemHovered();
             if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
-                ctx.view.layer = l;
-                ctx.view.head = h;
-                ctx.view.detail_open = true;
+                ctx.view.attention.layer = l;
+                ctx.view.attention.head = h;
+                ctx.view.attention.detail_open = true;
             }
             if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) ctx.session.toggle_head(site, h);
             mark_tour_target(ctx, TourTaskKind::ablate_head);  // the tour's heads to switch off

@@ -105,9 +105,9 @@ void explain_cell(PanelContext& ctx, const AttentionSite& site, int head, int ro
 
 void draw_detail(PanelContext& ctx, const Family& f) {
     const int L = family_layers(ctx.config(), f), H = ctx.config().n_heads;
-    ctx.view.layer = std::clamp(ctx.view.layer, 0, L - 1);
-    ctx.view.head = std::clamp(ctx.view.head, 0, H - 1);
-    const AttentionSite site{f.use, ctx.view.layer};
+    ctx.view.attention.layer = std::clamp(ctx.view.attention.layer, 0, L - 1);
+    ctx.view.attention.head = std::clamp(ctx.view.attention.head, 0, H - 1);
+    const AttentionSite site{f.use, ctx.view.attention.layer};
     const AttentionTokens tokens = attention_tokens(ctx, site);
     const std::vector<std::string>& query_labels = tokens.queries;
     const std::vector<std::string>& key_labels = tokens.keys;
@@ -118,31 +118,31 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     ImGui::TextDisabled("%s", ctx.t("softmax(QKᵀ/√D + mask)·V, per head"));
     ImGui::Separator();
     ImGui::SetNextItemWidth(6 * ctx.em);
-    ImGui::SliderInt(ctx.t("Layer"), &ctx.view.layer, 0, L - 1);
+    ImGui::SliderInt(ctx.t("Layer"), &ctx.view.attention.layer, 0, L - 1);
     ImGui::SameLine();
-    if (ImGui::RadioButton(ctx.t("Matrix"), !ctx.view.line_view)) ctx.view.line_view = false;
+    if (ImGui::RadioButton(ctx.t("Matrix"), !ctx.view.attention.line_view)) ctx.view.attention.line_view = false;
     ImGui::SameLine();
-    if (ImGui::RadioButton(ctx.t("Lines"), ctx.view.line_view)) ctx.view.line_view = true;
-    if (ctx.view.line_view) return draw_head_view(ctx, site);  // every head of the layer, over the whole pane
+    if (ImGui::RadioButton(ctx.t("Lines"), ctx.view.attention.line_view)) ctx.view.attention.line_view = true;
+    if (ctx.view.attention.line_view) return draw_head_view(ctx, site);  // every head of the layer, over the whole pane
     ImGui::SameLine();
     ImGui::SetNextItemWidth(6 * ctx.em);
-    ImGui::SliderInt(ctx.t("Head"), &ctx.view.head, 0, H - 1);
+    ImGui::SliderInt(ctx.t("Head"), &ctx.view.attention.head, 0, H - 1);
     ImGui::SameLine();
-    bool ablated = head_is_off(ctx, site, ctx.view.head);
-    if (ImGui::Checkbox(ctx.t("Ablate head"), &ablated)) ctx.session.toggle_head(site, ctx.view.head);
+    bool ablated = head_is_off(ctx, site, ctx.view.attention.head);
+    if (ImGui::Checkbox(ctx.t("Ablate head"), &ablated)) ctx.session.toggle_head(site, ctx.view.attention.head);
 
-    if (draw_stage_player(ctx, site, ctx.view.head)) return;  // while it plays: Stop, the stages, the matrix
-    for (const StageInfo& s : kStages) {                      // the stages in the order they are computed
-        const bool active = ctx.view.stage == s.id;
+    if (draw_stage_player(ctx, site, ctx.view.attention.head)) return;  // while it plays: Stop, the stages, the matrix
+    for (const StageInfo& s : kStages) {                                // the stages in the order they are computed
+        const bool active = ctx.view.attention.stage == s.id;
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::Button(ctx.t(s.tab))) ctx.view.stage = s.id;
+        if (ImGui::Button(ctx.t(s.tab))) ctx.view.attention.stage = s.id;
         if (active) ImGui::PopStyleColor();
         ImGui::SameLine();
     }
-    stage_player_button(ctx, site, ctx.view.head);
+    stage_player_button(ctx, site, ctx.view.attention.head);
     AttentionStage stage = AttentionStage::weights;  // a stage the view does not offer shows the weights
     for (const StageInfo& s : kStages)
-        if (s.id == ctx.view.stage) stage = s.id;
+        if (s.id == ctx.view.attention.stage) stage = s.id;
     const StepId stage_id = StepId::attention_at(site, stage);
     const std::optional<size_t> index = ctx.stepper().find(stage_id);
     if (!index) return text_not_run_yet(ctx);
@@ -165,8 +165,8 @@ void draw_detail(PanelContext& ctx, const Family& f) {
                       ImGuiWindowFlags_HorizontalScrollbar);
     const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(f.use));
     MatrixPlot plot;
-    plot.key = "detail/" + stage_path + "/" + std::to_string(ctx.view.head);
-    plot.values = e->value.slice(ctx.view.head).data();
+    plot.key = "detail/" + stage_path + "/" + std::to_string(ctx.view.attention.head);
+    plot.values = e->value.slice(ctx.view.attention.head).data();
     plot.rows = static_cast<int>(e->value.dim(1));
     plot.cols = static_cast<int>(e->value.dim(2));
     plot.version = e->version;
@@ -181,18 +181,18 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     const HeatmapHit hit = plot_matrix(ctx, plot);
     ImGui::EndChild();
     ImGui::SameLine();
-    if (hit.clicked) ctx.view.cell_row = hit.row, ctx.view.cell_col = hit.col;
+    if (hit.clicked) ctx.view.attention.cell_row = hit.row, ctx.view.attention.cell_col = hit.col;
     // The hovered cell, else the pinned one.
-    const int row = std::clamp(hit.row >= 0 ? hit.row : ctx.view.cell_row, 0, plot.rows - 1);
-    const int col = std::clamp(hit.row >= 0 ? hit.col : ctx.view.cell_col, 0, plot.cols - 1);
+    const int row = std::clamp(hit.row >= 0 ? hit.row : ctx.view.attention.cell_row, 0, plot.rows - 1);
+    const int col = std::clamp(hit.row >= 0 ? hit.col : ctx.view.attention.cell_col, 0, plot.cols - 1);
     ImGui::BeginChild("explain", ImVec2(0, 0), true);
     if (is_matrix_stage)
-        explain_cell(ctx, site, ctx.view.head, row, col, query_labels, key_labels);
+        explain_cell(ctx, site, ctx.view.attention.head, row, col, query_labels, key_labels);
     else
-        ImGui::Text("%s[%d, %d] = %.4f", to_string(stage), row, col, e->value.slice(ctx.view.head)(row, col));
+        ImGui::Text("%s[%d, %d] = %.4f", to_string(stage), row, col, e->value.slice(ctx.view.attention.head)(row, col));
     ImGui::Separator();
     ImGui::TextWrapped("%s", ctx.t("Hover a cell to explain it; click to pin it."));
-    step_explanation_section(ctx, stage_id, {ctx.view.head, row, col}, true, 0.0f);
+    step_explanation_section(ctx, stage_id, {ctx.view.attention.head, row, col}, true, 0.0f);
     ImGui::EndChild();
 }
 
@@ -213,31 +213,31 @@ bool head_is_off(const PanelContext& ctx, const AttentionSite& site, int head) {
 
 void focus_attention_step(ViewState& view, const StepId& id) {
     if (id.kind != StepKind::attention) return;
-    view.family = id.use;
-    view.layer = id.layer;
-    view.detail_open = true;            // show the stage just computed, not the grid of weights not yet there
+    view.attention.family = id.use;
+    view.attention.layer = id.layer;
+    view.attention.detail_open = true;  // show the stage just computed, not the grid of weights not yet there
     for (const StageInfo& s : kStages)  // concat and out: the detail keeps its stage
-        if (s.id == id.stage) view.stage = s.id;
+        if (s.id == id.stage) view.attention.stage = s.id;
 }
 
 void draw_attention_panel(PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
-    if (!family_exists(c, family_of(ctx.view.family)))
+    if (!family_exists(c, family_of(ctx.view.attention.family)))
         for (const Family& f : kFamilies)
             if (family_exists(c, f)) {
-                ctx.view.family = f.use;
+                ctx.view.attention.family = f.use;
                 break;
             }
     for (const Family& f : kFamilies) {
         if (!family_exists(c, f)) continue;
-        if (ImGui::RadioButton(ctx.t(f.title), ctx.view.family == f.use)) ctx.view.family = f.use;
+        if (ImGui::RadioButton(ctx.t(f.title), ctx.view.attention.family == f.use)) ctx.view.attention.family = f.use;
         ImGui::SameLine();
     }
     ImGui::NewLine();
-    const Family& f = family_of(ctx.view.family);
+    const Family& f = family_of(ctx.view.attention.family);
     const int L = family_layers(c, f);
-    if (ctx.view.detail_open) {
-        if (ImGui::Button(ctx.t("◀ All heads"))) ctx.view.detail_open = false;
+    if (ctx.view.attention.detail_open) {
+        if (ImGui::Button(ctx.t("◀ All heads"))) ctx.view.attention.detail_open = false;
         ImGui::SameLine();
         draw_detail(ctx, f);
     } else {

@@ -29,7 +29,7 @@ void draw_head_view(PanelContext& ctx, const AttentionSite& site);
 
 // "Play stages": the button (Stop while it plays), and while it plays the head's matrix turning from QKᵀ into
 // weights and ×V, drawn in the space left. draw_stage_player returns false when it is not playing (the caller
-// draws its own matrix then); the stage buttons follow it through ctx.view.stage.
+// draws its own matrix then); the stage buttons follow it through ctx.view.attention.stage.
 void stage_player_button(PanelContext& ctx, const AttentionSite& site, int head);
 bool draw_stage_player(PanelContext& ctx, const AttentionSite& site, int head);
 

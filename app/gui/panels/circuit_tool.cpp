@@ -27,7 +27,7 @@ struct Side {
 
 Side head_side(const PanelContext& ctx) {
     const ModelConfig& config = ctx.config();
-    const bool encoder = !config.has_decoder() || (config.has_encoder() && ctx.view.circuit.encoder);
+    const bool encoder = !config.has_decoder() || (config.has_encoder() && ctx.view.analysis.circuit.encoder);
     const Model& m = ctx.session.model();
     return encoder ? Side{Stack::encoder, m.src_vocab, ctx.stepper().inputs().src_ids}
                    : Side{Stack::decoder, m.tgt_vocab, ctx.stepper().inputs().tgt_ids};
@@ -78,7 +78,7 @@ struct CircuitCache {
 void refresh_matrix(const PanelContext& ctx, CircuitCache& cache, const Side& side, const HeadRef& head,
                     const std::vector<int>& ids) {
     std::vector<const Tensor*> weights = tensor_identities(ctx.stepper().weights());
-    const bool ov = ctx.view.circuit.ov;
+    const bool ov = ctx.view.analysis.circuit.ov;
     if (cache.weights == weights && cache.ov == ov && cache.head.stack == head.stack &&
         cache.head.layer == head.layer && cache.head.head == head.head && cache.ids == ids && cache.version != 0)
         return;
@@ -121,7 +121,7 @@ void refresh_ranking(const PanelContext& ctx, CircuitCache& cache, int focus) {
 
 void draw_head_picker(PanelContext& ctx) {
     const ModelConfig& config = ctx.config();
-    CircuitChoice& c = ctx.view.circuit;
+    CircuitChoice& c = ctx.view.analysis.circuit;
     int kind = c.ov ? 1 : 0;
     ImGui::RadioButton("QK", &kind, 0);
     ImGui::SameLine();
@@ -172,7 +172,7 @@ void draw_ranking(const PanelContext& ctx, const CircuitCache& cache, const Side
 }  // namespace
 
 void draw_circuit_tool(PanelContext& ctx) {
-    CircuitChoice& c = ctx.view.circuit;
+    CircuitChoice& c = ctx.view.analysis.circuit;
     text_disabled_wrapped(
         c.ov ? ctx.t("OV circuit, from the weights alone: what attending to a token writes, x·W_V·W_O, read "
                      "through the unembedding as logits (no biases, no final norm). Rows: the token attended "

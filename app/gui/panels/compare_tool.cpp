@@ -62,7 +62,7 @@ bool is_vocabulary_wide(const StepRecord& record) {
 }
 
 void rebuild_b(PanelContext& ctx, CompareCache& cache) {
-    const CompareChoice& c = ctx.view.compare;
+    const CompareChoice& c = ctx.view.analysis.compare;
     const Stepper& a = ctx.stepper();
     cache.a_generation = ctx.session.generation();
     cache.b_choice = c;
@@ -176,7 +176,7 @@ void refresh_heatmap(PanelContext& ctx, CompareCache& cache, const std::string& 
 }
 
 void draw_b_picker(PanelContext& ctx) {
-    CompareChoice& c = ctx.view.compare;
+    CompareChoice& c = ctx.view.analysis.compare;
     int kind = c.other_model ? 1 : 0;
     ImGui::TextUnformatted(ctx.t("B:"));
     ImGui::SameLine();
@@ -190,7 +190,7 @@ void draw_b_picker(PanelContext& ctx) {
         if (remembered_text_field("##compare_path", ctx.t("path of a model file or Hugging Face folder, then Enter"),
                                   c.other_path, typed))
             c.other_path = typed;
-        for (const std::string& recent : ctx.view.recent_files) {
+        for (const std::string& recent : ctx.view.settings.recent_files) {
             if (recent == ctx.session.model_name() || recent == c.other_path) continue;
             ImGui::SameLine();
             if (ImGui::SmallButton(model_display_name(recent).c_str())) c.other_path = recent;
@@ -242,7 +242,7 @@ void draw_divergence_strip(PanelContext& ctx, CompareCache& cache) {
                             1.0f);
         const ImVec2 p(origin.x + cell * static_cast<float>(i), origin.y);
         draw->AddRectFilled(p, ImVec2(p.x + std::max(cell - 1.0f, 1.0f), p.y + height), ImGui::GetColorU32(colour));
-        if (cache.shared[i] == ctx.view.compare.step)
+        if (cache.shared[i] == ctx.view.analysis.compare.step)
             draw->AddRect(ImVec2(p.x - 1.0f, p.y - 1.0f), ImVec2(p.x + cell, p.y + height + 1.0f),
                           ImGui::GetColorU32(ImGuiCol_Text), 0.0f, 0, 2.0f);
     }
@@ -251,7 +251,7 @@ void draw_divergence_strip(PanelContext& ctx, CompareCache& cache) {
         const size_t i = std::min(n - 1, static_cast<size_t>((ImGui::GetIO().MousePos.x - origin.x) / cell));
         ImGui::SetTooltip("%s: %s %.3g", cache.shared[i].c_str(), ctx.t("relative difference"),
                           static_cast<double>(cache.relative[i]));
-        if (ImGui::IsItemClicked()) ctx.view.compare.step = cache.shared[i];
+        if (ImGui::IsItemClicked()) ctx.view.analysis.compare.step = cache.shared[i];
     }
 }
 
@@ -263,7 +263,7 @@ void draw_compare_tool(PanelContext& ctx) {
               "tensor is from this run's (‖B − A‖ / ‖A‖; bright: far). Click a step to see B − A."));
     CompareCache& cache = ctx.caches.get<CompareCache>();
     draw_b_picker(ctx);
-    if (cache.a_generation != ctx.session.generation() || !same_b(cache.b_choice, ctx.view.compare) ||
+    if (cache.a_generation != ctx.session.generation() || !same_b(cache.b_choice, ctx.view.analysis.compare) ||
         cache.a_generation == 0)
         rebuild_b(ctx, cache);
     if (!cache.error.empty()) {
@@ -278,7 +278,7 @@ void draw_compare_tool(PanelContext& ctx) {
         text_not_run_yet(ctx);
         return;
     }
-    CompareChoice& c = ctx.view.compare;
+    CompareChoice& c = ctx.view.analysis.compare;
     if (std::find(cache.shared.begin(), cache.shared.end(), c.step) == cache.shared.end()) {
         const Stepper& a = ctx.stepper();
         const auto logits = std::find_if(cache.shared.begin(), cache.shared.end(), [&](const std::string& path) {

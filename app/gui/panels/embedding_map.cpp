@@ -92,7 +92,7 @@ void draw_embedding_tool(PanelContext& ctx) {
         ImGui::TextDisabled("%s", ctx.t("This model has no vocabulary to choose tokens from."));
         return;
     }
-    std::string& token = ctx.view.embedding_token;
+    std::string& token = ctx.view.analysis.embedding_token;
     if (!side.vocab->find(token) && !side.sentence.empty()) token = label(side, side.sentence.back());
     std::string typed;
     ImGui::SetNextItemWidth(12.0f * ctx.em);

@@ -26,24 +26,24 @@ const char* activation_name(Activation a) {
 bool choose_decoder(PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
     if (!c.has_encoder() || !c.has_decoder()) return c.has_decoder();
-    if (ImGui::RadioButton(ctx.t("Encoder"), !ctx.view.ffn_decoder)) ctx.view.ffn_decoder = false;
+    if (ImGui::RadioButton(ctx.t("Encoder"), !ctx.view.ffn.decoder)) ctx.view.ffn.decoder = false;
     ImGui::SameLine();
-    if (ImGui::RadioButton(ctx.t("Decoder"), ctx.view.ffn_decoder)) ctx.view.ffn_decoder = true;
+    if (ImGui::RadioButton(ctx.t("Decoder"), ctx.view.ffn.decoder)) ctx.view.ffn.decoder = true;
     ImGui::SameLine(0.0f, 2.0f * ctx.em);
-    return ctx.view.ffn_decoder;
+    return ctx.view.ffn.decoder;
 }
 
 int choose_layer(PanelContext& ctx, int n_layers) {
-    ctx.view.ffn_layer = std::clamp(ctx.view.ffn_layer, 0, n_layers - 1);
+    ctx.view.ffn.layer = std::clamp(ctx.view.ffn.layer, 0, n_layers - 1);
     ImGui::AlignTextToFramePadding();
     if (n_layers > 1) {
         ImGui::SetNextItemWidth(10.0f * ctx.em);
-        ImGui::SliderInt("##layer", &ctx.view.ffn_layer, 0, n_layers - 1,
+        ImGui::SliderInt("##layer", &ctx.view.ffn.layer, 0, n_layers - 1,
                          (std::string(ctx.t("Layer")) + " %d").c_str());
     } else {
         ImGui::Text("%s 0", ctx.t("Layer"));
     }
-    return ctx.view.ffn_layer;
+    return ctx.view.ffn.layer;
 }
 
 bool choose_pre_activation(PanelContext& ctx) {
@@ -54,10 +54,10 @@ bool choose_pre_activation(PanelContext& ctx) {
                          2.0f * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x) + style.ItemSpacing.x;
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     if (ImGui::GetItemRectMax().x + 2.0f * ctx.em + radios <= right) ImGui::SameLine(0.0f, 2.0f * ctx.em);
-    if (ImGui::RadioButton(after, !ctx.view.ffn_pre_activation)) ctx.view.ffn_pre_activation = false;
+    if (ImGui::RadioButton(after, !ctx.view.ffn.pre_activation)) ctx.view.ffn.pre_activation = false;
     ImGui::SameLine();
-    if (ImGui::RadioButton(before, ctx.view.ffn_pre_activation)) ctx.view.ffn_pre_activation = true;
-    return ctx.view.ffn_pre_activation;
+    if (ImGui::RadioButton(before, ctx.view.ffn.pre_activation)) ctx.view.ffn.pre_activation = true;
+    return ctx.view.ffn.pre_activation;
 }
 
 float zero_fraction(const float* v, int64_t n) {
@@ -105,7 +105,7 @@ void draw_units(PanelContext& ctx, const StepId& id, const TraceEntry& e, const 
 
     const int window =
         std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().x - 8.0f * ctx.em) / (1.8f * ctx.em)), 4, F);
-    int& first = ctx.view.ffn_zoom_first;
+    int& first = ctx.view.ffn.zoom_first;
     first = std::clamp(first, 0, F - window);
     if (const UnitHit hit = draw_units_overview(ctx, path, e, colormap, lo, hi, first, window); hit.unit >= 0) {
         unit_tooltip(ctx, id, h, seq, hit.token, hit.unit, relu_out);

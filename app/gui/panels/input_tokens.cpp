@@ -19,7 +19,7 @@ struct Pick {
 
 // Unknown words are orange: light on the dark theme, deeper on the light one.
 ImVec4 unknown_color(const PanelContext& ctx, float alpha = 1.0f) {
-    return ctx.view.dark_theme ? ImVec4(1.0f, 0.62f, 0.2f, alpha) : ImVec4(0.85f, 0.4f, 0.0f, alpha);
+    return ctx.view.settings.dark_theme ? ImVec4(1.0f, 0.62f, 0.2f, alpha) : ImVec4(0.85f, 0.4f, 0.0f, alpha);
 }
 
 // A token as it should read on screen: the space token would be invisible.

@@ -157,7 +157,8 @@ void draw_block(PanelContext& ctx, const Block& b) {
     const ImVec2 grid(origin.x + b.grid.offset.x, origin.y + b.grid.offset.y);
     const bool edited_cell = hit.row >= 0 && edits && edits->count({hit.row, hit.col});
     if (edits) mark_edits(*edits, grid, b.grid.cell, R, K);
-    if (b.info.editable() && b.info.id.use == ctx.view.family)  // the tour's mask to click, with its title and labels
+    if (b.info.editable() &&
+        b.info.id.use == ctx.view.attention.family)  // the tour's mask to click, with its title and labels
         mark_tour_target(ctx, TourTaskKind::toggle_mask_cell, ImVec2(origin.x, origin.y - ImGui::GetFrameHeight()),
                          ImVec2(grid.x + K * b.grid.cell, grid.y + R * b.grid.cell));
     if (hit.row >= 0) cell_tooltip(ctx, b.info, mask, b.rows, b.cols, hit.row, hit.col, edited_cell);

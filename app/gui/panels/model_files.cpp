@@ -140,7 +140,7 @@ void draw_open_save(PanelContext& ctx) {
             ImGui::SetTooltip("%s", opener.dialog_detail().c_str());
     }
     std::string picked = file_list(ctx, ctx.t("Bundled models"), bundled_model_files(ctx.paths.assets));
-    if (std::string recent = file_list(ctx, ctx.t("Recent files"), ctx.view.recent_files); !recent.empty())
+    if (std::string recent = file_list(ctx, ctx.t("Recent files"), ctx.view.settings.recent_files); !recent.empty())
         picked = std::move(recent);  // copied: opening reorders the recent list
     if (!picked.empty()) opener.open(ctx.session, ctx.view, picked);
 

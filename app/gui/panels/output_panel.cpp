@@ -92,10 +92,10 @@ PositionPrediction predict_row(ConstRowVecMap logits, const SamplingOptions& opt
 }
 
 // Whether the bars show the sampling set: a next-token head that generates, with Sample on.
-bool shows_sampling(const PanelContext& ctx, bool generates) { return generates && ctx.view.sample; }
+bool shows_sampling(const PanelContext& ctx, bool generates) { return generates && ctx.view.output.sample; }
 
 SamplingOptions sampling_options(const PanelContext& ctx) {
-    return {ctx.view.temperature, ctx.view.top_k, ctx.view.top_p};
+    return {ctx.view.output.temperature, ctx.view.output.top_k, ctx.view.output.top_p};
 }
 
 const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const TraceEntry& logits, Prediction predicts,
@@ -119,7 +119,7 @@ const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const Trac
 // How many bars a position shows: top k of them (all: kMaxBars) without sampling; with it, the
 // top-k set and the first token it cuts, dimmed, so the cut shows.
 int bars_shown(const PanelContext& ctx, bool sampling) {
-    const int k = ctx.view.top_k;
+    const int k = ctx.view.output.top_k;
     if (k <= 0 || k >= kMaxBars) return kMaxBars;
     return sampling ? k + 1 : k;
 }
@@ -142,8 +142,8 @@ void bar_tooltip(const PanelContext& ctx, const PositionPrediction& pred, size_t
     const Candidate& c = pred.top[rank];
     ImGui::BeginTooltip();
     ImGui::Text("\"%s\"  (id %d)", label.c_str(), c.id);
-    const double T = static_cast<double>(ctx.view.temperature);
-    if (ctx.view.temperature != 1.0f) {
+    const double T = static_cast<double>(ctx.view.output.temperature);
+    if (ctx.view.output.temperature != 1.0f) {
         ImGui::Text("p (T = %.2f) = %.4f   logit = %.3f", T, static_cast<double>(c.p),
                     static_cast<double>(logits_row[c.id]));
         ImGui::TextDisabled("p (T = 1, %s) = %.4f", ctx.t("the probs step"), static_cast<double>(c.p_t1));
@@ -233,7 +233,7 @@ void next_token_note(const PanelContext& ctx, const PositionPrediction& pred) {
 }
 
 void generation_controls(PanelContext& ctx) {
-    ViewState& v = ctx.view;
+    OutputViewState& v = ctx.view.output;
     if (ImGui::Button(ctx.t("Generate next token")) &&
         ctx.session.generate_next(v.sample, v.temperature, static_cast<uint64_t>(v.sample_seed), v.top_k, v.top_p) &&
         v.sample)
@@ -268,7 +268,7 @@ void generation_controls(PanelContext& ctx) {
 // Temperature and Top k always; Top p where the model generates (enabled while Sample is on). With
 // Sample on, Top k runs to kMaxSampleTopK and 0 is "all"; otherwise it only sets how many bars show.
 void display_controls(PanelContext& ctx, bool generates) {
-    ViewState& v = ctx.view;
+    OutputViewState& v = ctx.view.output;
     const bool sampling = shows_sampling(ctx, generates);
     ImGui::SetNextItemWidth(10.0f * ctx.em);
     ImGui::SliderFloat(ctx.t("Temperature"), &v.temperature, 0.1f, 5.0f, "T = %.2f", ImGuiSliderFlags_Logarithmic);

@@ -77,7 +77,7 @@ HeatmapHit plot_matrix(PanelContext& ctx, const MatrixPlot& p) {
         const float avail_h = ImGui::GetContentRegionAvail().y - 5.0f * ctx.em;
         cell = std::clamp(avail_h / static_cast<float>(p.rows), 2.0f, cell);
     }
-    HeatmapLayout layout{cell, p.row_labels, p.col_labels, p.highlight_row, ctx.view.classroom};
+    HeatmapLayout layout{cell, p.row_labels, p.col_labels, p.highlight_row, ctx.view.settings.classroom};
     const HeatmapHit hit = heatmap_widget(p.key.c_str(), tex, p.rows, p.cols, layout);
     colorbar_widget(ctx.heatmaps.colorbar(p.colormap), lo, hi, std::min(14.0f * ctx.em, std::max(avail, 6.0f * ctx.em)),
                     p.caption);

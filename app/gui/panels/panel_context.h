@@ -43,7 +43,7 @@ struct PanelContext {
     float em;            // the font size in pixels: every size is a multiple of it
     Training& training;  // the training run: its progress (read) and its commands
 
-    const char* t(const char* english) const { return tr(view.korean, english); }
+    const char* t(const char* english) const { return tr(view.settings.korean, english); }
     const Stepper& stepper() const { return session.stepper(); }
     const ModelConfig& config() const { return session.stepper().config(); }
 };

@@ -110,7 +110,7 @@ void draw_pe_curves(PanelContext& ctx, const PeTables& tables, int n_tokens) {
     const Tensor& pe = tables.pe;  // (P, C)
     const int P = static_cast<int>(pe.dim(0)), C = static_cast<int>(pe.dim(1));
     const bool sinusoidal = ctx.config().positional == Positional::sinusoidal;
-    int(&dims)[2] = ctx.view.pe_dims;
+    int(&dims)[2] = ctx.view.positional.dims;
     for (int k = 0; k < 2; ++k) {  // the sliders double as the legend
         dims[k] = std::clamp(dims[k], 0, C - 1);
         ImGui::PushID(k);

@@ -140,7 +140,7 @@ void draw_hand_calculation(PanelContext& ctx) {
 }  // namespace
 
 void explanation(const PanelContext& ctx, const char* text) {
-    if (!ctx.view.presentation) {
+    if (!ctx.view.settings.presentation) {
         text_disabled_wrapped(text);
         return;
     }

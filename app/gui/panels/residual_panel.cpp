@@ -60,8 +60,8 @@ void token_picker(PanelContext& ctx, const SequenceView& seq) {
         if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w < right) ImGui::SameLine();
         const bool unknown = seq.unknown[i];
         if (unknown) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 160, 60, 255));
-        const bool selected = ctx.view.token == static_cast<int>(i);
-        if (ImGui::Selectable(label.c_str(), selected, 0, ImVec2(w, 0))) ctx.view.token = static_cast<int>(i);
+        const bool selected = ctx.view.residual.token == static_cast<int>(i);
+        if (ImGui::Selectable(label.c_str(), selected, 0, ImVec2(w, 0))) ctx.view.residual.token = static_cast<int>(i);
         if (unknown) ImGui::PopStyleColor();
         if (unknown && ImGui::IsItemHovered()) ImGui::SetTooltip("%s: <unk>", ctx.t("unknown word"));
     }
@@ -114,11 +114,11 @@ void stream_heatmap(PanelContext& ctx, const ResidualStack& stack, const Sequenc
     plot.version = version;
     plot.row_labels = &seq.labels;
     plot.col_labels = &col_labels;
-    plot.highlight_row = ctx.view.token;
+    plot.highlight_row = ctx.view.residual.token;
     plot.caption = "||x||₂";
     const HeatmapHit hit = plot_matrix(ctx, plot);
     if (hit.row < 0) return;
-    if (hit.clicked) ctx.view.token = hit.row;
+    if (hit.clicked) ctx.view.residual.token = hit.row;
     const StreamColumn& col = cols[static_cast<size_t>(hit.col)];
     const float v = values[static_cast<size_t>(hit.row * n_cols + hit.col)];
     ImGui::BeginTooltip();
@@ -140,7 +140,7 @@ void draw_residual_panel(PanelContext& ctx) {
     formula_line(ctx);
     const SequenceView seq = stack.decoder ? ctx.session.target() : ctx.session.source();
     if (seq.labels.empty()) return;
-    ctx.view.token = std::clamp(ctx.view.token, 0, static_cast<int>(seq.labels.size()) - 1);
+    ctx.view.residual.token = std::clamp(ctx.view.residual.token, 0, static_cast<int>(seq.labels.size()) - 1);
     token_picker(ctx, seq);
     if (!ctx.stepper().output(stack.input)) {
         text_not_run_yet(ctx);
@@ -150,7 +150,7 @@ void draw_residual_panel(PanelContext& ctx) {
         ctx.t("Each sublayer's bar is how much it adds (L2 norm); the line's width is the "
               "stream's norm; the step just run is outlined. Hover for details."));
     ImGui::Spacing();
-    draw_residual_flow(ctx, stack, ctx.view.token);
+    draw_residual_flow(ctx, stack, ctx.view.residual.token);
     ImGui::Separator();
     ImGui::TextUnformatted(ctx.t("All tokens"));
     ImGui::SameLine();

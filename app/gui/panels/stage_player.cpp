@@ -102,7 +102,8 @@ bool draw_stage_player(PanelContext& ctx, const AttentionSite& site, int head) {
     const StageFrame f = p.anim.frame(now);
     const PlayedStage& from = p.stages[f.from];
     const PlayedStage& to = p.stages[f.to];
-    ctx.view.stage = p.stages[f.nearest()].id;  // the stage buttons follow; a stop leaves the view on this stage
+    ctx.view.attention.stage =
+        p.stages[f.nearest()].id;  // the stage buttons follow; a stop leaves the view on this stage
     const TraceEntry* a = ctx.stepper().entry(StepId::attention_at(p.site, from.id));
     const TraceEntry* b = ctx.stepper().entry(StepId::attention_at(p.site, to.id));
     if (!f.playing || !a || !b) {

@@ -9,7 +9,8 @@
 namespace attnlab::gui {
 
 Result<Explanation> step_explanation(const PanelContext& ctx, size_t index, const ExplainFocus& focus) {
-    return ctx.caches.get<StepExplainer>().explain(ctx.paths.assets, ctx.session, index, ctx.view.korean, focus);
+    return ctx.caches.get<StepExplainer>().explain(ctx.paths.assets, ctx.session, index, ctx.view.settings.korean,
+                                                   focus);
 }
 
 StepHeading step_heading(const PanelContext& ctx, size_t index) {

@@ -68,17 +68,17 @@ void draw_controls(PanelContext& ctx) {
     mark_tour_target(ctx, TourTaskKind::step_past);
     ImGui::EndDisabled();
     ImGui::SameLine();
-    const bool playing = ctx.view.playing;
+    const bool playing = ctx.view.stepper.playing;
     if (icon_button(ctx, "##play", playing ? Icon::pause : Icon::play, ctx.t(playing ? "Pause" : "Play"),
                     ctx.t("Play or pause (Space)"))) {
         if (!playing && cursor == n) s.run_to(0);  // play again from the start
-        ctx.view.playing = !playing;
+        ctx.view.stepper.playing = !playing;
     }
-    if (!ctx.view.classroom) {  // the classroom strip keeps its width for the step's title
+    if (!ctx.view.settings.classroom) {  // the classroom strip keeps its width for the step's title
         ImGui::SameLine();
         ImGui::SetNextItemWidth(9.0f * ctx.em);
         const std::string format = std::string("%.1f ") + ctx.t("steps/s");
-        ImGui::SliderFloat("##speed", &ctx.view.steps_per_second, 0.5f, 30.0f, format.c_str(),
+        ImGui::SliderFloat("##speed", &ctx.view.stepper.steps_per_second, 0.5f, 30.0f, format.c_str(),
                            ImGuiSliderFlags_Logarithmic);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Speed"));
     }
@@ -147,9 +147,9 @@ void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e) {
         return ImGui::CalcTextSize(index.c_str()).x + ImGui::CalcTextSize(title.c_str()).x + ctx.em * 2.0f +
                (with_formula ? ImGui::CalcTextSize(formula.c_str()).x : 0.0f);
     };
-    if (!ctx.view.classroom && width(false) > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+    if (!ctx.view.settings.classroom && width(false) > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
     const float room = ImGui::GetContentRegionAvail().x;
-    ImGui::SetWindowFontScale(ctx.view.classroom ? 1.0f : 1.25f);  // the strip is one frame tall
+    ImGui::SetWindowFontScale(ctx.view.settings.classroom ? 1.0f : 1.25f);  // the strip is one frame tall
     if (width(true) > room) ImGui::SetWindowFontScale(1.0f);
     const bool show_formula = width(true) <= room;
     ImGui::TextUnformatted(index.c_str());
@@ -165,7 +165,7 @@ void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e) {
 
 void draw_explanation_text(const PanelContext& ctx, const Explanation& e, float width) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    if (ctx.view.hidden)
+    if (ctx.view.stepper.hidden)
         ImGui::TextDisabled("= ?");  // predict mode: the numbers would give the answer away
     else
         numbers_text(ctx, e.numbers, width);
@@ -199,7 +199,7 @@ void draw_explanation(const PanelContext& ctx, const Result<Explanation>& e) {
 // The numbers follow the head the attention view shows and the token the residual view follows;
 // elsewhere they are the last token's (the newest one).
 ExplainFocus stepper_focus(const PanelContext& ctx, const StepId& id) {
-    return {ctx.view.head, view_for_step(id) == View::residual ? ctx.view.token : -1, -1};
+    return {ctx.view.attention.head, view_for_step(id) == View::residual ? ctx.view.residual.token : -1, -1};
 }
 
 }  // namespace
@@ -210,7 +210,7 @@ void draw_stepper_panel(PanelContext& ctx) {
     if (cursor > 0) e = step_explanation(ctx, cursor - 1, stepper_focus(ctx, ctx.stepper().step(cursor - 1).record.id));
     draw_controls(ctx);
     draw_current_step(ctx, e ? &*e : nullptr);
-    if (ctx.view.classroom) return;  // a one-line strip: the view gets the screen, the explanation its tooltip
+    if (ctx.view.settings.classroom) return;  // a one-line strip: the view gets the screen, the explanation its tooltip
     draw_legend(ctx);
     // A tight gap below the timeline: at the layout's 10.6 em, the explanation gets four lines.
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.25f * ctx.em));

@@ -143,7 +143,7 @@ ImU32 timeline_group_color(TimelineGroup group, float alpha) {
 }
 
 ImVec4 formula_color(const PanelContext& ctx) {
-    return ctx.view.dark_theme ? ImVec4(0.55f, 0.8f, 1.0f, 1.0f) : ImVec4(0.05f, 0.3f, 0.65f, 1.0f);
+    return ctx.view.settings.dark_theme ? ImVec4(0.55f, 0.8f, 1.0f, 1.0f) : ImVec4(0.05f, 0.3f, 0.65f, 1.0f);
 }
 
 const char* timeline_group_name(TimelineGroup group) {

@@ -47,7 +47,7 @@ TourRequest draw_task(PanelContext& ctx, const TourRunner& tour, const TourChapt
     }
     if (done) ImGui::TextColored(kDoneColor, "%s", t.done.c_str());
     ImGui::PopTextWrapPos();
-    if (ctx.view.classroom && c.task == TourTaskKind::edit_source) draw_source_token_strip(ctx);
+    if (ctx.view.settings.classroom && c.task == TourTaskKind::edit_source) draw_source_token_strip(ctx);
     ImGui::Spacing();
 
     ImGui::BeginDisabled(tour.current() == 0);
@@ -62,7 +62,7 @@ TourRequest draw_task(PanelContext& ctx, const TourRunner& tour, const TourChapt
     if (flow_button(ctx.t("End tour"), false)) req.kind = TourRequest::close;
     const char* keys =
         ctx.t("PgUp/PgDn chapters · ←/→ steps · P predict, R reveal · F5 classroom · L language · T tour");
-    if (ctx.view.classroom) {  // the class needs the task, not the keys: they are one hover away
+    if (ctx.view.settings.classroom) {  // the class needs the task, not the keys: they are one hover away
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", keys);
     } else {
         ImGui::PushTextWrapPos(0.0f);
@@ -77,7 +77,7 @@ TourRequest draw_task(PanelContext& ctx, const TourRunner& tour, const TourChapt
 TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     const TourChapter* c = tour.chapter();
     if (!c) return {};
-    const Language lang = ctx.view.korean ? Language::korean : Language::english;
+    const Language lang = ctx.view.settings.korean ? Language::korean : Language::english;
     const TourText& t = c->in(lang);
     const int n = static_cast<int>(tour.chapters().size());
 

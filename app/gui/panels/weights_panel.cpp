@@ -71,7 +71,7 @@ bool matches_filter(const std::string& name, const std::string& filter) {
 }
 
 void parameter_picker(PanelContext& ctx, const Weights& weights) {
-    std::string& name = ctx.view.weight_name;
+    std::string& name = ctx.view.weights.name;
     if (!weights.contains(name)) {
         const char* preferred[] = {"encoder.layers.0.self_attn.in_proj_weight",
                                    "decoder.layers.0.self_attn.in_proj_weight"};
@@ -89,9 +89,9 @@ void parameter_picker(PanelContext& ctx, const Weights& weights) {
     if (!ImGui::BeginCombo("##parameter", name.c_str(), ImGuiComboFlags_HeightLarge)) return;
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-1.0f);
-    ImGui::InputTextWithHint("##filter", ctx.t("filter, e.g. decoder 1 norm"), &ctx.view.weight_filter);
+    ImGui::InputTextWithHint("##filter", ctx.t("filter, e.g. decoder 1 norm"), &ctx.view.weights.filter);
     for (const auto& [n, t] : weights.all()) {
-        if (!matches_filter(n, ctx.view.weight_filter)) continue;
+        if (!matches_filter(n, ctx.view.weights.filter)) continue;
         const std::string label = n + "   " + shape_string(t->shape);
         if (ImGui::Selectable(label.c_str(), n == name)) name = n;
     }
@@ -125,7 +125,7 @@ SliceChoice slice_controls(PanelContext& ctx, bool in_proj) {
     if (in_proj ? !c.whole : c.head_cols) {
         ImGui::SameLine(0.0f, 1.5f * ctx.em);
         ImGui::SetNextItemWidth(8.0f * ctx.em);
-        ImGui::SliderInt(ctx.t("Head"), &ctx.view.head, 0, ctx.config().n_heads - 1);
+        ImGui::SliderInt(ctx.t("Head"), &ctx.view.attention.head, 0, ctx.config().n_heads - 1);
     }
     storage->SetInt(part_id, c.part);
     storage->SetBool(whole_id, c.whole);
@@ -140,9 +140,9 @@ Block block_controls(PanelContext& ctx, const std::string& name, const Tensor& t
     b.rows = t.numel() / std::max<int64_t>(1, b.cols);
     const bool in = is_in_proj(name) && t.rank() == 2, out = is_out_proj(name) && t.rank() == 2;
     if (!in && !out) return b;
-    ctx.view.head = std::clamp(ctx.view.head, 0, ctx.config().n_heads - 1);
+    ctx.view.attention.head = std::clamp(ctx.view.attention.head, 0, ctx.config().n_heads - 1);
     const SliceChoice choice = slice_controls(ctx, in);
-    const int c = ctx.config().d_model, d = ctx.config().d_head(), h = ctx.view.head;
+    const int c = ctx.config().d_model, d = ctx.config().d_head(), h = ctx.view.attention.head;
     const std::string head = std::string(ctx.t("head")) + " " + std::to_string(h);
     char what[160];
     if (in && !choice.whole) {
@@ -323,7 +323,7 @@ void draw_weights_panel(PanelContext& ctx) {
     const Weights& weights = ctx.stepper().weights();
     if (weights.all().empty()) return;
     parameter_picker(ctx, weights);
-    const std::string name = ctx.view.weight_name;
+    const std::string name = ctx.view.weights.name;
     const std::shared_ptr<const Tensor> tensor = weights.shared(name);
     ImGui::SameLine();
     csv_export_button(ctx, name, *tensor);
