@@ -400,7 +400,7 @@ void App::draw_layout() {
             if (r.kind == TourRequest::export_slides) export_tour_slides(".");
         });
     };
-    const float input_h = body_h * (tour_.active() ? 0.4f : 0.5f);  // a chapter's card needs the room
+    const float input_h = body_h * (tour_.active() ? 0.35f : 0.5f);  // a chapter's card needs the room
     if (view_.settings.classroom) {
         if (tour_.active()) tour_window(origin, ImVec2(side_w, body_h));
     } else {

@@ -217,9 +217,11 @@ void draw_side(PanelContext& ctx, const Side& side) {
     ImGui::TextUnformatted(ctx.t(side.label));
     ImGui::SameLine();
     ImGui::TextDisabled("%s = %d", side.letter, static_cast<int>(ids.size()));
-    if (!from_text) {
+    if (!from_text) {  // beside the count where it fits, else under it
+        const std::string note = std::string("· ") + ctx.t("tokens edited by hand");
         ImGui::SameLine();
-        ImGui::TextDisabled("· %s", ctx.t("tokens edited by hand"));
+        if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(note.c_str()).x) ImGui::NewLine();
+        ImGui::TextDisabled("%s", note.c_str());
     }
     if (!vocab) {  // a model without a vocabulary reads token ids, applied on Enter
         const std::string applied = join_ids(ids);
@@ -273,7 +275,7 @@ void draw_input_panel(PanelContext& ctx) {
     const Session& session = ctx.session;
     if (!(sides.front().source ? session.model().src_vocab : session.model().tgt_vocab)) return;  // ids only
     examples_combo(ctx, sides.front(), first_field);
-    ImGui::TextDisabled("%s", ctx.t("Click a token to change it; orange marks an unknown word."));
+    text_disabled_wrapped(ctx.t("Click a token to change it; orange marks an unknown word."));
 }
 
 }  // namespace attnlab::gui

@@ -62,7 +62,8 @@ TourRequest draw_task(PanelContext& ctx, const TourRunner& tour, const TourChapt
     if (flow_button(ctx.t("End tour"), false)) req.kind = TourRequest::close;
     const char* keys =
         ctx.t("PgUp/PgDn chapters · ←/→ steps · P predict, R reveal · F5 classroom · L language · T tour");
-    if (ctx.view.settings.classroom) {  // the class needs the task, not the keys: they are one hover away
+    // The class needs the task, not the keys: in classroom mode or on a short card they are one hover away.
+    if (ctx.view.settings.classroom || ImGui::GetWindowHeight() < 22.0f * ImGui::GetTextLineHeightWithSpacing()) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", keys);
     } else {
         ImGui::PushTextWrapPos(0.0f);
@@ -90,9 +91,8 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     ImGui::Separator();
 
     // What to look at: as tall as its text, at most what the pinned task leaves (then it scrolls),
-    // and at least three lines; the task follows it.
+    // and at least two lines; the task follows it.
     TourCardLayout& layout = ctx.caches.get<TourCardLayout>();
-    const float line = ImGui::GetTextLineHeightWithSpacing();
     if (layout.bottom_h <= 0.0f)  // not drawn yet (a new chapter, a new model): the task's text and three lines more
         layout.bottom_h = ImGui::CalcTextSize(t.task.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
                           3.0f * ImGui::GetFrameHeightWithSpacing();
@@ -100,7 +100,7 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
                          ImGui::GetStyle().ItemSpacing.y;
     const float room = std::floor((ImGui::GetContentRegionAvail().y - layout.bottom_h) / ImGui::GetFontSize()) *
                        ImGui::GetFontSize();  // whole lines: no half line cut at the box's edge
-    const float look_h = std::max(3.0f * line, std::min(text_h, room));
+    const float look_h = std::max(2.0f * ImGui::GetFontSize(), std::min(text_h, room));
     ImGui::BeginChild("look", ImVec2(0, look_h), false);
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(t.look.c_str());
