@@ -112,8 +112,10 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     // drawn texel for pixel.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // The colour bar goes right of the grid or under the key tokens, wherever the thumbnails come out larger.
-    const float bar_w = 10.0f * ctx.em;
-    const float bar_room = bar_w + 3.0f * ctx.em + ImGui::CalcTextSize(ctx.t("attention weight")).x;  // and its caption
+    // Right of the grid the bar is short and its caption goes under it; under the grid, beside it.
+    const char* caption = ctx.t("attention weight");
+    const float bar_w = 10.0f * ctx.em, short_bar_w = 7.0f * ctx.em;
+    const float bar_room = std::max(short_bar_w, ImGui::CalcTextSize(caption).x) + 2.0f * ctx.em;
     const auto fit = [&](bool bar_right) {
         const auto size = [&](float key_depth) {
             const float w = (avail.x - left_w - (bar_right ? bar_room : 0.0f)) / static_cast<float>(H) - gap;
@@ -209,7 +211,12 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     else
         ImGui::SetCursorScreenPos(ImVec2(x0, keys_y + key_depth + pad + 0.3f * ctx.em));
     ImGui::BeginGroup();  // the bar's end values start under the bar, not at the window's edge
-    colorbar_widget(ctx.heatmaps.colorbar(Colormap::sequential), 0.0f, 1.0f, bar_w, ctx.t("attention weight"));
+    if (bar_right) {
+        colorbar_widget(ctx.heatmaps.colorbar(Colormap::sequential), 0.0f, 1.0f, short_bar_w);
+        ImGui::TextDisabled("%s", caption);
+    } else {
+        colorbar_widget(ctx.heatmaps.colorbar(Colormap::sequential), 0.0f, 1.0f, bar_w, caption);
+    }
     ImGui::EndGroup();
     if (bar_right) ImGui::SetCursorScreenPos(ImVec2(x0, keys_y + key_depth + pad));  // the window's content ends here
     if (!ctx.stepper().entry(weights_of({use, 0}))) text_not_run_yet(ctx);
