@@ -1,6 +1,7 @@
 // attnlab-cli lens / heads / similar / pca: the logit lens and the head summary of a model on an
 // input, and its token embeddings compared.
 #include "analysis/embedding_similarity.h"
+#include "analysis/head_diversity.h"
 #include "analysis/head_summary.h"
 #include "analysis/logit_lens.h"
 #include "cli_common.h"
@@ -98,11 +99,15 @@ int run_heads(const Argv& argv) {
         std::string attention;
         int head;
         HeadStats s;
+        HeadDiversity d;
     };
     std::vector<Row> rows;
-    for (const auto& layer : summarize_heads(*stepper).layers)
-        for (size_t h = 0; h < layer.heads.size(); ++h)
-            rows.push_back({attention_name(layer.attention), static_cast<int>(h), layer.heads[h]});
+    const HeadSummary summary = summarize_heads(*stepper);
+    const HeadDiversitySummary diversity = summarize_head_diversity(*stepper);  // the same attentions, in order
+    for (size_t l = 0; l < summary.layers.size(); ++l)
+        for (size_t h = 0; h < summary.layers[l].heads.size(); ++h)
+            rows.push_back({attention_name(summary.layers[l].attention), static_cast<int>(h),
+                            summary.layers[l].heads[h], diversity.layers[l].heads[h]});
     const auto value = [&](const HeadStats& s) {
         const float v = sort == "entropy"    ? s.entropy
                         : sort == "previous" ? s.previous_token
@@ -120,21 +125,34 @@ int run_heads(const Argv& argv) {
     if (args.has("json")) {
         nlohmann::json j = nlohmann::json::array();
         for (const Row& r : rows)
-            j.push_back({{"attention", r.attention},
-                         {"head", r.head},
-                         {"entropy", number(r.s.entropy)},
-                         {"previous", number(r.s.previous_token)},
-                         {"first", number(r.s.first_token)},
-                         {"self", number(r.s.self)}});
+            j.push_back(
+                {{"attention", r.attention},
+                 {"head", r.head},
+                 {"entropy", number(r.s.entropy)},
+                 {"previous", number(r.s.previous_token)},
+                 {"first", number(r.s.first_token)},
+                 {"self", number(r.s.self)},
+                 {"top_key", number(r.d.top_key_share)},
+                 {"nearest_head", r.d.nearest_head < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.d.nearest_head)},
+                 {"nearest_difference", number(r.d.nearest_difference)}});
         std::printf("%s\n", j.dump().c_str());
         return 0;
     }
-    std::printf("%-34s %4s %8s %8s %8s %8s\n", "attention", "head", "entropy", "previous", "first", "self");
+    std::printf("%-34s %4s %8s %8s %8s %8s %8s %8s\n", "attention", "head", "entropy", "previous", "first", "self",
+                "top key", "nearest");
     const auto cell = [](float v) { return std::isnan(v) ? std::string("-") : std::to_string(v).substr(0, 6); };
+    const auto nearest = [&](const HeadDiversity& d) {
+        return d.nearest_head < 0 ? std::string("-")
+                                  : cell(d.nearest_difference) + " h" + std::to_string(d.nearest_head);
+    };
     for (const Row& r : rows)
-        std::printf("%-34s %4d %8s %8s %8s %8s\n", r.attention.c_str(), r.head, cell(r.s.entropy).c_str(),
-                    cell(r.s.previous_token).c_str(), cell(r.s.first_token).c_str(), cell(r.s.self).c_str());
+        std::printf("%-34s %4d %8s %8s %8s %8s %8s %s\n", r.attention.c_str(), r.head, cell(r.s.entropy).c_str(),
+                    cell(r.s.previous_token).c_str(), cell(r.s.first_token).c_str(), cell(r.s.self).c_str(),
+                    cell(r.d.top_key_share).c_str(), nearest(r.d).c_str());
     std::printf("entropy in nats (0: one key; ln T: uniform); previous, first, self: mean attention weight\n");
+    std::printf(
+        "top key: the largest mean weight one key gets over every query (1: all on one key);\n"
+        "nearest: mean |weights - weights of hN| to the closest other head hN of the same attention\n");
     return 0;
 }
 

@@ -56,7 +56,7 @@ void print_eval(int step, const EvalScores& s, bool with_bleu) {
 int run_train(const Argv& argv) {
     Args args;
     const ArgSpec spec{{"task", "preset", "steps", "seed", "out", "batch", "eval-every", "eval-size", "dropout",
-                        "warmup", "lr-scale", "clip", "threads"},
+                        "warmup", "lr-scale", "clip", "threads", "head-disagreement", "query-disagreement"},
                        {"quiet"},
                        0};
     if (auto err = parse_args(argv, spec, args)) return fail("train: " + *err, kExitUsage);
@@ -77,7 +77,7 @@ int run_train(const Argv& argv) {
         return end && *end == '\0' && !text.empty() && out >= lo && out <= hi;
     };
     long long steps = 0, seed = 0, batch = 0, eval_every = 0, eval_size = 0, warmup = 0, threads = 0;
-    double dropout = 0, lr_scale = 0, clip = 0;
+    double dropout = 0, lr_scale = 0, clip = 0, heads = 0, queries = 0;
     if (!integer("steps", settings.steps, 1, 10'000'000, steps) || !integer("seed", 1, 0, 1LL << 62, seed) ||
         !integer("batch", settings.batch_size, 1, 4096, batch) ||
         !integer("eval-every", 500, 1, 10'000'000, eval_every) || !integer("eval-size", 500, 0, 1'000'000, eval_size) ||
@@ -88,9 +88,13 @@ int run_train(const Argv& argv) {
             kExitUsage);
     if (!real("dropout", settings.dropout, 0.0, 0.95, dropout) ||
         !real("lr-scale", settings.adam.lr_scale, 1e-6, 100.0, lr_scale) ||
-        !real("clip", settings.adam.clip_norm, 0.0, 1e6, clip))
-        return fail("train: --dropout takes 0..0.95, --lr-scale a positive number, --clip 0 (off) or a norm",
-                    kExitUsage);
+        !real("clip", settings.adam.clip_norm, 0.0, 1e6, clip) ||
+        !real("head-disagreement", settings.head_disagreement, 0.0, 100.0, heads) ||
+        !real("query-disagreement", settings.query_disagreement, 0.0, 100.0, queries))
+        return fail(
+            "train: --dropout takes 0..0.95, --lr-scale a positive number, --clip 0 (off) or a norm, "
+            "--head-disagreement and --query-disagreement 0..100",
+            kExitUsage);
     settings.steps = static_cast<int>(steps);
     settings.seed = static_cast<uint64_t>(seed);
     settings.batch_size = static_cast<int>(batch);
@@ -99,6 +103,8 @@ int run_train(const Argv& argv) {
     settings.threads = static_cast<int>(threads);
     settings.adam.lr_scale = static_cast<float>(lr_scale);
     settings.adam.clip_norm = static_cast<float>(clip);
+    settings.head_disagreement = static_cast<float>(heads);
+    settings.query_disagreement = static_cast<float>(queries);
     const std::string out = *args.get("out");
 
     auto trainer = Trainer::create(settings);

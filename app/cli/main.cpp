@@ -23,8 +23,11 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                ids (and MODEL's open time)
   train --task copy|reverse|sort|en-ko [--preset tiny] [--steps N] [--seed S] --out MODEL
         [--batch 64] [--eval-every 500] [--eval-size 500] [--dropout 0.1] [--warmup 400] [--lr-scale 1] [--clip 1]
+        [--threads 2] [--head-disagreement λ] [--query-disagreement μ]
                                                trains with a progress bar, held-out scores at intervals, atomic
-                                               checkpoints to MODEL; Ctrl-C stops and saves (exit 130)
+                                               checkpoints to MODEL; Ctrl-C stops and saves (exit 130); λ and μ
+                                               weigh penalties on two heads, or two queries of one head,
+                                               attending to the same keys
   eval MODEL [--task T] [--seed S] [--beam 4] [--limit N] [--show N]
                                                exact match, token accuracy (BLEU for en-ko) on the held-out split
   bench-train [--preset tiny] [--batch 64] [--src-len 10] [--tgt-len 11] [--vocab 300] [--steps 50] [--json]
@@ -32,8 +35,9 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                the logit lens: each layer's output read through the model's
                                                end, its top tokens and probabilities at each position
   heads MODEL [--src ... --tgt ...] [--sort entropy|previous|first|self] [--json]
-                                               every attention head's entropy and its mean weight on the
-                                               previous token, the first token and itself
+                                               every attention head's entropy, its mean weight on the
+                                               previous token, the first token and itself, the largest share
+                                               one key takes, and how far it is from its nearest other head
   similar MODEL (--token T | --id N) [--top 10]  the tokens nearest to one by cosine similarity of their
                                                embeddings (tokens as the vocabulary writes them: "Ġcat")
   pca MODEL (--tokens A,B,C | --ids 1,2,3) [--json]

@@ -74,9 +74,37 @@ Tensor batched_attention_forward(const Weights& weights, const std::string& para
                           &weights.at(params + ".out_proj.bias"));  // (B·Tq, C)
 }
 
+AttentionOverlap attention_overlap(const AttentionCache& cache, const AttentionShape& shape,
+                                   const std::set<int>& ablated_heads) {
+    const int B = shape.B, Tq = shape.Tq, Tk = shape.Tk, H = shape.n_heads;
+    AttentionOverlap out;
+    Mat sum(Tq, Tk);  // (Tq, Tk): Σ_h p_h of one pair
+    for (int b = 0; b < B; ++b) {
+        sum.setZero();
+        double squares = 0;  // Σ_h |p_h|² = Σ_h Σ_i |p_h[i]|²
+        int64_t heads = 0;
+        for (int h = 0; h < H; ++h) {
+            if (ablated_heads.count(h)) continue;
+            ConstMatMap p(cache.weights.data.data() + (int64_t{b} * H + h) * Tq * Tk, Tq, Tk);  // (Tq, Tk)
+            sum += p;
+            squares += p.squaredNorm();
+            // Σ_{i<i'} p[i]·p[i'] = (|Σ_i p[i]|² − Σ_i |p[i]|²) / 2
+            out.across_queries += (p.colwise().sum().squaredNorm() - p.squaredNorm()) / 2.0;
+            ++heads;
+        }
+        // Σ_i Σ_{h<h'} p_h[i]·p_h'[i] = (|Σ_h p_h|² − Σ_h |p_h|²) / 2
+        out.across_heads += (sum.squaredNorm() - squares) / 2.0;
+        int64_t rows = 0;
+        for (int i = 0; i < Tq; ++i) rows += sum.row(i).sum() > 0.0f;
+        out.rows += rows;
+        out.row_pairs += heads * rows * (rows - 1) / 2;
+    }
+    return out;
+}
+
 Tensor batched_attention_backward(const Weights& weights, const std::string& params, const AttentionShape& shape,
                                   const AttentionCache& cache, const std::set<int>& ablated_heads, const Tensor& dout,
-                                  Tensor* dxkv, Gradients& grads) {
+                                  Tensor* dxkv, Gradients& grads, OverlapScales overlap) {
     const int B = shape.B, Tq = shape.Tq, Tk = shape.Tk, H = shape.n_heads;
     const std::string w_in_name = params + ".in_proj_weight", b_in_name = params + ".in_proj_bias";
     const std::string w_out_name = params + ".out_proj.weight", b_out_name = params + ".out_proj.bias";
@@ -88,15 +116,30 @@ Tensor batched_attention_backward(const Weights& weights, const std::string& par
     const Tensor dconcat = linear_backward(cache.concat, weights.at(w_out_name), dout, &grads.at(w_out_name),
                                            &grads.at(b_out_name));  // (B·Tq, C)
     Tensor dq({int64_t{B} * Tq, C}), dk({int64_t{B} * Tk, C}), dv({int64_t{B} * Tk, C});
+    const auto head = [&](int b, int h) {
+        return ConstMatMap(cache.weights.data.data() + (int64_t{b} * H + h) * Tq * Tk, Tq, Tk);  // (Tq, Tk)
+    };
+    Mat heads_sum(Tq, Tk), dweights(Tq, Tk);  // (Tq, Tk): Σ_h p_h of one pair; the penalty's gradient on one head
     for (int b = 0; b < B; ++b) {
+        if (overlap.any()) {
+            heads_sum.setZero();
+            for (int h = 0; h < H; ++h)
+                if (!ablated_heads.count(h)) heads_sum += head(b, h);
+        }
         for (int h = 0; h < H; ++h) {
             if (ablated_heads.count(h)) continue;  // its context was forced to zero: no gradient flows
-            ConstMatMap p(cache.weights.data.data() + (int64_t{b} * H + h) * Tq * Tk, Tq, Tk);  // (Tq, Tk)
-            const AttentionHeadGrads g =
-                attention_head_backward(cache.q.matrix().block(int64_t{b} * Tq, h * D, Tq, D),
-                                        cache.k.matrix().block(int64_t{b} * Tk, h * D, Tk, D),
-                                        cache.v.matrix().block(int64_t{b} * Tk, h * D, Tk, D), p,
-                                        dconcat.matrix().block(int64_t{b} * Tq, h * D, Tq, D));
+            const ConstMatMap p = head(b, h);
+            if (overlap.any()) {
+                const RowVec column_sums = p.colwise().sum();          // (Tk): Σ_i p[i]
+                dweights.noalias() = overlap.heads * (heads_sum - p);  // Σ_{h'≠h} p_h'[i]
+                dweights.rowwise() += overlap.queries * column_sums;   // Σ_{i'≠i} p[i'] = Σ_i p[i] − p[i]
+                dweights.noalias() -= overlap.queries * p;
+            }
+            const AttentionHeadGrads g = attention_head_backward(
+                cache.q.matrix().block(int64_t{b} * Tq, h * D, Tq, D),
+                cache.k.matrix().block(int64_t{b} * Tk, h * D, Tk, D),
+                cache.v.matrix().block(int64_t{b} * Tk, h * D, Tk, D), p,
+                dconcat.matrix().block(int64_t{b} * Tq, h * D, Tq, D), overlap.any() ? &dweights : nullptr);
             dq.matrix().block(int64_t{b} * Tq, h * D, Tq, D) = g.dq;
             dk.matrix().block(int64_t{b} * Tk, h * D, Tk, D) = g.dk;
             dv.matrix().block(int64_t{b} * Tk, h * D, Tk, D) = g.dv;

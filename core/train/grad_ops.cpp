@@ -121,7 +121,7 @@ Tensor softmax_rows_backward(const Tensor& y, const Tensor& dy) {
 
 AttentionHeadGrads attention_head_backward(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
                                            const Eigen::Ref<const Mat>& v, const Eigen::Ref<const Mat>& weights,
-                                           const Eigen::Ref<const Mat>& dcontext) {
+                                           const Eigen::Ref<const Mat>& dcontext, const Mat* dweights) {
     const Eigen::Index Tq = q.rows(), Tk = k.rows(), D = q.cols();
     assert(k.cols() == D && v.rows() == Tk && v.cols() == D);
     assert(weights.rows() == Tq && weights.cols() == Tk && dcontext.rows() == Tq && dcontext.cols() == D);
@@ -131,6 +131,10 @@ AttentionHeadGrads attention_head_backward(const Eigen::Ref<const Mat>& q, const
     g.dv.noalias() = weights.transpose() * dcontext;
     Mat dscores(Tq, Tk);  // (Tq, Tk)
     dscores.noalias() = dcontext * v.transpose();
+    if (dweights) {
+        assert(dweights->rows() == Tq && dweights->cols() == Tk);
+        dscores += *dweights;
+    }
     // Through the softmax, in place; masked entries have weight 0 and get 0.
     softmax_backward_rows(weights, dscores, dscores);
     // scores = q·kᵀ/√D  ->  dq = dscores·k/√D   (Tq, D),  dk = dscoresᵀ·q/√D   (Tk, D)

@@ -11,6 +11,8 @@ Result<std::unique_ptr<Trainer>> Trainer::create(const TrainSettings& settings) 
     if (settings.steps < 1) return Error{"steps must be at least 1"};
     if (settings.batch_size < 1) return Error{"the batch size must be at least 1"};
     if (!(settings.dropout >= 0.0f && settings.dropout < 1.0f)) return Error{"dropout must be in [0, 1)"};
+    for (float weight : {settings.head_disagreement, settings.query_disagreement})
+        if (!(weight >= 0.0f && weight <= 100.0f)) return Error{"a disagreement weight must be in [0, 100]"};
     if (settings.threads < 1 || settings.threads > 64) return Error{"threads must be 1..64"};
     if (settings.adam.warmup_steps < 1) return Error{"warm-up steps must be at least 1"};
     auto task = make_task(settings.task, settings.seed);
@@ -42,6 +44,8 @@ StepReport Trainer::train_step() {
     options.label_smoothing = settings_.label_smoothing;
     options.dropout = settings_.dropout;
     options.dropout_seed = rng_();
+    options.head_disagreement = settings_.head_disagreement;
+    options.query_disagreement = settings_.query_disagreement;
     auto result = loss_and_gradients_parallel(model_.config, model_.weights, pairs, options, settings_.threads);
     assert(result.ok() && "the task's examples fit the model it made");
 

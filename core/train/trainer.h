@@ -25,6 +25,8 @@ struct TrainSettings {
     int threads = 2;  // the batch is split across this many threads (data parallel)
     float dropout = 0.1f;
     float label_smoothing = 0.1f;
+    float head_disagreement = 0.0f;  // λ and μ of the disagreement penalties (TrainOptions), 0: off
+    float query_disagreement = 0.0f;
     AdamOptions adam{0.9f, 0.98f, 1e-9f, /*warmup_steps=*/400, /*lr_scale=*/1.0f, /*clip_norm=*/1.0f};
 };
 

@@ -57,7 +57,7 @@ Result<LossAndGradients> loss_and_gradients(const ModelConfig& config, const Wei
     CrossEntropyResult ce =
         cross_entropy_forward_backward(logits, batch.tgt_out, config.pad_id, options.label_smoothing);
     LossAndGradients out;
-    out.loss = ce.loss;
+    out.loss = ce.loss + pass.penalty();
     out.n_tokens = ce.n_counted;
     out.n_correct = count_correct(logits, batch.tgt_out, config.pad_id);
     out.grads = zero_gradients(weights);

@@ -17,7 +17,7 @@
 namespace attnlab {
 
 struct LossAndGradients {
-    double loss = 0.0;      // mean smoothed cross-entropy over non-pad target tokens
+    double loss = 0.0;      // mean smoothed cross-entropy over non-pad target tokens, + the disagreement penalty
     int64_t n_tokens = 0;   // tokens counted
     int64_t n_correct = 0;  // tokens whose argmax equals the target (teacher forcing)
     Gradients grads;        // dloss/dθ for every parameter

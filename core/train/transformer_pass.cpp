@@ -91,8 +91,16 @@ Tensor TransformerPass::sublayer_function_forward(Sublayer& s, const Tensor& in,
         return linear_forward(s.ffn_activation, weights_.at(l2 + ".weight"), &weights_.at(l2 + ".bias"));  // (N, C)
     }
     const Tensor* keys = s.kind == SublayerKind::cross_attention ? memory : nullptr;
-    return batched_attention_forward(weights_, attention_params(s), shape, in, keys, visibility, ablated(s.site),
-                                     s.attention);
+    Tensor out = batched_attention_forward(weights_, attention_params(s), shape, in, keys, visibility, ablated(s.site),
+                                           s.attention);
+    if (training_ && (training_->head_disagreement > 0.0f || training_->query_disagreement > 0.0f)) {
+        // λ · the mean overlap of two heads' rows + μ · the mean overlap of two rows of one head
+        const AttentionOverlap o = attention_overlap(s.attention, shape, ablated(s.site));
+        if (o.rows > 0) s.overlap.heads = training_->head_disagreement / static_cast<float>(o.rows);
+        if (o.row_pairs > 0) s.overlap.queries = training_->query_disagreement / static_cast<float>(o.row_pairs);
+        penalty_ += s.overlap.heads * o.across_heads + s.overlap.queries * o.across_queries;
+    }
+    return out;
 }
 
 // post-LN: y = LN(x + Dropout(Sublayer(x)));  pre-LN: y = x + Dropout(Sublayer(LN(x))).
@@ -142,7 +150,7 @@ Tensor TransformerPass::sublayer_backward(Sublayer& s, const Tensor& dy, const A
     } else {
         Tensor* dkeys = s.kind == SublayerKind::cross_attention ? dmemory : nullptr;
         din = batched_attention_backward(weights_, attention_params(s), shape, s.attention, ablated(s.site), dout,
-                                         dkeys, grads);
+                                         dkeys, grads, s.overlap);
     }
     Tensor dx = dsum;  // the residual path
     if (config_.norm_first) {
@@ -170,6 +178,7 @@ Tensor TransformerPass::final_norm_backward(const Stack& stack, const std::strin
 Tensor TransformerPass::encode(const std::vector<int>& src, int S) {
     assert(S > 0 && src.size() % static_cast<size_t>(S) == 0);
     encoder_ = Stack{};
+    penalty_ = 0.0;
     encoder_.ids = src;
     encoder_.L = S;
     const AttentionShape shape{static_cast<int>(src.size()) / S, S, S, config_.n_heads};

@@ -31,8 +31,13 @@ public:
     Tensor decode(const Tensor& memory, const std::vector<int>& src, int S, const std::vector<int>& tgt_in, int T);
 
     // After one encode and one decode of the same batch: dlogits (B·T, V) -> every parameter's
-    // gradient, added into grads (see zero_gradients).
+    // gradient, added into grads (see zero_gradients), the disagreement penalty's included.
     void backward(const Tensor& dlogits, Gradients& grads);
+
+    // The disagreement penalty of the last encode and decode, to add to the loss: Σ over the attentions of
+    // λ · across_heads / rows + μ · across_queries / row_pairs (attention_overlap; λ and μ are
+    // TrainOptions::head_disagreement and query_disagreement; 0 without them).
+    double penalty() const { return penalty_; }
 
 private:
     enum class SublayerKind { self_attention, cross_attention, feed_forward };
@@ -46,6 +51,7 @@ private:
         Tensor norm_input;   // post-LN: x + Sublayer(x); pre-LN: x    (N, C)
         Tensor drop_mask;    // 0 or 1/(1−p) per entry, empty without dropout
         AttentionCache attention;
+        OverlapScales overlap;  // λ / rows and μ / row_pairs of the disagreement penalty, 0 without it
         Tensor ffn_in, ffn_hidden, ffn_activation;  // (N, C), (N, F), (N, F)
     };
     struct Stack {
@@ -78,6 +84,7 @@ private:
     Stack encoder_, decoder_;
     Tensor decoder_output_;  // the generator's input (B·T, C)
     Tensor memory_;          // what decode attended to (B·S, C)
+    double penalty_ = 0.0;   // see penalty()
     int B_ = 0;              // pairs in the decoded batch
 };
 

@@ -99,6 +99,7 @@ expect_output "lens names positions" '^position 0 "\[CLS\]"$'
 expect_output "lens reads every layer" '^  encoder\.layers\.1\.norm2 '
 check "heads hf"        0 -- "$cli" heads "$g" --src-ids 49,7,23 --sort previous
 expect_output "heads lists every head" '^decoder\.layers\.1\.self_attn +3 '
+expect_output "heads gives each head's top key and nearest head" '^decoder\.layers\.0\.self_attn +0 .* [01]\.[0-9]+ [01]\.[0-9]+ h[1-3]$'
 check "lens position"   1 -- "$cli" lens "$g" --src-ids 49,7 --positions 5
 check "heads bad sort"  2 -- "$cli" heads "$g" --src-ids 49 --sort size
 check "similar"         0 -- "$cli" similar "$m" --token 사과 --top 3

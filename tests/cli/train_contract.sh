@@ -75,6 +75,8 @@ check "no --task"      2 -- "$cli" train --out "$work/x.safetensors"
 check "unknown task"   2 -- "$cli" train --task juggle --out "$work/x.safetensors"
 check "bad steps"      2 -- "$cli" train --task copy --steps 0 --out "$work/x.safetensors"
 check "bad dropout"    2 -- "$cli" train --task copy --dropout 1.5 --out "$work/x.safetensors"
+check "bad disagreement" 2 -- "$cli" train --task copy --head-disagreement -1 --out "$work/x.safetensors"
+check "bad query disagreement" 2 -- "$cli" train --task copy --query-disagreement x --out "$work/x.safetensors"
 check "unwritable out" 1 -- "$cli" train --task copy --steps 5 --out "$work/no/such/dir/m.safetensors"
 check "eval no task"   2 -- "$cli" eval "$work/int.safetensors" --task nope
 check "eval wrong task" 1 -- "$cli" eval "$m" --task en-ko

@@ -1,9 +1,11 @@
 // The batched training forward against the stepper's forward, and its gradients against finite differences.
 #include "../test_support.h"
+#include "train/batched_attention.h"
 #include "train/data_parallel.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace attnlab;
@@ -96,6 +98,8 @@ TEST_CASE("every parameter's gradient matches finite differences", "[train][grad
         options.dropout = 0.2f;  // the masks are fixed by the seed, so the loss stays a smooth function
         options.dropout_seed = 42;
         options.ablated_heads[{AttentionUse::cross, 0}] = {1};
+        options.head_disagreement = 0.5f;  // large enough that a wrong penalty gradient shows
+        options.query_disagreement = 0.5f;
         auto result = loss_and_gradients(c, w, batch, options);
         REQUIRE(result.ok());
         REQUIRE(result->n_tokens == batch.n_target_tokens());
@@ -121,6 +125,50 @@ TEST_CASE("every parameter's gradient matches finite differences", "[train][grad
             }
         }
     }
+}
+
+TEST_CASE("the disagreement penalties add λ and μ times the mean overlaps to the loss, linearly", "[train]") {
+    const ModelConfig c = small_config();
+    const Weights w = random_weights(c, 5);
+    const Batch batch = make_batch(sample_pairs(), c);
+    const double plain = loss_of(c, w, batch, TrainOptions{});
+    const auto penalty = [&](float heads, float queries) {
+        TrainOptions o;
+        o.head_disagreement = heads;
+        o.query_disagreement = queries;
+        return loss_of(c, w, batch, o) - plain;
+    };
+    // A mean overlap of two rows lies in [0, 1], so each penalty is at most its weight per attention;
+    // random heads overlap somewhat.
+    const int attentions = c.n_encoder_layers + 2 * c.n_decoder_layers;
+    const double heads = penalty(2.0f, 0.0f), queries = penalty(0.0f, 2.0f);
+    CHECK(heads > 0.0);
+    CHECK(heads <= 2.0 * attentions * c.n_heads * (c.n_heads - 1) / 2.0);
+    CHECK(queries > 0.0);
+    CHECK(queries <= 2.0 * attentions);
+    CHECK(penalty(1.0f, 0.0f) == Approx(heads / 2.0).epsilon(1e-3));
+    CHECK(penalty(2.0f, 2.0f) == Approx(heads + queries).epsilon(1e-3));
+}
+
+TEST_CASE("attention_overlap by hand: rows on the same key overlap 1, on different keys 0", "[train]") {
+    // One pair, 2 heads, 2 queries, 2 keys. Head 0 sends both queries to key 0 (a sink); head 1 is the
+    // diagonal. Across heads: row 0 overlaps 1, row 1 overlaps 0. Across queries: head 0's two rows
+    // overlap 1, head 1's 0.
+    AttentionCache cache;
+    cache.weights = Tensor({1, 2, 2, 2});
+    const float p[] = {1, 0, /**/ 1, 0,   // head 0
+                       1, 0, /**/ 0, 1};  // head 1
+    std::copy(std::begin(p), std::end(p), cache.weights.data.data());
+    const AttentionShape shape{1, 2, 2, 2};
+    const AttentionOverlap o = attention_overlap(cache, shape, {});
+    CHECK(o.across_heads == Approx(1.0));
+    CHECK(o.rows == 2);
+    CHECK(o.across_queries == Approx(1.0));
+    CHECK(o.row_pairs == 2);  // one pair of rows per head
+    const AttentionOverlap without_head_0 = attention_overlap(cache, shape, {0});
+    CHECK(without_head_0.across_heads == Approx(0.0));
+    CHECK(without_head_0.across_queries == Approx(0.0));
+    CHECK(without_head_0.row_pairs == 1);
 }
 
 TEST_CASE("an ablated head passes no gradient to its query, key and value rows", "[train]") {
