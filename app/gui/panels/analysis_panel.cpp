@@ -9,6 +9,7 @@
 #include "panels/compare_tool.h"
 #include "panels/embedding_map.h"
 #include "panels/panel_context.h"
+#include "widgets/label_draw.h"
 
 #include <imgui.h>
 
@@ -75,6 +76,13 @@ std::string row_label(const PanelContext& ctx, size_t row) {
     return label;
 }
 
+// `text` cut with "…" to `max_w` pixels (widgets/label_layout.h), the whole of it in a tooltip when cut.
+void fitted_text(const std::string& text, float max_w, const TextMeasure& measure) {
+    const std::string shown = abbreviate_label(text, max_w, measure);
+    ImGui::TextUnformatted(shown.c_str());
+    if (shown != text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
+}
+
 void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
     text_disabled_wrapped(
         ctx.t("Each layer's output read as if it were the last: through the final norm and the "
@@ -107,14 +115,16 @@ void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
         ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("lens", columns + 1, flags, table_size(static_cast<int>(lens.rows.size())))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
+    const float column_w = 6.0f * ctx.em, fit = column_w;  // a longer token is cut with "…", whole on hover
+    const TextMeasure measure = imgui_text_measure();
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 5.5f * ctx.em);
-    for (int c = 0; c < columns; ++c) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 6.0f * ctx.em);
+    for (int c = 0; c < columns; ++c) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, column_w);
     // Headers as plain text: a WordPiece "##s" would be read as an ImGui label's id part.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int c = 0; c < columns; ++c) {
         ImGui::TableSetColumnIndex(c + 1);
         const int p = lens.positions[static_cast<size_t>(c)];
-        ImGui::Text("%d %s", p, token_text(ctx, ids[static_cast<size_t>(p)]).c_str());
+        fitted_text(std::to_string(p) + " " + token_text(ctx, ids[static_cast<size_t>(p)]), fit, measure);
     }
     for (size_t r = lens.rows.size(); r-- > 0;) {  // the last layer on top, as the residual stream rises
         ImGui::TableNextRow();
@@ -125,7 +135,7 @@ void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
             const auto& top = lens.top[r][static_cast<size_t>(c)];
             if (top.empty()) continue;
             ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, probability_color(top.front().p));
-            ImGui::Text("%s", token_text(ctx, top.front().id).c_str());
+            ImGui::TextUnformatted(abbreviate_label(token_text(ctx, top.front().id), fit, measure).c_str());
             if (ImGui::IsItemHovered()) {
                 ImGui::BeginTooltip();
                 ImGui::Text("%s, %s %d", row_label(ctx, r).c_str(), ctx.t("position"),

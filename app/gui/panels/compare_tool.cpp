@@ -324,8 +324,7 @@ void draw_compare_tool(PanelContext& ctx) {
     plot.version = cache.version;
     plot.colormap = Colormap::diverging;
     plot.row_labels = &cache.row_labels;
-    const bool vocabulary = is_vocabulary_wide(ctx.stepper().step(*ctx.stepper().find(c.step)).record);
-    plot.col_labels = cache.cols <= 40 || vocabulary ? &cache.col_labels : nullptr;
+    plot.col_labels = &cache.col_labels;  // rotated, thinned or abbreviated to fit (widgets/label_layout.h)
     plot.caption = "B − A";
     plot.fit_height = true;
     plot.fixed_range = true;

@@ -47,24 +47,20 @@ const std::vector<std::string>& labels_of(const SequenceView& src, const Sequenc
     return s == Sequence::source ? src.labels : tgt.labels;
 }
 
-float widest(const std::vector<std::string>& labels) {
-    float w = 0.0f;
-    for (const auto& l : labels) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
-    return w;
-}
-
-// Where heatmap_widget puts its cells for these labels (it mirrors the widget's label layout).
+// A mask's cells and labels: the cell size, the plot's width with its labels (rotated ones may reach
+// `kLabelRoom` em past the last column), as plot_matrix draws it.
+constexpr float kLabelRoom = 6.0f;
 struct Grid {
-    ImVec2 offset;                    // cell (0, 0) relative to the plot's top-left
-    float cell = 0.0f, width = 0.0f;  // width: labels + cells
+    float cell = 0.0f, max_width = 0.0f, width = 0.0f;
 };
 
-Grid grid_for(const std::vector<std::string>& rows, const std::vector<std::string>& cols, float cell) {
-    const float pad = ImGui::GetStyle().ItemSpacing.x, line = ImGui::GetTextLineHeight();
-    const float row_w = widest(rows) + pad, col_w = widest(cols);
-    const bool slanted = col_w > cell - 2.0f;
-    const float col_h = slanted ? col_w * 0.72f + line : line + pad * 0.5f;
-    return {ImVec2(row_w, col_h), cell, row_w + cols.size() * cell + (slanted ? col_w * 0.7f : 0.0f)};
+Grid grid_for(const PanelContext& ctx, const std::vector<std::string>& rows, const std::vector<std::string>& cols,
+              float cell) {
+    HeatmapLayout layout{cell, &rows, &cols};
+    layout.max_width = heatmap_geometry(static_cast<int>(rows.size()), static_cast<int>(cols.size()), layout).grid.x +
+                       static_cast<float>(cols.size()) * cell + kLabelRoom * ctx.em;
+    return {cell, layout.max_width,
+            heatmap_geometry(static_cast<int>(rows.size()), static_cast<int>(cols.size()), layout).size.x};
 }
 
 const MaskOverrides* overrides_of(const PanelContext& ctx, const MaskInfo& m) {
@@ -151,16 +147,15 @@ void draw_block(PanelContext& ctx, const Block& b) {
                     &b.rows,
                     &b.cols};
     plot.fixed_range = true;
-    plot.max_cell = b.grid.cell;
-    plot.max_width = K * b.grid.cell + 8.0f * ctx.em;  // plot_matrix keeps 7 em for labels and margin
+    plot.cell = b.grid.cell;
+    plot.max_width = b.grid.max_width;
     const HeatmapHit hit = plot_matrix(ctx, plot);
-    const ImVec2 grid(origin.x + b.grid.offset.x, origin.y + b.grid.offset.y);
     const bool edited_cell = hit.row >= 0 && edits && edits->count({hit.row, hit.col});
-    if (edits) mark_edits(*edits, grid, b.grid.cell, R, K);
+    if (edits) mark_edits(*edits, hit.grid, b.grid.cell, R, K);
     if (b.info.editable() &&
         b.info.id.use == ctx.view.attention.family)  // the tour's mask to click, with its title and labels
         mark_tour_target(ctx, TourTaskKind::toggle_mask_cell, ImVec2(origin.x, origin.y - ImGui::GetFrameHeight()),
-                         ImVec2(grid.x + K * b.grid.cell, grid.y + R * b.grid.cell));
+                         ImVec2(hit.grid.x + K * b.grid.cell, hit.grid.y + R * b.grid.cell));
     if (hit.row >= 0) cell_tooltip(ctx, b.info, mask, b.rows, b.cols, hit.row, hit.col, edited_cell);
     if (edits) {
         ImGui::PushID(b.info.title);
@@ -189,7 +184,7 @@ void draw_row(PanelContext& ctx, const MaskInfo (&infos)[N], const SequenceView&
                     n_cols = static_cast<float>(std::max<size_t>(cols.size(), 1));
         const float cell =
             std::clamp(std::min((avail - 8.0f * ctx.em) / n_cols, height * ctx.em / n_rows), 2.0f, max_cell * ctx.em);
-        Block b{info, ctx.stepper().entry(info.id), rows, cols, grid_for(rows, cols, cell)};
+        Block b{info, ctx.stepper().entry(info.id), rows, cols, grid_for(ctx, rows, cols, cell)};
         const float colorbar =
             std::min(14.0f * ctx.em, std::max(n_cols * cell + ctx.em, 6.0f * ctx.em));  // as plot_matrix
         const float reset = overrides_of(ctx, info) ? ImGui::CalcTextSize(ctx.t("Reset mask")).x +

@@ -62,25 +62,33 @@ void csv_export_button(PanelContext& ctx, const std::string& name, const Tensor&
     ctx.status = st ? std::string(ctx.t("Saved")) + " " + path : st.error().message;
 }
 
+HeatmapLayout matrix_layout(const PanelContext& ctx, const MatrixPlot& p) {
+    const float width = p.max_width > 0.0f ? p.max_width : ImGui::GetContentRegionAvail().x;
+    float row_w = 0.0f;  // the row labels' band: the widest label, abbreviated past heatmap_row_label_space()
+    if (p.row_labels) {
+        for (const std::string& l : *p.row_labels) row_w = std::max(row_w, ImGui::CalcTextSize(l.c_str()).x);
+        row_w = std::min(row_w, heatmap_row_label_space()) + ImGui::GetStyle().ItemSpacing.x;
+    }
+    const float max_cell = p.max_cell > 0.0f ? p.max_cell : 2.2f * ctx.em;
+    float cell =
+        p.cell > 0.0f ? p.cell : std::clamp((width - row_w - ctx.em) / static_cast<float>(p.cols), 2.0f, max_cell);
+    if (p.fit_height && p.cell <= 0.0f) {  // leave room for the column labels and the colour bar
+        const float avail_h = ImGui::GetContentRegionAvail().y - 5.0f * ctx.em;
+        cell = std::clamp(avail_h / static_cast<float>(p.rows), 2.0f, cell);
+    }
+    return {cell, p.row_labels, p.col_labels, p.highlight_row, ctx.view.settings.classroom, width, p.marked_rows};
+}
+
 HeatmapHit plot_matrix(PanelContext& ctx, const MatrixPlot& p) {
     if (!p.values || p.rows <= 0 || p.cols <= 0) return {};
     float lo = p.lo, hi = p.hi;
     if (!p.fixed_range) heatmap_range(p.values, static_cast<int64_t>(p.rows) * p.cols, p.colormap, lo, hi);
     HeatmapSource src{p.key, p.values, p.rows, p.cols, p.version, p.mask, p.mask_version, p.colormap, lo, hi};
     const ImTextureID tex = ctx.heatmaps.texture(src);
-
-    const float label_w = p.row_labels ? 6.0f * ctx.em : 0.0f;
-    const float avail = (p.max_width > 0.0f ? p.max_width : ImGui::GetContentRegionAvail().x) - label_w - ctx.em;
-    const float max_cell = p.max_cell > 0.0f ? p.max_cell : 2.2f * ctx.em;
-    float cell = std::clamp(avail / static_cast<float>(p.cols), 2.0f, max_cell);
-    if (p.fit_height) {  // leave room for the column labels and the colour bar
-        const float avail_h = ImGui::GetContentRegionAvail().y - 5.0f * ctx.em;
-        cell = std::clamp(avail_h / static_cast<float>(p.rows), 2.0f, cell);
-    }
-    HeatmapLayout layout{cell, p.row_labels, p.col_labels, p.highlight_row, ctx.view.settings.classroom};
+    const HeatmapLayout layout = matrix_layout(ctx, p);
     const HeatmapHit hit = heatmap_widget(p.key.c_str(), tex, p.rows, p.cols, layout);
-    colorbar_widget(ctx.heatmaps.colorbar(p.colormap), lo, hi, std::min(14.0f * ctx.em, std::max(avail, 6.0f * ctx.em)),
-                    p.caption);
+    colorbar_widget(ctx.heatmaps.colorbar(p.colormap), lo, hi,
+                    std::min(14.0f * ctx.em, std::max(p.cols * layout.cell + ctx.em, 6.0f * ctx.em)), p.caption);
     return hit;
 }
 

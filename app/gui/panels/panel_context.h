@@ -88,8 +88,10 @@ struct MatrixPlot {
     const std::vector<std::string>* col_labels = nullptr;
     const float* mask = nullptr;
     uint64_t mask_version = 0;
+    const std::vector<bool>* marked_rows = nullptr;  // rows whose label is orange (a word that became <unk>)
+    float cell = 0.0f;       // the cell size in pixels (0: as many as fit the width, at most max_cell)
     float max_cell = 0.0f;   // 0: 2.2 em
-    float max_width = 0.0f;  // 0: the available width
+    float max_width = 0.0f;  // 0: the available width; labels and cells stay within it
     int highlight_row = -1;
     const char* caption = nullptr;
     bool fit_height = false;   // also shrink cells to fit the remaining height (for a view's main matrix)
@@ -97,5 +99,7 @@ struct MatrixPlot {
     float lo = 0.0f, hi = 1.0f;
 };
 HeatmapHit plot_matrix(PanelContext& ctx, const MatrixPlot& plot);
+// The cell size and labels plot_matrix draws `plot` with (heatmap_geometry of it says how wide it will be).
+HeatmapLayout matrix_layout(const PanelContext& ctx, const MatrixPlot& plot);
 
 }  // namespace attnlab::gui

@@ -5,7 +5,6 @@
 #include "panels/step_explanation.h"
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 
 namespace attnlab::gui {
@@ -38,22 +37,6 @@ void similarity_tooltip(const PanelContext& ctx, const PeTables& t, int p, int q
     ImGui::EndTooltip();
 }
 
-// Dimension labels on every k-th column only, k a multiple of the widget's own label stride
-// (it skips columns narrower than a line), so about a dozen stay and do not pile up.
-std::vector<std::string> sparse_labels(const std::vector<std::string>& all, float cell) {
-    const int stride = std::max(1, static_cast<int>(std::ceil(ImGui::GetTextLineHeight() / cell)));
-    int every = stride;
-    while (static_cast<int>(all.size()) / every > 12) every += stride;
-    std::vector<std::string> out(all.size());
-    for (size_t j = 0; j < all.size(); j += static_cast<size_t>(every)) out[j] = all[j];
-    return out;
-}
-
-// The cell size plot_matrix gives a matrix of `cols` columns in `width` (it keeps 7 em for labels and margin).
-float plot_cell(int cols, float width, float max_cell, float em) {
-    return std::clamp((width - 7.0f * em) / cols, 2.0f, max_cell);
-}
-
 // The PE matrix and PE·PEᵀ, side by side when both fit.
 void draw_pe_matrices(PanelContext& ctx, const PeTables& t) {
     const int P = static_cast<int>(t.pe.dim(0)), C = static_cast<int>(t.pe.dim(1));
@@ -61,13 +44,11 @@ void draw_pe_matrices(PanelContext& ctx, const PeTables& t) {
     const float max_cell = std::clamp(18.0f * ctx.em / P, 2.0f, 2.2f * ctx.em);
     FlowLayout flow(avail, gap);
 
-    const float cell = plot_cell(C, half, max_cell, ctx.em);
-    flow.begin_block(std::max(half, 7.0f * ctx.em + C * cell));
-    ImGui::Text("PE  (%s %d × %s %d)", ctx.t("positions"), P, ctx.t("dimensions"), C);
-    const std::vector<std::string> dims = sparse_labels(t.dims, cell);
-    MatrixPlot pe{"positional/pe", t.pe.data.data(), P, C, t.version, Colormap::diverging, &t.positions, &dims};
+    MatrixPlot pe{"positional/pe", t.pe.data.data(), P, C, t.version, Colormap::diverging, &t.positions, &t.dims};
     pe.max_cell = max_cell;
     pe.max_width = half;
+    flow.begin_block(std::max(half, heatmap_geometry(P, C, matrix_layout(ctx, pe)).size.x));
+    ImGui::Text("PE  (%s %d × %s %d)", ctx.t("positions"), P, ctx.t("dimensions"), C);
     if (const HeatmapHit hit = plot_matrix(ctx, pe); hit.row >= 0) pe_value_tooltip(ctx, t, hit.row, hit.col);
     flow.end_block();
 
@@ -84,20 +65,6 @@ void draw_pe_matrices(PanelContext& ctx, const PeTables& t) {
                   "only on how far apart two positions are, which lets attention use relative positions."));
     flow.end_block();
     flow.finish();
-}
-
-// Every row's token, right-aligned before `grid` (heatmap_widget skips rows shorter than a line), <unk> in orange.
-void draw_token_labels(const SequenceView& seq, ImVec2 grid, float cell) {
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float size = std::min(ImGui::GetFontSize(), cell);
-    const float pad = ImGui::GetStyle().ItemSpacing.x;
-    for (size_t r = 0; r < seq.labels.size(); ++r) {
-        const char* l = seq.labels[r].c_str();
-        const ImVec2 ext = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, l);
-        const ImU32 color = seq.unknown[r] ? IM_COL32(255, 160, 60, 255) : ImGui::GetColorU32(ImGuiCol_Text);
-        draw->AddText(ImGui::GetFont(), size, ImVec2(grid.x - pad - ext.x, grid.y + r * cell + (cell - ext.y) * 0.5f),
-                      color, l);
-    }
 }
 
 float widest(const std::vector<std::string>& labels) {
@@ -147,11 +114,11 @@ void draw_sentence_sum(PanelContext& ctx) {
 
     const int N = static_cast<int>(parts[0].entry->value.dim(0)), C = static_cast<int>(parts[0].entry->value.dim(1));
     const float avail = ImGui::GetContentRegionAvail().x, op_w = 2.5f * ctx.em;
-    const float label_w = widest(seq.labels) + ImGui::GetStyle().ItemSpacing.x;
+    const float label_w = std::min(widest(seq.labels), heatmap_row_label_space()) + ImGui::GetStyle().ItemSpacing.x;
     const float third = (avail - 2.0f * op_w) / 3.0f;
     const bool side_by_side = (third - label_w - ctx.em) / C >= 0.55f * ctx.em;
     const float width = side_by_side ? third : avail;
-    const float cell = std::clamp((width - label_w - ctx.em) / C, 2.0f, 2.2f * ctx.em);  // as plot_matrix sizes it
+    const float cell = std::clamp((width - label_w - ctx.em) / C, 2.0f, 2.2f * ctx.em);  // as matrix_layout sizes it
     FlowLayout flow(side_by_side ? avail : 0.0f, 0.0f);
     HeatmapHit hover;
     for (int k = 0; k < 3; ++k) {
@@ -175,14 +142,13 @@ void draw_sentence_sum(PanelContext& ctx) {
                             N,
                             C,
                             parts[k].entry->version,
-                            Colormap::diverging};
+                            Colormap::diverging,
+                            &seq.labels};
+            plot.marked_rows = &seq.unknown;
             plot.fixed_range = true;
             plot.lo = -m;
             plot.hi = m;
-            plot.max_width = width - label_w;
-            const ImVec2 grid(ImGui::GetCursorScreenPos().x + label_w, ImGui::GetCursorScreenPos().y);
-            ImGui::SetCursorScreenPos(grid);  // with no labels, the cells start at the cursor
-            draw_token_labels(seq, grid, cell);
+            plot.max_width = width;
             if (const HeatmapHit hit = plot_matrix(ctx, plot); hit.row >= 0) hover = hit;
         }
         flow.end_block();

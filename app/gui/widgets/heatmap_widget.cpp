@@ -1,52 +1,77 @@
 // Heatmap image + axis labels + hover/click hit testing.
 #include "widgets/heatmap_widget.h"
 
+#include "widgets/label_draw.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace attnlab::gui {
 
-void draw_rotated_text(ImDrawList* draw, ImVec2 pos, ImU32 color, const char* text, float angle) {
-    const int first = draw->VtxBuffer.Size;
-    draw->AddText(pos, color, text);
-    const float c = std::cos(angle), s = std::sin(angle);
-    for (int i = first; i < draw->VtxBuffer.Size; ++i) {
-        ImVec2& p = draw->VtxBuffer[i].pos;
-        const float dx = p.x - pos.x, dy = p.y - pos.y;
-        p = ImVec2(pos.x + c * dx + s * dy, pos.y - s * dx + c * dy);
-    }
-}
-
 namespace {
 
-float widest(const std::vector<std::string>* labels) {
-    float w = 0.0f;
-    if (labels)
-        for (const auto& l : *labels) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
-    return w;
+// Rows stack a hair apart; columns sit a little apart; both keep a quarter of an em off the cells.
+AxisLabelRequest row_request(float cell, int keep) {
+    const float em = ImGui::GetFontSize();
+    return {LabelAxis::rows, cell, heatmap_row_label_space(), 0.0f, 0.05f * em, keep, ImGui::GetStyle().ItemSpacing.x};
+}
+
+AxisLabelRequest col_request(float cell, float end_room, int keep) {
+    const float em = ImGui::GetFontSize();
+    return {LabelAxis::columns, cell, heatmap_col_label_space(), end_room, 0.12f * em, keep, 0.25f * em};
+}
+
+// A label to keep in view: the hovered one, else the highlighted one, if the layout left it out.
+void keep_label(AxisLabels& axis, const std::vector<std::string>* labels, AxisLabelRequest request, int keep) {
+    if (!labels || keep < 0) return;
+    for (const PlacedLabel& l : axis.placed)
+        if (l.index == keep) return;
+    request.keep = keep;
+    const LabelRect reserve = axis.reserve;
+    axis = layout_axis_labels(*labels, imgui_text_measure(), request);
+    axis.reserve = reserve;
 }
 
 }  // namespace
 
+float heatmap_row_label_space() { return 8.0f * ImGui::GetFontSize(); }
+float heatmap_col_label_space() { return 6.0f * ImGui::GetFontSize(); }
+
+HeatmapGeometry heatmap_geometry(int rows, int cols, const HeatmapLayout& layout) {
+    HeatmapGeometry g;
+    const TextMeasure measure = imgui_text_measure();
+    if (layout.row_labels) g.rows = layout_axis_labels(*layout.row_labels, measure, row_request(layout.cell, -1));
+    const float row_w = std::max(0.0f, -g.rows.reserve.x0);
+    const float width = layout.max_width > 0.0f ? layout.max_width : ImGui::GetContentRegionAvail().x;
+    const float end_room = std::max(0.0f, width - row_w - cols * layout.cell);
+    if (layout.col_labels)
+        g.cols = layout_axis_labels(*layout.col_labels, measure, col_request(layout.cell, end_room, -1));
+    const LabelRect cells{0.0f, 0.0f, cols * layout.cell, rows * layout.cell};
+    const LabelRect all = cells.united(g.rows.reserve).united(g.cols.reserve);
+    g.grid = ImVec2(-all.x0, -all.y0);
+    g.size = ImVec2(all.x1 - all.x0, all.y1 - all.y0);
+    return g;
+}
+
 HeatmapHit heatmap_widget(const char* id, ImTextureID texture, int rows, int cols, const HeatmapLayout& layout) {
     HeatmapHit hit;
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float cell = layout.cell, line = ImGui::GetTextLineHeight();
-    const float pad = ImGui::GetStyle().ItemSpacing.x;
-    const float row_label_w = layout.row_labels ? widest(layout.row_labels) + pad : 0.0f;
-    const float col_label_w = widest(layout.col_labels);
-    const bool slanted = layout.col_labels && col_label_w > cell - 2.0f;
-    const float col_label_h = !layout.col_labels ? 0.0f : slanted ? col_label_w * 0.72f + line : line + pad * 0.5f;
+    const float cell = layout.cell;
+    HeatmapGeometry g = heatmap_geometry(rows, cols, layout);
 
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 grid(origin.x + row_label_w, origin.y + col_label_h);
+    const ImVec2 grid(origin.x + g.grid.x, origin.y + g.grid.y);
+    hit.grid = grid;
     const ImVec2 size(cols * cell, rows * cell);
     ImGui::PushID(id);
-    ImGui::Dummy(ImVec2(row_label_w + size.x + (slanted ? col_label_w * 0.7f : 0.0f), col_label_h + size.y));
+    ImGui::Dummy(g.size);
+    const ImVec2 after = ImGui::GetCursorScreenPos();
     ImGui::SetCursorScreenPos(grid);
     ImGui::InvisibleButton("cells", size);
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+    ImGui::SetCursorScreenPos(after);
     ImGui::PopID();
 
     if (texture) draw->AddImage(texture, grid, ImVec2(grid.x + size.x, grid.y + size.y));
@@ -58,30 +83,21 @@ HeatmapHit heatmap_widget(const char* id, ImTextureID texture, int rows, int col
         hit.row = std::clamp(static_cast<int>((m.y - grid.y) / cell), 0, rows - 1);
         hit.clicked = clicked;
     }
-    // Labels: every row and column while they fit, else every k-th.
-    if (layout.row_labels) {
-        const int step = std::max(1, static_cast<int>(std::ceil(line / cell)));
-        for (int r = 0; r < rows && r < static_cast<int>(layout.row_labels->size()); r += step) {
-            const char* l = (*layout.row_labels)[r].c_str();
-            const float w = ImGui::CalcTextSize(l).x;
-            draw->AddText(ImVec2(grid.x - pad - w, grid.y + r * cell + (cell - line) * 0.5f),
-                          r == hit.row || r == layout.highlight_row ? text : dim, l);
-        }
-    }
-    if (layout.col_labels) {
-        const int step = std::max(1, static_cast<int>(std::ceil(line / cell)));
-        for (int c = 0; c < cols && c < static_cast<int>(layout.col_labels->size()); c += step) {
-            const char* l = (*layout.col_labels)[c].c_str();
-            const ImU32 color = c == hit.col ? text : dim;
-            if (slanted) {
-                draw_rotated_text(draw, ImVec2(grid.x + c * cell + cell * 0.5f - line * 0.35f, grid.y - pad * 0.5f),
-                                  color, l, 0.8f);
-            } else {
-                const float w = ImGui::CalcTextSize(l).x;
-                draw->AddText(ImVec2(grid.x + c * cell + (cell - w) * 0.5f, grid.y - line - pad * 0.25f), color, l);
-            }
-        }
-    }
+    // The hovered row and column keep their labels (the highlighted row too), whatever the thinning left out.
+    const float end_room = g.size.x - g.grid.x - size.x;
+    keep_label(g.rows, layout.row_labels, row_request(cell, -1), hit.row >= 0 ? hit.row : layout.highlight_row);
+    keep_label(g.cols, layout.col_labels, col_request(cell, end_room, -1), hit.col);
+    int row_label = -1, col_label = -1;  // a label under the mouse: lit, its full text on hover
+    if (layout.row_labels) row_label = axis_label_hover(grid, g.rows, *layout.row_labels);
+    if (layout.col_labels) col_label = axis_label_hover(grid, g.cols, *layout.col_labels);
+    const int lit_row = hit.row >= 0 ? hit.row : layout.highlight_row;
+    draw_axis_labels(draw, grid, g.cols, [&](int c) { return c == hit.col || c == col_label ? text : dim; });
+    draw_axis_labels(draw, grid, g.rows, [&](int r) {
+        if (layout.marked_rows && r < static_cast<int>(layout.marked_rows->size()) &&
+            (*layout.marked_rows)[static_cast<size_t>(r)])
+            return IM_COL32(255, 160, 60, 255);
+        return r == lit_row || r == row_label ? text : dim;
+    });
     if (layout.highlight_row >= 0 && layout.highlight_row < rows)
         draw->AddRect(ImVec2(grid.x, grid.y + layout.highlight_row * cell),
                       ImVec2(grid.x + size.x, grid.y + (layout.highlight_row + 1) * cell),

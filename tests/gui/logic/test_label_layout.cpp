@@ -1,0 +1,334 @@
+// The label layout's geometry (widgets/label_layout.h, widgets/point_labels.h) over many token lists,
+// measured with the app's own font: NanumGothic (and DejaVu's symbols, "…" among them) loaded as the app
+// loads it, its atlas built by ImGui on the CPU (no GL context, no display). Without fonts-nanum the
+// built-in font measures instead (Hangul then as its fallback glyph): the geometry checks still hold.
+#include "fonts.h"
+#include "widgets/label_layout.h"
+#include "widgets/point_labels.h"
+
+#include <imgui.h>
+#include <catch2/catch.hpp>
+
+#include <cfloat>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace attnlab::gui;
+
+namespace {
+
+// An ImGui context with the UI font at `px` pixels, built on the CPU; measures text as the app does.
+class FontMetrics {
+public:
+    explicit FontMetrics(float px) : context_(ImGui::CreateContext()) {
+        font_file_ = load_ui_font(px);
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+        font_ = ImGui::GetIO().Fonts->Fonts[0];
+    }
+    ~FontMetrics() { ImGui::DestroyContext(context_); }
+    FontMetrics(const FontMetrics&) = delete;
+    FontMetrics& operator=(const FontMetrics&) = delete;
+
+    TextMeasure measure() const {
+        return [font = font_](std::string_view t) {
+            const ImVec2 s = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, t.data(), t.data() + t.size());
+            return LabelSize{s.x, s.y};
+        };
+    }
+    const std::string& font_file() const { return font_file_; }
+
+private:
+    ImGuiContext* context_;
+    ImFont* font_ = nullptr;
+    std::string font_file_;
+};
+
+// Token lists: English, Hangul ("나 는 빨간 사과 를 좋아해"), special tokens, word pieces, long words, numbers.
+std::vector<std::string> token_list(std::mt19937& rng, int n) {
+    static const std::vector<std::string> words = {"the",
+                                                   "cat",
+                                                   "sat",
+                                                   "on",
+                                                   "a",
+                                                   "mat",
+                                                   "i",
+                                                   "like",
+                                                   "red",
+                                                   "apples",
+                                                   "<eos>",
+                                                   "<sos>",
+                                                   "<pad>",
+                                                   "<unk>",
+                                                   "Ġthe",
+                                                   "##ing",
+                                                   "나",
+                                                   "는",
+                                                   "빨간",
+                                                   "사과",
+                                                   "를",
+                                                   "좋아해",
+                                                   "안녕하세요",
+                                                   "대한민국",
+                                                   "고양이가",
+                                                   "앉았다",
+                                                   "internationalization",
+                                                   "supercalifragilistic",
+                                                   "0 +self",
+                                                   "1 LN2",
+                                                   "final LN",
+                                                   "enc 0 self",
+                                                   "dec 1 cross",
+                                                   "W",
+                                                   "ᵀ√·",
+                                                   "12",
+                                                   "511"};
+    std::uniform_int_distribution<int> pick(0, static_cast<int>(words.size()) - 1), kind(0, 9), len(1, 28);
+    std::vector<std::string> out;
+    for (int i = 0; i < n; ++i) {
+        switch (kind(rng)) {
+            case 0: out.push_back(std::string(static_cast<size_t>(len(rng)), static_cast<char>('a' + i % 26))); break;
+            case 1: {
+                std::string hangul;  // random syllables of 1..12 characters
+                const int k = 1 + len(rng) % 12;
+                for (int c = 0; c < k; ++c) {
+                    const unsigned cp = 0xAC00 + static_cast<unsigned>((i * 131 + c * 977) % 11172);
+                    hangul += static_cast<char>(0xE0 | (cp >> 12));
+                    hangul += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+                    hangul += static_cast<char>(0x80 | (cp & 0x3F));
+                }
+                out.push_back(hangul);
+                break;
+            }
+            case 2: out.push_back(std::to_string(i)); break;
+            default: out.push_back(words[static_cast<size_t>(pick(rng))]);
+        }
+    }
+    return out;
+}
+
+// --- An intersection test independent of the layout's own (which separates by projection): two convex
+// quads meet when an edge of one crosses an edge of the other or a corner of one lies inside the other.
+float orient(LabelPoint a, LabelPoint b, LabelPoint c) { return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x); }
+
+bool segments_cross(LabelPoint a, LabelPoint b, LabelPoint c, LabelPoint d) {
+    const float d1 = orient(c, d, a), d2 = orient(c, d, b), d3 = orient(a, b, c), d4 = orient(a, b, d);
+    return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+bool strictly_inside(const LabelQuad& q, LabelPoint p) {
+    int pos = 0, neg = 0;
+    for (int i = 0; i < 4; ++i) {
+        const float o = orient(q.corner[i], q.corner[(i + 1) % 4], p);
+        pos += o > 1e-3f;
+        neg += o < -1e-3f;
+    }
+    return pos == 4 || neg == 4;
+}
+
+bool meet(const LabelQuad& a, const LabelQuad& b) {
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            if (segments_cross(a.corner[i], a.corner[(i + 1) % 4], b.corner[j], b.corner[(j + 1) % 4])) return true;
+    for (const LabelPoint& p : a.corner)
+        if (strictly_inside(b, p)) return true;
+    for (const LabelPoint& p : b.corner)
+        if (strictly_inside(a, p)) return true;
+    return false;
+}
+
+LabelQuad quad_of(const LabelRect& r) { return {{{r.x0, r.y0}, {r.x1, r.y0}, {r.x1, r.y1}, {r.x0, r.y1}}}; }
+
+bool is_prefix(const std::string& prefix, const std::string& s) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+const std::string kEllipsis = "…";
+
+}  // namespace
+
+TEST_CASE("axis labels never overlap each other or the cells, over many token lists and pitches", "[labels]") {
+    const FontMetrics font(16.0f);
+    INFO("font: " << (font.font_file().empty() ? std::string("ImGui's built-in") : font.font_file()));
+    const TextMeasure measure = font.measure();
+    std::mt19937 rng(18);
+    const std::vector<int> counts = {1, 2, 3, 4, 5, 7, 9, 12, 16, 24, 33, 48, 64, 97, 128, 200};
+    const std::vector<float> pitches = {2.0f, 3.5f, 6.0f, 9.0f, 13.0f, 17.0f, 22.0f, 31.0f, 48.0f};
+    int cases = 0, rotated = 0, thinned = 0, abbreviated = 0;
+    for (int n : counts)
+        for (float pitch : pitches)
+            for (int variant = 0; variant < 3; ++variant) {
+                const std::vector<std::string> cols = token_list(rng, n), rows = token_list(rng, n);
+                const int keep = variant == 2 ? static_cast<int>(rng() % static_cast<unsigned>(n)) : -1;
+                const float end_room = variant == 0 ? 0.0f : variant == 1 ? 80.0f : 400.0f;
+                const AxisLabelRequest col_req{LabelAxis::columns, pitch, 96.0f, end_room, 2.0f, keep, 4.0f};
+                const AxisLabelRequest row_req{LabelAxis::rows, pitch, 128.0f, 0.0f, 1.0f, keep, 8.0f};
+                const AxisLabels c = layout_axis_labels(cols, measure, col_req);
+                const AxisLabels r = layout_axis_labels(rows, measure, row_req);
+                INFO("n " << n << ", pitch " << pitch << ", variant " << variant << ", keep " << keep);
+                ++cases;
+                rotated += c.style == LabelStyle::rotated;
+                thinned += c.stride > 1 || r.stride > 1;
+                abbreviated += c.n_abbreviated() + r.n_abbreviated();
+
+                const LabelQuad cells = quad_of({0.0f, 0.0f, n * pitch, n * pitch});
+                std::vector<LabelQuad> boxes;
+                for (const AxisLabels* axis : {&c, &r})
+                    for (const PlacedLabel& l : axis->placed) {
+                        const LabelQuad q = l.box();
+                        CHECK_FALSE(meet(q, cells));
+                        const LabelRect b = q.bounds();  // inside the room the widget reserves
+                        CHECK(b.x0 >= axis->reserve.x0 - 0.01f);
+                        CHECK(b.x1 <= axis->reserve.x1 + 0.01f);
+                        CHECK(b.y0 >= axis->reserve.y0 - 0.01f);
+                        CHECK(b.y1 <= axis->reserve.y1 + 0.01f);
+                        boxes.push_back(q);
+                    }
+                for (size_t i = 0; i < boxes.size(); ++i)
+                    for (size_t j = i + 1; j < boxes.size(); ++j) CHECK_FALSE(meet(boxes[i], boxes[j]));
+
+                for (const PlacedLabel& l : c.placed) {  // within the band, and no further than the room past the end
+                    const LabelRect b = l.box().bounds();
+                    CHECK(b.y1 <= -col_req.margin + 0.01f);
+                    if (l.angle != 0.0f) CHECK(b.y0 >= -col_req.space - 0.01f);
+                    if (l.angle > 0.0f && l.angle < 1.5f) CHECK(b.x1 <= n * pitch + end_room + 0.01f);  // slanted
+                }
+                for (const PlacedLabel& l : r.placed) {
+                    CHECK(l.box().bounds().x1 <= -row_req.margin + 0.01f);
+                    CHECK(l.size.w <= row_req.space - row_req.margin + 0.01f);
+                }
+                for (const AxisLabels* axis : {&c, &r}) {
+                    const std::vector<std::string>& full = axis == &c ? cols : rows;
+                    for (const PlacedLabel& l : axis->placed) {
+                        const std::string& text = full[static_cast<size_t>(l.index)];
+                        if (!l.abbreviated) {
+                            CHECK(l.text == text);
+                            continue;
+                        }
+                        REQUIRE(l.text.size() > kEllipsis.size());
+                        CHECK(l.text.substr(l.text.size() - kEllipsis.size()) == kEllipsis);
+                        const std::string kept = l.text.substr(0, l.text.size() - kEllipsis.size());
+                        CHECK(is_prefix(kept, text));
+                        CHECK((static_cast<unsigned char>(text[kept.size()]) & 0xC0) != 0x80);  // a whole character
+                    }
+                    // The kept label is shown, and the first; the last too unless it cannot clear the first.
+                    std::vector<bool> shown(full.size(), false);
+                    for (const PlacedLabel& l : axis->placed) shown[static_cast<size_t>(l.index)] = true;
+                    if (keep >= 0) {
+                        CHECK(shown[static_cast<size_t>(keep)]);
+                    } else {
+                        CHECK(shown.front());
+                        const LabelSize first = measure(full.front()), last = measure(full.back());
+                        const float gap = axis == &c ? col_req.gap : row_req.gap;
+                        // Flat labels are kept within the cells' span, so the two ends need room for both;
+                        // rotated ones stand on their own column's centre.
+                        const bool room = axis == &r ? n * pitch >= first.h + last.h + gap
+                                          : c.style == LabelStyle::horizontal
+                                              ? n * pitch >= first.w + last.w + 2.0f * pitch + gap
+                                              : (n - 1) * pitch * std::sin(c.angle) >= std::max(first.h, last.h) + gap;
+                        if (room) CHECK(shown.back());
+                    }
+                }
+            }
+    // The lists reached every way of fitting labels.
+    CHECK(cases == static_cast<int>(counts.size() * pitches.size() * 3));
+    CHECK(rotated > 0);
+    CHECK(thinned > 0);
+    CHECK(abbreviated > 0);
+}
+
+TEST_CASE("a short sentence lies flat, a Hangul one rotates, a long one thins", "[labels]") {
+    const FontMetrics font(16.0f);
+    const TextMeasure measure = font.measure();
+    const std::vector<std::string> digits = {"0", "1", "2", "3"};
+    const AxisLabels flat = layout_axis_labels(digits, measure, {LabelAxis::columns, 30.0f, 96.0f, 0.0f, 2.0f, -1});
+    CHECK(flat.style == LabelStyle::horizontal);
+    CHECK(flat.placed.size() == 4);
+
+    const std::vector<std::string> korean = {"<sos>", "나", "는", "빨간", "사과", "를", "좋아해"};
+    const AxisLabels slanted = layout_axis_labels(korean, measure, {LabelAxis::columns, 26.0f, 96.0f, 96.0f, 2.0f, -1});
+    CHECK(slanted.style == LabelStyle::rotated);
+    CHECK(slanted.placed.size() == korean.size());
+    CHECK(slanted.n_abbreviated() == 0);
+
+    std::vector<std::string> many;
+    for (int i = 0; i < 200; ++i) many.push_back(std::to_string(i));
+    const AxisLabels thin = layout_axis_labels(many, measure, {LabelAxis::columns, 3.0f, 96.0f, 0.0f, 2.0f, 57});
+    CHECK(thin.stride > 1);
+    CHECK(thin.placed.size() < many.size());
+    CHECK(thin.placed.size() > 5);
+    bool kept = false;
+    for (const PlacedLabel& l : thin.placed) kept |= l.index == 57;
+    CHECK(kept);
+
+    // A row label wider than its band is cut at a character and ends with "…".
+    const std::vector<std::string> long_rows = {"대한민국만세대한민국만세대한민국만세", "a"};
+    const AxisLabels rows =
+        layout_axis_labels(long_rows, measure, {LabelAxis::rows, 20.0f, 80.0f, 0.0f, 1.0f, -1, 4.0f});
+    REQUIRE(rows.placed.size() == 2);
+    CHECK(rows.placed[0].abbreviated);
+    CHECK(rows.placed[0].size.w <= 76.01f);
+    CHECK(rows.at({rows.placed[0].pos.x + 1.0f, rows.placed[0].pos.y + 1.0f}) == &rows.placed[0]);
+}
+
+TEST_CASE("the embeddings map's labels: no two overlap, none covers a point, each moved one has a leader line",
+          "[labels]") {
+    const FontMetrics font(16.0f);
+    const TextMeasure measure = font.measure();
+    std::mt19937 rng(7);
+    int leaders = 0, dropped = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        const int n = 3 + trial % 30;
+        const LabelRect area{0.0f, 0.0f, 300.0f + 10.0f * (trial % 20), 300.0f + 10.0f * (trial % 20)};
+        // Half the points in a tight cluster (as the embeddings of similar tokens are), the rest spread.
+        std::uniform_real_distribution<float> spread(10.0f, area.x1 - 10.0f), cluster(-18.0f, 18.0f);
+        std::vector<LabelPoint> points;
+        for (int i = 0; i < n; ++i)
+            points.push_back(i % 2 ? LabelPoint{spread(rng), spread(rng)}
+                                   : LabelPoint{0.4f * area.x1 + cluster(rng), 0.5f * area.y1 + cluster(rng)});
+        const std::vector<std::string> texts = token_list(rng, n);
+        std::vector<LabelSize> sizes;
+        for (const std::string& t : texts) sizes.push_back(measure(t));
+        const PointLabelRequest request{area, 4.0f, 2.0f};
+        const std::vector<PointLabel> labels = place_point_labels(points, sizes, request);
+        REQUIRE(labels.size() == points.size());
+        INFO("trial " << trial);
+        for (size_t i = 0; i < labels.size(); ++i) {
+            const PointLabel& l = labels[i];
+            if (!l.placed) {
+                ++dropped;
+                continue;
+            }
+            CHECK(l.box.x0 >= area.x0);
+            CHECK(l.box.x1 <= area.x1);
+            CHECK(l.box.y0 >= area.y0);
+            CHECK(l.box.y1 <= area.y1);
+            CHECK(std::abs((l.box.x1 - l.box.x0) - sizes[i].w) < 0.01f);
+            for (const LabelPoint& p : points)
+                CHECK_FALSE(l.box.grown(request.dot_radius).overlaps({p.x, p.y, p.x, p.y}));
+            for (size_t j = i + 1; j < labels.size(); ++j)
+                if (labels[j].placed) CHECK_FALSE(meet(quad_of(l.box), quad_of(labels[j].box)));
+            // Moved past the spots beside its dot: a leader line from the dot's edge to the box's nearest point.
+            const float dx = std::max({l.box.x0 - points[i].x, points[i].x - l.box.x1, 0.0f});
+            const float dy = std::max({l.box.y0 - points[i].y, points[i].y - l.box.y1, 0.0f});
+            const bool moved = std::max(dx, dy) > request.dot_radius + request.gap + 0.5f;
+            CHECK(l.leader == moved);
+            if (l.leader) {
+                ++leaders;
+                const float from = std::hypot(l.leader_from.x - points[i].x, l.leader_from.y - points[i].y);
+                CHECK(from <= request.dot_radius + 0.01f);
+                const bool on_edge =
+                    std::abs(l.leader_to.x - l.box.x0) < 0.01f || std::abs(l.leader_to.x - l.box.x1) < 0.01f ||
+                    std::abs(l.leader_to.y - l.box.y0) < 0.01f || std::abs(l.leader_to.y - l.box.y1) < 0.01f;
+                CHECK(on_edge);
+                for (size_t j = 0; j < labels.size(); ++j)  // it crosses no label placed before it
+                    if (j < i && labels[j].placed)
+                        CHECK_FALSE(segment_hits_rect(l.leader_from, l.leader_to, labels[j].box));
+            }
+        }
+        if (sizes.front().w < 0.3f * area.x1) CHECK(labels.front().placed);  // placed first, into an empty map
+    }
+    CHECK(leaders > 0);  // the clusters pushed labels out
+    CHECK(dropped > 0);  // and some found no room: shown on hover only
+}
