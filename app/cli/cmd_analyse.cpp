@@ -188,24 +188,26 @@ int run_pca(const Argv& argv) {
     const bool by_id = args.get("ids").has_value();
     auto ids = token_list(model, *args.get(by_id ? "ids" : "tokens"), by_id);
     if (!ids) return fail("pca: " + ids.error().message, kExitBadInput);
-    auto coords = pca_2d(*token_table(model).table, *ids);
-    if (!coords) return fail("pca: " + coords.error().message, kExitBadInput);
+    auto pca = pca_2d(*token_table(model).table, *ids);
+    if (!pca) return fail("pca: " + pca.error().message, kExitBadInput);
+    const Mat& coords = pca->coords;
     if (args.has("json")) {
         nlohmann::json j = nlohmann::json::array();
         for (size_t i = 0; i < ids->size(); ++i)
             j.push_back({{"id", (*ids)[i]},
                          {"token", token_text(model, (*ids)[i])},
-                         {"pc1", (*coords)(static_cast<Eigen::Index>(i), 0)},
-                         {"pc2", (*coords)(static_cast<Eigen::Index>(i), 1)}});
+                         {"pc1", coords(static_cast<Eigen::Index>(i), 0)},
+                         {"pc2", coords(static_cast<Eigen::Index>(i), 1)}});
         std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
     std::printf("%6s %10s %10s  %s\n", "id", "pc1", "pc2", "token");
     for (size_t i = 0; i < ids->size(); ++i)
-        std::printf("%6d %+10.4f %+10.4f  %s\n", (*ids)[i],
-                    static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 0)),
-                    static_cast<double>((*coords)(static_cast<Eigen::Index>(i), 1)),
-                    shown(token_text(model, (*ids)[i])).c_str());
+        std::printf(
+            "%6d %+10.4f %+10.4f  %s\n", (*ids)[i], static_cast<double>(coords(static_cast<Eigen::Index>(i), 0)),
+            static_cast<double>(coords(static_cast<Eigen::Index>(i), 1)), shown(token_text(model, (*ids)[i])).c_str());
+    std::printf("pc1 explains %.1f%% of the variance, pc2 %.1f%%\n", 100.0 * static_cast<double>(pca->explained[0]),
+                100.0 * static_cast<double>(pca->explained[1]));
     return 0;
 }
 

@@ -40,7 +40,7 @@ Result<std::vector<TokenSimilarity>> nearest_tokens(const Tensor& table, int id,
     return all;
 }
 
-Result<Mat> pca_2d(const Tensor& table, const std::vector<int>& ids) {
+Result<Pca2d> pca_2d(const Tensor& table, const std::vector<int>& ids) {
     for (int id : ids)
         if (auto st = check_id(table, id); !st) return st.error();
     if (std::set<int>(ids.begin(), ids.end()).size() < 3)
@@ -56,7 +56,11 @@ Result<Mat> pca_2d(const Tensor& table, const std::vector<int>& ids) {
         coords.col(c).cwiseAbs().maxCoeff(&at);
         if (coords(at, c) < 0.0f) coords.col(c) *= -1.0f;
     }
-    return coords;
+    const Eigen::VectorXf sigma = svd.singularValues();  // (min(n, C),), descending
+    const float total = sigma.squaredNorm();
+    const std::array<float, 2> explained = {total > 0.0f ? sigma(0) * sigma(0) / total : 0.0f,
+                                            total > 0.0f && sigma.size() > 1 ? sigma(1) * sigma(1) / total : 0.0f};
+    return Pca2d{std::move(coords), explained};
 }
 
 }  // namespace attnlab

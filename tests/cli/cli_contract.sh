@@ -108,6 +108,7 @@ check "similar unknown" 1 -- "$cli" similar "$m" --token zzzz
 check "similar usage"   2 -- "$cli" similar "$m"
 check "pca"             0 -- "$cli" pca "$bt" --tokens the,cat,sat,play
 expect_output "pca prints coordinates" '^ +6 +[+-][0-9.]+ +[+-][0-9.]+  "cat"$'
+expect_output "pca names the variance" '^pc1 explains [0-9]+\.[0-9]% of the variance, pc2 [0-9]+\.[0-9]%$'
 check "pca too few"     1 -- "$cli" pca "$bt" --ids 5,5,6
 check "qk list"         0 -- "$cli" qk "$bt" --layer 1 --head 2 --tokens the,cat,play
 expect_output "qk labels rows and columns" '^ +cat( +[+-][0-9]+\.[0-9]{3}){3}$'

@@ -172,15 +172,46 @@ TEST_CASE("nearest tokens by cosine and the 2-D PCA of GPT-2's embeddings match 
     }
 
     const std::vector<int> ids = {49, 7, 23, 0, 41, 12, 30, 5};  // make_hf_golden.py's PCA_IDS
-    auto coords = pca_2d(table, ids);
-    if (!coords) FAIL(coords.error().message);
+    auto pca = pca_2d(table, ids);
+    if (!pca) FAIL(pca.error().message);
+    const Mat& coords = pca->coords;
     const Tensor& want = analysis->tensors.at("pca.coords");  // (8, 2)
-    REQUIRE(coords->rows() == 8);
+    REQUIRE(coords.rows() == 8);
     for (int i = 0; i < 8; ++i)
-        for (int c = 0; c < 2; ++c) CHECK(std::abs((*coords)(i, c) - want.data[i * 2 + c]) < 1e-4f);
+        for (int c = 0; c < 2; ++c) CHECK(std::abs(coords(i, c) - want.data[i * 2 + c]) < 1e-4f);
 
     CHECK(nearest_tokens(table, 50, 3).error().message == "token id 50 is outside the vocabulary 0..49");
     CHECK(pca_2d(table, {3, 3, 4}).error().message == "a 2-D picture needs at least 3 different tokens");
+}
+
+TEST_CASE("PCA's explained variance: an exact case, and each share against the coordinates' own spread", "[analysis]") {
+    // Six rows around (1, 2, 3): ±3 along x, ±1 along y, ±0.5 along z. Centred, the squared spreads
+    // are 18, 2 and 0.5 of 20.5: PC1 is x (18 / 20.5), PC2 is y (2 / 20.5).
+    Tensor table({6, 3});
+    const float rows[6][3] = {{3, 0, 0}, {-3, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 0.5f}, {0, 0, -0.5f}};
+    for (int i = 0; i < 6; ++i)
+        for (int c = 0; c < 3; ++c) table.data[static_cast<size_t>(i * 3 + c)] = rows[i][c] + static_cast<float>(c + 1);
+    auto pca = pca_2d(table, {0, 1, 2, 3, 4, 5});
+    if (!pca) FAIL(pca.error().message);
+    CHECK(std::abs(pca->explained[0] - 18.0f / 20.5f) < 1e-5f);
+    CHECK(std::abs(pca->explained[1] - 2.0f / 20.5f) < 1e-5f);
+    CHECK(std::abs(pca->coords(0, 0) - 3.0f) < 1e-5f);  // the sign rule: the largest coordinate positive
+    CHECK(std::abs(pca->coords(2, 1) - 1.0f) < 1e-5f);
+
+    // Any table: each share is its coordinates' squared spread over the rows' whole squared spread.
+    Tensor random({20, 7});
+    for (size_t k = 0; k < random.data.size(); ++k) random.data[k] = std::sin(static_cast<float>(k) * 1.7f) * 3.0f;
+    const std::vector<int> ids = {0, 3, 5, 8, 11, 13, 19};
+    auto p = pca_2d(random, ids);
+    if (!p) FAIL(p.error().message);
+    Eigen::RowVectorXf mean = Eigen::RowVectorXf::Zero(7);
+    for (int id : ids) mean += random.matrix().row(id);
+    mean /= static_cast<float>(ids.size());
+    float total = 0.0f;
+    for (int id : ids) total += (random.matrix().row(id) - mean).squaredNorm();
+    for (int c = 0; c < 2; ++c) CHECK(std::abs(p->explained[c] - p->coords.col(c).squaredNorm() / total) < 1e-4f);
+    CHECK(p->explained[0] >= p->explained[1]);
+    CHECK(p->explained[0] + p->explained[1] <= 1.0f + 1e-5f);
 }
 
 TEST_CASE("tokens ranked by a row: highest or lowest first, ties to the lower id", "[analysis]") {
