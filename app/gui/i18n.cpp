@@ -439,6 +439,10 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"a token of the vocabulary", "어휘의 토큰"},
         {"not a token of the vocabulary", "어휘에 없는 토큰입니다"},
         {"nearest by cosine", "코사인으로 가장 가까운 토큰"},
+        {"PC1 (%.0f%% of the variance)", "PC1 (분산의 %.0f%%)"},
+        {"PC2 (%.0f%% of the variance)", "PC2 (분산의 %.0f%%)"},
+        {"Click to choose this token.", "클릭하면 이 토큰을 고릅니다."},
+        {"coordinates: PC1 %+.3f, PC2 %+.3f", "좌표: PC1 %+.3f, PC2 %+.3f"},
         {"This model has no vocabulary to choose tokens from.", "이 모델에는 토큰을 고를 어휘가 없습니다."},
         {"The token embeddings compared: the tokens whose embedding points the same way as the chosen one (cosine "
          "similarity), and a map of them and the sentence's tokens on the embeddings' first two principal components.",

@@ -1,12 +1,17 @@
+// The Analysis view's embeddings tool: nearest tokens by cosine, and the 2-D PCA map with its labels
+// placed by widgets/point_labels.h.
 #include "panels/embedding_map.h"
 
 #include "analysis/embedding_similarity.h"
 #include "panels/input_fields.h"
 #include "param_names.h"
+#include "widgets/label_draw.h"
+#include "widgets/point_labels.h"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 namespace attnlab::gui {
@@ -19,8 +24,8 @@ struct EmbeddingCache {
     const Tensor* table = nullptr;  // the token table it was computed from (an edit replaces it)
     int id = -1;
     std::vector<TokenSimilarity> nearest;
-    std::vector<int> map_ids;     // the chosen token, its neighbours, the sentence's tokens
-    Result<Mat> map = Error{""};  // (n, 2)
+    std::vector<int> map_ids;       // the chosen token, its neighbours, the sentence's tokens
+    Result<Pca2d> map = Error{""};  // coordinates (n, 2) and the variance each axis explains
 };
 
 struct Side {
@@ -53,31 +58,110 @@ void refresh(EmbeddingCache& cache, const Side& side, int id) {
     cache.map = pca_2d(side.table, cache.map_ids);
 }
 
-// Dots with labels in a square, the chosen token in the accent colour, its neighbours brighter.
-void draw_map(const PanelContext& ctx, const EmbeddingCache& cache, const Side& side, float size) {
-    const Mat& xy = *cache.map;
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
+ImU32 point_color(const EmbeddingCache& cache, size_t i) {
+    if (i == 0) return ImGui::GetColorU32(ImVec4(1.0f, 0.78f, 0.16f, 1.0f));                     // the chosen token
+    if (i <= cache.nearest.size()) return ImGui::GetColorU32(ImVec4(0.35f, 0.67f, 1.0f, 1.0f));  // its neighbours
+    return ImGui::GetColorU32(ImGuiCol_TextDisabled);  // the sentence's other tokens
+}
+
+// A label over a filled box, for the hovered point.
+void draw_label_boxed(ImDrawList* draw, const LabelRect& box, ImU32 colour, const std::string& text, float pad) {
+    draw->AddRectFilled(ImVec2(box.x0 - pad, box.y0 - pad), ImVec2(box.x1 + pad, box.y1 + pad),
+                        ImGui::GetColorU32(ImGuiCol_PopupBg), 0.2f * pad);
+    draw->AddRect(ImVec2(box.x0 - pad, box.y0 - pad), ImVec2(box.x1 + pad, box.y1 + pad), colour, 0.2f * pad);
+    draw->AddText(ImVec2(box.x0, box.y0), colour, text.c_str());
+}
+
+// The axes' names, with the share of the variance each component explains: PC1 under the square, PC2 up its left.
+void draw_axis_names(const PanelContext& ctx, const Pca2d& pca, ImVec2 square, float size) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
+    char pc1[96], pc2[96];
+    std::snprintf(pc1, sizeof pc1, ctx.t("PC1 (%.0f%% of the variance)"),
+                  100.0 * static_cast<double>(pca.explained[0]));
+    std::snprintf(pc2, sizeof pc2, ctx.t("PC2 (%.0f%% of the variance)"),
+                  100.0 * static_cast<double>(pca.explained[1]));
+    const ImVec2 w1 = ImGui::CalcTextSize(pc1), w2 = ImGui::CalcTextSize(pc2);
+    draw->AddText(ImVec2(square.x + 0.5f * (size - w1.x), square.y + size + 0.2f * ctx.em), colour, pc1);
+    draw_rotated_text(draw, ImVec2(square.x - w2.y - 0.2f * ctx.em, square.y + 0.5f * (size + w2.x)), colour, pc2,
+                      0.5f * 3.14159265f);
+}
+
+// Dots in a square with their labels placed clear of each other (leader lines where moved), the axes named;
+// hovering a dot lights it and its label (shown even if it found no room), a click chooses its token.
+void draw_map(PanelContext& ctx, const EmbeddingCache& cache, const Side& side, ImVec2 avail, std::string& token) {
+    const Pca2d& pca = *cache.map;
+    const Mat& xy = pca.coords;          // (n, 2)
+    const float margin = 1.6f * ctx.em;  // room for the axis names
+    const float size = std::max(8.0f * ctx.em, std::min(avail.x - margin, avail.y - margin));
+    const ImVec2 top_left = ImGui::GetCursorScreenPos();
+    const ImVec2 origin(top_left.x + margin, top_left.y);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->AddRect(origin, ImVec2(origin.x + size, origin.y + size), ImGui::GetColorU32(ImGuiCol_Border));
     const float lo_x = xy.col(0).minCoeff(), hi_x = xy.col(0).maxCoeff(), lo_y = xy.col(1).minCoeff(),
                 hi_y = xy.col(1).maxCoeff();
-    const float pad = 2.5f * ctx.em, span = size - 2.0f * pad;
-    const auto at = [&](Eigen::Index i) {
-        const float fx = hi_x > lo_x ? (xy(i, 0) - lo_x) / (hi_x - lo_x) : 0.5f;
-        const float fy = hi_y > lo_y ? (xy(i, 1) - lo_y) / (hi_y - lo_y) : 0.5f;
+    const float pad = 1.2f * ctx.em, span = size - 2.0f * pad;
+    const auto at = [&](float x, float y) {
+        const float fx = hi_x > lo_x ? (x - lo_x) / (hi_x - lo_x) : 0.5f;
+        const float fy = hi_y > lo_y ? (y - lo_y) / (hi_y - lo_y) : 0.5f;
         return ImVec2(origin.x + pad + fx * span, origin.y + pad + (1.0f - fy) * span);
     };
-    const ImU32 chosen = ImGui::GetColorU32(ImVec4(1.0f, 0.78f, 0.16f, 1.0f));
-    const ImU32 near = ImGui::GetColorU32(ImVec4(0.35f, 0.67f, 1.0f, 1.0f));
-    const ImU32 other = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-    for (Eigen::Index i = xy.rows() - 1; i >= 0; --i) {  // the chosen token drawn last, on top
-        const ImU32 colour = i == 0 ? chosen : i <= static_cast<Eigen::Index>(cache.nearest.size()) ? near : other;
-        const ImVec2 p = at(i);
-        draw->AddCircleFilled(p, 0.25f * ctx.em, colour);
-        draw->AddText(ImVec2(p.x + 0.35f * ctx.em, p.y - 0.5f * ctx.em), colour,
-                      label(side, cache.map_ids[static_cast<size_t>(i)]).c_str());
+    // The centre of the chosen tokens (0, 0), faintly.
+    const ImVec2 zero = at(0.0f, 0.0f);
+    const ImU32 faint = ImGui::GetColorU32(ImGuiCol_Border);
+    draw->AddLine(ImVec2(origin.x, zero.y), ImVec2(origin.x + size, zero.y), faint);
+    draw->AddLine(ImVec2(zero.x, origin.y), ImVec2(zero.x, origin.y + size), faint);
+    draw_axis_names(ctx, pca, origin, size);
+
+    const size_t n = static_cast<size_t>(xy.rows());
+    std::vector<LabelPoint> points;
+    std::vector<LabelSize> sizes;
+    std::vector<std::string> texts;
+    const TextMeasure measure = imgui_text_measure();
+    for (size_t i = 0; i < n; ++i) {
+        const ImVec2 p = at(xy(static_cast<Eigen::Index>(i), 0), xy(static_cast<Eigen::Index>(i), 1));
+        points.push_back({p.x, p.y});
+        texts.push_back(label(side, cache.map_ids[i]));
+        sizes.push_back(measure(texts.back()));
     }
-    ImGui::Dummy(ImVec2(size, size));
+    const PointLabelRequest request{
+        {origin.x, origin.y, origin.x + size, origin.y + size}, 0.25f * ctx.em, 0.15f * ctx.em};
+    const std::vector<PointLabel> labels = place_point_labels(points, sizes, request);
+
+    ImGui::InvisibleButton("map", ImVec2(size + margin, size + margin));
+    int hovered = -1;  // the dot nearest the mouse, within an em
+    if (ImGui::IsItemHovered()) {
+        const ImVec2 m = ImGui::GetIO().MousePos;
+        float best = ctx.em * ctx.em;
+        for (size_t i = 0; i < n; ++i) {
+            const float dx = points[i].x - m.x, dy = points[i].y - m.y;
+            if (dx * dx + dy * dy < best) best = dx * dx + dy * dy, hovered = static_cast<int>(i);
+        }
+    }
+    for (size_t i = n; i-- > 0;) {  // the chosen token drawn last, on top
+        const ImU32 colour = point_color(cache, i);
+        const PointLabel& l = labels[i];
+        if (l.placed && l.leader)
+            draw->AddLine(ImVec2(l.leader_from.x, l.leader_from.y), ImVec2(l.leader_to.x, l.leader_to.y), colour);
+        draw->AddCircleFilled(ImVec2(points[i].x, points[i].y), request.dot_radius, colour);
+        if (l.placed) draw->AddText(ImVec2(l.box.x0, l.box.y0), colour, texts[i].c_str());
+    }
+    if (hovered < 0) return;
+    const size_t h = static_cast<size_t>(hovered);
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    draw->AddCircle(ImVec2(points[h].x, points[h].y), 2.5f * request.dot_radius, text, 0, 2.0f);
+    const PointLabel& l = labels[h];
+    if (l.placed && l.leader)
+        draw->AddLine(ImVec2(l.leader_from.x, l.leader_from.y), ImVec2(l.leader_to.x, l.leader_to.y), text, 2.0f);
+    draw_label_boxed(draw, l.placed ? l.box : point_label_beside(points[h], sizes[h], request), text, texts[h],
+                     0.15f * ctx.em);
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(texts[h].c_str());
+    ImGui::Text(ctx.t("coordinates: PC1 %+.3f, PC2 %+.3f"), static_cast<double>(xy(static_cast<Eigen::Index>(h), 0)),
+                static_cast<double>(xy(static_cast<Eigen::Index>(h), 1)));
+    ImGui::TextDisabled("%s", ctx.t("Click to choose this token."));
+    ImGui::EndTooltip();
+    if (ImGui::IsItemClicked()) token = texts[h];
 }
 
 }  // namespace
@@ -119,8 +203,7 @@ void draw_embedding_tool(PanelContext& ctx) {
     ImGui::SameLine();
     ImGui::BeginChild("map");
     if (cache.map) {
-        const ImVec2 avail = ImGui::GetContentRegionAvail();
-        draw_map(ctx, cache, side, std::max(8.0f * ctx.em, std::min(avail.x, avail.y)));
+        draw_map(ctx, cache, side, ImGui::GetContentRegionAvail(), token);
     } else {
         ImGui::TextDisabled("%s", cache.map.error().message.c_str());
     }
