@@ -3,6 +3,7 @@
 // are placed by label_layout.h (horizontal, rotated, thinned or abbreviated, never on the cells).
 #pragma once
 
+#include "widgets/label_draw.h"  // draw_rotated_text, which callers of this header use too
 #include "widgets/label_layout.h"
 
 #include <imgui.h>
