@@ -5,6 +5,7 @@
 #include "io/trace_file.h"
 #include "panels/changes_bar.h"
 #include "panels/panel_context.h"
+#include "panels/stepper_timeline.h"
 #include "panels/tour_panel.h"
 #include "panels/tour_target.h"
 
@@ -52,6 +53,14 @@ bool target_in_central_view(TourTaskKind kind) {
 
 constexpr View kCentralViews[] = {View::positional, View::attention, View::masks,    View::residual,   View::ffn,
                                   View::output,     View::weights,   View::training, View::playground, View::analysis};
+// Classroom mode hides the side panels and folds the stepper to a strip: their views become tabs too.
+constexpr View kClassroomViews[] = {View::input,      View::model,    View::positional, View::attention, View::masks,
+                                    View::residual,   View::ffn,      View::output,     View::weights,   View::training,
+                                    View::playground, View::analysis, View::stepper};
+
+bool is_central(View v) {
+    return std::find(std::begin(kCentralViews), std::end(kCentralViews), v) != std::end(kCentralViews);
+}
 
 // The four windows tile the screen, so their background is the colour main.cpp clears the frame
 // to: one full-screen layer of blended pixels less for a software rasteriser.
@@ -218,8 +227,9 @@ void App::follow_cursor() {
     if (cursor == 0 || cursor == session_.stepper().size()) return;
     const StepId& id = session_.stepper().step(cursor - 1).record.id;
     const View v = view_for_step(id);
-    for (View c : kCentralViews)
-        if (c == v) show_view(v);
+    if (view_.tab != View::stepper)  // classroom's Stepper tab stays while the class steps through
+        for (View c : kCentralViews)
+            if (c == v) show_view(v);
     if (v == View::attention) focus_attention_step(view_, id);
 }
 
@@ -318,12 +328,15 @@ void App::draw_view_tabs(const PanelContext& ctx) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, gap = 2.0f;
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(gap, gap));
-    for (size_t i = 0; i < std::size(kCentralViews); ++i) {
-        const View v = kCentralViews[i];
+    const bool classroom = view_.settings.classroom;
+    const View* tabs = classroom ? kClassroomViews : kCentralViews;
+    const size_t n_tabs = classroom ? std::size(kClassroomViews) : std::size(kCentralViews);
+    for (size_t i = 0; i < n_tabs; ++i) {
+        const View v = tabs[i];
         const char* title = ctx.t(view_title(v));
         const float w = ImGui::CalcTextSize(title).x + 2.0f * style.FramePadding.x;
         if (i > 0 && ImGui::GetItemRectMax().x + gap + w <= right) ImGui::SameLine();
-        const bool open = view_.tab == v;
+        const bool open = shown_view() == v;
         ImGui::PushStyleColor(ImGuiCol_Button, style.Colors[open ? ImGuiCol_TabActive : ImGuiCol_Tab]);
         ImGui::PushStyleColor(ImGuiCol_ButtonHovered, style.Colors[ImGuiCol_TabHovered]);
         ImGui::PushStyleColor(ImGuiCol_ButtonActive, style.Colors[ImGuiCol_TabActive]);
@@ -338,12 +351,21 @@ void App::draw_view_tabs(const PanelContext& ctx) {
     ImGui::Dummy(ImVec2(0.0f, 2.0f));
 }
 
+// The view the central pane shows: the chosen one, but outside classroom mode the Input, Model and
+// Stepper views are side panels already, and the pane shows the first of its own (as a tab bar would).
+View App::shown_view() const {
+    return view_.settings.classroom || is_central(view_.tab) ? view_.tab : View::positional;
+}
+
 // The open view, in a child that scrolls; in the first frames of a tour chapter it scrolls to the
 // chapter's widget when the view drew it out of sight.
 void App::draw_central_view(PanelContext& ctx) {
     draw_changes_bar(ctx);  // what differs from the model file, in every view
     ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    switch (view_.tab) {
+    switch (shown_view()) {
+        case View::input: draw_input_panel(ctx); break;
+        case View::model: draw_model_panel(ctx); break;
+        case View::stepper: draw_stepper_panel(ctx); break;
         case View::positional: draw_positional_panel(ctx); break;
         case View::attention: draw_attention_panel(ctx); break;
         case View::masks: draw_masks_panel(ctx); break;
@@ -424,7 +446,7 @@ void App::draw_layout() {
     const std::string stepper_title =
         view_.settings.classroom ? std::string("###stepper_strip") : std::string(ctx.t("Stepper")) + "###stepper";
     fixed_window(stepper_title.c_str(), ImVec2(origin.x, origin.y + body_h), ImVec2(size.x, stepper_h),
-                 [&] { draw_stepper_panel(ctx); });
+                 [&] { view_.settings.classroom ? draw_stepper_strip(ctx) : draw_stepper_panel(ctx); });
     if (view_.bring_forward) show_view(*std::exchange(view_.bring_forward, std::nullopt));
     draw_classroom_overlays();
 }

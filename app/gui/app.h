@@ -79,6 +79,7 @@ private:
     void draw_non_finite_warning();
     void draw_predict_indicator();
     void draw_layout();
+    View shown_view() const;
     void draw_view_tabs(const PanelContext& ctx);
     void draw_central_view(PanelContext& ctx);
     void advance_playback(float dt);

@@ -54,7 +54,7 @@ bool icon_button(const PanelContext& ctx, const char* id, Icon icon, const char*
     return pressed;
 }
 
-void draw_controls(PanelContext& ctx) {
+void draw_controls(PanelContext& ctx, bool strip) {
     Session& s = ctx.session;
     const size_t cursor = ctx.stepper().cursor(), n = ctx.stepper().size();
     ImGui::BeginDisabled(cursor == 0);
@@ -74,7 +74,7 @@ void draw_controls(PanelContext& ctx) {
         if (!playing && cursor == n) s.run_to(0);  // play again from the start
         ctx.view.stepper.playing = !playing;
     }
-    if (!ctx.view.settings.classroom) {  // the classroom strip keeps its width for the step's title
+    if (!strip) {  // the classroom strip keeps its width for the step's title
         ImGui::SameLine();
         ImGui::SetNextItemWidth(9.0f * ctx.em);
         const std::string format = std::string("%.1f ") + ctx.t("steps/s");
@@ -128,7 +128,7 @@ std::string fit_words(const std::string& text, float width) {
 // buttons' tooltips, its path in this line's tooltip). Smaller, or without the formula, when the
 // line is too short for it; on a line of its own below the controls when even the title does not
 // fit beside them, and in the classroom's one-line strip the title cut after a whole word.
-void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e) {
+void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e, bool strip) {
     const Stepper& st = ctx.stepper();
     const size_t cursor = st.cursor();
     ImGui::SameLine(0.0f, 1.5f * ctx.em);
@@ -147,9 +147,9 @@ void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e) {
         return ImGui::CalcTextSize(index.c_str()).x + ImGui::CalcTextSize(title.c_str()).x + ctx.em * 2.0f +
                (with_formula ? ImGui::CalcTextSize(formula.c_str()).x : 0.0f);
     };
-    if (!ctx.view.settings.classroom && width(false) > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+    if (!strip && width(false) > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
     const float room = ImGui::GetContentRegionAvail().x;
-    ImGui::SetWindowFontScale(ctx.view.settings.classroom ? 1.0f : 1.25f);  // the strip is one frame tall
+    ImGui::SetWindowFontScale(strip ? 1.0f : 1.25f);  // the strip is one frame tall
     if (width(true) > room) ImGui::SetWindowFontScale(1.0f);
     const bool show_formula = width(true) <= room;
     ImGui::TextUnformatted(index.c_str());
@@ -202,15 +202,14 @@ ExplainFocus stepper_focus(const PanelContext& ctx, const StepId& id) {
     return {ctx.view.attention.head, view_for_step(id) == View::residual ? ctx.view.residual.token : -1, -1};
 }
 
-}  // namespace
-
-void draw_stepper_panel(PanelContext& ctx) {
+// The whole stepper, or (strip) its controls and the step's title on one line.
+void draw_stepper(PanelContext& ctx, bool strip) {
     const size_t cursor = ctx.stepper().cursor();
     std::optional<Result<Explanation>> e;
     if (cursor > 0) e = step_explanation(ctx, cursor - 1, stepper_focus(ctx, ctx.stepper().step(cursor - 1).record.id));
-    draw_controls(ctx);
-    draw_current_step(ctx, e ? &*e : nullptr);
-    if (ctx.view.settings.classroom) return;  // a one-line strip: the view gets the screen, the explanation its tooltip
+    draw_controls(ctx, strip);
+    draw_current_step(ctx, e ? &*e : nullptr, strip);
+    if (strip) return;  // the view gets the screen; the step's path is this line's tooltip
     draw_legend(ctx);
     // A tight gap below the timeline: at the layout's 10.6 em, the explanation gets four lines.
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.25f * ctx.em));
@@ -218,5 +217,11 @@ void draw_stepper_panel(PanelContext& ctx) {
     ImGui::PopStyleVar();
     if (e) draw_explanation(ctx, *e);
 }
+
+}  // namespace
+
+void draw_stepper_panel(PanelContext& ctx) { draw_stepper(ctx, false); }
+
+void draw_stepper_strip(PanelContext& ctx) { draw_stepper(ctx, true); }
 
 }  // namespace attnlab::gui

@@ -21,4 +21,8 @@ ImVec4 formula_color(const PanelContext& ctx);
 // underneath. Hover explains a step; click or drag runs the forward pass to it.
 void draw_timeline(PanelContext& ctx, float cell_height);
 
+// Classroom mode's stepper: the controls and the last run step's title on one line (the whole
+// stepper is draw_stepper_panel).
+void draw_stepper_strip(PanelContext& ctx);
+
 }  // namespace attnlab::gui
