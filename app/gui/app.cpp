@@ -62,6 +62,26 @@ bool is_central(View v) {
     return std::find(std::begin(kCentralViews), std::end(kCentralViews), v) != std::end(kCentralViews);
 }
 
+// The body of a view, below its tab (or a slide's title).
+void draw_view_body(View v, PanelContext& ctx) {
+    switch (v) {
+        case View::input: draw_input_panel(ctx); break;
+        case View::model: draw_model_panel(ctx); break;
+        case View::stepper: draw_stepper_panel(ctx); break;
+        case View::positional: draw_positional_panel(ctx); break;
+        case View::attention: draw_attention_panel(ctx); break;
+        case View::masks: draw_masks_panel(ctx); break;
+        case View::residual: draw_residual_panel(ctx); break;
+        case View::ffn: draw_ffn_panel(ctx); break;
+        case View::output: draw_output_panel(ctx); break;
+        case View::weights: draw_weights_panel(ctx); break;
+        case View::training: draw_training_panel(ctx); break;
+        case View::playground: draw_playground_panel(ctx); break;
+        case View::analysis: draw_analysis_panel(ctx); break;
+        default: break;
+    }
+}
+
 // The four windows tile the screen, so their background is the colour main.cpp clears the frame
 // to: one full-screen layer of blended pixels less for a software rasteriser.
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -126,7 +146,8 @@ void App::export_tour_slides(const std::string& dir) {
     slide_wait_ = 0;
 }
 
-// One slide per view: switch to it, let the layout settle for two frames, then save the window.
+// One slide per view: switch to it, let the layout settle for two frames, then save the window, which
+// draw_slide fills with the view alone.
 // The slides go to files named tour-<chapter>-<id>-<n>.png.
 void App::next_slide(FrameRequests& req) {
     if (slide_views_.empty()) return;
@@ -362,22 +383,7 @@ View App::shown_view() const {
 void App::draw_central_view(PanelContext& ctx) {
     draw_changes_bar(ctx);  // what differs from the model file, in every view
     ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    switch (shown_view()) {
-        case View::input: draw_input_panel(ctx); break;
-        case View::model: draw_model_panel(ctx); break;
-        case View::stepper: draw_stepper_panel(ctx); break;
-        case View::positional: draw_positional_panel(ctx); break;
-        case View::attention: draw_attention_panel(ctx); break;
-        case View::masks: draw_masks_panel(ctx); break;
-        case View::residual: draw_residual_panel(ctx); break;
-        case View::ffn: draw_ffn_panel(ctx); break;
-        case View::output: draw_output_panel(ctx); break;
-        case View::weights: draw_weights_panel(ctx); break;
-        case View::training: draw_training_panel(ctx); break;
-        case View::playground: draw_playground_panel(ctx); break;
-        case View::analysis: draw_analysis_panel(ctx); break;
-        default: break;
-    }
+    draw_view_body(shown_view(), ctx);
     const TourTargetProbe& p = caches_.get<TourTargetProbe>();
     if (scroll_to_target_frames_ > 0 && p.seen && !p.visible && p.wanted && target_in_central_view(*p.wanted)) {
         const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
@@ -451,6 +457,35 @@ void App::draw_layout() {
     draw_classroom_overlays();
 }
 
+// A tour slide: the current view alone over the whole window, under its title (the chapter's section
+// and title, and the view's name); no menu, side panels, tabs or stepper.
+void App::draw_slide() {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float em = ImGui::GetFontSize();
+    PanelContext ctx{session_, view_, heatmaps_, paths_, status, caches_, em, training_};
+    ImGui::SetNextWindowPos(vp->Pos);
+    ImGui::SetNextWindowSize(vp->Size);
+    if (ImGui::Begin("###slide", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar)) {
+        view_x = ImGui::GetWindowPos().x;
+        view_y = ImGui::GetWindowPos().y;
+        view_w = ImGui::GetWindowSize().x;
+        view_h = ImGui::GetWindowSize().y;
+        if (const TourChapter* c = tour_.chapter()) {
+            const TourText& text = c->in(view_.settings.korean ? Language::korean : Language::english);
+            ImGui::SetWindowFontScale(1.5f);
+            ImGui::Text("§%s  %s", c->section.c_str(), text.title.c_str());
+            ImGui::SetWindowFontScale(1.0f);
+            ImGui::SameLine();
+        }
+        ImGui::TextDisabled("  %s", ctx.t(view_title(view_.tab)));
+        ImGui::Separator();
+        ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+        draw_view_body(view_.tab, ctx);
+        ImGui::EndChild();
+    }
+    ImGui::End();
+}
+
 // Over everything: in predict mode a cover on the view until R, and in classroom mode a laser dot.
 void App::draw_classroom_overlays() {
     ImDrawList* fg = ImGui::GetForegroundDrawList();
@@ -506,6 +541,7 @@ FrameRequests App::frame(float dt) {
     handle_keys(req);
     advance_playback(dt);
     follow_cursor();
+    const bool slide = slides_pending();  // before next_slide takes the last one off the list
     next_slide(req);
     // The open chapter's widget, as the panels will report it this frame.
     caches_.get<TourTargetProbe>() = TourTargetProbe{};
@@ -518,6 +554,10 @@ FrameRequests App::frame(float dt) {
         fitted_display_ = display;
         const ImVector<ImFont*>& fonts = ImGui::GetIO().Fonts->Fonts;
         if (!fonts.empty() && std::abs(font_pixels() - fonts[0]->FontSize) > 0.5f) req.fonts_changed = true;
+    }
+    if (slide) {
+        draw_slide();
+        return req;
     }
     draw_menu(req);
     draw_layout();

@@ -39,6 +39,7 @@ public:
     // After the frame is rendered: frees idle textures and, after a model change, the freed heap pages.
     void end_frame();
     void open_dropped_file(const std::string& path);  // a failure shows as the opener's notice
+    void show_open_problem(OpenProblem problem) { opener_.show(std::move(problem)); }  // e.g. a bad --model
     void show_view(View v) { view_.tab = v; }
     bool animating() const { return view_.stepper.playing; }
     // How long the window loop may wait for input before the next frame: none while playing,
@@ -59,7 +60,8 @@ public:
     // card's task was not cut off, else one line saying what was not (for --check-tour-target).
     std::string tour_target_problem();
     // Writes the open chapter's slides (its view, then each of its slide views) as PNGs into `dir`,
-    // one per frame or two; slides_pending() is true until the last is written.
+    // one per frame or two; slides_pending() is true until the last is written. While it is, each frame
+    // draws the view alone, under its title, over the whole window.
     void export_tour_slides(const std::string& dir);
     bool slides_pending() const { return !slide_views_.empty(); }
 
@@ -86,6 +88,7 @@ private:
     void follow_cursor();
     void forget_old_model();
     void draw_classroom_overlays();
+    void draw_slide();
     void next_slide(FrameRequests& req);
     void page(int delta);  // PageDown/PageUp: the next or previous tour chapter, or in classroom mode the next view
 

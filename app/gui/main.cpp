@@ -7,11 +7,11 @@
 #include "gl/font_texture.h"
 #include "gl/gl.h"
 #include "gl/ui_renderer.h"
-#include "hf/open_model.h"
 #include "i18n.h"
 #include "io/file_bytes.h"
 #include "launch_options.h"
 #include "memory_reuse.h"
+#include "model_opener.h"
 #include "screenshot.h"
 #include "settings_autosave.h"
 #include "soak_driver.h"
@@ -48,16 +48,12 @@ Paths find_paths(const char* argv0) {
     return {std::string(ATTNLAB_SOURCE_DIR) + "/assets", std::string(ATTNLAB_SOURCE_DIR) + "/shaders"};
 }
 
-Result<Session> initial_session(const LaunchOptions& o, const Paths& paths) {
-    if (o.model) {
-        auto loaded = open_model(*o.model);
-        if (!loaded) return loaded.error();
-        const bool has_text_vocab = loaded->model.src_vocab || loaded->model.tgt_vocab;
-        return Session::from_model(std::move(loaded->model), *o.model,
-                                   o.src.value_or(has_text_vocab ? kExampleSource : ""), "");
-    }
+// The session to start with: --model, or the bundled model (or a random one). A --model that does not
+// open is said in one plain line here, and the app opens on the default model instead.
+Result<Session> initial_session(const LaunchOptions& o, const Paths& paths, std::optional<OpenProblem>& problem) {
     std::string warning;
-    auto session = default_session(paths.assets, o.preset, o.src, &warning);
+    auto session = launch_session(paths.assets, o.model, o.preset, o.src, problem, &warning);
+    if (problem) fail(open_problem_text(*problem, false), 0);
     if (!warning.empty()) fail("the bundled model was not opened: " + warning, 0);
     return session;
 }
@@ -360,12 +356,13 @@ int run_bench_frames(Running& r) {
 
 // The renderers and the App in the window's GL context, set up as the flags ask, run in the flags' mode.
 int run_app(GLFWwindow* window, std::vector<std::string>& dropped, Session session, ViewState view, const Paths& paths,
-            const LaunchOptions& o, bool headless) {
+            const LaunchOptions& o, bool headless, std::optional<OpenProblem> problem) {
     FontTexture font_texture;
     auto heatmaps = HeatmapRenderer::create(paths.shaders);
     auto ui_renderer = UiRenderer::create(paths.shaders);
     if (!heatmaps || !ui_renderer) return fail(!heatmaps ? heatmaps.error().message : ui_renderer.error().message, 1);
     App app(std::move(session), std::move(view), std::move(*heatmaps), paths);
+    if (problem) app.show_open_problem(std::move(*problem));  // where the user looks, as a failed drop would be
     const bool started = start_from_flags(app, font_texture, o, headless);
     if (!started && o.tour_slides) return 1;  // no chapter, no slides
 
@@ -393,7 +390,8 @@ int main(int argc, char** argv) {
         std::fputs(launch_usage().c_str(), stderr);
         return fail(options.error().message, 2);
     }
-    const LaunchOptions& o = *options;
+    LaunchOptions o = *options;
+    if (o.tour_slides) o.width = 1920, o.height = 1080;  // a slide is the view alone at 1920×1080
     if (o.help) {
         std::fputs(launch_usage().c_str(), stdout);
         return 0;
@@ -404,7 +402,8 @@ int main(int argc, char** argv) {
     const bool headless = n_modes == 1;
     const Paths paths = find_paths(argv[0]);
 
-    auto session = initial_session(o, paths);
+    std::optional<OpenProblem> problem;
+    auto session = initial_session(o, paths, problem);
     if (!session) return fail(session.error().message, 1);
     if (o.step) session->run_to(static_cast<size_t>(*o.step));
     auto view = initial_view(o, headless);
@@ -413,7 +412,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> dropped;
     GLFWwindow* window = open_window(o, headless, dropped);
     if (!window) return 1;
-    const int code = run_app(window, dropped, std::move(*session), std::move(*view), paths, o, headless);
+    const int code =
+        run_app(window, dropped, std::move(*session), std::move(*view), paths, o, headless, std::move(problem));
     close_window(window);
     return code;
 }

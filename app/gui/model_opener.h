@@ -27,6 +27,7 @@ public:
     bool browsing() const { return dialog_.pending(); }
 
     const std::optional<OpenProblem>& problem() const { return problem_; }
+    void show(OpenProblem problem) { problem_ = std::move(problem); }  // a failure found elsewhere (at launch)
     void dismiss() { problem_.reset(); }
     // The last dialog's outcome when it opened nothing (English, for tr), or nullptr; and its detail.
     const char* dialog_note() const { return dialog_note_; }

@@ -1,6 +1,7 @@
 // Choosing and opening the start-up model.
 #include "default_model.h"
 
+#include "hf/open_model.h"
 #include "io/file_bytes.h"
 #include "io/model_file.h"
 
@@ -60,6 +61,22 @@ Result<Session> default_session(const std::string& assets, const std::optional<s
                                         read_vocab(assets + "/vocab/ko.txt"), src.value_or(kExampleSource));
     if (session && !src) session->set_tgt_text(kExampleTarget);  // the decoder's input, teacher-forced
     return session;
+}
+
+Result<Session> launch_session(const std::string& assets, const std::optional<std::string>& model,
+                               const std::optional<std::string>& preset, const std::optional<std::string>& src,
+                               std::optional<OpenProblem>& problem, std::string* warning) {
+    problem.reset();
+    if (model) {
+        auto loaded = open_model(*model);
+        if (loaded) {
+            const bool has_text_vocab = loaded->model.src_vocab || loaded->model.tgt_vocab;
+            return Session::from_model(std::move(loaded->model), *model,
+                                       src.value_or(has_text_vocab ? kExampleSource : ""), "");
+        }
+        problem = explain_open_error(*model, loaded.error().message);
+    }
+    return default_session(assets, preset, src, warning);
 }
 
 }  // namespace attnlab::gui

@@ -4,6 +4,7 @@
 // the bundled English and Korean word lists, with the reference translation teacher-forced.
 #pragma once
 
+#include "open_error.h"
 #include "session.h"
 
 #include <optional>
@@ -24,5 +25,12 @@ std::vector<std::string> bundled_model_files(const std::string& assets);
 // A bundled model that cannot be read falls back to the random one, with the reason in `warning`.
 Result<Session> default_session(const std::string& assets, const std::optional<std::string>& preset,
                                 const std::optional<std::string>& src, std::string* warning = nullptr);
+
+// The session attnlab starts with: `model` (--model: a file or a Hugging Face folder) when it opens,
+// showing `src` or the example sentence; otherwise the default session, as without --model, with why
+// the model did not open in plain words in `problem` (see open_error.h).
+Result<Session> launch_session(const std::string& assets, const std::optional<std::string>& model,
+                               const std::optional<std::string>& preset, const std::optional<std::string>& src,
+                               std::optional<OpenProblem>& problem, std::string* warning = nullptr);
 
 }  // namespace attnlab::gui

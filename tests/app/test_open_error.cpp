@@ -1,6 +1,7 @@
 // A failed open explained in plain words: each common mistake (a text file, random bytes, an
 // empty file, a missing file, a folder without config.json, a PNG) is told apart from the path
 // itself, while the loader's own message stays as the detail.
+#include "default_model.h"
 #include "hf/open_model.h"
 #include "io/safetensors.h"
 #include "open_error.h"
@@ -113,4 +114,40 @@ TEST_CASE("a safetensors file that is not a model says so", "[app]") {
     const OpenProblem p = open_and_explain(dir.path / "trace.safetensors");
     CHECK(p.kind == Kind::not_a_model);
     CHECK(p.name == "trace.safetensors");
+}
+
+TEST_CASE("a bad --model at launch opens the bundled model and says why in plain words", "[app]") {
+    TempDir dir;
+    const std::string assets = std::string(ATTNLAB_SOURCE_DIR) + "/assets";
+    const std::string bundled = bundled_default_model(assets);
+    REQUIRE_FALSE(bundled.empty());
+    // A truncated copy of the bundled model: its header promises more bytes than there are.
+    std::ifstream in(bundled, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    write(dir.path / "cut.safetensors", head);
+    write(dir.path / "notes.txt", "not a model\n");
+    fs::create_directories(dir.path / "empty");
+    const std::pair<fs::path, Kind> cases[] = {{dir.path / "notes.txt", Kind::not_safetensors},
+                                               {dir.path / "missing.safetensors", Kind::missing},
+                                               {dir.path / "empty", Kind::folder_without_config},
+                                               {dir.path / "cut.safetensors", Kind::damaged_safetensors}};
+    for (const auto& [path, kind] : cases) {
+        INFO(path);
+        std::optional<OpenProblem> problem;
+        auto session = launch_session(assets, path.string(), std::nullopt, std::nullopt, problem);
+        REQUIRE(session);
+        CHECK(session->model_name() == bundled);  // the app opens as it would without --model
+        REQUIRE(problem);
+        CHECK(problem->kind == kind);
+        CHECK(problem->name == path.filename().string());
+        CHECK_FALSE(problem->detail.empty());  // the loader's message, for the tooltip
+    }
+    // A good --model opens, with nothing to say.
+    std::optional<OpenProblem> problem;
+    const std::string reverse = assets + "/models/reverse.safetensors";
+    auto session = launch_session(assets, reverse, std::nullopt, std::nullopt, problem);
+    REQUIRE(session);
+    CHECK(session->model_name() == reverse);
+    CHECK_FALSE(problem);
 }

@@ -52,13 +52,23 @@ for n in $(seq 1 "$chapters"); do
   run_checked "tour-$n-classroom-1024x768" 1024x768 --tour "$n"
 done
 
-# Slides: chapter 3 (multi-head attention) has its attention grid and one slide of the output.
+# Slides: chapter 3 (multi-head attention) has its attention grid and one slide of the output. A slide is
+# the view alone under its title (no menu, side panels or stepper), 1920x1080 whatever --size says.
+check_slide() {  # check_slide NAME PNG
+  local w h colours
+  read -r w h colours < <("$png_stats" "$2") || { echo "FAIL $1: no readable PNG"; failed=$((failed + 1)); return; }
+  if [ "$w" -ne 1920 ] || [ "$h" -ne 1080 ] || [ "$colours" -lt 200 ]; then
+    echo "FAIL $1: ${w}x${h}, $colours colours"; failed=$((failed + 1)); return
+  fi
+  echo "ok   $1: ${w}x${h}, $colours colours"
+  passed=$((passed + 1))
+}
 rm -rf "$out/slides"
-if timeout 120 xvfb-run -a -s "-screen 0 1600x900x24" "$app" --fresh-settings --tour 3 --tour-slides "$out/slides" \
-    > "$out/slides.log" 2>&1; then
+if timeout 120 xvfb-run -a -s "-screen 0 1920x1080x24" "$app" --fresh-settings --tour 3 --tour-slides "$out/slides" \
+    --size 1280x720 > "$out/slides.log" 2>&1; then
   count=$(ls "$out/slides"/*.png 2>/dev/null | wc -l)
   if [ "$count" -eq 2 ]; then
-    for png in "$out/slides"/*.png; do check_png "slide $(basename "$png")" "$png"; done
+    for png in "$out/slides"/*.png; do check_slide "slide $(basename "$png")" "$png"; done
   else
     echo "FAIL slides: $count PNGs, expected 2"; failed=$((failed + 1))
   fi
