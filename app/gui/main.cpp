@@ -391,7 +391,10 @@ int main(int argc, char** argv) {
         return fail(options.error().message, 2);
     }
     LaunchOptions o = *options;
-    if (o.tour_slides) o.width = 1920, o.height = 1080;  // a slide is the view alone at 1920×1080
+    if (o.tour_slides) {  // a slide is the view alone at 1920×1080, in the large type of a projector
+        o.width = 1920, o.height = 1080;
+        o.presentation = true;
+    }
     if (o.help) {
         std::fputs(launch_usage().c_str(), stdout);
         return 0;
