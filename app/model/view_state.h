@@ -4,6 +4,7 @@
 
 #include "analysis/run_b.h"
 #include "fields.h"
+#include "generation_player.h"
 #include "result.h"
 #include "session.h"
 #include "teach/hand_attention.h"
@@ -120,6 +121,10 @@ struct OutputViewState {
     bool sample = false;
     int sample_seed = 1;
     float top_p = 1.0f;
+    float tokens_per_second = 1.5f;  // the animated generation's speed
+    GenerationPlayer animation;      // generation token by token (not saved)
+
+    GenerationChoice choice() const { return {sample, temperature, top_k, top_p, tokens_per_second}; }
 
     template <class Visit>
     void fields(Visit&& v) {
@@ -128,6 +133,7 @@ struct OutputViewState {
         v("sample", sample);
         v("sample_seed", sample_seed);
         v("top_p", top_p);
+        v("tokens_per_second", tokens_per_second, clamped(0.25f, 10.0f));
     }
 };
 

@@ -24,7 +24,7 @@ ViewState every_field_changed() {
     v.positional.dims[0] = 2, v.positional.dims[1] = 9;
     v.residual.token = 3;
     v.ffn.layer = 1, v.ffn.decoder = true, v.ffn.pre_activation = true;
-    v.output = {9, 0.5f, true, 7, 0.9f};
+    v.output = {9, 0.5f, true, 7, 0.9f, 4.0f};
     v.weights.name = "generator.weight";
     v.analysis.tool = AnalysisTool::circuits;
     v.analysis.head_stat = HeadStat::self;
