@@ -238,6 +238,18 @@ void App::advance_playback(float dt) {
     }
 }
 
+// The Output view's generation, token by token: the token due by now, through the session.
+void App::advance_generation() {
+    OutputViewState& o = view_.output;
+    if (o.animation.advance(session_, o.choice(), static_cast<uint64_t>(o.sample_seed), ImGui::GetTime()) && o.sample)
+        ++o.sample_seed;  // the next token draws afresh
+}
+
+bool App::start_generation() {
+    const bool from_sos = session_.stepper().config().arch == Arch::encoder_decoder;
+    return view_.output.animation.start(session_, from_sos, ImGui::GetTime());
+}
+
 // When the cursor moves, bring forward the view that draws the step just run.
 void App::follow_cursor() {
     const size_t cursor = session_.stepper().cursor();
@@ -540,6 +552,7 @@ FrameRequests App::frame(float dt) {
     caches_.get<ModelOpener*>() = &opener_;  // for the model panel (model_opener())
     handle_keys(req);
     advance_playback(dt);
+    advance_generation();
     follow_cursor();
     const bool slide = slides_pending();  // before next_slide takes the last one off the list
     next_slide(req);

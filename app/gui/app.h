@@ -41,12 +41,15 @@ public:
     void open_dropped_file(const std::string& path);  // a failure shows as the opener's notice
     void show_open_problem(OpenProblem problem) { opener_.show(std::move(problem)); }  // e.g. a bad --model
     void show_view(View v) { view_.tab = v; }
-    bool animating() const { return view_.stepper.playing; }
+    // Starts the Output view's generation token by token (an encoder-decoder model from <sos>); false if
+    // the model does not generate.
+    bool start_generation();
+    bool animating() const { return view_.stepper.playing || view_.output.animation.playing(); }
     // How long the window loop may wait for input before the next frame: none while playing,
     // a thirtieth of a second while a training run goes on (its curves move), a tenth while the
     // file dialog is open (its choice is polled), else a quarter.
     double wait_seconds() const {
-        return view_.stepper.playing ? 0.0 : training_.active() ? 1.0 / 30.0 : opener_.browsing() ? 0.1 : 0.25;
+        return animating() ? 0.0 : training_.active() ? 1.0 / 30.0 : opener_.browsing() ? 0.1 : 0.25;
     }
     // Starts the run the Training view's form describes (see Training::start); false and the
     // session's error on failure.
@@ -85,6 +88,7 @@ private:
     void draw_view_tabs(const PanelContext& ctx);
     void draw_central_view(PanelContext& ctx);
     void advance_playback(float dt);
+    void advance_generation();
     void follow_cursor();
     void forget_old_model();
     void draw_classroom_overlays();

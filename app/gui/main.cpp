@@ -181,6 +181,10 @@ bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& 
             started = false;
         }
     }
+    if (o.generate_tokens > 0 && !app.start_generation()) {
+        fail("--generate: this model does not generate", 1);
+        started = false;
+    }
     return started;
 }
 
@@ -289,14 +293,17 @@ int run_interactive(Running& r) {
     return 0;
 }
 
-// --screenshot: the window as a PNG after --frames frames, once no training run is going.
+// --screenshot: the window as a PNG after --frames frames, once no training run is going, and with
+// --generate N in the frame that shows the N-th new token (or the first after the generation ended).
 int run_screenshot(Running& r) {
     int frames_idle = 0;  // frames drawn since a training run was last going (the screenshot waits for 2)
     for (int frame = 1; !glfwWindowShouldClose(r.window); ++frame) {
         poll_events(r);
         const Frame f = draw_frame(r);
         frames_idle = r.app.training().active() ? 0 : frames_idle + 1;
-        if (frame >= r.o.frames && frames_idle >= 2) {
+        const GenerationPlayer& generation = r.app.view().output.animation;
+        const bool generating = generation.active() && generation.appended() < r.o.generate_tokens;
+        if (frame >= r.o.frames && frames_idle >= 2 && !generating) {
             if (auto st = save_framebuffer_png(*r.o.screenshot, 0, 0, f.fb_w, f.fb_h); !st)
                 return fail(st.error().message, 1);
             if (const std::string problem = r.o.check_tour_target ? r.app.tour_target_problem() : ""; !problem.empty())

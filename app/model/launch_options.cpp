@@ -18,7 +18,7 @@ std::string launch_usage() {
            "[--fresh-settings] [--settings FILE]\n"
            "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] "
            "[--tour N [--tour-slides DIR]] [--switch NAME]\n"
-           "               [--scale X] [--check-tour-target]\n"
+           "               [--scale X] [--check-tour-target] [--generate N]\n"
            "views (--view NAME):" +
            views +
            "\n"
@@ -34,6 +34,8 @@ std::string launch_usage() {
            "2 for a 4K screen at 200%); presentation and classroom fonts still shrink to fit the window.\n"
            "--check-tour-target (with --tour N --screenshot) exits 1 with one line when the chapter's task widget\n"
            "or its card's task is not fully on screen.\n"
+           "--generate N starts the Output view's generation token by token at launch; with --screenshot the\n"
+           "picture is taken as the N-th new token appears (or the generation ends first).\n"
            "--predict starts in predict mode (P in the app): each step forward covers the view until R.\n"
            "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
            "memory grew after warm-up.\n"
@@ -148,6 +150,10 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             auto n = to_int(*v, 1, 10000000);
             if (!n) return Error{"--train-steps takes a positive step count"};
             o.train_steps = *n;
+        } else if (a == "--generate") {
+            auto n = to_int(*v, 1, 1000);
+            if (!n) return Error{"--generate takes a positive token count"};
+            o.generate_tokens = *n;
         } else if (a == "--train-task") {
             const auto names = task_names();
             if (std::find(names.begin(), names.end(), *v) == names.end())

@@ -34,6 +34,8 @@ struct LaunchOptions {
     int train_steps = 0;                     // start a training run of this many steps at launch; a
                                              // screenshot waits until it has finished
     std::optional<std::string> train_task;   // that run's task (default: the Training view's choice)
+    int generate_tokens = 0;                 // start the Output view's generation token by token at launch; a
+                                             // screenshot is taken as this many new tokens have appeared
     std::vector<std::string> switches;       // --switch NAME, in order: the Model view's switches set at launch
     std::optional<float> scale;              // the screen's content scale (default: the system's)
     bool check_tour_target = false;          // with --tour and --screenshot: exit 1 if the task's widget is off screen

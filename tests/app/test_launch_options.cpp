@@ -51,3 +51,17 @@ TEST_CASE("a content scale from 0.5 to 4 (--scale), and the on-screen check only
     CHECK(launch_usage().find("--check-tour-target") != std::string::npos);
     CHECK(launch_usage().find("--scale X") != std::string::npos);
 }
+
+TEST_CASE("--generate N asks for the generation token by token, N a positive token count") {
+    auto o = parse_launch_options({"--view", "output", "--generate", "3", "--screenshot", "x.png"});
+    REQUIRE(o);
+    CHECK(o->generate_tokens == 3);
+    CHECK(parse_launch_options({}).value().generate_tokens == 0);  // none unless asked
+    for (const char* bad : {"0", "-2", "three", "1001"}) {
+        INFO(bad);
+        auto refused = parse_launch_options({"--generate", bad});
+        REQUIRE_FALSE(refused);
+        CHECK(refused.error().message == "--generate takes a positive token count");
+    }
+    CHECK(launch_usage().find("--generate N") != std::string::npos);
+}

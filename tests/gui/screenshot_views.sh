@@ -3,7 +3,8 @@
 # model and in Korean, and checks each run exits 0 and writes a full-size PNG with many distinct
 # colours. The training view is taken after a short run (--train-steps waits for it to finish),
 # and the attention view once more after that run, from the trained snapshot. The playground is
-# taken in both halves (its experiment through a settings file), in Korean and in presentation mode.
+# taken in both halves (its experiment through a settings file), in Korean and in presentation mode, and the
+# Output view mid-generation token by token (--generate N), in classroom mode too.
 #   screenshot_views.sh APP PNG_STATS [OUT] [sanitized]   sanitized: a sanitizer build, many times
 #                                                         slower: shorter training runs, longer limits
 set -uo pipefail
@@ -70,5 +71,7 @@ echo '{"analysis": {"tool": "compare", "compare": {"ablated": [{"use": "decoder_
 run "korean-compare-weights" --view analysis --settings "$out/compare-weights.json" --korean
 echo '{"analysis": {"tool": "circuits", "circuit": {"layer": 1, "head": 3, "tokens": "the cat play sat"}}}' > "$out/hf-bert-qk.json"
 run "hf-bert-qk" --view analysis --model "$out/hf_bert" --src "the cats play" --settings "$out/hf-bert-qk.json"
+run "output-generating" --view output --generate 3
+run "korean-classroom-output-generating" --view output --generate 4 --classroom --korean
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

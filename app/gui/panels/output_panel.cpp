@@ -1,8 +1,10 @@
 // The output view: per position, the most probable tokens of p = softmax(logits / T) (N, V) as
 // bars. What a position predicts is the head's (its step record): the next token, with the buttons
 // that append one (argmax, or a sample cut by top-k and top-p as core/sampling.h does it) or
-// translate greedily to <eos>; or, for BERT's masked-LM head, the token at that position. While
+// translate greedily to <eos>, or play token by token (generation_strip.h: the large bars then show the
+// position that chose the newest token); or, for BERT's masked-LM head, the token at that position. While
 // Sample is on, the bars show the sampling set: kept tokens with p → their renormalised p, cut ones dimmed.
+#include "panels/generation_strip.h"
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
@@ -258,6 +260,7 @@ void generation_controls(PanelContext& ctx) {
         ImGui::SameLine();
         if (ImGui::Button(ctx.t("Clear target"))) ctx.session.set_tgt_text("");
     }
+    generation_animation_controls(ctx);
     const std::vector<int>& tgt = ctx.stepper().inputs().tgt_ids;
     if (!tgt.empty() && tgt.back() == ctx.config().eos_id)
         ImGui::TextDisabled("%s", ctx.t("The target ends with <eos>: the translation is finished."));
@@ -343,6 +346,18 @@ void next_prediction(const PanelContext& ctx, const PositionPrediction& pred, in
                      sampling);
 }
 
+// While the generation token by token shows its run: the position that chose the newest token, large,
+// its bars green at the chosen one.
+void chosen_token(const PanelContext& ctx, const PositionPrediction& pred, int position, const float* logits_row,
+                  const std::string& chosen, bool sampling) {
+    ImGui::Text(ctx.t("Position %d chose \"%s\""), position, chosen.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%s %.2f %s)", ctx.t("entropy"), static_cast<double>(pred.entropy_bits), ctx.t("bits"));
+    text_disabled_wrapped(ctx.t("The distribution the newest token was chosen from; the chosen token is green."));
+    probability_bars(ctx, pred, position, logits_row, std::min(ImGui::GetContentRegionAvail().x, 36.0f * ctx.em),
+                     sampling);
+}
+
 // One card per position, wrapping; when generating, the last one (the next-token prediction) is outlined.
 // "i  token →" heads a card: what follows token i, or what the token at i is.
 void position_grid(PanelContext& ctx, const std::vector<PositionPrediction>& rows, const Tensor& logits,
@@ -406,9 +421,16 @@ void draw_output_panel(PanelContext& ctx) {
     const size_t last = rows.size() - 1;
     ImGui::Separator();
     if (generates) {
-        next_prediction(ctx, rows[last], static_cast<int>(last),
-                        logits->value.data.data() + last * static_cast<size_t>(logits->value.dim(1)),
-                        last < seq.labels.size() ? seq.labels[last] : "", sampling);
+        generated_tokens_strip(ctx);
+        const GenerationPlayer& run = ctx.view.output.animation;
+        const size_t row = run.appended() > 0 && run.owns_target(ctx.session) && last > 0 ? last - 1 : last;
+        const float* logits_row = logits->value.data.data() + row * static_cast<size_t>(logits->value.dim(1));
+        if (row != last)
+            chosen_token(ctx, rows[row], static_cast<int>(row), logits_row,
+                         last < seq.labels.size() ? seq.labels[last] : "", sampling);
+        else
+            next_prediction(ctx, rows[last], static_cast<int>(last), logits_row,
+                            last < seq.labels.size() ? seq.labels[last] : "", sampling);
         ImGui::Separator();
     }
     ImGui::TextUnformatted(ctx.t(next_token ? "Next-token probabilities at every position"
