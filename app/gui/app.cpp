@@ -175,10 +175,10 @@ void App::page(int delta) {
         return;
     }
     if (!view_.settings.classroom) return;
-    const int n = static_cast<int>(std::size(kCentralViews));
+    const int n = static_cast<int>(std::size(kClassroomViews));  // the classroom's tabs, in their order
     int at = 0;
-    while (at < n && kCentralViews[at] != view_.tab) ++at;
-    show_view(kCentralViews[((at + delta) % n + n) % n]);
+    while (at < n && kClassroomViews[at] != view_.tab) ++at;
+    show_view(kClassroomViews[((at + delta) % n + n) % n]);
 }
 
 bool App::start_training(const TrainJob& job) {
