@@ -166,6 +166,17 @@ TEST_CASE("axis labels never overlap each other or the cells, over many token li
                 const AxisLabelRequest row_req{LabelAxis::rows, pitch, 128.0f, 0.0f, 1.0f, keep, 8.0f};
                 const AxisLabels c = layout_axis_labels(cols, measure, col_req);
                 const AxisLabels r = layout_axis_labels(rows, measure, row_req);
+                if (keep >= 0) {  // a hover changes which labels show, never the style or the room: the cells stay put
+                    AxisLabelRequest still = col_req;
+                    still.keep = -1;
+                    const AxisLabels c0 = layout_axis_labels(cols, measure, still);
+                    CHECK(c0.style == c.style);
+                    CHECK(c0.angle == c.angle);
+                    CHECK(c0.reserve.x0 == c.reserve.x0);
+                    CHECK(c0.reserve.y0 == c.reserve.y0);
+                    CHECK(c0.reserve.x1 == c.reserve.x1);
+                    CHECK(c0.reserve.y1 == c.reserve.y1);
+                }
                 INFO("n " << n << ", pitch " << pitch << ", variant " << variant << ", keep " << keep);
                 ++cases;
                 rotated += c.style == LabelStyle::rotated;
