@@ -1,7 +1,8 @@
-// Helpers every panel uses: the matrix plot with its colour bar, the "not run yet" note,
-// and which view draws which step.
+// Helpers every panel uses: the matrix plot with its colour bar, the "not run yet" note, a control
+// that goes to the next line when it does not fit, and which view draws which step.
 #include "io/tensor_csv.h"
 #include "panels/panel_context.h"
+#include "panels/word_wrap.h"
 #include "widgets/heatmap_widget.h"
 
 #include <algorithm>
@@ -51,8 +52,21 @@ std::string model_display_name(const std::string& path) {
 
 void text_disabled_wrapped(const char* text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text);
+    text_wrapped_at_spaces(text);
     ImGui::PopStyleColor();
+}
+
+void same_line_if_fits(float width, float gap) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
+}
+
+float button_width_for(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+}
+
+float checkbox_width(const char* label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
 void csv_export_button(PanelContext& ctx, const std::string& name, const Tensor& tensor) {

@@ -71,6 +71,13 @@ void focus_attention_step(ViewState& view, const StepId& id);
 // Shared drawing helpers for panels.
 void text_not_run_yet(const PanelContext& ctx);
 void text_disabled_wrapped(const char* text);  // a dim, wrapped note
+// Keeps the next item on the current line, `gap` pixels after the last, when `width` more pixels fit before
+// the window's right edge; otherwise the next item starts a new line.
+void same_line_if_fits(float width, float gap);
+// The width ImGui::Button(label) takes.
+float button_width_for(const char* label);
+// The width ImGui::Checkbox(label, ...) takes.
+float checkbox_width(const char* label);
 // The last stack's vocabulary: what the model predicts (the decoder's, or an encoder-only model's).
 const std::optional<Vocab>& output_vocab(const PanelContext& ctx);
 // A model path as lists show it: the file's name, or the folder's for a Hugging Face folder or its config.json.

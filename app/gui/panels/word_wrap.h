@@ -1,0 +1,19 @@
+// Word wrapping that breaks only at spaces. ImGui's own wrapping also breaks after '.' and ',',
+// which splits numbers such as "0.95" across two lines ("0." / "95").
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace attnlab::gui {
+
+// `text` with each run of spaces where a line must end replaced by '\n', so that every line is at most
+// `width` wide as `measure` reckons it; a word wider than `width` keeps a line to itself. Newlines already
+// in `text` are kept.
+std::string wrap_at_spaces(std::string_view text, float width, const std::function<float(std::string_view)>& measure);
+
+// ImGui::TextWrapped, breaking only at spaces, to the content region's right edge.
+void text_wrapped_at_spaces(const char* text);
+
+}  // namespace attnlab::gui
