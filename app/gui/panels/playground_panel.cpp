@@ -51,36 +51,37 @@ bool size_picker(const char* id, const char* label, int& value) {
     return changed;
 }
 
-// Keeps the next widget on this line when `width` more pixels fit, with a gap.
-void same_line_if_fits(float width) {
-    const float gap = 1.5f * ImGui::GetFontSize();
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
-}
+// A gap between groups of controls on one line.
+float group_gap() { return 1.5f * ImGui::GetFontSize(); }
 
 float picker_width(const char* label) {
     const float em = ImGui::GetFontSize();
     return ImGui::CalcTextSize(label).x + 3.0f * (ImGui::GetFrameHeight() + 1.6f * em);
 }
 
+// "Start from:" and the presets, each button on this line when it fits, else on the next.
 void draw_presets(PanelContext& ctx) {
     PlaygroundState& p = ctx.view.playground;
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(ctx.t("Start from:"));
-    ImGui::SameLine();
-    if (toggle_button(ctx.t("The notes' worked example"), p.preset == PlaygroundPreset::notes)) {
+    const char* notes = ctx.t("The notes' worked example");
+    same_line_if_fits(button_width_for(notes), spacing);
+    if (toggle_button(notes, p.preset == PlaygroundPreset::notes)) {
         p.spec = notes_worked_example();
         p.preset = PlaygroundPreset::notes;
         p.focus_row = 0, p.focus_col = 1;
     }
-    ImGui::SameLine();
-    if (toggle_button(ctx.t("Look-ahead mask, d_k = 4"), p.preset == PlaygroundPreset::look_ahead)) {
+    const char* look_ahead = ctx.t("Look-ahead mask, d_k = 4");
+    same_line_if_fits(button_width_for(look_ahead), spacing);
+    if (toggle_button(look_ahead, p.preset == PlaygroundPreset::look_ahead)) {
         p.spec = look_ahead_example();
         p.preset = PlaygroundPreset::look_ahead;
         p.focus_row = 1, p.focus_col = 1;
     }
-    ImGui::SameLine();
-    if (toggle_button(ctx.t("Random whole numbers"), p.preset == PlaygroundPreset::random)) {
+    const char* random = ctx.t("Random whole numbers");
+    same_line_if_fits(button_width_for(random), spacing);
+    if (toggle_button(random, p.preset == PlaygroundPreset::random)) {
         randomize_hand_spec(p.spec, static_cast<uint64_t>(p.random_seed++));
         p.preset = PlaygroundPreset::random;
     }
@@ -100,17 +101,17 @@ void draw_settings(PanelContext& ctx) {
     bool changed = s.input != before;
 
     int n_tokens = s.n_tokens(), d_model = s.d_model(), d_k = s.d_k();
-    same_line_if_fits(picker_width(ctx.t("tokens")));
+    same_line_if_fits(picker_width(ctx.t("tokens")), group_gap());
     changed |= size_picker("tokens", ctx.t("tokens"), n_tokens);
     if (s.input == HandInput::projected) {
-        same_line_if_fits(picker_width("d_model"));
+        same_line_if_fits(picker_width("d_model"), group_gap());
         changed |= size_picker("d_model", "d_model", d_model);
     }
-    same_line_if_fits(picker_width("d_k"));
+    same_line_if_fits(picker_width("d_k"), group_gap());
     changed |= size_picker("d_k", "d_k", d_k);
     if (n_tokens != s.n_tokens() || d_model != s.d_model() || d_k != s.d_k())
         resize_hand_spec(s, n_tokens, d_model, d_k);
-    same_line_if_fits(ImGui::CalcTextSize(ctx.t("Divide by √d_k")).x + 2.0f * ImGui::GetFontSize());
+    same_line_if_fits(checkbox_width(ctx.t("Divide by √d_k")), group_gap());
     changed |= ImGui::Checkbox(ctx.t("Divide by √d_k"), &s.scale);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", ctx.t("Switch it off to see the scores unscaled: the softmax gets more peaked."));
@@ -157,11 +158,13 @@ void draw_playground_panel(PanelContext& ctx) {
     PlaygroundState& p = ctx.view.playground;
     ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);  // ImGui's default edge lies under the scrollbar
     if (toggle_button(ctx.t("Hand calculation"), !p.experiment)) p.experiment = false;
-    ImGui::SameLine();
-    if (toggle_button(ctx.t("Why divide by √d_k?"), p.experiment)) p.experiment = true;
+    const char* why = ctx.t("Why divide by √d_k?");
+    same_line_if_fits(button_width_for(why), ImGui::GetStyle().ItemSpacing.x);
+    if (toggle_button(why, p.experiment)) p.experiment = true;
     if (!p.experiment) {
-        ImGui::SameLine(0.0f, 2.0f * ctx.em);
-        ImGui::Checkbox(ctx.t("Show what is typed"), &p.show_inputs);
+        const char* show = ctx.t("Show what is typed");
+        same_line_if_fits(checkbox_width(show), 2.0f * ctx.em);
+        ImGui::Checkbox(show, &p.show_inputs);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", ctx.t("Switch it off to give the results the room, for example on a projector."));
     }

@@ -3,6 +3,7 @@
 #include "panels/line_plot.h"
 #include "panels/playground_panel.h"
 #include "panels/tour_target.h"
+#include "panels/word_wrap.h"
 #include "teach/hand_formulas.h"
 #include "teach/scaling_experiment.h"
 
@@ -55,13 +56,18 @@ void draw_controls(PanelContext& ctx) {
     ImGui::SetNextItemWidth(9.0f * ctx.em);
     if (ImGui::SliderInt("##keys", &p.experiment_keys, 2, 64)) p.experiment_keys = std::clamp(p.experiment_keys, 2, 64);
     mark_tour_target(ctx, TourTaskKind::change_experiment_keys);
-    ImGui::SameLine(0.0f, 1.5f * ctx.em);
-    ImGui::TextUnformatted(ctx.t("Seed"));
+    const char* seed = ctx.t("Seed");
+    const char* new_draw = ctx.t("New draw");
+    const float seed_w = 6.5f * ctx.em, spacing = ImGui::GetStyle().ItemSpacing.x;
+    same_line_if_fits(ImGui::CalcTextSize(seed).x + spacing + seed_w + spacing + button_width_for(new_draw),
+                      1.5f * ctx.em);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(seed);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(6.5f * ctx.em);
+    ImGui::SetNextItemWidth(seed_w);
     ImGui::InputInt("##seed", &p.experiment_seed);
     ImGui::SameLine();
-    if (ImGui::Button(ctx.t("New draw"))) ++p.experiment_seed;
+    if (ImGui::Button(new_draw)) ++p.experiment_seed;
     const ScalingExperimentSpec defaults;
     char note[128];
     std::snprintf(note, sizeof note, ctx.t("%d pairs (q, k) and %d rows per d_k"), defaults.n_pairs, defaults.n_rows);
@@ -101,19 +107,29 @@ void draw_plots(PanelContext& ctx, const std::vector<ScalingPoint>& points, floa
     axes.x_log2 = true;
     axes.x_min = points.empty() ? 1.0f : std::log2(static_cast<float>(points.front().d_k));
     axes.x_max = points.empty() ? 9.0f : std::log2(static_cast<float>(points.back().d_k));
-    const float gap = 1.5f * ctx.em, width = (ImGui::GetContentRegionAvail().x - gap) * 0.5f;
+    const float gap = 1.5f * ctx.em, width = std::floor((ImGui::GetContentRegionAvail().x - gap) * 0.5f);
+    // The titles above the plots, each wrapped to its plot's width; the plots below them, side by side.
+    char largest_title[160];
+    std::snprintf(largest_title, sizeof largest_title, ctx.t("largest softmax weight of a row of %d scores (mean)"), n);
+    const char* titles[2] = {ctx.t("variance of the score (log scale)"), largest_title};
+    const float x0 = ImGui::GetCursorPosX(), y0 = ImGui::GetCursorPosY();
+    for (int i = 0; i < 2; ++i) {
+        if (i > 0) ImGui::SameLine(x0 + width + gap);  // above its plot, however short the first title
+        ImGui::BeginGroup();
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+        ImGui::TextDisabled("%s", titles[i]);
+        ImGui::PopTextWrapPos();
+        ImGui::EndGroup();
+    }
+    const float plot_h = std::max(6.0f * ctx.em, height - (ImGui::GetCursorPosY() - y0));
     PlotAxes variance = axes;
-    variance.y_label = ctx.t("variance of the score (log scale)");
     variance.log_y = true;
-    line_plot("variance", ImVec2(width, height), variance, {var_expected, var_unscaled, var_scaled});
+    line_plot("variance", ImVec2(width, plot_h), variance, {var_expected, var_unscaled, var_scaled});
     ImGui::SameLine(0.0f, gap);
-    char label[160];
-    std::snprintf(label, sizeof label, ctx.t("largest softmax weight of a row of %d scores (mean)"), n);
     PlotAxes largest = axes;
-    largest.y_label = label;
     largest.fixed_y = true;
     largest.y_min = 0.0f, largest.y_max = 1.0f;
-    line_plot("largest", ImVec2(width, height), largest, {max_uniform, max_unscaled, max_scaled});
+    line_plot("largest", ImVec2(width, plot_h), largest, {max_uniform, max_unscaled, max_scaled});
 }
 
 void draw_table(PanelContext& ctx, const std::vector<ScalingPoint>& points) {
@@ -167,15 +183,17 @@ void draw_scaling_experiment(PanelContext& ctx) {
     }
     // The plots take the height the conclusion and the table leave.
     const ImGuiStyle& style = ImGui::GetStyle();
-    const std::string conclusion = takeaway(ctx, c.points);
-    const float conclusion_h =
-        ImGui::CalcTextSize(conclusion.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+    // Wrapped at spaces only: ImGui's wrapping would break "0.95" after its point.
+    const std::string conclusion =
+        wrap_at_spaces(takeaway(ctx, c.points), ImGui::GetContentRegionAvail().x,
+                       [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
+    const float conclusion_h = ImGui::CalcTextSize(conclusion.c_str()).y;
     const float row_h = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y + 1.0f;
     const float table_h = static_cast<float>(c.points.size() + 1) * row_h;
     const float plot_h = ImGui::GetContentRegionAvail().y - conclusion_h - table_h - 4.0f * style.ItemSpacing.y;
     ImGui::Spacing();
     draw_plots(ctx, c.points, std::clamp(plot_h, 11.0f * ctx.em, 24.0f * ctx.em));
-    ImGui::TextWrapped("%s", conclusion.c_str());
+    ImGui::TextUnformatted(conclusion.c_str());
     ImGui::Spacing();
     draw_table(ctx, c.points);
 }
