@@ -335,12 +335,27 @@ void score_numbers(const PanelContext& ctx, const TrainProgress& p, bool bleu, f
         return;
     }
     const HeldoutPoint& h = p.heldout.back();
+    const float left = ImGui::GetCursorScreenPos().x, right = left + width;
     ImGui::Text(ctx.t("Held-out at step %d"), h.step);
-    ImGui::SameLine();
-    ImGui::TextDisabled("(%d %s%s)", h.scores.n_examples, ctx.t("pairs"), h.full ? "" : ctx.t(", live sample"));
-    if (!h.full && ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("Live evaluations decode at most twice the longest reference; the final one "
-                                      "scores every held-out pair in full."));
+    char pairs[96];
+    std::snprintf(pairs, sizeof pairs, "(%d %s%s)", h.scores.n_examples, ctx.t("pairs"),
+                  h.full ? "" : ctx.t(", live sample"));
+    // How many pairs beside it when that fits; else on hover, which keeps a narrow column's plot its height.
+    const bool pairs_fit =
+        ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(pairs).x <= right;
+    if (pairs_fit) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", pairs);
+    }
+    if (ImGui::IsItemHovered()) {
+        const char* live = ctx.t(
+            "Live evaluations decode at most twice the longest reference; the final one "
+            "scores every held-out pair in full.");
+        if (!pairs_fit)
+            ImGui::SetTooltip("%s%s%s", pairs, h.full ? "" : "\n", h.full ? "" : live);
+        else if (!h.full)
+            ImGui::SetTooltip("%s", live);
+    }
     // Each number on this line if it fits, else on the next.
     char text[4][96];
     std::snprintf(text[0], sizeof text[0], "%s %.1f%%", ctx.t("exact match"), 100.0 * h.scores.exact_match);
@@ -348,7 +363,6 @@ void score_numbers(const PanelContext& ctx, const TrainProgress& p, bool bleu, f
     std::snprintf(text[2], sizeof text[2], "BLEU %.1f", h.scores.bleu);
     std::snprintf(text[3], sizeof text[3], "%s %.3f", ctx.t("loss"), h.scores.loss);
     const ImU32 colors[4] = {kExactColor, kTokenColor, kBleuColor, kHeldoutColor};
-    const float left = ImGui::GetCursorScreenPos().x, right = left + width;
     bool first = true;
     for (int i = 0; i < 4; ++i) {
         if (i == 2 && !bleu) continue;
@@ -369,23 +383,35 @@ void draw_curves(PanelContext& ctx, const TrainProgress& p, float height) {
     const float header_h = ImGui::GetFrameHeightWithSpacing();
     const float plot_h = std::max(6.0f * em, side_by_side ? height - header_h : (height - 2.0f * header_h) * 0.5f);
 
+    // One header line within the loss plot's width: what the loss is, when it fits (else on hover), and the switch.
+    const float left_x = ImGui::GetCursorPosX();
+    const char* about = ctx.t("cross-entropy per token (ε-smoothed)");
+    const char* log_scale = ctx.t("log scale");
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const bool about_fits = ImGui::CalcTextSize(ctx.t("Loss")).x + spacing + ImGui::CalcTextSize(about).x + 1.5f * em +
+                                checkbox_width(log_scale) <=
+                            loss_w;
     ImGui::BeginGroup();
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(ctx.t("Loss"));
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", ctx.t("cross-entropy per token (ε-smoothed)"));
+    if (about_fits) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", about);
+    } else if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s", about);
+    }
     ImGui::SameLine(0.0f, 1.5f * em);
-    ImGui::Checkbox(ctx.t("log scale"), &ctx.view.train.log_loss);
+    ImGui::Checkbox(log_scale, &ctx.view.train.log_loss);
     loss_plot(ctx, p, ImVec2(loss_w, plot_h));
     ImGui::EndGroup();
-    if (side_by_side) ImGui::SameLine();
+    if (side_by_side) ImGui::SameLine(left_x + loss_w + spacing);  // where the scores' width was reckoned from
     ImGui::BeginGroup();
     ImGui::PushID("scores");
     const float y0 = ImGui::GetCursorPosY();
     ImGui::AlignTextToFramePadding();
     score_numbers(ctx, p, bleu, scores_w);
     const float numbers_h = ImGui::GetCursorPosY() - y0;  // the plots' bottoms line up
-    score_plot(ctx, p, ImVec2(scores_w, std::max(5.0f * em, plot_h + header_h - numbers_h)), bleu);
+    score_plot(ctx, p, ImVec2(scores_w, std::max(6.5f * em, plot_h + header_h - numbers_h)), bleu);
     ImGui::PopID();
     ImGui::EndGroup();
 }
