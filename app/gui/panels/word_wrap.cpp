@@ -2,6 +2,7 @@
 #include "panels/word_wrap.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 namespace attnlab::gui {
 
@@ -53,7 +54,10 @@ std::string wrap_at_spaces(std::string_view text, float width, const std::functi
 }
 
 void text_wrapped_at_spaces(const char* text) {
-    const float width = ImGui::GetContentRegionAvail().x;
+    // As ImGui::TextWrapped reckons it: to the pushed wrap position, else the window's right edge.
+    const ImGuiWindow* window = ImGui::GetCurrentWindowRead();
+    const float width =
+        ImGui::CalcWrapWidthForPos(window->DC.CursorPos, window->DC.TextWrapPos < 0.0f ? 0.0f : window->DC.TextWrapPos);
     const std::string lines = wrap_at_spaces(
         text, width, [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
     ImGui::TextUnformatted(lines.c_str());
