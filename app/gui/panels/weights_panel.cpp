@@ -85,7 +85,9 @@ void parameter_picker(PanelContext& ctx, const Weights& weights) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(ctx.t("Parameter"));
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 30.0f * ctx.em));
+    // The Save CSV button stays on this line: the picker takes what it leaves, up to 30 em.
+    const float save_w = button_width_for(ctx.t("Save CSV")) + ImGui::GetStyle().ItemSpacing.x;
+    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x - save_w, 30.0f * ctx.em));
     if (!ImGui::BeginCombo("##parameter", name.c_str(), ImGuiComboFlags_HeightLarge)) return;
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-1.0f);
