@@ -56,9 +56,11 @@ void text_disabled_wrapped(const char* text) {
     ImGui::PopStyleColor();
 }
 
-void same_line_if_fits(float width, float gap) {
+bool same_line_if_fits(float width, float gap) {
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
+    if (ImGui::GetItemRectMax().x + gap + width > right) return false;
+    ImGui::SameLine(0.0f, gap);
+    return true;
 }
 
 float button_width_for(const char* label) {

@@ -72,8 +72,8 @@ void focus_attention_step(ViewState& view, const StepId& id);
 void text_not_run_yet(const PanelContext& ctx);
 void text_disabled_wrapped(const char* text);  // a dim, wrapped note
 // Keeps the next item on the current line, `gap` pixels after the last, when `width` more pixels fit before
-// the window's right edge; otherwise the next item starts a new line.
-void same_line_if_fits(float width, float gap);
+// the window's right edge (and returns true); otherwise the next item starts a new line.
+bool same_line_if_fits(float width, float gap);
 // The width ImGui::Button(label) takes.
 float button_width_for(const char* label);
 // The width ImGui::Checkbox(label, ...) takes.

@@ -214,6 +214,22 @@ void draw_replace_dialog(PanelContext& ctx, ImGuiID field) {
     ImGui::EndPopup();
 }
 
+// Learning rate, gradient norm, batch accuracy and time, dim, separated by dots; each goes to the next
+// line when it does not fit.
+void draw_run_details(const PanelContext& ctx, const TrainProgress& p) {
+    char text[4][96];
+    std::snprintf(text[0], sizeof text[0], "%s %.2e", ctx.t("learning rate"),
+                  static_cast<double>(p.last.learning_rate));
+    std::snprintf(text[1], sizeof text[1], "|g| %.3f", p.last.grad_norm);
+    std::snprintf(text[2], sizeof text[2], "%s %.1f%%", ctx.t("batch token accuracy"), 100.0 * p.last.token_accuracy);
+    std::snprintf(text[3], sizeof text[3], "%s %s", ctx.t("elapsed"), clock_text(p.elapsed_seconds).c_str());
+    for (int i = 0; i < 4; ++i) {
+        const std::string after_dot = std::string("·   ") + text[i];
+        const bool on_line = i > 0 && same_line_if_fits(ImGui::CalcTextSize(after_dot.c_str()).x, ctx.em);
+        ImGui::TextDisabled("%s", on_line ? after_dot.c_str() : text[i]);
+    }
+}
+
 void draw_controls(PanelContext& ctx, const TrainProgress& p) {
     const ImGuiID field = ImGui::GetID("##start");
     const bool busy = ctx.training.active();
@@ -268,11 +284,9 @@ void draw_controls(PanelContext& ctx, const TrainProgress& p) {
     ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.45f * ctx.em), "");
     ImGui::PopStyleColor();
     if (p.step > 0)
-        ImGui::TextDisabled("%s %.2e   ·   |g| %.3f   ·   %s %.1f%%   ·   %s %s", ctx.t("learning rate"),
-                            static_cast<double>(p.last.learning_rate), p.last.grad_norm, ctx.t("batch token accuracy"),
-                            100.0 * p.last.token_accuracy, ctx.t("elapsed"), clock_text(p.elapsed_seconds).c_str());
+        draw_run_details(ctx, p);
     else
-        ImGui::TextDisabled("%s", ctx.t("Loss is the label-smoothed cross-entropy per target token (ε = 0.1)."));
+        text_disabled_wrapped(ctx.t("Loss is the label-smoothed cross-entropy per target token (ε = 0.1)."));
 }
 
 // The batch losses averaged over a centred window of about 1/40 of the points: the trend under the noise.
@@ -434,13 +448,18 @@ void draw_compare(PanelContext& ctx) {
     ImGui::Button(ctx.t("Hold for step 0"));
     const bool held = ImGui::IsItemActive();
     if (toggled || held != (t.compare() && !t.compare_pinned())) t.set_compare(ctx.session, pinned, held);
-    ImGui::SameLine(0.0f, 1.5f * ctx.em);
+    char shown[160];
     if (t.compare())
-        ImGui::TextColored(kWarnColor, "%s", ctx.t("The views show step 0 (untrained)."));
+        std::snprintf(shown, sizeof shown, "%s", ctx.t("The views show step 0 (untrained)."));
     else
-        ImGui::TextDisabled(
-            ctx.t(t.active() ? "The views show step %d, following the run." : "The views show step %d."),
-            t.shown_step());
+        std::snprintf(shown, sizeof shown,
+                      ctx.t(t.active() ? "The views show step %d, following the run." : "The views show step %d."),
+                      t.shown_step());
+    same_line_if_fits(ImGui::CalcTextSize(shown).x, 1.5f * ctx.em);
+    if (t.compare())
+        ImGui::TextColored(kWarnColor, "%s", shown);
+    else
+        ImGui::TextDisabled("%s", shown);
 }
 
 void draw_save(PanelContext& ctx) {
