@@ -3,9 +3,9 @@
 // one colour bar for them all (0..1), and the hovered head enlarged in a tooltip with its tokens and numbers.
 #include "panels/attention_parts.h"
 #include "panels/step_explanation.h"
-#include "panels/token_labels.h"
 #include "panels/token_matrix.h"
 #include "panels/tour_target.h"
+#include "widgets/label_draw.h"
 
 #include "forward/step_path.h"
 
@@ -90,6 +90,21 @@ void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int hea
     ImGui::EndTooltip();
 }
 
+// The query tokens left of a layer's thumbnails (rows `pitch` apart) and the key tokens under a head's last
+// thumbnail (`thumb` tall, columns `pitch` apart), each cut to label_max: widgets/label_layout.h places them.
+AxisLabelRequest query_labels_request(float pitch, float label_max) {
+    const float em = ImGui::GetFontSize();
+    return {LabelAxis::rows, pitch, label_max + 0.4f * em, 0.0f, 0.05f * em, -1, 0.4f * em};
+}
+
+AxisLabelRequest key_labels_request(float pitch, float thumb, float label_max) {
+    const float em = ImGui::GetFontSize();
+    AxisLabelRequest r{LabelAxis::columns, pitch, label_max + 0.25f * em, 0.0f, 0.3f * em, -1, 0.25f * em};
+    r.side = LabelSide::below;
+    r.cells_height = thumb;
+    return r;
+}
+
 }  // namespace
 
 void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
@@ -101,10 +116,10 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     char widest_layer[48];
     std::snprintf(widest_layer, sizeof widest_layer, "%s %d ▶", ctx.t("Layer"), n_layers - 1);
     const float layer_w = ImGui::CalcTextSize(widest_layer).x + pad;
-    float query_w = 0.0f;
-    for (const std::string& q : tokens.queries)
-        query_w = std::max(query_w, ImGui::CalcTextSize(fit_token_label(q, label_max).c_str()).x);
-    const float left_w = layer_w + query_w + pad;
+    const TextMeasure measure = imgui_text_measure();
+    // Their width (pad included) does not depend on the rows' pitch: only how many show does.
+    const float left_w =
+        layer_w + layout_axis_labels(tokens.queries, measure, query_labels_request(line_h, label_max)).depth;
     const int n_queries = std::max<int>(1, static_cast<int>(tokens.queries.size()));
     const int n_keys = std::max<int>(1, static_cast<int>(tokens.keys.size()));
     // Every layer × head visible at once: fit the width, and the height less the head names, the key tokens
@@ -125,7 +140,8 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
             return std::floor(std::clamp(std::min(w, h), 2.5f * ctx.em, 16.0f * ctx.em));
         };
         const float upright = size(line_h);  // the key tokens upright, if the thumbnails are wide enough for them
-        return size(column_labels_depth(tokens.keys, upright / static_cast<float>(n_keys), label_max));
+        const float pitch = upright / static_cast<float>(n_keys);
+        return size(layout_axis_labels(tokens.keys, measure, key_labels_request(pitch, upright, label_max)).depth);
     };
     const float thumb_right = fit(true), thumb_below = fit(false);
     const bool bar_right = thumb_right >= thumb_below;
@@ -153,6 +169,12 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     const int current = current_layer(ctx, use);
     const HeatmapAtlas atlas = grid_atlas(ctx, use, n_layers, thumb);
     const float q_cell = thumb / static_cast<float>(n_queries), k_cell = thumb / static_cast<float>(n_keys);
+    const AxisLabels query_labels =
+        layout_axis_labels(tokens.queries, measure, query_labels_request(q_cell, label_max));
+    const AxisLabels key_labels =
+        layout_axis_labels(tokens.keys, measure, key_labels_request(k_cell, thumb, label_max));
+    const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const auto dimmed = [dim](int) { return dim; };
 
     // Every thumbnail first (one texture), then every frame, cross and label (the font's): two texture binds.
     draw->ChannelsSplit(2);
@@ -163,7 +185,7 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
         char layer_name[48];
         std::snprintf(layer_name, sizeof layer_name, l == current ? "%s %d ▶" : "%s %d", ctx.t("Layer"), l);
         draw->AddText(ImVec2(origin.x, thumb_y(l)), l == current ? IM_COL32(255, 200, 40, 255) : text, layer_name);
-        if (computed) draw_row_labels(draw, tokens.queries, x0 - pad, thumb_y(l), q_cell, label_max);
+        if (computed) draw_axis_labels(draw, ImVec2(x0, thumb_y(l)), query_labels, dimmed);
         for (int h = 0; h < H; ++h) {
             const ImVec2 p(thumb_x(h), thumb_y(l)), q(p.x + thumb, p.y + thumb);
             ImGui::SetCursorScreenPos(p);
@@ -202,9 +224,11 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     draw->ChannelsSetCurrent(1);
     const float keys_y = thumb_y(n_layers - 1) + thumb;
     float key_depth = 0.0f;
-    if (ctx.stepper().entry(weights_of({use, n_layers - 1})))
+    if (ctx.stepper().entry(weights_of({use, n_layers - 1}))) {
         for (int h = 0; h < H; ++h)
-            key_depth = draw_column_labels(draw, tokens.keys, thumb_x(h), keys_y, k_cell, true, label_max).depth;
+            draw_axis_labels(draw, ImVec2(thumb_x(h), thumb_y(n_layers - 1)), key_labels, dimmed);
+        key_depth = key_labels.depth;
+    }
     draw->ChannelsMerge();
     if (bar_right)
         ImGui::SetCursorScreenPos(ImVec2(thumb_x(H) + ctx.em, y0));

@@ -3,7 +3,8 @@
 // left in the window. Colour swatches switch heads on and off; a hovered token shows its own lines alone, and a
 // click keeps that token (a second click lets it go).
 #include "panels/attention_parts.h"
-#include "panels/token_labels.h"
+#include "panels/token_column.h"
+#include "widgets/label_draw.h"
 
 #include <algorithm>
 #include <cmath>
@@ -138,8 +139,9 @@ void draw_head_view(PanelContext& ctx, const AttentionSite& site) {
     ImGui::InvisibleButton("head_view", size);
     const bool hovered_canvas = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
     std::vector<std::string> left(tokens.queries), right(tokens.keys);
-    for (std::string& t : left) t = fit_token_label(t, label_max);
-    for (std::string& t : right) t = fit_token_label(t, label_max);
+    const TextMeasure measure = imgui_text_measure();
+    for (std::string& t : left) t = abbreviate_label(t, label_max, measure);
+    for (std::string& t : right) t = abbreviate_label(t, label_max, measure);
     float left_w = 0.0f, right_w = 0.0f;
     for (const std::string& t : left) left_w = std::max(left_w, ImGui::CalcTextSize(t.c_str()).x);
     for (const std::string& t : right) right_w = std::max(right_w, ImGui::CalcTextSize(t.c_str()).x);

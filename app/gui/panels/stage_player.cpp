@@ -4,7 +4,6 @@
 #include "panels/attention_parts.h"
 #include "panels/stage_animation.h"
 #include "panels/step_explanation.h"
-#include "panels/token_labels.h"
 #include "panels/token_matrix.h"
 
 #include <GLFW/glfw3.h>
@@ -177,7 +176,7 @@ bool draw_stage_player(PanelContext& ctx, const AttentionSite& site, int head) {
         return std::floor(std::clamp(std::min(w, h), 0.5f * ctx.em, 4.5f * ctx.em));
     };
     m.cell = fit(1.3f * ImGui::GetTextLineHeight());  // upright key labels, if the cells are wide enough for them
-    if (keyed) m.cell = fit(column_labels_depth(tokens.keys, m.cell, m.label_max));  // else turned: deeper
+    if (keyed) m.cell = fit(token_matrix_size(m).y - rows * m.cell);  // the key labels there: turned are deeper
     const ImVec2 corner = ImGui::GetCursorScreenPos();
     const ImVec2 size = token_matrix_size(m);
     draw_token_matrix(m);

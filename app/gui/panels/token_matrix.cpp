@@ -1,7 +1,7 @@
 // The large labelled matrix: layout (labels left and above), the texture, the numbers, the outlined cell.
 #include "panels/token_matrix.h"
 
-#include "panels/token_labels.h"
+#include "widgets/label_draw.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,16 +13,23 @@ namespace {
 
 float label_max(const TokenMatrix& m) { return m.label_max > 0.0f ? m.label_max : 6.0f * ImGui::GetFontSize(); }
 
-float row_labels_width(const TokenMatrix& m) {
-    if (!m.row_labels) return 0.0f;
-    float w = 0.0f;
-    for (const std::string& l : *m.row_labels)
-        w = std::max(w, ImGui::CalcTextSize(fit_token_label(l, label_max(m)).c_str()).x);
-    return w + 0.4f * ImGui::GetFontSize();
-}
+// The query tokens left of the rows and the key tokens above the columns (widgets/label_layout.h), each cut
+// to label_max; the marked cell's row and column always labelled.
+struct MatrixLabels {
+    AxisLabels rows, cols;
+};
 
-float col_labels_depth(const TokenMatrix& m) {
-    return m.col_labels ? column_labels_depth(*m.col_labels, m.cell, label_max(m)) : 0.0f;
+MatrixLabels matrix_labels(const TokenMatrix& m) {
+    const float em = ImGui::GetFontSize(), margin = 0.4f * em, max = label_max(m);
+    const TextMeasure measure = imgui_text_measure();
+    MatrixLabels out;
+    if (m.row_labels)
+        out.rows = layout_axis_labels(*m.row_labels, measure,
+                                      {LabelAxis::rows, m.cell, max + margin, 0.0f, 0.05f * em, m.mark_row, margin});
+    if (m.col_labels)
+        out.cols = layout_axis_labels(*m.col_labels, measure,
+                                      {LabelAxis::columns, m.cell, max + margin, 0.0f, 0.3f * em, m.mark_col, margin});
+    return out;
 }
 
 }  // namespace
@@ -38,7 +45,8 @@ std::string cell_number(float v, int decimals) {
 }
 
 ImVec2 token_matrix_size(const TokenMatrix& m) {
-    return ImVec2(row_labels_width(m) + m.cols * m.cell, col_labels_depth(m) + m.rows * m.cell);
+    const MatrixLabels labels = matrix_labels(m);
+    return ImVec2(labels.rows.depth + m.cols * m.cell, labels.cols.depth + m.rows * m.cell);
 }
 
 void draw_token_matrix(const TokenMatrix& m) {
@@ -47,16 +55,16 @@ void draw_token_matrix(const TokenMatrix& m) {
     ImGui::Dummy(size);
     if (m.rows <= 0 || m.cols <= 0) return;
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec2 grid(std::floor(o.x + row_labels_width(m)), std::floor(o.y + col_labels_depth(m)));
+    const MatrixLabels labels = matrix_labels(m);
+    const ImVec2 grid(std::floor(o.x + labels.rows.depth), std::floor(o.y + labels.cols.depth));
     const ImVec2 end(grid.x + m.cols * m.cell, grid.y + m.rows * m.cell);
     if (m.texture)
         draw->AddImage(m.texture, grid, end);
     else
         draw->AddRectFilled(grid, end, ImGui::GetColorU32(ImGuiCol_FrameBg));
-    if (m.row_labels)
-        draw_row_labels(draw, *m.row_labels, grid.x - 0.4f * ImGui::GetFontSize(), grid.y, m.cell, label_max(m),
-                        m.mark_row);
-    if (m.col_labels) draw_column_labels(draw, *m.col_labels, grid.x, grid.y, m.cell, false, label_max(m), m.mark_col);
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    draw_axis_labels(draw, grid, labels.rows, [&](int i) { return i == m.mark_row ? text : dim; });
+    draw_axis_labels(draw, grid, labels.cols, [&](int j) { return j == m.mark_col ? text : dim; });
     // Numbers, white on a dark shadow so that they read on either end of a colormap.
     // Two decimals where they fit, else one.
     const float margin = 0.3f * ImGui::GetFontSize();

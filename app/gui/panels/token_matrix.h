@@ -1,5 +1,5 @@
-// A matrix drawn large with its tokens: query labels on the left, key labels above (turned and thinned when
-// they crowd), the numbers in the cells when the cells are wide enough, and one cell outlined. The attention
+// A matrix drawn large with its tokens: query labels on the left, key labels above (placed by
+// widgets/label_layout.h: flat, turned, thinned or cut to fit), the numbers in the cells when the cells are wide enough, and one cell outlined. The attention
 // view's enlarged head (the grid's hover) and its stage player draw with it.
 #pragma once
 

@@ -90,15 +90,21 @@ std::vector<Candidate> candidates(const std::vector<std::string>& labels, const 
         l.angle = st.angle;
         const float mid = (i + 0.5f) * r.pitch;  // the cell's centre along the axis
         const LabelSize full = sizes[static_cast<size_t>(i)];
+        // Below the cells: under their bottom edge, or a line down when they are shorter than a line (the row
+        // labels, in the same font, overhang their bottom edge then).
+        const float bottom = std::max(r.cells_height, full.h);
         float max_w = 0.0f;
         if (r.axis == LabelAxis::rows) {
             max_w = r.space - r.margin;
         } else if (st.style == LabelStyle::horizontal) {
             max_w = INFINITY;
         } else {
-            const float foot_x = mid - 0.5f * full.h * s;  // the text's top-left, its foot centred on the column
             max_w = (r.space - r.margin - full.h * c) / s;
-            if (c > 1e-3f) max_w = std::min(max_w, (span + r.end_room - foot_x - full.h * s) / c);
+            // Slanted, a label reaches past the far end: its foot centred on the column, it runs right above
+            // the cells; its end centred on the column, it runs left below them.
+            const float reach = r.side == LabelSide::above ? span + r.end_room - mid - 0.5f * full.h * s
+                                                           : mid + r.end_room - 0.5f * full.h * s;
+            if (c > 1e-3f) max_w = std::min(max_w, reach / c);
         }
         l.text = labels[static_cast<size_t>(i)];
         l.size = full;
@@ -112,9 +118,12 @@ std::vector<Candidate> candidates(const std::vector<std::string>& labels, const 
             l.pos = {-r.margin - l.size.w, std::max(0.0f, std::min(mid - 0.5f * l.size.h, span - l.size.h))};
         } else if (st.style == LabelStyle::horizontal) {
             const float x = mid - 0.5f * l.size.w;
-            l.pos = {span >= l.size.w ? std::clamp(x, 0.0f, span - l.size.w) : x, -r.margin - l.size.h};
-        } else {
+            const float y = r.side == LabelSide::above ? -r.margin - l.size.h : bottom + r.margin;
+            l.pos = {span >= l.size.w ? std::clamp(x, 0.0f, span - l.size.w) : x, y};
+        } else if (r.side == LabelSide::above) {  // the foot's lower corner r.margin over the cells
             l.pos = {mid - 0.5f * l.size.h * s, -r.margin - l.size.h * c};
+        } else {  // the end's upper corner r.margin under the cells
+            l.pos = {mid - l.size.w * c - 0.5f * l.size.h * s, bottom + r.margin + l.size.w * s};
         }
     }
     return out;
@@ -206,7 +215,9 @@ Plan choose(const std::vector<std::string>& labels, const std::vector<LabelSize>
         return p.shown == all ? p : plan(labels, sizes, measure, r, horizontal, true);
     }
     Plan h = plan(labels, sizes, measure, r, horizontal, false);
-    if (h.shown == all) return h;
+    const float span = static_cast<float>(labels.size()) * r.pitch;
+    const bool within = std::all_of(sizes.begin(), sizes.end(), [&](LabelSize z) { return z.w <= span; });
+    if (h.shown == all && within) return h;
     // Rotated, every label shown: the angle that abbreviates fewest (45° on a tie: it reads more easily).
     std::optional<Plan> best;
     for (float angle : {0.25f * kPi, 0.5f * kPi}) {
@@ -258,6 +269,10 @@ AxisLabels layout_axis_labels(const std::vector<std::string>& labels, const Text
         if (c.shown) out.reserve = out.reserve.united(c.label.box().bounds());
     for (int i : thin(p.cands, request, p.style, p.stride))
         out.placed.push_back(std::move(p.cands[static_cast<size_t>(i)].label));
+    if (!out.reserve.empty())
+        out.depth = request.axis == LabelAxis::rows    ? -out.reserve.x0
+                    : request.side == LabelSide::above ? -out.reserve.y0
+                                                       : out.reserve.y1 - request.cells_height;
     return out;
 }
 

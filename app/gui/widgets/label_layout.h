@@ -3,14 +3,17 @@
 // real width) and draws the result (draw_axis_labels).
 //
 // Coordinates are pixels relative to the top-left corner of cell (0, 0), y downwards as on screen:
-// the cells fill [0, n_cols·pitch] × [0, n_rows·pitch]. Column labels go above the cells (y < 0),
-// row labels to their left (x < 0), so the two never meet and neither touches a cell.
+// the cells fill [0, n_cols·pitch] × [0, cells_height]. Column labels go above the cells (y < 0) or below
+// them (y > cells_height), row labels to their left (x < 0), so the two never meet and neither touches a cell.
 //
 // Per axis, in this order:
-//   columns: horizontal, centred on their column, when every label fits beside its neighbours;
-//            else rotated 45° (or 90° when the pitch is too small for 45°), the foot of each label just
-//            above its column; a label longer than the band (or than the room past the last column)
-//            is abbreviated with "…" (the caller shows the full text on hover);
+//   columns: horizontal, centred on their column, when every label fits beside its neighbours and
+//            within the cells' width;
+//            else rotated 45° (or 90° when the pitch is too small for 45°), reading upwards: above the
+//            cells the foot of each label stands just over its column, below them its end hangs just
+//            under it; a label longer than the band (or than the room past the far end: right of the last
+//            column above, left of the first below) is abbreviated with "…" (the caller shows the full
+//            text on hover);
 //            else (pitch smaller than a line) thinned: every k-th label (k from 1, 2, 5, 10, …), the
 //            first, the last and the kept (hovered) one always, horizontal or at 90°, whichever shows more.
 //   rows:    horizontal, right-aligned before the cells, abbreviated past the band's width, thinned when
@@ -49,15 +52,18 @@ using TextMeasure = std::function<LabelSize(std::string_view text)>;
 
 enum class LabelAxis { columns, rows };
 enum class LabelStyle { horizontal, rotated };
+enum class LabelSide { above, below };  // where column labels go; row labels are always left of the cells
 
 struct AxisLabelRequest {
     LabelAxis axis = LabelAxis::columns;
     float pitch = 16.0f;    // a cell's size along the axis
     float space = 96.0f;    // the most room across the axis: the band's height (columns) or width (rows)
-    float end_room = 0.0f;  // columns: room past the last column that rotated labels may reach into
+    float end_room = 0.0f;  // columns: room past the far end that slanted labels may reach into (see above)
     float gap = 2.0f;       // clearance between two labels
     int keep = -1;          // a label always shown (the hovered cell's), or -1
     float margin = 4.0f;    // clearance between a label and the cells
+    LabelSide side = LabelSide::above;
+    float cells_height = 0.0f;  // columns below: the cells' height (n_rows · row pitch), the edge they hang from
 };
 
 struct PlacedLabel {
@@ -77,6 +83,9 @@ struct AxisLabels {
     std::vector<PlacedLabel> placed;  // in index order
     // The room to reserve: every label's box in this style, shown or not, so a hover never moves the cells.
     LabelRect reserve;
+    // How far that room reaches out from the cells' edge, margin included: what to leave beside the cells
+    // (above or below them for columns, left of them for rows) when sizing the cells to the space there is.
+    float depth = 0.0f;
     int n_abbreviated() const;
     const PlacedLabel* at(LabelPoint p) const;  // the placed label whose box holds p, or nullptr
 };

@@ -148,21 +148,25 @@ const std::string kEllipsis = "…";
 
 }  // namespace
 
-TEST_CASE("axis labels never overlap each other or the cells, over many token lists and pitches", "[labels]") {
+TEST_CASE("axis labels never overlap each other or the cells, columns above or below, over many token lists",
+          "[labels]") {
     const FontMetrics font(16.0f);
     INFO("font: " << (font.font_file().empty() ? std::string("ImGui's built-in") : font.font_file()));
     const TextMeasure measure = font.measure();
     std::mt19937 rng(18);
     const std::vector<int> counts = {1, 2, 3, 4, 5, 7, 9, 12, 16, 24, 33, 48, 64, 97, 128, 200};
     const std::vector<float> pitches = {2.0f, 3.5f, 6.0f, 9.0f, 13.0f, 17.0f, 22.0f, 31.0f, 48.0f};
-    int cases = 0, rotated = 0, thinned = 0, abbreviated = 0;
+    int cases = 0, rotated = 0, thinned = 0, abbreviated = 0, below_rotated = 0;
     for (int n : counts)
         for (float pitch : pitches)
-            for (int variant = 0; variant < 3; ++variant) {
+            for (int variant = 0; variant < 6; ++variant) {
+                const LabelSide side = variant < 3 ? LabelSide::above : LabelSide::below;
                 const std::vector<std::string> cols = token_list(rng, n), rows = token_list(rng, n);
-                const int keep = variant == 2 ? static_cast<int>(rng() % static_cast<unsigned>(n)) : -1;
-                const float end_room = variant == 0 ? 0.0f : variant == 1 ? 80.0f : 400.0f;
-                const AxisLabelRequest col_req{LabelAxis::columns, pitch, 96.0f, end_room, 2.0f, keep, 4.0f};
+                const int keep = variant % 3 == 2 ? static_cast<int>(rng() % static_cast<unsigned>(n)) : -1;
+                const float end_room = variant % 3 == 0 ? 0.0f : variant % 3 == 1 ? 80.0f : 400.0f;
+                const float bottom = n * pitch;  // the cells are n × n
+                const AxisLabelRequest col_req{
+                    LabelAxis::columns, pitch, 96.0f, end_room, 2.0f, keep, 4.0f, side, bottom};
                 const AxisLabelRequest row_req{LabelAxis::rows, pitch, 128.0f, 0.0f, 1.0f, keep, 8.0f};
                 const AxisLabels c = layout_axis_labels(cols, measure, col_req);
                 const AxisLabels r = layout_axis_labels(rows, measure, row_req);
@@ -180,6 +184,7 @@ TEST_CASE("axis labels never overlap each other or the cells, over many token li
                 INFO("n " << n << ", pitch " << pitch << ", variant " << variant << ", keep " << keep);
                 ++cases;
                 rotated += c.style == LabelStyle::rotated;
+                below_rotated += c.style == LabelStyle::rotated && side == LabelSide::below;
                 thinned += c.stride > 1 || r.stride > 1;
                 abbreviated += c.n_abbreviated() + r.n_abbreviated();
 
@@ -199,14 +204,30 @@ TEST_CASE("axis labels never overlap each other or the cells, over many token li
                 for (size_t i = 0; i < boxes.size(); ++i)
                     for (size_t j = i + 1; j < boxes.size(); ++j) CHECK_FALSE(meet(boxes[i], boxes[j]));
 
-                for (const PlacedLabel& l : c.placed) {  // within the band, and no further than the room past the end
+                // Within the band on their side, and no further than the room past the far end; within the
+                // depth the layout says to leave beside the cells.
+                for (const PlacedLabel& l : c.placed) {
                     const LabelRect b = l.box().bounds();
-                    CHECK(b.y1 <= -col_req.margin + 0.01f);
-                    if (l.angle != 0.0f) CHECK(b.y0 >= -col_req.space - 0.01f);
-                    if (l.angle > 0.0f && l.angle < 1.5f) CHECK(b.x1 <= n * pitch + end_room + 0.01f);  // slanted
+                    const bool slanted = l.angle > 0.0f && l.angle < 1.5f;
+                    if (side == LabelSide::above) {
+                        CHECK(b.y1 <= -col_req.margin + 0.01f);
+                        if (l.angle != 0.0f) CHECK(b.y0 >= -col_req.space - 0.01f);
+                        if (slanted) CHECK(b.x1 <= n * pitch + end_room + 0.01f);
+                        CHECK(b.y0 >= -c.depth - 0.01f);
+                    } else {
+                        CHECK(b.y0 >= bottom + col_req.margin - 0.01f);
+                        // The band starts a line down under cells shorter than a line (clear of the row labels).
+                        const float edge = std::max(bottom, l.size.h);
+                        if (l.angle != 0.0f) CHECK(b.y1 <= edge + col_req.space + 0.01f);
+                        if (slanted) CHECK(b.x0 >= -end_room - 0.01f);
+                        CHECK(b.y1 <= bottom + c.depth + 0.01f);
+                    }
+                    if (l.angle == 0.0f && c.stride == 1) CHECK(l.size.w <= n * pitch + 0.01f);  // all flat: within
                 }
+                if (!c.placed.empty()) CHECK(c.depth >= col_req.margin);
                 for (const PlacedLabel& l : r.placed) {
                     CHECK(l.box().bounds().x1 <= -row_req.margin + 0.01f);
+                    CHECK(l.box().bounds().x0 >= -r.depth - 0.01f);
                     CHECK(l.size.w <= row_req.space - row_req.margin + 0.01f);
                 }
                 for (const AxisLabels* axis : {&c, &r}) {
@@ -243,8 +264,9 @@ TEST_CASE("axis labels never overlap each other or the cells, over many token li
                 }
             }
     // The lists reached every way of fitting labels.
-    CHECK(cases == static_cast<int>(counts.size() * pitches.size() * 3));
+    CHECK(cases == static_cast<int>(counts.size() * pitches.size() * 6));
     CHECK(rotated > 0);
+    CHECK(below_rotated > 0);
     CHECK(thinned > 0);
     CHECK(abbreviated > 0);
 }
@@ -281,6 +303,43 @@ TEST_CASE("a short sentence lies flat, a Hangul one rotates, a long one thins", 
     CHECK(rows.placed[0].abbreviated);
     CHECK(rows.placed[0].size.w <= 76.01f);
     CHECK(rows.at({rows.placed[0].pos.x + 1.0f, rows.placed[0].pos.y + 1.0f}) == &rows.placed[0]);
+}
+
+TEST_CASE("key tokens under a thumbnail: flat when they fit, else turned to read upwards, ending under the cells",
+          "[labels]") {
+    const FontMetrics font(16.0f);
+    const TextMeasure measure = font.measure();
+    const std::vector<std::string> keys = {"<sos>", "나", "는", "빨간", "사과", "를", "좋아해"};
+    float widest = 0.0f, line = 0.0f;
+    for (const std::string& k : keys) widest = std::max(widest, measure(k).w), line = measure(k).h;
+    const float bottom = 120.0f;
+    AxisLabelRequest wide{LabelAxis::columns, widest + 8.0f, 80.0f, 0.0f, 2.0f, -1, 3.0f, LabelSide::below, bottom};
+    const AxisLabels flat = layout_axis_labels(keys, measure, wide);
+    CHECK(flat.style == LabelStyle::horizontal);
+    REQUIRE(flat.placed.size() == keys.size());
+    for (const PlacedLabel& l : flat.placed) CHECK(l.pos.y == Approx(bottom + 3.0f));
+    CHECK(flat.depth == Approx(3.0f + line));  // the room to leave under the cells when sizing them
+
+    // Narrow columns and no room left of the first (the previous head's keys are there): turned a quarter,
+    // each one's end 3 px under the cells, the depth the margin and the longest label.
+    AxisLabelRequest narrow = wide;
+    narrow.pitch = line + 4.0f;
+    const AxisLabels turned = layout_axis_labels(keys, measure, narrow);
+    CHECK(turned.style == LabelStyle::rotated);
+    CHECK(turned.angle == Approx(1.5707963f));
+    REQUIRE(turned.placed.size() == keys.size());
+    for (const PlacedLabel& l : turned.placed) {
+        const LabelRect b = l.box().bounds();
+        CHECK(b.y0 == Approx(bottom + 3.0f));
+        CHECK(b.x0 >= 0.0f);  // never reaches left of the first column
+    }
+    CHECK(turned.depth == Approx(3.0f + widest));
+    CHECK(turned.n_abbreviated() == 0);
+
+    // The same labels above the cells take the same depth there.
+    AxisLabelRequest above = narrow;
+    above.side = LabelSide::above;
+    CHECK(layout_axis_labels(keys, measure, above).depth == Approx(turned.depth));
 }
 
 TEST_CASE("the embeddings map's labels: no two overlap, none covers a point, each moved one has a leader line",
