@@ -1,6 +1,7 @@
 // The ImGui side of the label layout: measuring, drawing, hover.
 #include "widgets/label_draw.h"
 
+#include <cfloat>
 #include <cmath>
 
 namespace attnlab::gui {
@@ -18,7 +19,10 @@ void draw_rotated_text(ImDrawList* draw, ImVec2 pos, ImU32 color, const char* te
         return;
     }
     const int first = draw->VtxBuffer.Size;
-    draw->AddText(pos, color, text);
+    // Laid out flat first: no glyph is culled against the window's clip rect there (a label at a plot's right
+    // edge would lose its end), only once turned, by the draw command's clip rect.
+    const ImVec4 anywhere(-FLT_MAX, -FLT_MAX, FLT_MAX, FLT_MAX);
+    ImGui::GetFont()->RenderText(draw, ImGui::GetFontSize(), pos, color, anywhere, text, nullptr);
     const float c = std::cos(angle), s = std::sin(angle);
     for (int i = first; i < draw->VtxBuffer.Size; ++i) {
         ImVec2& p = draw->VtxBuffer[i].pos;

@@ -125,16 +125,21 @@ std::vector<Candidate> candidates(const std::vector<std::string>& labels, const 
         } else {  // the end's upper corner r.margin under the cells
             l.pos = {mid - l.size.w * c - 0.5f * l.size.h * s, bottom + r.margin + l.size.w * s};
         }
+        // Upright (90°) labels stay within the cells' width, as flat ones do: the ends' labels move inwards
+        // (by less than half a line) rather than overhang a neighbouring plot's labels or the window's edge.
+        if (r.axis == LabelAxis::columns && st.style == LabelStyle::rotated && c < 1e-3f && span >= l.size.h)
+            l.pos.x = std::clamp(l.pos.x, 0.0f, span - l.size.h);
     }
     return out;
 }
 
 // Whether labels a < b (by index) come closer than the gap: along the axis for horizontal labels, across
-// the text for rotated ones (parallel strips; conservative, as if every label were endless).
+// the text for rotated ones (parallel strips where they stand; conservative, as if every label were endless).
 bool collide(const PlacedLabel& a, const PlacedLabel& b, const AxisLabelRequest& r, Style st) {
     if (r.axis == LabelAxis::rows) return a.pos.y + a.size.h + r.gap > b.pos.y;
     if (st.style == LabelStyle::horizontal) return a.pos.x + a.size.w + r.gap > b.pos.x;
-    return (b.index - a.index) * r.pitch * std::sin(st.angle) < 0.5f * (a.size.h + b.size.h) + r.gap;
+    const float s = std::sin(st.angle), c = std::cos(st.angle);  // across the text: along (s, c)
+    return b.pos.x * s + b.pos.y * c < a.pos.x * s + a.pos.y * c + a.size.h + r.gap;
 }
 
 // The labels shown: the kept one, the first, the last, then every stride-th, each only if it clears its

@@ -13,7 +13,7 @@
 //            cells the foot of each label stands just over its column, below them its end hangs just
 //            under it; a label longer than the band (or than the room past the far end: right of the last
 //            column above, left of the first below) is abbreviated with "…" (the caller shows the full
-//            text on hover);
+//            text on hover); at 90° the end columns' labels move inwards to stay within the cells' width;
 //            else (pitch smaller than a line) thinned: every k-th label (k from 1, 2, 5, 10, …), the
 //            first, the last and the kept (hovered) one always, horizontal or at 90°, whichever shows more.
 //   rows:    horizontal, right-aligned before the cells, abbreviated past the band's width, thinned when

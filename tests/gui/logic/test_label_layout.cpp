@@ -223,6 +223,10 @@ TEST_CASE("axis labels never overlap each other or the cells, columns above or b
                         CHECK(b.y1 <= bottom + c.depth + 0.01f);
                     }
                     if (l.angle == 0.0f && c.stride == 1) CHECK(l.size.w <= n * pitch + 0.01f);  // all flat: within
+                    if (l.angle > 1.5f && n * pitch >= l.size.h) {  // upright: within the cells' width too
+                        CHECK(b.x0 >= -0.01f);
+                        CHECK(b.x1 <= n * pitch + 0.01f);
+                    }
                 }
                 if (!c.placed.empty()) CHECK(c.depth >= col_req.margin);
                 for (const PlacedLabel& l : r.placed) {
@@ -254,11 +258,16 @@ TEST_CASE("axis labels never overlap each other or the cells, columns above or b
                         const LabelSize first = measure(full.front()), last = measure(full.back());
                         const float gap = axis == &c ? col_req.gap : row_req.gap;
                         // Flat labels are kept within the cells' span, so the two ends need room for both;
-                        // rotated ones stand on their own column's centre.
-                        const bool room = axis == &r ? n * pitch >= first.h + last.h + gap
-                                          : c.style == LabelStyle::horizontal
-                                              ? n * pitch >= first.w + last.w + 2.0f * pitch + gap
-                                              : (n - 1) * pitch * std::sin(c.angle) >= std::max(first.h, last.h) + gap;
+                        // rotated ones stand on their own column's centre, upright ones moved inwards by what
+                        // overhangs the cells.
+                        const float inwards = c.angle > 1.5f ? std::max(0.0f, 0.5f * (first.h - pitch)) +
+                                                                   std::max(0.0f, 0.5f * (last.h - pitch))
+                                                             : 0.0f;
+                        const bool room =
+                            axis == &r ? n * pitch >= first.h + last.h + gap
+                            : c.style == LabelStyle::horizontal
+                                ? n * pitch >= first.w + last.w + 2.0f * pitch + gap
+                                : (n - 1) * pitch * std::sin(c.angle) - inwards >= std::max(first.h, last.h) + gap;
                         if (room) CHECK(shown.back());
                     }
                 }
