@@ -102,6 +102,7 @@ AxisLabelRequest key_labels_request(float pitch, float thumb, float label_max) {
     AxisLabelRequest r{LabelAxis::columns, pitch, label_max + 0.25f * em, 0.0f, 0.3f * em, -1, 0.25f * em};
     r.side = LabelSide::below;
     r.cells_height = thumb;
+    r.word_gap = 0.5f * em;
     return r;
 }
 

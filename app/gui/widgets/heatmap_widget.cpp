@@ -19,7 +19,9 @@ AxisLabelRequest row_request(float cell, int keep) {
 
 AxisLabelRequest col_request(float cell, float end_room, int keep) {
     const float em = ImGui::GetFontSize();
-    return {LabelAxis::columns, cell, heatmap_col_label_space(), end_room, 0.12f * em, keep, 0.25f * em};
+    AxisLabelRequest r{LabelAxis::columns, cell, heatmap_col_label_space(), end_room, 0.12f * em, keep, 0.25f * em};
+    r.word_gap = 0.5f * em;
+    return r;
 }
 
 // A label to keep in view: the hovered one, else the highlighted one, if the layout left it out.

@@ -133,11 +133,17 @@ std::vector<Candidate> candidates(const std::vector<std::string>& labels, const 
     return out;
 }
 
+// The room two neighbouring labels keep between them along the axis.
+float along_gap(const AxisLabelRequest& r, Style st) {
+    const bool flat_columns = r.axis == LabelAxis::columns && st.style == LabelStyle::horizontal;
+    return flat_columns ? std::max(r.gap, r.word_gap) : r.gap;
+}
+
 // Whether labels a < b (by index) come closer than the gap: along the axis for horizontal labels, across
 // the text for rotated ones (parallel strips where they stand; conservative, as if every label were endless).
 bool collide(const PlacedLabel& a, const PlacedLabel& b, const AxisLabelRequest& r, Style st) {
     if (r.axis == LabelAxis::rows) return a.pos.y + a.size.h + r.gap > b.pos.y;
-    if (st.style == LabelStyle::horizontal) return a.pos.x + a.size.w + r.gap > b.pos.x;
+    if (st.style == LabelStyle::horizontal) return a.pos.x + a.size.w + along_gap(r, st) > b.pos.x;
     const float s = std::sin(st.angle), c = std::cos(st.angle);  // across the text: along (s, c)
     return b.pos.x * s + b.pos.y * c < a.pos.x * s + a.pos.y * c + a.size.h + r.gap;
 }
@@ -182,7 +188,7 @@ int min_stride(const std::vector<Candidate>& cands, const AxisLabelRequest& r, S
         const float along = r.axis == LabelAxis::rows            ? z.h
                             : st.style == LabelStyle::horizontal ? z.w
                                                                  : z.h / std::sin(st.angle);
-        need = std::max(need, along + r.gap);
+        need = std::max(need, along + along_gap(r, st));
     }
     return std::max(1, static_cast<int>(std::ceil(need / r.pitch - 1e-4f)));
 }

@@ -64,6 +64,8 @@ struct AxisLabelRequest {
     float margin = 4.0f;    // clearance between a label and the cells
     LabelSide side = LabelSide::above;
     float cells_height = 0.0f;  // columns below: the cells' height (n_rows · row pitch), the edge they hang from
+    float word_gap = 0.0f;      // columns: the least room between two flat labels, so that neighbouring words
+                                // read apart ("를 좋아해", not "를좋아해"); the gap when smaller
 };
 
 struct PlacedLabel {

@@ -314,6 +314,35 @@ TEST_CASE("a short sentence lies flat, a Hangul one rotates, a long one thins", 
     CHECK(rows.at({rows.placed[0].pos.x + 1.0f, rows.placed[0].pos.y + 1.0f}) == &rows.placed[0]);
 }
 
+TEST_CASE("flat column labels keep a word's space between them, so neighbouring Hangul words read apart", "[labels]") {
+    const FontMetrics font(22.0f);
+    const TextMeasure measure = font.measure();
+    const std::vector<std::string> korean = {"<sos>", "나", "는", "빨간", "사과", "를", "좋아해"};
+    // The least room between two neighbouring flat labels, or -1 when they are not flat.
+    const auto closest = [&](const AxisLabelRequest& request) {
+        const AxisLabels labels = layout_axis_labels(korean, measure, request);
+        if (labels.style != LabelStyle::horizontal) return -1.0f;
+        float least = 1e9f;
+        for (size_t i = 1; i < labels.placed.size(); ++i)
+            least =
+                std::min(least, labels.placed[i].pos.x - (labels.placed[i - 1].pos.x + labels.placed[i - 1].size.w));
+        return least;
+    };
+    AxisLabelRequest request{LabelAxis::columns, 20.0f, 96.0f, 96.0f, 2.0f, -1};
+    int touching = 0;  // pitches at which, with 2 px alone, two flat words come closer than half an em
+    for (float pitch = 20.0f; pitch <= 120.0f; pitch += 1.0f) {
+        request.pitch = pitch;
+        request.word_gap = 0.0f;
+        const float without = closest(request);
+        if (without >= 0.0f && without < 11.0f) ++touching;
+        request.word_gap = 11.0f;  // half an em
+        const float with = closest(request);
+        INFO("pitch " << pitch);
+        CHECK((with < 0.0f || with >= 11.0f - 1e-3f));
+    }
+    CHECK(touching > 0);  // the case the masks view showed ("를좋아해") is among those tried
+}
+
 TEST_CASE("key tokens under a thumbnail: flat when they fit, else turned to read upwards, ending under the cells",
           "[labels]") {
     const FontMetrics font(16.0f);
