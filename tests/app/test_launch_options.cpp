@@ -52,7 +52,7 @@ TEST_CASE("a content scale from 0.5 to 4 (--scale), and the on-screen check only
     CHECK(launch_usage().find("--scale X") != std::string::npos);
 }
 
-TEST_CASE("--generate N asks for the generation token by token, N a positive token count") {
+TEST_CASE("the --generate N flag asks for the generation token by token, N a positive token count") {
     auto o = parse_launch_options({"--view", "output", "--generate", "3", "--screenshot", "x.png"});
     REQUIRE(o);
     CHECK(o->generate_tokens == 3);
