@@ -1,4 +1,5 @@
 #include "analysis/head_diversity.h"
+#include "analysis/attention_weights.h"
 
 #include <algorithm>
 #include <cassert>
@@ -74,13 +75,8 @@ float HeadDiversitySummary::Layer::max_top_key_share() const {
 
 HeadDiversitySummary summarize_head_diversity(const Stepper& stepper) {
     HeadDiversitySummary summary;
-    for (const Step& step : stepper.steps()) {
-        const StepId& id = step.record.id;
-        if (id.kind != StepKind::attention || id.stage != AttentionStage::weights) continue;
-        const Tensor* weights = stepper.output(id);
-        if (!weights) break;  // not run yet, nor anything after it
-        summary.layers.push_back({id.site(), head_diversity(*weights)});
-    }
+    for (const AttentionWeights& a : attention_weights_run(stepper))
+        summary.layers.push_back({a.attention, head_diversity(*a.weights)});
     return summary;
 }
 

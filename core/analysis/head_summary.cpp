@@ -1,4 +1,5 @@
 #include "analysis/head_summary.h"
+#include "analysis/attention_weights.h"
 
 #include <cmath>
 #include <limits>
@@ -35,13 +36,8 @@ std::vector<HeadStats> head_stats(const Tensor& weights) {
 
 HeadSummary summarize_heads(const Stepper& stepper) {
     HeadSummary summary;
-    for (const Step& step : stepper.steps()) {
-        const StepId& id = step.record.id;
-        if (id.kind != StepKind::attention || id.stage != AttentionStage::weights) continue;
-        const Tensor* weights = stepper.output(id);
-        if (!weights) break;  // not run yet, nor anything after it
-        summary.layers.push_back({id.site(), head_stats(*weights)});
-    }
+    for (const AttentionWeights& a : attention_weights_run(stepper))
+        summary.layers.push_back({a.attention, head_stats(*a.weights)});
     return summary;
 }
 
