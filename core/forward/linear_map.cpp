@@ -2,9 +2,9 @@
 #include "forward/linear_map.h"
 
 #include "ops/linear.h"
+#include "parallel.h"
 
 #include <cassert>
-#include <thread>
 
 namespace attnlab {
 
@@ -32,14 +32,11 @@ Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const
     assert(w.shape == map.weight_shape() && x.dim(-1) == map.n_in);
     const Tensor* b = map.bias.empty() ? nullptr : map.bias_optional ? weights.find(map.bias) : &weights.at(map.bias);
     Tensor y({x.dim(0), map.n_out});  // (N, out)
-    if (!linear_map_splits(x.dim(0), map.n_in, map.n_out)) {
-        apply_range(w, b, map, x, 0, map.n_out, y);
-        return y;
-    }
-    const int64_t half = map.n_out / 2;
-    std::thread helper([&] { apply_range(w, b, map, x, half, map.n_out - half, y); });
-    apply_range(w, b, map, x, 0, half, y);
-    helper.join();
+    // Split by whole 48-column panels (ops/panel_gemm.h), so the threads' shares compute exactly what one would.
+    constexpr int64_t kColumnGrain = 48;
+    const int64_t grain = linear_map_splits(x.dim(0), map.n_in, map.n_out) ? kColumnGrain : map.n_out;
+    parallel_for(0, map.n_out, grain,
+                 [&](int64_t begin, int64_t end) { apply_range(w, b, map, x, begin, end - begin, y); });
     return y;
 }
 

@@ -10,8 +10,8 @@
 
 namespace attnlab {
 
-// A product of at least this many multiply-adds has its outputs split in two, the second half
-// computed on one more thread: every map of GPT-2 small on 64 tokens (its 768 -> 768 query, key,
+// A product of at least this many multiply-adds has its outputs split between the threads
+// (parallel.h): every map of GPT-2 small on 64 tokens (its 768 -> 768 query, key,
 // value and output maps: 37.7M; the FFN: 151M; the logits: 2.5G) uses both cores of a 2-core
 // machine. Our paper-size preset's largest (32 tokens, 512 -> 2048: 33.6M) stays on one thread.
 // The split depends only on the shapes, so results repeat bit for bit.

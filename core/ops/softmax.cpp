@@ -1,25 +1,26 @@
 // softmax(x)_j = exp(x_j − max) / Σ_k exp(x_k − max), per row.
 #include "ops/softmax.h"
 
+#include "parallel.h"
+
 #include <cmath>
 #include <limits>
-#include <thread>
 
 namespace attnlab {
 
 namespace {
 
-// At least this many entries: the rows are split between two threads (GPT-2's 64 × 50257
+// At least this many entries: the rows are split between the threads (GPT-2's 64 × 50257
 // probabilities: 21 ms on one core). Rows are independent, so the split cannot change a number.
 constexpr int64_t kSplitEntries = int64_t{1} << 20;
 
-// Rows [begin, end) of in into out; the fully masked ones are appended to *masked.
-void softmax_range(ConstMatMap in, MatMap out, int64_t begin, int64_t end, std::vector<int64_t>* masked) {
+// Rows [begin, end) of in into out; a fully masked row gets masked[r] = 1.
+void softmax_range(ConstMatMap in, MatMap out, int64_t begin, int64_t end, std::vector<char>& masked) {
     for (int64_t r = begin; r < end; ++r) {
         const float max = in.row(r).maxCoeff();
         if (max == -std::numeric_limits<float>::infinity()) {  // every key masked
             out.row(r).setZero();
-            masked->push_back(r);
+            masked[static_cast<size_t>(r)] = 1;
             continue;
         }
         out.row(r) = (in.row(r).array() - max).exp().matrix();
@@ -33,16 +34,13 @@ Tensor softmax_rows(const Tensor& x, std::vector<int64_t>* fully_masked_rows) {
     Tensor y(x.shape);
     ConstMatMap in = x.matrix();
     MatMap out = y.matrix();
-    std::vector<int64_t> first, second;  // fully masked rows of each half
-    const int64_t rows = in.rows(), half = x.numel() >= kSplitEntries ? rows / 2 : rows;
-    std::thread helper;
-    if (half < rows) helper = std::thread([&] { softmax_range(in, out, half, rows, &second); });
-    softmax_range(in, out, 0, half, &first);
-    if (helper.joinable()) helper.join();
-    if (fully_masked_rows) {
-        fully_masked_rows->insert(fully_masked_rows->end(), first.begin(), first.end());
-        fully_masked_rows->insert(fully_masked_rows->end(), second.begin(), second.end());
-    }
+    const int64_t rows = in.rows();
+    std::vector<char> masked(static_cast<size_t>(rows), 0);  // (rows,)
+    const int64_t grain = x.numel() >= kSplitEntries ? 1 : std::max<int64_t>(rows, 1);
+    parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) { softmax_range(in, out, begin, end, masked); });
+    if (fully_masked_rows)
+        for (int64_t r = 0; r < rows; ++r)
+            if (masked[static_cast<size_t>(r)]) fully_masked_rows->push_back(r);
     return y;
 }
 

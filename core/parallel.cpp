@@ -1,0 +1,46 @@
+// Threads for the forward pass: one chunk per thread, each std::thread joined before returning.
+#include "parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <thread>
+#include <vector>
+
+namespace attnlab {
+
+namespace {
+
+int default_thread_count() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+std::atomic<int> g_thread_count{0};  // 0 = not chosen: every core
+
+}  // namespace
+
+int thread_count() {
+    const int n = g_thread_count.load(std::memory_order_relaxed);
+    return n > 0 ? n : default_thread_count();
+}
+
+void set_thread_count(int n) {
+    assert(n >= 1);
+    g_thread_count.store(std::max(1, n), std::memory_order_relaxed);
+}
+
+void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& body) {
+    assert(grain >= 1);
+    const int64_t units = (end - begin + grain - 1) / grain;  // grains, the last maybe short
+    const int64_t chunks = std::min<int64_t>(thread_count(), units);
+    if (chunks <= 1) {
+        if (begin < end) body(begin, end);
+        return;
+    }
+    auto bounds = [&](int64_t c) { return std::min(end, begin + (units * c / chunks) * grain); };
+    std::vector<std::thread> helpers;
+    helpers.reserve(static_cast<size_t>(chunks - 1));
+    for (int64_t c = 1; c < chunks; ++c) helpers.emplace_back([&, c] { body(bounds(c), bounds(c + 1)); });
+    body(bounds(0), bounds(1));
+    for (auto& t : helpers) t.join();
+}
+
+}  // namespace attnlab
