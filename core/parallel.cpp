@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <charconv>
 #include <thread>
 #include <vector>
 
@@ -25,6 +26,13 @@ int thread_count() {
 void set_thread_count(int n) {
     assert(n >= 1);
     g_thread_count.store(std::max(1, n), std::memory_order_relaxed);
+}
+
+std::optional<int> parse_thread_count(const std::string& text) {
+    int n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || n < 1 || n > kMaxThreads) return std::nullopt;
+    return n;
 }
 
 void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& body) {

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
 
 namespace attnlab {
 
@@ -12,6 +14,9 @@ namespace attnlab {
 // or what set_thread_count chose (attnlab --threads N, attnlab-cli --threads N).
 int thread_count();
 void set_thread_count(int n);  // n ≥ 1
+// "--threads N"'s value as both attnlab and attnlab-cli read it: a whole number from 1 to kMaxThreads, or nullopt.
+inline constexpr int kMaxThreads = 256;
+std::optional<int> parse_thread_count(const std::string& text);
 
 // Runs body(begin_i, end_i) over [begin, end) cut into at most thread_count() contiguous chunks, each a multiple
 // of `grain` long (but the last), the first on the calling thread. Fewer chunks when the range is short.

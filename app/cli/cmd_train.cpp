@@ -3,6 +3,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "io/model_file.h"
+#include "parallel.h"
 #include "train/trainer.h"
 
 #include <unistd.h>
@@ -56,7 +57,7 @@ void print_eval(int step, const EvalScores& s, bool with_bleu) {
 int run_train(const Argv& argv) {
     Args args;
     const ArgSpec spec{{"task", "preset", "steps", "seed", "out", "batch", "eval-every", "eval-size", "dropout",
-                        "warmup", "lr-scale", "clip", "threads", "head-disagreement", "query-disagreement"},
+                        "warmup", "lr-scale", "clip", "head-disagreement", "query-disagreement"},
                        {"quiet"},
                        0};
     if (auto err = parse_args(argv, spec, args)) return fail("train: " + *err, kExitUsage);
@@ -76,16 +77,14 @@ int run_train(const Argv& argv) {
         out = std::strtod(text.c_str(), &end);
         return end && *end == '\0' && !text.empty() && out >= lo && out <= hi;
     };
-    long long steps = 0, seed = 0, batch = 0, eval_every = 0, eval_size = 0, warmup = 0, threads = 0;
+    long long steps = 0, seed = 0, batch = 0, eval_every = 0, eval_size = 0, warmup = 0;
     double dropout = 0, lr_scale = 0, clip = 0, heads = 0, queries = 0;
     if (!integer("steps", settings.steps, 1, 10'000'000, steps) || !integer("seed", 1, 0, 1LL << 62, seed) ||
         !integer("batch", settings.batch_size, 1, 4096, batch) ||
         !integer("eval-every", 500, 1, 10'000'000, eval_every) || !integer("eval-size", 500, 0, 1'000'000, eval_size) ||
-        !integer("warmup", settings.adam.warmup_steps, 1, 10'000'000, warmup) ||
-        !integer("threads", settings.threads, 1, 64, threads))
-        return fail(
-            "train: --steps, --seed, --batch, --eval-every, --eval-size, --warmup and --threads take positive integers",
-            kExitUsage);
+        !integer("warmup", settings.adam.warmup_steps, 1, 10'000'000, warmup))
+        return fail("train: --steps, --seed, --batch, --eval-every, --eval-size and --warmup take positive integers",
+                    kExitUsage);
     if (!real("dropout", settings.dropout, 0.0, 0.95, dropout) ||
         !real("lr-scale", settings.adam.lr_scale, 1e-6, 100.0, lr_scale) ||
         !real("clip", settings.adam.clip_norm, 0.0, 1e6, clip) ||
@@ -100,7 +99,7 @@ int run_train(const Argv& argv) {
     settings.batch_size = static_cast<int>(batch);
     settings.dropout = static_cast<float>(dropout);
     settings.adam.warmup_steps = static_cast<int>(warmup);
-    settings.threads = static_cast<int>(threads);
+    settings.threads = thread_count();  // --threads N (main.cpp), default every core
     settings.adam.lr_scale = static_cast<float>(lr_scale);
     settings.adam.clip_norm = static_cast<float>(clip);
     settings.head_disagreement = static_cast<float>(heads);

@@ -2,6 +2,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "memory_reuse.h"
+#include "parallel.h"
 
 #include <iostream>
 #include <map>
@@ -19,11 +20,13 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                with this input's numbers (row: the last token unless --row)
   translate MODEL --src TEXT                   greedy decoding from <sos> to <eos> or max_len
   bench [MODEL] [--preset base] [--src-len 32] [--tgt-len 32] [--reps 20] [--vocab 99] [--opens 5] [--json]
-                                               traced forward pass of a random preset, or of MODEL on random
-                                               ids (and MODEL's open time)
+        [--gemm-bound]                         traced forward pass of a random preset, or of MODEL on random
+                                               ids (and MODEL's open time, and the peak resident memory);
+                                               --gemm-bound instead times every matrix product of that pass
+                                               as sgemm over the threads: the time the pass's FLOPs need
   train --task copy|reverse|sort|en-ko [--preset tiny] [--steps N] [--seed S] --out MODEL
         [--batch 64] [--eval-every 500] [--eval-size 500] [--dropout 0.1] [--warmup 400] [--lr-scale 1] [--clip 1]
-        [--threads 2] [--head-disagreement λ] [--query-disagreement μ]
+        [--threads N] [--head-disagreement λ] [--query-disagreement μ]
                                                trains with a progress bar, held-out scores at intervals, atomic
                                                checkpoints to MODEL; Ctrl-C stops and saves (exit 130); λ and μ
                                                weigh penalties on two heads, or two queries of one head,
@@ -53,6 +56,9 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                step's max |B - A|, rms and relative difference, or one step's
                                                largest differences
 
+--threads N (any command): the threads a forward pass, and train's and bench-train's batch split, use
+(default: every core).
+
 MODEL is one of our .safetensors model files or a Hugging Face folder (config.json +
 model.safetensors) of a GPT-2 or BERT model, memory-mapped; --src-types gives BERT's token
 types. Such a folder's text goes through its own tokenizer (vocab.json + merges.txt, or
@@ -61,6 +67,22 @@ Our models tokenize text with their vocabulary: the source gets <eos> appended a
 target gets <sos> prepended. Ids given with --src-ids/--tgt-ids are used exactly as given.
 Exit codes: 0 success, 1 bad input or file, 2 bad usage.
 )";
+
+// Takes "--threads N" out of a command's arguments and sets the thread count: the one place it is
+// read, for every command. Returns an error message for a bad or missing value.
+std::optional<std::string> take_threads_flag(attnlab::cli::Argv& args) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] != "--threads") continue;
+        const auto n = i + 1 < args.size() ? attnlab::parse_thread_count(args[i + 1]) : std::nullopt;
+        if (!n)
+            return "--threads takes a whole number of threads from 1 to " + std::to_string(attnlab::kMaxThreads) +
+                   (i + 1 < args.size() ? " (got '" + args[i + 1] + "')" : "");
+        attnlab::set_thread_count(*n);
+        args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + 2));
+        --i;
+    }
+    return std::nullopt;
+}
 
 }  // namespace
 
@@ -85,5 +107,7 @@ int main(int argc, char** argv) {
         {"compare", run_compare}};
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
-    return it->second(Argv(argv + 2, argv + argc));
+    Argv args(argv + 2, argv + argc);
+    if (auto err = take_threads_flag(args)) return fail(command + ": " + *err, kExitUsage);
+    return it->second(args);
 }

@@ -12,6 +12,7 @@
 #include "launch_options.h"
 #include "memory_reuse.h"
 #include "model_opener.h"
+#include "parallel.h"
 #include "screenshot.h"
 #include "settings_autosave.h"
 #include "soak_driver.h"
@@ -406,6 +407,7 @@ int main(int argc, char** argv) {
         std::fputs(launch_usage().c_str(), stdout);
         return 0;
     }
+    if (o.threads) set_thread_count(*o.threads);
     if (o.tour_slides && !o.tour) return fail("--tour-slides needs --tour N: the chapter to write", 2);
     const int n_modes = (o.screenshot ? 1 : 0) + (o.bench_frames > 0) + (o.soak_frames > 0) + (o.tour_slides ? 1 : 0);
     if (n_modes > 1) return fail("give one of --screenshot, --bench-frames, --soak and --tour-slides", 2);

@@ -1,6 +1,7 @@
 // Parses attnlab's flags; unknown flags and bad numbers are errors.
 #include "launch_options.h"
 
+#include "parallel.h"
 #include "train/tasks.h"
 #include "view_state.h"
 
@@ -18,7 +19,7 @@ std::string launch_usage() {
            "[--fresh-settings] [--settings FILE]\n"
            "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] "
            "[--tour N [--tour-slides DIR]] [--switch NAME]\n"
-           "               [--scale X] [--check-tour-target] [--generate N]\n"
+           "               [--scale X] [--check-tour-target] [--generate N] [--threads N]\n"
            "views (--view NAME):" +
            views +
            "\n"
@@ -36,6 +37,7 @@ std::string launch_usage() {
            "or its card's task is not fully on screen.\n"
            "--generate N starts the Output view's generation token by token at launch; with --screenshot the\n"
            "picture is taken as the N-th new token appears (or the generation ends first).\n"
+           "--threads N runs the forward pass on N threads (default: every core).\n"
            "--predict starts in predict mode (P in the app): each step forward covers the view until R.\n"
            "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
            "memory grew after warm-up.\n"
@@ -154,6 +156,10 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             auto n = to_int(*v, 1, 1000);
             if (!n) return Error{"--generate takes a positive token count"};
             o.generate_tokens = *n;
+        } else if (a == "--threads") {
+            auto n = parse_thread_count(*v);
+            if (!n) return Error{"--threads takes a whole number of threads from 1 to " + std::to_string(kMaxThreads)};
+            o.threads = *n;
         } else if (a == "--train-task") {
             const auto names = task_names();
             if (std::find(names.begin(), names.end(), *v) == names.end())

@@ -39,6 +39,7 @@ struct LaunchOptions {
     std::vector<std::string> switches;       // --switch NAME, in order: the Model view's switches set at launch
     std::optional<float> scale;              // the screen's content scale (default: the system's)
     bool check_tour_target = false;          // with --tour and --screenshot: exit 1 if the task's widget is off screen
+    std::optional<int> threads;              // --threads N: the forward pass's threads (default: every core)
 };
 
 Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args);

@@ -65,3 +65,21 @@ TEST_CASE("the --generate N flag asks for the generation token by token, N a pos
     }
     CHECK(launch_usage().find("--generate N") != std::string::npos);
 }
+
+TEST_CASE("the --threads N flag sets the forward pass's threads, N a whole number from 1, and --help names it") {
+    CHECK_FALSE(parse_launch_options({}).value().threads);  // every core unless asked
+    auto o = parse_launch_options({"--threads", "1"});
+    REQUIRE(o);
+    REQUIRE(o->threads);
+    CHECK(*o->threads == 1);
+    CHECK(parse_launch_options({"--threads", "2"}).value().threads == 2);
+    for (const char* bad : {"0", "x", "-2", "1.5", "", "100000"}) {
+        INFO(bad);
+        auto refused = parse_launch_options({"--threads", bad});
+        REQUIRE_FALSE(refused);
+        CHECK(refused.error().message.find("--threads") != std::string::npos);
+        CHECK(refused.error().message.find('\n') == std::string::npos);
+    }
+    CHECK_FALSE(parse_launch_options({"--threads"}));
+    CHECK(launch_usage().find("[--threads N]") != std::string::npos);
+}
