@@ -1,13 +1,16 @@
 // attnlab-cli bench [MODEL]: median time of the traced forward pass (every step, every output
 // kept), measured in-process, of a random preset model or of a model file or Hugging Face
-// folder on random ids; for a MODEL also the median time to open it.
+// folder on random ids; for a MODEL also the median time to open it; the process's peak resident
+// memory. With --gemm-bound, the GEMM bound of that pass instead (gemm_bound.h).
 #include "cli_common.h"
 #include "commands.h"
-#include "forward/linear_map.h"
+#include "gemm_bound.h"
 #include "hf/open_model.h"
 #include "io/file_bytes.h"
+#include "parallel.h"
 #include "stepper.h"
 
+#include <sys/resource.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -50,12 +53,68 @@ Result<OpenTimes> time_opens(const std::string& path, long long n_opens, Model* 
     return OpenTimes{first, median_of(ms)};
 }
 
+// The most resident memory this process has held, mapped weights included (getrusage's ru_maxrss, in KiB on Linux).
+double peak_rss_mb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+std::string json_string(const std::string& text) {
+    return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// `text` and spaces up to `width` characters (UTF-8 code points: "QKᵀ" is three).
+std::string padded(const std::string& text, size_t width) {
+    const auto chars = static_cast<size_t>(std::count_if(
+        text.begin(), text.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
+    return text + std::string(chars < width ? width - chars : 0, ' ');
+}
+
+// bench --gemm-bound: every product of the pass over S + T tokens, its time, the sum and its GFLOP/s.
+int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S, long long T, bool json) {
+    const GemmBound bound = time_gemm_bound(forward_matmuls(c, S, T));
+    if (json) {
+        nlohmann::json products = nlohmann::json::array();
+        for (const TimedMatmul& p : bound.products)
+            products.push_back({{"what", p.shape.what},
+                                {"m", p.shape.m},
+                                {"k", p.shape.k},
+                                {"n", p.shape.n},
+                                {"count", p.shape.count},
+                                {"ms_each", p.ms_each},
+                                {"ms", p.ms_total()},
+                                {"split", to_string(p.split)},
+                                {"kernel", p.kernel}});
+        std::printf(
+            "{\"impl\": \"gemm bound\", \"model\": %s, \"src_len\": %lld, \"tgt_len\": %lld, \"threads\": %d, "
+            "\"bound_ms\": %.3f, \"gflop\": %.3f, \"gflops\": %.1f, \"peak_rss_mb\": %.1f, \"products\": %s}\n",
+            json_string(name).c_str(), S, T, thread_count(), bound.ms, bound.gflop, bound.gflops(), peak_rss_mb(),
+            products.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return 0;
+    }
+    std::printf("GEMM bound, %s, %lld+%lld tokens, %d thread%s (sgemm per product, the fastest split):\n", name.c_str(),
+                S, T, thread_count(), thread_count() == 1 ? "" : "s");
+    std::printf("  %s %s %6s %10s %10s  %s\n", padded("product", 46).c_str(), padded("(m, k)·(k, n)", 24).c_str(),
+                "count", "ms each", "ms", "kernel, split");
+    for (const TimedMatmul& p : bound.products) {
+        const std::string shape = "(" + std::to_string(p.shape.m) + ", " + std::to_string(p.shape.k) + ")·(" +
+                                  std::to_string(p.shape.k) + ", " + std::to_string(p.shape.n) + ")";
+        std::printf("  %s %s %6lld %10.4f %10.3f  %s, %s\n", padded(p.shape.what, 46).c_str(),
+                    padded(shape, 24).c_str(), static_cast<long long>(p.shape.count), p.ms_each, p.ms_total(),
+                    p.kernel.c_str(), to_string(p.split));
+    }
+    std::printf("sum: %.3f ms for %.3f GFLOP (%.1f GFLOP/s)\n", bound.ms, bound.gflop, bound.gflops());
+    return 0;
+}
+
 }  // namespace
 
 int run_bench(const Argv& argv) {
     Args args;
     if (auto err = parse_args(
-            argv, {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens"}, {"json"}, 0, 1}, args))
+            argv, {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens"}, {"json", "gemm-bound"}, 0, 1},
+            args))
         return fail("bench: " + *err, kExitUsage);
     auto number = [&](const char* flag, long long fallback, long long lo, long long hi) {
         return integer_flag(args, flag, fallback, lo, hi);
@@ -74,7 +133,7 @@ int run_bench(const Argv& argv) {
     Model model;
     OpenTimes open_times;
     if (from_file) {
-        auto times = time_opens(args.positional[0], *opens, &model);
+        auto times = time_opens(args.positional[0], args.has("gemm-bound") ? 1 : *opens, &model);
         if (!times) return fail("bench: " + times.error().message, kExitBadInput);
         open_times = *times;
     } else {
@@ -82,9 +141,13 @@ int run_bench(const Argv& argv) {
         if (!config) return fail("bench: " + config.error().message, kExitUsage);
         config->max_len = static_cast<int>(std::max({*src_len, *tgt_len, static_cast<long long>(config->max_len)}));
         model.config = *config;
-        model.weights = init_weights(*config, static_cast<uint64_t>(*seed));
+        if (!args.has("gemm-bound")) model.weights = init_weights(*config, static_cast<uint64_t>(*seed));
     }
     const ModelConfig& c = model.config;
+    const std::string name = from_file ? io::display_path(args.positional[0]) : "preset " + preset;
+    if (args.has("gemm-bound"))
+        return print_gemm_bound(name, c, c.has_encoder() ? *src_len : 0, c.has_decoder() ? *tgt_len : 0,
+                                args.has("json"));
     std::mt19937 rng(static_cast<uint32_t>(*seed));
     const int first_id = from_file ? 0 : 4;  // a random preset's ids 0..3 are its special tokens
     ForwardInputs inputs;
@@ -104,21 +167,14 @@ int run_bench(const Argv& argv) {
         if (r >= 2) ms.push_back(ms_since(t0));
     }
     const double median = median_of(ms);  // sorts ms
-    const std::string name = from_file ? io::display_path(args.positional[0]) : "preset " + preset;
     const long long S = static_cast<long long>(inputs.src_ids.size()),
                     T = static_cast<long long>(inputs.tgt_ids.size());
-    // The widest products, the FFN's and the logits', are the ones that may take a second thread.
-    const bool two_threads =
-        linear_map_splits(std::max(S, T), c.d_model, c.d_ff) ||
-        (c.output_head != OutputHead::none && linear_map_splits(std::max(S, T), c.d_model, c.output_vocab_size()));
-    const int threads = two_threads ? 2 : 1;
+    const int threads = thread_count();
     if (args.has("json")) {
-        const std::string quoted_name =
-            nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         std::printf(
             "{\"impl\": \"attnlab\", \"model\": %s, \"median_ms\": %.3f, \"min_ms\": %.3f, \"reps\": %lld, "
-            "\"src_len\": %lld, \"tgt_len\": %lld, \"steps\": %zu, \"threads\": %d",
-            quoted_name.c_str(), median, ms.front(), *reps, S, T, stepper->size(), threads);
+            "\"src_len\": %lld, \"tgt_len\": %lld, \"steps\": %zu, \"threads\": %d, \"peak_rss_mb\": %.1f",
+            json_string(name).c_str(), median, ms.front(), *reps, S, T, stepper->size(), threads, peak_rss_mb());
         if (from_file)
             std::printf(", \"open_median_ms\": %.3f, \"open_first_ms\": %.3f, \"opens\": %lld", open_times.median_ms,
                         open_times.first_ms, *opens);
@@ -130,8 +186,9 @@ int run_bench(const Argv& argv) {
                     open_times.first_ms, *opens);
     std::printf(
         "traced forward pass, %s, %lld+%lld tokens, %zu steps, %d thread%s: median %.3f ms, min %.3f ms over "
-        "%lld runs\n",
-        name.c_str(), S, T, stepper->size(), threads, threads == 1 ? "" : "s", median, ms.front(), *reps);
+        "%lld runs; peak resident memory %.0f MB\n",
+        name.c_str(), S, T, stepper->size(), threads, threads == 1 ? "" : "s", median, ms.front(), *reps,
+        peak_rss_mb());
     return 0;
 }
 

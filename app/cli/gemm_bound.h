@@ -1,0 +1,39 @@
+// The GEMM bound of a forward pass: each of its matrix products (forward/matmul_list.h) timed as
+// single-precision GEMM over thread_count() threads, summed. The time the pass's FLOPs need at
+// that GEMM's speed, with nothing else (no norms, softmax, copies, trace).
+#pragma once
+
+#include "forward/matmul_list.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab::cli {
+
+// How a product's work was divided between the threads (parallel.h): the fastest of those timed.
+enum class GemmSplit {
+    columns,       // one product, its output columns cut between the threads
+    side_by_side,  // the shape's products (a layer's maps, a layer's heads) dealt out whole, several a thread
+    one_thread     // one product on one thread, the other cores idle (a small product, a busy machine)
+};
+const char* to_string(GemmSplit split);
+
+struct TimedMatmul {
+    MatmulShape shape;
+    double ms_each = 0;  // the median of the timed runs, one product
+    GemmSplit split = GemmSplit::columns;
+    std::string kernel;  // "Eigen"
+    double ms_total() const { return ms_each * static_cast<double>(shape.count); }
+};
+
+struct GemmBound {
+    std::vector<TimedMatmul> products;
+    double ms = 0;     // Σ ms_total
+    double gflop = 0;  // Σ 2·m·k·n·count / 1e9
+    double gflops() const { return ms > 0 ? gflop / (ms / 1000.0) : 0; }
+};
+
+// Times each distinct shape (at least 3 runs and about 0.1 s each way) and sums over the list.
+GemmBound time_gemm_bound(const std::vector<MatmulShape>& products);
+
+}  // namespace attnlab::cli
