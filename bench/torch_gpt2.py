@@ -5,7 +5,8 @@ Opens DIR's model.safetensors as attnlab does (the file memory-mapped, each F32 
 view of it, no copy), then times GPT-2's forward pass on random ids, batch 1: token and
 position embeddings, n_layer pre-LN blocks (Conv1D weights used as stored (in, out), tanh
 GELU, causal attention), ln_f, the tied unembedding and the softmax over the vocabulary.
-Prints one line of JSON.
+Prints one line of JSON, with the process's peak resident memory (getrusage's ru_maxrss, the
+mapped weights included) as "peak_rss_mb".
 
 Needs Debian's python3-torch:  /usr/bin/python3 bench/torch_gpt2.py DIR --tgt-len 64
 """
@@ -14,6 +15,7 @@ import json
 import math
 import mmap
 import os
+import resource
 import statistics
 import struct
 import time
@@ -92,7 +94,8 @@ def main():
                 ms.append((time.perf_counter() - t0) * 1e3)
     print(json.dumps({"impl": "torch " + torch.__version__, "tgt_len": args.tgt_len, "reps": args.reps,
                       "threads": torch.get_num_threads(), "median_ms": statistics.median(ms), "min_ms": min(ms),
-                      "open_median_ms": statistics.median(open_ms)}))
+                      "open_median_ms": statistics.median(open_ms),
+                      "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
 if __name__ == "__main__":
