@@ -128,3 +128,30 @@ TEST_CASE("an atlas draws each source in its own tile and redraws only the tiles
     glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &w);
     CHECK(w == 24);
 }
+
+TEST_CASE("a 1024 x 1024 head in a 64-pixel thumbnail keeps its one bright cell (max-pooled)", "[heatmap][gl]") {
+    GlContext::make_current();
+    auto renderer = HeatmapRenderer::create(ATTNLAB_SOURCE_DIR "/shaders");
+    if (!renderer) FAIL(renderer.error().message);
+    const int T = 1024, thumb = 64, row = 700, col = 301;
+    std::vector<float> w(static_cast<size_t>(T) * T, 1e-4f);  // a head attending to almost nothing
+    w[static_cast<size_t>(row) * T + col] = 1.0f;
+    HeatmapSource s{"head", w.data(), T, T, /*version=*/1};
+    const HeatmapAtlas atlas = renderer->atlas("grid", {s, s}, 2, thumb, thumb);
+    REQUIRE(atlas.texture);
+    // The pixel covering (700, 301) is yellow; its neighbours stay dark purple.
+    const auto pixel = [&](int tile, int px, int py) {
+        const ImVec2 a = atlas.uv0(tile), b = atlas.uv1(tile);
+        return texture_color(atlas.texture, a.x + (px + 0.5f) / thumb * (b.x - a.x),
+                             a.y + (py + 0.5f) / thumb * (b.y - a.y));
+    };
+    const int px = col * thumb / T, py = row * thumb / T;
+    for (int tile = 0; tile < 2; ++tile) {
+        const auto bright = pixel(tile, px, py);
+        CHECK(bright[0] > 200);
+        CHECK(bright[1] > 200);
+        CHECK(bright[2] < 80);
+        for (const auto& [dx, dy] : {std::pair{-1, 0}, {1, 0}, {0, -1}, {0, 1}})
+            CHECK(pixel(tile, px + dx, py + dy)[0] < 100);
+    }
+}

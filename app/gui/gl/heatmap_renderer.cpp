@@ -1,6 +1,7 @@
 // Matrix -> values texture (R32F) -> heatmap.frag -> a tile of an RGBA texture that ImGui draws.
 #include "gl/heatmap_renderer.h"
 
+#include "gl/max_pool.h"
 #include "gl/shader_program.h"
 
 #include <algorithm>
@@ -93,20 +94,38 @@ void HeatmapRenderer::allocate(Entry& e, int width, int height, size_t n_tiles) 
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
-// Draws s into the w × h pixels at (x, y) of e's texture. The caller has bound e.fbo and the program.
+// Draws s into the w × h pixels at (x, y) of e's texture. The caller has bound e.fbo and the program. A source with
+// more cells than pixels along an axis is max-pooled to one cell per pixel first, its mask with it.
 void HeatmapRenderer::draw_tile(Entry& e, const HeatmapSource& s, int x, int y, int w, int h) {
+    const int64_t stride = s.stride > 0 ? s.stride : s.cols;
+    const bool pool = s.rows > h || s.cols > w;
+    PooledMatrix pooled;
+    if (pool)
+        pooled = max_pool({s.values, s.rows, s.cols, stride, s.mask}, std::min(s.rows, h), std::min(s.cols, w),
+                          s.colormap == Colormap::sequential ? PoolKind::largest : PoolKind::largest_abs);
+    const int rows = pool ? pooled.rows : s.rows, cols = pool ? pooled.cols : s.cols;
+    const bool has_mask = pool || s.mask;
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, pool ? 0 : static_cast<GLint>(stride));
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, e.values_tex);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, s.cols, s.rows, 0, GL_RED, GL_FLOAT, s.values);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols, rows, 0, GL_RED, GL_FLOAT, pool ? pooled.values.data() : s.values);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, e.mask_tex);
-    std::vector<uint8_t> mask(s.mask ? static_cast<size_t>(s.rows) * s.cols : 1, 255);
-    if (s.mask)
-        for (size_t i = 0; i < mask.size(); ++i) mask[i] = s.mask[i] != 0.0f ? 255 : 0;
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, s.mask ? s.cols : 1, s.mask ? s.rows : 1, 0, GL_RED, GL_UNSIGNED_BYTE,
+    std::vector<uint8_t> mask;
+    if (pool) {
+        mask = std::move(pooled.mask);
+    } else {
+        mask.assign(s.mask ? static_cast<size_t>(rows) * cols : 1, 255);
+        if (s.mask)
+            for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < cols; ++c)
+                    mask[static_cast<size_t>(r) * cols + c] = s.mask[r * stride + c] != 0.0f ? 255 : 0;
+    }
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, has_mask ? cols : 1, has_mask ? rows : 1, 0, GL_RED, GL_UNSIGNED_BYTE,
                  mask.data());
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -116,11 +135,11 @@ void HeatmapRenderer::draw_tile(Entry& e, const HeatmapSource& s, int x, int y, 
     glScissor(x, y, w, h);
     glUniform2i(glGetUniformLocation(program_, "u_origin"), x, y);
     glUniform2i(glGetUniformLocation(program_, "u_size"), w, h);
-    glUniform1i(glGetUniformLocation(program_, "u_has_mask"), s.mask != nullptr);
+    glUniform1i(glGetUniformLocation(program_, "u_has_mask"), has_mask);
     glUniform1i(glGetUniformLocation(program_, "u_colormap"), s.colormap == Colormap::sequential ? 0 : 1);
     glUniform1f(glGetUniformLocation(program_, "u_min"), s.lo);
     glUniform1f(glGetUniformLocation(program_, "u_max"), s.hi);
-    glUniform1i(glGetUniformLocation(program_, "u_grid"), w / s.cols >= 8 && h / s.rows >= 8);
+    glUniform1i(glGetUniformLocation(program_, "u_grid"), w / cols >= 8 && h / rows >= 8);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     ++renders_;
 }
@@ -142,7 +161,8 @@ HeatmapAtlas HeatmapRenderer::atlas(const std::string& key, const std::vector<He
     for (size_t i = 0; i < tiles.size(); ++i) {
         const HeatmapSource& s = tiles[i];
         if (s.rows <= 0 || s.cols <= 0) continue;
-        const TileState now{s.rows, s.cols, s.version, s.mask_version, s.mask != nullptr, s.colormap, s.lo, s.hi};
+        const TileState now{s.values,       s.stride,          s.rows,     s.cols, s.version,
+                            s.mask_version, s.mask != nullptr, s.colormap, s.lo,   s.hi};
         if (e.tiles[i] == now) continue;
         if (!bound) {  // one framebuffer bind for every stale tile: each bind is a flush on llvmpipe
             glBindFramebuffer(GL_FRAMEBUFFER, e.fbo);
@@ -173,7 +193,12 @@ ImTextureID HeatmapRenderer::texture(const HeatmapSource& s) {
     if (s.rows <= 0 || s.cols <= 0) return nullptr;
     // One tile of cell_px × cell_px pixels per cell, at most 480 pixels a side.
     const int cell_px = std::clamp(480 / std::max(s.rows, s.cols), 1, 24);
-    return atlas(s.key, {s}, 1, s.cols * cell_px, s.rows * cell_px).texture;
+    return texture(s, s.cols * cell_px, s.rows * cell_px);
+}
+
+ImTextureID HeatmapRenderer::texture(const HeatmapSource& s, int width, int height) {
+    if (s.rows <= 0 || s.cols <= 0) return nullptr;
+    return atlas(s.key, {s}, 1, width, height).texture;
 }
 
 ImTextureID HeatmapRenderer::colorbar(Colormap colormap) {

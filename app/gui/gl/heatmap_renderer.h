@@ -3,6 +3,8 @@
 // version, mask, colormap or range changed, and freed when it has not been drawn for a while.
 // Many small heatmaps (a grid of attention heads) share one texture as the tiles of an atlas:
 // on llvmpipe each switch between such render-target textures flushes the frame's drawing.
+// A matrix drawn in fewer pixels than it has cells is max-pooled first (gl/max_pool.h): every pixel shows the
+// largest of the cells it covers, so one sharp cell stays visible in a thumbnail.
 #pragma once
 
 #include "gl/gl.h"
@@ -22,13 +24,14 @@ enum class Colormap { sequential, diverging };
 
 struct HeatmapSource {
     std::string key;      // stable name of this drawing, e.g. "attention/encoder.layers.0.self_attn/1"
-    const float* values;  // (rows, cols), row-major
+    const float* values;  // (rows, cols), row-major, row r at values + r · stride
     int rows = 0, cols = 0;
     uint64_t version = 0;         // changes whenever the values change
-    const float* mask = nullptr;  // optional (rows, cols): 0 = masked, drawn hatched
+    const float* mask = nullptr;  // optional (rows, cols), same stride: 0 = masked, drawn hatched
     uint64_t mask_version = 0;
     Colormap colormap = Colormap::sequential;
     float lo = 0.0f, hi = 1.0f;  // sequential: [lo, hi]; diverging: [−hi, hi]
+    int64_t stride = 0;          // floats from one row to the next (0: cols): a window into a larger matrix
 };
 
 // The range to colour by: [min, max] of the finite values, or [−m, m] with m = max |v| when diverging.
@@ -51,6 +54,8 @@ public:
     ~HeatmapRenderer();
 
     ImTextureID texture(const HeatmapSource& source);
+    // The source drawn into a texture of width × height pixels (max-pooled where that is fewer than its cells).
+    ImTextureID texture(const HeatmapSource& source, int width, int height);
     // The sources as tiles of tile_w × tile_h pixels, tiles_per_row to a row, under one key; a source with no
     // rows leaves its tile empty. Only tiles whose source changed are drawn again.
     HeatmapAtlas atlas(const std::string& key, const std::vector<HeatmapSource>& tiles, int tiles_per_row, int tile_w,
@@ -66,6 +71,8 @@ public:
 private:
     // What one tile shows; a tile is drawn again when its source no longer matches.
     struct TileState {
+        const float* values = nullptr;  // where the window starts: a pan moves it
+        int64_t stride = 0;
         int rows = 0, cols = 0;
         uint64_t version = 0, mask_version = 0;
         bool has_mask = false;
