@@ -1,5 +1,6 @@
 // Micro-benchmarks of the core kernels and of whole traced forward passes (Google Benchmark).
 #include "ops/attention.h"
+#include "ops/gemm.h"
 #include "ops/layer_norm.h"
 #include "ops/linear.h"
 #include "stepper.h"
@@ -7,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <utility>
 
 namespace {
 
@@ -28,6 +30,61 @@ void BM_linear_ffn_base(benchmark::State& state) {
                                                    benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_linear_ffn_base);
+
+// GPT-2 small's products, one thread: ours (ops/gemm.h) against Eigen's, y (N, n) = x (N, K) · W, W stored (K, n)
+// (Conv1D) or (n, K) (nn.Linear, the tied unembedding). Arguments: N, K, n.
+enum class Impl { gemm, eigen };
+enum class Stored { in_out, out_in };
+
+void BM_product(benchmark::State& state, Impl impl, Stored stored) {
+    const int64_t N = state.range(0), K = state.range(1), n = state.range(2);
+    const Tensor x = random_tensor({N, K}, 1);
+    const Tensor w = stored == Stored::in_out ? random_tensor({K, n}, 2) : random_tensor({n, K}, 2);
+    Tensor y({N, n});  // (N, n)
+    MatMap ym = y.matrix();
+    for (auto _ : state) {
+        if (impl == Impl::gemm && stored == Stored::in_out)
+            gemm_in_out(x.data.data(), N, K, K, w.data.data(), n, n, y.data.data(), n);
+        else if (impl == Impl::gemm)
+            gemm_out_in(x.data.data(), N, K, K, w.data.data(), K, n, y.data.data(), n);
+        else if (stored == Stored::in_out)
+            ym.noalias() = x.matrix() * w.matrix();
+        else
+            ym.noalias() = x.matrix() * w.matrix().transpose();
+        benchmark::DoNotOptimize(y.data.data());
+        benchmark::ClobberMemory();
+    }
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(2.0 * double(N) * double(K) * double(n), benchmark::Counter::kIsIterationInvariantRate,
+                           benchmark::Counter::kIs1000);
+}
+
+void gpt2_shapes(benchmark::internal::Benchmark* b) {
+    for (const int64_t N : {1, 8, 64, 256, 1024})
+        for (const auto& [K, n] : {std::pair<int64_t, int64_t>{768, 768}, {768, 2304}, {768, 3072}, {3072, 768}})
+            b->Args({N, K, n});
+}
+void logits_shapes(benchmark::internal::Benchmark* b) {
+    for (const int64_t N : {1, 8, 64, 256, 1024}) b->Args({N, 768, 50257});
+}
+BENCHMARK_CAPTURE(BM_product, gemm_in_out, Impl::gemm, Stored::in_out)
+    ->Apply(gpt2_shapes)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_product, eigen_in_out, Impl::eigen, Stored::in_out)
+    ->Apply(gpt2_shapes)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_product, gemm_out_in, Impl::gemm, Stored::out_in)
+    ->Apply(gpt2_shapes)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_product, eigen_out_in, Impl::eigen, Stored::out_in)
+    ->Apply(gpt2_shapes)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_product, gemm_logits, Impl::gemm, Stored::out_in)
+    ->Apply(logits_shapes)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_product, eigen_logits, Impl::eigen, Stored::out_in)
+    ->Apply(logits_shapes)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_attention_scores_base(benchmark::State& state) {
     const Tensor q = random_tensor({8, 32, 64}, 1), k = random_tensor({8, 32, 64}, 2);

@@ -1,6 +1,7 @@
 // Linear maps read in their stored layout: no transposed copies of a mapped file's weights.
 #include "forward/linear_map.h"
 
+#include "ops/gemm.h"
 #include "ops/linear.h"
 #include "parallel.h"
 
@@ -32,8 +33,9 @@ Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const
     assert(w.shape == map.weight_shape() && x.dim(-1) == map.n_in);
     const Tensor* b = map.bias.empty() ? nullptr : map.bias_optional ? weights.find(map.bias) : &weights.at(map.bias);
     Tensor y({x.dim(0), map.n_out});  // (N, out)
-    // Split by whole 48-column panels (ops/panel_gemm.h), so the threads' shares compute exactly what one would.
-    constexpr int64_t kColumnGrain = 48;
+    // Split by whole panels of the gemm (ops/gemm.h): every output's bits are the same however the columns are
+    // split, and whole panels keep each thread's share free of partial ones.
+    constexpr int64_t kColumnGrain = kGemmPanel;
     const int64_t grain = linear_map_splits(x.dim(0), map.n_in, map.n_out) ? kColumnGrain : map.n_out;
     parallel_for(0, map.n_out, grain,
                  [&](int64_t begin, int64_t end) { apply_range(w, b, map, x, begin, end - begin, y); });

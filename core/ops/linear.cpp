@@ -1,7 +1,7 @@
-// y = x·W[rows]ᵀ + b[rows]  (W (out, in)),  y = x·W[:, cols] + b[cols]  (W (in, out))
+// y = x·W[rows]ᵀ + b[rows]  (W (out, in)),  y = x·W[:, cols] + b[cols]  (W (in, out)), both by ops/gemm.h
 #include "ops/linear.h"
 
-#include "ops/panel_gemm.h"
+#include "ops/gemm.h"
 
 #include <cassert>
 
@@ -20,18 +20,8 @@ void linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, i
     assert(weight.rank() == 2 && x.rank() == 2 && x.dim(1) == weight.dim(1));
     assert(row_begin >= 0 && row_begin + n_out <= weight.dim(0) && y.rows() == x.dim(0) && y.cols() == n_out);
     const int64_t n_in = weight.dim(1);
-    ConstMatMap w(weight.data.data() + row_begin * n_in, n_out, n_in);  // (out, in)
-    if (n_out >= 2 * n_in) {
-        // A widening map (C -> V logits, C -> F) straight into the row-major result: for GPT-2's
-        // 768 -> 50257 logits of 64 tokens, 75 ms instead of 120 ms with the copy below.
-        y.noalias() = x.matrix() * w.transpose();
-    } else {
-        // Computed column-major: Eigen then packs W from its contiguous rows, which is about
-        // twice as fast on few-token inputs as packing it for a row-major result.
-        Eigen::MatrixXf y_cols(x.dim(0), n_out);  // (N, out)
-        y_cols.noalias() = x.matrix() * w.transpose();
-        y = y_cols;
-    }
+    gemm_out_in(x.data.data(), x.dim(0), n_in, n_in, weight.data.data() + row_begin * n_in, n_in, n_out, y.data(),
+                y.outerStride());
     if (bias) {
         assert(bias->rank() == 1 && row_begin + n_out <= bias->dim(0));
         y.rowwise() += ConstRowVecMap(bias->data.data() + row_begin, n_out);
@@ -50,15 +40,8 @@ void linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* 
     assert(weight.rank() == 2 && x.rank() == 2 && x.dim(1) == weight.dim(0));
     assert(col_begin >= 0 && n_out >= 0 && col_begin + n_out <= weight.dim(1) && y.rows() == x.dim(0) &&
            y.cols() == n_out);
-    if (panel_gemm_available()) {
-        panel_gemm_in_out(x.data.data(), x.dim(0), x.dim(1), weight.data.data(), weight.dim(1), col_begin, n_out,
-                          y.data(), y.outerStride());
-    } else {
-        ConstMatMap w(weight.data.data(), weight.dim(0), weight.dim(1));  // (in, all outputs)
-        // Straight into the row-major result: with W (in, out) row-major, 1.3-3x faster than
-        // through a column-major one (GPT-2 small's shapes, 8-64 tokens).
-        y.noalias() = x.matrix() * w.middleCols(col_begin, n_out);
-    }
+    gemm_in_out(x.data.data(), x.dim(0), x.dim(1), x.dim(1), weight.data.data() + col_begin, weight.dim(1), n_out,
+                y.data(), y.outerStride());
     if (bias) {
         assert(bias->rank() == 1 && col_begin + n_out <= bias->dim(0));
         y.rowwise() += ConstRowVecMap(bias->data.data() + col_begin, n_out);

@@ -1,0 +1,41 @@
+// The one matrix product behind every linear map: y = x·W for (in, out) weights (GPT-2's Conv1D) and
+// y = x·Wᵀ for (out, in) ones (nn.Linear, GPT-2's tied unembedding), all row-major with row strides.
+//
+// The contract: every output is one fused multiply-add chain over k in order,
+//     acc = 0;  for k in 0 .. K-1:  acc = std::fma(x[i][k], W(k, j), acc);  y[i][j] = acc
+// with W(k, j) = W[k][j] (in_out) or W[j][k] (out_in). So y[i][j] depends only on row i of x and
+// column j of the map: not on N or n, on which rows or columns are computed together, on how threads
+// split the work, or on whether the CPU has AVX-512, AVX2 + FMA or neither. A row recomputed alone
+// equals, bit for bit, the same row inside the whole product.
+//
+// Register-blocked micro-kernels keep kGemmRows × kGemmPanel outputs in registers: 8 × 48 with
+// AVX-512 (24 of its 32 registers), 6 × 16 with AVX2 + FMA (12 of 16), 4 × 8 in portable code
+// (std::fma). W is copied a K block at a time into contiguous panels kGemmPanel columns wide (gemm_out_in
+// transposes while copying); a K block's partial sums are kept in y and carried on exactly.
+#pragma once
+
+#include <cstdint>
+
+namespace attnlab {
+
+#if defined(__AVX512F__)
+inline constexpr int64_t kGemmPanel = 48;  // output columns per panel: three 16-float registers
+inline constexpr int64_t kGemmRows = 8;    // rows of x per micro-kernel
+#elif defined(__AVX2__) && defined(__FMA__)
+inline constexpr int64_t kGemmPanel = 16;  // two 8-float registers
+inline constexpr int64_t kGemmRows = 6;
+#else
+inline constexpr int64_t kGemmPanel = 8;
+inline constexpr int64_t kGemmRows = 4;
+#endif
+
+// y (N, n) = x (N, K) · W (K, n). x row stride ldx ≥ K, W row stride ldw ≥ n, y row stride ldy ≥ n.
+// Overwrites y[i][0 : n]; the rest of each y row is left alone.
+void gemm_in_out(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
+                 int64_t ldy);
+
+// y (N, n) = x (N, K) · Wᵀ, W (n, K) with row stride ldw ≥ K. Otherwise as gemm_in_out.
+void gemm_out_in(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
+                 int64_t ldy);
+
+}  // namespace attnlab

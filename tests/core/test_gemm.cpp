@@ -1,0 +1,160 @@
+// The GEMM contract (core/ops/gemm.h), bit for bit: every output is the in-order std::fma chain over k, whatever
+// the shape, the row or column sub-range computed, the strides, or the instruction set this build targets.
+#include "ops/gemm.h"
+#include "ops/linear.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace attnlab;
+
+namespace {
+
+enum class Layout { in_out, out_in };  // W (K, n) or W (n, K)
+
+struct Problem {
+    Layout layout;
+    int64_t N, K, n;
+    int64_t ldx, ldw;  // row strides, ≥ K and ≥ the stored row's width
+    std::vector<float> x, W;
+};
+
+Problem make_problem(Layout layout, int64_t N, int64_t K, int64_t n, int64_t x_gap, int64_t w_gap, uint32_t seed) {
+    Problem p{layout, N, K, n, K + x_gap, (layout == Layout::in_out ? n : K) + w_gap, {}, {}};
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> normal;
+    p.x.resize(static_cast<size_t>(N * p.ldx));
+    p.W.resize(static_cast<size_t>((layout == Layout::in_out ? K : n) * p.ldw));
+    for (float& v : p.x) v = normal(rng);
+    for (float& v : p.W) v = normal(rng);
+    return p;
+}
+
+float w_at(const Problem& p, int64_t k, int64_t j) {
+    return p.W[static_cast<size_t>(p.layout == Layout::in_out ? k * p.ldw + j : j * p.ldw + k)];
+}
+
+// The contract's own words: acc = 0; for k: acc = std::fma(x[i][k], W(k, j), acc).
+float reference(const Problem& p, int64_t i, int64_t j) {
+    float acc = 0.0f;
+    for (int64_t k = 0; k < p.K; ++k) acc = std::fma(p.x[static_cast<size_t>(i * p.ldx + k)], w_at(p, k, j), acc);
+    return acc;
+}
+
+// Rows [r0, r1) and columns [c0, c1) computed alone, into y with row stride ldy (NaN elsewhere).
+std::vector<float> run(const Problem& p, int64_t r0, int64_t r1, int64_t c0, int64_t c1, int64_t ldy) {
+    std::vector<float> y(static_cast<size_t>(std::max<int64_t>(1, (r1 - r0) * ldy)), NAN);
+    const float* x = p.x.data() + r0 * p.ldx;
+    if (p.layout == Layout::in_out)
+        gemm_in_out(x, r1 - r0, p.K, p.ldx, p.W.data() + c0, p.ldw, c1 - c0, y.data(), ldy);
+    else
+        gemm_out_in(x, r1 - r0, p.K, p.ldx, p.W.data() + c0 * p.ldw, p.ldw, c1 - c0, y.data(), ldy);
+    return y;
+}
+
+uint32_t bits(float v) {
+    uint32_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+// How many outputs of rows [r0, r1) × columns [c0, c1) differ in any bit from the reference, and whether the
+// row stride's gap was left alone.
+struct Verdict {
+    int64_t differing = 0;
+    bool gap_untouched = true;
+};
+
+Verdict check(const Problem& p, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    const int64_t ldy = (c1 - c0) + 3;
+    const std::vector<float> y = run(p, r0, r1, c0, c1, ldy);
+    Verdict v;
+    for (int64_t i = r0; i < r1; ++i) {
+        const float* row = y.data() + (i - r0) * ldy;
+        for (int64_t j = c0; j < c1; ++j) v.differing += bits(row[j - c0]) != bits(reference(p, i, j));
+        for (int64_t j = c1 - c0; j < ldy; ++j) v.gap_untouched = v.gap_untouched && std::isnan(row[j]);
+    }
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("gemm gives each output the in-order fma chain, bit for bit, at every shape", "[ops][gemm]") {
+    struct Shape3 {
+        int64_t N, K, n, x_gap, w_gap;
+    };
+    // N = 1 and a few rows (W read in place), N past one and two row blocks, n not a multiple of the panel and
+    // wider than one column block, K = 1, K just past one K block, K = 3072 (GPT-2's FFN down map), strided x.
+    const Shape3 shapes[] = {{1, 1, 1, 0, 0},      {1, 768, 200, 0, 0},  {3, 1, 97, 5, 2},      {5, 33, 7, 0, 0},
+                             {8, 257, 49, 1, 3},   {13, 64, 1000, 7, 0}, {17, 100, 96, 0, 11},  {19, 3072, 61, 2, 1},
+                             {64, 300, 545, 9, 4}, {70, 513, 130, 0, 0}, {2, 3072, 100, 768, 0}};
+    uint32_t seed = 1;
+    for (const Layout layout : {Layout::in_out, Layout::out_in}) {
+        for (const Shape3& s : shapes) {
+            const Problem p = make_problem(layout, s.N, s.K, s.n, s.x_gap, s.w_gap, seed++);
+            INFO((layout == Layout::in_out ? "in_out" : "out_in") << " N " << s.N << " K " << s.K << " n " << s.n);
+            const Verdict v = check(p, 0, s.N, 0, s.n);
+            CHECK(v.differing == 0);
+            CHECK(v.gap_untouched);
+        }
+    }
+}
+
+TEST_CASE("gemm computes any rows or columns alone with the bits of the whole product", "[ops][gemm]") {
+    for (const Layout layout : {Layout::in_out, Layout::out_in}) {
+        const Problem p = make_problem(layout, 37, 700, 1100, 3, 5, layout == Layout::in_out ? 11 : 12);
+        INFO((layout == Layout::in_out ? "in_out" : "out_in"));
+        const int64_t ldy = p.n;
+        const std::vector<float> whole = run(p, 0, p.N, 0, p.n, ldy);
+        struct Range {
+            int64_t r0, r1, c0, c1;
+        };
+        // One row, the last rows, rows across a row block's edge; one column, columns across a panel's and a
+        // column block's edge, the last column.
+        for (const Range r : {Range{5, 6, 0, p.n}, Range{30, 37, 0, p.n}, Range{3, 20, 0, p.n}, Range{0, p.N, 17, 18},
+                              Range{0, p.N, 40, 530}, Range{0, p.N, 1099, 1100}, Range{36, 37, 481, 977}}) {
+            INFO("rows [" << r.r0 << ", " << r.r1 << ") columns [" << r.c0 << ", " << r.c1 << ")");
+            const int64_t w = r.c1 - r.c0;
+            const std::vector<float> part = run(p, r.r0, r.r1, r.c0, r.c1, w);
+            int64_t differing = 0;
+            for (int64_t i = r.r0; i < r.r1; ++i)
+                for (int64_t j = r.c0; j < r.c1; ++j)
+                    differing += bits(part[static_cast<size_t>((i - r.r0) * w + j - r.c0)]) !=
+                                 bits(whole[static_cast<size_t>(i * ldy + j)]);
+            CHECK(differing == 0);
+        }
+        CHECK(check(p, 0, p.N, 0, p.n).differing == 0);  // and the whole is the contract's
+    }
+}
+
+TEST_CASE("linear maps add the bias to the gemm's bits, for both weight layouts", "[ops][gemm]") {
+    std::mt19937 rng(5);
+    std::normal_distribution<float> normal;
+    Tensor x({9, 40}), w({70, 40}), b({70});  // x (N, in), w (out, in) and, read as (in, out), also (40, ·)
+    for (Tensor* t : {&x, &w, &b})
+        for (float& v : t->data) v = normal(rng);
+    const Tensor w_in_out = [&] {
+        Tensor t({40, 70});  // (in, out)
+        for (float& v : t.data) v = normal(rng);
+        return t;
+    }();
+    const Tensor y = linear_forward(x, w, &b, 10, 50);                   // (9, 50): rows [10, 60) of w
+    const Tensor y_io = linear_in_out_forward(x, w_in_out, &b, 10, 50);  // (9, 50): columns [10, 60)
+    std::vector<float> g(9 * 50), g_io(9 * 50);
+    gemm_out_in(x.data.data(), 9, 40, 40, w.data.data() + 10 * 40, 40, 50, g.data(), 50);
+    gemm_in_out(x.data.data(), 9, 40, 40, w_in_out.data.data() + 10, 70, 50, g_io.data(), 50);
+    int64_t differing = 0;
+    for (int64_t i = 0; i < 9; ++i) {
+        for (int64_t j = 0; j < 50; ++j) {
+            const size_t at = static_cast<size_t>(i * 50 + j);
+            differing += bits(y.data[at]) != bits(g[at] + b.data[static_cast<size_t>(10 + j)]);
+            differing += bits(y_io.data[at]) != bits(g_io[at] + b.data[static_cast<size_t>(10 + j)]);
+        }
+    }
+    CHECK(differing == 0);
+}
