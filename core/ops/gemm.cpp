@@ -159,6 +159,10 @@ void pack_in_out(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out
         for (int64_t j = 0, p = 0; j < nc; j += kPanel, ++p) {
             float* dst = out + (p * kc + k) * kPanel;
             const int64_t width = std::min(kPanel, nc - j);
+            if (width == kPanel) {
+                std::memcpy(dst, row + j, kPanel * sizeof(float));  // a constant size: inlined
+                continue;
+            }
             std::memcpy(dst, row + j, width * sizeof(float));
             std::fill(dst + width, dst + kPanel, 0.0f);
         }
