@@ -85,7 +85,7 @@ int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S,
                                 {"ms_each", p.ms_each},
                                 {"ms", p.ms_total()},
                                 {"split", to_string(p.split)},
-                                {"kernel", p.kernel}});
+                                {"kernel", to_string(p.kernel)}});
         std::printf(
             "{\"impl\": \"gemm bound\", \"model\": %s, \"src_len\": %lld, \"tgt_len\": %lld, \"threads\": %d, "
             "\"bound_ms\": %.3f, \"gflop\": %.3f, \"gflops\": %.1f, \"peak_rss_mb\": %.1f, \"products\": %s}\n",
@@ -93,8 +93,8 @@ int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S,
             products.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
-    std::printf("GEMM bound, %s, %lld+%lld tokens, %d thread%s (sgemm per product, the fastest split):\n", name.c_str(),
-                S, T, thread_count(), thread_count() == 1 ? "" : "s");
+    std::printf("GEMM bound, %s, %lld+%lld tokens, %d thread%s (each product's fastest kernel and split):\n",
+                name.c_str(), S, T, thread_count(), thread_count() == 1 ? "" : "s");
     std::printf("  %s %s %6s %10s %10s  %s\n", padded("product", 46).c_str(), padded("(m, k)·(k, n)", 24).c_str(),
                 "count", "ms each", "ms", "kernel, split");
     for (const TimedMatmul& p : bound.products) {
@@ -102,7 +102,7 @@ int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S,
                                   std::to_string(p.shape.k) + ", " + std::to_string(p.shape.n) + ")";
         std::printf("  %s %s %6lld %10.4f %10.3f  %s, %s\n", padded(p.shape.what, 46).c_str(),
                     padded(shape, 24).c_str(), static_cast<long long>(p.shape.count), p.ms_each, p.ms_total(),
-                    p.kernel.c_str(), to_string(p.split));
+                    to_string(p.kernel), to_string(p.split));
     }
     std::printf("sum: %.3f ms for %.3f GFLOP (%.1f GFLOP/s)\n", bound.ms, bound.gflop, bound.gflops());
     return 0;

@@ -1,7 +1,9 @@
-// Times the pass's products with Eigen's sgemm, split by output columns or run side by side over the threads.
+// Times the pass's products with Eigen's sgemm and ours, split by output columns, dealt out side by side or on
+// one thread.
 #include "gemm_bound.h"
 
 #include "cli_common.h"
+#include "ops/gemm.h"
 #include "parallel.h"
 
 #include <Eigen/Core>
@@ -40,34 +42,42 @@ double median_ms(Run&& run) {
     return median_of(ms);
 }
 
-// c = a·b, c's columns cut into thread_count() pieces (multiples of 16 floats), one a thread.
-double time_columns(const MatmulShape& s) {
+// Columns [j0, j1) of c = a·b.
+void multiply(GemmKernel kernel, Operands& o, int64_t j0, int64_t j1) {
+    if (kernel == GemmKernel::eigen) {
+        o.c.middleCols(j0, j1 - j0).noalias() = o.a * o.b.middleCols(j0, j1 - j0);
+    } else {
+        const int64_t k = o.a.cols(), n = o.b.cols();
+        gemm_in_out(o.a.data(), o.a.rows(), k, k, o.b.data() + j0, n, j1 - j0, o.c.data() + j0, n);
+    }
+}
+
+// c = a·b, c's columns cut into thread_count() pieces (whole panels of the kernel), one a thread.
+double time_columns(const MatmulShape& s, GemmKernel kernel) {
     Operands o(s.m, s.k, s.n);
-    return median_ms([&] {
-        parallel_for(0, s.n, 16, [&](int64_t j0, int64_t j1) {
-            o.c.middleCols(j0, j1 - j0).noalias() = o.a * o.b.middleCols(j0, j1 - j0);
-        });
-    });
+    const int64_t grain = kernel == GemmKernel::eigen ? 16 : kGemmPanel;
+    return median_ms(
+        [&] { parallel_for(0, s.n, grain, [&](int64_t j0, int64_t j1) { multiply(kernel, o, j0, j1); }); });
 }
 
 // The shape's `count` products dealt out between the threads, whole, up to 32 a thread (each thread repeats
 // its own operands'); the time of one is the time of all ÷ the products run.
-double time_side_by_side(const MatmulShape& s, int threads) {
+double time_side_by_side(const MatmulShape& s, int threads, GemmKernel kernel) {
     std::vector<Operands> o;
     for (int t = 0; t < threads; ++t) o.emplace_back(s.m, s.k, s.n);
     const int64_t per_thread = std::min<int64_t>((s.count + threads - 1) / threads, 32);
     const double ms = median_ms([&] {
         parallel_for(0, threads, 1, [&](int64_t t0, int64_t t1) {
             for (auto t = static_cast<size_t>(t0); t < static_cast<size_t>(t1); ++t)
-                for (int64_t r = 0; r < per_thread; ++r) o[t].c.noalias() = o[t].a * o[t].b;
+                for (int64_t r = 0; r < per_thread; ++r) multiply(kernel, o[t], 0, s.n);
         });
     });
     return ms / static_cast<double>(per_thread * threads);
 }
 
-double time_one_thread(const MatmulShape& s) {
+double time_one_thread(const MatmulShape& s, GemmKernel kernel) {
     Operands o(s.m, s.k, s.n);
-    return median_ms([&] { o.c.noalias() = o.a * o.b; });
+    return median_ms([&] { multiply(kernel, o, 0, s.n); });
 }
 
 }  // namespace
@@ -81,6 +91,8 @@ const char* to_string(GemmSplit split) {
     return "";
 }
 
+const char* to_string(GemmKernel kernel) { return kernel == GemmKernel::eigen ? "Eigen" : "attnlab gemm"; }
+
 GemmBound time_gemm_bound(const std::vector<MatmulShape>& products) {
     using Key = std::tuple<int64_t, int64_t, int64_t>;  // (m, k, n)
     std::map<Key, int64_t> most;                        // the largest count a shape has in the list
@@ -89,14 +101,18 @@ GemmBound time_gemm_bound(const std::vector<MatmulShape>& products) {
     std::map<Key, TimedMatmul> timed;  // each shape timed once
     for (const auto& [key, count] : most) {
         const auto [m, k, n] = key;
-        TimedMatmul t{MatmulShape{"", m, k, n, count}, 0, GemmSplit::columns, "Eigen"};
-        t.ms_each = time_columns(t.shape);
-        auto keep_if_faster = [&](double ms, GemmSplit split) {
-            if (ms < t.ms_each) t.ms_each = ms, t.split = split;
+        TimedMatmul t{MatmulShape{"", m, k, n, count}, 0, GemmSplit::columns, GemmKernel::eigen};
+        t.ms_each = time_columns(t.shape, GemmKernel::eigen);
+        auto keep_if_faster = [&](double ms, GemmSplit split, GemmKernel kernel) {
+            if (ms < t.ms_each) t.ms_each = ms, t.split = split, t.kernel = kernel;
         };
-        if (threads > 1) {
-            if (count >= threads) keep_if_faster(time_side_by_side(t.shape, threads), GemmSplit::side_by_side);
-            keep_if_faster(time_one_thread(t.shape), GemmSplit::one_thread);
+        for (GemmKernel kernel : {GemmKernel::eigen, GemmKernel::attnlab}) {
+            if (kernel != GemmKernel::eigen) keep_if_faster(time_columns(t.shape, kernel), GemmSplit::columns, kernel);
+            if (threads > 1) {
+                if (count >= threads)
+                    keep_if_faster(time_side_by_side(t.shape, threads, kernel), GemmSplit::side_by_side, kernel);
+                keep_if_faster(time_one_thread(t.shape, kernel), GemmSplit::one_thread, kernel);
+            }
         }
         timed.emplace(key, t);
     }

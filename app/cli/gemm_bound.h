@@ -1,6 +1,6 @@
 // The GEMM bound of a forward pass: each of its matrix products (forward/matmul_list.h) timed as
-// single-precision GEMM over thread_count() threads, summed. The time the pass's FLOPs need at
-// that GEMM's speed, with nothing else (no norms, softmax, copies, trace).
+// single-precision GEMM over thread_count() threads, Eigen's and ours (ops/gemm.h), the faster kept,
+// summed. The time the pass's FLOPs need at GEMM speed, with nothing else (no norms, softmax, copies, trace).
 #pragma once
 
 #include "forward/matmul_list.h"
@@ -18,11 +18,17 @@ enum class GemmSplit {
 };
 const char* to_string(GemmSplit split);
 
+enum class GemmKernel {
+    eigen,   // Eigen's sgemm (general_matrix_matrix_product)
+    attnlab  // ops/gemm.h's gemm_in_out, the linear maps' kernel
+};
+const char* to_string(GemmKernel kernel);
+
 struct TimedMatmul {
     MatmulShape shape;
     double ms_each = 0;  // the median of the timed runs, one product
     GemmSplit split = GemmSplit::columns;
-    std::string kernel;  // "Eigen"
+    GemmKernel kernel = GemmKernel::eigen;
     double ms_total() const { return ms_each * static_cast<double>(shape.count); }
 };
 
@@ -33,7 +39,8 @@ struct GemmBound {
     double gflops() const { return ms > 0 ? gflop / (ms / 1000.0) : 0; }
 };
 
-// Times each distinct shape (at least 3 runs and about 0.1 s each way) and sums over the list.
+// Times each distinct shape with each kernel and split (at least 3 runs and about 0.1 s each way), keeps the
+// fastest, and sums over the list.
 GemmBound time_gemm_bound(const std::vector<MatmulShape>& products);
 
 }  // namespace attnlab::cli

@@ -57,7 +57,7 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                largest differences
 
 --threads N (any command): the threads a forward pass, and train's and bench-train's batch split, use
-(default: every core).
+(default: every core). A trace is the same, bit for bit, on any count.
 
 MODEL is one of our .safetensors model files or a Hugging Face folder (config.json +
 model.safetensors) of a GPT-2 or BERT model, memory-mapped; --src-types gives BERT's token

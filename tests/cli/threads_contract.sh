@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# attnlab-cli --threads N, read once for every command: the bundled model's trace on 1 thread and on 2 is the
-# same file, byte for byte; bench reports the count it ran on; a count that is not a whole number from 1 is a
-# usage error.
+# attnlab-cli --threads N, read once for every command: a trace on 1 thread and on 2 is the same file, byte for
+# byte (the bundled model's, and a paper-base model's on 64 tokens, whose FFN products are split between the
+# threads: with Eigen's sgemm each half took its own blocking and the sums differed in the last bits); bench
+# reports the count it ran on; a count that is not a whole number from 1 is a usage error.
 set -uo pipefail
 cli="$1"
 root="$2"
@@ -21,6 +22,9 @@ same_trace() {  # same_trace NAME MODEL ARGS...: the trace on --threads 1 and on
 }
 
 same_trace bundled "$root/assets/models/en-ko.safetensors" --src "i like red apples" --tgt "나 는 빨간 사과 를 좋아해"
+"$cli" init --preset base --seed 3 --out "$work/base.safetensors" > /dev/null || fail "init --preset base"
+ids=$(seq -s, 4 67)  # 64 tokens: the FFN's 64·512·2048 multiply-adds are split between the threads
+same_trace base "$work/base.safetensors" --src-ids "$ids" --tgt-ids "1,$(seq -s, 4 66)"
 
 for n in 1 2; do  # bench's JSON says how many threads the pass ran on
   "$cli" bench --preset tiny --reps 1 --threads "$n" --json > "$work/bench" 2> "$work/err" || fail "bench --threads $n"
