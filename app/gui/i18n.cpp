@@ -612,6 +612,10 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"context", "컨텍스트"},
         {"masked: −∞", "마스크됨: −∞"},
         {"softmax of row %d (%s)", "%d행의 소프트맥스 (%s)"},
+        {"the %d largest of %d keys", "가장 큰 %d개 (키 %d개 중)"},
+        {"Fit", "전체 보기"},
+        {"Wheel: zoom at the pointer; drag: pan", "휠: 포인터 위치에서 확대·축소, 드래그: 이동"},
+        {"row %d, column %d", "%d행, %d열"},
         {"attention weight", "어텐션 가중치"},
         // The head summary's rows: a heatmap row, and a table row.
         {"enc %d self", "인코더 %d 셀프"},

@@ -64,6 +64,10 @@ struct AttentionViewState {
     bool line_view = false;  // BertViz-style lines instead of a matrix
     AttentionStage stage = AttentionStage::weights;
     int cell_row = 0, cell_col = 0;  // the pinned (clicked) cell of the detail view
+    // The detail matrix's zoom over the fit and the cell at its centre, as fractions of the matrix
+    // (app/gui/widgets/matrix_zoom.h): kept while the head, layer or stage changes, to compare them in one place.
+    float zoom = 1.0f;
+    float zoom_x = 0.5f, zoom_y = 0.5f;
 
     template <class Visit>
     void fields(Visit&& v) {
@@ -75,6 +79,9 @@ struct AttentionViewState {
         v("stage", stage);
         v("cell_row", cell_row);
         v("cell_col", cell_col);
+        v("zoom", zoom, clamped(1.0f, 1.0e6f));
+        v("zoom_x", zoom_x, clamped(0.0f, 1.0f));
+        v("zoom_y", zoom_y, clamped(0.0f, 1.0f));
     }
 };
 

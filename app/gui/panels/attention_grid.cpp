@@ -72,10 +72,13 @@ void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int hea
     HeatmapSource src{key, e->value.slice(head).data(), rows, cols, e->version};
     if (mask) src.mask = mask->value.data.data(), src.mask_version = mask->version;
     TokenMatrix big;
-    big.texture = ctx.heatmaps.texture(src);
     big.rows = rows, big.cols = cols;
-    big.cell =
-        std::floor(std::clamp(22.0f * ctx.em / static_cast<float>(std::max(rows, cols)), 0.6f * ctx.em, 3.0f * ctx.em));
+    // About 22 em a side: cells of 0.6-3 em for a sentence; a paragraph's (1,024 tokens) smaller than a pixel,
+    // max-pooled.
+    const float fit = 22.0f * ctx.em / static_cast<float>(std::max(rows, cols));
+    big.cell = fit >= 0.6f * ctx.em ? std::floor(std::min(fit, 3.0f * ctx.em)) : fit >= 1.0f ? std::floor(fit) : fit;
+    big.texture = ctx.heatmaps.texture(src, static_cast<int>(std::ceil(cols * big.cell)),
+                                       static_cast<int>(std::ceil(rows * big.cell)));  // texel for pixel
     big.row_labels = &tokens.queries;
     big.col_labels = &tokens.keys;
     big.values = e->value.slice(head).data();

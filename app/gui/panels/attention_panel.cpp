@@ -3,6 +3,7 @@
 // (with "Play stages"), or of one layer's heads as BertViz-style lines, with a per-head ablation switch.
 #include "panels/attention_parts.h"
 #include "panels/step_explanation.h"
+#include "panels/zoom_matrix.h"
 
 #include "forward/step_path.h"
 
@@ -87,8 +88,19 @@ void explain_cell(PanelContext& ctx, const AttentionSite& site, int head, int ro
     ImGui::Text("softmax → %.4f", w(col));
     ImGui::Separator();
     ImGui::TextDisabled(ctx.t("softmax of row %d (%s)"), row, label(row_labels, row));
+    // A long row (a paragraph's 1,024 keys) shows its largest weights, in order, and the hovered key.
+    constexpr int kMaxBars = 16, kLargest = 12;
+    std::vector<int> keys(static_cast<size_t>(w.size()));
+    for (int j = 0; j < w.size(); ++j) keys[static_cast<size_t>(j)] = j;
+    if (w.size() > kMaxBars) {
+        std::partial_sort(keys.begin(), keys.begin() + kLargest, keys.end(),
+                          [&](int a, int b) { return w(a) > w(b) || (w(a) == w(b) && a < b); });
+        keys.resize(kLargest);
+        if (std::find(keys.begin(), keys.end(), col) == keys.end()) keys.push_back(col);
+        ImGui::TextDisabled(ctx.t("the %d largest of %d keys"), kLargest, static_cast<int>(w.size()));
+    }
     const float bar_w = 9.0f * ctx.em;
-    for (int j = 0; j < w.size(); ++j) {
+    for (const int j : keys) {
         ImGui::TextUnformatted(label(col_labels, j));
         ImGui::SameLine(5.5f * ctx.em);
         const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -161,10 +173,11 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     const SequenceView src = ctx.session.source(), tgt = ctx.session.target();
     const std::vector<std::string>& row_labels = labels(src, tgt, record.rows);  // K and V: one row per key
     const float info_w = 19.0f * ctx.em;
+    // The matrix zooms and pans itself: no scrollbars, the wheel is its own.
     ImGui::BeginChild("matrix", ImVec2(ImGui::GetContentRegionAvail().x - info_w, 0), false,
-                      ImGuiWindowFlags_HorizontalScrollbar);
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(f.use));
-    MatrixPlot plot;
+    ZoomMatrixPlot plot;
     plot.key = "detail/" + stage_path + "/" + std::to_string(ctx.view.attention.head);
     plot.values = e->value.slice(ctx.view.attention.head).data();
     plot.rows = static_cast<int>(e->value.dim(1));
@@ -176,12 +189,14 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     if (stage == AttentionStage::weights) plot.fixed_range = true, plot.lo = 0.0f, plot.hi = 1.0f;
     if (is_matrix_stage && mask) plot.mask = mask->value.data.data(), plot.mask_version = mask->version;
     plot.caption = stage == AttentionStage::weights ? ctx.t("attention weight") : nullptr;
-    plot.max_cell = 3.2f * ctx.em;
-    plot.fit_height = true;
-    const HeatmapHit hit = plot_matrix(ctx, plot);
+    plot.mark_row = ctx.view.attention.cell_row, plot.mark_col = ctx.view.attention.cell_col;
+    MatrixZoom zoom{ctx.view.attention.zoom, ctx.view.attention.zoom_x, ctx.view.attention.zoom_y};
+    const ZoomMatrixHit hit = draw_zoom_matrix(ctx, plot, zoom);
+    ctx.view.attention.zoom = zoom.zoom, ctx.view.attention.zoom_x = zoom.centre_x;
+    ctx.view.attention.zoom_y = zoom.centre_y;
     ImGui::EndChild();
     ImGui::SameLine();
-    if (hit.clicked) ctx.view.attention.cell_row = hit.row, ctx.view.attention.cell_col = hit.col;
+    if (hit.clicked && hit.row >= 0) ctx.view.attention.cell_row = hit.row, ctx.view.attention.cell_col = hit.col;
     // The hovered cell, else the pinned one.
     const int row = std::clamp(hit.row >= 0 ? hit.row : ctx.view.attention.cell_row, 0, plot.rows - 1);
     const int col = std::clamp(hit.row >= 0 ? hit.col : ctx.view.attention.cell_col, 0, plot.cols - 1);
