@@ -20,7 +20,7 @@ ViewState every_field_changed() {
     v.settings.font_scale = 1.5f;
     v.settings.recent_files = {"/a.safetensors", "/b"};
     v.tab = View::analysis;
-    v.attention = {AttentionUse::cross, 1, 2, true, true, AttentionStage::scaled, 3, 4};
+    v.attention = {AttentionUse::cross, 1, 2, true, true, AttentionStage::scaled, 3, 4, 6.0f, 0.25f, 0.75f};
     v.positional.dims[0] = 2, v.positional.dims[1] = 9;
     v.residual.token = 3;
     v.ffn.layer = 1, v.ffn.decoder = true, v.ffn.pre_activation = true;
