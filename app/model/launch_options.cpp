@@ -1,6 +1,7 @@
 // Parses attnlab's flags; unknown flags and bad numbers are errors.
 #include "launch_options.h"
 
+#include "io/file_bytes.h"
 #include "parallel.h"
 #include "train/tasks.h"
 #include "view_state.h"
@@ -13,8 +14,8 @@ namespace attnlab::gui {
 std::string launch_usage() {
     std::string views;  // from the table --view parses (view_from_id), so the two cannot drift apart
     for (View v : kAllViews) views += std::string(" ") + view_id(v);
-    return "usage: attnlab [--help] [--model FILE | --preset tiny|base] [--src TEXT] [--view NAME] [--korean] "
-           "[--presentation] [--light]\n"
+    return "usage: attnlab [--help] [--model FILE | --preset tiny|base] [--src TEXT | --src-file FILE] [--view NAME] "
+           "[--korean] [--presentation] [--light]\n"
            "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--soak N] [--size WxH] [--step N] "
            "[--fresh-settings] [--settings FILE]\n"
            "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] "
@@ -38,6 +39,7 @@ std::string launch_usage() {
            "--generate N starts the Output view's generation token by token at launch; with --screenshot the\n"
            "picture is taken as the N-th new token appears (or the generation ends first).\n"
            "--threads N runs the forward pass on N threads (default: every core).\n"
+           "--src-file FILE reads the input text from a file (a paragraph, say; its final newline dropped).\n"
            "--predict starts in predict mode (P in the app): each step forward covers the view until R.\n"
            "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
            "memory grew after warm-up.\n"
@@ -129,9 +131,18 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             View view;
             if (!view_from_id(*v, view)) return Error{"unknown view '" + *v + "'"};
             o.view = *v;
-        } else if (a == "--src")
-            o.src = *v;
-        else if (a == "--model")
+        } else if (a == "--src" || a == "--src-file") {
+            if (o.src) return Error{"give --src or --src-file once"};
+            if (a == "--src") {
+                o.src = *v;
+            } else {
+                auto bytes = io::read_file_bytes(*v);
+                if (!bytes) return Error{"--src-file: " + bytes.error().message};
+                std::string text(bytes->begin(), bytes->end());
+                while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+                o.src = std::move(text);
+            }
+        } else if (a == "--model")
             o.model = *v;
         else if (a == "--settings")
             o.settings = *v;

@@ -14,7 +14,7 @@ struct LaunchOptions {
     std::optional<std::string> screenshot;  // write a PNG after `frames` frames and exit
     int frames = 4;
     std::optional<std::string> view;    // the tab to show (see view_id)
-    std::optional<std::string> src;     // source sentence
+    std::optional<std::string> src;     // source sentence (--src, or the text of --src-file)
     std::optional<std::string> preset;  // tiny | base: a seeded random model
     std::optional<std::string> model;   // a .safetensors file
     int bench_frames = 0;               // render this many frames and print p50/p95

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -82,4 +83,24 @@ TEST_CASE("the --threads N flag sets the forward pass's threads, N a whole numbe
     }
     CHECK_FALSE(parse_launch_options({"--threads"}));
     CHECK(launch_usage().find("[--threads N]") != std::string::npos);
+}
+
+TEST_CASE("the --src-file FILE flag reads the input text from a file, its final newline dropped") {
+    const std::string path = "/tmp/attnlab-test-src-file.txt";
+    {
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        REQUIRE(f);
+        std::fputs("a paragraph of 빨간 text\nover two lines\n", f);
+        std::fclose(f);
+    }
+    auto o = parse_launch_options({"--src-file", path});
+    REQUIRE(o);
+    REQUIRE(o->src);
+    CHECK(*o->src == "a paragraph of 빨간 text\nover two lines");
+    std::remove(path.c_str());
+    auto missing = parse_launch_options({"--src-file", path});
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().message.rfind("--src-file: ", 0) == 0);
+    CHECK_FALSE(parse_launch_options({"--src", "x", "--src-file", path}));
+    CHECK(launch_usage().find("--src-file FILE") != std::string::npos);
 }
