@@ -29,6 +29,7 @@ struct Lanes {
     static V broadcast(float s) { return _mm512_set1_ps(s); }
     static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }  // a·b + c, rounded once per lane
 };
+constexpr int64_t kDepth = 512;             // K block: a tile's rows of x (8 × 512 floats, 16 KB) stay in L1
 constexpr int64_t kBlockBytes = 512 << 10;  // one K block of packed panels: half of a 1 MB L2
 #elif defined(__AVX2__) && defined(__FMA__)
 struct Lanes {
@@ -40,6 +41,7 @@ struct Lanes {
     static V broadcast(float s) { return _mm256_set1_ps(s); }
     static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
 };
+constexpr int64_t kDepth = 256;             // K block: a tile's rows of x (4 × 256 floats, 4 KB) stay in L1
 constexpr int64_t kBlockBytes = 256 << 10;  // fits a 256 KB - 1 MB L2
 #else
 struct Lanes {
@@ -53,6 +55,7 @@ struct Lanes {
     static V broadcast(float s) { return {s}; }
     static V fma(V a, V b, V c) { return {std::fma(a.f, b.f, c.f)}; }
 };
+constexpr int64_t kDepth = 256;
 constexpr int64_t kBlockBytes = 128 << 10;
 #endif
 
@@ -60,7 +63,6 @@ constexpr int64_t kPanel = kGemmPanel;
 constexpr int64_t kRows = kGemmRows;
 constexpr int64_t kVecs = kPanel / Lanes::width;  // registers per row of a tile
 static_assert(kVecs * Lanes::width == kPanel);
-constexpr int64_t kDepth = 256;  // K block: a tile's rows of x (kRows × 256 floats, ≤ 8 KB) stay in L1
 constexpr int64_t kBlockPanels = std::max<int64_t>(1, kBlockBytes / (kDepth * kPanel * int64_t(sizeof(float))));
 constexpr int64_t kBlockColumns = kBlockPanels * kPanel;
 // With this few rows a panel would be used once or twice after packing: (in, out) weights are then read in place.

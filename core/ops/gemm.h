@@ -8,10 +8,11 @@
 // split the work, or on whether the CPU has AVX-512, AVX2 + FMA or neither. A row recomputed alone
 // equals, bit for bit, the same row inside the whole product.
 //
-// Register-blocked micro-kernels keep kGemmRows × kGemmPanel outputs in registers: 8 × 48 with
-// AVX-512 (24 of its 32 registers), 6 × 16 with AVX2 + FMA (12 of 16), 4 × 8 in portable code
-// (std::fma). W is copied a K block at a time into contiguous panels kGemmPanel columns wide (gemm_out_in
-// transposes while copying); a K block's partial sums are kept in y and carried on exactly.
+// Register-blocked micro-kernels keep kGemmRows × kGemmPanel outputs in registers: 8 × 48 with AVX-512 (24
+// accumulators of its 32 registers), 4 × 24 with AVX2 + FMA (12 of 16: three for W, one broadcast), 4 × 8 in
+// portable code (std::fma). W is copied a K block (512 or 256 deep) at a time into contiguous panels kGemmPanel
+// columns wide (gemm_out_in transposes while copying), a block of panels sized for L2; a K block's partial sums
+// are kept in y and carried on exactly. A single row of x reads (in, out) weights in place, whole rows at a time.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +23,8 @@ namespace attnlab {
 inline constexpr int64_t kGemmPanel = 48;  // output columns per panel: three 16-float registers
 inline constexpr int64_t kGemmRows = 8;    // rows of x per micro-kernel
 #elif defined(__AVX2__) && defined(__FMA__)
-inline constexpr int64_t kGemmPanel = 16;  // two 8-float registers
-inline constexpr int64_t kGemmRows = 6;
+inline constexpr int64_t kGemmPanel = 24;  // three 8-float registers
+inline constexpr int64_t kGemmRows = 4;
 #else
 inline constexpr int64_t kGemmPanel = 8;
 inline constexpr int64_t kGemmRows = 4;
