@@ -172,8 +172,8 @@ void pack_in_out(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out
 }
 
 #if defined(__AVX2__)
-// dst[c][r] = src[r][c] for an 8 × 8 block: rows lds apart in src, ldd apart in dst.
-void transpose_8x8(const float* src, int64_t lds, float* dst, int64_t ldd) {
+// The columns of an 8 × 8 block, rows lds apart: col[t] = (src[0][t], src[1][t], …, src[7][t]).
+inline void columns_8x8(const float* src, int64_t lds, __m256 col[8]) {
     __m256 r[8], t[8];
     for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * lds);
     for (int i = 0; i < 8; i += 2) {  // (a0 b0 a1 b1 | a4 b4 a5 b5), (a2 b2 a3 b3 | a6 b6 a7 b7)
@@ -187,8 +187,46 @@ void transpose_8x8(const float* src, int64_t lds, float* dst, int64_t ldd) {
         r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
     }
     for (int i = 0; i < 4; ++i) {  // column i from rows a-d and e-h, then column i + 4
-        _mm256_storeu_ps(dst + i * ldd, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
-        _mm256_storeu_ps(dst + (i + 4) * ldd, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
+        col[i] = _mm256_permute2f128_ps(r[i], r[i + 4], 0x20);
+        col[i + 4] = _mm256_permute2f128_ps(r[i], r[i + 4], 0x31);
+    }
+}
+
+// dst[c][r] = src[r][c] for an 8 × 8 block: rows lds apart in src, ldd apart in dst.
+void transpose_8x8(const float* src, int64_t lds, float* dst, int64_t ldd) {
+    __m256 col[8];
+    columns_8x8(src, lds, col);
+    for (int i = 0; i < 8; ++i) _mm256_storeu_ps(dst + i * ldd, col[i]);
+}
+
+// One row of x against W (n, K) in place, rows ldw apart: y[0 : n] = x[0 : K] · Wᵀ, eight outputs to a register,
+// each 8 × 8 block of W turned into columns in registers and used at once (packing a single row's panels first
+// wrote and re-read every float of W). Two registers of outputs at a time: two fma chains, 16 of W's rows read
+// side by side (one chain waits on the fma's latency; 24 or 32 rows were slower at K = 3072 and on the logits).
+void multiply_row_transposed(const float* x, const float* W, int64_t ldw, int64_t K, int64_t n, float* y) {
+    constexpr int64_t kGroups = 2;
+    int64_t j = 0;
+    for (; j + 8 * kGroups <= n; j += 8 * kGroups) {
+        __m256 acc[kGroups];
+        for (int64_t g = 0; g < kGroups; ++g) acc[g] = _mm256_setzero_ps();
+        int64_t k = 0;
+        for (; k + 8 <= K; k += 8) {
+#pragma GCC unroll 4
+            for (int64_t g = 0; g < kGroups; ++g) {
+                __m256 col[8];
+                columns_8x8(W + (j + 8 * g) * ldw + k, ldw, col);
+#pragma GCC unroll 8
+                for (int t = 0; t < 8; ++t) acc[g] = _mm256_fmadd_ps(_mm256_broadcast_ss(x + k + t), col[t], acc[g]);
+            }
+        }
+        for (int64_t g = 0; g < kGroups; ++g) _mm256_storeu_ps(y + j + 8 * g, acc[g]);
+        for (int64_t c = 0; c < 8 * kGroups && k < K; ++c)  // the last K mod 8 steps of each chain
+            for (int64_t kk = k; kk < K; ++kk) y[j + c] = std::fma(x[kk], W[(j + c) * ldw + kk], y[j + c]);
+    }
+    for (; j < n; ++j) {  // outputs past the last whole group
+        float acc = 0.0f;
+        for (int64_t k = 0; k < K; ++k) acc = std::fma(x[k], W[j * ldw + k], acc);
+        y[j] = acc;
     }
 }
 #endif
@@ -231,6 +269,12 @@ void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, cons
         multiply_row(x, W, ldw, K, n, y);
         return;
     }
+#if defined(__AVX2__)
+    if (layout == Stored::out_in && N == 1) {
+        multiply_row_transposed(x, W, ldw, K, n, y);
+        return;
+    }
+#endif
     const bool unpacked = layout == Stored::in_out && N <= kUnpackedRows;
     const int64_t padded = (std::min(kBlockColumns, n) + kPanel - 1) / kPanel * kPanel;
     // (panels, kc, kPanel) for one K block, 64-byte aligned; every float the kernels read is written first.

@@ -90,9 +90,9 @@ TEST_CASE("gemm gives each output the in-order fma chain, bit for bit, at every 
     };
     // N = 1 and a few rows (W read in place), N past one and two row blocks, n not a multiple of the panel and
     // wider than one column block, K = 1, K just past one K block, K = 3072 (GPT-2's FFN down map), strided x.
-    const Shape3 shapes[] = {{1, 1, 1, 0, 0},      {1, 768, 200, 0, 0},  {3, 1, 97, 5, 2},      {5, 33, 7, 0, 0},
-                             {8, 257, 49, 1, 3},   {13, 64, 1000, 7, 0}, {17, 100, 96, 0, 11},  {19, 3072, 61, 2, 1},
-                             {64, 300, 545, 9, 4}, {70, 513, 130, 0, 0}, {2, 3072, 100, 768, 0}};
+    const Shape3 shapes[] = {{1, 1, 1, 0, 0},      {1, 768, 200, 0, 0},  {3, 1, 97, 5, 2},       {5, 33, 7, 0, 0},
+                             {8, 257, 49, 1, 3},   {13, 64, 1000, 7, 0}, {17, 100, 96, 0, 11},   {19, 3072, 61, 2, 1},
+                             {64, 300, 545, 9, 4}, {70, 513, 130, 0, 0}, {2, 3072, 100, 768, 0}, {1, 37, 75, 3, 5}};
     uint32_t seed = 1;
     for (const Layout layout : {Layout::in_out, Layout::out_in}) {
         for (const Shape3& s : shapes) {
