@@ -127,7 +127,8 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     const int n_queries = std::max<int>(1, static_cast<int>(tokens.queries.size()));
     const int n_keys = std::max<int>(1, static_cast<int>(tokens.keys.size()));
     // Every layer × head visible at once: fit the width, and the height less the head names, the key tokens
-    // under the last row and the colour bar. Whole pixels, placed on whole pixels: each tile of the atlas is
+    // under the last row and the colour bar; GPT-2 small's 12 × 12 heads too, down to thumbnails of 1.25 em
+    // (max-pooled, so a sharp cell still shows). Whole pixels, placed on whole pixels: each tile of the atlas is
     // drawn texel for pixel.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // The colour bar goes right of the grid or under the key tokens, wherever the thumbnails come out larger.
@@ -141,7 +142,7 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
             const float h = (avail.y - line_h - key_depth - pad - (bar_right ? 0.0f : 2.6f * line_h)) /
                                 static_cast<float>(n_layers) -
                             gap;
-            return std::floor(std::clamp(std::min(w, h), 2.5f * ctx.em, 16.0f * ctx.em));
+            return std::floor(std::clamp(std::min(w, h), 1.25f * ctx.em, 16.0f * ctx.em));
         };
         const float upright = size(line_h);  // the key tokens upright, if the thumbnails are wide enough for them
         const float pitch = upright / static_cast<float>(n_keys);
