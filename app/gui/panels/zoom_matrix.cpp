@@ -165,10 +165,12 @@ ZoomMatrixHit draw_zoom_matrix(PanelContext& ctx, const ZoomMatrixPlot& p, Matri
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     const ImVec2 cell0(screen_x(static_cast<float>(r.col0)), screen_y(static_cast<float>(r.row0)));
     draw->PushClipRect(ImVec2(origin.x, at.y), ImVec2(at.x, cells_end.y), true);
-    draw_axis_labels(draw, cell0, rows, [&](int i) { return i + r.row0 == keep_row ? text : dim; });
+    // Each axis from the first visible cell along it, and from the viewport's edge across it (a row half scrolled
+    // out of view must not lift the column labels out of their band).
+    draw_axis_labels(draw, ImVec2(at.x, cell0.y), rows, [&](int i) { return i + r.row0 == keep_row ? text : dim; });
     draw->PopClipRect();
     draw->PushClipRect(ImVec2(at.x, origin.y), ImVec2(cells_end.x + 0.5f * em, at.y), true);
-    draw_axis_labels(draw, cell0, cols, [&](int j) { return j + r.col0 == keep_col ? text : dim; });
+    draw_axis_labels(draw, ImVec2(cell0.x, at.y), cols, [&](int j) { return j + r.col0 == keep_col ? text : dim; });
     draw->PopClipRect();
 
     if (hit.row >= 0) {  // the query, the key and the exact value
