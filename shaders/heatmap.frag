@@ -49,7 +49,9 @@ void main() {
     vec3 color;
     if (masked) {
         int cell_px = min(u_size.x / n_cells.x, u_size.y / n_cells.y);
-        bool stripe = ((px.x + px.y) / max(1, cell_px / 4)) % 2 == 0;
+        // Stripes at least 2 pixels wide: 1-pixel ones (a max-pooled 1,024-token head) turn to moiré when drawn a
+        // fraction of a pixel off.
+        bool stripe = ((px.x + px.y) / max(2, cell_px / 4)) % 2 == 0;
         color = stripe ? vec3(0.42) : vec3(0.24);
     } else if (u_colormap == 0) {
         color = sequential((v - u_min) / max(u_max - u_min, 1e-12));

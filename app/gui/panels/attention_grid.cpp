@@ -114,7 +114,7 @@ AxisLabelRequest key_labels_request(float pitch, float thumb, float label_max) {
 void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     const int H = ctx.config().n_heads;
     const AttentionTokens tokens = attention_tokens(ctx, {use, 0});
-    const float pad = 0.4f * ctx.em, gap = 0.5f * ctx.em, label_max = 5.0f * ctx.em;
+    const float pad = 0.4f * ctx.em, gap = std::floor(0.5f * ctx.em), label_max = 5.0f * ctx.em;
     const float line_h = ImGui::GetTextLineHeight();
     // Left of the thumbnails: the layer's name, then the query tokens against the first thumbnail.
     char widest_layer[48];
