@@ -125,18 +125,26 @@ ZoomMatrixHit draw_zoom_matrix(PanelContext& ctx, const ZoomMatrixPlot& p, Matri
     draw->PushClipRect(at, cells_end, true);
     draw->AddImage(tex, ImVec2(screen_x(static_cast<float>(r.col0)), screen_y(static_cast<float>(r.row0))),
                    ImVec2(screen_x(static_cast<float>(r.col1)), screen_y(static_cast<float>(r.row1))));
-    // Numbers once a cell holds "-0.00" (or "-0.0"), white on a dark shadow to read on either end of the colours.
+    // Numbers once a cell holds "-0.00" (or "-0.0"): dark on the colormap's light end (viridis' yellow-green, the
+    // diverging map's white middle), white elsewhere; one text a cell (a shadow doubled the glyphs of a frame).
     const int decimals = ImGui::CalcTextSize("-0.00").x + margin <= f.scale  ? 2
                          : ImGui::CalcTextSize("-0.0").x + margin <= f.scale ? 1
                                                                              : -1;
+    const auto on_light = [&](float v) {
+        if (p.colormap == Colormap::sequential) return (v - lo) / std::max(hi - lo, 1e-12f) > 0.6f;
+        return std::abs(v) / std::max(hi, 1e-12f) < 0.45f;
+    };
     if (decimals >= 0)
         for (int i = r.row0; i < r.row1; ++i)
             for (int j = r.col0; j < r.col1; ++j) {
-                const std::string s = cell_number(p.values[static_cast<size_t>(i) * p.cols + j], decimals);
+                const float v = p.values[static_cast<size_t>(i) * p.cols + j];
+                const std::string s = cell_number(v, decimals);
                 const float w = ImGui::CalcTextSize(s.c_str()).x;
                 const ImVec2 q(screen_x(j + 0.5f) - 0.5f * w, screen_y(i + 0.5f) - 0.5f * line_h);
-                draw->AddText(ImVec2(q.x + 1, q.y + 1), IM_COL32(0, 0, 0, 200), s.c_str());
-                draw->AddText(q, IM_COL32(255, 255, 255, 255), s.c_str());
+                const bool masked =
+                    !std::isfinite(v) || (p.mask && p.mask[static_cast<size_t>(i) * p.cols + j] == 0.0f);
+                draw->AddText(q, !masked && on_light(v) ? IM_COL32(20, 20, 20, 255) : IM_COL32(255, 255, 255, 255),
+                              s.c_str());
             }
     const auto outline = [&](int row, int col, ImU32 colour) {
         if (row < r.row0 || row >= r.row1 || col < r.col0 || col >= r.col1) return;
