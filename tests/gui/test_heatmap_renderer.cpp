@@ -155,3 +155,27 @@ TEST_CASE("a 1024 x 1024 head in a 64-pixel thumbnail keeps its one bright cell 
             CHECK(pixel(tile, px + dx, py + dy)[0] < 100);
     }
 }
+
+TEST_CASE("a window of a matrix is drawn again only when the window, its size or the data change", "[heatmap][gl]") {
+    GlContext::make_current();
+    auto renderer = HeatmapRenderer::create(ATTNLAB_SOURCE_DIR "/shaders");
+    if (!renderer) FAIL(renderer.error().message);
+    const int T = 64;
+    std::vector<float> w(static_cast<size_t>(T) * T, 0.0f);
+    w[static_cast<size_t>(10) * T + 20] = 1.0f;  // inside the window below, at its (2, 4)
+    HeatmapSource s{"detail", w.data() + 8 * T + 16, 8, 8, /*version=*/1};
+    s.stride = T;                                          // rows 8-15, columns 16-23
+    const ImTextureID tex = renderer->texture(s, 80, 80);  // 10 px a cell
+    CHECK(renderer->renders() == 1);
+    const auto bright = cell_color(tex, 8, 8, 2, 4), dark = cell_color(tex, 8, 8, 2, 3);
+    CHECK(bright[0] > 200);
+    CHECK(dark[0] < 100);
+    for (int frame = 0; frame < 5; ++frame) renderer->texture(s, 80, 80);  // frames with nothing changed
+    CHECK(renderer->renders() == 1);
+    s.values = w.data() + 8 * T + 17;  // panned one column
+    renderer->texture(s, 80, 80);
+    CHECK(renderer->renders() == 2);
+    CHECK(cell_color(renderer->texture(s, 80, 80), 8, 8, 2, 3)[0] > 200);
+    renderer->texture(s, 40, 40);  // zoomed out
+    CHECK(renderer->renders() == 3);
+}
