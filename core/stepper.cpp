@@ -69,6 +69,7 @@ Stepper::Stepper(ModelConfig config, Weights weights, ForwardInputs inputs, uint
       next_version_(std::max<uint64_t>(first_version, 1)) {
     steps_ = build_forward_steps(config_);
     trace_.assign(steps_.size(), {});
+    dropped_.assign(steps_.size(), 0);
     rebuild_index();
 }
 
@@ -82,12 +83,15 @@ Result<Stepper> Stepper::create(const ModelConfig& config, Weights weights, Forw
 
 void Stepper::rebuild_index() {
     index_.clear();
+    id_index_.clear();
     input_index_.assign(steps_.size(), {});
+    readers_.assign(steps_.size(), {});
     for (size_t i = 0; i < steps_.size(); ++i) {
         for (const auto& in : steps_[i].inputs) {
             auto it = index_.find(in);
             assert(it != index_.end() && "a step reads a path no earlier step writes");
             input_index_[i].push_back(it->second);
+            readers_[it->second].push_back(i);
         }
         index_[steps_[i].path] = i;
         id_index_[id_key(steps_[i].record.id)] = i;
@@ -115,12 +119,24 @@ std::optional<size_t> Stepper::find(const StepId& id) const {
 
 const TraceEntry* Stepper::entry(const StepId& id) const {
     auto i = find(id);
-    return i && *i < cursor_ ? &trace_[*i] : nullptr;
+    if (!i || *i >= cursor_) return nullptr;
+    if (dropped_[*i]) recompute_dropped(*i);
+    return &trace_[*i];
 }
 
 const Tensor* Stepper::output(const StepId& id) const {
     const TraceEntry* e = entry(id);
     return e ? &e->value : nullptr;
+}
+
+const TraceEntry* Stepper::run_facts(const StepId& id) const {
+    auto i = find(id);
+    return i && *i < cursor_ ? &trace_[*i] : nullptr;
+}
+
+const TraceEntry* Stepper::run_facts(const std::string& path) const {
+    auto i = find(path);
+    return i && *i < cursor_ ? &trace_[*i] : nullptr;
 }
 
 std::optional<size_t> Stepper::find(const std::string& path) const {
@@ -132,6 +148,7 @@ std::optional<size_t> Stepper::find(const std::string& path) const {
 const TraceEntry* Stepper::entry(const std::string& path) const {
     auto i = find(path);
     if (!i || *i >= cursor_) return nullptr;
+    if (dropped_[*i]) recompute_dropped(*i);
     return &trace_[*i];
 }
 
@@ -140,16 +157,70 @@ const Tensor* Stepper::output(const std::string& path) const {
     return e ? &e->value : nullptr;
 }
 
-void Stepper::compute(size_t i) {
+StepContext Stepper::context(size_t i) const {
     StepContext ctx{config_, weights_, inputs_, {}};
     for (size_t j : input_index_[i]) {
         assert(trace_[j].version != 0 && "input not computed");
+        if (dropped_[j]) recompute_dropped(j);
         ctx.in.push_back(&trace_[j].value);
     }
+    return ctx;
+}
+
+void Stepper::compute(size_t i) {
+    const StepContext ctx = context(i);
     StepOutput out = steps_[i].compute(ctx);
     const int64_t non_finite = count_non_finite(steps_[i], out.value, ctx.in);
     trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++, non_finite};
+    dropped_[i] = 0;
     ++last_computed_;
+    drop_finished_inputs(i);
+}
+
+// The same function of the same inputs: the same numbers, so version and counts stay as the run set them.
+void Stepper::recompute_dropped(size_t i) const {
+    assert(dropped_[i] && steps_[i].retention == Retention::on_demand);
+    // An on-demand step reads at most one other on-demand step (masked <- scaled <- scores), so the chain
+    // recomputed here fits in what is held and no input is dropped before step i reads it.
+    static_assert(kOnDemandHeld >= 3, "hold a whole chain of on-demand stages");
+    trace_[i].value = steps_[i].compute(context(i)).value;
+    dropped_[i] = 0;
+    recently_recomputed_.push_back(i);
+    while (recently_recomputed_.size() > kOnDemandHeld) {
+        const size_t oldest = recently_recomputed_.front();
+        recently_recomputed_.pop_front();
+        if (std::find(recently_recomputed_.begin(), recently_recomputed_.end(), oldest) != recently_recomputed_.end())
+            continue;  // asked for again since: still among the newest
+        trace_[oldest].value = {};
+        dropped_[oldest] = 1;
+    }
+}
+
+void Stepper::drop_finished_inputs(size_t i) {
+    for (size_t j : input_index_[i]) {
+        if (steps_[j].retention != Retention::on_demand || dropped_[j]) continue;
+        const auto& readers = readers_[j];
+        const bool read_later =
+            std::any_of(readers.begin(), readers.end(), [&](size_t r) { return r > i && r < cursor_; });
+        if (read_later) continue;
+        trace_[j].value = {};
+        dropped_[j] = 1;
+        std::erase(recently_recomputed_, j);
+    }
+}
+
+void Stepper::drop_held_for_views() {
+    for (size_t i : recently_recomputed_) {
+        trace_[i].value = {};
+        dropped_[i] = 1;
+    }
+    recently_recomputed_.clear();
+}
+
+int64_t Stepper::held_floats() const {
+    int64_t n = 0;
+    for (size_t i = 0; i < cursor_; ++i) n += trace_[i].value.numel();
+    return n;
 }
 
 std::optional<size_t> Stepper::first_non_finite_step() const {
@@ -159,16 +230,20 @@ std::optional<size_t> Stepper::first_non_finite_step() const {
 }
 
 bool Stepper::step_forward() {
+    drop_held_for_views();
     last_computed_ = 0;
     if (cursor_ >= steps_.size()) return false;
-    compute(cursor_++);
+    ++cursor_;  // first, so that compute() sees step cursor_ - 1 among the steps that have run
+    compute(cursor_ - 1);
     return true;
 }
 
 bool Stepper::step_back() {
+    drop_held_for_views();
     last_computed_ = 0;
     if (cursor_ == 0) return false;
     trace_[--cursor_] = {};
+    dropped_[cursor_] = 0;
     return true;
 }
 
@@ -185,6 +260,7 @@ void Stepper::run_to(size_t target) {
 
 template <class Seed>
 void Stepper::rerun_affected(Seed seed) {
+    drop_held_for_views();
     last_computed_ = 0;
     std::vector<bool> dirty(steps_.size(), false);
     for (size_t i = 0; i < cursor_; ++i) {
@@ -275,10 +351,12 @@ Status Stepper::set_model(const ModelConfig& config, Weights weights) {
     if (auto st = check_weights(config, weights); !st) return st.error();
     if (auto st = check_inputs(config, inputs_); !st) return st.error();
 
+    drop_held_for_views();
     std::vector<Step> new_steps = build_forward_steps(config);
     // A new step may keep its old output when the same path computed the same function
     // (signature) of unchanged parameter tensors; the dirty pass then handles its inputs.
     std::vector<TraceEntry> new_trace(new_steps.size());
+    std::vector<char> new_dropped(new_steps.size(), 0);
     std::vector<bool> reusable(new_steps.size(), false);
     size_t new_cursor = 0;
     for (size_t i = 0; i < new_steps.size(); ++i) {
@@ -287,7 +365,10 @@ Status Stepper::set_model(const ModelConfig& config, Weights weights) {
         bool same_params = true;
         for (const auto& p : new_steps[i].params) same_params = same_params && weights.shared(p) == weights_.shared(p);
         reusable[i] = same_params;
-        if (reusable[i]) new_trace[i] = std::move(trace_[*old]);
+        if (reusable[i]) {
+            new_trace[i] = std::move(trace_[*old]);
+            new_dropped[i] = dropped_[*old];
+        }
     }
     // The cursor keeps its place: it stops at the first new step that had not run before.
     new_cursor = new_steps.size();
@@ -301,6 +382,7 @@ Status Stepper::set_model(const ModelConfig& config, Weights weights) {
     weights_ = std::move(weights);
     steps_ = std::move(new_steps);
     trace_ = std::move(new_trace);
+    dropped_ = std::move(new_dropped);
     cursor_ = new_cursor;
     rebuild_index();
     rerun_affected([&](size_t i) { return !reusable[i]; });

@@ -1,10 +1,14 @@
 // Stepper: runs the forward pass one named step at a time and keeps every step's output
 // (the trace). An edit re-runs only the steps it affects, and only those already reached.
+// On-demand outputs (Retention::on_demand: the attention's QKᵀ, ÷√D and masked stages) are
+// dropped once the steps that read them have run; entry() and output() recompute them from
+// their inputs, bit for bit what the run computed, and hold the last kOnDemandHeld of them.
 #pragma once
 
 #include "forward/step.h"
 #include "result.h"
 
+#include <deque>
 #include <optional>
 #include <unordered_map>
 
@@ -13,7 +17,7 @@ namespace attnlab {
 struct TraceEntry {
     Tensor value;
     std::vector<int64_t> fully_masked_rows;  // attention weights: query rows whose keys are all masked
-    uint64_t version = 0;                    // changes whenever value is recomputed; 0 = not computed
+    uint64_t version = 0;                    // changes whenever a run computes value anew; 0 = not computed
     // How many entries of value are NaN or ±∞, counted whenever value is computed. In a
     // `*.masked` step the −∞ the mask writes is by design and not counted: there a −∞ counts
     // only in a cell its mask allows (mask cell ≠ 0); NaN and +∞ always count.
@@ -22,6 +26,10 @@ struct TraceEntry {
 
 class Stepper {
 public:
+    // On-demand outputs recomputed for entry()/output() that stay held. A pointer those return stays valid until
+    // the stepper changes (a step, a run, an edit) or this many more on-demand outputs have been asked for.
+    static constexpr size_t kOnDemandHeld = 4;
+
     // Checks the config, the weights against it, and the inputs (ids in the vocabulary, lengths ≤ max_len).
     // Versions start at `first_version`: a stepper that replaces another continues its sequence
     // (next_version()), so a version number never names two different outputs.
@@ -46,6 +54,13 @@ public:
     const Tensor* output(const std::string& path) const;
     const TraceEntry* entry(const StepId& id) const;
     const Tensor* output(const StepId& id) const;
+    // The same entry without recomputing anything: what the run counted (version, non_finite,
+    // fully_masked_rows) is always there; the value is empty for an on-demand output not held now.
+    // nullptr if the step has not run. For questions that need no numbers (has it run? any NaN?).
+    const TraceEntry* run_facts(const std::string& path) const;
+    const TraceEntry* run_facts(const StepId& id) const;
+    // Floats the trace holds now: every kept output, and the on-demand ones currently held.
+    int64_t held_floats() const;
     // How many steps the last call computed (an edit's incremental re-run, a step, run_to).
     size_t last_computed() const { return last_computed_; }
     // The first step, in step order among those run (below the cursor), whose output holds a
@@ -75,6 +90,11 @@ private:
     void rebuild_index();
     static uint64_t id_key(const StepId& id);  // the id packed into one number, for id_index_
     void compute(size_t i);
+    StepContext context(size_t i) const;  // step i's inputs, recomputing dropped on-demand ones
+    void recompute_dropped(size_t i) const;
+    void drop_finished_inputs(size_t i);
+    void
+    drop_held_for_views();  // every change to the stepper starts with this  // on-demand inputs of step i that no later step below the cursor reads
     // Recomputes, below the cursor, every step for which seed(i) holds and every step downstream of one.
     template <class Seed>
     void rerun_affected(Seed seed);
@@ -85,10 +105,13 @@ private:
     Weights weights_;
     ForwardInputs inputs_;
     std::vector<Step> steps_;
-    std::vector<std::vector<size_t>> input_index_;   // step i's inputs as step indices
-    std::vector<TraceEntry> trace_;                  // aligned with steps_
-    std::unordered_map<std::string, size_t> index_;  // path -> step
-    std::unordered_map<uint64_t, size_t> id_index_;  // id_key(id) -> step
+    std::vector<std::vector<size_t>> input_index_;    // step i's inputs as step indices
+    std::vector<std::vector<size_t>> readers_;        // the steps reading step i, ascending
+    mutable std::vector<TraceEntry> trace_;           // aligned with steps_
+    mutable std::vector<char> dropped_;               // an on-demand output not held now (its metadata is)
+    mutable std::deque<size_t> recently_recomputed_;  // on-demand steps recomputed on request, oldest first
+    std::unordered_map<std::string, size_t> index_;   // path -> step
+    std::unordered_map<uint64_t, size_t> id_index_;   // id_key(id) -> step
     size_t cursor_ = 0;
     uint64_t next_version_ = 1;
     size_t last_computed_ = 0;

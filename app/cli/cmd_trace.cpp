@@ -21,14 +21,14 @@ nlohmann::json non_finite_json(const Stepper& stepper) {
     nlohmann::json counts = nlohmann::json::object();
     for (size_t i = 0; i < stepper.cursor(); ++i) {
         const Step& s = stepper.step(i);
-        if (const int64_t n = stepper.entry(s.path)->non_finite; n > 0) counts[s.path] = n;
+        if (const int64_t n = stepper.run_facts(s.path)->non_finite; n > 0) counts[s.path] = n;
     }
     const auto first = stepper.first_non_finite_step();
     nlohmann::json j = {{"first_step", nullptr}, {"count", 0}, {"steps", counts}};
     if (first) {
         const std::string& path = stepper.step(*first).path;
         j["first_step"] = path;
-        j["count"] = stepper.entry(path)->non_finite;
+        j["count"] = stepper.run_facts(path)->non_finite;
     }
     return j;
 }
@@ -54,12 +54,12 @@ int run_trace(const Argv& argv) {
     // Still exit 0: the trace shows where the values broke, which is what the user needs.
     if (const auto first = stepper->first_non_finite_step()) {
         const std::string& path = stepper->step(*first).path;
-        const int64_t n = stepper->entry(path)->non_finite;
+        const int64_t n = stepper->run_facts(path)->non_finite;
         std::fprintf(stderr, "attnlab-cli: warning: NaN/Inf first appears in %s (%lld value%s)\n", path.c_str(),
                      static_cast<long long>(n), n == 1 ? "" : "s");
     }
     for (const Step& s : stepper->steps()) {
-        const auto& rows = stepper->entry(s.path)->fully_masked_rows;
+        const auto& rows = stepper->run_facts(s.path)->fully_masked_rows;
         if (!rows.empty())
             std::printf("note: %s: %zu query row(s) have every key masked; their weights are 0\n", s.path.c_str(),
                         rows.size());

@@ -10,6 +10,16 @@ std::string Step::signature() const {
     return s;
 }
 
+Retention retention_of(const StepId& id) {
+    if (id.kind != StepKind::attention) return Retention::kept;
+    switch (id.stage) {
+        case AttentionStage::scores:
+        case AttentionStage::scaled:
+        case AttentionStage::masked: return Retention::on_demand;
+        default: return Retention::kept;
+    }
+}
+
 std::string mask_control(AttentionUse use) { return "mask:" + step_path(StepId::mask_of(use)); }
 
 std::string ablation_control(const AttentionSite& site) { return "ablation:" + attention_name(site); }
@@ -17,6 +27,7 @@ std::string ablation_control(const AttentionSite& site) { return "ablation:" + a
 std::string GraphBuilder::add(const StepId& id, Step step) {
     step.record = StepRecord::of(id, config_);
     step.path = step_path(id);
+    step.retention = retention_of(id);
     steps_.push_back(std::move(step));
     return steps_.back().path;
 }

@@ -50,6 +50,12 @@ inline const std::string kSrcTokenTypesControl = "src_token_types";
 std::string mask_control(AttentionUse use);
 std::string ablation_control(const AttentionSite& site);
 
+// Whether the trace keeps a step's output. The attention stages QKᵀ, ÷√D and the mask ((H, Tq, Tk) each, three
+// quarters of a long trace) are on demand: dropped once the steps reading them have run, and recomputed from
+// their inputs, bit for bit the same numbers, when a view or the CLI asks for them.
+enum class Retention { kept, on_demand };
+Retention retention_of(const StepId& id);
+
 struct Step {
     std::string title;                  // short, for the timeline
     std::string formula;                // what it computes, in the paper's notation
@@ -60,7 +66,8 @@ struct Step {
     std::function<StepOutput(const StepContext&)> compute;
     // Written by GraphBuilder::add from the step's id; read by everything else.
     StepRecord record = {};
-    std::string path = {};  // step_path(record.id): stable, e.g. encoder.layers.0.self_attn.scaled
+    std::string path = {};                  // step_path(record.id): stable, e.g. encoder.layers.0.self_attn.scaled
+    Retention retention = Retention::kept;  // retention_of(record.id)
 
     // Two steps with equal signatures compute the same function of the same things.
     std::string signature() const;

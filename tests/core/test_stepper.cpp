@@ -44,7 +44,7 @@ void require_same_as_fresh_run(const Stepper& a) {
 std::map<std::string, uint64_t> versions(const Stepper& s) {
     std::map<std::string, uint64_t> v;
     for (const Step& step : s.steps())
-        if (const TraceEntry* e = s.entry(step.path)) v[step.path] = e->version;
+        if (const TraceEntry* e = s.run_facts(step.path)) v[step.path] = e->version;
     return v;
 }
 
@@ -52,7 +52,7 @@ std::map<std::string, uint64_t> versions(const Stepper& s) {
 size_t first_recomputed(const Stepper& s, const std::map<std::string, uint64_t>& before) {
     for (size_t i = 0; i < s.size(); ++i) {
         auto it = before.find(s.step(i).path);
-        if (it == before.end() || s.entry(s.step(i).path)->version != it->second) return i;
+        if (it == before.end() || s.run_facts(s.step(i).path)->version != it->second) return i;
     }
     return s.size();
 }

@@ -76,7 +76,7 @@ void stage_chips(const PanelContext& ctx, const StagePlayerState& p, const Stage
 void stage_player_button(PanelContext& ctx, const AttentionSite& site, int head) {
     std::vector<PlayedStage> stages;  // the stages this attention has run so far
     for (const PlayedStage& s : kPlayed)
-        if (ctx.stepper().entry(StepId::attention_at(site, s.id))) stages.push_back(s);
+        if (ctx.stepper().run_facts(StepId::attention_at(site, s.id))) stages.push_back(s);
     const bool can_play = stages.size() >= 2;
     ImGui::BeginDisabled(!can_play);
     const bool clicked = ImGui::Button(ctx.t("▶ Play stages"));

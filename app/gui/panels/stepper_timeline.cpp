@@ -94,7 +94,7 @@ void step_tooltip(const PanelContext& ctx, size_t i) {
     ImGui::SameLine();
     ImGui::TextDisabled("· %s", run ? ctx.t("computed") : ctx.t("not run yet"));
     if (run)
-        if (const TraceEntry* e = ctx.stepper().entry(s.record.id); e && e->non_finite > 0)
+        if (const TraceEntry* e = ctx.stepper().run_facts(s.record.id); e && e->non_finite > 0)
             ImGui::TextColored(kNonFiniteColor, "%s: %lld", ctx.t("NaN or infinite values"),
                                static_cast<long long>(e->non_finite));
     ImGui::TextDisabled("%s", ctx.t("Click to run the forward pass up to here."));
