@@ -76,9 +76,10 @@ else
   echo "FAIL slides: attnlab exited non-zero"; sed 's/^/  /' "$out/slides.log"; failed=$((failed + 1))
 fi
 
-# A chapter past the end: exit 1 and one line naming the range.
+# A chapter past the end: exit 1 and one line naming the range. xvfb-run's own complaints (on a loaded machine,
+# "problem while cleaning up temporary directory") are not the app's and are left out of the count.
 if timeout 60 xvfb-run -a -s "-screen 0 1600x900x24" "$app" --fresh-settings --tour 99 --tour-slides "$out/none" \
-    > "$out/bad.log" 2>&1; then
+    2>&1 | grep -v '^xvfb-run: ' > "$out/bad.log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
   echo "FAIL --tour 99 exited 0"; failed=$((failed + 1))
 elif grep -q "the tour has chapters 1 to $chapters" "$out/bad.log" && [ "$(grep -c . "$out/bad.log")" -eq 1 ]; then
   echo "ok   --tour 99: $(cat "$out/bad.log")"; passed=$((passed + 1))
