@@ -138,13 +138,12 @@ ZoomMatrixHit draw_zoom_matrix(PanelContext& ctx, const ZoomMatrixPlot& p, Matri
         for (int i = r.row0; i < r.row1; ++i)
             for (int j = r.col0; j < r.col1; ++j) {
                 const float v = p.values[static_cast<size_t>(i) * p.cols + j];
+                if (std::isfinite(v) && p.mask && p.mask[static_cast<size_t>(i) * p.cols + j] == 0.0f)
+                    continue;  // a masked cell shows its hatching (the masked stage's −∞ still prints)
                 const std::string s = cell_number(v, decimals);
                 const float w = ImGui::CalcTextSize(s.c_str()).x;
                 const ImVec2 q(screen_x(j + 0.5f) - 0.5f * w, screen_y(i + 0.5f) - 0.5f * line_h);
-                const bool masked =
-                    !std::isfinite(v) || (p.mask && p.mask[static_cast<size_t>(i) * p.cols + j] == 0.0f);
-                draw->AddText(q, !masked && on_light(v) ? IM_COL32(20, 20, 20, 255) : IM_COL32(255, 255, 255, 255),
-                              s.c_str());
+                draw->AddText(q, on_light(v) ? IM_COL32(20, 20, 20, 255) : IM_COL32(255, 255, 255, 255), s.c_str());
             }
     const auto outline = [&](int row, int col, ImU32 colour) {
         if (row < r.row0 || row >= r.row1 || col < r.col0 || col >= r.col1) return;
