@@ -1,6 +1,6 @@
 // Stepper: runs the forward pass one named step at a time and keeps every step's output
 // (the trace). An edit re-runs only the steps it affects, and only those already reached.
-// On-demand outputs (Retention::on_demand: the attention's QKᵀ, ÷√D and masked stages) are
+// On-demand outputs (Retention::on_demand, step.h: QKᵀ, ÷√D, masked, concat, FFN activation) are
 // dropped once the steps that read them have run; entry() and output() recompute them from
 // their inputs, bit for bit what the run computed, and hold the last kOnDemandHeld of them.
 #pragma once

@@ -11,11 +11,13 @@ std::string Step::signature() const {
 }
 
 Retention retention_of(const StepId& id) {
+    if (id.kind == StepKind::ffn) return id.part == FfnPart::activation ? Retention::on_demand : Retention::kept;
     if (id.kind != StepKind::attention) return Retention::kept;
     switch (id.stage) {
         case AttentionStage::scores:
         case AttentionStage::scaled:
-        case AttentionStage::masked: return Retention::on_demand;
+        case AttentionStage::masked:
+        case AttentionStage::concat: return Retention::on_demand;
         default: return Retention::kept;
     }
 }

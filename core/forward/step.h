@@ -50,9 +50,11 @@ inline const std::string kSrcTokenTypesControl = "src_token_types";
 std::string mask_control(AttentionUse use);
 std::string ablation_control(const AttentionSite& site);
 
-// Whether the trace keeps a step's output. The attention stages QKᵀ, ÷√D and the mask ((H, Tq, Tk) each, three
-// quarters of a long trace) are on demand: dropped once the steps reading them have run, and recomputed from
-// their inputs, bit for bit the same numbers, when a view or the CLI asks for them.
+// Whether the trace keeps a step's output. Outputs that are an exact, cheap function of one kept output are on
+// demand: the attention stages QKᵀ, ÷√D and the mask ((H, Tq, Tk) each, three quarters of a long trace), the
+// concatenated heads (a copy of the context) and the FFN's activation (of its hidden layer). They are dropped
+// once the steps reading them have run, and recomputed from their inputs, bit for bit the same numbers, when a
+// view or the CLI asks for them.
 enum class Retention { kept, on_demand };
 Retention retention_of(const StepId& id);
 

@@ -43,22 +43,28 @@ std::vector<ModelConfig> configs() {
 
 }  // namespace
 
-TEST_CASE("the run keeps one (T, T) matrix per head: the attention weights", "[stepper][on_demand]") {
+TEST_CASE("the run keeps one (T, T) matrix per head, the attention weights, and no copy of a kept output",
+          "[stepper][on_demand]") {
     for (const ModelConfig& c : configs()) {
         INFO(to_string(c.arch));
         Stepper s = make_stepper(c);
         s.run_all();
-        size_t on_demand = 0, attentions = 0;
+        size_t on_demand = 0, attentions = 0, ffns = 0;
         for (const Step& step : s.steps()) {
-            attentions += step.record.id.kind == StepKind::attention && step.record.id.stage == AttentionStage::weights;
+            const StepId& id = step.record.id;
+            attentions += id.kind == StepKind::attention && id.stage == AttentionStage::weights;
+            ffns += id.kind == StepKind::ffn && id.part == FfnPart::hidden;
             if (step.retention != Retention::on_demand) continue;
             ++on_demand;
-            CHECK(step.record.id.kind == StepKind::attention);
-            CHECK((step.record.id.stage == AttentionStage::scores || step.record.id.stage == AttentionStage::scaled ||
-                   step.record.id.stage == AttentionStage::masked));
+            INFO(step.path);
+            CHECK(((id.kind == StepKind::attention &&
+                    (id.stage == AttentionStage::scores || id.stage == AttentionStage::scaled ||
+                     id.stage == AttentionStage::masked || id.stage == AttentionStage::concat)) ||
+                   (id.kind == StepKind::ffn && id.part == FfnPart::activation)));
         }
         CHECK(attentions > 0);
-        CHECK(on_demand == 3 * attentions);
+        CHECK(ffns > 0);
+        CHECK(on_demand == 4 * attentions + ffns);
         // Nothing on demand is held after the run: the held floats are the kept outputs' alone.
         const int64_t kept = s.held_floats();
         CHECK(kept == floats_of_kept_steps(s));
@@ -72,13 +78,16 @@ TEST_CASE("the run keeps one (T, T) matrix per head: the attention weights", "[s
         CHECK(s.held_floats() == kept);
         const int64_t one = s.output(scores)->numel();
         CHECK(s.held_floats() == kept + one);
-        int64_t most = 0;
+        int64_t most = 0, largest = 0;
         for (const Step& step : s.steps()) {
             if (step.retention != Retention::on_demand) continue;
-            REQUIRE(s.output(step.path));
+            const Tensor* value = s.output(step.path);
+            REQUIRE(value);
+            largest = std::max(largest, value->numel());
             most = std::max(most, s.held_floats());
         }
-        CHECK(most <= kept + static_cast<int64_t>(Stepper::kOnDemandHeld) * one);
+        CHECK(most <= kept + static_cast<int64_t>(Stepper::kOnDemandHeld) * largest);
+        CHECK(most > kept + largest);  // more than one was held at once
         // A step, a run or an edit drops what views asked for.
         REQUIRE(s.set_tgt_ids({1, 6, 13, 8}));
         CHECK(s.held_floats() == floats_of_kept_steps(s));
