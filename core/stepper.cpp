@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 
 namespace attnlab {
 
@@ -46,7 +47,8 @@ Status check_inputs(const ModelConfig& c, const ForwardInputs& in) {
 // mask forbids is the mask's own doing and is not counted.
 int64_t count_non_finite(const Step& step, const Tensor& value, const std::vector<const Tensor*>& in) {
     int64_t n = 0;
-    for (const float x : value.data) n += std::isfinite(x) ? 0 : 1;
+    // |x| ≤ FLT_MAX is false exactly for NaN and ±∞; unlike std::isfinite it vectorises (a tenth of a long pass).
+    for (const float x : value.data) n += std::abs(x) <= std::numeric_limits<float>::max() ? 0 : 1;
     const StepId& id = step.record.id;
     if (n == 0 || id.kind != StepKind::attention || id.stage != AttentionStage::masked) return n;
     assert(in.size() == 2 && in[1]->rank() == 2 && value.rank() == 3 && "a masked stage reads (scaled, mask)");
