@@ -193,7 +193,7 @@ void Stepper::recompute_dropped(size_t i) const {
         recently_recomputed_.pop_front();
         if (std::find(recently_recomputed_.begin(), recently_recomputed_.end(), oldest) != recently_recomputed_.end())
             continue;  // asked for again since: still among the newest
-        trace_[oldest].value = {};
+        trace_[oldest].value.data = {};
         dropped_[oldest] = 1;
     }
 }
@@ -205,7 +205,7 @@ void Stepper::drop_finished_inputs(size_t i) {
         const bool read_later =
             std::any_of(readers.begin(), readers.end(), [&](size_t r) { return r > i && r < cursor_; });
         if (read_later) continue;
-        trace_[j].value = {};
+        trace_[j].value.data = {};
         dropped_[j] = 1;
         std::erase(recently_recomputed_, j);
     }
@@ -213,7 +213,7 @@ void Stepper::drop_finished_inputs(size_t i) {
 
 void Stepper::drop_held_for_views() {
     for (size_t i : recently_recomputed_) {
-        trace_[i].value = {};
+        trace_[i].value.data = {};
         dropped_[i] = 1;
     }
     recently_recomputed_.clear();

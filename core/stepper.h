@@ -55,7 +55,8 @@ public:
     const TraceEntry* entry(const StepId& id) const;
     const Tensor* output(const StepId& id) const;
     // The same entry without recomputing anything: what the run counted (version, non_finite,
-    // fully_masked_rows) is always there; the value is empty for an on-demand output not held now.
+    // fully_masked_rows) and the value's shape are always there; the value holds no numbers
+    // (value.empty()) for an on-demand output not held now.
     // nullptr if the step has not run. For questions that need no numbers (has it run? any NaN?).
     const TraceEntry* run_facts(const std::string& path) const;
     const TraceEntry* run_facts(const StepId& id) const;

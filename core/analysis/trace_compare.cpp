@@ -6,10 +6,10 @@ namespace attnlab {
 
 std::vector<std::string> shared_steps(const Stepper& a, const Stepper& b) {
     std::vector<std::string> paths;
-    for (const Step& step : a.steps()) {
-        const Tensor* x = a.output(step.path);
-        const Tensor* y = b.output(step.path);
-        if (x && y && x->shape == y->shape) paths.push_back(step.path);
+    for (const Step& step : a.steps()) {  // shapes only: no on-demand output is recomputed for this
+        const TraceEntry* x = a.run_facts(step.path);
+        const TraceEntry* y = b.run_facts(step.path);
+        if (x && y && x->value.shape == y->value.shape) paths.push_back(step.path);
     }
     return paths;
 }

@@ -75,6 +75,7 @@ TEST_CASE("the run keeps one (T, T) matrix per head, the attention weights, and 
         REQUIRE(facts);
         CHECK(facts->version != 0);
         CHECK(facts->value.empty());
+        CHECK(facts->value.rank() == 3);  // its shape is kept
         CHECK(s.held_floats() == kept);
         const int64_t one = s.output(scores)->numel();
         CHECK(s.held_floats() == kept + one);
