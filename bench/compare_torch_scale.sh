@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # GPT-2 small at 64, 256 and 1024 tokens, measured one after the other on this machine, as one markdown table:
-# attnlab's traced forward pass (attnlab-cli bench: every step kept), PyTorch's untraced one (bench/torch_gpt2.py,
-# the faster of 1 and 2 threads), the GEMM bound (attnlab-cli bench --gemm-bound: every product of the pass as
-# sgemm over the threads), each process's peak resident memory (mapped weights included), and the ratios; then
+# attnlab's traced forward pass (attnlab-cli bench: every step computed, the on-demand stages dropped after use),
+# PyTorch's untraced one (bench/torch_gpt2.py, the faster of 1 and 2 threads), the GEMM bound (attnlab-cli bench
+# --gemm-bound: every product of the pass as sgemm over the threads), each process's peak resident memory (mapped
+# weights included), and the ratios; then
 # the paper-base preset, 32+32 tokens traced, against its own GEMM bound.
 #   bench/compare_torch_scale.sh [CLI] [DIR]   DIR defaults to /tmp/attnlab-gpt2-124m, written by
 #                                               tests/golden/make_hf_golden.py --gpt2-124m if missing

@@ -1,5 +1,5 @@
-// attnlab-cli bench [MODEL]: median time of the traced forward pass (every step, every output
-// kept), measured in-process, of a random preset model or of a model file or Hugging Face
+// attnlab-cli bench [MODEL]: median time of the traced forward pass (every step computed, every
+// output kept but the on-demand ones, step.h), measured in-process, of a random preset model or of a model file or Hugging Face
 // folder on random ids; for a MODEL also the median time to open it; the process's peak resident
 // memory. With --gemm-bound, the GEMM bound of that pass instead (gemm_bound.h).
 #include "cli_common.h"
