@@ -11,11 +11,10 @@
 namespace attnlab {
 
 // A product of at least this many multiply-adds has its outputs split between the threads
-// (parallel.h): every map of GPT-2 small on 64 tokens (its 768 -> 768 query, key,
-// value and output maps: 37.7M; the FFN: 151M; the logits: 2.5G) uses both cores of a 2-core
-// machine. Our paper-size preset's largest (32 tokens, 512 -> 2048: 33.6M) stays on one thread.
-// The split depends only on the shapes, so results repeat bit for bit.
-inline constexpr int64_t kSplitMultiplyAdds = 36'000'000;
+// (parallel.h): every map of GPT-2 small on 64 tokens (768 -> 768: 37.7M) and of the paper-base
+// preset on 32 tokens (512 -> 512: 8.4M; with the split its traced pass went from 52.7 ms to
+// 35-39 ms on 2 cores). gemm gives each output the same bits however the columns are split.
+inline constexpr int64_t kSplitMultiplyAdds = 4'000'000;
 bool linear_map_splits(int64_t n_rows, int64_t n_in, int64_t n_out);
 
 Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const Tensor& x);  // (N, in) -> (N, out)
