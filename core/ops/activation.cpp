@@ -1,6 +1,8 @@
 // ReLU, GELU (erf) and GELU (tanh), elementwise.
 #include "ops/activation.h"
 
+#include "ops/lane_sum.h"
+
 #include <cmath>
 
 namespace attnlab {
@@ -20,10 +22,11 @@ Tensor activation_forward(const Tensor& h, Activation kind) {
             }
             break;
         case Activation::gelu_tanh: {
-            // Eigen's vectorised tanh: 70x faster than std::tanh one value at a time, within 1e-6.
-            const Eigen::Map<const Eigen::ArrayXf> x(h.data.data(), static_cast<Eigen::Index>(n));
-            Eigen::Map<Eigen::ArrayXf>(a.data.data(), static_cast<Eigen::Index>(n)) =
-                0.5f * x * (1.0f + (0.79788456080286536f * (x + 0.044715f * x.cube())).tanh());
+            // Eigen's vectorised tanh (70x faster than std::tanh one value at a time, within 1e-6), on whole
+            // 16-float blocks so that every value takes the same path wherever it lies (ops/lane_sum.h).
+            map_in_blocks(h.data.data(), a.data.data(), static_cast<int64_t>(n), 0.0f, [](const auto& x) {
+                return 0.5f * x * (1.0f + (0.79788456080286536f * (x + 0.044715f * x.cube())).tanh());
+            });
             break;
         }
     }

@@ -1,8 +1,12 @@
-// y = (x − mean) / √(var + ε) · γ + β, one row at a time.
+// y = (x − mean) / √(var + ε) · γ + β, one row at a time; a row's bits depend on the row alone
+// (ops/lane_sum.h), wherever it lies.
 #include "ops/layer_norm.h"
+
+#include "ops/lane_sum.h"
 
 #include <cassert>
 #include <cmath>
+#include <vector>
 
 namespace attnlab {
 
@@ -10,14 +14,17 @@ Tensor layer_norm_forward(const Tensor& x, const Tensor& gain, const Tensor& bia
     const int64_t C = x.dim(-1);
     assert(gain.numel() == C && bias.numel() == C);
     Tensor y(x.shape);
-    ConstMatMap in = x.matrix();  // (N, C)
-    MatMap out = y.matrix();      // (N, C)
-    ConstRowVecMap g(gain.data.data(), C), b(bias.data.data(), C);
-    for (int64_t r = 0; r < in.rows(); ++r) {
-        const float mean = in.row(r).mean();
-        const float var = (in.row(r).array() - mean).square().mean();
+    const float* g = gain.data.data();
+    const float* b = bias.data.data();
+    std::vector<float> centred(static_cast<size_t>(C));  // (C,) x − mean, then its squares
+    for (int64_t r = 0, rows = C == 0 ? 0 : x.numel() / C; r < rows; ++r) {
+        const float* in = x.data.data() + r * C;
+        float* out = y.data.data() + r * C;
+        const float mean = lane_sum(in, C) / static_cast<float>(C);
+        for (int64_t c = 0; c < C; ++c) centred[static_cast<size_t>(c)] = (in[c] - mean) * (in[c] - mean);
+        const float var = lane_sum(centred.data(), C) / static_cast<float>(C);
         const float inv_std = 1.0f / std::sqrt(var + eps);
-        out.row(r) = ((in.row(r).array() - mean) * inv_std * g.array() + b.array()).matrix();
+        for (int64_t c = 0; c < C; ++c) out[c] = (in[c] - mean) * inv_std * g[c] + b[c];
     }
     return y;
 }

@@ -1,8 +1,14 @@
 // softmax(x)_j = exp(x_j − max) / Σ_k exp(x_k − max), per row.
+//
+// A row's bits depend on the row alone (ops/lane_sum.h): not on where it lies in memory, nor on a run
+// of masked keys at its end, which get exactly 0 without entering the sum. So a query row keeps its
+// bits when the sequence grows by keys it cannot see, as the stepper's row-by-row re-run needs.
 #include "ops/softmax.h"
 
+#include "ops/lane_sum.h"
 #include "parallel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -13,31 +19,34 @@ namespace {
 // At least this many entries: the rows are split between the threads (GPT-2's 64 × 50257
 // probabilities: 21 ms on one core). Rows are independent, so the split cannot change a number.
 constexpr int64_t kSplitEntries = int64_t{1} << 20;
+constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 
-// Rows [begin, end) of in into out; a fully masked row gets masked[r] = 1.
-void softmax_range(ConstMatMap in, MatMap out, int64_t begin, int64_t end, std::vector<char>& masked) {
-    for (int64_t r = begin; r < end; ++r) {
-        const float max = in.row(r).maxCoeff();
-        if (max == -std::numeric_limits<float>::infinity()) {  // every key masked
-            out.row(r).setZero();
-            masked[static_cast<size_t>(r)] = 1;
-            continue;
-        }
-        out.row(r) = (in.row(r).array() - max).exp().matrix();
-        out.row(r) /= out.row(r).sum();
-    }
+// y (n,) = softmax(x (n,)); false when every entry is −∞ (then y is all zeros).
+bool softmax_row(const float* x, float* y, int64_t n) {
+    int64_t live = n;  // entries up to the last one that is not −∞; those after it get exactly 0
+    while (live > 0 && x[live - 1] == kMinusInf) --live;
+    std::fill(y + live, y + n, 0.0f);
+    if (live == 0) return false;
+    float max = kMinusInf;
+    for (int64_t j = 0; j < live; ++j) max = std::max(max, x[j]);
+    map_in_blocks(x, y, live, kMinusInf, [max](const auto& v) { return (v - max).exp(); });
+    const float sum = lane_sum(y, live);
+    for (int64_t j = 0; j < live; ++j) y[j] /= sum;
+    return true;
 }
 
 }  // namespace
 
 Tensor softmax_rows(const Tensor& x, std::vector<int64_t>* fully_masked_rows) {
     Tensor y(x.shape);
-    ConstMatMap in = x.matrix();
-    MatMap out = y.matrix();
-    const int64_t rows = in.rows();
+    const int64_t n = x.dim(-1);
+    const int64_t rows = n == 0 ? 0 : x.numel() / n;
     std::vector<char> masked(static_cast<size_t>(rows), 0);  // (rows,)
     const int64_t grain = x.numel() >= kSplitEntries ? 1 : std::max<int64_t>(rows, 1);
-    parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) { softmax_range(in, out, begin, end, masked); });
+    parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r)
+            masked[static_cast<size_t>(r)] = !softmax_row(x.data.data() + r * n, y.data.data() + r * n, n);
+    });
     if (fully_masked_rows)
         for (int64_t r = 0; r < rows; ++r)
             if (masked[static_cast<size_t>(r)]) fully_masked_rows->push_back(r);

@@ -1,0 +1,44 @@
+// Sums and elementwise maps whose result for a value does not depend on where it lies in memory.
+// Eigen's vectorised loops peel scalars until an address is aligned and finish with a scalar tail,
+// so a row's sum, or a value's tanh, changes in the last bits with the row's address and length.
+// These fix the order instead: a row computed alone, inside a longer tensor or on another thread
+// gives the same bits (the stepper's row-by-row re-run keeps old rows on that promise).
+#pragma once
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace attnlab {
+
+inline constexpr int64_t kLanes = 16;  // Eigen's widest packet of floats; a whole number of any narrower one
+
+// Σ x[0 .. n): lane l adds x[l], x[l + 16], … in order, then the lanes are added pairwise in a fixed tree.
+inline float lane_sum(const float* x, int64_t n) {
+    float lanes[kLanes] = {};
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int64_t l = 0; l < kLanes; ++l) lanes[l] += x[i + l];
+    for (int64_t l = 0; i + l < n; ++l) lanes[l] += x[i + l];
+    for (int64_t width = kLanes / 2; width > 0; width /= 2)
+        for (int64_t l = 0; l < width; ++l) lanes[l] += lanes[l + width];
+    return lanes[0];
+}
+
+// y[0 .. n) = f(x[0 .. n)) with f an Eigen array expression of a 16-float block, evaluated on whole aligned
+// blocks only (the last one padded with `pad`), so every value goes through the same packet code.
+template <class Block>
+void map_in_blocks(const float* x, float* y, int64_t n, float pad, const Block& f) {
+    using Packet16 = Eigen::Array<float, kLanes, 1>;
+    alignas(64) float in[kLanes];
+    for (int64_t i = 0; i < n; i += kLanes) {
+        const int64_t m = std::min(kLanes, n - i);
+        std::copy_n(x + i, m, in);
+        std::fill(in + m, in + kLanes, pad);
+        const Packet16 out = f(Eigen::Map<const Packet16, Eigen::Aligned64>(in));
+        std::copy_n(out.data(), m, y + i);
+    }
+}
+
+}  // namespace attnlab
