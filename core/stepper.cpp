@@ -2,6 +2,7 @@
 #include "stepper.h"
 
 #include "forward/step_path.h"
+#include "step_rows.h"
 
 #include <algorithm>
 #include <cassert>
@@ -72,6 +73,7 @@ Stepper::Stepper(ModelConfig config, Weights weights, ForwardInputs inputs, uint
     steps_ = build_forward_steps(config_);
     trace_.assign(steps_.size(), {});
     dropped_.assign(steps_.size(), 0);
+    computed_from_.assign(steps_.size(), kRowsUnchanged);
     rebuild_index();
 }
 
@@ -176,6 +178,7 @@ void Stepper::compute(size_t i) {
     trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++, non_finite};
     dropped_[i] = 0;
     ++last_computed_;
+    computed_from_[i] = 0;
     drop_finished_inputs(i);
 }
 
@@ -231,39 +234,51 @@ std::optional<size_t> Stepper::first_non_finite_step() const {
     return std::nullopt;
 }
 
-bool Stepper::step_forward() {
+void Stepper::begin_call() {
     drop_held_for_views();
     last_computed_ = 0;
-    if (cursor_ >= steps_.size()) return false;
+    computed_from_.assign(steps_.size(), kRowsUnchanged);
+}
+
+std::optional<int64_t> Stepper::last_computed_from(size_t i) const {
+    if (i >= computed_from_.size() || computed_from_[i] == kRowsUnchanged) return std::nullopt;
+    return computed_from_[i];
+}
+
+void Stepper::advance() {
     ++cursor_;  // first, so that compute() sees step cursor_ - 1 among the steps that have run
     compute(cursor_ - 1);
+}
+
+void Stepper::retreat() {
+    trace_[--cursor_] = {};
+    dropped_[cursor_] = 0;
+}
+
+bool Stepper::step_forward() {
+    begin_call();
+    if (cursor_ >= steps_.size()) return false;
+    advance();
     return true;
 }
 
 bool Stepper::step_back() {
-    drop_held_for_views();
-    last_computed_ = 0;
+    begin_call();
     if (cursor_ == 0) return false;
-    trace_[--cursor_] = {};
-    dropped_[cursor_] = 0;
+    retreat();
     return true;
 }
 
 void Stepper::run_to(size_t target) {
+    begin_call();
     target = std::min(target, steps_.size());
-    size_t computed = 0;
-    while (cursor_ < target) {
-        step_forward();
-        computed += last_computed_;
-    }
-    while (cursor_ > target) step_back();
-    last_computed_ = computed;
+    while (cursor_ < target) advance();
+    while (cursor_ > target) retreat();
 }
 
 template <class Seed>
 void Stepper::rerun_affected(Seed seed) {
-    drop_held_for_views();
-    last_computed_ = 0;
+    begin_call();
     std::vector<bool> dirty(steps_.size(), false);
     for (size_t i = 0; i < cursor_; ++i) {
         dirty[i] = seed(i);
@@ -297,7 +312,7 @@ Status Stepper::set_src_ids(std::vector<int> ids) {
     if (auto st = check_ids(ids, config_.src_vocab_size, config_.max_len, "source"); !st) return st;
     inputs_.src_ids = std::move(ids);
     prune_mask_overrides();
-    rerun_control(kSrcIdsControl);
+    rerun_rows(kSrcIdsControl);
     return ok_status();
 }
 
@@ -306,7 +321,7 @@ Status Stepper::set_tgt_ids(std::vector<int> ids) {
     if (auto st = check_ids(ids, config_.tgt_vocab_size, config_.max_len, "target"); !st) return st;
     inputs_.tgt_ids = std::move(ids);
     prune_mask_overrides();
-    rerun_control(kTgtIdsControl);
+    rerun_rows(kTgtIdsControl);
     return ok_status();
 }
 

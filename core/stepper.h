@@ -1,5 +1,7 @@
 // Stepper: runs the forward pass one named step at a time and keeps every step's output
-// (the trace). An edit re-runs only the steps it affects, and only those already reached.
+// (the trace). An edit re-runs only the steps it affects, and only those already reached; an edit
+// of the ids re-runs only the rows that can change (step_rows.h): in a causal stack, rows ≥ i of
+// every step after token i changed, one new row per step after a token is appended.
 // On-demand outputs (Retention::on_demand, step.h: QKᵀ, ÷√D, masked, concat, FFN activation) are
 // dropped once the steps that read them have run; entry() and output() recompute them from
 // their inputs, bit for bit what the run computed, and hold the last kOnDemandHeld of them.
@@ -64,6 +66,10 @@ public:
     int64_t held_floats() const;
     // How many steps the last call computed (an edit's incremental re-run, a step, run_to).
     size_t last_computed() const { return last_computed_; }
+    // The first row (step_rows.h: row_axis) of step i's output that the last call computed: 0 when it computed
+    // the whole output, nullopt when it computed none of it. An output that only lost rows or gained masked
+    // columns says its new row count.
+    std::optional<int64_t> last_computed_from(size_t i) const;
     // The first step, in step order among those run (below the cursor), whose output holds a
     // NaN or ±∞ (TraceEntry::non_finite > 0), or nullopt. Steps run in dependency order, so
     // this is where non-finite values first appear; the steps downstream that they reach are
@@ -71,7 +77,7 @@ public:
     // again clears it, and stepping back past the step drops it.
     std::optional<size_t> first_non_finite_step() const;
 
-    // ---- edits: each re-runs, below the cursor, exactly the steps it affects ----
+    // ---- edits: each re-runs, below the cursor, exactly the steps it affects (the ids: exactly the rows) ----
     Status set_src_ids(std::vector<int> ids);
     Status set_tgt_ids(std::vector<int> ids);
     Status set_mask_cell(AttentionUse use, int row, int col, bool allowed);  // a cell of that use's mask
@@ -91,15 +97,20 @@ private:
     void rebuild_index();
     static uint64_t id_key(const StepId& id);  // the id packed into one number, for id_index_
     void compute(size_t i);
+    void begin_call();                    // every public call that changes the stepper starts here
+    void advance();                       // runs step[cursor]
+    void retreat();                       // un-runs step[cursor - 1]
     StepContext context(size_t i) const;  // step i's inputs, recomputing dropped on-demand ones
     void recompute_dropped(size_t i) const;
-    void drop_finished_inputs(size_t i);
-    void
-    drop_held_for_views();  // every change to the stepper starts with this  // on-demand inputs of step i that no later step below the cursor reads
+    void drop_finished_inputs(size_t i);  // on-demand inputs of step i that no later step below the cursor reads
+    void drop_held_for_views();           // the on-demand outputs recomputed for entry()/output()
     // Recomputes, below the cursor, every step for which seed(i) holds and every step downstream of one.
     template <class Seed>
     void rerun_affected(Seed seed);
     void rerun_control(const std::string& control);
+    // After an edit of the ids (control src_ids or tgt_ids): re-runs the rows that can differ (stepper_rows.cpp).
+    void rerun_rows(const std::string& control);
+    bool rows_rerun_applies() const;
     void prune_mask_overrides();
 
     ModelConfig config_;
@@ -116,6 +127,7 @@ private:
     size_t cursor_ = 0;
     uint64_t next_version_ = 1;
     size_t last_computed_ = 0;
+    std::vector<int64_t> computed_from_;  // aligned with steps_: last_computed_from(), kRowsUnchanged for none
 };
 
 // Checks ids against a vocabulary of n_vocab tokens and the model's max_len. `what` names the sequence.

@@ -1,0 +1,108 @@
+// Rows of a step's output: which dim they are, slices and merges, what changed.
+#include "step_rows.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+namespace attnlab {
+
+int row_axis(const StepId& id) {
+    if (id.kind != StepKind::attention) return 0;
+    return id.stage == AttentionStage::concat || id.stage == AttentionStage::out ? 0 : 1;
+}
+
+std::optional<size_t> key_input(const StepId& id) {
+    if (id.kind != StepKind::attention) return std::nullopt;
+    if (id.stage == AttentionStage::scores || id.stage == AttentionStage::context) return 1;
+    return std::nullopt;
+}
+
+bool computes_by_rows(const Step& step) {
+    const StepKind kind = step.record.id.kind;
+    const bool mask =
+        kind == StepKind::padding_mask || kind == StepKind::look_ahead_mask || kind == StepKind::attention_mask;
+    return !step.inputs.empty() && !mask;
+}
+
+int64_t row_count(const Tensor& t, int axis) { return t.dim(axis); }
+
+namespace {
+
+// (blocks, N, width): the layout both ranks share, blocks = H for (H, N, ·) and 1 for (N, ·).
+struct RowLayout {
+    int64_t blocks, rows, width;
+};
+
+RowLayout layout_of(const Shape& shape, int axis) {
+    assert(axis == 0 || axis == 1);
+    int64_t blocks = 1;
+    for (int d = 0; d < axis; ++d) blocks *= shape[static_cast<size_t>(d)];
+    int64_t width = 1;
+    for (size_t d = static_cast<size_t>(axis) + 1; d < shape.size(); ++d) width *= shape[d];
+    return {blocks, shape[static_cast<size_t>(axis)], width};
+}
+
+}  // namespace
+
+Tensor slice_rows(const Tensor& t, int axis, int64_t from) {
+    const RowLayout in = layout_of(t.shape, axis);
+    assert(from >= 0 && from <= in.rows);
+    Shape shape = t.shape;
+    shape[static_cast<size_t>(axis)] = in.rows - from;
+    Tensor out(shape);
+    const int64_t n = (in.rows - from) * in.width;
+    for (int64_t b = 0; b < in.blocks; ++b)
+        std::memcpy(out.data.data() + b * n, t.data.data() + (b * in.rows + from) * in.width,
+                    static_cast<size_t>(n) * sizeof(float));
+    return out;
+}
+
+Tensor merge_rows(Tensor old, const Tensor& fresh, int axis, int64_t from, const Shape& shape) {
+    const RowLayout to = layout_of(shape, axis);
+    const RowLayout now = layout_of(fresh.shape, axis);
+    assert(now.blocks == to.blocks && now.width == to.width && from + now.rows == to.rows);
+    Tensor out;
+    if (old.shape == shape) {
+        out = std::move(old);
+    } else {
+        out = Tensor(shape);
+        const RowLayout was = layout_of(old.shape, axis);
+        assert(was.blocks == to.blocks && from <= was.rows);
+        const int64_t keep = std::min(was.width, to.width);
+        for (int64_t b = 0; b < to.blocks; ++b)
+            for (int64_t r = 0; r < from; ++r)
+                std::memcpy(out.data.data() + (b * to.rows + r) * to.width,
+                            old.data.data() + (b * was.rows + r) * was.width,
+                            static_cast<size_t>(keep) * sizeof(float));
+    }
+    for (int64_t b = 0; b < to.blocks; ++b)
+        std::memcpy(out.data.data() + (b * to.rows + from) * to.width, fresh.data.data() + b * now.rows * now.width,
+                    static_cast<size_t>(now.rows * now.width) * sizeof(float));
+    return out;
+}
+
+int64_t first_differing_row(const Tensor& a, const Tensor& b) {
+    const RowLayout la = layout_of(a.rank() == 1 ? Shape{a.dim(0), 1} : a.shape, 0);
+    const RowLayout lb = layout_of(b.rank() == 1 ? Shape{b.dim(0), 1} : b.shape, 0);
+    const int64_t common_rows = std::min(la.rows, lb.rows), common = std::min(la.width, lb.width);
+    auto non_zero = [](const float* p, int64_t n) { return std::any_of(p, p + n, [](float x) { return x != 0.0f; }); };
+    for (int64_t r = 0; r < common_rows; ++r) {
+        const float* ra = a.data.data() + r * la.width;
+        const float* rb = b.data.data() + r * lb.width;
+        if (std::memcmp(ra, rb, static_cast<size_t>(common) * sizeof(float)) != 0) return r;
+        if (non_zero(ra + common, la.width - common) || non_zero(rb + common, lb.width - common)) return r;
+    }
+    return la.rows == lb.rows && la.width == lb.width ? kRowsUnchanged : common_rows;
+}
+
+int64_t first_row_seeing(const Tensor& mask, int64_t first_key) {
+    assert(mask.rank() == 2);
+    const int64_t rows = mask.dim(0), keys = mask.dim(1);
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t k = std::max<int64_t>(first_key, 0); k < keys; ++k)
+            if (mask.data[static_cast<size_t>(r * keys + k)] != 0.0f) return r;
+    return kRowsUnchanged;
+}
+
+}  // namespace attnlab
