@@ -1,7 +1,9 @@
 // attnlab-cli bench [MODEL]: median time of the traced forward pass (every step computed, every
 // output kept but the on-demand ones, step.h), measured in-process, of a random preset model or of a model file or Hugging Face
 // folder on random ids; for a MODEL also the median time to open it; the process's peak resident
-// memory. With --gemm-bound, the GEMM bound of that pass instead (gemm_bound.h).
+// memory. With --edits, also the median time of the re-run after appending the last token and after
+// changing the middle one (the stepper re-runs only the rows they reach). With --gemm-bound, the
+// GEMM bound of that pass instead (gemm_bound.h).
 #include "cli_common.h"
 #include "commands.h"
 #include "gemm_bound.h"
@@ -14,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -108,12 +111,47 @@ int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S,
     return 0;
 }
 
+struct EditTimes {
+    double append_ms = 0;  // the re-run after the last token is appended to the others
+    double middle_ms = 0;  // the re-run after the middle token changes
+};
+
+// Medians over `reps` edits of the run's last sequence (the target, or an encoder-only model's source),
+// each timed from the edit to the re-run trace; the stepper ends as it began.
+EditTimes time_edits(Stepper& stepper, long long reps) {
+    const bool target = stepper.config().has_decoder();
+    const std::vector<int> ids = target ? stepper.inputs().tgt_ids : stepper.inputs().src_ids;
+    auto set = [&](std::vector<int> edited) {
+        const auto t0 = Clock::now();
+        const Status st = target ? stepper.set_tgt_ids(std::move(edited)) : stepper.set_src_ids(std::move(edited));
+        assert(st);
+        (void)st;
+        return ms_since(t0);
+    };
+    const int vocab = target ? stepper.config().tgt_vocab_size : stepper.config().src_vocab_size;
+    std::vector<int> changed = ids;
+    const size_t middle = ids.size() / 2;
+    changed[middle] =
+        (ids[middle] + 1) % vocab == stepper.config().pad_id ? (ids[middle] + 2) % vocab : (ids[middle] + 1) % vocab;
+    std::vector<double> append, edit;
+    for (long long r = 0; r < reps; ++r) {
+        if (ids.size() > 1) {
+            set(std::vector<int>(ids.begin(), ids.end() - 1));
+            append.push_back(set(ids));
+        }
+        edit.push_back(set(changed));
+        set(ids);
+    }
+    return {append.empty() ? 0.0 : median_of(append), median_of(edit)};
+}
+
 }  // namespace
 
 int run_bench(const Argv& argv) {
     Args args;
     if (auto err = parse_args(
-            argv, {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens"}, {"json", "gemm-bound"}, 0, 1},
+            argv,
+            {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens"}, {"json", "gemm-bound", "edits"}, 0, 1},
             args))
         return fail("bench: " + *err, kExitUsage);
     auto number = [&](const char* flag, long long fallback, long long lo, long long hi) {
@@ -170,6 +208,8 @@ int run_bench(const Argv& argv) {
     const long long S = static_cast<long long>(inputs.src_ids.size()),
                     T = static_cast<long long>(inputs.tgt_ids.size());
     const int threads = thread_count();
+    const bool edits = args.has("edits");
+    const EditTimes edit_times = edits ? time_edits(*stepper, *reps) : EditTimes{};
     if (args.has("json")) {
         std::printf(
             "{\"impl\": \"attnlab\", \"model\": %s, \"median_ms\": %.3f, \"min_ms\": %.3f, \"reps\": %lld, "
@@ -178,6 +218,8 @@ int run_bench(const Argv& argv) {
         if (from_file)
             std::printf(", \"open_median_ms\": %.3f, \"open_first_ms\": %.3f, \"opens\": %lld", open_times.median_ms,
                         open_times.first_ms, *opens);
+        if (edits)
+            std::printf(", \"append_ms\": %.3f, \"edit_middle_ms\": %.3f", edit_times.append_ms, edit_times.middle_ms);
         std::printf("}\n");
         return 0;
     }
@@ -189,6 +231,12 @@ int run_bench(const Argv& argv) {
         "%lld runs; peak resident memory %.0f MB\n",
         name.c_str(), S, T, stepper->size(), threads, threads == 1 ? "" : "s", median, ms.front(), *reps,
         peak_rss_mb());
+    if (edits)
+        std::printf(
+            "re-run after appending the last token: median %.3f ms (%.1f%% of the pass); after changing the "
+            "middle token: %.3f ms (%.1f%%)\n",
+            edit_times.append_ms, 100.0 * edit_times.append_ms / median, edit_times.middle_ms,
+            100.0 * edit_times.middle_ms / median);
     return 0;
 }
 
