@@ -59,25 +59,42 @@ Tensor slice_rows(const Tensor& t, int axis, int64_t from) {
 }
 
 Tensor merge_rows(Tensor old, const Tensor& fresh, int axis, int64_t from, const Shape& shape) {
-    const RowLayout to = layout_of(shape, axis);
-    const RowLayout now = layout_of(fresh.shape, axis);
-    assert(now.blocks == to.blocks && now.width == to.width && from + now.rows == to.rows);
+    const RowLayout was = layout_of(old.shape, axis), to = layout_of(shape, axis), now = layout_of(fresh.shape, axis);
+    assert(was.blocks == to.blocks && now.blocks == to.blocks && now.width == to.width && from + now.rows == to.rows);
+    assert(from <= was.rows);
+    const int64_t keep = std::min(was.width, to.width);  // the columns a kept row keeps
+    auto kept_row = [](const RowLayout& l, int64_t b, int64_t r) { return (b * l.rows + r) * l.width; };
     Tensor out;
-    if (old.shape == shape) {
+    const bool grows = to.rows >= was.rows && to.width >= was.width;
+    const bool shrinks = to.rows <= was.rows && to.width <= was.width;
+    if (grows || shrinks) {
+        // In place: a growing tensor's rows move towards the end, so the last moves first, and a
+        // shrinking one's towards the start, so the first does; no row overwrites one still to move.
         out = std::move(old);
+        if (grows) out.data.resize(static_cast<size_t>(shape_numel(shape)));
+        auto move_row = [&](int64_t b, int64_t r) {
+            float* data = out.data.data();
+            const int64_t src = kept_row(was, b, r), dst = kept_row(to, b, r);
+            if (src != dst) std::memmove(data + dst, data + src, static_cast<size_t>(keep) * sizeof(float));
+            std::fill(data + dst + keep, data + dst + to.width, 0.0f);
+        };
+        if (grows)
+            for (int64_t b = to.blocks; b-- > 0;)
+                for (int64_t r = from; r-- > 0;) move_row(b, r);
+        else
+            for (int64_t b = 0; b < to.blocks; ++b)
+                for (int64_t r = 0; r < from; ++r) move_row(b, r);
+        if (shrinks) out.data.resize(static_cast<size_t>(shape_numel(shape)));
+        out.shape = shape;
     } else {
         out = Tensor(shape);
-        const RowLayout was = layout_of(old.shape, axis);
-        assert(was.blocks == to.blocks && from <= was.rows);
-        const int64_t keep = std::min(was.width, to.width);
         for (int64_t b = 0; b < to.blocks; ++b)
             for (int64_t r = 0; r < from; ++r)
-                std::memcpy(out.data.data() + (b * to.rows + r) * to.width,
-                            old.data.data() + (b * was.rows + r) * was.width,
+                std::memcpy(out.data.data() + kept_row(to, b, r), old.data.data() + kept_row(was, b, r),
                             static_cast<size_t>(keep) * sizeof(float));
     }
     for (int64_t b = 0; b < to.blocks; ++b)
-        std::memcpy(out.data.data() + (b * to.rows + from) * to.width, fresh.data.data() + b * now.rows * now.width,
+        std::memcpy(out.data.data() + kept_row(to, b, from), fresh.data.data() + b * now.rows * now.width,
                     static_cast<size_t>(now.rows * now.width) * sizeof(float));
     return out;
 }

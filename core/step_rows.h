@@ -31,7 +31,9 @@ int64_t row_count(const Tensor& t, int axis);
 // Rows [from, N) of t along axis: (N − from, ·) or (H, N − from, ·).
 Tensor slice_rows(const Tensor& t, int axis, int64_t from);
 // A tensor of `shape`: rows [0, from) from `old` (columns past the new width dropped, new
-// columns 0) and rows [from, N) from `fresh`. Reuses old's numbers in place when the shape is the same.
+// columns 0) and rows [from, N) from `fresh`. Built in old's own array, moved within it, when the
+// shape only grows or only shrinks (its capacity grows as std::vector's does, so a sequence that
+// grows a token at a time seldom copies).
 Tensor merge_rows(Tensor old, const Tensor& fresh, int axis, int64_t from, const Shape& shape);
 
 // The first row (along dim 0; a rank-1 tensor's entries are rows) where a and b differ: a column

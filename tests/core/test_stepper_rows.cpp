@@ -2,6 +2,7 @@
 // recomputes rows ≥ i of every step, appending a token computes one new row per step, and the trace
 // is then bit for bit the one a fresh run writes (every step, on-demand stages included, with the
 // same counts of non-finite values and fully masked rows).
+#include "fresh_trace.h"
 #include "step_rows.h"
 #include "test_support.h"
 
@@ -37,28 +38,6 @@ std::vector<int> ids_of_length(size_t n, int vocab) {
     for (size_t i = 0; i < n; ++i) ids[i] = 4 + static_cast<int>((i * 7 + 3) % static_cast<size_t>(vocab - 4));
     ids[0] = 1;  // <sos>
     return ids;
-}
-
-bool same_bits(const Tensor& a, const Tensor& b) {
-    return a.shape == b.shape && std::memcmp(a.data.data(), b.data.data(), a.data.size() * sizeof(float)) == 0;
-}
-
-// Every step below the cursor holds what a fresh stepper run to the same cursor holds, bit for bit.
-void require_fresh_trace(const Stepper& a) {
-    auto b = Stepper::create(a.config(), a.weights(), a.inputs());
-    REQUIRE(b);
-    b->run_to(a.cursor());
-    for (size_t i = 0; i < a.cursor(); ++i) {
-        const std::string& path = a.step(i).path;
-        INFO(path);
-        const TraceEntry* facts = a.run_facts(path);
-        const TraceEntry* fresh_facts = b->run_facts(path);
-        REQUIRE(facts);
-        CHECK(facts->value.shape == fresh_facts->value.shape);
-        CHECK(facts->non_finite == fresh_facts->non_finite);
-        CHECK(facts->fully_masked_rows == fresh_facts->fully_masked_rows);
-        CHECK(same_bits(*a.output(path), *b->output(path)));
-    }
 }
 
 // The first row the last edit computed of each step, by path (absent: none).
@@ -258,6 +237,13 @@ TEST_CASE("step rows: slices, merges and what changed", "[stepper][rows]") {
     CHECK(merged.data[3] == 2.0f);
     CHECK(merged.data[6] == -1.0f);
     CHECK(merged.data[12] == 6.0f);
+    Tensor one_row({2, 1, 2});
+    for (float& x : one_row.data) x = -2.0f;
+    const Tensor shrunk = merge_rows(merged, one_row, 1, 1, {2, 2, 2});  // a row fewer, a column fewer
+    CHECK(std::vector<float>(shrunk.data.begin(), shrunk.data.end()) == std::vector<float>{0, 1, -2, -2, 6, 7, -2, -2});
+    Tensor wide({2, 3});
+    const Tensor mixed = merge_rows(Tensor({3, 4}), wide, 0, 2, {4, 3});  // a row more, a column fewer
+    CHECK(mixed.shape == Shape{4, 3});
 
     Tensor a({3, 2}), b({3, 3});
     CHECK(first_differing_row(a, a) == kRowsUnchanged);
