@@ -54,9 +54,8 @@ void generation_animation_controls(PanelContext& ctx) {
         if (ImGui::Button(ctx.t("Stop"))) p.stop();
     }
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(8.0f * ctx.em);
-    ImGui::SliderFloat("##tokens_per_second", &o.tokens_per_second, 0.25f, 10.0f, ctx.t("%.2f tokens/s"),
-                       ImGuiSliderFlags_Logarithmic);
+    value_slider_float(nullptr, "##tokens_per_second", &o.tokens_per_second, 0.25f, 10.0f, ctx.t("%.2f tokens/s"),
+                       6.0f * ctx.em, ImGuiSliderFlags_Logarithmic);
     o.tokens_per_second = std::clamp(o.tokens_per_second, 0.25f, 10.0f);
     if (const std::string status = run_status(ctx, p); !status.empty()) {
         ImGui::SameLine();

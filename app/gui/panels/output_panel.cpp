@@ -273,30 +273,24 @@ void generation_controls(PanelContext& ctx) {
 void display_controls(PanelContext& ctx, bool generates) {
     OutputViewState& v = ctx.view.output;
     const bool sampling = shows_sampling(ctx, generates);
-    ImGui::SetNextItemWidth(10.0f * ctx.em);
-    ImGui::SliderFloat(ctx.t("Temperature"), &v.temperature, 0.1f, 5.0f, "T = %.2f", ImGuiSliderFlags_Logarithmic);
+    const float gap = 2.0f * ctx.em, slider_w = 8.0f * ctx.em;
+    value_slider_float(ctx.t("Temperature"), "##temperature", &v.temperature, 0.1f, 5.0f, "T = %.2f", slider_w,
+                       ImGuiSliderFlags_Logarithmic);
     mark_tour_target(ctx, TourTaskKind::change_temperature);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s",
                           ctx.t("p = softmax(logits / T): T < 1 sharpens, T > 1 flattens. Display and sampling only."));
-    ImGui::SameLine(0.0f, 2.0f * ctx.em);
-    ImGui::SetNextItemWidth(8.0f * ctx.em);
-    ImGui::SliderInt(ctx.t("Top k"), &v.top_k, sampling ? 0 : 1, sampling ? kMaxSampleTopK : kMaxBars,
-                     v.top_k == 0 ? ctx.t("all") : "%d");
+    same_line_if_fits(value_slider_width(ctx.t("Top k"), "50", slider_w), gap);
+    value_slider_int(ctx.t("Top k"), "##top_k", &v.top_k, sampling ? 0 : 1, sampling ? kMaxSampleTopK : kMaxBars,
+                     v.top_k == 0 ? ctx.t("all") : "%d", slider_w);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", ctx.t(sampling ? "Sampling keeps only the k most probable tokens (all: no cut). "
                                                  "The bars show at most 10."
                                                : "How many of the most probable tokens each position shows."));
-    if (generates) {
-        // Beside Top k when the slider and its label fit, else on the next line (a narrow window).
-        const float slider_w = 8.0f * ctx.em, gap = 2.0f * ctx.em;
-        const float need =
-            gap + slider_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(ctx.t("Top p")).x;
-        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-        if (ImGui::GetItemRectMax().x + need <= right) ImGui::SameLine(0.0f, gap);
-        ImGui::SetNextItemWidth(slider_w);
+    if (generates) {  // beside Top k when it fits, else on the next line (a narrow window)
+        same_line_if_fits(value_slider_width(ctx.t("Top p"), "1.00", slider_w), gap);
         ImGui::BeginDisabled(!sampling);
-        ImGui::SliderFloat(ctx.t("Top p"), &v.top_p, 0.05f, 1.0f, "%.2f");
+        value_slider_float(ctx.t("Top p"), "##top_p", &v.top_p, 0.05f, 1.0f, "%.2f", slider_w);
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip("%s", ctx.t(sampling ? "Nucleus sampling: of the top k, keep the fewest most probable "

@@ -1,12 +1,18 @@
 // Helpers every panel uses: the matrix plot with its colour bar, the "not run yet" note, a control
-// that goes to the next line when it does not fit, and which view draws which step.
+// that goes to the next line when it does not fit, sliders with their value beside them, and which
+// view draws which step.
 #include "io/tensor_csv.h"
 #include "panels/panel_context.h"
 #include "panels/word_wrap.h"
 #include "widgets/heatmap_widget.h"
 
+#include <imgui_internal.h>  // TempInputIsActive: the frame shows its value while Ctrl+click types one
+
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <initializer_list>
+#include <string>
 
 namespace attnlab::gui {
 
@@ -69,6 +75,65 @@ float button_width_for(const char* label) {
 
 float checkbox_width(const char* label) {
     return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+namespace {
+
+template <class T>
+std::string format_value(const char* format, T v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+// The label and the value, right-aligned in a box as wide as the widest of `samples`, then the cursor
+// where the slider goes.
+void label_and_value(const char* label, const std::string& value, std::initializer_list<std::string> samples) {
+    ImGui::AlignTextToFramePadding();
+    if (label) {
+        ImGui::TextUnformatted(label);
+        ImGui::SameLine();
+    }
+    float box = 0.0f;
+    for (const std::string& s : samples) box = std::max(box, ImGui::CalcTextSize(s.c_str()).x);
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    ImGui::SetCursorScreenPos(ImVec2(start.x + box - ImGui::CalcTextSize(value.c_str()).x, start.y));
+    ImGui::TextUnformatted(value.c_str());
+    ImGui::SameLine(0.0f, 0.0f);
+    ImGui::SetCursorScreenPos(ImVec2(start.x + box + ImGui::GetStyle().ItemInnerSpacing.x, start.y));
+}
+
+// Runs `slider` with the text inside its frame transparent, unless Ctrl+click is typing into it.
+template <class Slider>
+bool with_value_hidden(const char* id, Slider slider) {
+    const bool typing = ImGui::TempInputIsActive(ImGui::GetID(id));
+    if (!typing) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.0f, 0.0f, 0.0f, 0.0f));
+    const bool changed = slider();
+    if (!typing) ImGui::PopStyleColor();
+    return changed;
+}
+
+}  // namespace
+
+bool value_slider_float(const char* label, const char* id, float* v, float lo, float hi, const char* format,
+                        float width, ImGuiSliderFlags flags) {
+    const auto text = [&](float x) { return format_value(format, static_cast<double>(x)); };
+    label_and_value(label, text(*v), {text(lo), text(hi), text(*v)});
+    ImGui::SetNextItemWidth(width);
+    return with_value_hidden(id, [&] { return ImGui::SliderFloat(id, v, lo, hi, format, flags); });
+}
+
+bool value_slider_int(const char* label, const char* id, int* v, int lo, int hi, const char* format, float width) {
+    const auto text = [&](int x) { return format_value(format, x); };
+    label_and_value(label, text(*v), {text(lo), text(hi), text(*v)});
+    ImGui::SetNextItemWidth(width);
+    return with_value_hidden(id, [&] { return ImGui::SliderInt(id, v, lo, hi, format); });
+}
+
+float value_slider_width(const char* label, const char* widest_value, float width) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    return (label ? ImGui::CalcTextSize(label).x + style.ItemSpacing.x : 0.0f) + ImGui::CalcTextSize(widest_value).x +
+           style.ItemInnerSpacing.x + width;
 }
 
 void csv_export_button(PanelContext& ctx, const std::string& name, const Tensor& tensor) {

@@ -78,6 +78,15 @@ bool same_line_if_fits(float width, float gap);
 float button_width_for(const char* label);
 // The width ImGui::Checkbox(label, ...) takes.
 float checkbox_width(const char* label);
+// A slider with its value written before it, after `label` unless that is null: "Temperature  T = 1.00 [──▮──]".
+// ImGui centres the value inside the frame, where the grab covers part of it ("T = 1▮00"); here the frame
+// shows the value only while Ctrl+click types a number into it, and `format` still rounds the value as
+// ImGui's sliders do. The slider (`id`, "##name") is the last item, for tooltips and tour marks.
+bool value_slider_float(const char* label, const char* id, float* v, float lo, float hi, const char* format,
+                        float width, ImGuiSliderFlags flags = 0);
+bool value_slider_int(const char* label, const char* id, int* v, int lo, int hi, const char* format, float width);
+// The width value_slider_* takes for `label` (or null), a value written as `widest_value`, and a `width` slider.
+float value_slider_width(const char* label, const char* widest_value, float width);
 // The last stack's vocabulary: what the model predicts (the decoder's, or an encoder-only model's).
 const std::optional<Vocab>& output_vocab(const PanelContext& ctx);
 // A model path as lists show it: the file's name, or the folder's for a Hugging Face folder or its config.json.

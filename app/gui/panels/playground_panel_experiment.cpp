@@ -50,11 +50,8 @@ std::string format(const char* f, double v) {
 
 void draw_controls(PanelContext& ctx) {
     PlaygroundState& p = ctx.view.playground;
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(ctx.t("keys per row n"));
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(9.0f * ctx.em);
-    if (ImGui::SliderInt("##keys", &p.experiment_keys, 2, 64)) p.experiment_keys = std::clamp(p.experiment_keys, 2, 64);
+    if (value_slider_int(ctx.t("keys per row n"), "##keys", &p.experiment_keys, 2, 64, "%d", 7.0f * ctx.em))
+        p.experiment_keys = std::clamp(p.experiment_keys, 2, 64);
     mark_tour_target(ctx, TourTaskKind::change_experiment_keys);
     const char* seed = ctx.t("Seed");
     const char* new_draw = ctx.t("New draw");

@@ -76,10 +76,9 @@ void draw_controls(PanelContext& ctx, bool strip) {
     }
     if (!strip) {  // the classroom strip keeps its width for the step's title
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(9.0f * ctx.em);
         const std::string format = std::string("%.1f ") + ctx.t("steps/s");
-        ImGui::SliderFloat("##speed", &ctx.view.stepper.steps_per_second, 0.5f, 30.0f, format.c_str(),
-                           ImGuiSliderFlags_Logarithmic);
+        value_slider_float(nullptr, "##speed", &ctx.view.stepper.steps_per_second, 0.5f, 30.0f, format.c_str(),
+                           6.0f * ctx.em, ImGuiSliderFlags_Logarithmic);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("Speed"));
     }
     ImGui::SameLine();
