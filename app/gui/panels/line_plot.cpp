@@ -1,9 +1,8 @@
-// The line plot: map data to pixels (linear or log10 y), draw grid, ticks, series, legend, hover.
+// The line plot: map data to pixels (linear or log10 y), draw grid, ticks, series, the legend above, hover.
 #include "panels/line_plot.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <limits>
 
@@ -68,6 +67,17 @@ std::vector<float> nice_ticks(float lo, float hi, bool log_axis, int target_coun
     return nice_ticks(lo, hi, false, target_count);  // a narrow range: round linear values, placed on the log scale
 }
 
+std::vector<ImVec2> legend_flow(const std::vector<float>& entry_widths, float width, float gap, float row_height) {
+    std::vector<ImVec2> at;
+    float x = 0.0f, y = 0.0f;
+    for (float w : entry_widths) {
+        if (x > 0.0f && x + w > width) x = 0.0f, y += row_height;
+        at.emplace_back(x, y);
+        x += w + gap;
+    }
+    return at;
+}
+
 void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vector<PlotSeries>& series) {
     const float em = ImGui::GetFontSize(), line_h = ImGui::GetTextLineHeight();
     const float scale = em / 17.0f;
@@ -105,13 +115,21 @@ void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vec
     const std::vector<float> x_ticks =
         nice_ticks(x_lo, x_hi, false, std::max(2, static_cast<int>(size.x / x_tick_spacing)));
 
-    // ---- the plot rectangle: room for the y tick labels on the left, the axis labels and x ticks below ----
+    // ---- the plot rectangle: room for the y tick labels on the left, the y label and the legend above,
+    // the axis labels and x ticks below ----
     float y_label_w = 0.0f;
     for (float t : y_ticks)
         y_label_w = std::max(y_label_w, ImGui::CalcTextSize(format_tick(axes.y_tick_format, t).c_str()).x);
     const bool has_y_label = axes.y_label && *axes.y_label;
-    const ImVec2 a(p0.x + y_label_w + 0.6f * em, p0.y + (has_y_label ? line_h + 0.4f * em : 0.6f * line_h));
-    const ImVec2 b(p0.x + size.x - 0.6f * em, p0.y + size.y - 2.0f * line_h - 0.5f * em);
+    const float left = p0.x + y_label_w + 0.6f * em, right = p0.x + size.x - 0.6f * em;
+    const float swatch = 1.6f * em, entry_gap = 1.2f * em;
+    std::vector<float> entry_widths;
+    for (const auto& s : series) entry_widths.push_back(swatch + ImGui::CalcTextSize(s.label.c_str()).x);
+    const std::vector<ImVec2> legend = legend_flow(entry_widths, right - left, entry_gap, line_h);
+    const float legend_top = p0.y + (has_y_label ? line_h + 0.2f * em : 0.0f);
+    const float legend_h = legend.empty() ? 0.0f : legend.back().y + line_h;
+    const ImVec2 a(left, legend_top + legend_h + 0.6f * line_h);  // the top tick's label needs half a line
+    const ImVec2 b(right, p0.y + size.y - 2.0f * line_h - 0.5f * em);
     if (b.x - a.x < 2.0f * em || b.y - a.y < 2.0f * em) return;  // too small to say anything
     auto to_x = [&](float x) { return a.x + (x - x_lo) / (x_hi - x_lo) * (b.x - a.x); };
     auto y_unit = [&](float y) {  // 0 at the bottom, 1 at the top
@@ -160,41 +178,12 @@ void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vec
         draw->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), dim, axes.empty_note);
     }
 
-    // ---- the legend, in the inside corner that hides the fewest points (top right first) ----
-    float legend_w = 0.0f;
-    for (const auto& s : series) legend_w = std::max(legend_w, ImGui::CalcTextSize(s.label.c_str()).x);
-    legend_w += 2.4f * em;
-    const float legend_h = static_cast<float>(series.size()) * line_h + 0.5f * em, inset = 0.4f * em;
-    const ImVec2 corners[4] = {{b.x - legend_w - inset, a.y + inset},
-                               {b.x - legend_w - inset, b.y - legend_h - inset},
-                               {a.x + inset, a.y + inset},
-                               {a.x + inset, b.y - legend_h - inset}};
-    ImVec2 l0 = corners[0];
-    size_t fewest = SIZE_MAX;
-    const float margin = 0.5f * em;  // a line just outside the box still crowds it
-    for (const ImVec2& c : corners) {
-        size_t hidden = 0;
-        auto count = [&](float x, float y) {
-            hidden +=
-                x >= c.x - margin && x <= c.x + legend_w + margin && y >= c.y - margin && y <= c.y + legend_h + margin;
-        };
-        for (const auto& s : series)
-            for (size_t i = 0; i < s.points.size(); ++i) {  // each point, and along the segment to the next
-                const ImVec2 p(to_x(s.points[i].x), to_y(s.points[i].y));
-                count(p.x, p.y);
-                if (i + 1 == s.points.size()) continue;
-                const ImVec2 q(to_x(s.points[i + 1].x), to_y(s.points[i + 1].y));
-                for (float t : {0.25f, 0.5f, 0.75f}) count(p.x + t * (q.x - p.x), p.y + t * (q.y - p.y));
-            }
-        if (hidden < fewest) fewest = hidden, l0 = c;
-    }
-    draw->AddRectFilled(l0, ImVec2(l0.x + legend_w, l0.y + legend_h),
-                        with_alpha(ImGui::GetColorU32(ImGuiCol_WindowBg), 0.85f), 0.2f * em);
+    // ---- the legend, above the plot: it never hides a curve ----
     for (size_t i = 0; i < series.size(); ++i) {
-        const float y = l0.y + 0.25f * em + static_cast<float>(i) * line_h;
-        draw->AddLine(ImVec2(l0.x + 0.4f * em, y + line_h * 0.5f), ImVec2(l0.x + 1.6f * em, y + line_h * 0.5f),
+        const ImVec2 at(a.x + legend[i].x, legend_top + legend[i].y);
+        draw->AddLine(ImVec2(at.x, at.y + line_h * 0.5f), ImVec2(at.x + 1.2f * em, at.y + line_h * 0.5f),
                       series[i].color, 2.5f * scale);
-        draw->AddText(ImVec2(l0.x + 2.0f * em, y), text, series[i].label.c_str());
+        draw->AddText(ImVec2(at.x + swatch, at.y), text, series[i].label.c_str());
     }
 
     // ---- hover: a vertical line and each series' nearest point ----

@@ -1,6 +1,7 @@
 // A small line plot drawn with ImDrawList (ImGui 1.86 has no plotting beyond PlotLines):
 // axes with round-number ticks and labels, a linear or logarithmic y axis, several coloured
-// series with an optional dot per point, a legend, and a hover line with each series' value.
+// series with an optional dot per point, a legend above the plot (where it covers no curve), and a
+// hover line with each series' value.
 #pragma once
 
 #include <imgui.h>
@@ -33,6 +34,10 @@ struct PlotAxes {
 
 // Draws the plot in a (width, height) box at the cursor and advances the cursor past it.
 void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vector<PlotSeries>& series);
+
+// Where each legend entry (of `entry_widths`, swatch and label) starts, from (0, 0): left to right with
+// `gap` between entries, a new row of `row_height` when the next entry would pass `width`.
+std::vector<ImVec2> legend_flow(const std::vector<float>& entry_widths, float width, float gap, float row_height);
 
 // Round tick values (1, 2, 5 × 10^k steps) covering [lo, hi]; for a log axis, powers of ten
 // and, when few decades are shown, their 2× and 5×.

@@ -178,7 +178,8 @@ void draw_scaling_experiment(PanelContext& ctx) {
         ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", c.error.c_str());
         return;
     }
-    // The plots take the height the conclusion and the table leave.
+    // The plots take the height the conclusion and the table leave, and at least 13 em: their titles,
+    // the legends above the curves and the curves themselves.
     const ImGuiStyle& style = ImGui::GetStyle();
     // Wrapped at spaces only: ImGui's wrapping would break "0.95" after its point.
     const std::string conclusion =
@@ -189,7 +190,7 @@ void draw_scaling_experiment(PanelContext& ctx) {
     const float table_h = static_cast<float>(c.points.size() + 1) * row_h;
     const float plot_h = ImGui::GetContentRegionAvail().y - conclusion_h - table_h - 4.0f * style.ItemSpacing.y;
     ImGui::Spacing();
-    draw_plots(ctx, c.points, std::clamp(plot_h, 11.0f * ctx.em, 24.0f * ctx.em));
+    draw_plots(ctx, c.points, std::clamp(plot_h, 13.0f * ctx.em, 24.0f * ctx.em));
     ImGui::TextUnformatted(conclusion.c_str());
     ImGui::Spacing();
     draw_table(ctx, c.points);
