@@ -1,4 +1,4 @@
-// Left-to-right block layout with wrapping, through ImGui's indent.
+// Left-to-right block layout with wrapping, through ImGui's indent, and its height.
 #include "panels/mask_flow.h"
 
 #include <algorithm>
@@ -28,5 +28,32 @@ void FlowLayout::end_block() {
 }
 
 void FlowLayout::finish() { ImGui::SetCursorScreenPos(ImVec2(origin_.x, bottom_)); }
+
+float flow_height(const std::vector<ImVec2>& blocks, float avail, float gap) {
+    float x = 0.0f, row = 0.0f, above = 0.0f;  // the current row's width and height; the rows above it
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        const ImVec2& b = blocks[i];
+        if (i > 0 && x + gap + b.x > avail) {
+            above += row;
+            x = 0.0f, row = 0.0f;
+        } else if (i > 0) {
+            x += gap;
+        }
+        x += b.x;
+        row = std::max(row, b.y);
+    }
+    return above + row;
+}
+
+std::optional<float> largest_fitting_scale(float lo, float hi, const std::function<bool(float)>& fits) {
+    if (fits(hi)) return hi;
+    if (!fits(lo)) return std::nullopt;
+    float good = lo, bad = hi;
+    while (bad - good > (hi - lo) / 256.0f) {
+        const float mid = 0.5f * (good + bad);
+        (fits(mid) ? good : bad) = mid;
+    }
+    return good;
+}
 
 }  // namespace attnlab::gui

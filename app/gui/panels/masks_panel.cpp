@@ -9,6 +9,8 @@
 #include "forward/step_path.h"
 
 #include <algorithm>
+#include <span>
+#include <utility>
 
 namespace attnlab::gui {
 
@@ -48,19 +50,19 @@ const std::vector<std::string>& labels_of(const SequenceView& src, const Sequenc
 }
 
 // A mask's cells and labels: the cell size, the plot's width with its labels (rotated ones may reach
-// `kLabelRoom` em past the last column), as plot_matrix draws it.
+// `kLabelRoom` em past the last column), and its size with them, as plot_matrix draws it.
 constexpr float kLabelRoom = 6.0f;
 struct Grid {
-    float cell = 0.0f, max_width = 0.0f, width = 0.0f;
+    float cell = 0.0f, max_width = 0.0f;
+    ImVec2 size;
 };
 
 Grid grid_for(const PanelContext& ctx, const std::vector<std::string>& rows, const std::vector<std::string>& cols,
               float cell) {
+    const int R = static_cast<int>(rows.size()), K = static_cast<int>(cols.size());
     HeatmapLayout layout{cell, &rows, &cols};
-    layout.max_width = heatmap_geometry(static_cast<int>(rows.size()), static_cast<int>(cols.size()), layout).grid.x +
-                       static_cast<float>(cols.size()) * cell + kLabelRoom * ctx.em;
-    return {cell, layout.max_width,
-            heatmap_geometry(static_cast<int>(rows.size()), static_cast<int>(cols.size()), layout).size.x};
+    layout.max_width = heatmap_geometry(R, K, layout).grid.x + static_cast<float>(K) * cell + kLabelRoom * ctx.em;
+    return {cell, layout.max_width, heatmap_geometry(R, K, layout).size};
 }
 
 const MaskOverrides* overrides_of(const PanelContext& ctx, const MaskInfo& m) {
@@ -124,6 +126,7 @@ struct Block {
     const std::vector<std::string>& rows;
     const std::vector<std::string>& cols;
     Grid grid;
+    ImVec2 size;  // what it takes in its row: title, labels and cells, colour bar, reset line
 };
 
 // One mask: title, matrix with labels, edit dots, tooltip; a click flips the cell (last, as it recomputes the mask).
@@ -167,14 +170,28 @@ void draw_block(PanelContext& ctx, const Block& b) {
     if (hit.clicked && b.info.editable()) ctx.session.toggle_mask_cell(b.info.id.use, hit.row, hit.col);
 }
 
-// The masks of this model from `infos`, flowing left to right and wrapping when the next one does not fit;
-// cells of at most max_cell em, and a matrix at most `height` em tall.
-template <size_t N>
-void draw_row(PanelContext& ctx, const MaskInfo (&infos)[N], const SequenceView& src, const SequenceView& tgt,
-              float max_cell, float height) {
-    const float avail = ImGui::GetContentRegionAvail().x, gap = 2.0f * ctx.em;
-    const std::vector<std::string> keep = {ctx.t("keep")};
-    FlowLayout flow(avail, gap);
+// One row of masks: the largest cells (max_cell em, and a matrix at most `height` em tall), times `scale`.
+struct RowSize {
+    float max_cell, height;
+};
+
+// The height a mask takes with its title, colour bar (a bar and its end values) and reset line, as draw_block
+// draws it.
+float block_height(const PanelContext& ctx, const MaskInfo& info, bool run, const Grid& grid) {
+    const float line = ImGui::GetTextLineHeight(), spacing = ImGui::GetStyle().ItemSpacing.y;
+    const float title = line + spacing;
+    if (!run) return title + line + spacing;  // "not run yet"
+    const float colorbar = 0.8f * line + spacing + line + spacing;
+    const float reset = overrides_of(ctx, info) ? line + spacing : 0.0f;  // a small button: a line tall
+    return title + grid.size.y + spacing + colorbar + reset;
+}
+
+// The masks of this model from `infos`, laid out: cells as large as `size` times `scale` allows and the
+// width fits.
+std::vector<Block> plan_row(const PanelContext& ctx, std::span<const MaskInfo> infos, const SequenceView& src,
+                            const SequenceView& tgt, const std::vector<std::string>& keep, RowSize size, float scale) {
+    const float avail = ImGui::GetContentRegionAvail().x;
+    std::vector<Block> blocks;
     for (const MaskInfo& info : infos) {
         if (!ctx.stepper().find(info.id)) continue;
         const MaskAxes axes = axes_of(ctx, info);
@@ -182,39 +199,87 @@ void draw_row(PanelContext& ctx, const MaskInfo (&infos)[N], const SequenceView&
         const std::vector<std::string>& rows = info.padding() ? keep : labels_of(src, tgt, axes.rows);
         const float n_rows = static_cast<float>(rows.size()),
                     n_cols = static_cast<float>(std::max<size_t>(cols.size(), 1));
-        const float cell =
-            std::clamp(std::min((avail - 8.0f * ctx.em) / n_cols, height * ctx.em / n_rows), 2.0f, max_cell * ctx.em);
-        Block b{info, ctx.stepper().entry(info.id), rows, cols, grid_for(ctx, rows, cols, cell)};
+        const float cell = std::clamp(std::min((avail - 8.0f * ctx.em) / n_cols, scale * size.height * ctx.em / n_rows),
+                                      2.0f, scale * size.max_cell * ctx.em);
+        const Grid grid = grid_for(ctx, rows, cols, cell);
+        const TraceEntry* entry = ctx.stepper().entry(info.id);
         const float colorbar =
             std::min(14.0f * ctx.em, std::max(n_cols * cell + ctx.em, 6.0f * ctx.em));  // as plot_matrix
         const float reset = overrides_of(ctx, info) ? ImGui::CalcTextSize(ctx.t("Reset mask")).x +
                                                           ImGui::CalcTextSize(ctx.t("cells edited")).x + 4.0f * ctx.em
                                                     : 0.0f;
         const float title = ImGui::CalcTextSize(ctx.t(info.title)).x + 4.0f * ctx.em;
-        const float width = std::max({b.grid.width, colorbar, reset, title});
-        flow.begin_block(width);
+        const float width = std::max({grid.size.x, colorbar, reset, title});
+        blocks.push_back({info, entry, rows, cols, grid, ImVec2(width, block_height(ctx, info, entry, grid))});
+    }
+    return blocks;
+}
+
+constexpr float kMaskGap = 2.0f;  // em between masks in a row
+
+float row_height(const PanelContext& ctx, const std::vector<Block>& blocks) {
+    std::vector<ImVec2> sizes;
+    for (const Block& b : blocks) sizes.push_back(b.size);
+    return flow_height(sizes, ImGui::GetContentRegionAvail().x, kMaskGap * ctx.em);
+}
+
+// Masks left to right, wrapping when the next one does not fit.
+void draw_row(PanelContext& ctx, const std::vector<Block>& blocks) {
+    FlowLayout flow(ImGui::GetContentRegionAvail().x, kMaskGap * ctx.em);
+    for (const Block& b : blocks) {
+        flow.begin_block(b.size.x);
         draw_block(ctx, b);
         flow.end_block();
     }
     flow.finish();
 }
 
+// A heading over a row of masks, with a rule under it.
+void heading(const char* text) {
+    ImGui::TextUnformatted(text);
+    ImGui::Separator();
+}
+
+// The height of the gap and heading between the two rows: ImGui::Spacing, the text, the separator.
+float heading_height() {
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    return spacing + ImGui::GetTextLineHeight() + spacing + 1.0f + spacing;
+}
+
+constexpr RowSize kIngredientsSize{1.3f, 10.0f}, kCombinedSize{2.0f, 14.0f};
+// How far cells shrink to fit, at most: projected, to a quarter (no one scrolls a class's screen); at a
+// desk, to a half (a mouse scrolls, and smaller cells lose their labels).
+float smallest_scale(const PanelContext& ctx) { return ctx.view.settings.classroom ? 0.25f : 0.5f; }
+
 }  // namespace
 
+// Both rows of masks, with their colour bars, fit the pane's height: their cells shrink together
+// until they do. A pane they do not fit even at smallest_scale of their largest cells (a narrow one
+// that wraps them onto more rows) shows them at their largest, and scrolls.
 void draw_masks_panel(PanelContext& ctx) {
     ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);  // ImGui's default edge lies under the scrollbar
     ImGui::TextUnformatted(
         ctx.t("1 = may attend, 0 = blocked. Rows are queries, columns are keys; padding masks "
               "block keys (columns) only. A white dot marks a cell you flipped."));
     const SequenceView src = ctx.session.source(), tgt = ctx.session.target();
+    const std::vector<std::string> keep = {ctx.t("keep")};
     ImGui::Spacing();
-    ImGui::TextUnformatted(ctx.t("Ingredients"));
-    ImGui::Separator();
-    draw_row(ctx, kIngredients, src, tgt, 1.3f, 10.0f);
+    heading(ctx.t("Ingredients"));
+    const auto plan = [&](float scale) {
+        return std::pair(plan_row(ctx, kIngredients, src, tgt, keep, kIngredientsSize, scale),
+                         plan_row(ctx, kCombined, src, tgt, keep, kCombinedSize, scale));
+    };
+    const float avail_h = ImGui::GetContentRegionAvail().y;
+    const float scale = largest_fitting_scale(smallest_scale(ctx), 1.0f, [&](float s) {
+                            const auto [ingredients, combined] = plan(s);
+                            return row_height(ctx, ingredients) + heading_height() + row_height(ctx, combined) <=
+                                   avail_h;
+                        }).value_or(1.0f);  // a pane too small for them even then: the largest cells, and it scrolls
+    const auto [ingredients, combined] = plan(scale);
+    draw_row(ctx, ingredients);
     ImGui::Spacing();
-    ImGui::TextUnformatted(ctx.t("Masks the attention uses: click a cell to flip it; the forward pass re-runs"));
-    ImGui::Separator();
-    draw_row(ctx, kCombined, src, tgt, 2.0f, 14.0f);
+    heading(ctx.t("Masks the attention uses: click a cell to flip it; the forward pass re-runs"));
+    draw_row(ctx, combined);
     ImGui::PopTextWrapPos();
 }
 
