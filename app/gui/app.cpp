@@ -391,7 +391,7 @@ View App::shown_view() const {
 }
 
 // The open view, in a child that scrolls; in the first frames of a tour chapter it scrolls to the
-// chapter's widget when the view drew it out of sight.
+// chapter's widget when the view drew it out of sight, showing its section's heading whole.
 void App::draw_central_view(PanelContext& ctx) {
     draw_changes_bar(ctx);  // what differs from the model file, in every view
     ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -399,11 +399,15 @@ void App::draw_central_view(PanelContext& ctx) {
     const TourTargetProbe& p = caches_.get<TourTargetProbe>();
     if (scroll_to_target_frames_ > 0 && p.seen && !p.visible && p.wanted && target_in_central_view(*p.wanted)) {
         const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-        const float margin = 0.5f * ctx.em;
+        const ImDrawList* draw = ImGui::GetWindowDrawList();  // its clip rectangle: the visible part
+        // Half the space between lines above the heading: the line before it ends above the visible top, and
+        // so do the descenders its glyphs draw past their line.
+        const float gap = 0.5f * ImGui::GetStyle().ItemSpacing.y;
         if (p.min.y < pos.y || p.max.y > pos.y + size.y)
-            ImGui::SetScrollY(ImGui::GetScrollY() + p.min.y - pos.y - margin);
+            ImGui::SetScrollY(
+                scroll_y_to_section(p, ImGui::GetScrollY(), draw->GetClipRectMin().y, draw->GetClipRectMax().y, gap));
         if (p.min.x < pos.x || p.max.x > pos.x + size.x)
-            ImGui::SetScrollX(ImGui::GetScrollX() + p.min.x - pos.x - margin);
+            ImGui::SetScrollX(ImGui::GetScrollX() + p.min.x - pos.x - 0.5f * ctx.em);
     }
     ImGui::EndChild();
 }

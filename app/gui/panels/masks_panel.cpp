@@ -278,6 +278,7 @@ void draw_masks_panel(PanelContext& ctx) {
     const auto [ingredients, combined] = plan(scale);
     draw_row(ctx, ingredients);
     ImGui::Spacing();
+    mark_tour_section(ctx, TourTaskKind::toggle_mask_cell);  // the tour's mask: shown from this heading
     heading(ctx.t("Masks the attention uses: click a cell to flip it; the forward pass re-runs"));
     draw_row(ctx, combined);
     ImGui::PopTextWrapPos();

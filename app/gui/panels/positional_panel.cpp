@@ -3,6 +3,7 @@
 #include "panels/mask_flow.h"
 #include "panels/pe_tables.h"
 #include "panels/step_explanation.h"
+#include "panels/tour_target.h"
 
 #include <algorithm>
 #include <cmath>
@@ -173,6 +174,7 @@ void draw_positional_sections(PanelContext& ctx) {
     const PeTables& t = pe_tables(ctx);
     if (ImGui::CollapsingHeader(ctx.t("PE for every position, and PE·PEᵀ"), ImGuiTreeNodeFlags_DefaultOpen))
         draw_pe_matrices(ctx, t);
+    mark_tour_section(ctx, TourTaskKind::change_pe_dims);  // the tour's sliders: shown from this heading
     if (ImGui::CollapsingHeader(ctx.t("Two dimensions over all positions"), ImGuiTreeNodeFlags_DefaultOpen)) {
         const size_t n_tokens =
             c.has_encoder() ? ctx.stepper().inputs().src_ids.size() : ctx.stepper().inputs().tgt_ids.size();

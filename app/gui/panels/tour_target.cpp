@@ -30,6 +30,18 @@ void mark_tour_target(PanelContext& ctx, TourTaskKind kind) {
     mark_tour_target(ctx, kind, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }
 
+void mark_tour_section(PanelContext& ctx, TourTaskKind kind) {
+    TourTargetProbe& p = ctx.caches.get<TourTargetProbe>();
+    if (p.wanted == kind && !p.section_top) p.section_top = ImGui::GetCursorScreenPos().y;
+}
+
+float scroll_y_to_section(const TourTargetProbe& p, float scroll_y, float visible_top, float visible_bottom,
+                          float gap) {
+    const bool section_fits = p.section_top && p.max.y - *p.section_top + gap <= visible_bottom - visible_top;
+    const float top = section_fits ? *p.section_top : p.min.y;
+    return scroll_y + top - gap - visible_top;
+}
+
 std::string tour_target_problem(const TourTargetProbe& p, ImVec2 screen, TourTaskKind kind) {
     if (!p.task_shown) return "the card's task is cut off";
     const std::string what = tour_target_name(kind);

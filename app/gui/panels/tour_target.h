@@ -1,5 +1,6 @@
-// Where the open tour chapter's task widget (the mask to click, the slider to move, …) was drawn
-// this frame, so the App can scroll the view to it and a headless run can check it is on screen.
+// Where the open tour chapter's task widget (the mask to click, the slider to move, …) and the heading
+// of its section were drawn this frame, so the App can scroll the view to them and a headless run can
+// check the widget is on screen.
 // A panel that draws a task's widget calls mark_tour_target after it; without a tour it costs a compare.
 #pragma once
 
@@ -15,6 +16,7 @@ struct TourTargetProbe {
     std::optional<TourTaskKind> wanted;  // the open chapter's task; none without a tour
     bool seen = false;                   // a panel drew the task's widget this frame
     ImVec2 min, max;                     // its rectangle, screen pixels (the union of every mark)
+    std::optional<float> section_top;    // the top of the heading over its section, screen y, if the panel names one
     bool visible = true;                 // every mark lay inside the visible part of its window
     bool task_shown = true;              // the card's task text was not cut off
 };
@@ -23,6 +25,17 @@ struct TourTargetProbe {
 void mark_tour_target(PanelContext& ctx, TourTaskKind kind, ImVec2 min, ImVec2 max);
 // The same for the last item drawn.
 void mark_tour_target(PanelContext& ctx, TourTaskKind kind);
+
+// Records the cursor's line as the top of the heading of task `kind`'s section, if that is the open
+// chapter's task: call it just before the heading. Scrolled into view, the widget shows from there.
+void mark_tour_section(PanelContext& ctx, TourTaskKind kind);
+
+// The vertical scroll that brings the probe's widget into view from the top of its section, or from
+// its own top when section and widget together are taller than the window's visible part [visible_top,
+// visible_bottom] (screen y). That top goes `gap` below visible_top, at most the space between lines:
+// whatever is above is then wholly out of view, never a line cut in half.
+float scroll_y_to_section(const TourTargetProbe& probe, float scroll_y, float visible_top, float visible_bottom,
+                          float gap);
 
 // Empty if the probe saw the task's widget drawn fully inside its window's visible part and inside
 // a `screen`-sized window, and the card's task was not cut off; else what was wrong, in one line

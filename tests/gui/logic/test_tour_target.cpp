@@ -46,3 +46,24 @@ TEST_CASE("a task widget below the fold, clipped or never drawn is reported in o
     for (const std::string& m : {below, tour_target_problem(missing, screen, TourTaskKind::edit_source)})
         CHECK(m.find('\n') == std::string::npos);
 }
+
+TEST_CASE("scrolling to a task widget puts its section's heading at the top, the line above wholly out of view",
+          "[app][tour]") {
+    // The view's visible part is y 100..700; the widget is 900 px down, its section's heading 60 px above it.
+    TourTargetProbe p = drawn_at(ImVec2(400, 1000), ImVec2(690, 1300));
+    p.section_top = 940.0f;
+    const float gap = 6.0f, scroll = scroll_y_to_section(p, 50.0f, 100.0f, 700.0f, gap);
+    const float moved = scroll - 50.0f;  // content moves up by the change of scroll
+    CHECK(940.0f - moved == 100.0f + gap);  // the heading whole, just below the visible top
+    CHECK(1300.0f - moved <= 700.0f);       // and the widget below it
+
+    TourTargetProbe no_heading = drawn_at(ImVec2(400, 1000), ImVec2(690, 1300));
+    CHECK(1000.0f - (scroll_y_to_section(no_heading, 50.0f, 100.0f, 700.0f, gap) - 50.0f) == 100.0f + gap);
+}
+
+TEST_CASE("a section too tall for the view scrolls to its task widget instead", "[app][tour]") {
+    TourTargetProbe p = drawn_at(ImVec2(400, 1000), ImVec2(690, 1500));
+    p.section_top = 500.0f;  // heading to widget's bottom: 1000 px, the view 600
+    const float moved = scroll_y_to_section(p, 0.0f, 100.0f, 700.0f, 6.0f);
+    CHECK(1000.0f - moved == 106.0f);  // the widget's top, whole
+}
