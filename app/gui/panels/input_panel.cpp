@@ -2,6 +2,7 @@
 // (token·id) that can be replaced, removed, appended or padded, plus example sentences.
 // A sentence applies as it is typed; one the session refuses (too long, …) stays in the field
 // with its reason until it is fixed, and Escape never takes back what was applied.
+#include "input_drafts.h"
 #include "panels/input_fields.h"
 #include "panels/input_tokens.h"
 #include "panels/tour_target.h"
@@ -9,10 +10,8 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <fstream>
-#include <optional>
 
 namespace attnlab::gui {
 
@@ -34,32 +33,10 @@ std::vector<Side> sides_of(const ModelConfig& c) {
     return {};
 }
 
-const std::string& text_of(const Session& s, const Side& side) { return side.source ? s.src_text() : s.tgt_text(); }
-
-const std::vector<int>& ids_of(const Session& s, const Side& side) {
-    return side.source ? s.stepper().inputs().src_ids : s.stepper().inputs().tgt_ids;
-}
+InputSide side_of(const Side& side) { return side.source ? InputSide::source : InputSide::target; }
 
 bool set_text(Session& s, const Side& side, const std::string& text) {
     return side.source ? s.set_src_text(text) : s.set_tgt_text(text);
-}
-
-// An edit the session refused (a sentence too long, ids that do not parse, …). It is never
-// applied, so the views keep what was, but it stays in its field, with the reason, until the user
-// fixes it or presses Escape.
-struct Draft {
-    std::string text;
-    std::string reason;   // one line, in the UI's language
-    std::string applied;  // the field's applied text then; a change to it (an example, the tour) ends the draft
-};
-
-// The panel's drafts, one per side, in the panel caches (so a new model starts without them).
-struct InputDrafts {
-    std::optional<Draft> side[2];
-};
-
-std::optional<Draft>& draft_of(PanelContext& ctx, const Side& side) {
-    return ctx.caches.get<InputDrafts>().side[side.source ? 0 : 1];
 }
 
 template <class... Args>
@@ -70,35 +47,29 @@ std::string format(const char* format, Args... args) {
     return out;
 }
 
-// Why a sequence of `n` tokens was refused: too long (the usual case, a paste), or the session's reason.
-std::string refusal(const PanelContext& ctx, int n_tokens) {
-    const int max_len = ctx.config().max_len;
-    if (n_tokens > max_len)
-        return format(ctx.t("Too long: %d tokens, and this model reads at most %d. Not applied; Esc goes back to "
-                            "the applied text."),
-                      n_tokens, max_len);
-    return format(ctx.t("Not applied: %s. Esc goes back to the applied text."), ctx.session.error().c_str());
+// Why an edit was refused, in one line of the UI's language.
+std::string reason_text(const PanelContext& ctx, const Refusal& why) {
+    switch (why.kind) {
+        case Refusal::Kind::too_long:
+            return format(ctx.t("Too long: %d tokens, and this model reads at most %d. Not applied; Esc goes back to "
+                                "the applied text."),
+                          why.n_tokens, why.max_len);
+        case Refusal::Kind::not_ids: return ctx.t("token ids are integers separated by commas, e.g. 4,7,9,2");
+        case Refusal::Kind::other: break;
+    }
+    return format(ctx.t("Not applied: %s. Esc goes back to the applied text."), why.message.c_str());
 }
 
-// Keeps `text` in its field as the side's draft; the reason shows under the field, so the
-// session's copy of the error is cleared (the Output view would show it too).
-void refuse(PanelContext& ctx, const Side& side, std::string text, std::string reason, std::string applied) {
-    draft_of(ctx, side) = Draft{std::move(text), std::move(reason), std::move(applied)};
-    ctx.session.clear_error();
-}
+// The panel's drafts, in the panel caches (so a new model starts without them).
+InputDrafts& drafts(PanelContext& ctx) { return ctx.caches.get<InputDrafts>(); }
 
 // A text field over `applied` (what the session runs), or over the side's draft while there is
-// one, framed in red. Returns the text to apply when it was edited (submitted, with
-// EnterReturnsTrue). Escape leaves the field, drops a draft, and returns nothing: Dear ImGui's
-// Escape puts back the text the field had when it was clicked, which for a field that applies as
-// it is typed would take back a sentence the views have already run.
-std::optional<std::string> draft_field(PanelContext& ctx, const Side& side, ImGuiID field, const std::string& applied,
-                                       const char* hint, ImGuiInputTextFlags flags) {
-    std::optional<Draft>& draft = draft_of(ctx, side);
-    if (draft && draft->applied != applied) draft.reset();
-    const bool escape = escape_in_field(field);
-    const bool framed = draft.has_value();
-    std::string text = framed ? draft->text : applied;
+// one, framed in red; what it reported this frame (an edit, submitted with EnterReturnsTrue; Escape).
+FieldInput draft_field(PanelContext& ctx, const Side& side, ImGuiID field, const std::string& applied,
+                       const char* hint, ImGuiInputTextFlags flags) {
+    const bool escape = escape_in_field(field);  // before the field: Dear ImGui's revert is this frame's edit
+    std::string text = drafts(ctx).shown(side_of(side), applied);
+    const bool framed = drafts(ctx).draft(side_of(side)).has_value();
     if (framed) {
         ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(0.95f, 0.35f, 0.3f, 1.0f));
         ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.5f);
@@ -109,35 +80,23 @@ std::optional<std::string> draft_field(PanelContext& ctx, const Side& side, ImGu
         ImGui::PopStyleVar();
         ImGui::PopStyleColor();
     }
-    if (escape) {
-        draft.reset();
-        return std::nullopt;
-    }
-    return edited ? std::optional<std::string>(std::move(text)) : std::nullopt;
+    return {edited ? std::optional<std::string>(std::move(text)) : std::nullopt, escape};
 }
 
 // The draft's reason, in red under its field.
 void draft_reason(PanelContext& ctx, const Side& side) {
-    const std::optional<Draft>& draft = draft_of(ctx, side);
+    const std::optional<Draft>& draft = drafts(ctx).draft(side_of(side));
     if (!draft) return;
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
-    ImGui::TextWrapped("%s", draft->reason.c_str());
+    ImGui::TextWrapped("%s", reason_text(ctx, draft->why).c_str());
     ImGui::PopStyleColor();
 }
 
 // The sentence, applied as it is typed; a refused one becomes the side's draft.
 void sentence_field(PanelContext& ctx, const Side& side, ImGuiID field) {
-    Session& session = ctx.session;
-    const std::string applied = text_of(session, side);  // a copy: applying changes it
-    if (auto text = draft_field(ctx, side, field, applied, ctx.t("Type a sentence"), 0)) {
-        if (set_text(session, side, *text)) {
-            draft_of(ctx, side).reset();
-        } else {
-            const Model& model = session.model();
-            const auto tokens = side.source ? encode_source_text(model, *text) : encode_target_text(model, *text);
-            refuse(ctx, side, *text, refusal(ctx, tokens ? static_cast<int>(tokens->ids.size()) : 0), applied);
-        }
-    }
+    const std::string applied = applied_text(ctx.session, side_of(side));  // a copy: applying changes it
+    const FieldInput in = draft_field(ctx, side, field, applied, ctx.t("Type a sentence"), 0);
+    drafts(ctx).sentence_frame(ctx.session, side_of(side), in);
     draft_reason(ctx, side);
 }
 
@@ -149,38 +108,13 @@ std::vector<std::string> read_lines(const std::string& path) {
     return lines;
 }
 
-std::string join_ids(const std::vector<int>& ids) {
-    std::string s;
-    for (int id : ids) s += (s.empty() ? "" : ",") + std::to_string(id);
-    return s;
-}
-
-// "4, 7 9,2" -> {4, 7, 9, 2}; nullopt if anything else is in it.
-std::optional<std::vector<int>> parse_ids(const std::string& text) {
-    std::vector<int> ids;
-    const char* p = text.data();
-    const char* end = p + text.size();
-    while (p < end) {
-        if (*p == ',' || *p == ' ') {
-            ++p;
-            continue;
-        }
-        int v = 0;
-        auto [next, ec] = std::from_chars(p, end, v);
-        if (ec != std::errc()) return std::nullopt;
-        ids.push_back(v);
-        p = next;
-    }
-    return ids;
-}
-
 // A combo of assets/examples/sentences.txt, read while it is open; a pick becomes the first field's text.
 void examples_combo(PanelContext& ctx, const Side& side, ImGuiID field) {
     ImGui::SetNextItemWidth(-1.0f);
     if (!ImGui::BeginCombo("##examples", ctx.t("Examples"))) return;
     const auto lines = read_lines(ctx.paths.assets + "/examples/sentences.txt");
     for (const auto& line : lines)
-        if (ImGui::Selectable(line.c_str(), line == text_of(ctx.session, side)))
+        if (ImGui::Selectable(line.c_str(), line == applied_text(ctx.session, side_of(side))))
             note_command(field, set_text(ctx.session, side, line), ctx.session);
     if (lines.empty()) ImGui::TextDisabled("%s", ctx.t("none yet"));
     ImGui::EndCombo();
@@ -194,13 +128,13 @@ void side_chips(PanelContext& ctx, const Side& side, ImGuiID field) {
     if (!vocab) return;
     // Read now: the text field may have changed the ids this frame.
     const SequenceView now = side.source ? session.source() : session.target();
-    const TokenRow row{ids_of(session, side), now, now.pieces.empty() ? nullptr : &now.pieces, *vocab};
+    const TokenRow row{applied_ids(session, side_of(side)), now, now.pieces.empty() ? nullptr : &now.pieces, *vocab};
     const ImVec2 top_left = ImGui::GetCursorScreenPos();
     const auto edited = token_chips(ctx, row);
     if (side.source) mark_tour_target(ctx, TourTaskKind::edit_source, top_left, ImGui::GetItemRectMax());
     if (!edited) return;
     const bool ok = side.source ? session.set_src_ids(*edited) : session.set_tgt_ids(*edited);
-    if (ok) draft_of(ctx, side).reset();  // the chips now say what runs
+    if (ok) drafts(ctx).clear(side_of(side));  // the chips now say what runs
     note_command(field, ok, session);
 }
 
@@ -209,7 +143,7 @@ void draw_side(PanelContext& ctx, const Side& side) {
     Session& session = ctx.session;
     ImGui::PushID(side.label);
     const ImGuiID field = ImGui::GetID("##text");
-    const std::vector<int>& ids = ids_of(session, side);
+    const std::vector<int>& ids = applied_ids(session, side_of(side));
     const SequenceView view = side.source ? session.source() : session.target();
     const auto& vocab = side.source ? session.model().src_vocab : session.model().tgt_vocab;
     const bool from_text = !vocab || !view.pieces.empty();
@@ -224,17 +158,9 @@ void draw_side(PanelContext& ctx, const Side& side) {
         ImGui::TextDisabled("%s", note.c_str());
     }
     if (!vocab) {  // a model without a vocabulary reads token ids, applied on Enter
-        const std::string applied = join_ids(ids);
-        if (auto typed = draft_field(ctx, side, field, applied, ctx.t("Token ids, e.g. 4,7,9,2"),
-                                     ImGuiInputTextFlags_EnterReturnsTrue)) {
-            const auto parsed = parse_ids(*typed);
-            if (parsed && (side.source ? session.set_src_ids(*parsed) : session.set_tgt_ids(*parsed)))
-                draft_of(ctx, side).reset();
-            else if (!parsed)
-                refuse(ctx, side, *typed, ctx.t("token ids are integers separated by commas, e.g. 4,7,9,2"), applied);
-            else
-                refuse(ctx, side, *typed, refusal(ctx, static_cast<int>(parsed->size())), applied);
-        }
+        const FieldInput in =
+            draft_field(ctx, side, field, join_ids(ids), ctx.t("Token ids, e.g. 4,7,9,2"), ImGuiInputTextFlags_EnterReturnsTrue);
+        drafts(ctx).ids_frame(session, side_of(side), in);
         draft_reason(ctx, side);
         field_error(session, field);
         ImGui::TextDisabled("%s", ctx.t("This model has no vocabulary: type token ids."));
@@ -256,7 +182,7 @@ void draw_source_token_strip(PanelContext& ctx) {
     const Side& side = sides.front();
     ImGui::PushID(side.label);
     const ImGuiID field = ImGui::GetID("##text");
-    ImGui::TextDisabled("%s  S = %d", ctx.t(side.label), static_cast<int>(ids_of(ctx.session, side).size()));
+    ImGui::TextDisabled("%s  S = %d", ctx.t(side.label), static_cast<int>(applied_ids(ctx.session, side_of(side)).size()));
     side_chips(ctx, side, field);
     field_error(ctx.session, field);
     ImGui::PopID();
