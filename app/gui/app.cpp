@@ -8,6 +8,7 @@
 #include "panels/stepper_timeline.h"
 #include "panels/tour_panel.h"
 #include "panels/tour_target.h"
+#include "predict_mode.h"
 
 #include <GLFW/glfw3.h>  // key codes: ImGui 1.86 indexes keys by the backend's codes
 #include <imgui.h>
@@ -211,10 +212,7 @@ void App::handle_keys(FrameRequests& req) {
         else
             open_tour_chapter(0);
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
-        view_.settings.predict = !view_.settings.predict;
-        view_.stepper.hidden = false;
-    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) toggle_predict(view_);
     if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) view_.stepper.hidden = false;
     if (ImGui::IsKeyPressed(GLFW_KEY_L, false)) view_.settings.korean = !view_.settings.korean;
     if (ImGui::IsKeyPressed(GLFW_KEY_E, false) && tour_.active()) export_tour_slides(".");
@@ -254,8 +252,7 @@ bool App::start_generation() {
 void App::follow_cursor() {
     const size_t cursor = session_.stepper().cursor();
     if (cursor == last_cursor_) return;
-    if (view_.settings.predict && last_cursor_ != SIZE_MAX && cursor > last_cursor_)
-        view_.stepper.hidden = true;  // guess first
+    cover_after_step(view_, last_cursor_, cursor);  // guess first
     last_cursor_ = cursor;
     if (cursor == 0 || cursor == session_.stepper().size()) return;
     const StepId& id = session_.stepper().step(cursor - 1).record.id;
@@ -280,14 +277,11 @@ void App::draw_non_finite_warning() {
 // While predict mode is on, a yellow menu-bar item says so in every view (a click turns it off), so
 // a covered view is never a mystery.
 void App::draw_predict_indicator() {
-    if (!view_.settings.predict) return;
+    if (!shows_predict_indicator(view_)) return;
     const bool ko = view_.settings.korean;
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.78f, 0.16f, 1.0f));
     const std::string label = std::string("● ") + tr(ko, "Predict mode: on (P to turn off)");
-    if (ImGui::MenuItem(label.c_str())) {
-        view_.settings.predict = false;
-        view_.stepper.hidden = false;
-    }
+    if (ImGui::MenuItem(label.c_str())) end_predict(view_);
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", tr(ko,
@@ -326,10 +320,7 @@ void App::draw_menu(FrameRequests& req) {
             view_.settings.classroom = !view_.settings.classroom;
             req.fonts_changed = true;
         }
-        if (ImGui::MenuItem(tr(ko, "Predict, then reveal"), "P / R", view_.settings.predict)) {
-            view_.settings.predict = !view_.settings.predict;
-            view_.stepper.hidden = false;
-        }
+        if (ImGui::MenuItem(tr(ko, "Predict, then reveal"), "P / R", view_.settings.predict)) toggle_predict(view_);
         if (ImGui::SliderFloat("##font", &view_.settings.font_scale, 0.75f, 2.0f, "A %.2fx")) req.fonts_changed = true;
         ImGui::EndMenu();
     }

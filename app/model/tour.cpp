@@ -1,5 +1,7 @@
 #include "tour.h"
 
+#include "predict_mode.h"
+
 namespace attnlab::gui {
 
 namespace {
@@ -79,8 +81,7 @@ Status TourRunner::open(int index, Session& session, ViewState& view, const std:
 
 void TourRunner::close(ViewState& view) {
     current_ = -1;
-    view.settings.predict = false;
-    view.stepper.hidden = false;
+    end_predict(view);
 }
 
 bool TourRunner::task_done(const Session& session, const ViewState& view) const {
