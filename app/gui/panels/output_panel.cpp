@@ -4,6 +4,7 @@
 // translate greedily to <eos>, or play token by token (generation_strip.h: the large bars then show the
 // position that chose the newest token); or, for BERT's masked-LM head, the token at that position. While
 // Sample is on, the bars show the sampling set: kept tokens with p → their renormalised p, cut ones dimmed.
+#include "output_prediction.h"
 #include "panels/generation_strip.h"
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
@@ -11,7 +12,6 @@
 #include "sampling.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 namespace attnlab::gui {
@@ -21,31 +21,6 @@ namespace {
 constexpr int kMaxBars = 10;        // bars per position
 constexpr int kMaxSampleTopK = 50;  // the Top k slider's end while sampling (0 is "all")
 
-struct Candidate {
-    int id = 0;
-    float p = 0.0f;     // at T
-    float p_t1 = 0.0f;  // at T = 1: what the probs step holds
-};
-
-struct PositionPrediction {
-    std::vector<Candidate> top;  // the kMaxBars most probable, best first (ties: lower id first)
-    // The sampling cut (core's SamplingSet): ranks [0, n_kept) are drawn from, [n_kept, n_top_k)
-    // were cut by top-p, the rest by top-k. Without sampling nothing is cut.
-    int n_top_k = 0, n_kept = 0;
-    double mass = 1.0;  // Σ p over the kept ranks
-    std::string error;  // why there are no bars (non-finite logits)
-    float entropy_bits = 0.0f;
-    int next = -1;  // the token that really follows (teacher forcing), or -1
-    float next_p = 0.0f;
-    int next_rank = 0;  // 1 = the most probable
-
-    float kept_p(size_t rank) const {
-        return rank < static_cast<size_t>(n_kept) && rank < top.size() && mass > 0.0
-                   ? static_cast<float>(static_cast<double>(top[rank].p) / mass)
-                   : 0.0f;
-    }
-};
-
 // Derived from the trace, kept between frames so a frame costs nothing until the logits or the options change.
 struct PredictionCache {
     uint64_t logits_version = 0;
@@ -53,45 +28,6 @@ struct PredictionCache {
     bool sampling = false;
     std::vector<PositionPrediction> rows;
 };
-
-// softmax(row / T), reduced to what the view shows, with the sampling cut when `sampling`. `next`
-// is the following token's id, or -1.
-PositionPrediction predict_row(ConstRowVecMap logits, const SamplingOptions& options, bool sampling, int next) {
-    PositionPrediction out;
-    const SamplingOptions cut = sampling ? options : SamplingOptions{options.temperature, 0, 1.0f};
-    auto set = sampling_set(logits, cut, kMaxBars);
-    if (!set) {
-        out.error = set.error().message;
-        return out;
-    }
-    out.n_top_k = set->n_top_k;
-    out.n_kept = set->n_kept;
-    out.mass = set->mass;
-    // p at T and at T = 1, in double: entropy, the next token's p and rank, and the listed tokens' p at T = 1.
-    const double max_logit = static_cast<double>(logits.maxCoeff()), T = static_cast<double>(options.temperature);
-    double sum_t = 0.0, sum_1 = 0.0;
-    for (Eigen::Index j = 0; j < logits.size(); ++j) {
-        const double d = static_cast<double>(logits[j]) - max_logit;
-        sum_t += std::exp(d / T);
-        sum_1 += std::exp(d);
-    }
-    const auto p_at = [&](int id, double t, double sum) {
-        return std::exp((static_cast<double>(logits[id]) - max_logit) / t) / sum;
-    };
-    double entropy = 0.0;
-    for (Eigen::Index j = 0; j < logits.size(); ++j)
-        if (const double p = p_at(static_cast<int>(j), T, sum_t); p > 0.0) entropy -= p * std::log2(p);
-    out.entropy_bits = static_cast<float>(entropy);
-    for (const RankedToken& t : set->ranked) out.top.push_back({t.id, t.p, static_cast<float>(p_at(t.id, 1.0, sum_1))});
-    if (next >= 0 && next < logits.size()) {
-        out.next = next;
-        out.next_p = static_cast<float>(p_at(next, T, sum_t));
-        out.next_rank = 1;
-        for (Eigen::Index j = 0; j < logits.size(); ++j)
-            if (logits[j] > logits[next]) ++out.next_rank;
-    }
-    return out;
-}
 
 // Whether the bars show the sampling set: a next-token head that generates, with Sample on.
 bool shows_sampling(const PanelContext& ctx, bool generates) { return generates && ctx.view.output.sample; }
@@ -113,7 +49,7 @@ const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const Trac
     for (int64_t r = 0; r < logits.value.dim(0); ++r) {
         const size_t following = static_cast<size_t>(r) + 1;
         const int next = teacher_forced && following < ids.size() ? ids[following] : -1;
-        c.rows.push_back(predict_row(logits.value.row(r), o, sampling, next));
+        c.rows.push_back(predict_row(logits.value.row(r), o, sampling, next, kMaxBars));
     }
     return c.rows;
 }
@@ -145,7 +81,7 @@ void bar_tooltip(const PanelContext& ctx, const PositionPrediction& pred, size_t
     ImGui::BeginTooltip();
     ImGui::Text("\"%s\"  (id %d)", label.c_str(), c.id);
     const double T = static_cast<double>(ctx.view.output.temperature);
-    if (ctx.view.output.temperature != 1.0f) {
+    if (temperatures_differ(ctx.view.output)) {
         ImGui::Text("p (T = %.2f) = %.4f   logit = %.3f", T, static_cast<double>(c.p),
                     static_cast<double>(logits_row[c.id]));
         ImGui::TextDisabled("p (T = 1, %s) = %.4f", ctx.t("the probs step"), static_cast<double>(c.p_t1));
@@ -300,8 +236,8 @@ void display_controls(PanelContext& ctx, bool generates) {
     v.temperature = std::clamp(v.temperature, 0.1f, 5.0f);
     v.top_k = std::clamp(v.top_k, 0, kMaxSampleTopK);
     v.top_p = std::clamp(v.top_p, 0.05f, 1.0f);
-    // The bars are p at T; the stepper's probs step is T = 1. Say so whenever the two differ.
-    if (v.temperature != 1.0f)
+    // The bars are p at T; the stepper's probs step is T = 1. Both say so whenever the two differ.
+    if (temperatures_differ(v))
         ImGui::TextColored(ImVec4(0.95f, 0.72f, 0.35f, 1.0f), ctx.t("Bars: p at T = %.2f (the probs step is T = 1)"),
                            static_cast<double>(v.temperature));
 }

@@ -1,6 +1,7 @@
 // The stepper view: playback controls with the last run step (index, title, formula) in large
 // text, the timeline of the forward pass's N steps, and the step explained under it: its formula
 // with this input's numbers, what it computes and why, in the UI's language.
+#include "output_prediction.h"
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
 #include "panels/stepper_timeline.h"
@@ -124,7 +125,8 @@ std::string fit_words(const std::string& text, float width) {
 }
 
 // After the controls, large: "i / N  title  formula" of the last run step (the keys are in the
-// buttons' tooltips, its path in this line's tooltip). Smaller, or without the formula, when the
+// buttons' tooltips, its path in this line's tooltip; the probs step's formula names T = 1 while the
+// Output view's bars use another T). Smaller, or without the formula, when the
 // line is too short for it; on a line of its own below the controls when even the title does not
 // fit beside them, and in the classroom's one-line strip the title cut after a whole word.
 void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e, bool strip) {
@@ -141,7 +143,8 @@ void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e, bo
         return;
     }
     const Step& step = st.step(cursor - 1);
-    const std::string title = *e ? (*e)->title : step.title, formula = *e ? (*e)->formula : step.formula;
+    const std::string title = *e ? (*e)->title : step.title;
+    const std::string formula = stepper_line_formula(step.record, *e ? (*e)->formula : step.formula, ctx.view.output);
     auto width = [&](bool with_formula) {
         return ImGui::CalcTextSize(index.c_str()).x + ImGui::CalcTextSize(title.c_str()).x + ctx.em * 2.0f +
                (with_formula ? ImGui::CalcTextSize(formula.c_str()).x : 0.0f);
