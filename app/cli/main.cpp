@@ -20,8 +20,10 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                with this input's numbers (row: the last token unless --row)
   translate MODEL --src TEXT                   greedy decoding from <sos> to <eos> or max_len
   bench [MODEL] [--preset base] [--src-len 32] [--tgt-len 32] [--reps 20] [--vocab 99] [--opens 5] [--json]
-        [--gemm-bound]                         traced forward pass of a random preset, or of MODEL on random
+        [--gemm-bound] [--edits]               traced forward pass of a random preset, or of MODEL on random
                                                ids (and MODEL's open time, and the peak resident memory);
+                                               --edits also times the re-run after appending the last token
+                                               and after changing the middle one;
                                                --gemm-bound instead times every matrix product of that pass
                                                as sgemm over the threads: the time the pass's FLOPs need
   train --task copy|reverse|sort|en-ko [--preset tiny] [--steps N] [--seed S] --out MODEL

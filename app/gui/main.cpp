@@ -162,6 +162,12 @@ bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& 
             started = false;
         }
     }
+    for (const LaunchHead& h : o.heads_off) {  // heads switched off as the attention view does: the changes bar lists them
+        if (!app.session().toggle_head(h.site, h.head)) {
+            fail("--head-off: " + app.session().error(), 1);
+            started = false;
+        }
+    }
     if (o.tour && !app.open_tour_chapter(*o.tour - 1)) {
         fail(app.status, 1);
         started = false;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string_view>
 
 namespace attnlab::gui {
 
@@ -20,7 +21,7 @@ std::string launch_usage() {
            "[--fresh-settings] [--settings FILE]\n"
            "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] "
            "[--tour N [--tour-slides DIR]] [--switch NAME]\n"
-           "               [--scale X] [--check-tour-target] [--generate N] [--threads N]\n"
+           "               [--scale X] [--check-tour-target] [--generate N] [--threads N] [--head-off USE:LAYER:HEAD]\n"
            "views (--view NAME):" +
            views +
            "\n"
@@ -45,7 +46,9 @@ std::string launch_usage() {
            "memory grew after warm-up.\n"
            "--switch NAME (repeatable) sets a Model view switch on the opened weights: pre-ln, post-ln, relu, gelu,\n"
            "gelu-tanh, sinusoidal, learned-positions, no-positions, scale-embedding, no-scale-embedding, final-norm,\n"
-           "no-final-norm.\n";
+           "no-final-norm.\n"
+           "--head-off USE:LAYER:HEAD (repeatable) switches a head off at launch, as the attention view's switch does;\n"
+           "USE is encoder_self, decoder_self or cross, LAYER and HEAD count from 0 (e.g. decoder_self:0:1).\n";
 }
 
 bool apply_launch_switch(const std::string& name, ModelConfig& c) {
@@ -79,6 +82,17 @@ std::optional<int> to_int(const std::string& s, int lo, int hi) {
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return std::nullopt;
     return v;
+}
+
+// "decoder_self:0:1" -> that head; nullopt unless it is USE:LAYER:HEAD with a known use.
+std::optional<LaunchHead> to_head(const std::string& s) {
+    const size_t a = s.find(':'), b = a == std::string::npos ? a : s.find(':', a + 1);
+    if (b == std::string::npos) return std::nullopt;
+    const auto layer = to_int(s.substr(a + 1, b - a - 1), 0, 1000), head = to_int(s.substr(b + 1), 0, 1000);
+    if (!layer || !head) return std::nullopt;
+    for (const auto& [use, name] : EnumNames<AttentionUse>::list)
+        if (s.compare(0, a, name) == 0 && a == std::string_view(name).size()) return LaunchHead{{use, *layer}, *head};
+    return std::nullopt;
 }
 
 }  // namespace
@@ -190,6 +204,13 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             ModelConfig c;
             if (!apply_launch_switch(*v, c)) return Error{"unknown switch '" + *v + "' (see --help)"};
             o.switches.push_back(*v);
+        } else if (a == "--head-off") {
+            const auto head = to_head(*v);
+            if (!head) return Error{"--head-off takes USE:LAYER:HEAD, e.g. decoder_self:0:1 (USE: encoder_self, "
+                                    "decoder_self or cross)"};
+            if (std::find(o.heads_off.begin(), o.heads_off.end(), *head) != o.heads_off.end())
+                return Error{"--head-off " + *v + " is given twice"};
+            o.heads_off.push_back(*head);
         } else if (a == "--size") {
             const auto x = v->find('x');
             auto w = x == std::string::npos ? std::nullopt : to_int(v->substr(0, x), 320, 8192);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config.h"
+#include "forward/step_id.h"
 #include "result.h"
 
 #include <optional>
@@ -9,6 +10,13 @@
 #include <vector>
 
 namespace attnlab::gui {
+
+// A head to switch off at launch (--head-off USE:LAYER:HEAD, e.g. decoder_self:0:1).
+struct LaunchHead {
+    AttentionSite site;
+    int head = 0;
+    bool operator==(const LaunchHead&) const = default;
+};
 
 struct LaunchOptions {
     std::optional<std::string> screenshot;  // write a PNG after `frames` frames and exit
@@ -37,6 +45,7 @@ struct LaunchOptions {
     int generate_tokens = 0;                 // start the Output view's generation token by token at launch; a
                                              // screenshot is taken as this many new tokens have appeared
     std::vector<std::string> switches;       // --switch NAME, in order: the Model view's switches set at launch
+    std::vector<LaunchHead> heads_off;       // --head-off USE:LAYER:HEAD, each once: heads switched off at launch
     std::optional<float> scale;              // the screen's content scale (default: the system's)
     bool check_tour_target = false;          // with --tour and --screenshot: exit 1 if the task's widget is off screen
     std::optional<int> threads;              // --threads N: the forward pass's threads (default: every core)

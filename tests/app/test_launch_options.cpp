@@ -104,3 +104,21 @@ TEST_CASE("the --src-file FILE flag reads the input text from a file, its final 
     CHECK_FALSE(parse_launch_options({"--src", "x", "--src-file", path}));
     CHECK(launch_usage().find("--src-file FILE") != std::string::npos);
 }
+
+TEST_CASE("a head to switch off at launch is USE:LAYER:HEAD (--head-off), each once, and --help names it") {
+    auto o = parse_launch_options({"--head-off", "decoder_self:0:1", "--head-off", "cross:1:3"});
+    REQUIRE(o);
+    REQUIRE(o->heads_off.size() == 2);
+    CHECK(o->heads_off[0] == LaunchHead{{attnlab::AttentionUse::decoder_self, 0}, 1});
+    CHECK(o->heads_off[1] == LaunchHead{{attnlab::AttentionUse::cross, 1}, 3});
+    CHECK(parse_launch_options({}).value().heads_off.empty());
+    for (const char* bad : {"decoder_self:0", "decoder:0:1", "cross:-1:0", "cross:0:x", "encoder_self_x:0:1", ":0:1",
+                            "cross:0:1:2"}) {
+        INFO(bad);
+        auto refused = parse_launch_options({"--head-off", bad});
+        REQUIRE_FALSE(refused);
+        CHECK(refused.error().message.find("--head-off") != std::string::npos);
+    }
+    CHECK_FALSE(parse_launch_options({"--head-off", "cross:0:1", "--head-off", "cross:0:1"}));  // a second would undo it
+    CHECK(launch_usage().find("--head-off USE:LAYER:HEAD") != std::string::npos);
+}

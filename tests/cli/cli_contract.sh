@@ -80,6 +80,8 @@ check "steps hf bert"   0 -- "$cli" steps "$b"
 expect_output "steps hf bert lists new steps" 'src\.token_type'
 check "bench hf"        0 -- "$cli" bench "$g" --tgt-len 8 --reps 2 --opens 2 --json
 expect_output "bench hf prints open time" '"open_median_ms": [0-9.]+'
+check "bench edits"     0 -- "$cli" bench "$g" --tgt-len 8 --reps 2 --opens 1 --edits --json
+expect_output "bench edits times an appended token" '"append_ms": [0-9.]+, "edit_middle_ms": [0-9.]+'
 mkdir "$work/t5" && echo '{"model_type": "t5"}' > "$work/t5/config.json"
 check "hf unsupported"  1 -- "$cli" info "$work/t5"
 grep -q 'unsupported model_type "t5"' "$work/err" && passed=$((passed + 1)) || { echo "FAIL t5 not named"; failed=$((failed + 1)); }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The classroom screenshot suite: every view and every tour chapter, in English and Korean, at the
-# sizes people project (1024x768, 1280x720, 1920x1080), in normal and classroom modes. Each run must
-# exit 0 and write a PNG of exactly the asked size with many distinct colours; the PNGs stay in OUT
-# (named SIZE-LANG-MODE-WHAT.png) for a person to look at.
+# The classroom screenshot suite: every view and every tour chapter, and the views only a setting or a
+# switch reaches, in English and Korean, at the sizes people project (1024x768, 1280x720, 1920x1080), in
+# normal and classroom modes. Each run must exit 0 and write a PNG of exactly the asked size with many
+# distinct colours; the PNGs stay in OUT (named SIZE-LANG-MODE-WHAT.png) for a person to look at.
 #   screenshot_suite.sh APP PNG_STATS OUT TOUR_JSON [sanitized]
 #   sanitized: a sanitizer build, many times slower: 1280x720 in Korean only
 set -uo pipefail
@@ -18,9 +18,24 @@ if [ "${5:-}" = sanitized ]; then
   langs=(ko)
   limit=600
 fi
-views=(input model positional attention masks residual ffn output stepper weights training playground analysis)
+views=(positional attention masks residual ffn output weights training playground analysis)
+# Outside classroom mode the Input, Model and Stepper views are side panels beside every view, and --view
+# input (model, stepper) shows the central pane's first view, positional: those shots were positional's,
+# byte for byte. Classroom mode makes them tabs of their own, so only there are they taken.
+side_views=(input model stepper)
 mkdir -p "$out"
 rm -f "$out"/*.png
+
+# What only a setting or a switch reaches: the Analysis view's embeddings (PCA) map, the Attention view's
+# BertViz-style head view, the Output view at T = 0.5 (its bars and the stepper's line name their T), and
+# the changes bar with a head switched off. NAME then the flags.
+echo '{"analysis": {"tool": "embeddings"}}' > "$out/embeddings.json"
+echo '{"attention": {"detail_open": true, "line_view": true}}' > "$out/head_view.json"
+echo '{"output": {"temperature": 0.5}}' > "$out/temperature.json"
+extras=("analysis-embeddings --view analysis --settings $out/embeddings.json"
+        "attention-headview --view attention --settings $out/head_view.json"
+        "output-t05 --view output --settings $out/temperature.json"
+        "changes-headoff --view attention --head-off decoder_self:0:1")
 
 # One X server for the whole suite; each run is a separate attnlab process with fresh settings.
 export out app png_stats limit
@@ -51,8 +66,14 @@ for size in "${sizes[@]}"; do
     lang_flag=$([ "$lang" = ko ] && echo --korean || echo "")
     for mode in normal classroom; do
       mode_flag=$([ "$mode" = classroom ] && echo --classroom || echo "")
-      for view in "${views[@]}"; do
+      mode_views=("${views[@]}")
+      [ "$mode" = classroom ] && mode_views+=("${side_views[@]}")
+      for view in "${mode_views[@]}"; do
         echo "$size-$lang-$mode-$view $size --view $view $lang_flag $mode_flag" >> "$jobs_file"
+      done
+      for extra in "${extras[@]}"; do
+        read -r name flags <<< "$extra"
+        echo "$size-$lang-$mode-$name $size $flags $lang_flag $mode_flag" >> "$jobs_file"
       done
       for n in $(seq 1 "$chapters"); do
         echo "$size-$lang-$mode-tour$n $size --tour $n $lang_flag $mode_flag" >> "$jobs_file"
