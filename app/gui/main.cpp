@@ -162,7 +162,7 @@ bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& 
             started = false;
         }
     }
-    for (const LaunchHead& h : o.heads_off) {  // heads switched off as the attention view does: the changes bar lists them
+    for (const LaunchHead& h : o.heads_off) {  // switched off as the attention view does: the changes bar lists them
         if (!app.session().toggle_head(h.site, h.head)) {
             fail("--head-off: " + app.session().error(), 1);
             started = false;

@@ -47,8 +47,8 @@ std::string launch_usage() {
            "--switch NAME (repeatable) sets a Model view switch on the opened weights: pre-ln, post-ln, relu, gelu,\n"
            "gelu-tanh, sinusoidal, learned-positions, no-positions, scale-embedding, no-scale-embedding, final-norm,\n"
            "no-final-norm.\n"
-           "--head-off USE:LAYER:HEAD (repeatable) switches a head off at launch, as the attention view's switch does;\n"
-           "USE is encoder_self, decoder_self or cross, LAYER and HEAD count from 0 (e.g. decoder_self:0:1).\n";
+           "--head-off USE:LAYER:HEAD (repeatable) switches a head off at launch, as the attention view does; USE\n"
+           "is encoder_self, decoder_self or cross, LAYER and HEAD count from 0 (e.g. decoder_self:0:1).\n";
 }
 
 bool apply_launch_switch(const std::string& name, ModelConfig& c) {
@@ -206,8 +206,8 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             o.switches.push_back(*v);
         } else if (a == "--head-off") {
             const auto head = to_head(*v);
-            if (!head) return Error{"--head-off takes USE:LAYER:HEAD, e.g. decoder_self:0:1 (USE: encoder_self, "
-                                    "decoder_self or cross)"};
+            if (!head)
+                return Error{"--head-off takes USE:LAYER:HEAD (encoder_self, decoder_self or cross), e.g. cross:0:1"};
             if (std::find(o.heads_off.begin(), o.heads_off.end(), *head) != o.heads_off.end())
                 return Error{"--head-off " + *v + " is given twice"};
             o.heads_off.push_back(*head);

@@ -112,13 +112,14 @@ TEST_CASE("a head to switch off at launch is USE:LAYER:HEAD (--head-off), each o
     CHECK(o->heads_off[0] == LaunchHead{{attnlab::AttentionUse::decoder_self, 0}, 1});
     CHECK(o->heads_off[1] == LaunchHead{{attnlab::AttentionUse::cross, 1}, 3});
     CHECK(parse_launch_options({}).value().heads_off.empty());
-    for (const char* bad : {"decoder_self:0", "decoder:0:1", "cross:-1:0", "cross:0:x", "encoder_self_x:0:1", ":0:1",
-                            "cross:0:1:2"}) {
+    for (const char* bad :
+         {"decoder_self:0", "decoder:0:1", "cross:-1:0", "cross:0:x", "encoder_self_x:0:1", ":0:1", "cross:0:1:2"}) {
         INFO(bad);
         auto refused = parse_launch_options({"--head-off", bad});
         REQUIRE_FALSE(refused);
         CHECK(refused.error().message.find("--head-off") != std::string::npos);
     }
-    CHECK_FALSE(parse_launch_options({"--head-off", "cross:0:1", "--head-off", "cross:0:1"}));  // a second would undo it
+    // A second would switch it on again.
+    CHECK_FALSE(parse_launch_options({"--head-off", "cross:0:1", "--head-off", "cross:0:1"}));
     CHECK(launch_usage().find("--head-off USE:LAYER:HEAD") != std::string::npos);
 }
