@@ -25,7 +25,7 @@ struct Refusal {
 
 // A refused edit, kept in its field.
 struct Draft {
-    std::string text;     // what the user typed or pasted
+    std::string text;  // what the user typed or pasted
     Refusal why;
     std::string applied;  // the field's applied text then; a change to it (an example, the tour) ends the draft
 };

@@ -65,8 +65,8 @@ InputDrafts& drafts(PanelContext& ctx) { return ctx.caches.get<InputDrafts>(); }
 
 // A text field over `applied` (what the session runs), or over the side's draft while there is
 // one, framed in red; what it reported this frame (an edit, submitted with EnterReturnsTrue; Escape).
-FieldInput draft_field(PanelContext& ctx, const Side& side, ImGuiID field, const std::string& applied,
-                       const char* hint, ImGuiInputTextFlags flags) {
+FieldInput draft_field(PanelContext& ctx, const Side& side, ImGuiID field, const std::string& applied, const char* hint,
+                       ImGuiInputTextFlags flags) {
     const bool escape = escape_in_field(field);  // before the field: Dear ImGui's revert is this frame's edit
     std::string text = drafts(ctx).shown(side_of(side), applied);
     const bool framed = drafts(ctx).draft(side_of(side)).has_value();
@@ -158,8 +158,8 @@ void draw_side(PanelContext& ctx, const Side& side) {
         ImGui::TextDisabled("%s", note.c_str());
     }
     if (!vocab) {  // a model without a vocabulary reads token ids, applied on Enter
-        const FieldInput in =
-            draft_field(ctx, side, field, join_ids(ids), ctx.t("Token ids, e.g. 4,7,9,2"), ImGuiInputTextFlags_EnterReturnsTrue);
+        const FieldInput in = draft_field(ctx, side, field, join_ids(ids), ctx.t("Token ids, e.g. 4,7,9,2"),
+                                          ImGuiInputTextFlags_EnterReturnsTrue);
         drafts(ctx).ids_frame(session, side_of(side), in);
         draft_reason(ctx, side);
         field_error(session, field);
@@ -182,7 +182,8 @@ void draw_source_token_strip(PanelContext& ctx) {
     const Side& side = sides.front();
     ImGui::PushID(side.label);
     const ImGuiID field = ImGui::GetID("##text");
-    ImGui::TextDisabled("%s  S = %d", ctx.t(side.label), static_cast<int>(applied_ids(ctx.session, side_of(side)).size()));
+    ImGui::TextDisabled("%s  S = %d", ctx.t(side.label),
+                        static_cast<int>(applied_ids(ctx.session, side_of(side)).size()));
     side_chips(ctx, side, field);
     field_error(ctx.session, field);
     ImGui::PopID();

@@ -270,11 +270,12 @@ void draw_masks_panel(PanelContext& ctx) {
                          plan_row(ctx, kCombined, src, tgt, keep, kCombinedSize, scale));
     };
     const float avail_h = ImGui::GetContentRegionAvail().y;
-    const float scale = largest_fitting_scale(smallest_scale(ctx), 1.0f, [&](float s) {
-                            const auto [ingredients, combined] = plan(s);
-                            return row_height(ctx, ingredients) + heading_height() + row_height(ctx, combined) <=
-                                   avail_h;
-                        }).value_or(1.0f);  // a pane too small for them even then: the largest cells, and it scrolls
+    const auto fits_pane = [&](float s) {
+        const auto [ingredients, combined] = plan(s);
+        return row_height(ctx, ingredients) + heading_height() + row_height(ctx, combined) <= avail_h;
+    };
+    // A pane too small for them even then: the largest cells, and it scrolls.
+    const float scale = largest_fitting_scale(smallest_scale(ctx), 1.0f, fits_pane).value_or(1.0f);
     const auto [ingredients, combined] = plan(scale);
     draw_row(ctx, ingredients);
     ImGui::Spacing();

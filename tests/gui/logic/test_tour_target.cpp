@@ -53,7 +53,7 @@ TEST_CASE("scrolling to a task widget puts its section's heading at the top, the
     TourTargetProbe p = drawn_at(ImVec2(400, 1000), ImVec2(690, 1300));
     p.section_top = 940.0f;
     const float gap = 6.0f, scroll = scroll_y_to_section(p, 50.0f, 100.0f, 700.0f, gap);
-    const float moved = scroll - 50.0f;  // content moves up by the change of scroll
+    const float moved = scroll - 50.0f;     // content moves up by the change of scroll
     CHECK(940.0f - moved == 100.0f + gap);  // the heading whole, just below the visible top
     CHECK(1300.0f - moved <= 700.0f);       // and the widget below it
 
