@@ -69,12 +69,42 @@ constexpr float kPi = 3.14159265f;
 struct Candidate {
     PlacedLabel label;
     bool shown = false;  // false: empty, or too long to abbreviate
+    // Where its start along the axis may slide when thinned and still mark its cell: its box over the cell's
+    // centre and within the cells' span (the place it has when it may not move).
+    float slide_lo = 0.0f, slide_hi = 0.0f;
 };
 
 struct Style {
     LabelStyle style = LabelStyle::horizontal;
     float angle = 0.0f;
 };
+
+// Whether labels in this style stand side by side along the axis (rows, flat or upright columns), so that one can
+// slide along it; slanted ones are spaced across their text.
+bool along_axis(const AxisLabelRequest& r, Style st) {
+    return r.axis == LabelAxis::rows || st.style == LabelStyle::horizontal || std::cos(st.angle) < 1e-3f;
+}
+
+// A label's start along the axis, and how far it reaches along it.
+float along_start(const PlacedLabel& l, const AxisLabelRequest& r) {
+    return r.axis == LabelAxis::rows ? l.pos.y : l.pos.x;
+}
+float along_extent(const PlacedLabel& l, const AxisLabelRequest& r, Style st) {
+    return r.axis == LabelAxis::columns && st.style == LabelStyle::horizontal ? l.size.w : l.size.h;
+}
+void set_along_start(PlacedLabel& l, const AxisLabelRequest& r, float start) {
+    (r.axis == LabelAxis::rows ? l.pos.y : l.pos.x) = start;
+}
+
+// The range `cand` may slide in (see Candidate): over its cell's centre `mid`, and within the cells' `span`
+// when it fits there (as its own place is kept). Only labels side by side along the axis slide.
+void set_slide_range(Candidate& cand, const AxisLabelRequest& r, Style st, float mid, float span) {
+    const float start = along_start(cand.label, r), extent = along_extent(cand.label, r, st);
+    cand.slide_lo = cand.slide_hi = start;
+    if (span < extent) return;
+    cand.slide_lo = std::max(mid - extent, 0.0f);
+    cand.slide_hi = std::min(mid, span - extent);
+}
 
 // Every label of `labels` placed in `style`, abbreviated to the room it has.
 std::vector<Candidate> candidates(const std::vector<std::string>& labels, const std::vector<LabelSize>& sizes,
@@ -129,6 +159,7 @@ std::vector<Candidate> candidates(const std::vector<std::string>& labels, const 
         // (by less than half a line) rather than overhang a neighbouring plot's labels or the window's edge.
         if (r.axis == LabelAxis::columns && st.style == LabelStyle::rotated && c < 1e-3f && span >= l.size.h)
             l.pos.x = std::clamp(l.pos.x, 0.0f, span - l.size.h);
+        set_slide_range(cand, r, st, mid, span);
     }
     return out;
 }
@@ -148,35 +179,71 @@ bool collide(const PlacedLabel& a, const PlacedLabel& b, const AxisLabelRequest&
     return b.pos.x * s + b.pos.y * c < a.pos.x * s + a.pos.y * c + a.size.h + r.gap;
 }
 
-// The labels shown: the kept one, the first, the last, then every stride-th, each only if it clears its
-// shown neighbours. Checking neighbours suffices: each label's extent holds its own cell's centre.
-std::vector<int> thin(const std::vector<Candidate>& cands, const AxisLabelRequest& r, Style st, int stride) {
+// The labels that are always shown, by priority: the kept one, the first, the last, each at its own place and only
+// if it clears those before it. Checking neighbours suffices: each label's extent holds its own cell's centre.
+std::set<int> fixed_labels(const std::vector<Candidate>& cands, const AxisLabelRequest& r, Style st) {
     const int n = static_cast<int>(cands.size());
     std::vector<int> order;
     if (r.keep >= 0 && r.keep < n) order.push_back(r.keep);
-    int first = -1, last = -1;
-    for (int i = 0; i < n; ++i)
-        if (cands[static_cast<size_t>(i)].shown) {
-            if (first < 0) first = i;
-            last = i;
-        }
-    if (first < 0) return {};
-    order.push_back(first);
-    order.push_back(last);
-    for (int i = 0; i < n; i += stride) order.push_back(i);
-    std::set<int> kept;
+    const auto shown = [&](const Candidate& c) { return c.shown; };
+    const auto first = std::find_if(cands.begin(), cands.end(), shown);
+    if (first == cands.end()) return {};
+    order.push_back(static_cast<int>(first - cands.begin()));
+    order.push_back(static_cast<int>(std::find_if(cands.rbegin(), cands.rend(), shown).base() - cands.begin()) - 1);
+    std::set<int> fixed;
     for (int i : order) {
-        if (!cands[static_cast<size_t>(i)].shown || kept.count(i)) continue;
-        const auto next = kept.upper_bound(i);
-        if (next != kept.end() &&
+        if (!cands[static_cast<size_t>(i)].shown || fixed.count(i)) continue;
+        const auto next = fixed.upper_bound(i);
+        if (next != fixed.end() &&
             collide(cands[static_cast<size_t>(i)].label, cands[static_cast<size_t>(*next)].label, r, st))
             continue;
-        if (next != kept.begin() &&
+        if (next != fixed.begin() &&
             collide(cands[static_cast<size_t>(*std::prev(next))].label, cands[static_cast<size_t>(i)].label, r, st))
             continue;
-        kept.insert(i);
+        fixed.insert(i);
     }
-    return {kept.begin(), kept.end()};
+    return fixed;
+}
+
+// `cand` placed between the label shown before it and the next fixed one (either may be absent): at its own place
+// if it clears both; else, when it may slide, at the nearest place in its range that does. False: no such place.
+bool fit_between(const Candidate& cand, const PlacedLabel* before, const PlacedLabel* after, const AxisLabelRequest& r,
+                 Style st, bool slide, PlacedLabel& out) {
+    out = cand.label;
+    if (!slide || !along_axis(r, st))
+        return !(before && collide(*before, out, r, st)) && !(after && collide(out, *after, r, st));
+    const float gap = along_gap(r, st);
+    float lo = cand.slide_lo, hi = cand.slide_hi;
+    if (before) lo = std::max(lo, along_start(*before, r) + along_extent(*before, r, st) + gap);
+    if (after) hi = std::min(hi, along_start(*after, r) - gap - along_extent(out, r, st));
+    if (lo > hi) return false;
+    set_along_start(out, r, std::clamp(along_start(out, r), lo, hi));
+    return true;
+}
+
+// The labels shown, in index order: the fixed ones (fixed_labels), and between them every stride-th from the
+// first column or row, each that finds room. Thinned (`slide`), a label slides within its range to clear the one
+// before it, so an end label moved inwards to stay within the cells does not push its neighbour out: the stride
+// stays even. Only those next to a fixed label may find no room.
+std::vector<PlacedLabel> thin(const std::vector<Candidate>& cands, const AxisLabelRequest& r, Style st, int stride,
+                              bool slide) {
+    const std::set<int> fixed = fixed_labels(cands, r, st);
+    std::vector<PlacedLabel> out;
+    auto next_fixed = fixed.begin();
+    for (int i = 0; i < static_cast<int>(cands.size()); ++i) {
+        const Candidate& cand = cands[static_cast<size_t>(i)];
+        if (next_fixed != fixed.end() && i == *next_fixed) {
+            out.push_back(cand.label);
+            ++next_fixed;
+            continue;
+        }
+        if (i % stride != 0 || !cand.shown) continue;
+        const PlacedLabel* after = next_fixed != fixed.end() ? &cands[static_cast<size_t>(*next_fixed)].label : nullptr;
+        PlacedLabel placed;
+        if (fit_between(cand, out.empty() ? nullptr : &out.back(), after, r, st, slide, placed))
+            out.push_back(std::move(placed));
+    }
+    return out;
 }
 
 // The smallest stride at which neighbouring labels clear each other.
@@ -196,6 +263,7 @@ int min_stride(const std::vector<Candidate>& cands, const AxisLabelRequest& r, S
 struct Plan {
     Style style;
     std::vector<Candidate> cands;
+    bool thinned = false;
     int stride = 1;
     size_t shown = 0;     // with nothing kept
     int abbreviated = 0;  // among the shown
@@ -204,11 +272,11 @@ struct Plan {
 Plan plan(const std::vector<std::string>& labels, const std::vector<LabelSize>& sizes, const TextMeasure& measure,
           AxisLabelRequest r, Style st, bool thinned) {
     r.keep = -1;  // the style never depends on the hover
-    Plan p{st, candidates(labels, sizes, measure, r, st)};
+    Plan p{st, candidates(labels, sizes, measure, r, st), thinned};
     p.stride = thinned ? round_stride(min_stride(p.cands, r, st)) : 1;
-    const std::vector<int> shown = thin(p.cands, r, st, p.stride);
+    const std::vector<PlacedLabel> shown = thin(p.cands, r, st, p.stride, thinned);
     p.shown = shown.size();
-    for (int i : shown) p.abbreviated += p.cands[static_cast<size_t>(i)].label.abbreviated ? 1 : 0;
+    for (const PlacedLabel& l : shown) p.abbreviated += l.abbreviated ? 1 : 0;
     return p;
 }
 
@@ -278,8 +346,7 @@ AxisLabels layout_axis_labels(const std::vector<std::string>& labels, const Text
     out.stride = p.stride;
     for (const Candidate& c : p.cands)
         if (c.shown) out.reserve = out.reserve.united(c.label.box().bounds());
-    for (int i : thin(p.cands, request, p.style, p.stride))
-        out.placed.push_back(std::move(p.cands[static_cast<size_t>(i)].label));
+    out.placed = thin(p.cands, request, p.style, p.stride, p.thinned);
     if (!out.reserve.empty())
         out.depth = request.axis == LabelAxis::rows    ? -out.reserve.x0
                     : request.side == LabelSide::above ? -out.reserve.y0

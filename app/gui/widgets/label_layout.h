@@ -18,6 +18,9 @@
 //            first, the last and the kept (hovered) one always, horizontal or at 90°, whichever shows more.
 //   rows:    horizontal, right-aligned before the cells, abbreviated past the band's width, thinned when
 //            the pitch is smaller than a line.
+// Thinned labels are evenly spaced: every k-th one shows, each sliding along the axis if it must (its box still
+// over its cell's centre and within the cells' span) to clear the one before it, such as an end label moved
+// inwards; only a k-th label beside the last or the kept one may find no room.
 #pragma once
 
 #include <functional>
@@ -81,7 +84,7 @@ struct PlacedLabel {
 struct AxisLabels {
     LabelStyle style = LabelStyle::horizontal;
     float angle = 0.0f;               // of every rotated label
-    int stride = 1;                   // 1: every label; k: every k-th (plus first, last and kept)
+    int stride = 1;                   // 1: every label; k: every k-th from index 0 (plus first, last and kept)
     std::vector<PlacedLabel> placed;  // in index order
     // The room to reserve: every label's box in this style, shown or not, so a hover never moves the cells.
     LabelRect reserve;

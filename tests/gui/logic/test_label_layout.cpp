@@ -13,6 +13,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace attnlab::gui;
@@ -146,6 +147,29 @@ bool is_prefix(const std::string& prefix, const std::string& s) { return s.compa
 
 const std::string kEllipsis = "…";
 
+// Whether thinned labels are evenly spaced: besides the last of `n`, every stride-th index from 0
+// up to the last one shown, with no gap; past it, only those within `reach` pixels of the last label (`pitch` apart),
+// where no label fits beside it. So "0, 10, 15, …" (5 left out beside a first label moved inwards) or "q0, q4, q6"
+// fail.
+bool evenly_thinned(const AxisLabels& axis, int n, float pitch, float reach) {
+    std::vector<int> grid;  // the stride-th indices shown, in order
+    for (const PlacedLabel& l : axis.placed)
+        if (l.index != n - 1) grid.push_back(l.index);
+    if (grid.empty()) return false;
+    for (size_t i = 0; i < grid.size(); ++i)
+        if (grid[i] != static_cast<int>(i) * axis.stride) return false;
+    for (int missing = grid.back() + axis.stride; missing < n - 1; missing += axis.stride)
+        if ((n - 1 - missing) * pitch >= reach) return false;
+    return true;
+}
+
+// Where a placed label lies along its axis: its start and end (rows: y; flat or upright columns: x).
+std::pair<float, float> along(const PlacedLabel& l, LabelAxis axis) {
+    if (axis == LabelAxis::rows) return {l.pos.y, l.pos.y + l.size.h};
+    const LabelRect b = l.box().bounds();
+    return {b.x0, b.x1};
+}
+
 }  // namespace
 
 TEST_CASE("axis labels never overlap each other or the cells, columns above or below, over many token lists",
@@ -269,6 +293,23 @@ TEST_CASE("axis labels never overlap each other or the cells, columns above or b
                                 ? n * pitch >= first.w + last.w + 2.0f * pitch + gap
                                 : (n - 1) * pitch * std::sin(c.angle) - inwards >= std::max(first.h, last.h) + gap;
                         if (room) CHECK(shown.back());
+                        const bool slanted = axis == &c && c.style == LabelStyle::rotated && c.angle < 1.5f;
+                        std::string indices;  // the labels shown, for a failure's message
+                        for (const PlacedLabel& l : axis->placed) indices += std::to_string(l.index) + " ";
+                        INFO((axis == &c ? "columns" : "rows") << ", stride " << axis->stride << ": " << indices);
+                        const bool flat_columns = axis == &c && c.style == LabelStyle::horizontal;
+                        float widest = 0.0f;  // along the axis: a label's width (flat columns) or its line
+                        for (const std::string& text : full)
+                            widest = std::max(widest, flat_columns ? measure(text).w : measure(text).h);
+                        const float reach = 2.0f * (widest + std::max(col_req.gap, row_req.gap));
+                        if (axis->stride > 1 && shown.back()) CHECK(evenly_thinned(*axis, n, pitch, reach));
+                        if (axis->stride > 1 && !slanted)  // a thinned label still marks its own cell
+                            for (const PlacedLabel& l : axis->placed) {
+                                const auto [start, end] = along(l, axis == &c ? LabelAxis::columns : LabelAxis::rows);
+                                const float mid = (l.index + 0.5f) * pitch;
+                                CHECK(start <= mid + 0.01f);
+                                CHECK(end >= mid - 0.01f);
+                            }
                     }
                 }
             }
@@ -312,6 +353,48 @@ TEST_CASE("a short sentence lies flat, a Hangul one rotates, a long one thins", 
     CHECK(rows.placed[0].abbreviated);
     CHECK(rows.placed[0].size.w <= 76.01f);
     CHECK(rows.at({rows.placed[0].pos.x + 1.0f, rows.placed[0].pos.y + 1.0f}) == &rows.placed[0]);
+}
+
+TEST_CASE("thinned labels are evenly spaced: none that fits is left out beside an end label moved inwards",
+          "[labels]") {
+    const FontMetrics font(17.0f);
+    const TextMeasure measure = font.measure();
+    const float line = measure("0").h;
+    // The positional encoding's 64 positions, a little over a quarter of a line apart (rows, and columns at 90°):
+    // every 5th shows, and the 5th too, though the first label is moved down (or right) to stay within the cells.
+    std::vector<std::string> positions;
+    for (int i = 0; i < 64; ++i) positions.push_back(std::to_string(i));
+    const float pe_pitch = 0.276f * line;
+    const AxisLabels pe_rows =
+        layout_axis_labels(positions, measure, {LabelAxis::rows, pe_pitch, 128.0f, 0.0f, 0.05f * 17.0f, -1, 8.0f});
+    const float reach = 2.0f * (line + 0.12f * 17.0f);
+    REQUIRE(pe_rows.stride == 5);
+    CHECK(pe_rows.placed.at(1).index == 5);
+    CHECK(evenly_thinned(pe_rows, 64, pe_pitch, reach));
+    AxisLabelRequest pe_cols_request{LabelAxis::columns, pe_pitch, 96.0f, 0.0f, 0.12f * 17.0f, -1, 4.0f};
+    pe_cols_request.word_gap = 0.5f * 17.0f;
+    const AxisLabels pe_cols = layout_axis_labels(positions, measure, pe_cols_request);
+    CHECK(pe_cols.stride > 1);
+    CHECK(pe_cols.placed.at(1).index == pe_cols.stride);
+    CHECK(evenly_thinned(pe_cols, 64, pe_pitch, reach));
+
+    // W_Q's 16 rows a little over half a line apart: q0, q2, q4, …, not q0, q4, q6.
+    std::vector<std::string> rows;
+    for (int i = 0; i < 16; ++i) rows.push_back("q" + std::to_string(i));
+    const AxisLabels q =
+        layout_axis_labels(rows, measure, {LabelAxis::rows, 0.574f * line, 128.0f, 0.0f, 0.05f * 17.0f, -1, 8.0f});
+    REQUIRE(q.stride == 2);
+    CHECK(q.placed.at(1).index == 2);
+    CHECK(evenly_thinned(q, 16, 0.574f * line, reach));
+
+    // Hovering a row keeps it, and the rest stays even around it.
+    const AxisLabels hovered =
+        layout_axis_labels(positions, measure, {LabelAxis::rows, pe_pitch, 128.0f, 0.0f, 0.05f * 17.0f, 33, 8.0f});
+    bool kept = false;
+    for (const PlacedLabel& l : hovered.placed) kept |= l.index == 33;
+    CHECK(kept);
+    for (const PlacedLabel& l : hovered.placed)
+        if (l.index != 33 && l.index != 63) CHECK(l.index % hovered.stride == 0);
 }
 
 TEST_CASE("flat column labels keep a word's space between them, so neighbouring Hangul words read apart", "[labels]") {
