@@ -190,7 +190,7 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
         char layer_name[48];
         std::snprintf(layer_name, sizeof layer_name, l == current ? "%s %d ▶" : "%s %d", ctx.t("Layer"), l);
         draw->AddText(ImVec2(origin.x, thumb_y(l)), l == current ? IM_COL32(255, 200, 40, 255) : text, layer_name);
-        if (computed) draw_axis_labels(draw, ImVec2(x0, thumb_y(l)), query_labels, dimmed);
+        draw_axis_labels(draw, ImVec2(x0, thumb_y(l)), query_labels, dimmed);  // the tokens, run or not
         for (int h = 0; h < H; ++h) {
             const ImVec2 p(thumb_x(h), thumb_y(l)), q(p.x + thumb, p.y + thumb);
             ImGui::SetCursorScreenPos(p);
@@ -225,15 +225,12 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
             }
         }
     }
-    // The key tokens under each head's last thumbnail; then one colour bar for every thumbnail.
+    // The key tokens under each head's last thumbnail, whether its layer has run yet or not (they are the input's,
+    // and the room for them is kept); then one colour bar for every thumbnail.
     draw->ChannelsSetCurrent(1);
     const float keys_y = thumb_y(n_layers - 1) + thumb;
-    float key_depth = 0.0f;
-    if (ctx.stepper().entry(weights_of({use, n_layers - 1}))) {
-        for (int h = 0; h < H; ++h)
-            draw_axis_labels(draw, ImVec2(thumb_x(h), thumb_y(n_layers - 1)), key_labels, dimmed);
-        key_depth = key_labels.depth;
-    }
+    const float key_depth = key_labels.depth;
+    for (int h = 0; h < H; ++h) draw_axis_labels(draw, ImVec2(thumb_x(h), thumb_y(n_layers - 1)), key_labels, dimmed);
     draw->ChannelsMerge();
     if (bar_right)
         ImGui::SetCursorScreenPos(ImVec2(thumb_x(H) + ctx.em, y0));
