@@ -12,7 +12,6 @@ namespace attnlab::gui {
 
 namespace {
 
-// Greyed text that wraps at the window's edge.
 // The stack shown: chosen with the radio buttons, and switched when the stepper moves onto the other
 // stack's steps. Fallback until ViewState has a field for it: the choice lives in ImGui's window storage.
 bool choose_decoder(PanelContext& ctx) {

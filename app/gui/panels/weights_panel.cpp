@@ -35,7 +35,6 @@ struct WeightsCache {
     uint64_t version = 0;  // bumps whenever display changes
 };
 
-// Greyed text that wraps at the window's edge.
 bool is_in_proj(const std::string& name) { return name.ends_with("in_proj_weight"); }
 bool is_out_proj(const std::string& name) { return name.ends_with("out_proj.weight"); }
 

@@ -4,6 +4,8 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
+
 namespace attnlab::gui {
 
 namespace {
@@ -54,10 +56,14 @@ std::string wrap_at_spaces(std::string_view text, float width, const std::functi
 }
 
 void text_wrapped_at_spaces(const char* text) {
-    // As ImGui::TextWrapped reckons it: to the pushed wrap position, else the window's right edge.
+    // To the pushed wrap position, else ImGui's edge (the work rect's: a table cell's, a column's) but never past the
+    // visible content region, left of the vertical scrollbar: in a window that scrolls sideways (every view) ImGui's
+    // own edge is the content's width, under the scrollbar or beyond it.
     const ImGuiWindow* window = ImGui::GetCurrentWindowRead();
-    const float width =
-        ImGui::CalcWrapWidthForPos(window->DC.CursorPos, window->DC.TextWrapPos < 0.0f ? 0.0f : window->DC.TextWrapPos);
+    const float visible_right = std::min(window->WorkRect.Max.x, window->ContentRegionRect.Max.x);
+    const float right =
+        window->DC.TextWrapPos > 0.0f ? window->Pos.x - window->Scroll.x + window->DC.TextWrapPos : visible_right;
+    const float width = std::max(right - window->DC.CursorPos.x, 1.0f);
     const std::string lines = wrap_at_spaces(
         text, width, [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
     ImGui::TextUnformatted(lines.c_str());

@@ -13,8 +13,8 @@ namespace attnlab::gui {
 // in `text` are kept.
 std::string wrap_at_spaces(std::string_view text, float width, const std::function<float(std::string_view)>& measure);
 
-// ImGui::TextWrapped, breaking only at spaces: to the pushed wrap position (PushTextWrapPos), else the window's
-// right edge.
+// ImGui::TextWrapped, breaking only at spaces: to the pushed wrap position (PushTextWrapPos), else the right edge
+// of what shows of the window (left of its vertical scrollbar, even where the content is wider and scrolls).
 void text_wrapped_at_spaces(const char* text);
 
 }  // namespace attnlab::gui
