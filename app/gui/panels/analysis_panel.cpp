@@ -23,6 +23,9 @@ namespace {
 
 constexpr int kLensColumns = 12;  // positions shown at once: a GPT-2 lens is costly, and a table wider is unreadable
 constexpr int kLensTop = 5;       // tokens in each cell's tooltip
+// A position's column in the lens: its tokens whole up to 6 em; narrower (cut with "…", whole on hover) to fit
+// the pane, down to 4 em; then fewer positions show at once.
+constexpr float kLensColumnMaxEm = 6.0f, kLensColumnMinEm = 4.0f;
 
 struct HeadRow {
     const HeadSummary::Layer* layer;
@@ -33,6 +36,7 @@ struct HeadRow {
 struct AnalysisCache {
     uint64_t lens_version = 0;
     int lens_first_position = -1;
+    int lens_positions_shown = 0;
     Result<LogitLens> lens = Error{""};
     uint64_t heads_version = 0;
     HeadSummary heads;
@@ -52,15 +56,18 @@ uint64_t trace_version(const Stepper& stepper) {
 
 std::string token_text(const PanelContext& ctx, int id) { return token_or_id(output_vocab(ctx), id); }
 
-// A probability as a cell colour: the window background towards the accent colour.
-// A table no taller than its rows (a header and `rows`), nor than the space left.
-ImVec2 table_size(int rows) {
+// The height a table of a header and `rows` takes, and a horizontal scrollbar's when it scrolls sideways.
+float table_height(int rows, bool scrolls_sideways) {
     const float row_h = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
-    const float scrollbar = ImGui::GetStyle().ScrollbarSize;
-    return ImVec2(0.0f,
-                  std::min(ImGui::GetContentRegionAvail().y, (static_cast<float>(rows) + 1.0f) * row_h + scrollbar));
+    return (static_cast<float>(rows) + 1.0f) * row_h + (scrolls_sideways ? ImGui::GetStyle().ScrollbarSize : 0.0f);
 }
 
+// A table no taller than its rows, nor than the space left.
+ImVec2 table_size(int rows, bool scrolls_sideways = true) {
+    return ImVec2(0.0f, std::min(ImGui::GetContentRegionAvail().y, table_height(rows, scrolls_sideways)));
+}
+
+// A probability as a cell colour: the window background towards the accent colour.
 ImU32 probability_color(float p) {
     const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), hi(0.16f, 0.47f, 0.86f, 1.0f);
     const float t = std::clamp(std::sqrt(p), 0.0f, 1.0f);  // small probabilities still show
@@ -83,6 +90,32 @@ void fitted_text(const std::string& text, float max_w, const TextMeasure& measur
     if (shown != text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
 }
 
+// The lens table's columns across the pane: the row names', then `count` positions `width` wide each.
+struct LensColumns {
+    float label_w = 0.0f;
+    int count = 1;
+    float width = 0.0f;
+};
+
+// As many positions (of `T`, at most kLensColumns) as fit the pane whole at kLensColumnMinEm or more, each as
+// wide as the room allows up to kLensColumnMaxEm: the table ends inside the pane, no header cut at its edge.
+LensColumns lens_columns(const PanelContext& ctx, int T) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ModelConfig& config = ctx.config();
+    const int n_layers = config.has_decoder() ? config.n_decoder_layers : config.n_encoder_layers;
+    LensColumns c;
+    c.label_w = std::max(ImGui::CalcTextSize(row_label(ctx, 0).c_str()).x,
+                         ImGui::CalcTextSize(row_label(ctx, static_cast<size_t>(n_layers)).c_str()).x);
+    const bool scrolls_down = table_height(n_layers + 1, false) > ImGui::GetContentRegionAvail().y;
+    const float cell_extra = 2.0f * style.CellPadding.x + 1.0f;  // a column's padding and its border
+    const float room = ImGui::GetContentRegionAvail().x - 1.0f - (c.label_w + cell_extra) -
+                       (scrolls_down ? style.ScrollbarSize : 0.0f);
+    const int fit = static_cast<int>(room / (kLensColumnMinEm * ctx.em + cell_extra));
+    c.count = std::clamp(fit, 1, std::clamp(T, 1, kLensColumns));
+    c.width = std::floor(std::min(room / static_cast<float>(c.count) - cell_extra, kLensColumnMaxEm * ctx.em));
+    return c;
+}
+
 void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
     text_disabled_wrapped(
         ctx.t("Each layer's output read as if it were the last: through the final norm and the "
@@ -90,20 +123,23 @@ void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
     const std::vector<int>& ids =
         ctx.config().has_decoder() ? ctx.stepper().inputs().tgt_ids : ctx.stepper().inputs().src_ids;
     const int T = static_cast<int>(ids.size());
+    const LensColumns layout = lens_columns(ctx, T);
     int& first = ctx.view.analysis.lens_first_position;
-    first = std::clamp(first, 0, std::max(0, T - kLensColumns));
-    if (T > kLensColumns) {
+    first = std::clamp(first, 0, std::max(0, T - layout.count));
+    if (T > layout.count) {
         ImGui::SetNextItemWidth(14.0f * ctx.em);
-        ImGui::SliderInt(ctx.t("first position"), &first, 0, T - kLensColumns);
+        ImGui::SliderInt(ctx.t("first position"), &first, 0, T - layout.count);
     }
     const uint64_t version = trace_version(ctx.stepper());
-    if (cache.lens_version != version || cache.lens_first_position != first) {
+    if (cache.lens_version != version || cache.lens_first_position != first ||
+        cache.lens_positions_shown != layout.count) {
         std::vector<int> positions;
-        for (int p = first; p < std::min(T, first + kLensColumns); ++p) positions.push_back(p);
+        for (int p = first; p < std::min(T, first + layout.count); ++p) positions.push_back(p);
         cache.lens = version ? logit_lens(ctx.stepper(), positions, kLensTop)
                              : Result<LogitLens>(Error{ctx.t("Run the stepper to the end to read the layers.")});
         cache.lens_version = version;
         cache.lens_first_position = first;
+        cache.lens_positions_shown = layout.count;
     }
     if (!cache.lens) {
         ImGui::TextDisabled("%s", cache.lens.error().message.c_str());
@@ -111,14 +147,13 @@ void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
     }
     const LogitLens& lens = *cache.lens;
     const int columns = static_cast<int>(lens.positions.size());
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("lens", columns + 1, flags, table_size(static_cast<int>(lens.rows.size())))) return;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("lens", columns + 1, flags, table_size(static_cast<int>(lens.rows.size()), false))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
-    const float column_w = 6.0f * ctx.em, fit = column_w;  // a longer token is cut with "…", whole on hover
+    const float fit = layout.width;  // a longer token is cut with "…", whole on hover
     const TextMeasure measure = imgui_text_measure();
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 5.5f * ctx.em);
-    for (int c = 0; c < columns; ++c) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, column_w);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, layout.label_w);
+    for (int c = 0; c < columns; ++c) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, layout.width);
     // Headers as plain text: a WordPiece "##s" would be read as an ImGui label's id part.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int c = 0; c < columns; ++c) {
