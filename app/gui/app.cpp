@@ -408,17 +408,17 @@ void App::draw_layout() {
     const float em = ImGui::GetFontSize();
     PanelContext ctx{session_, view_, heatmaps_, paths_, status, caches_, em, training_};
     const ImVec2 origin = vp->WorkPos, size = vp->WorkSize;
-    // On a projector the views matter most: the side panels get less of the width, but never less
-    // than 16 em, where the Model view's switches still read whole. In classroom mode only the tour's
-    // card stays beside the view, and without a tour the view has it all.
-    float side_w = std::min(25.0f * em, std::max(size.x * (view_.settings.presentation ? 0.24f : 0.32f), 16.0f * em));
-    if (view_.settings.classroom)
-        side_w = tour_.active() ? std::min({30.0f * em, std::max(size.x * 0.32f, 16.0f * em), size.x * 0.45f}) : 0.0f;
     // The stepper: controls, timeline and 4 lines of explanation; in classroom mode one line of controls.
     const ImGuiStyle& style = ImGui::GetStyle();
     const float stepper_h = view_.settings.classroom ? ImGui::GetFrameHeight() + 2.0f * style.WindowPadding.y
                                                      : std::min(10.6f * em, size.y * 0.3f);
     const float body_h = size.y - stepper_h;
+    // On a projector the views matter most: the side panels get less of the width, but never less
+    // than 16 em, where the Model view's switches still read whole. In classroom mode only the tour's
+    // card stays beside the view, as wide as its chapter needs, and without a tour the view has it all.
+    float side_w = std::min(25.0f * em, std::max(size.x * (view_.settings.presentation ? 0.24f : 0.32f), 16.0f * em));
+    if (view_.settings.classroom)
+        side_w = tour_.active() ? classroom_tour_card_width(ctx, tour_, size.x, body_h) : 0.0f;
 
     auto fixed_window = [&](const char* title, ImVec2 pos, ImVec2 sz, auto&& body) {
         ImGui::SetNextWindowPos(pos);

@@ -1,6 +1,8 @@
 // Histogram of the FFN values: 40 bins over [min, max], a tooltip per bar, axis ends labelled.
 #include "panels/ffn_histogram.h"
 
+#include "panels/word_wrap.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -44,11 +46,14 @@ Histogram histogram_of(const Tensor& values, bool skip_zeros) {
 
 void draw_ffn_histogram(const PanelContext& ctx, const Tensor& values, bool skip_zeros) {
     const Histogram h = histogram_of(values, skip_zeros);
+    char title[256];  // wrapped: a narrow view (beside the tour's card in classroom mode) has no room for it whole
     if (skip_zeros)
-        ImGui::Text(ctx.t("Histogram of the non-zero values. Exactly 0: %d of %lld (%.1f%%)"), h.zeros,
-                    static_cast<long long>(values.numel()), 100.0 * h.zeros / std::max<int64_t>(1, values.numel()));
+        std::snprintf(title, sizeof title, ctx.t("Histogram of the non-zero values. Exactly 0: %d of %lld (%.1f%%)"),
+                      h.zeros, static_cast<long long>(values.numel()),
+                      100.0 * h.zeros / std::max<int64_t>(1, values.numel()));
     else
-        ImGui::TextUnformatted(ctx.t("Histogram of the values"));
+        std::snprintf(title, sizeof title, "%s", ctx.t("Histogram of the values"));
+    text_wrapped_at_spaces(title);
 
     const float w = std::min(ImGui::GetContentRegionAvail().x, 32.0f * ctx.em), hgt = 7.0f * ctx.em;
     const float axis_h = ImGui::GetTextLineHeightWithSpacing();

@@ -9,6 +9,7 @@
 #include "ops/activation.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace attnlab::gui {
 
@@ -145,8 +146,11 @@ void draw_ffn_panel(PanelContext& ctx) {
     const bool pre = choose_pre_activation(ctx);
 
     const char* act = activation_name(c.activation);
-    ImGui::Text("FFN(x) = %s(x·W_1ᵀ + b_1)·W_2ᵀ + b_2      x (N, C=%d) → (N, F=%d) → (N, C=%d)", act, c.d_model, c.d_ff,
-                c.d_model);
+    ImGui::Text("FFN(x) = %s(x·W_1ᵀ + b_1)·W_2ᵀ + b_2", act);
+    char shapes[96];  // beside the formula where it fits, else under it
+    std::snprintf(shapes, sizeof shapes, "x (N, C=%d) → (N, F=%d) → (N, C=%d)", c.d_model, c.d_ff, c.d_model);
+    same_line_if_fits(ImGui::CalcTextSize(shapes).x, 1.5f * ctx.em);
+    ImGui::TextUnformatted(shapes);
     ImGui::TextDisabled("%s:  %s", act, activation_formula(c.activation));
     const bool relu = c.activation == Activation::relu;
     if (relu) zeros_by_layer(ctx, stack, n_layers, layer);

@@ -36,11 +36,17 @@ void flow(bool first, float width) {
     if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
 }
 
+// A chip's size: the token and "·id" side by side, 0.3 em in from its sides and 0.2 em from its top and bottom.
+ImVec2 chip_size(const PanelContext& ctx, const std::string& token, const std::string& id_text) {
+    return ImVec2(ImGui::CalcTextSize(token.c_str()).x + ImGui::CalcTextSize(id_text.c_str()).x + 0.6f * ctx.em,
+                  ImGui::GetTextLineHeight() + 0.4f * ctx.em);
+}
+
 // A small framed chip: the token bright, "·id" dim. Returns true when clicked.
 bool chip(const PanelContext& ctx, bool first, const std::string& token, const std::string& id_text, ChipStyle style) {
     const float pad = 0.3f * ctx.em;
-    const float token_w = ImGui::CalcTextSize(token.c_str()).x, id_w = ImGui::CalcTextSize(id_text.c_str()).x;
-    const ImVec2 size(token_w + id_w + 2.0f * pad, ImGui::GetTextLineHeight() + 0.4f * ctx.em);
+    const float token_w = ImGui::CalcTextSize(token.c_str()).x;
+    const ImVec2 size = chip_size(ctx, token, id_text);
     flow(first, size.x);
     const bool clicked = ImGui::InvisibleButton("##chip", size);
     const bool hovered = ImGui::IsItemHovered();
@@ -141,7 +147,39 @@ void chip_tooltip(const PanelContext& ctx, const TokenRow& row, size_t i) {
     ImGui::EndTooltip();
 }
 
+// The height token_chips takes in `width` pixels for the tokens `ids` shown as `labels` (one per id), spacing after.
+float token_chips_height(const PanelContext& ctx, const std::vector<int>& ids, const std::vector<std::string>& labels,
+                         float width) {
+    std::vector<ImVec2> items;
+    for (size_t i = 0; i < ids.size() && i < labels.size(); ++i)
+        items.push_back(chip_size(ctx, visible(labels[i]), "·" + std::to_string(ids[i])));
+    items.push_back(chip_size(ctx, " + ", ""));
+    items.push_back(ImVec2(button_width_for(ctx.t("Add padding")), ImGui::GetFrameHeight()));
+    return flowed_height(items, width);
+}
+
 }  // namespace
+
+float flowed_height(const std::vector<ImVec2>& items, float width) {
+    const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+    float height = 0.0f, line_w = 0.0f, line_h = 0.0f;
+    for (const ImVec2& item : items) {
+        if (line_w > 0.0f && line_w + spacing.x + item.x > width) {  // as flow(): on the next line
+            height += line_h + spacing.y;
+            line_w = line_h = 0.0f;
+        }
+        line_w += (line_w > 0.0f ? spacing.x : 0.0f) + item.x;
+        line_h = std::max(line_h, item.y);
+    }
+    return items.empty() ? 0.0f : height + line_h + spacing.y;
+}
+
+float source_token_strip_height(const PanelContext& ctx, float width) {
+    if (!ctx.config().has_encoder()) return 0.0f;
+    const float label = ImGui::GetTextLineHeightWithSpacing();  // "Source  S = 5"
+    if (!ctx.session.model().src_vocab) return label;
+    return label + token_chips_height(ctx, ctx.stepper().inputs().src_ids, ctx.session.source().labels, width);
+}
 
 std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& row) {
     const ModelConfig& config = ctx.config();

@@ -20,8 +20,14 @@ struct TokenRow {
 // Draws the chips; returns the new id list when the user edited it this frame.
 std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& row);
 
+// The height items of these sizes take when each goes on the current line if it fits in `width`, else on the next
+// (as the chips and the tour card's buttons flow), with the spacing after the last line.
+float flowed_height(const std::vector<ImVec2>& items, float width);
+
 // The source's chips alone, labelled, for where the Input panel is hidden (the tour's card in
 // classroom mode); edits apply as in the Input panel. Draws nothing for a model without a source.
 void draw_source_token_strip(PanelContext& ctx);
+// The height draw_source_token_strip takes in `width` pixels (without a refusal under it).
+float source_token_strip_height(const PanelContext& ctx, float width);
 
 }  // namespace attnlab::gui

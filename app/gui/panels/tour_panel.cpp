@@ -1,15 +1,17 @@
 // The tour's card, laid out so that the task never scrolls away: the chapter line and title at the
 // top, what to look at in a box that scrolls when the card is short, and the task (with its done
 // note, the token chips it needs in classroom mode, and the buttons) right under it, its height
-// measured the frame before.
+// measured the frame before. In classroom mode the card is as wide as it must be for none of it to scroll.
 #include "panels/tour_panel.h"
 
 #include "panels/input_tokens.h"
 #include "panels/tour_target.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace attnlab::gui {
 
@@ -17,6 +19,7 @@ namespace {
 
 const ImVec4 kDoneColor(0.35f, 0.85f, 0.45f, 1.0f);
 const ImVec4 kTaskColor(1.0f, 0.78f, 0.16f, 1.0f);
+constexpr float kTitleScale = 1.15f;  // the chapter's title, a little larger than the text
 
 // The height of the card's pinned bottom part as last drawn (its chips and done note come and go).
 struct TourCardLayout {
@@ -29,6 +32,39 @@ bool flow_button(const char* label, bool first) {
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     if (!first && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
     return ImGui::Button(label);
+}
+
+// The card's buttons, in the order draw_task draws them: previous and next chapter, slides, end of the tour.
+std::array<const char*, 4> card_buttons(const PanelContext& ctx) {
+    return {ctx.t("◀ Previous"), ctx.t("Next ▶"), ctx.t("Slides"), ctx.t("End tour")};
+}
+
+// The height of `text` wrapped at `width` pixels at `scale` times the font size, and the spacing after it.
+float wrapped_height(const std::string& text, float width, float scale = 1.0f) {
+    return scale * ImGui::CalcTextSize(text.c_str(), nullptr, false, width / scale).y + ImGui::GetStyle().ItemSpacing.y;
+}
+
+// The height draw_task takes in classroom mode at `width`, its done note counted whether done yet or not (so the
+// card keeps its size when the task is done).
+float classroom_task_height(const PanelContext& ctx, const TourChapter& c, const TourText& t, float width) {
+    float h = ImGui::GetTextLineHeightWithSpacing() + wrapped_height(t.task, width) + wrapped_height(t.done, width);
+    if (c.task == TourTaskKind::edit_source) h += source_token_strip_height(ctx, width);
+    h += ImGui::GetStyle().ItemSpacing.y;  // Spacing()
+    std::vector<ImVec2> buttons;
+    for (const char* label : card_buttons(ctx)) buttons.emplace_back(button_width_for(label), ImGui::GetFrameHeight());
+    return h + flowed_height(buttons, width);
+}
+
+// The height the card's content takes in classroom mode at `width`, every part whole: the chapter line, the
+// title, the separator, what to look at (in its box) and the task.
+float classroom_card_height(const PanelContext& ctx, const TourChapter& c, const TourText& t, float width) {
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    return ImGui::GetTextLineHeightWithSpacing() + wrapped_height(t.title, width, kTitleScale) + spacing +
+           wrapped_height(t.look, width) + spacing + classroom_task_height(ctx, c, t, width);
+}
+
+const TourText& chapter_text(const PanelContext& ctx, const TourChapter& c) {
+    return c.in(ctx.view.settings.korean ? Language::korean : Language::english);
 }
 
 // The task, whether it is done, what it needs (the source chips when the Input panel is hidden), the buttons.
@@ -50,16 +86,17 @@ TourRequest draw_task(PanelContext& ctx, const TourRunner& tour, const TourChapt
     if (ctx.view.settings.classroom && c.task == TourTaskKind::edit_source) draw_source_token_strip(ctx);
     ImGui::Spacing();
 
+    const auto [previous, next, slides, end] = card_buttons(ctx);
     ImGui::BeginDisabled(tour.current() == 0);
-    if (flow_button(ctx.t("◀ Previous"), true)) req = {TourRequest::open, tour.current() - 1};
+    if (flow_button(previous, true)) req = {TourRequest::open, tour.current() - 1};
     ImGui::EndDisabled();
     ImGui::BeginDisabled(tour.current() + 1 >= n);
-    if (flow_button(ctx.t("Next ▶"), false)) req = {TourRequest::open, tour.current() + 1};
+    if (flow_button(next, false)) req = {TourRequest::open, tour.current() + 1};
     ImGui::EndDisabled();
-    if (flow_button(ctx.t("Slides"), false)) req.kind = TourRequest::export_slides;
+    if (flow_button(slides, false)) req.kind = TourRequest::export_slides;
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", ctx.t("Save this chapter's views as PNG slides in the working folder (E)"));
-    if (flow_button(ctx.t("End tour"), false)) req.kind = TourRequest::close;
+    if (flow_button(end, false)) req.kind = TourRequest::close;
     const char* keys =
         ctx.t("PgUp/PgDn chapters · ←/→ steps · P predict, R reveal · F5 classroom · L language · T tour");
     // The class needs the task, not the keys: in classroom mode or on a short card they are one hover away.
@@ -78,13 +115,12 @@ TourRequest draw_task(PanelContext& ctx, const TourRunner& tour, const TourChapt
 TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     const TourChapter* c = tour.chapter();
     if (!c) return {};
-    const Language lang = ctx.view.settings.korean ? Language::korean : Language::english;
-    const TourText& t = c->in(lang);
+    const TourText& t = chapter_text(ctx, *c);
     const int n = static_cast<int>(tour.chapters().size());
 
     ImGui::TextDisabled("%s %d / %d  ·  §%s", ctx.t("Chapter"), tour.current() + 1, n, c->section.c_str());
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::SetWindowFontScale(1.15f);
+    ImGui::SetWindowFontScale(kTitleScale);
     ImGui::TextUnformatted(t.title.c_str());
     ImGui::SetWindowFontScale(1.0f);
     ImGui::PopTextWrapPos();
@@ -96,11 +132,11 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     if (layout.bottom_h <= 0.0f)  // not drawn yet (a new chapter, a new model): the task's text and three lines more
         layout.bottom_h = ImGui::CalcTextSize(t.task.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
                           3.0f * ImGui::GetFrameHeightWithSpacing();
-    const float text_h = ImGui::CalcTextSize(t.look.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
-                         ImGui::GetStyle().ItemSpacing.y;
-    const float room = std::floor((ImGui::GetContentRegionAvail().y - layout.bottom_h) / ImGui::GetFontSize()) *
-                       ImGui::GetFontSize();  // whole lines: no half line cut at the box's edge
-    const float look_h = std::max(2.0f * ImGui::GetFontSize(), std::min(text_h, room));
+    const float text_h = wrapped_height(t.look, ImGui::GetContentRegionAvail().x);
+    const float space = ImGui::GetContentRegionAvail().y - layout.bottom_h;
+    const float room = text_h <= space ? text_h  // all of it; else whole lines: no half line cut at the box's edge
+                                       : std::floor(space / ImGui::GetFontSize()) * ImGui::GetFontSize();
+    const float look_h = std::max(2.0f * ImGui::GetFontSize(), room);
     ImGui::BeginChild("look", ImVec2(0, look_h), false);
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(t.look.c_str());
@@ -111,6 +147,21 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     const TourRequest req = draw_task(ctx, tour, *c, t);
     layout.bottom_h = ImGui::GetCursorPosY() - top;
     return req;
+}
+
+float classroom_tour_card_width(const PanelContext& ctx, const TourRunner& tour, float window_w, float card_h) {
+    const float em = ctx.em;
+    const float narrowest = std::min({30.0f * em, std::max(window_w * 0.32f, 16.0f * em), window_w * 0.45f});
+    const TourChapter* c = tour.chapter();
+    if (!c) return narrowest;
+    const TourText& t = chapter_text(ctx, *c);
+    const ImVec2 padding = ImGui::GetStyle().WindowPadding;
+    const float room = card_h - ImGui::GetFrameHeight() - 2.0f * padding.y;  // under the card's title bar
+    const float widest = std::max(narrowest, 0.5f * window_w);
+    float w = narrowest;
+    while (w < widest && classroom_card_height(ctx, *c, t, w - 2.0f * padding.x) > room)
+        w = std::min(widest, w + 0.5f * em);
+    return std::floor(w);
 }
 
 }  // namespace attnlab::gui

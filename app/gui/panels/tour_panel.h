@@ -14,4 +14,9 @@ struct TourRequest {
 
 TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour);
 
+// The card's width in classroom mode, where it stands `card_h` tall beside the view in a window `window_w` wide:
+// a third of the window (16 to 30 em), or wider, up to half of it, as the chapter needs to show whole (its text,
+// task, done note, chips and buttons) without its text box scrolling.
+float classroom_tour_card_width(const PanelContext& ctx, const TourRunner& tour, float window_w, float card_h);
+
 }  // namespace attnlab::gui
