@@ -187,7 +187,7 @@ bool App::start_training(const TrainJob& job) {
     return true;
 }
 
-void App::open_dropped_file(const std::string& path) { opener_.open(session_, view_, path); }
+void App::open_dropped_file(const std::string& path) { opener_.open(session_, path); }
 
 void App::handle_keys(FrameRequests& req) {
     const ImGuiIO& io = ImGui::GetIO();

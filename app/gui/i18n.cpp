@@ -688,6 +688,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"%s has config.json but no model.safetensors", "%s에는 config.json은 있지만 model.safetensors가 없습니다"},
         {"%s is a model folder this app cannot open", "%s은(는) 이 앱이 열 수 없는 모델 폴더입니다"},
         {"Dismiss", "닫기"},
+        {"Opening %s: reading the weights and running the forward pass (%.1f s)",
+         "%s 여는 중: 가중치를 읽고 순전파를 실행합니다 (%.1f초)"},
         {"Open a model", "모델 열기"},
         {"Choosing a file…", "파일을 고르는 중…"},
         {"No file chosen.", "선택한 파일이 없습니다."},

@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <cassert>
 #include <cfloat>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 namespace attnlab::gui {
 
@@ -33,18 +35,40 @@ const char* problem_format(OpenProblem::Kind kind) {
     return "%s";
 }
 
+// The opening line over the views: its text and a bar sweeping while the worker runs.
+void draw_opening(const BackgroundOpen& background, bool korean, float x, float y, float w) {
+    const float em = ImGui::GetFontSize();
+    ImGui::SetNextWindowPos(ImVec2(x + 0.5f * w, y), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(w - 2.0f * em, 10.0f * em), FLT_MAX));
+    constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+    if (ImGui::Begin("###opening", nullptr, flags)) {
+        ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+        const std::string line = opening_text(background, korean);
+        ImGui::TextUnformatted(line.c_str());
+        // No step count to show: the bar sweeps once a second to say the work goes on.
+        const float phase = static_cast<float>(std::fmod(background.seconds(), 1.0));
+        ImGui::ProgressBar(phase, ImVec2(ImGui::CalcTextSize(line.c_str()).x, 0.35f * em), "");
+    }
+    ImGui::End();
+}
+
 }  // namespace
 
-bool ModelOpener::open(Session& session, ViewState& view, const std::string& path) {
-    if (session.open_model_file(path)) {
-        remember_recent_file(view, path);
-        problem_.reset();
-        dialog_note_ = nullptr;
-        return true;
+void ModelOpener::open(const Session& session, const std::string& path) {
+    dialog_note_ = nullptr;
+    if (!background_.start(path, session)) waiting_ = path;
+}
+
+void ModelOpener::finish(Session& session, ViewState& view, Result<Session> opened) {
+    if (!opened) {
+        problem_ = explain_open_error(background_.path(), opened.error().message);
+        return;
     }
-    problem_ = explain_open_error(path, session.error());
-    session.clear_error();
-    return false;
+    session.adopt_session(std::move(*opened));
+    remember_recent_file(view, background_.path());
+    problem_.reset();
 }
 
 void ModelOpener::browse(const std::string& title) {
@@ -52,11 +76,16 @@ void ModelOpener::browse(const std::string& title) {
 }
 
 void ModelOpener::poll(Session& session, ViewState& view) {
+    if (std::optional<Result<Session>> opened = background_.take()) finish(session, view, std::move(*opened));
+    if (waiting_ && !background_.running()) {
+        open(session, *waiting_);
+        waiting_.reset();
+    }
     const std::optional<FileDialogResult> r = dialog_.take();
     if (!r) return;
     dialog_detail_ = r->message;
     switch (r->outcome) {
-        case FileDialogResult::Outcome::chosen: open(session, view, r->path); break;
+        case FileDialogResult::Outcome::chosen: open(session, r->path); break;
         case FileDialogResult::Outcome::cancelled: dialog_note_ = tr_noop("No file chosen."); break;
         case FileDialogResult::Outcome::unavailable:
             dialog_note_ =
@@ -64,6 +93,15 @@ void ModelOpener::poll(Session& session, ViewState& view) {
             break;
         case FileDialogResult::Outcome::failed: dialog_note_ = tr_noop("The file dialog did not open."); break;
     }
+}
+
+std::string opening_text(const BackgroundOpen& background, bool korean) {
+    const std::string name = std::filesystem::path(background.path()).filename().string();
+    const char* format = tr(korean, "Opening %s: reading the weights and running the forward pass (%.1f s)");
+    char line[512];
+    std::snprintf(line, sizeof line, format, name.empty() ? background.path().c_str() : name.c_str(),
+                  background.seconds());
+    return line;
 }
 
 std::string open_problem_text(const OpenProblem& problem, bool korean) {
@@ -75,6 +113,7 @@ std::string open_problem_text(const OpenProblem& problem, bool korean) {
 }
 
 void draw_open_problem(ModelOpener& opener, bool korean, float x, float y, float w) {
+    if (opener.opening()) return draw_opening(opener.background(), korean, x, y, w);
     if (!opener.problem()) return;
     const OpenProblem& problem = *opener.problem();
     const float em = ImGui::GetFontSize();

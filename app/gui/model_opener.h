@@ -1,9 +1,12 @@
 // Opening model files for the whole app: a typed path, a dropped file, a bundled or recent file,
-// or the file dialog, which runs beside the window. A failure becomes a notice in plain words
+// or the file dialog, which runs beside the window. The file is read and its trace run on a worker
+// (BackgroundOpen), so the window keeps drawing, with a line that says what it waits for, until the
+// new model replaces the old one. A failure becomes a notice in plain words
 // ("notes.txt is not a safetensors model file", the loader's message in its tooltip) that the app
 // shows at the top of every view until it is dismissed or a model opens.
 #pragma once
 
+#include "background_open.h"
 #include "file_dialog.h"
 #include "open_error.h"
 #include "panels/panel_context.h"
@@ -17,12 +20,15 @@ namespace attnlab::gui {
 
 class ModelOpener {
 public:
-    // Opens `path` into the session. On failure the notice explains it and the session's error is
-    // cleared (the notice says it where the user is looking, not the Output view).
-    bool open(Session& session, ViewState& view, const std::string& path);
+    // Starts opening `path` for the session (poll() swaps it in). On failure the notice explains it (where the
+    // user is looking, not the Output view). An open asked for while one runs waits for it to finish.
+    void open(const Session& session, const std::string& path);
+    bool opening() const { return background_.running(); }
+    const BackgroundOpen& background() const { return background_; }
     // Starts the file dialog (titled `title`), unless one is open.
     void browse(const std::string& title);
-    // Once a frame: opens what the dialog chose, or notes why nothing was chosen.
+    // Once a frame: swaps in a finished open (or explains its failure), starts one the dialog chose or that
+    // waited, or notes why nothing was chosen.
     void poll(Session& session, ViewState& view);
     bool browsing() const { return dialog_.pending(); }
 
@@ -34,17 +40,24 @@ public:
     const std::string& dialog_detail() const { return dialog_detail_; }
 
 private:
+    void finish(Session& session, ViewState& view, Result<Session> opened);
+
     FileDialog dialog_;
+    BackgroundOpen background_;
+    std::optional<std::string> waiting_;  // a path asked for while another open ran
     std::optional<OpenProblem> problem_;
     const char* dialog_note_ = nullptr;
     std::string dialog_detail_;
 };
 
+// "Opening gpt2… 2.4 s", in English or Korean, while an open runs.
+std::string opening_text(const BackgroundOpen& background, bool korean);
+
 // The notice's one line, in English or Korean.
 std::string open_problem_text(const OpenProblem& problem, bool korean);
 
 // The notice, if there is one, as a small window near the top of the rectangle (x, y, w): the
-// plain line, "(?)" with the detail on hover, and × to dismiss it.
+// plain line, "(?)" with the detail on hover, and × to dismiss it; while a model opens, that line instead.
 void draw_open_problem(ModelOpener& opener, bool korean, float x, float y, float w);
 
 // The App's opener, as the panels reach it: the App puts its address in the panel caches every frame.

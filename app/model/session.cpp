@@ -87,24 +87,44 @@ SequenceView Session::target() const {
     return sequence_view(stepper_->inputs().tgt_ids, model_.tgt_vocab, tgt_unknown_, tgt_pieces_);
 }
 
-bool Session::replace_model(Model model, std::string model_name) {
-    auto fresh = from_model(std::move(model), std::move(model_name), "", "", stepper_->next_version());
-    if (!fresh) return fail(fresh.error().message);
-    const std::string src = src_text_, tgt = tgt_text_;
-    const uint64_t serial = model_serial_ + 1;
-    *this = std::move(*fresh);
-    model_serial_ = serial;
+Result<Session> Session::with_texts(Model model, std::string model_name, const std::string& src_text,
+                                    const std::string& tgt_text, uint64_t first_version) {
+    auto fresh = from_model(std::move(model), std::move(model_name), "", "", first_version);
+    if (!fresh) return fresh.error();
     // Keep the user's sentence when the new model can read it; otherwise start empty.
-    if (!src.empty() && !set_src_text(src)) src_text_.clear();
-    if (!tgt.empty() && !set_tgt_text(tgt)) tgt_text_.clear();
-    return done();
+    if (!src_text.empty() && !fresh->set_src_text(src_text)) fresh->src_text_.clear();
+    if (!tgt_text.empty() && !fresh->set_tgt_text(tgt_text)) fresh->tgt_text_.clear();
+    fresh->done();
+    return fresh;
+}
+
+Result<Session> Session::from_file(const std::string& path, const std::string& src_text, const std::string& tgt_text,
+                                   uint64_t first_version) {
+    auto loaded = open_model(path);
+    if (!loaded) return loaded.error();
+    auto fresh = with_texts(std::move(loaded->model), path, src_text, tgt_text, first_version);
+    if (fresh) fresh->origin_ = ModelOrigin::file;
+    return fresh;
+}
+
+void Session::adopt_session(Session fresh) {
+    const uint64_t serial = model_serial_ + 1;
+    *this = std::move(fresh);
+    model_serial_ = serial;
+    done();
+}
+
+bool Session::replace_model(Model model, std::string model_name) {
+    auto fresh = with_texts(std::move(model), std::move(model_name), src_text_, tgt_text_, stepper_->next_version());
+    if (!fresh) return fail(fresh.error().message);
+    adopt_session(std::move(*fresh));
+    return true;
 }
 
 bool Session::open_model_file(const std::string& path) {
-    auto loaded = open_model(path);
-    if (!loaded) return fail(loaded.error().message);
-    if (!replace_model(std::move(loaded->model), path)) return false;
-    origin_ = ModelOrigin::file;
+    auto fresh = from_file(path, src_text_, tgt_text_, stepper_->next_version());
+    if (!fresh) return fail(fresh.error().message);
+    adopt_session(std::move(*fresh));
     return true;
 }
 

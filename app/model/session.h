@@ -34,6 +34,10 @@ public:
     // `first_version` continues the trace versions of a session this one replaces (see Stepper::create).
     static Result<Session> from_model(Model model, std::string model_name, std::string src_text, std::string tgt_text,
                                       uint64_t first_version = 1);
+    // The model at `path` (ours, or a Hugging Face folder or its config.json), reading the given sentences where
+    // it can (a sentence it cannot read starts empty). BackgroundOpen calls it on a worker thread.
+    static Result<Session> from_file(const std::string& path, const std::string& src_text, const std::string& tgt_text,
+                                     uint64_t first_version);
     // A seeded random preset with the given vocabularies (or the built-in character vocabulary).
     static Result<Session> from_preset(const std::string& preset, uint64_t seed, std::optional<Vocab> src_vocab,
                                        std::optional<Vocab> tgt_vocab, std::string src_text);
@@ -61,6 +65,7 @@ public:
     // For input a panel found malformed before any command: records `message` as the error.
     bool reject(const std::string& message) { return fail(message); }
     bool open_model_file(const std::string& path);  // ours, or a Hugging Face folder (or its config.json)
+    void adopt_session(Session fresh);              // one built elsewhere (from_file on a worker) replaces this one
     bool save_model_file(const std::string& path);  // the live config and weights; they become the model as loaded
     bool new_random_model(const RandomModelSpec& spec);
     bool set_src_text(const std::string& text);
@@ -108,6 +113,9 @@ private:
     bool fail(const std::string& message);
     bool done();
     bool replace_model(Model model, std::string model_name);
+    // A session of `model` showing the given sentences where it can read them.
+    static Result<Session> with_texts(Model model, std::string model_name, const std::string& src_text,
+                                      const std::string& tgt_text, uint64_t first_version);
 
     Model model_;
     std::optional<Stepper> stepper_;

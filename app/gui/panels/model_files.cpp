@@ -126,7 +126,7 @@ void draw_open_save(PanelContext& ctx) {
         remembered_text_field("##open_path", ctx.t("model.safetensors or a Hugging Face folder"), "", open_path);
     ImGui::SameLine();
     open |= ImGui::Button(open_label);
-    if (open && !open_path.empty()) opener.open(ctx.session, ctx.view, open_path);
+    if (open && !open_path.empty()) opener.open(ctx.session, open_path);
     ImGui::SameLine();
     // The dialog runs on its own thread, in its own window: this one keeps drawing meanwhile.
     ImGui::BeginDisabled(opener.browsing());
@@ -142,7 +142,7 @@ void draw_open_save(PanelContext& ctx) {
     std::string picked = file_list(ctx, ctx.t("Bundled models"), bundled_model_files(ctx.paths.assets));
     if (std::string recent = file_list(ctx, ctx.t("Recent files"), ctx.view.settings.recent_files); !recent.empty())
         picked = std::move(recent);  // copied: opening reorders the recent list
-    if (!picked.empty()) opener.open(ctx.session, ctx.view, picked);
+    if (!picked.empty()) opener.open(ctx.session, picked);
 
     ImGui::Spacing();
     const ImGuiID save_field = ImGui::GetID("##save_path");

@@ -1,0 +1,45 @@
+// The worker behind BackgroundOpen: Session::from_file on its own thread.
+#include "background_open.h"
+
+namespace attnlab::gui {
+
+namespace {
+
+// The new session's first trace version: past any the current session can reach while the worker runs
+// (it counts one per computed step), so that a version never names two outputs once the new one is in.
+constexpr uint64_t kVersionGap = uint64_t{1} << 32;
+
+}  // namespace
+
+BackgroundOpen::~BackgroundOpen() {
+    if (worker_.joinable()) worker_.join();
+}
+
+bool BackgroundOpen::start(const std::string& path, const Session& current) {
+    if (running()) return false;
+    if (worker_.joinable()) worker_.join();  // a finished worker nobody took from yet
+    result_.reset();
+    finished_.store(false);
+    path_ = path;
+    started_ = std::chrono::steady_clock::now();
+    worker_ = std::thread([this, path, src = current.src_text(), tgt = current.tgt_text(),
+                           first = current.stepper().next_version() + kVersionGap] {
+        result_.emplace(Session::from_file(path, src, tgt, first));
+        finished_.store(true);
+    });
+    return true;
+}
+
+double BackgroundOpen::seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
+std::optional<Result<Session>> BackgroundOpen::take() {
+    if (!worker_.joinable() || !finished_.load()) return std::nullopt;
+    worker_.join();
+    std::optional<Result<Session>> out = std::move(result_);
+    result_.reset();
+    return out;
+}
+
+}  // namespace attnlab::gui

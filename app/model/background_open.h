@@ -1,0 +1,42 @@
+// Opening a model file on a worker thread. Reading GPT-2 small and running its trace over a long
+// sentence take seconds; the window keeps drawing meanwhile and says what it is waiting for. The
+// finished session (or why there is none) is taken on the window's thread, which swaps it in.
+#pragma once
+
+#include "session.h"
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace attnlab::gui {
+
+class BackgroundOpen {
+public:
+    BackgroundOpen() = default;
+    BackgroundOpen(const BackgroundOpen&) = delete;
+    BackgroundOpen& operator=(const BackgroundOpen&) = delete;
+    ~BackgroundOpen();  // waits for a running open: the worker owns nothing the window frees
+
+    // Starts opening `path` for `current`: the new session shows current's sentences where it can read them,
+    // and its trace versions start far past current's, which may keep changing meanwhile. False while another
+    // open is running.
+    bool start(const std::string& path, const Session& current);
+    bool running() const { return worker_.joinable() && !finished_.load(); }
+    const std::string& path() const { return path_; }  // the file being (or last) opened
+    double seconds() const;                            // since start
+
+    // The finished open's session, or its error; nullopt while it runs or when none was started.
+    std::optional<Result<Session>> take();
+
+private:
+    std::thread worker_;
+    std::atomic<bool> finished_{false};
+    std::optional<Result<Session>> result_;  // written by the worker before finished_, read after it
+    std::string path_;
+    std::chrono::steady_clock::time_point started_;
+};
+
+}  // namespace attnlab::gui
