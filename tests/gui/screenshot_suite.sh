@@ -35,7 +35,7 @@ echo '{"output": {"temperature": 0.5}}' > "$out/temperature.json"
 extras=("analysis-embeddings --view analysis --settings $out/embeddings.json"
         "attention-headview --view attention --settings $out/head_view.json"
         "output-t05 --view output --settings $out/temperature.json"
-        "changes-headoff --view attention --head-off decoder_self:0:1")
+        "changes-headoff --view attention --head-off encoder_self:0:1")
 
 # One X server for the whole suite; each run is a separate attnlab process with fresh settings.
 export out app png_stats limit
