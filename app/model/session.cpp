@@ -48,10 +48,11 @@ Result<Session> Session::from_model(Model model, std::string model_name, std::st
     if (!stepper) return stepper.error();
     Session s(std::move(model), std::move(*stepper), std::move(model_name));
     s.stepper_->run_all();
-    // Even empty text, so that the starting ids (<eos>, <sos>) count as coming from the text.
+    // Even empty text, so that the starting ids (<eos>, <sos>) count as coming from the text; a model whose
+    // empty text has no ids (GPT-2 has no <sos>) keeps its starting id instead.
     const ModelConfig& c = s.model_.config;
     const bool src_side = c.has_encoder() ? s.model_.src_vocab.has_value() : s.model_.tgt_vocab.has_value();
-    if ((src_side || !src_text.empty()) && !s.set_src_text(src_text)) return Error{s.error()};
+    if ((src_side || !src_text.empty()) && !s.set_src_text(src_text) && !src_text.empty()) return Error{s.error()};
     const bool tgt_side = c.arch == Arch::encoder_decoder && s.model_.tgt_vocab;
     if ((tgt_side || !tgt_text.empty()) && !s.set_tgt_text(tgt_text)) return Error{s.error()};
     return s;
@@ -89,11 +90,14 @@ SequenceView Session::target() const {
 
 Result<Session> Session::with_texts(Model model, std::string model_name, const std::string& src_text,
                                     const std::string& tgt_text, uint64_t first_version) {
-    auto fresh = from_model(std::move(model), std::move(model_name), "", "", first_version);
+    // Keep the user's sentence when the new model can read it; otherwise start empty. The source is read
+    // first, as the new model's first input: GPT-2 has no <sos> to stand alone, so it cannot start empty.
+    auto fresh = from_model(model, model_name, src_text, "", first_version);
+    if (!fresh) fresh = from_model(std::move(model), std::move(model_name), "", "", first_version);
     if (!fresh) return fresh.error();
-    // Keep the user's sentence when the new model can read it; otherwise start empty.
-    if (!src_text.empty() && !fresh->set_src_text(src_text)) fresh->src_text_.clear();
-    if (!tgt_text.empty() && !fresh->set_tgt_text(tgt_text)) fresh->tgt_text_.clear();
+    // A decoder-only model read the source as its prompt; the target is a second sequence only beside an encoder.
+    const bool separate_target = fresh->model_.config.arch == Arch::encoder_decoder;
+    if (separate_target && !tgt_text.empty() && !fresh->set_tgt_text(tgt_text)) fresh->tgt_text_.clear();
     fresh->done();
     return fresh;
 }

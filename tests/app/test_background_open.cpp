@@ -70,3 +70,15 @@ TEST_CASE("a file that does not open comes back as the loader's error", "[backgr
     REQUIRE(open.start(ATTNLAB_SOURCE_DIR "/no-such-model.safetensors", current));  // and the next open starts
     CHECK_FALSE(wait_for(open));
 }
+
+TEST_CASE("a GPT-2 folder opens on the user's sentence as its prompt, or without a tokenizer on its first id",
+          "[background_open]") {
+    const Session current = current_session();  // an encoder-decoder showing "i like red apples"
+    BackgroundOpen open;
+    REQUIRE(open.start(ATTNLAB_SOURCE_DIR "/tests/golden/fixtures/hf_gpt2", current));
+    const auto opened = wait_for(open);
+    REQUIRE(opened);  // the fixture has no tokenizer files: it cannot read the sentence, and has no <sos>
+    CHECK(opened->target().labels.size() == 1);
+    CHECK(opened->src_text().empty());
+    CHECK(opened->stepper().cursor() == opened->stepper().size());
+}
