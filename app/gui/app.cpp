@@ -321,7 +321,9 @@ void App::draw_menu(FrameRequests& req) {
             req.fonts_changed = true;
         }
         if (ImGui::MenuItem(tr(ko, "Predict, then reveal"), "P / R", view_.settings.predict)) toggle_predict(view_);
-        if (ImGui::SliderFloat("##font", &view_.settings.font_scale, 0.75f, 2.0f, "A %.2fx")) req.fonts_changed = true;
+        if (value_slider_float(nullptr, "##font", &view_.settings.font_scale, 0.75f, 2.0f, "A %.2fx",
+                               6.0f * ImGui::GetFontSize()))
+            req.fonts_changed = true;
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr(ko, "Tour"))) {

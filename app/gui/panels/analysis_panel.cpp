@@ -127,8 +127,8 @@ void draw_lens(PanelContext& ctx, AnalysisCache& cache) {
     int& first = ctx.view.analysis.lens_first_position;
     first = std::clamp(first, 0, std::max(0, T - layout.count));
     if (T > layout.count) {
-        ImGui::SetNextItemWidth(14.0f * ctx.em);
-        ImGui::SliderInt(ctx.t("first position"), &first, 0, T - layout.count);
+        value_slider_int(ctx.t("first position"), "##first_position", &first, 0, T - layout.count, "%d",
+                         10.0f * ctx.em);
     }
     const uint64_t version = trace_version(ctx.stepper());
     if (cache.lens_version != version || cache.lens_first_position != first ||

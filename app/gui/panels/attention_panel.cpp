@@ -129,16 +129,14 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", ctx.t("softmax(QKᵀ/√D + mask)·V, per head"));
     ImGui::Separator();
-    ImGui::SetNextItemWidth(6 * ctx.em);
-    ImGui::SliderInt(ctx.t("Layer"), &ctx.view.attention.layer, 0, L - 1);
+    value_slider_int(ctx.t("Layer"), "##layer", &ctx.view.attention.layer, 0, L - 1, "%d", 4.0f * ctx.em);
     ImGui::SameLine();
     if (ImGui::RadioButton(ctx.t("Matrix"), !ctx.view.attention.line_view)) ctx.view.attention.line_view = false;
     ImGui::SameLine();
     if (ImGui::RadioButton(ctx.t("Lines"), ctx.view.attention.line_view)) ctx.view.attention.line_view = true;
     if (ctx.view.attention.line_view) return draw_head_view(ctx, site);  // every head of the layer, over the whole pane
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(6 * ctx.em);
-    ImGui::SliderInt(ctx.t("Head"), &ctx.view.attention.head, 0, H - 1);
+    value_slider_int(ctx.t("Head"), "##head", &ctx.view.attention.head, 0, H - 1, "%d", 4.0f * ctx.em);
     ImGui::SameLine();
     bool ablated = head_is_off(ctx, site, ctx.view.attention.head);
     if (ImGui::Checkbox(ctx.t("Ablate head"), &ablated)) ctx.session.toggle_head(site, ctx.view.attention.head);

@@ -140,11 +140,9 @@ void draw_head_picker(PanelContext& ctx) {
     c.layer = std::clamp(c.layer, 0, std::max(0, layers - 1));
     c.head = std::clamp(c.head, 0, config.n_heads - 1);
     ImGui::SameLine(0.0f, 1.5f * ctx.em);
-    ImGui::SetNextItemWidth(8.0f * ctx.em);
-    ImGui::SliderInt(ctx.t("Layer"), &c.layer, 0, std::max(0, layers - 1));
+    value_slider_int(ctx.t("Layer"), "##layer", &c.layer, 0, std::max(0, layers - 1), "%d", 6.0f * ctx.em);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(8.0f * ctx.em);
-    ImGui::SliderInt(ctx.t("Head"), &c.head, 0, config.n_heads - 1);
+    value_slider_int(ctx.t("Head"), "##head", &c.head, 0, config.n_heads - 1, "%d", 6.0f * ctx.em);
 }
 
 void draw_ranking(const PanelContext& ctx, const CircuitCache& cache, const Side& side, int focus) {

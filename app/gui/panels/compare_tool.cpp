@@ -305,8 +305,7 @@ void draw_compare_tool(PanelContext& ctx) {
     c.slice = std::clamp(c.slice, 0, slices - 1);
     if (slices > 1) {
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(8.0f * ctx.em);
-        ImGui::SliderInt(ctx.t("Head"), &c.slice, 0, slices - 1);
+        value_slider_int(ctx.t("Head"), "##head", &c.slice, 0, slices - 1, "%d", 6.0f * ctx.em);
     }
     refresh_heatmap(ctx, cache, c.step, slices > 1 ? c.slice : 0);
     if (!cache.diff) {

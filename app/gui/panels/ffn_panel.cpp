@@ -38,9 +38,7 @@ int choose_layer(PanelContext& ctx, int n_layers) {
     ctx.view.ffn.layer = std::clamp(ctx.view.ffn.layer, 0, n_layers - 1);
     ImGui::AlignTextToFramePadding();
     if (n_layers > 1) {
-        ImGui::SetNextItemWidth(10.0f * ctx.em);
-        ImGui::SliderInt("##layer", &ctx.view.ffn.layer, 0, n_layers - 1,
-                         (std::string(ctx.t("Layer")) + " %d").c_str());
+        value_slider_int(ctx.t("Layer"), "##layer", &ctx.view.ffn.layer, 0, n_layers - 1, "%d", 6.0f * ctx.em);
     } else {
         ImGui::Text("%s 0", ctx.t("Layer"));
     }
@@ -115,8 +113,7 @@ void draw_units(PanelContext& ctx, const StepId& id, const TraceEntry& e, const 
     if (window == F) return;
 
     ImGui::Spacing();
-    ImGui::SetNextItemWidth(14.0f * ctx.em);
-    ImGui::SliderInt("##zoom", &first, 0, F - window, (std::string(ctx.t("units from")) + " %d").c_str());
+    value_slider_int(ctx.t("units from"), "##zoom", &first, 0, F - window, "%d", 10.0f * ctx.em);
     Tensor part({N, window});  // (N, window) columns [first, first + window)
     part.matrix() = h.matrix().middleCols(first, window);
     std::vector<std::string> units;

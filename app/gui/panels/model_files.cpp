@@ -99,7 +99,7 @@ void draw_random_model(PanelContext& ctx) {
     ImGui::SameLine();
     ImGui::TextDisabled("D = %d", spec.d_model / spec.n_heads);
     label("L", ctx.t("layers per stack (encoder and decoder)"));
-    ImGui::SliderInt("##layers", &spec.n_layers, 1, 8);
+    value_slider_int(nullptr, "##layers", &spec.n_layers, 1, 8, "%d", 4.0f * ctx.em);
     ImGui::SameLine();
     ImGui::TextUnformatted("F");
     ImGui::SameLine();

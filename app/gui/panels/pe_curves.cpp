@@ -115,8 +115,7 @@ void draw_pe_curves(PanelContext& ctx, const PeTables& tables, int n_tokens) {
         dims[k] = std::clamp(dims[k], 0, C - 1);
         ImGui::PushID(k);
         ImGui::PushStyleColor(ImGuiCol_SliderGrab, kCurveColors[k]);
-        ImGui::SetNextItemWidth(12.0f * ctx.em);
-        ImGui::SliderInt("##dim", &dims[k], 0, C - 1, (std::string(ctx.t("dim")) + " %d").c_str());
+        value_slider_int(ctx.t("dim"), "##dim", &dims[k], 0, C - 1, "%d", 8.0f * ctx.em);
         mark_tour_target(ctx, TourTaskKind::change_pe_dims);
         ImGui::PopStyleColor();
         ImGui::PopID();

@@ -125,8 +125,8 @@ SliceChoice slice_controls(PanelContext& ctx, bool in_proj) {
     }
     if (in_proj ? !c.whole : c.head_cols) {
         ImGui::SameLine(0.0f, 1.5f * ctx.em);
-        ImGui::SetNextItemWidth(8.0f * ctx.em);
-        ImGui::SliderInt(ctx.t("Head"), &ctx.view.attention.head, 0, ctx.config().n_heads - 1);
+        value_slider_int(ctx.t("Head"), "##head", &ctx.view.attention.head, 0, ctx.config().n_heads - 1, "%d",
+                         6.0f * ctx.em);
     }
     storage->SetInt(part_id, c.part);
     storage->SetBool(whole_id, c.whole);
