@@ -3,12 +3,14 @@
 // (with "Play stages"), or of one layer's heads as BertViz-style lines, with a per-head ablation switch.
 #include "panels/attention_parts.h"
 #include "panels/step_explanation.h"
+#include "panels/word_wrap.h"
 #include "panels/zoom_matrix.h"
 
 #include "forward/step_path.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 
 namespace attnlab::gui {
@@ -66,7 +68,37 @@ const std::vector<std::string>& labels(const SequenceView& src, const SequenceVi
     return sequence == Sequence::source ? src.labels : tgt.labels;
 }
 
-// The hovered cell explained: q_i·k_j/√D and the whole row's softmax as bars.
+std::string format_text(const char* format, ...) IM_FMTARGS(1);
+std::string format_text(const char* format, ...) {
+    char buf[256];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(buf, sizeof buf, format, args);
+    va_end(args);
+    return buf;
+}
+
+// `pieces` joined by spaces, a piece going to the next line where it would pass the panel's right edge (an
+// equation breaks before its "= ..."), and a piece wider than the panel wrapped at its own spaces.
+void text_pieces_wrapped(std::initializer_list<std::string> pieces) {
+    const float width = ImGui::GetContentRegionAvail().x, space = ImGui::CalcTextSize(" ").x;
+    std::string text;
+    float line = 0.0f;
+    for (const std::string& piece : pieces) {
+        const float w = ImGui::CalcTextSize(piece.c_str()).x;
+        if (!text.empty() && line + space + w <= width) {
+            text += ' ';
+            line += space + w;
+        } else {
+            if (!text.empty()) text += '\n';
+            line = w;
+        }
+        text += piece;
+    }
+    text_wrapped_at_spaces(text.c_str());
+}
+
+// The hovered cell explained: q_i·k_j/√D and the whole row's softmax as bars; its lines wrap to the panel.
 void explain_cell(PanelContext& ctx, const AttentionSite& site, int head, int row, int col,
                   const std::vector<std::string>& row_labels, const std::vector<std::string>& col_labels) {
     const TraceEntry* scores = ctx.stepper().entry(StepId::attention_at(site, AttentionStage::scores));
@@ -78,16 +110,16 @@ void explain_cell(PanelContext& ctx, const AttentionSite& site, int head, int ro
     const auto label = [](const std::vector<std::string>& v, int i) {
         return i < static_cast<int>(v.size()) ? v[i].c_str() : "?";
     };
-    ImGui::Text("%s → %s", label(row_labels, row), label(col_labels, col));
-    ImGui::Text("q_%d · k_%d / √%d = %.4f / %.3f = %.4f", row, col, static_cast<int>(D), s, std::sqrt(D),
-                s / std::sqrt(D));
+    text_pieces_wrapped({format_text("%s → %s", label(row_labels, row), label(col_labels, col))});
+    text_pieces_wrapped({format_text("q_%d · k_%d / √%d", row, col, static_cast<int>(D)),
+                         format_text("= %.4f / %.3f", s, std::sqrt(D)), format_text("= %.4f", s / std::sqrt(D))});
     if (masked && std::isinf(masked->value.slice(head)(row, col)))
         ImGui::TextColored(ImVec4(1, .5f, .4f, 1), "%s", ctx.t("masked: −∞"));
     if (!weights) return;
     const auto w = weights->value.slice(head).row(row);
-    ImGui::Text("softmax → %.4f", w(col));
+    text_pieces_wrapped({"softmax", format_text("→ %.4f", w(col))});
     ImGui::Separator();
-    ImGui::TextDisabled(ctx.t("softmax of row %d (%s)"), row, label(row_labels, row));
+    text_disabled_wrapped(format_text(ctx.t("softmax of row %d (%s)"), row, label(row_labels, row)).c_str());
     // A long row (a paragraph's 1,024 keys) shows its largest weights, in order, and the hovered key.
     constexpr int kMaxBars = 16, kLargest = 12;
     std::vector<int> keys(static_cast<size_t>(w.size()));
@@ -97,7 +129,8 @@ void explain_cell(PanelContext& ctx, const AttentionSite& site, int head, int ro
                           [&](int a, int b) { return w(a) > w(b) || (w(a) == w(b) && a < b); });
         keys.resize(kLargest);
         if (std::find(keys.begin(), keys.end(), col) == keys.end()) keys.push_back(col);
-        ImGui::TextDisabled(ctx.t("the %d largest of %d keys"), kLargest, static_cast<int>(w.size()));
+        text_disabled_wrapped(
+            format_text(ctx.t("the %d largest of %d keys"), kLargest, static_cast<int>(w.size())).c_str());
     }
     const float bar_w = 9.0f * ctx.em;
     for (const int j : keys) {
