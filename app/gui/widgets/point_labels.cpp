@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace attnlab::gui {
 
@@ -55,6 +56,7 @@ std::vector<PointLabel> place_point_labels(const std::vector<LabelPoint>& points
     const size_t n = std::min(points.size(), sizes.size());
     std::vector<PointLabel> out(n);
     std::vector<LabelRect> taken;  // placed labels, each grown by the gap
+    std::vector<std::pair<LabelPoint, LabelPoint>> leaders;  // placed leader lines: no later label covers one
     std::vector<LabelRect> dots;
     const float r = request.dot_radius;
     for (size_t i = 0; i < n; ++i)
@@ -72,6 +74,10 @@ std::vector<PointLabel> place_point_labels(const std::vector<LabelPoint>& points
                 const auto hits = [&](const LabelRect& o) { return o.overlaps(box); };
                 if (std::any_of(taken.begin(), taken.end(), hits) || std::any_of(dots.begin(), dots.end(), hits))
                     continue;
+                const LabelRect clear = box.grown(request.gap);
+                if (std::any_of(leaders.begin(), leaders.end(),
+                                [&](const auto& seg) { return segment_hits_rect(seg.first, seg.second, clear); }))
+                    continue;
                 const LabelPoint to = nearest_on(box, p);
                 const float dx = to.x - p.x, dy = to.y - p.y, len = std::sqrt(dx * dx + dy * dy);
                 const float edge = std::min(len, request.dot_radius) / std::max(len, 1e-6f);
@@ -80,7 +86,8 @@ std::vector<PointLabel> place_point_labels(const std::vector<LabelPoint>& points
                                             [&](const LabelRect& o) { return segment_hits_rect(from, to, o); }))
                     continue;
                 out[i] = {true, box, ring > 0, from, to};
-                taken.push_back(box.grown(request.gap));
+                taken.push_back(clear);
+                if (ring > 0) leaders.emplace_back(from, to);
                 break;
             }
         }

@@ -2,8 +2,8 @@
 // pure geometry, no ImGui. Each label tries spots around its point, nearest first (right, left, above,
 // below, the diagonals), then the same directions further out, joined to its point by a leader line;
 // a label that fits nowhere is dropped (the caller shows it on hover). A spot is taken only if it stays
-// inside the plot, clears every placed label and every point by `gap`, and its leader line crosses no
-// placed label.
+// inside the plot, clears every placed label and every point by `gap`, its leader line crosses no
+// placed label, and its box (grown by `gap`) covers no placed leader line: no line runs through a label.
 #pragma once
 
 #include "widgets/label_layout.h"
