@@ -9,6 +9,7 @@
 #include "forward/step_path.h"
 
 #include <algorithm>
+#include <cmath>
 #include <span>
 #include <utility>
 
@@ -199,8 +200,10 @@ std::vector<Block> plan_row(const PanelContext& ctx, std::span<const MaskInfo> i
         const std::vector<std::string>& rows = info.padding() ? keep : labels_of(src, tgt, axes.rows);
         const float n_rows = static_cast<float>(rows.size()),
                     n_cols = static_cast<float>(std::max<size_t>(cols.size(), 1));
-        const float cell = std::clamp(std::min((avail - 8.0f * ctx.em) / n_cols, scale * size.height * ctx.em / n_rows),
-                                      2.0f, scale * size.max_cell * ctx.em);
+        // Whole pixels a cell: a fractional cell resamples the matrix's texture and drops some of its grid lines.
+        const float cell =
+            std::floor(std::clamp(std::min((avail - 8.0f * ctx.em) / n_cols, scale * size.height * ctx.em / n_rows),
+                                  2.0f, scale * size.max_cell * ctx.em));
         const Grid grid = grid_for(ctx, rows, cols, cell);
         const TraceEntry* entry = ctx.stepper().entry(info.id);
         const float colorbar =
