@@ -63,7 +63,9 @@ HeatmapHit heatmap_widget(const char* id, ImTextureID texture, int rows, int col
     HeatmapGeometry g = heatmap_geometry(rows, cols, layout);
 
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 grid(origin.x + g.grid.x, origin.y + g.grid.y);
+    // On whole pixels: a texture drawn a fraction of a pixel off is sampled between texels, and its one-pixel
+    // grid lines fade or vanish (a 5 × 5 mask at 1024x768 lost every line between its rows).
+    const ImVec2 grid(std::round(origin.x + g.grid.x), std::round(origin.y + g.grid.y));
     hit.grid = grid;
     const ImVec2 size(cols * cell, rows * cell);
     ImGui::PushID(id);
