@@ -29,6 +29,14 @@ int64_t row_count(const Tensor& t, int axis) { return t.dim(axis); }
 
 namespace {
 
+// memcpy and memmove of n floats; n may be 0 where an empty tensor's array is null, which memcpy does not allow.
+void copy_floats(float* to, const float* from, int64_t n) {
+    if (n > 0) std::memcpy(to, from, static_cast<size_t>(n) * sizeof(float));
+}
+void move_floats(float* to, const float* from, int64_t n) {
+    if (n > 0) std::memmove(to, from, static_cast<size_t>(n) * sizeof(float));
+}
+
 // (blocks, N, width): the layout both ranks share, blocks = H for (H, N, ·) and 1 for (N, ·).
 struct RowLayout {
     int64_t blocks, rows, width;
@@ -53,8 +61,7 @@ Tensor slice_rows(const Tensor& t, int axis, int64_t from) {
     Tensor out(shape);
     const int64_t n = (in.rows - from) * in.width;
     for (int64_t b = 0; b < in.blocks; ++b)
-        std::memcpy(out.data.data() + b * n, t.data.data() + (b * in.rows + from) * in.width,
-                    static_cast<size_t>(n) * sizeof(float));
+        copy_floats(out.data.data() + b * n, t.data.data() + (b * in.rows + from) * in.width, n);
     return out;
 }
 
@@ -75,7 +82,7 @@ Tensor merge_rows(Tensor old, const Tensor& fresh, int axis, int64_t from, const
         auto move_row = [&](int64_t b, int64_t r) {
             float* data = out.data.data();
             const int64_t src = kept_row(was, b, r), dst = kept_row(to, b, r);
-            if (src != dst) std::memmove(data + dst, data + src, static_cast<size_t>(keep) * sizeof(float));
+            if (src != dst) move_floats(data + dst, data + src, keep);
             std::fill(data + dst + keep, data + dst + to.width, 0.0f);
         };
         if (grows)
@@ -90,12 +97,11 @@ Tensor merge_rows(Tensor old, const Tensor& fresh, int axis, int64_t from, const
         out = Tensor(shape);
         for (int64_t b = 0; b < to.blocks; ++b)
             for (int64_t r = 0; r < from; ++r)
-                std::memcpy(out.data.data() + kept_row(to, b, r), old.data.data() + kept_row(was, b, r),
-                            static_cast<size_t>(keep) * sizeof(float));
+                copy_floats(out.data.data() + kept_row(to, b, r), old.data.data() + kept_row(was, b, r), keep);
     }
     for (int64_t b = 0; b < to.blocks; ++b)
-        std::memcpy(out.data.data() + kept_row(to, b, from), fresh.data.data() + b * now.rows * now.width,
-                    static_cast<size_t>(now.rows * now.width) * sizeof(float));
+        copy_floats(out.data.data() + kept_row(to, b, from), fresh.data.data() + b * now.rows * now.width,
+                    now.rows * now.width);
     return out;
 }
 
@@ -107,7 +113,7 @@ int64_t first_differing_row(const Tensor& a, const Tensor& b) {
     for (int64_t r = 0; r < common_rows; ++r) {
         const float* ra = a.data.data() + r * la.width;
         const float* rb = b.data.data() + r * lb.width;
-        if (std::memcmp(ra, rb, static_cast<size_t>(common) * sizeof(float)) != 0) return r;
+        if (common > 0 && std::memcmp(ra, rb, static_cast<size_t>(common) * sizeof(float)) != 0) return r;
         if (non_zero(ra + common, la.width - common) || non_zero(rb + common, lb.width - common)) return r;
     }
     return la.rows == lb.rows && la.width == lb.width ? kRowsUnchanged : common_rows;
