@@ -43,6 +43,8 @@ Status check_inputs(const ModelConfig& c, const ForwardInputs& in) {
     return ok_status();
 }
 
+}  // namespace
+
 // NaN and ±∞ entries of a step's output (see TraceEntry::non_finite). A masked stage's
 // output is (H, N, M) and its input 1 the (N, M) mask shared by the heads: a −∞ in a cell the
 // mask forbids is the mask's own doing and is not counted.
@@ -62,8 +64,6 @@ int64_t count_non_finite(const Step& step, const Tensor& value, const std::vecto
     }
     return n;
 }
-
-}  // namespace
 
 Stepper::Stepper(ModelConfig config, Weights weights, ForwardInputs inputs, uint64_t first_version)
     : config_(std::move(config)),

@@ -130,6 +130,10 @@ private:
     std::vector<int64_t> computed_from_;  // aligned with steps_: last_computed_from(), kRowsUnchanged for none
 };
 
+// NaN and ±∞ entries of step's output `value` computed from `in` (TraceEntry::non_finite): in a masked stage the
+// −∞ its mask (in[1]) puts in forbidden cells is not counted.
+int64_t count_non_finite(const Step& step, const Tensor& value, const std::vector<const Tensor*>& in);
+
 // Checks ids against a vocabulary of n_vocab tokens and the model's max_len. `what` names the sequence.
 Status check_ids(const std::vector<int>& ids, int n_vocab, int max_len, const std::string& what);
 

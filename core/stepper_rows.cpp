@@ -22,23 +22,17 @@ namespace attnlab {
 
 namespace {
 
-int64_t count_not_finite(const Tensor& t) {
-    int64_t n = 0;
-    for (const float x : t.data) n += std::abs(x) <= std::numeric_limits<float>::max() ? 0 : 1;
-    return n;
-}
-
-// Non-finite entries of QKᵀ (÷√D when `scaled`) in query rows [0, rows) and key rows [first_key, M):
+// Non-finite entries (count_non_finite for `step`) of QKᵀ (÷√D when `scaled`) in query rows [0, rows) and key rows [first_key, M):
 // what the changed keys write into old rows. The slice leaves those rows out, since the mask hides
 // those keys from them, but the stage's count must be the whole one. q (H, N, D), k (H, M, D).
-int64_t old_rows_changed_keys_non_finite(const Tensor& q, const Tensor& k, int64_t rows, int64_t first_key,
-                                         bool scaled) {
+int64_t old_rows_changed_keys_non_finite(const Step& step, const Tensor& q, const Tensor& k, int64_t rows,
+                                         int64_t first_key, bool scaled) {
     if (rows == 0 || first_key >= k.dim(1)) return 0;
     const int64_t H = q.dim(0), N = q.dim(1), D = q.dim(2);
     Tensor top({H, rows, D});  // (H, rows, D)
     for (int64_t h = 0; h < H; ++h) std::copy_n(q.data.data() + h * N * D, rows * D, top.data.data() + h * rows * D);
     const Tensor block = attention_scores(top, slice_rows(k, 1, first_key));  // (H, rows, M − first_key)
-    return count_not_finite(scaled ? scale_scores(block, static_cast<float>(D)) : block);
+    return count_non_finite(step, scaled ? scale_scores(block, static_cast<float>(D)) : block, {});
 }
 
 struct RowSlice {
@@ -82,7 +76,7 @@ void Stepper::rerun_rows(const std::string& control) {
             StepOutput out = step.compute(ctx);
             changed[i] = first_differing_row(trace_[i].value, out.value);
             if (changed[i] == kRowsUnchanged) continue;  // the same numbers: the old output and version stay
-            const int64_t non_finite = count_not_finite(out.value);
+            const int64_t non_finite = count_non_finite(step, out.value, ctx.in);
             shape[i] = out.value.shape;
             trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++, non_finite};
             ++last_computed_;
@@ -166,20 +160,12 @@ void Stepper::rerun_rows(const std::string& control) {
             empty[static_cast<size_t>(axis)] = 0;
             out.value = Tensor(empty);
         }
-        int64_t non_finite = count_not_finite(out.value);
-        if (id.kind == StepKind::attention && id.stage == AttentionStage::masked) {
-            // −∞ where the mask forbids is by design: count only what the allowed cells hold.
-            const Tensor& mask = *ctx.in[1];
-            const size_t cells = mask.data.size();
-            for (size_t c = 0; cells > 0 && c < out.value.data.size(); ++c)
-                if (std::isinf(out.value.data[c]) && out.value.data[c] < 0 && mask.data[c % cells] == 0.0f)
-                    --non_finite;
-        }
+        int64_t non_finite = count_non_finite(step, out.value, ctx.in);
         if (id.kind == StepKind::attention &&
             (id.stage == AttentionStage::scores || id.stage == AttentionStage::scaled)) {
             const size_t scores = id.stage == AttentionStage::scores ? i : input_index_[i][0];
             const size_t q = input_index_[scores][0], k = input_index_[scores][1];
-            non_finite += old_rows_changed_keys_non_finite(trace_[q].value, trace_[k].value, from[i], changed[k],
+            non_finite += old_rows_changed_keys_non_finite(step, trace_[q].value, trace_[k].value, from[i], changed[k],
                                                            id.stage == AttentionStage::scaled);
         }
         std::vector<int64_t> fully_masked;
