@@ -4,6 +4,7 @@
 #include "ops/gemm.h"
 #include "parallel.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <functional>
@@ -17,10 +18,21 @@ namespace {
 // 64 tokens: 3.1M); a small model's heads stay on one thread, where starting another costs more than it saves.
 constexpr int64_t kSplitHeadsMultiplyAdds = int64_t{1} << 21;
 
-void for_each_head(int64_t heads, int64_t multiply_adds, const std::function<void(int64_t)>& body) {
-    parallel_for(0, heads, multiply_adds >= kSplitHeadsMultiplyAdds ? 1 : heads, [&](int64_t begin, int64_t end) {
+// Elementwise stages (÷√D, the mask) split their heads between the threads from this many entries.
+constexpr int64_t kSplitHeadsEntries = int64_t{1} << 20;
+
+void split_heads_from(int64_t heads, int64_t work, int64_t threshold, const std::function<void(int64_t)>& body) {
+    parallel_for(0, heads, work >= threshold ? 1 : std::max<int64_t>(heads, 1), [&](int64_t begin, int64_t end) {
         for (int64_t h = begin; h < end; ++h) body(h);
     });
+}
+
+void for_each_head(int64_t heads, int64_t multiply_adds, const std::function<void(int64_t)>& body) {
+    split_heads_from(heads, multiply_adds, kSplitHeadsMultiplyAdds, body);
+}
+
+void for_each_head_block(int64_t heads, int64_t entries, const std::function<void(int64_t)>& body) {
+    split_heads_from(heads, entries, kSplitHeadsEntries, body);
 }
 
 }  // namespace
@@ -54,23 +66,26 @@ Tensor attention_scores(const Tensor& q, const Tensor& k) {
 Tensor scale_scores(const Tensor& scores, float d_head) {
     Tensor out(scores.shape);
     const float inv = 1.0f / std::sqrt(d_head);
-    const float* in = scores.data.data();
-    float* o = out.data.data();
-    for (size_t i = 0, n = out.data.size(); i < n; ++i) o[i] = in[i] * inv;
+    const int64_t heads = scores.rank() == 3 ? scores.dim(0) : 1, cells = heads > 0 ? scores.numel() / heads : 0;
+    for_each_head_block(heads, scores.numel(), [&](int64_t h) {
+        const float* in = scores.data.data() + h * cells;
+        float* o = out.data.data() + h * cells;
+        for (int64_t i = 0; i < cells; ++i) o[i] = in[i] * inv;
+    });
     return out;
 }
 
 Tensor mask_scores(const Tensor& scaled, const Tensor& mask) {
     assert(scaled.rank() == 3 && mask.rank() == 2 && mask.dim(0) == scaled.dim(1) && mask.dim(1) == scaled.dim(2));
     Tensor out(scaled.shape);
-    const size_t cells = mask.data.size();
+    const int64_t cells = mask.numel();
     const float minus_inf = -std::numeric_limits<float>::infinity();
     const float* m = mask.data.data();
-    for (int64_t h = 0; h < scaled.dim(0); ++h) {
+    for_each_head_block(scaled.dim(0), scaled.numel(), [&](int64_t h) {
         const float* in = scaled.data.data() + h * cells;
         float* o = out.data.data() + h * cells;
-        for (size_t i = 0; i < cells; ++i) o[i] = m[i] == 0.0f ? minus_inf : in[i];
-    }
+        for (int64_t i = 0; i < cells; ++i) o[i] = m[i] == 0.0f ? minus_inf : in[i];
+    });
     return out;
 }
 

@@ -1,6 +1,8 @@
 // NaN and ±∞ in the trace: each computed step counts its non-finite values, the first step
 // that holds any is the one reported, the −∞ a mask writes is not counted, and edits that
 // make the values finite again clear the flag.
+#include "ops/non_finite.h"
+#include "parallel.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
@@ -191,4 +193,32 @@ TEST_CASE("a NaN weight constructed directly flags the step that reads it", "[no
         CHECK(first_path(*s) == "src.embed");
         CHECK(s->entry("src.embed")->non_finite == 2);
     }
+}
+
+TEST_CASE("the counts split between threads are those of a plain loop", "[non_finite]") {
+    // (3, 640, 640): past the size from which the count is split between the threads.
+    const size_t heads = 3, cells = 640 * 640;
+    std::vector<float> mask(cells, 1.0f), x(heads * cells, 0.5f);
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    for (size_t c = 0; c < cells; c += 7) mask[c] = 0.0f;
+    // −∞ in forbidden cells (not counted), and NaN, +∞ and −∞ in both kinds of cell, at odd strides.
+    for (size_t i = 0; i < x.size(); i += 7) x[i] = -inf;
+    for (size_t i = 3; i < x.size(); i += 1013) x[i] = nan;
+    for (size_t i = 5; i < x.size(); i += 2027) x[i] = inf;
+    for (size_t i = 1; i < x.size(); i += 4099) x[i] = -inf;
+    int64_t all = 0, unmasked = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+        if (std::isfinite(x[i])) continue;
+        ++all;
+        if (!(is_minus_inf(x[i]) && mask[i % cells] == 0.0f)) ++unmasked;
+    }
+    REQUIRE(unmasked > 0);
+    REQUIRE(all > unmasked);
+    const int threads_before = thread_count();
+    for (int threads : {1, 2}) {
+        set_thread_count(threads);
+        CHECK(count_non_finite(x.data(), x.size()) == all);
+        CHECK(count_non_finite_unmasked(x.data(), mask.data(), heads, cells) == unmasked);
+    }
+    set_thread_count(threads_before);
 }
