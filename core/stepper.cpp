@@ -3,6 +3,7 @@
 
 #include "forward/step_path.h"
 #include "ops/non_finite.h"
+#include "progress.h"
 #include "step_rows.h"
 
 #include <algorithm>
@@ -172,6 +173,12 @@ void Stepper::compute(size_t i) {
     ++last_computed_;
     computed_from_[i] = 0;
     drop_finished_inputs(i);
+    report_computed(i);
+}
+
+void Stepper::report_computed(size_t i) {
+    if (work_first_ == kNoStep) work_first_ = i;
+    report_progress({work_first_, i, std::max(work_end_, i + 1), &steps_[i].path});
 }
 
 // The same function of the same inputs: the same numbers, so version and counts stay as the run set them.
@@ -228,6 +235,8 @@ std::optional<size_t> Stepper::first_non_finite_step() const {
 
 void Stepper::begin_call() {
     drop_held_for_views();
+    work_first_ = kNoStep;
+    work_end_ = cursor_;
     last_computed_ = 0;
     computed_from_.assign(steps_.size(), kRowsUnchanged);
 }
@@ -250,6 +259,7 @@ void Stepper::retreat() {
 bool Stepper::step_forward() {
     begin_call();
     if (cursor_ >= steps_.size()) return false;
+    work_end_ = cursor_ + 1;
     advance();
     return true;
 }
@@ -264,6 +274,7 @@ bool Stepper::step_back() {
 void Stepper::run_to(size_t target) {
     begin_call();
     target = std::min(target, steps_.size());
+    work_end_ = std::max(target, cursor_);
     while (cursor_ < target) advance();
     while (cursor_ > target) retreat();
 }

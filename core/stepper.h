@@ -97,6 +97,7 @@ private:
     void rebuild_index();
     static uint64_t id_key(const StepId& id);  // the id packed into one number, for id_index_
     void compute(size_t i);
+    void report_computed(size_t i);  // to this thread's progress listener (progress.h), as part of the call's work
     void begin_call();                    // every public call that changes the stepper starts here
     void advance();                       // runs step[cursor]
     void retreat();                       // un-runs step[cursor - 1]
@@ -127,6 +128,9 @@ private:
     size_t cursor_ = 0;
     uint64_t next_version_ = 1;
     size_t last_computed_ = 0;
+    // The call's work, as reported: the first step it computed (kNoStep before one), and the end of its steps.
+    static constexpr size_t kNoStep = static_cast<size_t>(-1);
+    size_t work_first_ = kNoStep, work_end_ = 0;
     std::vector<int64_t> computed_from_;  // aligned with steps_: last_computed_from(), kRowsUnchanged for none
 };
 

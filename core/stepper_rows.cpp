@@ -186,6 +186,7 @@ void Stepper::rerun_rows(const std::string& control) {
         computed_from_[i] = from[i];
         for (size_t j : input_index_[i])
             if (readers_left[j] > 0 && --readers_left[j] == 0) held[j] = {};
+        report_computed(i);
     }
 }
 
