@@ -13,6 +13,7 @@
 #include "memory_reuse.h"
 #include "model_opener.h"
 #include "parallel.h"
+#include "progress_screen.h"
 #include "screenshot.h"
 #include "settings_autosave.h"
 #include "soak_driver.h"
@@ -202,6 +203,7 @@ struct Running {
     GLFWwindow* window;
     App& app;
     UiRenderer& ui_renderer;
+    ProgressScreen& progress;  // redraws the window while a frame's command computes for long
     FontTexture& font_texture;
     std::vector<std::string>& dropped;  // files dropped on the window since the last frame
     const LaunchOptions& o;
@@ -234,11 +236,13 @@ Frame draw_frame(Running& r) {
     f.start = std::chrono::steady_clock::now();
     const float dt = std::chrono::duration<float>(f.start - r.last).count();
     r.last = f.start;
+    r.progress.begin_frame(r.app.view().settings.korean);
     ImGui_ImplGlfw_NewFrame();
     if (r.headless) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no stray hover in screenshots
     ImGui::NewFrame();
     f.req = r.app.frame(dt);
     ImGui::Render();
+    r.progress.keep_frame(*ImGui::GetDrawData());
     glfwGetFramebufferSize(r.window, &f.fb_w, &f.fb_h);
     glViewport(0, 0, f.fb_w, f.fb_h);
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the tiled windows draw none
@@ -376,11 +380,13 @@ int run_app(GLFWwindow* window, std::vector<std::string>& dropped, Session sessi
     auto ui_renderer = UiRenderer::create(paths.shaders);
     if (!heatmaps || !ui_renderer) return fail(!heatmaps ? heatmaps.error().message : ui_renderer.error().message, 1);
     App app(std::move(session), std::move(view), std::move(*heatmaps), paths);
+    ProgressScreen progress(window, *ui_renderer, [&](ImTextureID t) { return app.heatmaps().owns(t); });
+    const ListenToProgress listening(progress);  // the stepper's long work, on this thread
     if (problem) app.show_open_problem(std::move(*problem));  // where the user looks, as a failed drop would be
     const bool started = start_from_flags(app, font_texture, o, headless);
     if (!started && o.tour_slides) return 1;  // no chapter, no slides
 
-    Running r{window, app, *ui_renderer, font_texture, dropped, o, headless};
+    Running r{window, app, *ui_renderer, progress, font_texture, dropped, o, headless};
     int code = 0;
     if (o.tour_slides)
         code = run_tour_slides(r);
