@@ -167,13 +167,19 @@ StepContext Stepper::context(size_t i) const {
 void Stepper::compute(size_t i) {
     const StepContext ctx = context(i);
     StepOutput out = steps_[i].compute(ctx);
-    const int64_t non_finite = count_non_finite(steps_[i], out.value, ctx.in);
+    const int64_t non_finite = known_finite(i) ? 0 : count_non_finite(steps_[i], out.value, ctx.in);
     trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++, non_finite};
     dropped_[i] = 0;
     ++last_computed_;
     computed_from_[i] = 0;
     drop_finished_inputs(i);
     report_computed(i);
+}
+
+bool Stepper::known_finite(size_t i) const {
+    const auto& in = input_index_[i];
+    return finite_from_finite(steps_[i].record.id) &&
+           std::all_of(in.begin(), in.end(), [&](size_t j) { return trace_[j].non_finite == 0; });
 }
 
 void Stepper::report_computed(size_t i) {

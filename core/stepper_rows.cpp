@@ -160,8 +160,9 @@ void Stepper::rerun_rows(const std::string& control) {
             empty[static_cast<size_t>(axis)] = 0;
             out.value = Tensor(empty);
         }
-        int64_t non_finite = count_non_finite(step, out.value, ctx.in);
-        if (id.kind == StepKind::attention &&
+        const bool finite = known_finite(i);
+        int64_t non_finite = finite ? 0 : count_non_finite(step, out.value, ctx.in);
+        if (!finite && id.kind == StepKind::attention &&
             (id.stage == AttentionStage::scores || id.stage == AttentionStage::scaled)) {
             const size_t scores = id.stage == AttentionStage::scores ? i : input_index_[i][0];
             const size_t q = input_index_[scores][0], k = input_index_[scores][1];

@@ -22,6 +22,12 @@ Retention retention_of(const StepId& id) {
     }
 }
 
+bool finite_from_finite(const StepId& id) {
+    if (id.kind != StepKind::attention) return false;
+    return id.stage == AttentionStage::scaled || id.stage == AttentionStage::masked ||
+           id.stage == AttentionStage::weights;
+}
+
 std::string mask_control(AttentionUse use) { return "mask:" + step_path(StepId::mask_of(use)); }
 
 std::string ablation_control(const AttentionSite& site) { return "ablation:" + attention_name(site); }

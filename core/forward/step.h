@@ -58,6 +58,11 @@ std::string ablation_control(const AttentionSite& site);
 enum class Retention { kept, on_demand };
 Retention retention_of(const StepId& id);
 
+// Whether a step's output holds no NaN or ±∞ (as TraceEntry::non_finite counts them) whenever its inputs hold
+// none: ÷√D (a factor ≤ 1), the mask (the −∞ it writes are not counted) and softmax (every entry in [0, 1]).
+// The stepper counts their outputs only when an input is not finite: three (H, Tq, Tk) passes less per attention.
+bool finite_from_finite(const StepId& id);
+
 struct Step {
     std::string title;                  // short, for the timeline
     std::string formula;                // what it computes, in the paper's notation
