@@ -165,8 +165,16 @@ StepContext Stepper::context(size_t i) const {
 }
 
 void Stepper::compute(size_t i) {
-    const StepContext ctx = context(i);
+    StepContext ctx = context(i);
+    // An on-demand input 0 that would be dropped after this step may become its output's array.
+    const size_t first = input_index_[i].empty() ? kNoStep : input_index_[i][0];
+    if (first != kNoStep && steps_[first].retention == Retention::on_demand && !read_after(first, i))
+        ctx.takeable_first_input = &trace_[first].value;
     StepOutput out = steps_[i].compute(ctx);
+    if (ctx.takeable_first_input && trace_[first].value.data.empty() && !out.value.data.empty()) {
+        dropped_[first] = 1;  // taken: recomputed if asked for, as if dropped after this step
+        std::erase(recently_recomputed_, first);
+    }
     const int64_t non_finite = known_finite(i) ? 0 : count_non_finite(steps_[i], out.value, ctx.in);
     trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++, non_finite};
     dropped_[i] = 0;
@@ -206,13 +214,15 @@ void Stepper::recompute_dropped(size_t i) const {
     }
 }
 
+bool Stepper::read_after(size_t j, size_t i) const {
+    const auto& readers = readers_[j];
+    return std::any_of(readers.begin(), readers.end(), [&](size_t r) { return r > i && r < cursor_; });
+}
+
 void Stepper::drop_finished_inputs(size_t i) {
     for (size_t j : input_index_[i]) {
         if (steps_[j].retention != Retention::on_demand || dropped_[j]) continue;
-        const auto& readers = readers_[j];
-        const bool read_later =
-            std::any_of(readers.begin(), readers.end(), [&](size_t r) { return r > i && r < cursor_; });
-        if (read_later) continue;
+        if (read_after(j, i)) continue;
         trace_[j].value.data = {};
         dropped_[j] = 1;
         std::erase(recently_recomputed_, j);

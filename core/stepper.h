@@ -106,7 +106,8 @@ private:
     void retreat();                       // un-runs step[cursor - 1]
     StepContext context(size_t i) const;  // step i's inputs, recomputing dropped on-demand ones
     void recompute_dropped(size_t i) const;
-    void drop_finished_inputs(size_t i);  // on-demand inputs of step i that no later step below the cursor reads
+    bool read_after(size_t j, size_t i) const;  // by a step after i below the cursor
+    void drop_finished_inputs(size_t i);        // on-demand inputs of step i that no later step below the cursor reads
     void drop_held_for_views();           // the on-demand outputs recomputed for entry()/output()
     // Recomputes, below the cursor, every step for which seed(i) holds and every step downstream of one.
     template <class Seed>

@@ -48,7 +48,11 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
          {},
          heads,
          [](const StepContext& ctx) {
-             return StepOutput{scale_scores(ctx.input(0), static_cast<float>(ctx.config.d_head())), {}};
+             const auto d = static_cast<float>(ctx.config.d_head());
+             if (!ctx.takeable_first_input) return StepOutput{scale_scores(ctx.input(0), d), {}};
+             Tensor out = take_array(*ctx.takeable_first_input);
+             scale_scores_in_place(out, d);
+             return StepOutput{std::move(out), {}};
          }});
     add(at(AttentionStage::masked), {"Apply the mask",
                                      "masked = scaled, with −∞ where M[i, j] = 0",
@@ -57,7 +61,11 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                      {},
                                      "",
                                      [](const StepContext& ctx) {
-                                         return StepOutput{mask_scores(ctx.input(0), ctx.input(1)), {}};
+                                         if (!ctx.takeable_first_input)
+                                             return StepOutput{mask_scores(ctx.input(0), ctx.input(1)), {}};
+                                         Tensor out = take_array(*ctx.takeable_first_input);
+                                         mask_scores_in_place(out, ctx.input(1));
+                                         return StepOutput{std::move(out), {}};
                                      }});
     add(at(AttentionStage::weights),
         {"Softmax over keys",

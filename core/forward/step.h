@@ -38,10 +38,22 @@ struct StepContext {
     const Weights& weights;
     const ForwardInputs& inputs;
     std::vector<const Tensor*> in;  // the outputs of Step::inputs, in order
+    // Input 0's trace entry when no later step reads it and the stepper would drop it after this one: a step
+    // that writes its output where its input was (÷√D, the mask) may take its array. nullptr otherwise.
+    Tensor* takeable_first_input = nullptr;
 
     const Tensor& input(size_t i) const { return *in.at(i); }
     const Tensor& param(const std::string& name) const { return weights.at(name); }
 };
+
+// A takeable input's numbers (StepContext::takeable_first_input) as a tensor of its shape: the input keeps its
+// shape without numbers, as a dropped on-demand output does.
+inline Tensor take_array(Tensor& input) {
+    Tensor out;
+    out.shape = input.shape;
+    out.data = std::move(input.data);
+    return out;
+}
 
 // Names of the controls a step can read (Step::controls).
 inline const std::string kSrcIdsControl = "src_ids";

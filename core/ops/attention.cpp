@@ -35,6 +35,32 @@ void for_each_head_block(int64_t heads, int64_t entries, const std::function<voi
     split_heads_from(heads, entries, kSplitHeadsEntries, body);
 }
 
+// out = scores / √D, entry by entry; out may be scores itself.
+void scale_into(const Tensor& scores, float d_head, Tensor& out) {
+    assert(out.shape == scores.shape);
+    const float inv = 1.0f / std::sqrt(d_head);
+    const int64_t heads = scores.rank() == 3 ? scores.dim(0) : 1, cells = heads > 0 ? scores.numel() / heads : 0;
+    for_each_head_block(heads, scores.numel(), [&](int64_t h) {
+        const float* in = scores.data.data() + h * cells;
+        float* o = out.data.data() + h * cells;
+        for (int64_t i = 0; i < cells; ++i) o[i] = in[i] * inv;
+    });
+}
+
+// out = scaled with −∞ where the mask is 0; out may be scaled itself.
+void mask_into(const Tensor& scaled, const Tensor& mask, Tensor& out) {
+    assert(scaled.rank() == 3 && mask.rank() == 2 && mask.dim(0) == scaled.dim(1) && mask.dim(1) == scaled.dim(2));
+    assert(out.shape == scaled.shape);
+    const int64_t cells = mask.numel();
+    const float minus_inf = -std::numeric_limits<float>::infinity();
+    const float* m = mask.data.data();
+    for_each_head_block(scaled.dim(0), scaled.numel(), [&](int64_t h) {
+        const float* in = scaled.data.data() + h * cells;
+        float* o = out.data.data() + h * cells;
+        for (int64_t i = 0; i < cells; ++i) o[i] = m[i] == 0.0f ? minus_inf : in[i];
+    });
+}
+
 }  // namespace
 
 Tensor split_heads(const Tensor& x, int64_t n_heads) {
@@ -65,29 +91,19 @@ Tensor attention_scores(const Tensor& q, const Tensor& k) {
 
 Tensor scale_scores(const Tensor& scores, float d_head) {
     Tensor out(scores.shape);
-    const float inv = 1.0f / std::sqrt(d_head);
-    const int64_t heads = scores.rank() == 3 ? scores.dim(0) : 1, cells = heads > 0 ? scores.numel() / heads : 0;
-    for_each_head_block(heads, scores.numel(), [&](int64_t h) {
-        const float* in = scores.data.data() + h * cells;
-        float* o = out.data.data() + h * cells;
-        for (int64_t i = 0; i < cells; ++i) o[i] = in[i] * inv;
-    });
+    scale_into(scores, d_head, out);
     return out;
 }
 
+void scale_scores_in_place(Tensor& scores, float d_head) { scale_into(scores, d_head, scores); }
+
 Tensor mask_scores(const Tensor& scaled, const Tensor& mask) {
-    assert(scaled.rank() == 3 && mask.rank() == 2 && mask.dim(0) == scaled.dim(1) && mask.dim(1) == scaled.dim(2));
     Tensor out(scaled.shape);
-    const int64_t cells = mask.numel();
-    const float minus_inf = -std::numeric_limits<float>::infinity();
-    const float* m = mask.data.data();
-    for_each_head_block(scaled.dim(0), scaled.numel(), [&](int64_t h) {
-        const float* in = scaled.data.data() + h * cells;
-        float* o = out.data.data() + h * cells;
-        for (int64_t i = 0; i < cells; ++i) o[i] = m[i] == 0.0f ? minus_inf : in[i];
-    });
+    mask_into(scaled, mask, out);
     return out;
 }
+
+void mask_scores_in_place(Tensor& scaled, const Tensor& mask) { mask_into(scaled, mask, scaled); }
 
 Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated) {
     assert(weights.rank() == 3 && v.rank() == 3 && weights.dim(0) == v.dim(0) && weights.dim(2) == v.dim(1));

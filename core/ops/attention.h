@@ -15,6 +15,9 @@ Tensor attention_scores(const Tensor& q, const Tensor& k);  // (H, Tq, D), (H, T
 Tensor scale_scores(const Tensor& scores, float d_head);    // scores / √D
 // −∞ wherever mask (Tq, Tk) is 0; the mask is shared by every head.
 Tensor mask_scores(const Tensor& scaled, const Tensor& mask);
+// The same two, written over their input (the same numbers, without a new (H, Tq, Tk) array).
+void scale_scores_in_place(Tensor& scores, float d_head);
+void mask_scores_in_place(Tensor& scaled, const Tensor& mask);
 // weights (H, Tq, Tk) · V (H, Tk, D) -> (H, Tq, D); heads in `ablated` give zeros.
 Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated);
 
