@@ -76,7 +76,13 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
          "",
          [](const StepContext& ctx) {
              std::vector<int64_t> rows;  // rows of the (H·Tq, Tk) view
-             Tensor w = softmax_rows(ctx.input(0), &rows);
+             Tensor w;
+             if (ctx.takeable_first_input) {
+                 w = take_array(*ctx.takeable_first_input);
+                 softmax_rows_in_place(w, &rows);
+             } else {
+                 w = softmax_rows(ctx.input(0), &rows);
+             }
              const int64_t n_queries = w.dim(1);
              std::vector<int64_t> query_rows;
              for (int64_t r : rows)

@@ -35,10 +35,8 @@ bool softmax_row(const float* x, float* y, int64_t n) {
     return true;
 }
 
-}  // namespace
-
-Tensor softmax_rows(const Tensor& x, std::vector<int64_t>* fully_masked_rows) {
-    Tensor y(x.shape);
+// y = softmax(x) row by row; y may be x itself (a row reads its entries before it writes them).
+void softmax_into(const Tensor& x, Tensor& y, std::vector<int64_t>* fully_masked_rows) {
     const int64_t n = x.dim(-1);
     const int64_t rows = n == 0 ? 0 : x.numel() / n;
     std::vector<char> masked(static_cast<size_t>(rows), 0);  // (rows,)
@@ -50,7 +48,18 @@ Tensor softmax_rows(const Tensor& x, std::vector<int64_t>* fully_masked_rows) {
     if (fully_masked_rows)
         for (int64_t r = 0; r < rows; ++r)
             if (masked[static_cast<size_t>(r)]) fully_masked_rows->push_back(r);
+}
+
+}  // namespace
+
+Tensor softmax_rows(const Tensor& x, std::vector<int64_t>* fully_masked_rows) {
+    Tensor y(x.shape);
+    softmax_into(x, y, fully_masked_rows);
     return y;
+}
+
+void softmax_rows_in_place(Tensor& x, std::vector<int64_t>* fully_masked_rows) {
+    softmax_into(x, x, fully_masked_rows);
 }
 
 }  // namespace attnlab

@@ -10,5 +10,7 @@ namespace attnlab {
 // softmax over the last dim. A row whose entries are all −∞ becomes all zeros (never NaN),
 // and its row index (counting rows of the (N, last) view) is appended to fully_masked_rows.
 Tensor softmax_rows(const Tensor& x, std::vector<int64_t>* fully_masked_rows = nullptr);
+// The same, written over x (the same numbers, without a new array).
+void softmax_rows_in_place(Tensor& x, std::vector<int64_t>* fully_masked_rows = nullptr);
 
 }  // namespace attnlab
