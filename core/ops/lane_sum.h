@@ -28,17 +28,20 @@ inline float lane_sum(const float* x, int64_t n) {
 
 // y[0 .. n) = f(x[0 .. n)) with f an Eigen array expression of a 16-float block, evaluated on whole aligned
 // blocks only (the last one padded with `pad`), so every value goes through the same packet code.
+// Whole blocks are read and written where they lie (the same packet code on the same 16 values, whatever the
+// address); the last, partial one through a padded copy. x and y may be the same array.
 template <class Block>
 void map_in_blocks(const float* x, float* y, int64_t n, float pad, const Block& f) {
     using Packet16 = Eigen::Array<float, kLanes, 1>;
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) Eigen::Map<Packet16>(y + i) = f(Eigen::Map<const Packet16>(x + i));
+    if (i == n) return;
     alignas(64) float in[kLanes];
-    for (int64_t i = 0; i < n; i += kLanes) {
-        const int64_t m = std::min(kLanes, n - i);
-        std::copy_n(x + i, m, in);
-        std::fill(in + m, in + kLanes, pad);
-        const Packet16 out = f(Eigen::Map<const Packet16, Eigen::Aligned64>(in));
-        std::copy_n(out.data(), m, y + i);
-    }
+    const int64_t m = n - i;
+    std::copy_n(x + i, m, in);
+    std::fill(in + m, in + kLanes, pad);
+    const Packet16 out = f(Eigen::Map<const Packet16, Eigen::Aligned64>(in));
+    std::copy_n(out.data(), m, y + i);
 }
 
 }  // namespace attnlab

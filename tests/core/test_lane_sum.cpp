@@ -1,0 +1,36 @@
+// A row's sum and its elementwise map give the same bits wherever the row lies in memory and whatever its
+// length around it: the stepper's row re-runs keep old rows on that promise (ops/lane_sum.h).
+#include "ops/lane_sum.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace attnlab;
+
+TEST_CASE("lane sums and block maps give the same bits at every offset, in place or not", "[ops]") {
+    std::mt19937 rng(11);
+    std::normal_distribution<float> normal(0.0f, 3.0f);
+    const auto exp_block = [](const auto& v) { return (v - 1.5f).exp(); };
+    for (int64_t n : {1, 15, 16, 17, 33, 64, 70}) {
+        std::vector<float> row(static_cast<size_t>(n));
+        for (float& x : row) x = normal(rng);
+        std::vector<float> want(row.size());
+        map_in_blocks(row.data(), want.data(), n, 0.0f, exp_block);
+        const float want_sum = lane_sum(row.data(), n);
+        for (int64_t offset = 1; offset < 16; ++offset) {
+            INFO("n " << n << ", offset " << offset);
+            std::vector<float> buffer(static_cast<size_t>(n + 32), 7.0f), out(buffer.size(), 0.0f);
+            std::copy(row.begin(), row.end(), buffer.begin() + offset);
+            map_in_blocks(buffer.data() + offset, out.data() + offset, n, 0.0f, exp_block);
+            CHECK(std::memcmp(out.data() + offset, want.data(), want.size() * sizeof(float)) == 0);
+            CHECK(out[static_cast<size_t>(offset + n)] == 0.0f);  // nothing past the row is written
+            const float sum = lane_sum(buffer.data() + offset, n);
+            CHECK(std::memcmp(&sum, &want_sum, sizeof sum) == 0);
+            map_in_blocks(buffer.data() + offset, buffer.data() + offset, n, 0.0f, exp_block);  // in place
+            CHECK(std::memcmp(buffer.data() + offset, want.data(), want.size() * sizeof(float)) == 0);
+        }
+    }
+}
