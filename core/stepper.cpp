@@ -2,6 +2,7 @@
 #include "stepper.h"
 
 #include "forward/step_path.h"
+#include "ops/attention.h"
 #include "ops/non_finite.h"
 #include "progress.h"
 #include "step_rows.h"
@@ -186,8 +187,11 @@ void Stepper::compute(size_t i) {
 
 bool Stepper::known_finite(size_t i) const {
     const auto& in = input_index_[i];
-    return finite_from_finite(steps_[i].record.id) &&
-           std::all_of(in.begin(), in.end(), [&](size_t j) { return trace_[j].non_finite == 0; });
+    if (!std::all_of(in.begin(), in.end(), [&](size_t j) { return trace_[j].non_finite == 0; })) return false;
+    const StepId& id = steps_[i].record.id;
+    if (id.kind == StepKind::attention && id.stage == AttentionStage::scores)  // Q and K are kept, whole
+        return scores_cannot_overflow(trace_[in[0]].value, trace_[in[1]].value);
+    return finite_from_finite(id);
 }
 
 void Stepper::report_computed(size_t i) {

@@ -98,8 +98,9 @@ private:
     static uint64_t id_key(const StepId& id);  // the id packed into one number, for id_index_
     void compute(size_t i);
     void report_computed(size_t i);  // to this thread's progress listener (progress.h), as part of the call's work
-    // Whether step i's new output is finite without counting: the step keeps finite inputs finite
-    // (finite_from_finite) and its inputs' counts are 0. Its TraceEntry::non_finite is then 0.
+    // Whether step i's new output is finite without counting: its inputs' counts are 0, and the step keeps
+    // finite inputs finite (finite_from_finite) or is a QKᵀ that cannot overflow (scores_cannot_overflow).
+    // Its TraceEntry::non_finite is then 0.
     bool known_finite(size_t i) const;
     void begin_call();                    // every public call that changes the stepper starts here
     void advance();                       // runs step[cursor]

@@ -144,13 +144,18 @@ void Stepper::rerun_rows(const std::string& control) {
                 continue;
             }
             const int input_axis = row_axis(steps_[j].record.id);
-            if (steps_[j].retention == Retention::on_demand) {
-                assert(held[j].from <= from[i]);
-                sliced[k] = slice_rows(held[j].rows, input_axis, from[i] - held[j].from);
-            } else {
-                sliced[k] = slice_rows(trace_[j].value, input_axis, from[i]);
+            const bool on_demand = steps_[j].retention == Retention::on_demand;
+            Tensor& whole = on_demand ? held[j].rows : trace_[j].value;
+            const int64_t skip = on_demand ? from[i] - held[j].from : from[i];
+            assert(skip >= 0);
+            if (skip > 0) {
+                sliced[k] = slice_rows(whole, input_axis, skip);
+                ctx.in.push_back(&sliced[k]);
+                continue;
             }
-            ctx.in.push_back(&sliced[k]);
+            ctx.in.push_back(&whole);  // every row it holds: read in place
+            // A held slice this step reads last may become its output's array (÷√D, the mask, softmax).
+            if (on_demand && k == 0 && readers_left[j] == 1) ctx.takeable_first_input = &whole;
         }
         StepOutput out;
         if (rows > from[i])

@@ -89,6 +89,36 @@ Tensor attention_scores(const Tensor& q, const Tensor& k) {
     return s;
 }
 
+namespace {
+
+// The largest Euclidean norm of the rows of head h of x (H, T, D), in double; +∞ when an entry is not finite.
+double largest_row_norm(const Tensor& x, int64_t h) {
+    const int64_t T = x.dim(1), D = x.dim(2);
+    const float* p = x.data.data() + h * T * D;
+    double largest = 0.0;
+    for (int64_t t = 0; t < T; ++t) {
+        double sum = 0.0;
+        for (int64_t d = 0; d < D; ++d) {
+            const double v = p[t * D + d];
+            sum += v * v;
+        }
+        largest = std::max(largest, sum);  // NaN never compares larger: caught below
+        for (int64_t d = 0; d < D; ++d)
+            if (!std::isfinite(p[t * D + d])) return std::numeric_limits<double>::infinity();
+    }
+    return std::sqrt(largest);
+}
+
+}  // namespace
+
+bool scores_cannot_overflow(const Tensor& q, const Tensor& k) {
+    assert(q.rank() == 3 && k.rank() == 3 && q.dim(0) == k.dim(0) && q.dim(2) == k.dim(2));
+    const double limit = 0.5 * static_cast<double>(std::numeric_limits<float>::max());
+    for (int64_t h = 0; h < q.dim(0); ++h)
+        if (!(largest_row_norm(q, h) * largest_row_norm(k, h) <= limit)) return false;
+    return true;
+}
+
 Tensor scale_scores(const Tensor& scores, float d_head) {
     Tensor out(scores.shape);
     scale_into(scores, d_head, out);

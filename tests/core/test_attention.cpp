@@ -1,8 +1,12 @@
 // Attention through the whole model: softmax rows, masks, causality, padding, heads and W^O.
+#include "ops/attention.h"
 #include "ops/linear.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
 
 using namespace attnlab;
 using namespace attnlab::test;
@@ -135,4 +139,44 @@ TEST_CASE("an ablated head's context is zero and its effect reaches the logits",
     CHECK(max_abs_diff(before, *s.output("logits")) > 1e-4f);
     REQUIRE(s.set_head_ablated(AttentionSite{AttentionUse::cross, 0}, 1, false));
     CHECK(bit_equal(before, *s.output("logits")));
+}
+
+TEST_CASE("QKᵀ is called overflow-free only when no score can overflow", "[attention]") {
+    // (H=2, T=3, D=4); head 1's rows are scaled by `big`, so its largest score is about 4·big².
+    const auto qk = [](float big) {
+        Tensor q({2, 3, 4}), k({2, 3, 4});
+        for (int64_t i = 0; i < 12; ++i) {
+            q.data[static_cast<size_t>(i)] = k.data[static_cast<size_t>(i)] = 0.5f + 0.1f * static_cast<float>(i % 5);
+            q.data[static_cast<size_t>(12 + i)] = k.data[static_cast<size_t>(12 + i)] = big;
+        }
+        return std::pair{q, k};
+    };
+    const auto has_non_finite = [](const Tensor& t) {
+        for (const float x : t.data)
+            if (!std::isfinite(x)) return true;
+        return false;
+    };
+    {
+        const auto [q, k] = qk(1e18f);  // 4e36: finite
+        CHECK(scores_cannot_overflow(q, k));
+        CHECK_FALSE(has_non_finite(attention_scores(q, k)));
+    }
+    {
+        const auto [q, k] = qk(1e19f);  // 4e38 > FLT_MAX: every entry finite, some scores not
+        REQUIRE(has_non_finite(attention_scores(q, k)));
+        CHECK_FALSE(scores_cannot_overflow(q, k));
+    }
+    {
+        const auto [q, k] = qk(7e18f);  // ‖q‖‖k‖ = 1.96e38: finite scores, but past the margin of FLT_MAX / 2
+        CHECK_FALSE(has_non_finite(attention_scores(q, k)));
+        CHECK_FALSE(scores_cannot_overflow(q, k));
+    }
+    {
+        auto [q, k] = qk(1.0f);
+        CHECK(scores_cannot_overflow(q, k));
+        k.data[5] = std::numeric_limits<float>::quiet_NaN();
+        CHECK_FALSE(scores_cannot_overflow(q, k));
+        k.data[5] = std::numeric_limits<float>::infinity();
+        CHECK_FALSE(scores_cannot_overflow(q, k));
+    }
 }
