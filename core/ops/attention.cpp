@@ -96,17 +96,17 @@ double largest_row_norm(const Tensor& x, int64_t h) {
     const int64_t T = x.dim(1), D = x.dim(2);
     const float* p = x.data.data() + h * T * D;
     double largest = 0.0;
+    bool finite = true;
     for (int64_t t = 0; t < T; ++t) {
         double sum = 0.0;
         for (int64_t d = 0; d < D; ++d) {
-            const double v = p[t * D + d];
-            sum += v * v;
+            const float v = p[t * D + d];
+            finite &= std::abs(v) <= std::numeric_limits<float>::max();  // false for NaN and ±∞
+            sum += static_cast<double>(v) * static_cast<double>(v);
         }
-        largest = std::max(largest, sum);  // NaN never compares larger: caught below
-        for (int64_t d = 0; d < D; ++d)
-            if (!std::isfinite(p[t * D + d])) return std::numeric_limits<double>::infinity();
+        largest = std::max(largest, sum);
     }
-    return std::sqrt(largest);
+    return finite ? std::sqrt(largest) : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace
