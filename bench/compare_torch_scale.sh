@@ -48,7 +48,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 isa=$(grep -m1 -o -w -e avx512f -e avx2 /proc/cpuinfo | sort -u | tr '\n' ' ' || true)
 commit=$(git -C "$root" rev-parse --short HEAD 2> /dev/null || echo "?")
-/usr/bin/python3 - "$work" "$lengths" "$cpu" "$(nproc)" "${isa% }" "$load_before" "$load_after" "$commit" "$rounds" <<'PY'
+/usr/bin/python3 - "$work" "$lengths" "$cpu" "$(nproc)" "${isa% }; PyTorch on OpenBLAS's ${OPENBLAS_CORETYPE:-own choice of} kernels" "$load_before" "$load_after" "$commit" "$rounds" <<'PY'
 import datetime, json, statistics, sys
 
 work, lengths, cpu, cores, isa, load_before, load_after, commit, rounds = sys.argv[1:]
