@@ -53,7 +53,7 @@ int run_info(const Argv& argv) {
     size_t n_mapped = 0;
     for (const auto& [name, tensor] : model.weights.all()) n_mapped += tensor->data.is_view();
     std::printf("tensors     %zu", model.weights.all().size());
-    if (n_mapped > 0) std::printf(" (%zu read in place from the mapped file)", n_mapped);
+    if (n_mapped > 0) std::printf(" (%zu read in place from the mapped weights)", n_mapped);
     std::printf("\n");
     for (const auto& [name, tensor] : model.weights.all())
         std::printf("  %-48s %s\n", name.c_str(), shape_string(tensor->shape).c_str());

@@ -27,7 +27,9 @@ bool starts_with(const std::array<unsigned char, 16>& head, size_t n, std::initi
 OpenProblem::Kind folder_kind(const fs::path& dir) {
     std::error_code ec;
     if (!fs::is_regular_file(dir / "config.json", ec)) return OpenProblem::Kind::folder_without_config;
-    if (!fs::is_regular_file(dir / "model.safetensors", ec)) return OpenProblem::Kind::folder_without_weights;
+    if (!fs::is_regular_file(dir / "model.safetensors", ec) &&
+        !fs::is_regular_file(dir / "model.safetensors.index.json", ec))
+        return OpenProblem::Kind::folder_without_weights;
     return OpenProblem::Kind::unsupported_folder;
 }
 

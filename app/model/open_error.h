@@ -18,7 +18,7 @@ struct OpenProblem {
         damaged_safetensors,     // named .safetensors, but its header cannot be read (truncated, corrupt)
         not_a_model,             // a readable safetensors file that is not a model (a trace, missing tensors)
         folder_without_config,   // a folder, but no config.json in it
-        folder_without_weights,  // a Hugging Face folder without model.safetensors
+        folder_without_weights,  // a Hugging Face folder without model.safetensors or its shards' index
         unsupported_folder,      // a Hugging Face folder this app cannot read (architecture, tokenizer, …)
     };
     Kind kind = Kind::not_safetensors;

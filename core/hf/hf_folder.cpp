@@ -5,7 +5,7 @@
 #include "hf/hf_tensor_names.h"
 #include "hf/hf_tokenizer.h"
 #include "io/file_bytes.h"
-#include "io/mapped_safetensors.h"
+#include "io/folder_weights.h"
 
 #include <Eigen/Core>
 
@@ -23,12 +23,8 @@ Result<ModelConfig> read_hf_config(const std::string& path) {
     return config;
 }
 
-// Why a folder has no model.safetensors to map, in one line.
+// Why a folder has neither model.safetensors nor shards to map, in one line.
 Error missing_weights_file(const std::string& dir) {
-    if (io::is_regular_file(dir + "/model.safetensors.index.json"))
-        return Error{io::display_path(dir) +
-                     ": the weights are split into shards (model.safetensors.index.json); "
-                     "only a single model.safetensors can be opened"};
     if (io::is_regular_file(dir + "/pytorch_model.bin"))
         return Error{io::display_path(dir) +
                      ": has pytorch_model.bin but no model.safetensors; only safetensors "
@@ -55,15 +51,13 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
                      ": a folder without config.json; open a model file or a Hugging Face folder"};
     auto config = read_hf_config(dir + "/config.json");
     if (!config) return config.error();
-    const std::string weights_path = dir + "/model.safetensors";
-    if (!io::is_regular_file(weights_path)) return missing_weights_file(dir);
-    auto file = io::MappedSafetensors::open(weights_path);
+    if (!io::is_regular_file(dir + "/model.safetensors") && !io::is_regular_file(dir + "/model.safetensors.index.json"))
+        return missing_weights_file(dir);
+    auto file = io::FolderWeights::open(dir);
     if (!file) return file.error();
     const auto fail = [&](const std::string& message) { return Error{file->source() + ": " + message}; };
 
-    std::vector<std::string> names_in_file;
-    for (const auto& [name, entry] : file->entries()) names_in_file.push_back(name);
-    auto names = FileTensorNames::match(config->family, names_in_file);
+    auto names = FileTensorNames::match(config->family, file->names());
     if (!names) return fail(names.error().message);
     // A BERT file without the MLM head (BertModel) ends at the encoder's output.
     if (config->family == Family::bert && names->find("cls.predictions.transform.dense.weight").empty())
@@ -77,19 +71,21 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
         const std::string name = names->find(spec.name);
         if (name.empty())
             return fail("missing tensor '" + names->as_in_file(spec.name) + "' " + shape_string(spec.shape));
-        const io::SafetensorsEntry& entry = file->entries().at(name);
+        const io::SafetensorsEntry& entry = file->entry(name);
+        const auto fail_at = [&](const std::string& message) { return Error{file->source_of(name) + ": " + message}; };
         if (entry.shape != spec.shape)
-            return fail("tensor '" + name + "' has shape " + shape_string(entry.shape) + ", config.json needs " +
-                        shape_string(spec.shape));
+            return fail_at("tensor '" + name + "' has shape " + shape_string(entry.shape) + ", config.json needs " +
+                           shape_string(spec.shape));
         auto tensor = file->tensor(name);
         if (!tensor) return tensor.error();
-        if (auto st = check_finite(**tensor, name); !st) return fail(st.error().message);
+        if (auto st = check_finite(**tensor, name); !st) return fail_at(st.error().message);
         model.weights.set_shared(spec.name, std::move(*tensor));
     }
     if (auto st = check_model(model); !st) return fail(st.error().message);
 
-    LoadedModel loaded{
-        std::move(model), "Hugging Face " + to_string(config->family) + " folder", names->unused(params), {}};
+    std::string format = "Hugging Face " + to_string(config->family) + " folder";
+    if (file->file_count() > 1) format += ", weights in " + std::to_string(file->file_count()) + " shards";
+    LoadedModel loaded{std::move(model), std::move(format), names->unused(params), {}};
     auto tokenizer = attach_tokenizer(dir, loaded.model);
     if (!tokenizer) return tokenizer.error();
     loaded.tokenizer = std::move(*tokenizer);

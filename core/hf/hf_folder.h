@@ -1,5 +1,6 @@
-// A Hugging Face model folder: config.json + model.safetensors (+ tokenizer files), for the
-// GPT-2 (model_type gpt2) and BERT (bert) families. The weights file is memory-mapped and each
+// A Hugging Face model folder: config.json + model.safetensors, or the shards that
+// model.safetensors.index.json names (io/folder_weights.h), + tokenizer files, for the GPT-2
+// (model_type gpt2) and BERT (bert) families. Each weights file is memory-mapped and each
 // F32 tensor is a read-only view of it, used in place (a Conv1D (in, out) weight is not
 // transposed): opening GPT-2 small costs its header, its checks and one pass over the values.
 // Either everything loads or nothing does; every error is one line naming the file and the

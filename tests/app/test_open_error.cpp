@@ -104,6 +104,13 @@ TEST_CASE("a folder is named by its folder, with or without config.json", "[app]
     const OpenProblem by_config = open_and_explain(dir.path / "gpt2" / "config.json");
     CHECK(by_config.kind == Kind::folder_without_weights);
     CHECK(by_config.name == "gpt2");
+    // Shards that fail to open are not "no weights": the loader's line says which file is at fault.
+    fs::copy_file(std::string(ATTNLAB_SOURCE_DIR) + "/tests/golden/fixtures/hf_gpt2/config.json",
+                  dir.path / "gpt2" / "config.json", fs::copy_options::overwrite_existing);
+    write(dir.path / "gpt2" / "model.safetensors.index.json", R"({"weight_map": {"wte.weight": "gone.safetensors"}})");
+    const OpenProblem bad_shards = open_and_explain(dir.path / "gpt2");
+    CHECK(bad_shards.kind == Kind::unsupported_folder);
+    CHECK_THAT(bad_shards.detail, Catch::Contains("gone.safetensors"));
 }
 
 TEST_CASE("a safetensors file that is not a model says so", "[app]") {

@@ -68,6 +68,29 @@ inline void write_edited_copy(const std::string& name, const TempFolder& to, con
         throw std::runtime_error(st.error().message);
 }
 
+// A copy of fixture folder `name` whose float tensors are split into two shards as the hub writes them:
+// model-00001-of-00002.safetensors holds the names before `first_of_second` (in order), the other file the rest,
+// and model.safetensors.index.json maps each name to its file.
+inline void write_sharded_copy(const std::string& name, const TempFolder& to, const std::string& first_of_second) {
+    write_text(to.file("config.json"), read_text(hf_fixture(name) + "/config.json"));
+    auto mapped = io::MappedSafetensors::open(hf_fixture(name) + "/model.safetensors");
+    if (!mapped) throw std::runtime_error(mapped.error().message);
+    const std::string files[2] = {"model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"};
+    io::SafetensorsFile shards[2];
+    nlohmann::json index = {{"metadata", {{"total_size", 0}}}, {"weight_map", nlohmann::json::object()}};
+    for (const auto& [tensor_name, entry] : mapped->entries()) {
+        auto t = mapped->tensor(tensor_name);
+        if (!t) continue;  // not a float dtype
+        const int shard = tensor_name < first_of_second ? 0 : 1;
+        shards[shard].tensors[tensor_name] = **t;
+        index["weight_map"][tensor_name] = files[shard];
+    }
+    for (int i = 0; i < 2; ++i)
+        if (auto st = io::write_safetensors(to.file(files[i]), shards[i]); !st)
+            throw std::runtime_error(st.error().message);
+    write_text(to.file("model.safetensors.index.json"), index.dump(2));
+}
+
 // Renames every tensor for which `rename` gives a new name ("" drops it).
 inline TensorEdit rename_tensors(std::function<std::string(const std::string&)> rename) {
     return [rename](std::map<std::string, Tensor>& tensors) {

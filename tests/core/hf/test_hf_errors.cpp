@@ -99,6 +99,55 @@ TEST_CASE("tensor errors name the tensor as the file names it", "[hf]") {
                Contains("tensors 'ln_f.bias' and 'transformer.ln_f.bias' are both parameter 'ln_f.bias'"));
 }
 
+TEST_CASE("sharded weights: an index or shard at fault is named in one line", "[hf]") {
+    test::TempFolder folder;
+    test::write_sharded_copy("hf_gpt2", folder, "h.1");
+    const std::string index_path = folder.file("model.safetensors.index.json");
+    const auto index = nlohmann::json::parse(test::read_text(index_path));
+    auto error_with = [&](const std::function<void(nlohmann::json&)>& edit) {
+        nlohmann::json edited = index;
+        edit(edited);
+        test::write_text(index_path, edited.dump());
+        auto loaded = open_model(folder.path());
+        REQUIRE_FALSE(loaded);
+        return loaded.error().message;
+    };
+    using Catch::Contains;
+    CHECK_THAT(error_with([](nlohmann::json& j) { j["weight_map"]["ln_f.bias"] = "model-00003-of-00003.safetensors"; }),
+               Contains("model-00003-of-00003.safetensors") && Contains("(a shard named by"));
+    CHECK_THAT(error_with([](nlohmann::json& j) { j["weight_map"]["ln_f.bias"] = "model-00001-of-00002.safetensors"; }),
+               Contains("model.safetensors.index.json: places tensor 'ln_f.bias' in model-00001-of-00002.safetensors, "
+                        "which lacks it"));
+    CHECK_THAT(error_with([](nlohmann::json& j) { j["weight_map"]["ln_f.bias"] = "../model.safetensors"; }),
+               Contains("weight_map['ln_f.bias'] is '../model.safetensors', not a file name in the folder"));
+    CHECK_THAT(error_with([](nlohmann::json& j) { j["weight_map"]["ln_f.bias"] = 7; }),
+               Contains("weight_map['ln_f.bias'] is not a file name"));
+    {  // a tensor the index leaves out is still read from the shard that holds it, as from_pretrained does
+        nlohmann::json edited = index;
+        edited["weight_map"].erase("h.1.mlp.c_fc.weight");
+        test::write_text(index_path, edited.dump());
+        CHECK(open_model(folder.path()));
+    }
+    test::write_text(index_path, "[1, 2");
+    auto loaded = open_model(folder.path());
+    REQUIRE_FALSE(loaded);
+    CHECK_THAT(loaded.error().message, Catch::EndsWith("model.safetensors.index.json: not a JSON object"));
+
+    // One name in both shards.
+    test::write_text(index_path, index.dump());
+    auto second = io::MappedSafetensors::open(folder.file("model-00002-of-00002.safetensors"));
+    REQUIRE(second);
+    io::SafetensorsFile copy;
+    for (const auto& [name, entry] : second->entries()) copy.tensors[name] = **second->tensor(name);
+    copy.tensors["h.0.ln_1.bias"] = copy.tensors.at("ln_f.bias");  // h.0.* are in the first shard
+    REQUIRE(io::write_safetensors(folder.file("model-00002-of-00002.safetensors"), copy));
+    loaded = open_model(folder.path());
+    REQUIRE_FALSE(loaded);
+    CHECK_THAT(loaded.error().message,
+               Contains("model-00002-of-00002.safetensors: tensor 'h.0.ln_1.bias' is also in ") &&
+                   Contains("model-00001-of-00002.safetensors"));
+}
+
 TEST_CASE("a folder without a single model.safetensors says what it has", "[hf]") {
     test::TempFolder folder;
     test::write_text(folder.file("config.json"), test::read_text(hf_fixture("hf_gpt2") + "/config.json"));
@@ -111,7 +160,8 @@ TEST_CASE("a folder without a single model.safetensors says what it has", "[hf]"
     test::write_text(folder.file("pytorch_model.bin"), "not read");
     CHECK_THAT(error(), Catch::Contains("has pytorch_model.bin but no model.safetensors"));
     test::write_text(folder.file("model.safetensors.index.json"), "{}");
-    CHECK_THAT(error(), Catch::Contains("split into shards"));
+    CHECK_THAT(error(),
+               Catch::EndsWith("model.safetensors.index.json: no \"weight_map\" object naming each tensor's file"));
     test::write_text(folder.file("model.safetensors"), "short");
     CHECK_THAT(error(), Catch::Contains("model.safetensors: file is 5 bytes"));
 

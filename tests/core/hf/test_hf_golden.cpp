@@ -85,6 +85,24 @@ TEST_CASE("a GPT-2 folder as the hub names its tensors matches PyTorch within 1e
     CHECK(q.params == std::vector<std::string>{"h.0.attn.c_attn.weight", "h.0.attn.c_attn.bias"});
 }
 
+TEST_CASE("a GPT-2 folder with its weights in two shards matches PyTorch, read in place from both", "[hf]") {
+    test::TempFolder folder;
+    test::write_sharded_copy("hf_gpt2", folder, "h.1");  // h.0.* in the first file; h.1.*, ln_f, wpe, wte in the second
+    const LoadedModel loaded = open(folder.path());
+    CHECK(loaded.format == "Hugging Face gpt2 folder, weights in 2 shards");
+    for (const auto& [name, tensor] : loaded.model.weights.all()) {
+        INFO(name);
+        CHECK(tensor->data.is_view());
+    }
+    CHECK(loaded.unused_tensors ==
+          std::vector<std::string>{"h.0.attn.bias", "h.0.attn.masked_bias", "h.1.attn.bias", "h.1.attn.masked_bias"});
+    const Expected expected = read_expected("hf_gpt2");
+    const Stepper sharded = run(loaded.model, expected.inputs);
+    check_matches(sharded, expected);
+    const Stepper single = run(open(hf_fixture("hf_gpt2")).model, expected.inputs);
+    CHECK(test::bit_equal(*sharded.output("logits"), *single.output("logits")));
+}
+
 TEST_CASE("a GPT-2 saved by GPT2LMHeadModel (transformer. prefix, lm_head copy) gives the same outputs", "[hf]") {
     test::TempFolder folder;
     test::write_edited_copy("hf_gpt2", folder, nullptr, [](std::map<std::string, Tensor>& t) {
