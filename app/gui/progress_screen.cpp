@@ -30,8 +30,8 @@ std::string progress_text(const WorkProgress& p, double seconds, bool korean) {
         std::snprintf(line, sizeof line, tr(korean, "Running the forward pass: step %zu of %zu (%s), %.1f s"), p.at + 1,
                       p.end, path.c_str(), seconds);
     else
-        std::snprintf(line, sizeof line, tr(korean, "Re-running steps %zu to %zu: at step %zu (%s), %.1f s"), p.first + 1,
-                      p.end, p.at + 1, path.c_str(), seconds);
+        std::snprintf(line, sizeof line, tr(korean, "Re-running steps %zu to %zu: at step %zu (%s), %.1f s"),
+                      p.first + 1, p.end, p.at + 1, path.c_str(), seconds);
     return line;
 }
 
@@ -144,7 +144,8 @@ void ProgressScreen::add_card(ImDrawList& list, const WorkProgress& progress, do
     const ImVec2 bar_p(p.x + em, p.y + 2.0f * em), bar_q(q.x - em, p.y + 2.5f * em);
     list.AddRectFilled(bar_p, bar_q, ImGui::ColorConvertFloat4ToU32(style.Colors[ImGuiCol_FrameBg]));
     const float filled = bar_p.x + static_cast<float>(progress.fraction()) * (bar_q.x - bar_p.x);
-    list.AddRectFilled(bar_p, ImVec2(filled, bar_q.y), ImGui::ColorConvertFloat4ToU32(style.Colors[ImGuiCol_PlotHistogram]));
+    list.AddRectFilled(bar_p, ImVec2(filled, bar_q.y),
+                       ImGui::ColorConvertFloat4ToU32(style.Colors[ImGuiCol_PlotHistogram]));
     list.AddText(font, em, ImVec2(p.x + em, p.y + 3.0f * em),
                  ImGui::ColorConvertFloat4ToU32(style.Colors[ImGuiCol_TextDisabled]), hint);
 }

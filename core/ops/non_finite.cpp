@@ -4,6 +4,7 @@
 
 #include "parallel.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -46,18 +47,19 @@ int64_t count_non_finite(const float* x, size_t n) {
 
 int64_t count_non_finite_unmasked(const float* masked, const float* mask, size_t heads, size_t cells) {
     const int64_t c = static_cast<int64_t>(cells);
-    return split_count(static_cast<int64_t>(heads), static_cast<int64_t>(heads * cells), [&](int64_t begin, int64_t end) {
-        int64_t n = 0;
-        for (int64_t h = begin; h < end; ++h) {
-            const float* x = masked + h * c;
-            for (int64_t i = 0; i < c; ++i) {
-                const bool bad = !(std::abs(x[i]) <= kMax);
-                const bool by_mask = x[i] == kMinusInf && mask[i] == 0.0f;
-                n += bad & !by_mask ? 1 : 0;
-            }
-        }
-        return n;
-    });
+    return split_count(static_cast<int64_t>(heads), static_cast<int64_t>(heads * cells),
+                       [&](int64_t begin, int64_t end) {
+                           int64_t n = 0;
+                           for (int64_t h = begin; h < end; ++h) {
+                               const float* x = masked + h * c;
+                               for (int64_t i = 0; i < c; ++i) {
+                                   const bool bad = !(std::abs(x[i]) <= kMax);
+                                   const bool by_mask = x[i] == kMinusInf && mask[i] == 0.0f;
+                                   n += bad & !by_mask ? 1 : 0;
+                               }
+                           }
+                           return n;
+                       });
 }
 
 }  // namespace attnlab
