@@ -95,11 +95,11 @@ void draw_legend(const PanelContext& ctx) {
     for (TimelineGroup g : kAllTimelineGroups)
         width += square + 0.3f * ctx.em + ImGui::CalcTextSize(ctx.t(timeline_group_name(g))).x + spacing;
     const float start = ImGui::GetWindowContentRegionMax().x - width;
+    // Where SameLine would put it, without moving there: a SameLine followed by NewLine still counts the
+    // spacing as content, which widened the classroom's Stepper tab by a few pixels and gave it a scrollbar.
+    const float after_line = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetScrollX() + spacing;
+    if (after_line > start) return;  // no room beside the step's line
     ImGui::SameLine();
-    if (ImGui::GetCursorPosX() > start) {
-        ImGui::NewLine();
-        return;
-    }
     ImGui::SetCursorPosX(start);
     for (TimelineGroup g : kAllTimelineGroups) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
