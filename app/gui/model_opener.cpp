@@ -47,9 +47,11 @@ void draw_opening(const BackgroundOpen& background, bool korean, float x, float 
         ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
         const std::string line = opening_text(background, korean);
         ImGui::TextUnformatted(line.c_str());
-        // No step count to show: the bar sweeps once a second to say the work goes on.
-        const float phase = static_cast<float>(std::fmod(background.seconds(), 1.0));
-        ImGui::ProgressBar(phase, ImVec2(ImGui::CalcTextSize(line.c_str()).x, 0.35f * em), "");
+        // The steps of the first trace computed so far; before it starts, a bar sweeping once a second.
+        const auto trace = background.trace_progress();
+        const float filled = trace ? static_cast<float>(trace->done) / static_cast<float>(trace->total)
+                                   : static_cast<float>(std::fmod(background.seconds(), 1.0));
+        ImGui::ProgressBar(filled, ImVec2(ImGui::CalcTextSize(line.c_str()).x, 0.35f * em), "");
     }
     ImGui::End();
 }
@@ -96,11 +98,15 @@ void ModelOpener::poll(Session& session, ViewState& view) {
 }
 
 std::string opening_text(const BackgroundOpen& background, bool korean) {
-    const std::string name = std::filesystem::path(background.path()).filename().string();
-    const char* format = tr(korean, "Opening %s: reading the weights and running the forward pass (%.1f s)");
+    const std::string file = std::filesystem::path(background.path()).filename().string();
+    const char* name = file.empty() ? background.path().c_str() : file.c_str();
     char line[512];
-    std::snprintf(line, sizeof line, format, name.empty() ? background.path().c_str() : name.c_str(),
-                  background.seconds());
+    if (const auto trace = background.trace_progress())
+        std::snprintf(line, sizeof line, tr(korean, "Opening %s: running the forward pass, step %zu of %zu (%.1f s)"),
+                      name, trace->done, trace->total, background.seconds());
+    else
+        std::snprintf(line, sizeof line, tr(korean, "Opening %s: reading the weights (%.1f s)"), name,
+                      background.seconds());
     return line;
 }
 

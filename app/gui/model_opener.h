@@ -50,7 +50,8 @@ private:
     std::string dialog_detail_;
 };
 
-// "Opening gpt2… 2.4 s", in English or Korean, while an open runs.
+// "Opening gpt2: reading the weights (0.3 s)", then "Opening gpt2: running the forward pass, step 57 of 213
+// (2.4 s)", in English or Korean, while an open runs.
 std::string opening_text(const BackgroundOpen& background, bool korean);
 
 // The notice's one line, in English or Korean.

@@ -1,6 +1,8 @@
 // The worker behind BackgroundOpen: Session::from_file on its own thread.
 #include "background_open.h"
 
+#include <algorithm>
+
 namespace attnlab::gui {
 
 namespace {
@@ -20,10 +22,13 @@ bool BackgroundOpen::start(const std::string& path, const Session& current) {
     if (worker_.joinable()) worker_.join();  // a finished worker nobody took from yet
     result_.reset();
     finished_.store(false);
+    progress_.done.store(0);
+    progress_.total.store(0);
     path_ = path;
     started_ = std::chrono::steady_clock::now();
     worker_ = std::thread([this, path, src = current.src_text(), tgt = current.tgt_text(),
                            first = current.stepper().next_version() + kVersionGap] {
+        const ListenToProgress listening(progress_);
         result_.emplace(Session::from_file(path, src, tgt, first));
         finished_.store(true);
     });
@@ -32,6 +37,12 @@ bool BackgroundOpen::start(const std::string& path, const Session& current) {
 
 double BackgroundOpen::seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
+std::optional<BackgroundOpen::TraceProgress> BackgroundOpen::trace_progress() const {
+    const size_t total = progress_.total.load();
+    if (total == 0) return std::nullopt;
+    return TraceProgress{std::min(progress_.done.load(), total), total};
 }
 
 std::optional<Result<Session>> BackgroundOpen::take() {

@@ -3,6 +3,7 @@
 // finished session (or why there is none) is taken on the window's thread, which swaps it in.
 #pragma once
 
+#include "progress.h"
 #include "session.h"
 
 #include <atomic>
@@ -27,12 +28,28 @@ public:
     bool running() const { return worker_.joinable() && !finished_.load(); }
     const std::string& path() const { return path_; }  // the file being (or last) opened
     double seconds() const;                            // since start
+    // How far the first trace has come: steps computed and of how many, once the worker has started
+    // computing (reading the weights comes first); nullopt before.
+    struct TraceProgress {
+        size_t done = 0, total = 0;
+    };
+    std::optional<TraceProgress> trace_progress() const;
 
     // The finished open's session, or its error; nullopt while it runs or when none was started.
     std::optional<Result<Session>> take();
 
 private:
+    // The worker's progress listener: what the stepper reports on the worker, for the window's thread to read.
+    struct SharedProgress : ProgressListener {
+        std::atomic<size_t> done{0}, total{0};
+        void on_progress(const WorkProgress& p) override {
+            total.store(p.end);
+            done.store(p.at + 1);
+        }
+    };
+
     std::thread worker_;
+    SharedProgress progress_;
     std::atomic<bool> finished_{false};
     std::optional<Result<Session>> result_;  // written by the worker before finished_, read after it
     std::string path_;

@@ -1,6 +1,7 @@
 // Opening a model on a worker thread: the session it builds is the one opening on the window's
 // thread builds, its trace versions never meet the current session's, and a failure comes back as
 // the loader's error.
+#include "../core/hf/hf_test_folders.h"
 #include "background_open.h"
 
 #include <catch2/catch.hpp>
@@ -38,11 +39,17 @@ TEST_CASE("a model opened on a worker is the session opening it in place gives",
     REQUIRE(current.set_src_text("i like red apples"));
     BackgroundOpen open;
     CHECK_FALSE(open.take());  // nothing started
+    CHECK_FALSE(open.trace_progress());
     REQUIRE(open.start(kModel, current));
     CHECK(open.path() == kModel);
     auto opened = wait_for(open);
     REQUIRE(opened);
     CHECK_FALSE(open.running());
+    // The worker's stepper reported every step of the first trace (and the window's thread heard none of it).
+    const auto trace = open.trace_progress();
+    REQUIRE(trace);
+    CHECK(trace->total == opened->stepper().size());
+    CHECK(trace->done == trace->total);
 
     Session in_place = current_session();
     REQUIRE(in_place.open_model_file(kModel));
@@ -81,4 +88,32 @@ TEST_CASE("a GPT-2 folder opens on the user's sentence as its prompt, or without
     CHECK(opened->target().labels.size() == 1);
     CHECK(opened->src_text().empty());
     CHECK(opened->stepper().cursor() == opened->stepper().size());
+}
+
+TEST_CASE("a GPT-2 session's prompt is the prompt of the GPT-2 folder it opens next", "[background_open]") {
+    // The GPT-2 fixture with the 293-token byte-level BPE of tests/fixtures/tokenizers/gpt2.
+    test::TempFolder folder;
+    const std::string tokenizer = ATTNLAB_SOURCE_DIR "/tests/fixtures/tokenizers/gpt2/";
+    test::write_edited_copy(
+        "hf_gpt2", folder, [](nlohmann::json& c) { c["vocab_size"] = 293; },
+        [](std::map<std::string, Tensor>& t) {
+            Tensor wte({293, 32});
+            for (size_t i = 0; i < wte.data.size(); ++i) wte.data[i] = 0.01f * static_cast<float>(i % 97);
+            t["wte.weight"] = wte;
+        });
+    for (const char* f : {"vocab.json", "merges.txt"})
+        test::write_text(folder.file(f), test::read_text(tokenizer + f));
+    auto current = Session::from_file(folder.path(), "", "", 1);
+    REQUIRE(current);
+    REQUIRE(current->set_src_text("hello world"));  // a decoder-only model keeps its prompt as the target text
+    const size_t tokens = current->target().labels.size();
+    REQUIRE(tokens > 1);
+
+    BackgroundOpen open;
+    REQUIRE(open.start(folder.path(), *current));
+    const auto opened = wait_for(open);
+    REQUIRE(opened);
+    CHECK(opened->tgt_text() == "hello world");
+    CHECK(opened->target().labels == current->target().labels);
+    CHECK(opened->target().labels.size() == tokens);
 }
