@@ -90,13 +90,17 @@ SequenceView Session::target() const {
 
 Result<Session> Session::with_texts(Model model, std::string model_name, const std::string& src_text,
                                     const std::string& tgt_text, uint64_t first_version) {
-    // Keep the user's sentence when the new model can read it; otherwise start empty. The source is read
-    // first, as the new model's first input: GPT-2 has no <sos> to stand alone, so it cannot start empty.
-    auto fresh = from_model(model, model_name, src_text, "", first_version);
+    // Keep the user's sentence when the new model can read it; otherwise start empty. The sentence is the
+    // source beside an encoder, and a decoder-only model's prompt, which it keeps as its target text (src_text
+    // empty). It is read first, as the new model's first input: GPT-2 has no <sos> to stand alone, so it cannot
+    // start empty.
+    const std::string& sentence = src_text.empty() ? tgt_text : src_text;
+    auto fresh = from_model(model, model_name, sentence, "", first_version);
     if (!fresh) fresh = from_model(std::move(model), std::move(model_name), "", "", first_version);
     if (!fresh) return fresh.error();
-    // A decoder-only model read the source as its prompt; the target is a second sequence only beside an encoder.
-    const bool separate_target = fresh->model_.config.arch == Arch::encoder_decoder;
+    // A decoder-only model read the sentence as its prompt; a target is a second sequence only beside an
+    // encoder, and only when the sentence was a source.
+    const bool separate_target = fresh->model_.config.arch == Arch::encoder_decoder && !src_text.empty();
     if (separate_target && !tgt_text.empty() && !fresh->set_tgt_text(tgt_text)) fresh->tgt_text_.clear();
     fresh->done();
     return fresh;
