@@ -148,13 +148,15 @@ void Stepper::rerun_rows(const std::string& control) {
             Tensor& whole = on_demand ? held[j].rows : trace_[j].value;
             const int64_t skip = on_demand ? from[i] - held[j].from : from[i];
             assert(skip >= 0);
+            // Input 0 may become the output's array (÷√D, the mask, softmax): a slice made for this step, or a held
+            // slice this step reads last.
             if (skip > 0) {
                 sliced[k] = slice_rows(whole, input_axis, skip);
                 ctx.in.push_back(&sliced[k]);
+                if (k == 0) ctx.takeable_first_input = &sliced[k];
                 continue;
             }
             ctx.in.push_back(&whole);  // every row it holds: read in place
-            // A held slice this step reads last may become its output's array (÷√D, the mask, softmax).
             if (on_demand && k == 0 && readers_left[j] == 1) ctx.takeable_first_input = &whole;
         }
         StepOutput out;

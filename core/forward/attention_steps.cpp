@@ -48,10 +48,8 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
          {},
          heads,
          [](const StepContext& ctx) {
-             const auto d = static_cast<float>(ctx.config.d_head());
-             if (!ctx.takeable_first_input) return StepOutput{scale_scores(ctx.input(0), d), {}};
-             Tensor out = take_array(*ctx.takeable_first_input);
-             scale_scores_in_place(out, d);
+             Tensor out = own_first_input(ctx);
+             scale_scores_in_place(out, static_cast<float>(ctx.config.d_head()));
              return StepOutput{std::move(out), {}};
          }});
     add(at(AttentionStage::masked), {"Apply the mask",
@@ -61,9 +59,7 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                      {},
                                      "",
                                      [](const StepContext& ctx) {
-                                         if (!ctx.takeable_first_input)
-                                             return StepOutput{mask_scores(ctx.input(0), ctx.input(1)), {}};
-                                         Tensor out = take_array(*ctx.takeable_first_input);
+                                         Tensor out = own_first_input(ctx);
                                          mask_scores_in_place(out, ctx.input(1));
                                          return StepOutput{std::move(out), {}};
                                      }});
@@ -76,13 +72,8 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
          "",
          [](const StepContext& ctx) {
              std::vector<int64_t> rows;  // rows of the (H·Tq, Tk) view
-             Tensor w;
-             if (ctx.takeable_first_input) {
-                 w = take_array(*ctx.takeable_first_input);
-                 softmax_rows_in_place(w, &rows);
-             } else {
-                 w = softmax_rows(ctx.input(0), &rows);
-             }
+             Tensor w = own_first_input(ctx);
+             softmax_rows_in_place(w, &rows);
              const int64_t n_queries = w.dim(1);
              std::vector<int64_t> query_rows;
              for (int64_t r : rows)

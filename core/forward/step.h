@@ -38,20 +38,22 @@ struct StepContext {
     const Weights& weights;
     const ForwardInputs& inputs;
     std::vector<const Tensor*> in;  // the outputs of Step::inputs, in order
-    // Input 0's trace entry when no later step reads it and the stepper would drop it after this one: a step
-    // that writes its output where its input was (÷√D, the mask) may take its array. nullptr otherwise.
+    // Input 0 when nothing reads it after this step (an on-demand output the stepper would drop next, or a slice
+    // of rows made for this step): a step that writes its output over its input (÷√D, the mask, softmax) takes
+    // its array (own_first_input). nullptr otherwise.
     Tensor* takeable_first_input = nullptr;
 
     const Tensor& input(size_t i) const { return *in.at(i); }
     const Tensor& param(const std::string& name) const { return weights.at(name); }
 };
 
-// A takeable input's numbers (StepContext::takeable_first_input) as a tensor of its shape: the input keeps its
-// shape without numbers, as a dropped on-demand output does.
-inline Tensor take_array(Tensor& input) {
+// Input 0's numbers as an array of this step's own, to write its output over: the takeable input's array when the
+// stepper offers it (which keeps its shape without numbers, as a dropped on-demand output does), else a copy.
+inline Tensor own_first_input(const StepContext& ctx) {
+    if (!ctx.takeable_first_input) return ctx.input(0);
     Tensor out;
-    out.shape = input.shape;
-    out.data = std::move(input.data);
+    out.shape = ctx.takeable_first_input->shape;
+    out.data = std::move(ctx.takeable_first_input->data);
     return out;
 }
 
