@@ -40,18 +40,17 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                      [](const StepContext& ctx) {
                                          return StepOutput{attention_scores(ctx.input(0), ctx.input(1)), {}};
                                      }});
-    add(at(AttentionStage::scaled),
-        {"Scale by 1/√D",
-         "scaled = scores / √D",
-         {path(AttentionStage::scores)},
-         {},
-         {},
-         heads,
-         [](const StepContext& ctx) {
-             Tensor out = own_first_input(ctx);
-             scale_scores_in_place(out, static_cast<float>(ctx.config.d_head()));
-             return StepOutput{std::move(out), {}};
-         }});
+    add(at(AttentionStage::scaled), {"Scale by 1/√D",
+                                     "scaled = scores / √D",
+                                     {path(AttentionStage::scores)},
+                                     {},
+                                     {},
+                                     heads,
+                                     [](const StepContext& ctx) {
+                                         Tensor out = own_first_input(ctx);
+                                         scale_scores_in_place(out, static_cast<float>(ctx.config.d_head()));
+                                         return StepOutput{std::move(out), {}};
+                                     }});
     add(at(AttentionStage::masked), {"Apply the mask",
                                      "masked = scaled, with −∞ where M[i, j] = 0",
                                      {path(AttentionStage::scaled), mask},
