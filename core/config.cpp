@@ -39,20 +39,61 @@ struct EnumNames {
 constexpr EnumNames<Arch, 3> kArchNames{{{{Arch::encoder_decoder, "encoder_decoder"},
                                           {Arch::encoder_only, "encoder_only"},
                                           {Arch::decoder_only, "decoder_only"}}}};
-constexpr EnumNames<Activation, 3> kActivationNames{
-    {{{Activation::relu, "relu"}, {Activation::gelu, "gelu"}, {Activation::gelu_tanh, "gelu_tanh"}}}};
-constexpr EnumNames<Positional, 3> kPositionalNames{
-    {{{Positional::sinusoidal, "sinusoidal"}, {Positional::learned, "learned"}, {Positional::none, "none"}}}};
-constexpr EnumNames<Family, 3> kFamilyNames{
-    {{{Family::transformer, "transformer"}, {Family::gpt2, "gpt2"}, {Family::bert, "bert"}}}};
+constexpr EnumNames<Activation, 4> kActivationNames{{{{Activation::relu, "relu"},
+                                                      {Activation::gelu, "gelu"},
+                                                      {Activation::gelu_tanh, "gelu_tanh"},
+                                                      {Activation::silu, "silu"}}}};
+constexpr EnumNames<Positional, 4> kPositionalNames{{{{Positional::sinusoidal, "sinusoidal"},
+                                                      {Positional::learned, "learned"},
+                                                      {Positional::none, "none"},
+                                                      {Positional::rotary, "rotary"}}}};
+constexpr EnumNames<Family, 7> kFamilyNames{{{{Family::transformer, "transformer"},
+                                              {Family::gpt2, "gpt2"},
+                                              {Family::bert, "bert"},
+                                              {Family::llama, "llama"},
+                                              {Family::mistral, "mistral"},
+                                              {Family::qwen2, "qwen2"},
+                                              {Family::qwen3, "qwen3"}}}};
+constexpr EnumNames<NormKind, 2> kNormNames{{{{NormKind::layer_norm, "layer_norm"}, {NormKind::rms_norm, "rms_norm"}}}};
+constexpr EnumNames<RopeScaling, 3> kRopeScalingNames{
+    {{{RopeScaling::none, "none"}, {RopeScaling::linear, "linear"}, {RopeScaling::llama3, "llama3"}}}};
 constexpr EnumNames<OutputHead, 3> kOutputHeadNames{
     {{{OutputHead::linear, "linear"}, {OutputHead::transform, "transform"}, {OutputHead::none, "none"}}}};
 
-const std::set<std::string> kFields = {
-    "arch",           "d_model",        "n_heads",        "n_encoder_layers", "n_decoder_layers", "d_ff",
-    "activation",     "norm_first",     "final_norm",     "positional",       "max_len",          "scale_embedding",
-    "tie_embeddings", "layer_norm_eps", "src_vocab_size", "tgt_vocab_size",   "pad_id",           "sos_id",
-    "eos_id",         "unk_id",         "family",         "type_vocab_size",  "embedding_norm",   "output_head"};
+const std::set<std::string> kFields = {"arch",
+                                       "d_model",
+                                       "n_heads",
+                                       "n_encoder_layers",
+                                       "n_decoder_layers",
+                                       "d_ff",
+                                       "activation",
+                                       "norm_first",
+                                       "final_norm",
+                                       "positional",
+                                       "max_len",
+                                       "scale_embedding",
+                                       "tie_embeddings",
+                                       "layer_norm_eps",
+                                       "src_vocab_size",
+                                       "tgt_vocab_size",
+                                       "pad_id",
+                                       "sos_id",
+                                       "eos_id",
+                                       "unk_id",
+                                       "family",
+                                       "type_vocab_size",
+                                       "embedding_norm",
+                                       "output_head",
+                                       "n_kv_heads",
+                                       "head_dim",
+                                       "norm",
+                                       "gated_ffn",
+                                       "qkv_bias",
+                                       "out_bias",
+                                       "ffn_bias",
+                                       "qk_norm",
+                                       "sliding_window",
+                                       "rope"};
 
 // Reads one field of the config object into `out`, or explains why it cannot.
 class FieldReader {
@@ -114,10 +155,73 @@ Status validate_family(const ModelConfig& c) {
         if (c.output_head != OutputHead::linear) return bad("has only a linear output_head");
     }
     if (c.family == Family::gpt2 && c.arch != Arch::decoder_only) return bad("is decoder_only");
+    if (uses_llama_template(c.family)) {
+        if (c.arch != Arch::decoder_only) return bad("is decoder_only");
+        if (c.positional != Positional::rotary) return bad("has rotary positions");
+        if (c.norm != NormKind::rms_norm || !c.norm_first || !c.final_norm)
+            return bad("has pre-norm RMSNorm blocks and a final RMSNorm");
+        if (!c.gated_ffn) return bad("has a gated FFN (gated_ffn must be true)");
+        if (c.scale_embedding) return bad("does not scale its embeddings");
+    } else {
+        if (c.positional == Positional::rotary || c.norm != NormKind::layer_norm || c.gated_ffn || !c.qkv_bias ||
+            !c.out_bias || !c.ffn_bias || c.head_dim != 0 || c.n_kv_heads != 0)
+            return bad(
+                "has none of the Llama template's switches (rotary, rms_norm, gated_ffn, biases off, "
+                "head_dim, n_kv_heads)");
+    }
+    if (c.qk_norm && c.family != Family::qwen3) return bad("has no norm of Q and K (qk_norm must be false)");
+    if (c.sliding_window != 0 && c.family != Family::mistral)
+        return bad("has no sliding window (sliding_window must be 0)");
     if (c.family == Family::bert) {
         if (c.arch != Arch::encoder_only) return bad("is encoder_only");
         if (c.final_norm) return bad("has no final LayerNorm (final_norm must be false)");
         if (c.output_head == OutputHead::linear) return bad("has an output_head of transform (MLM) or none");
+    }
+    return ok_status();
+}
+
+const std::set<std::string> kRopeFields = {"theta",           "scaling",          "factor",
+                                           "low_freq_factor", "high_freq_factor", "original_max_position"};
+
+Result<RopeConfig> rope_from_json(const json& j) {
+    if (!j.is_object()) return Error{"config: field 'rope' must be an object"};
+    for (auto& [key, value] : j.items())
+        if (!kRopeFields.count(key))
+            return Error{"config: unknown field rope." +
+                         nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+    RopeConfig rope;
+    FieldReader r(j);
+    r.get_float("theta", rope.theta);
+    r.get_enum("scaling", kRopeScalingNames, rope.scaling);
+    if (r.has("factor")) r.get_float("factor", rope.factor);
+    if (r.has("low_freq_factor")) r.get_float("low_freq_factor", rope.low_freq_factor);
+    if (r.has("high_freq_factor")) r.get_float("high_freq_factor", rope.high_freq_factor);
+    if (r.has("original_max_position")) r.get_int("original_max_position", rope.original_max_position);
+    if (!r.error().empty()) return Error{"config: rope: " + r.error().substr(std::string("config: ").size())};
+    return rope;
+}
+
+json rope_to_json(const RopeConfig& rope) {
+    json j = {{"theta", rope.theta}, {"scaling", to_string(rope.scaling)}};
+    if (rope.scaling != RopeScaling::none) j["factor"] = rope.factor;
+    if (rope.scaling == RopeScaling::llama3) {
+        j["low_freq_factor"] = rope.low_freq_factor;
+        j["high_freq_factor"] = rope.high_freq_factor;
+        j["original_max_position"] = rope.original_max_position;
+    }
+    return j;
+}
+
+Status validate_rope(const RopeConfig& r) {
+    auto bad = [](const std::string& m) { return Status(Error{"config: rope " + m}); };
+    auto positive = [](float x) { return x > 0.0f && std::isfinite(x); };
+    if (!positive(r.theta) || r.theta <= 1.0f) return bad("theta must be a number above 1");
+    if (r.scaling == RopeScaling::none) return ok_status();
+    if (!positive(r.factor)) return bad("factor must be positive");
+    if (r.scaling == RopeScaling::llama3) {
+        if (!positive(r.low_freq_factor) || !positive(r.high_freq_factor) || !(r.high_freq_factor > r.low_freq_factor))
+            return bad("low_freq_factor and high_freq_factor must be positive, high above low");
+        if (r.original_max_position < 1) return bad("original_max_position must be at least 1");
     }
     return ok_status();
 }
@@ -129,6 +233,12 @@ std::string to_string(Activation a) { return kActivationNames.name(a); }
 std::string to_string(Positional p) { return kPositionalNames.name(p); }
 std::string to_string(Family f) { return kFamilyNames.name(f); }
 std::string to_string(OutputHead h) { return kOutputHeadNames.name(h); }
+std::string to_string(NormKind n) { return kNormNames.name(n); }
+std::string to_string(RopeScaling s) { return kRopeScalingNames.name(s); }
+
+bool uses_llama_template(Family f) {
+    return f == Family::llama || f == Family::mistral || f == Family::qwen2 || f == Family::qwen3;
+}
 
 Result<ModelConfig> config_from_json(const std::string& json_text) {
     json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
@@ -165,7 +275,22 @@ Result<ModelConfig> config_from_json(const std::string& json_text) {
     if (r.has("type_vocab_size")) r.get_int("type_vocab_size", c.type_vocab_size);
     if (r.has("embedding_norm")) r.get_bool("embedding_norm", c.embedding_norm);
     if (r.has("output_head")) r.get_enum("output_head", kOutputHeadNames, c.output_head);
+    if (r.has("n_kv_heads")) r.get_int("n_kv_heads", c.n_kv_heads);
+    if (r.has("head_dim")) r.get_int("head_dim", c.head_dim);
+    if (r.has("norm")) r.get_enum("norm", kNormNames, c.norm);
+    if (r.has("gated_ffn")) r.get_bool("gated_ffn", c.gated_ffn);
+    if (r.has("qkv_bias")) r.get_bool("qkv_bias", c.qkv_bias);
+    if (r.has("out_bias")) r.get_bool("out_bias", c.out_bias);
+    if (r.has("ffn_bias")) r.get_bool("ffn_bias", c.ffn_bias);
+    if (r.has("qk_norm")) r.get_bool("qk_norm", c.qk_norm);
+    if (r.has("sliding_window")) r.get_int("sliding_window", c.sliding_window);
     if (!r.error().empty()) return Error{r.error()};
+    if (r.has("rope")) {
+        if (auto rope = rope_from_json(j["rope"]); rope)
+            c.rope = *rope;
+        else
+            return rope.error();
+    }
     if (auto st = validate_config(c); !st) return st.error();
     return c;
 }
@@ -197,15 +322,35 @@ std::string config_to_json(const ModelConfig& c) {
     if (c.type_vocab_size != defaults.type_vocab_size) j["type_vocab_size"] = c.type_vocab_size;
     if (c.embedding_norm != defaults.embedding_norm) j["embedding_norm"] = c.embedding_norm;
     if (c.output_head != defaults.output_head) j["output_head"] = to_string(c.output_head);
+    if (c.n_kv_heads != defaults.n_kv_heads) j["n_kv_heads"] = c.n_kv_heads;
+    if (c.head_dim != defaults.head_dim) j["head_dim"] = c.head_dim;
+    if (c.norm != defaults.norm) j["norm"] = to_string(c.norm);
+    if (c.gated_ffn != defaults.gated_ffn) j["gated_ffn"] = c.gated_ffn;
+    if (c.qkv_bias != defaults.qkv_bias) j["qkv_bias"] = c.qkv_bias;
+    if (c.out_bias != defaults.out_bias) j["out_bias"] = c.out_bias;
+    if (c.ffn_bias != defaults.ffn_bias) j["ffn_bias"] = c.ffn_bias;
+    if (c.qk_norm != defaults.qk_norm) j["qk_norm"] = c.qk_norm;
+    if (c.sliding_window != defaults.sliding_window) j["sliding_window"] = c.sliding_window;
+    if (c.positional == Positional::rotary) j["rope"] = rope_to_json(c.rope);
     return j.dump();
 }
 
 Status validate_config(const ModelConfig& c) {
     auto bad = [](const std::string& m) { return Status(Error{"config: " + m}); };
-    constexpr int kMaxDim = 1 << 16, kMaxLayers = 256, kMaxVocab = 1 << 22, kMaxLen = 1 << 16;
+    constexpr int kMaxDim = 1 << 16, kMaxLayers = 256, kMaxVocab = 1 << 22, kMaxLen = 1 << 20;
     if (c.d_model < 1 || c.d_model > kMaxDim) return bad("d_model must be in 1.." + std::to_string(kMaxDim));
-    if (c.n_heads < 1 || c.d_model % c.n_heads != 0)
-        return bad("n_heads must be at least 1 and divide d_model (" + std::to_string(c.d_model) + ")");
+    if (c.n_heads < 1 || c.n_heads > kMaxDim) return bad("n_heads must be in 1.." + std::to_string(kMaxDim));
+    if (c.head_dim < 0 || c.head_dim > kMaxDim) return bad("head_dim must be in 0.." + std::to_string(kMaxDim));
+    if (c.head_dim == 0 && c.d_model % c.n_heads != 0)
+        return bad("n_heads must divide d_model (" + std::to_string(c.d_model) + ")");
+    if (c.n_kv_heads < 0 || (c.n_kv_heads > 0 && c.n_heads % c.n_kv_heads != 0))
+        return bad("n_kv_heads " + std::to_string(c.n_kv_heads) + " must divide n_heads " + std::to_string(c.n_heads));
+    if (c.sliding_window < 0) return bad("sliding_window must be 0 (none) or positive");
+    if (c.positional == Positional::rotary) {
+        if (c.d_head() % 2 != 0)
+            return bad("a rotary model's head width D " + std::to_string(c.d_head()) + " must be even");
+        if (auto st = validate_rope(c.rope); !st) return st;
+    }
     if (c.d_ff < 1 || c.d_ff > 8 * kMaxDim) return bad("d_ff must be in 1.." + std::to_string(8 * kMaxDim));
     if (c.n_encoder_layers < 0 || c.n_encoder_layers > kMaxLayers) return bad("n_encoder_layers out of range");
     if (c.n_decoder_layers < 0 || c.n_decoder_layers > kMaxLayers) return bad("n_decoder_layers out of range");

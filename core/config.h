@@ -10,14 +10,32 @@
 namespace attnlab {
 
 enum class Arch { encoder_decoder, encoder_only, decoder_only };
-enum class Activation { relu, gelu, gelu_tanh };  // gelu is the erf form
-enum class Positional { sinusoidal, learned, none };
+enum class Activation { relu, gelu, gelu_tanh, silu };  // gelu is the erf form; silu = x·σ(x) (swish)
+// rotary: no position is added to the embeddings; q and k are rotated in each attention (RoPE).
+enum class Positional { sinusoidal, learned, none, rotary };
 // Whose tensor names and weight layouts a model uses (param_names.h): ours (torch.nn.Transformer's
-// state_dict), or those of a Hugging Face GPT-2 or BERT file (core/hf reads their folders).
-enum class Family { transformer, gpt2, bert };
+// state_dict), or those of a Hugging Face file of that model_type (core/hf reads their folders).
+// llama, mistral, qwen2 and qwen3 share the Llama template (param_names.cpp) and differ in switches.
+enum class Family { transformer, gpt2, bert, llama, mistral, qwen2, qwen3 };
+// layer_norm: (x − mean)/√(var + ε)·γ + β.  rms_norm: x/√(mean(x²) + ε)·γ (the Llama template's).
+enum class NormKind { layer_norm, rms_norm };
+enum class RopeScaling { none, linear, llama3 };
 // linear: logits = x·Wᵀ + b.  transform: dense + activation + LayerNorm before it (BERT's MLM
 // head).  none: the model ends at its stack output (a BERT file without a head).
 enum class OutputHead { linear, transform, none };
+
+// Rotary position embeddings (Positional::rotary): pair i of a head, (x[i], x[i + D/2]), turns by
+// pos·θ_i, θ_i = theta^(−2i/D), as rescaled by `scaling` (ops/rotary.h has the formulas).
+struct RopeConfig {
+    float theta = 10000.0f;
+    RopeScaling scaling = RopeScaling::none;
+    float factor = 1.0f;               // linear, llama3: how much longer the context is made
+    float low_freq_factor = 1.0f;      // llama3: wavelengths above original_max_position / this are divided by factor
+    float high_freq_factor = 4.0f;     // llama3: wavelengths below original_max_position / this are kept
+    int original_max_position = 8192;  // llama3: the context the model was first trained on
+
+    bool operator==(const RopeConfig&) const = default;
+};
 
 struct ModelConfig {
     Arch arch = Arch::encoder_decoder;
@@ -43,8 +61,21 @@ struct ModelConfig {
     int type_vocab_size = 0;      // token-type (segment) embeddings added to the source, as BERT's; 0: none
     bool embedding_norm = false;  // a LayerNorm over the summed embeddings, as BERT's
     OutputHead output_head = OutputHead::linear;
+    // The Llama template's switches; each default is what the families above have.
+    int n_kv_heads = 0;  // H_kv: the heads of K and V (grouped-query attention, H_kv divides H); 0: H
+    int head_dim = 0;    // D when the family gives it apart from C/H (H·D may differ from C); 0: C/H
+    NormKind norm = NormKind::layer_norm;
+    bool gated_ffn = false;  // FFN(x) = (act(x·W_gateᵀ) ⊙ x·W_upᵀ)·W_downᵀ (SwiGLU with silu); else act(x·W_1ᵀ)·W_2ᵀ
+    bool qkv_bias = true;    // biases on Q, K and V
+    bool out_bias = true;    // a bias on W_O
+    bool ffn_bias = true;    // biases on the FFN's linear maps
+    bool qk_norm = false;    // an RMSNorm over each head of Q and K before the rotation (qwen3)
+    int sliding_window = 0;  // a decoder query sees only the keys less than this many positions back; 0: all
+    RopeConfig rope;         // Positional::rotary
 
-    int d_head() const { return d_model / n_heads; }  // D
+    int d_head() const { return head_dim > 0 ? head_dim : d_model / n_heads; }  // D
+    int kv_heads() const { return n_kv_heads > 0 ? n_kv_heads : n_heads; }      // H_kv
+    int attention_width() const { return n_heads * d_head(); }                  // H·D: Q's width, concat's
     bool has_encoder() const { return arch != Arch::decoder_only; }
     bool has_decoder() const { return arch != Arch::encoder_only; }
     // The vocabulary the output projection predicts over.
@@ -58,12 +89,16 @@ std::string to_string(Activation a);
 std::string to_string(Positional p);
 std::string to_string(Family f);
 std::string to_string(OutputHead h);
+std::string to_string(NormKind n);
+std::string to_string(RopeScaling s);
+// llama, mistral, qwen2, qwen3: the decoder-only template of rotary positions, RMSNorm and SwiGLU.
+bool uses_llama_template(Family f);
 
-// Every field is required but the four after unk_id (family, type_vocab_size, embedding_norm,
-// output_head), which default to our Transformer's; unknown fields are an error, so a typo
-// cannot pass silently.
+// Every field is required but those after unk_id (family, type_vocab_size, embedding_norm,
+// output_head and the Llama template's), which default to our Transformer's; unknown fields are
+// an error, so a typo cannot pass silently.
 Result<ModelConfig> config_from_json(const std::string& json_text);
-// Compact, fields in a fixed order; the four optional ones only when not their defaults, so
+// Compact, fields in a fixed order; the optional ones only when not their defaults, so
 // our own models' JSON is what it always was.
 std::string config_to_json(const ModelConfig& config);
 Status validate_config(const ModelConfig& config);

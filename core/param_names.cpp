@@ -130,6 +130,41 @@ HeadParams bert_head(const ModelConfig& c) {
         unembed(c, bert_embedding(c, Stack::encoder).tokens, "cls.predictions.decoder.weight", "cls.predictions.bias")};
 }
 
+// ---- The Llama template (llama, mistral, qwen2, qwen3): embed_tokens, layers.{i}.*, norm, lm_head ----
+// The hub's files put "model." before all but lm_head; hf_tensor_names.cpp adds it.
+
+EmbeddingParams llama_embedding(const ModelConfig&, Stack) { return {"embed_tokens.weight", "", "", std::nullopt}; }
+
+LayerParams llama_layer(const ModelConfig& c, Stack, int i) {
+    const int64_t C = c.d_model, F = c.d_ff, D = c.d_head(), Q = c.attention_width(), KV = int64_t{c.kv_heads()} * D;
+    const std::string p = "layers." + std::to_string(i);
+    auto map = [&](const std::string& name, int64_t n_in, int64_t n_out, bool bias) {
+        LinearParams m = linear(p + name, WeightLayout::out_in, n_in, n_out);
+        if (!bias) m.bias.clear();
+        return m;
+    };
+    auto rms = [](const std::string& prefix) { return NormParams{prefix + ".weight", ""}; };
+    AttentionParams attention{map(".self_attn.q_proj", C, Q, c.qkv_bias), map(".self_attn.k_proj", C, KV, c.qkv_bias),
+                              map(".self_attn.v_proj", C, KV, c.qkv_bias), map(".self_attn.o_proj", Q, C, c.out_bias)};
+    if (c.qk_norm) {
+        attention.q_norm = rms(p + ".self_attn.q_norm");
+        attention.k_norm = rms(p + ".self_attn.k_norm");
+    }
+    LayerParams l{std::move(attention),
+                  std::nullopt,
+                  map(".mlp.up_proj", C, F, c.ffn_bias),
+                  map(".mlp.down_proj", F, C, c.ffn_bias),
+                  {rms(p + ".input_layernorm"), rms(p + ".post_attention_layernorm")},
+                  map(".mlp.gate_proj", C, F, c.ffn_bias)};
+    return l;
+}
+
+NormParams llama_final_norm(const ModelConfig&, Stack) { return {"norm.weight", ""}; }
+
+HeadParams llama_head(const ModelConfig& c) {
+    return {std::nullopt, std::nullopt, unembed(c, llama_embedding(c, Stack::decoder).tokens, "lm_head.weight", "")};
+}
+
 // One entry per family: where it keeps each part's parameters.
 struct FamilyParamNames {
     EmbeddingParams (*embedding)(const ModelConfig&, Stack);
@@ -142,12 +177,17 @@ constexpr FamilyParamNames kTransformerNames{transformer_embedding, transformer_
                                              transformer_head};
 constexpr FamilyParamNames kGpt2Names{gpt2_embedding, gpt2_layer, gpt2_final_norm, gpt2_head};
 constexpr FamilyParamNames kBertNames{bert_embedding, bert_layer, bert_final_norm, bert_head};
+constexpr FamilyParamNames kLlamaNames{llama_embedding, llama_layer, llama_final_norm, llama_head};
 
 const FamilyParamNames& param_names_of(Family family) {
     switch (family) {
         case Family::transformer: return kTransformerNames;
         case Family::gpt2: return kGpt2Names;
         case Family::bert: return kBertNames;
+        case Family::llama:
+        case Family::mistral:
+        case Family::qwen2:
+        case Family::qwen3: return kLlamaNames;
     }
     assert(false && "every family has an entry");
     return kTransformerNames;

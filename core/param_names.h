@@ -9,6 +9,9 @@
 //   bert         embeddings.{word,position,token_type}_embeddings, embeddings.LayerNorm,
 //                encoder.layer.{i}.attention.self.{query,key,value}, .attention.output.{dense,LayerNorm},
 //                .intermediate.dense, .output.{dense,LayerNorm}, cls.predictions.{transform.*,decoder,bias}
+//   llama, mistral, qwen2, qwen3 (the Llama template)
+//                embed_tokens, layers.{i}.input_layernorm, layers.{i}.self_attn.{q,k,v,o}_proj (and q_norm,
+//                k_norm), layers.{i}.post_attention_layernorm, layers.{i}.mlp.{gate,up,down}_proj, norm, lm_head
 #pragma once
 
 #include "config.h"
@@ -38,19 +41,21 @@ struct LinearParams {
 };
 
 struct NormParams {
-    std::string weight, bias;  // γ, β (C,)
+    std::string weight, bias;  // γ, β (C,); an RMSNorm has no β ("")
 };
 
 struct AttentionParams {
-    LinearParams q, k, v, out;
+    LinearParams q, k, v, out;                           // q: C -> H·D; k, v: C -> H_kv·D; out: H·D -> C
+    std::optional<NormParams> q_norm = {}, k_norm = {};  // qwen3: γ (D,) of the RMSNorm of each head of Q and K
 };
 
 // One layer: its attentions, its FFN, and the LayerNorm of each sublayer (norms[k − 1] for sublayer k).
 struct LayerParams {
     AttentionParams self_attn;
     std::optional<AttentionParams> cross_attn;  // an encoder_decoder's decoder layers
-    LinearParams ffn_in, ffn_out;               // C -> F, F -> C
+    LinearParams ffn_in, ffn_out;               // C -> F (a gated FFN's up), F -> C (its down)
     std::vector<NormParams> norms;
+    std::optional<LinearParams> ffn_gate = {};  // a gated FFN's gate C -> F
 };
 
 // The input of a stack: token table (V, C), learned positions (max_len, C), token types

@@ -136,6 +136,7 @@ void Stepper::rerun_rows(const std::string& control) {
             return rerun_control(control);
         std::vector<Tensor> sliced(input_index_[i].size());  // query-row inputs: their rows [from, N)
         StepContext ctx{config_, weights_, inputs_, {}};
+        ctx.first_row = from[i];
         for (size_t k = 0; k < input_index_[i].size(); ++k) {
             const size_t j = input_index_[i][k];
             if (key && k == *key) {  // every key row, as it is kept

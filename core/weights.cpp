@@ -29,10 +29,14 @@ public:
         add(p.weight, {C}, ParamKind::norm_gain);
         add(p.bias, {C}, ParamKind::norm_bias);
     }
-    void add_layer(const LayerParams& l, int64_t C) {
-        for (const AttentionParams* a : {&l.self_attn, l.cross_attn ? &*l.cross_attn : nullptr})
-            if (a)
-                for (const LinearParams* p : {&a->q, &a->k, &a->v, &a->out}) add(*p);
+    void add_layer(const LayerParams& l, int64_t C, int64_t D) {
+        for (const AttentionParams* a : {&l.self_attn, l.cross_attn ? &*l.cross_attn : nullptr}) {
+            if (!a) continue;
+            for (const LinearParams* p : {&a->q, &a->k, &a->v, &a->out}) add(*p);
+            for (const auto* norm : {&a->q_norm, &a->k_norm})
+                if (*norm) add(**norm, D);
+        }
+        if (l.ffn_gate) add(*l.ffn_gate);
         add(l.ffn_in);
         add(l.ffn_out);
         for (const NormParams& n : l.norms) add(n, C);
@@ -70,7 +74,7 @@ std::vector<ParamSpec> parameter_specs(const ModelConfig& c) {
         if (const auto norm = embedding_params(c, s).norm) out.add(*norm, C);
     for (Stack s : stacks(c)) {
         const int n_layers = s == Stack::encoder ? c.n_encoder_layers : c.n_decoder_layers;
-        for (int i = 0; i < n_layers; ++i) out.add_layer(layer_params(c, s, i), C);
+        for (int i = 0; i < n_layers; ++i) out.add_layer(layer_params(c, s, i), C, c.d_head());
         if (const auto norm = final_norm_params(c, s)) out.add(*norm, C);
     }
     if (c.output_head != OutputHead::none) {

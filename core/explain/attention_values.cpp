@@ -2,6 +2,8 @@
 // the masked cells, the row's strongest weight, the context it reads, the concat and W^O.
 #include "explain/number_format.h"
 #include "explain/step_values.h"
+#include "ops/attention.h"
+#include "ops/rotary.h"
 
 #include <algorithm>
 #include <cassert>
@@ -70,6 +72,19 @@ void score_values(const StepSite& s, AttentionStage stage, const Tensor& out, in
     }
 }
 
+// A rotated row: its position, the angles of the first (fastest) and last (slowest) pairs, and its norm, which
+// a rotation keeps.
+void rotation_values(const StepSite& s, const Tensor& out, int64_t head, int64_t r, StepValues& v) {  // (H, N, D)
+    const std::vector<float> theta = rope_inverse_frequencies(s.config().rope, s.config().d_head());
+    v.text["pos"] = std::to_string(r);
+    v.text["kv_head"] = std::to_string(head);
+    v.text["pairs"] = std::to_string(theta.size());
+    v.text["angle_first"] = format_number(rope_angle(r, theta.front()));
+    v.text["angle_last"] = format_number(rope_angle(r, theta.back()));
+    v.text["in_norm"] = format_number(row_norm(s.input(0).slice(head).row(r)));
+    v.text["norm"] = format_number(row_norm(out.slice(head).row(r)));
+}
+
 void context_values(const StepSite& s, const Tensor& out, int h, int64_t r, StepValues& v) {  // out (H, Tq, D)
     const ConstMatMap w = s.input(0).slice(h);                                                // (Tq, Tk)
     const int64_t best = argmax(w.row(r));
@@ -105,10 +120,20 @@ void add_attention_values(const StepSite& s, StepValues& v) {
     const int64_t r = s.row(out.dim(1));  // (H, N, ·)
     v.text["row"] = std::to_string(r);
     v.text["token"] = s.row_label(r);
+    // Q's stages have H heads; K's and V's H_kv, and query head h reads K/V head g.
+    const int64_t g = kv_head_of(h, s.config().n_heads, out.dim(0));
     switch (stage) {
         case AttentionStage::q:
+        case AttentionStage::q_norm:
         case AttentionStage::k:
-        case AttentionStage::v: v.text["norm"] = format_number(row_norm(out.slice(h).row(r))); return;
+        case AttentionStage::v:
+        case AttentionStage::k_norm:
+            v.text["kv_head"] = std::to_string(g);
+            v.text["group"] = std::to_string(s.config().n_heads / out.dim(0));
+            v.text["norm"] = format_number(row_norm(out.slice(g).row(r)));
+            return;
+        case AttentionStage::q_rot:
+        case AttentionStage::k_rot: return rotation_values(s, out, g, r, v);
         case AttentionStage::context: return context_values(s, out, h, r, v);
         default: return score_values(s, stage, out, h, r, v);
     }

@@ -47,13 +47,38 @@ std::optional<LinearParams> linear_map_of(const StepId& id, const ModelConfig& c
                 default: return std::nullopt;
             }
         }
-        case StepKind::ffn:
-            if (id.part == FfnPart::activation) return std::nullopt;
-            return id.part == FfnPart::hidden ? layer_params(c, id.stack, id.layer).ffn_in
-                                              : layer_params(c, id.stack, id.layer).ffn_out;
+        case StepKind::ffn: {
+            const LayerParams layer = layer_params(c, id.stack, id.layer);
+            switch (id.part) {
+                case FfnPart::hidden:
+                case FfnPart::up: return layer.ffn_in;
+                case FfnPart::gate: return layer.ffn_gate;
+                case FfnPart::out: return layer.ffn_out;
+                default: return std::nullopt;
+            }
+        }
         case StepKind::head_transform: return head_params(c).transform;
         case StepKind::logits: return head_params(c).unembed;
         default: return std::nullopt;
+    }
+}
+
+// The name core's formula gives the bias of a step's linear map: b_Q, b_1, b_gate, …
+std::string bias_symbol(const StepId& id, const ModelConfig& c) {
+    if (id.kind == StepKind::head_transform) return "b_t";
+    if (id.kind == StepKind::attention) {
+        switch (id.stage) {
+            case AttentionStage::q: return "b_Q";
+            case AttentionStage::k: return "b_K";
+            case AttentionStage::v: return "b_V";
+            default: return "b_O";
+        }
+    }
+    switch (id.part) {
+        case FfnPart::hidden: return "b_1";
+        case FfnPart::gate: return "b_gate";
+        case FfnPart::up: return "b_up";
+        default: return c.gated_ffn ? "b_down" : "b_2";
     }
 }
 
@@ -73,6 +98,11 @@ void add_static_values(const StepSite& s, StepValues& v) {
     v.text["F"] = std::to_string(c.d_ff);
     v.text["V"] = std::to_string(c.output_vocab_size());
     v.text["max_len"] = std::to_string(c.max_len);
+    v.text["window"] = std::to_string(c.sliding_window);
+    const bool grouped = c.kv_heads() != c.n_heads;  // query head h reads K/V head g(h)
+    v.text["kv_index"] = grouped ? "g(h)" : "h";
+    v.text["kv_rule"] = grouped ? ", g(h) = ⌊h·H_kv/H⌋" : "";
+    v.text["d_rule"] = c.head_dim > 0 ? "" : " = C/H";  // D is C/H unless the family sets it apart
     v.text["n_types"] = std::to_string(c.type_vocab_size);
     v.text["sqrtC"] = format_number(std::sqrt(static_cast<double>(c.d_model)));
     v.text["sqrtD"] = format_number(std::sqrt(static_cast<double>(c.d_head())));
@@ -109,6 +139,7 @@ void add_static_values(const StepSite& s, StepValues& v) {
     if (const auto map = linear_map_of(id, c)) {  // core writes x·Wᵀ + b (out, in) or x·W + b (in, out)
         v.text["transpose"] = map->layout == WeightLayout::out_in ? "ᵀ" : "";
         v.text["plus_b"] = map->bias.empty() ? "" : " + b";
+        v.text["plus_bias"] = map->bias.empty() ? "" : " + " + bias_symbol(id, c);
     }
 }
 

@@ -1,17 +1,34 @@
-// The ten stages of one multi-head attention: Q, K, V, QKᵀ, ÷√D, mask, softmax, ·V, concat, W^O.
+// The stages of one multi-head attention: Q, K, V, (the norms of Q and K, their rotation,) QKᵀ, ÷√D, mask,
+// softmax, ·V, concat, W^O.
 #include "forward/graph_builder.h"
 #include "forward/linear_map.h"
 #include "ops/attention.h"
+#include "ops/rms_norm.h"
+#include "ops/rotary.h"
 #include "ops/softmax.h"
 
+#include <cstdio>
+
 namespace attnlab {
+
+std::string rope_variant(const RopeConfig& rope) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "rope theta=%.9g scaling=%s factor=%.9g low=%.9g high=%.9g original=%d",
+                  static_cast<double>(rope.theta), to_string(rope.scaling).c_str(), static_cast<double>(rope.factor),
+                  static_cast<double>(rope.low_freq_factor), static_cast<double>(rope.high_freq_factor),
+                  rope.original_max_position);
+    return buf;
+}
 
 std::string GraphBuilder::attention(const AttentionSite& site, const AttentionParams& params,
                                     const std::string& q_input, const std::string& kv_input, const std::string& mask) {
     auto at = [&site](AttentionStage stage) { return StepId::attention_at(site, stage); };
     auto path = [&at](AttentionStage stage) { return step_path(at(stage)); };
     // The split and the scale depend on H and D, which no parameter shape pins down.
-    const std::string heads = "H=" + std::to_string(config_.n_heads) + " D=" + std::to_string(config_.d_head());
+    // The split and the scale depend on H, H_kv and D, which no parameter shape pins down.
+    const int H = config_.n_heads, H_kv = config_.kv_heads();
+    const std::string heads = "H=" + std::to_string(H) + " D=" + std::to_string(config_.d_head()) +
+                              (H_kv != H ? " H_kv=" + std::to_string(H_kv) : "");
     const char* letters[] = {"Q", "K", "V"};
     const char* names[] = {"Queries", "Keys", "Values"};
     const AttentionStage stages[] = {AttentionStage::q, AttentionStage::k, AttentionStage::v};
@@ -19,27 +36,68 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
     for (int which = 0; which < 3; ++which) {
         const std::string L = letters[which];
         const LinearParams map = *maps[which];
-        add(at(stages[which]),
-            {names[which] + std::string(" per head"),
-             L + " = " + linear_map_formula(map, "x", "W_" + L, "b_" + L) + ", split into H heads of D = C/H",
-             {which == 0 ? q_input : kv_input},
-             linear_map_param_names(map),
-             {},
-             heads,
-             [map](const StepContext& ctx) {
-                 const Tensor x = linear_map_forward(ctx.weights, map, ctx.input(0));  // (N, C)
-                 return StepOutput{split_heads(x, ctx.config.n_heads), {}};            // (H, N, D)
-             }});
+        const int n_heads = which == 0 ? H : H_kv;
+        const std::string split = which > 0 && H_kv != H ? ", split into H_kv heads of D (each shared by H/H_kv query heads)"
+                                  : config_.head_dim > 0  ? ", split into H heads of D"
+                                                          : ", split into H heads of D = C/H";
+        add(at(stages[which]), {names[which] + std::string(" per head"),
+                                L + " = " + linear_map_formula(map, "x", "W_" + L, "b_" + L) + split,
+                                {which == 0 ? q_input : kv_input},
+                                linear_map_param_names(map),
+                                {},
+                                heads,
+                                [map, n_heads](const StepContext& ctx) {
+                                    const Tensor x = linear_map_forward(ctx.weights, map, ctx.input(0));  // (N, ·)
+                                    return StepOutput{split_heads(x, n_heads), {}};  // (H or H_kv, N, D)
+                                }});
     }
-    add(at(AttentionStage::scores), {"Scores QKᵀ",
-                                     "scores[h] = Q[h]·K[h]ᵀ",
-                                     {path(AttentionStage::q), path(AttentionStage::k)},
-                                     {},
-                                     {},
-                                     "",
-                                     [](const StepContext& ctx) {
-                                         return StepOutput{attention_scores(ctx.input(0), ctx.input(1)), {}};
-                                     }});
+    std::string q = path(AttentionStage::q), k = path(AttentionStage::k);
+    if (params.q_norm && params.k_norm) {  // qwen3: each head's row of Q and K through an RMSNorm of width D
+        auto head_norm = [&](AttentionStage stage, const std::string& input, const NormParams& norm, const char* who,
+                             const std::string& x) {
+            const std::string g = norm.weight;
+            return add(at(stage), {std::string("RMSNorm of each ") + who + " head",
+                                   x + " / √(mean(" + x + "²) + ε) · γ  (over the D numbers of one head)",
+                                   {input},
+                                   {g},
+                                   {},
+                                   eps_variant(config_.layer_norm_eps),
+                                   [g](const StepContext& ctx) {
+                                       return StepOutput{
+                                           rms_norm_forward(ctx.input(0), ctx.param(g), ctx.config.layer_norm_eps), {}};
+                                   }});
+        };
+        q = head_norm(AttentionStage::q_norm, q, *params.q_norm, "query", "q");
+        k = head_norm(AttentionStage::k_norm, k, *params.k_norm, "key", "k");
+    }
+    if (config_.positional == Positional::rotary) {
+        const std::vector<float> frequencies = rope_inverse_frequencies(config_.rope, config_.d_head());
+        auto rotate = [&](AttentionStage stage, const std::string& input, const std::string& letter) {
+            const std::string x = letter == "Q" ? "q" : "k";
+            return add(at(stage), {"Rotate " + letter + " by position (RoPE)",
+                                   x + "'[i], " + x + "'[i+D/2] = " + x + "[i]·cos(pθ_i) − " + x + "[i+D/2]·sin(pθ_i), " +
+                                       x + "[i+D/2]·cos(pθ_i) + " + x + "[i]·sin(pθ_i)",
+                                   {input},
+                                   {},
+                                   {},
+                                   rope_variant(config_.rope),
+                                   [frequencies](const StepContext& ctx) {
+                                       return StepOutput{apply_rotary(ctx.input(0), frequencies, ctx.first_row), {}};
+                                   }});
+        };
+        q = rotate(AttentionStage::q_rot, q, "Q");
+        k = rotate(AttentionStage::k_rot, k, "K");
+    }
+    add(at(AttentionStage::scores),
+        {"Scores QKᵀ",
+         H_kv == H ? "scores[h] = Q[h]·K[h]ᵀ" : "scores[h] = Q[h]·K[g(h)]ᵀ, g(h) = ⌊h·H_kv/H⌋",
+         {q, k},
+         {},
+         {},
+         "",
+         [](const StepContext& ctx) {
+             return StepOutput{attention_scores(ctx.input(0), ctx.input(1)), {}};
+         }});
     add(at(AttentionStage::scaled), {"Scale by 1/√D",
                                      "scaled = scores / √D",
                                      {path(AttentionStage::scores)},
@@ -80,7 +138,7 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
              return StepOutput{std::move(w), std::move(query_rows)};
          }});
     add(at(AttentionStage::context), {"Weighted sum of values",
-                                      "context[h] = weights[h]·V[h]",
+                                      H_kv == H ? "context[h] = weights[h]·V[h]" : "context[h] = weights[h]·V[g(h)]",
                                       {path(AttentionStage::weights), path(AttentionStage::v)},
                                       {},
                                       {ablation_control(site)},

@@ -25,10 +25,12 @@ Tensor sum_tensors(const std::vector<const Tensor*>& parts) {
 
 }  // namespace
 
+bool adds_positions(Positional p) { return p == Positional::sinusoidal || p == Positional::learned; }
+
 StepId stack_input(const ModelConfig& config, Stack stack) {
     const EmbeddingParams params = embedding_params(config, stack);
     if (params.norm) return StepId::of(StepKind::embedding_norm, stack);
-    const bool summed = config.positional != Positional::none || !params.token_types.empty();
+    const bool summed = adds_positions(config.positional) || !params.token_types.empty();
     return StepId::of(summed ? StepKind::embedding_sum : StepKind::token_embedding, stack);
 }
 
@@ -91,7 +93,7 @@ std::string GraphBuilder::embedding(Stack side) {
                                                          return StepOutput{std::move(x), {}};
                                                      }}));
     }
-    if (config_.positional != Positional::none) {
+    if (adds_positions(config_.positional)) {
         sum_formula += " + PE";
         sum_title += " + position";
     }
@@ -129,7 +131,7 @@ std::string GraphBuilder::embedding(Stack side) {
                                                   return StepOutput{sum_tensors(ctx.in), {}};
                                               }});
     }
-    if (params.norm) input = layer_norm(id(StepKind::embedding_norm), "Embedding LayerNorm", input, *params.norm);
+    if (params.norm) input = norm(id(StepKind::embedding_norm), "Embedding " + norm_name(), input, *params.norm);
     assert(input == step_path(stack_input(config_, side)));
     return input;
 }

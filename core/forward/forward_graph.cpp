@@ -89,6 +89,16 @@ void bert_steps(GraphBuilder& g, const ModelConfig& config) {
     g.output_head(g.stack_output(Stack::encoder, x));
 }
 
+// The Llama template (llama, mistral, qwen2, qwen3): token embeddings alone (positions enter as RoPE in each
+// attention), pre-norm blocks of RMSNorm, grouped-query attention and a SwiGLU FFN, a final RMSNorm, lm_head.
+void llama_steps(GraphBuilder& g, const ModelConfig& config) {
+    std::string x = g.embedding(Stack::decoder);
+    const std::string mask = g.decoder_self_mask();
+    for (int i = 0; i < config.n_decoder_layers; ++i)
+        x = g.self_block(AttentionUse::decoder_self, i, layer_params(config, Stack::decoder, i), x, mask);
+    g.output_head(g.stack_output(Stack::decoder, x));
+}
+
 }  // namespace
 
 std::vector<Step> build_forward_steps(const ModelConfig& config) {
@@ -97,6 +107,10 @@ std::vector<Step> build_forward_steps(const ModelConfig& config) {
         case Family::transformer: transformer_steps(g, config); break;
         case Family::gpt2: gpt2_steps(g, config); break;
         case Family::bert: bert_steps(g, config); break;
+        case Family::llama:
+        case Family::mistral:
+        case Family::qwen2:
+        case Family::qwen3: llama_steps(g, config); break;
     }
     return g.take();
 }

@@ -11,6 +11,10 @@
 
 namespace attnlab {
 
+// Step variants: config details that change a step's result but not its formula.
+std::string eps_variant(float eps);                // a norm's ε
+std::string rope_variant(const RopeConfig& rope);  // RoPE's θ and scaling
+
 class GraphBuilder {
 public:
     explicit GraphBuilder(const ModelConfig& config) : config_(config) {}
@@ -30,7 +34,8 @@ public:
     // Queries come from q_input (Tq, C); keys and values from kv_input (Tk, C). Returns out (Tq, C).
     std::string attention(const AttentionSite& site, const AttentionParams& params, const std::string& q_input,
                           const std::string& kv_input, const std::string& mask);
-    // ffn.hidden (N, F), ffn.activation (N, F), ffn.out (N, C). Returns ffn.out.
+    // ffn.hidden (N, F), ffn.activation (N, F), ffn.out (N, C); a gated FFN: ffn.gate, ffn.activation, ffn.up,
+    // ffn.gated (N, F each) and ffn.out. Returns ffn.out.
     std::string feed_forward(Stack stack, int layer, const LayerParams& params, const std::string& input);
     // Self-attention (of `use`) + FFN: an encoder layer, or a decoder_only block. Returns the layer output.
     std::string self_block(AttentionUse use, int layer, const LayerParams& params, const std::string& input,
@@ -50,8 +55,9 @@ private:
     // Returns the stream after it.
     std::string residual_sublayer(Stack stack, int layer, int k, const std::string& x, const NormParams& norm,
                                   const SublayerFn& sublayer);
-    std::string layer_norm(const StepId& id, const std::string& title, const std::string& input,
-                           const NormParams& params);
+    // The config's norm (LayerNorm or RMSNorm) of a stream (N, C).
+    std::string norm(const StepId& id, const std::string& title, const std::string& input, const NormParams& params);
+    std::string norm_name() const;  // "LayerNorm" or "RMSNorm"
     // A step y = x·Aᵀ + b of one LinearParams map.
     std::string linear(const StepId& id, const std::string& title, const std::string& formula, const std::string& input,
                        const LinearParams& map);

@@ -3,6 +3,7 @@
 #include "forward/linear_map.h"
 #include "ops/activation.h"
 #include "ops/layer_norm.h"
+#include "ops/rms_norm.h"
 #include "ops/softmax.h"
 
 #include <cassert>
@@ -10,19 +11,28 @@
 
 namespace attnlab {
 
-namespace {
-
 std::string eps_variant(float eps) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "eps=%.9g", static_cast<double>(eps));
     return buf;
 }
 
-}  // namespace
+std::string GraphBuilder::norm_name() const { return config_.norm == NormKind::rms_norm ? "RMSNorm" : "LayerNorm"; }
 
-std::string GraphBuilder::layer_norm(const StepId& id, const std::string& title, const std::string& input,
-                                     const NormParams& params) {
+std::string GraphBuilder::norm(const StepId& id, const std::string& title, const std::string& input,
+                               const NormParams& params) {
     const std::string g = params.weight, b = params.bias;
+    if (config_.norm == NormKind::rms_norm)
+        return add(id,
+                   {title,
+                    "RMSNorm(x) = x / √(mean(x²) + ε) · γ",
+                    {input},
+                    {g},
+                    {},
+                    eps_variant(config_.layer_norm_eps),
+                    [g](const StepContext& ctx) {
+                        return StepOutput{rms_norm_forward(ctx.input(0), ctx.param(g), ctx.config.layer_norm_eps), {}};
+                    }});
     return add(id, {title,
                     "LN(x) = (x − mean) / √(var + ε) · γ + β",
                     {input},
@@ -56,29 +66,52 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
                               }});
     };
     if (config_.norm_first)  // x + Sublayer(LN(x))
-        return add_residual(sublayer(layer_norm(norm, "LayerNorm " + n + " (pre-LN)", x, norm_params)),
+        return add_residual(sublayer(this->norm(norm, norm_name() + " " + n + (config_.norm == NormKind::rms_norm ? " (pre-norm)" : " (pre-LN)"), x,
+                                 norm_params)),
                             "x + Sublayer(LN(x))");
     const std::string sum = add_residual(sublayer(x), "x + Sublayer(x)");  // LN(x + Sublayer(x))
-    return layer_norm(norm, "LayerNorm " + n + " (post-LN)", sum, norm_params);
+    return this->norm(norm, norm_name() + " " + n + " (post-LN)", sum, norm_params);
 }
 
 std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams& params, const std::string& input) {
     auto part = [&](FfnPart p) { return StepId::ffn_at(stack, layer, p); };
-    const std::string hidden = linear(part(FfnPart::hidden), "FFN first linear",
-                                      "h = " + linear_map_formula(params.ffn_in, "x", "W_1", "b_1"), input,
-                                      params.ffn_in);  // (N, F)
-    const std::string activation = add(
-        part(FfnPart::activation), {"FFN activation (" + to_string(config_.activation) + ")",
-                                    activation_formula(config_.activation),
-                                    {hidden},
-                                    {},
-                                    {},
-                                    "",
-                                    [](const StepContext& ctx) {
-                                        return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
-                                    }});
-    return linear(part(FfnPart::out), "FFN second linear",
-                  "FFN(x) = " + linear_map_formula(params.ffn_out, "a", "W_2", "b_2"), activation,
+    auto activation = [&](const std::string& of) {
+        return add(part(FfnPart::activation),
+                   {"FFN activation (" + to_string(config_.activation) + ")",
+                    activation_formula(config_.activation),
+                    {of},
+                    {},
+                    {},
+                    "",
+                    [](const StepContext& ctx) {
+                        return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
+                    }});
+    };
+    if (!params.ffn_gate) {
+        const std::string hidden = linear(part(FfnPart::hidden), "FFN first linear",
+                                          "h = " + linear_map_formula(params.ffn_in, "x", "W_1", "b_1"), input,
+                                          params.ffn_in);  // (N, F)
+        return linear(part(FfnPart::out), "FFN second linear",
+                      "FFN(x) = " + linear_map_formula(params.ffn_out, "a", "W_2", "b_2"), activation(hidden),
+                      params.ffn_out);  // (N, C)
+    }
+    // SwiGLU: the activated gate scales the up projection entry by entry.
+    const std::string gate = linear(part(FfnPart::gate), "FFN gate",
+                                    "g = " + linear_map_formula(*params.ffn_gate, "x", "W_gate", "b_gate"), input,
+                                    *params.ffn_gate);  // (N, F)
+    const std::string activated = activation(gate);
+    const std::string up =
+        linear(part(FfnPart::up), "FFN up projection", "u = " + linear_map_formula(params.ffn_in, "x", "W_up", "b_up"), input,
+               params.ffn_in);  // (N, F)
+    const std::string gated =
+        add(part(FfnPart::gated),
+            {"Gate × up", "h = a ⊙ u", {activated, up}, {}, {}, "", [](const StepContext& ctx) {
+                 Tensor h(ctx.input(0).shape);  // (N, F)
+                 h.matrix() = ctx.input(0).matrix().cwiseProduct(ctx.input(1).matrix());
+                 return StepOutput{std::move(h), {}};
+             }});
+    return linear(part(FfnPart::out), "FFN down projection",
+                  "FFN(x) = " + linear_map_formula(params.ffn_out, "h", "W_down", "b_down"), gated,
                   params.ffn_out);  // (N, C)
 }
 
@@ -110,8 +143,8 @@ std::string GraphBuilder::cross_block(int layer, const LayerParams& params, cons
 std::string GraphBuilder::stack_output(Stack stack, const std::string& input) {
     const std::string name = stack == Stack::encoder ? "encoder" : "decoder";
     const StepId id = StepId::of(StepKind::stack_output, stack);
-    if (const auto norm = final_norm_params(config_, stack))
-        return layer_norm(id, "Final LayerNorm of the " + name, input, *norm);
+    if (const auto params = final_norm_params(config_, stack))
+        return norm(id, "Final " + norm_name() + " of the " + name, input, *params);
     return add(id,
                {"Output of the " + name, "the last layer's output", {input}, {}, {}, "", [](const StepContext& ctx) {
                     return StepOutput{ctx.input(0), {}};
@@ -137,7 +170,7 @@ void GraphBuilder::output_head(const std::string& input) {
                                    [](const StepContext& ctx) {
                                        return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
                                    }});
-        x = layer_norm(id(StepKind::head_norm), "Head LayerNorm", a, *head.transform_norm);
+        x = norm(id(StepKind::head_norm), "Head " + norm_name(), a, *head.transform_norm);
     }
     const bool tied = config_.tie_embeddings;
     const std::string formula = "logits = " + linear_map_formula(head.unembed, "x", tied ? "E" : "W_gen", "b") +

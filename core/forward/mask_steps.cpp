@@ -50,16 +50,19 @@ std::string GraphBuilder::decoder_self_mask() {
                                      [](const StepContext& ctx) {
                                          return StepOutput{key_padding(ctx.inputs.tgt_ids, ctx.config.pad_id), {}};
                                      }});
+    const int window = config_.sliding_window;
     const std::string look_ahead =
         add(StepId::of(StepKind::look_ahead_mask, Stack::decoder),
-            {"Look-ahead mask",
-             "A[i, j] = 1 if j ≤ i else 0  (tril)",
+            {window > 0 ? "Look-ahead mask, sliding window " + std::to_string(window) : "Look-ahead mask",
+             window > 0 ? "A[i, j] = 1 if i − W < j ≤ i else 0  (W = " + std::to_string(window) + ")"
+                        : "A[i, j] = 1 if j ≤ i else 0  (tril)",
              {},
              {},
              {kTgtIdsControl},
              "",
              [](const StepContext& ctx) {
-                 return StepOutput{look_ahead_mask(static_cast<int64_t>(ctx.inputs.tgt_ids.size())), {}};
+                 return StepOutput{
+                     look_ahead_mask(static_cast<int64_t>(ctx.inputs.tgt_ids.size()), ctx.config.sliding_window), {}};
              }});
     const AttentionUse use = AttentionUse::decoder_self;
     return add(StepId::mask_of(use),

@@ -11,21 +11,25 @@ enum class KeysFrom { same_tokens, encoder_output };  // self-attention, or cros
 // H heads of D); `name` e.g. "decoder cross-attention".
 void add_attention(std::vector<MatmulShape>& out, const ModelConfig& c, const std::string& name, int64_t rows,
                    int64_t keys, KeysFrom from, int64_t n_layers) {
-    const int64_t C = c.d_model, H = c.n_heads, D = c.d_head();
-    if (from == KeysFrom::same_tokens) {
+    const int64_t C = c.d_model, H = c.n_heads, D = c.d_head(), Q = c.attention_width(), KV = c.kv_heads() * D;
+    if (from == KeysFrom::same_tokens && Q == C && KV == C) {
         out.push_back({name + " Q, K, V maps", rows, C, C, 3 * n_layers});
+    } else if (from == KeysFrom::same_tokens) {  // grouped-query attention, or H·D ≠ C
+        out.push_back({name + " Q map", rows, C, Q, n_layers});
+        out.push_back({name + " K, V maps", rows, C, KV, 2 * n_layers});
     } else {  // cross-attention: the queries from the decoder, the keys and values from the encoder's output
         out.push_back({name + " Q map", rows, C, C, n_layers});
         out.push_back({name + " K, V maps", keys, C, C, 2 * n_layers});
     }
     out.push_back({name + " QKᵀ, per head", rows, D, keys, H * n_layers});
     out.push_back({name + " weights·V, per head", rows, keys, D, H * n_layers});
-    out.push_back({name + " output map", rows, C, C, n_layers});
+    out.push_back({name + " output map", rows, Q, C, n_layers});
 }
 
 void add_ffn(std::vector<MatmulShape>& out, const ModelConfig& c, const std::string& stack, int64_t rows,
              int64_t n_layers) {
     out.push_back({stack + " FFN first map", rows, c.d_model, c.d_ff, n_layers});
+    if (c.gated_ffn) out.push_back({stack + " FFN gate map", rows, c.d_model, c.d_ff, n_layers});
     out.push_back({stack + " FFN second map", rows, c.d_ff, c.d_model, n_layers});
 }
 

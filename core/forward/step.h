@@ -42,6 +42,9 @@ struct StepContext {
     // of rows made for this step): a step that writes its output over its input (÷√D, the mask, softmax) takes
     // its array (own_first_input). nullptr otherwise.
     Tensor* takeable_first_input = nullptr;
+    // The row of the step's record rows that row 0 of the inputs and the output is: a row re-run computes rows
+    // [first_row, N) from its inputs' rows [first_row, N). Read by what depends on a row's position (RoPE).
+    int64_t first_row = 0;
 
     const Tensor& input(size_t i) const { return *in.at(i); }
     const Tensor& param(const std::string& name) const { return weights.at(name); }
@@ -96,6 +99,10 @@ struct Step {
 
 // The whole forward pass for a config, in execution order.
 std::vector<Step> build_forward_steps(const ModelConfig& config);
+
+// Whether positions are added to the embeddings (sinusoidal, learned), as opposed to none or rotary (RoPE turns Q
+// and K inside each attention instead).
+bool adds_positions(Positional p);
 
 // The step whose output (N, C) a stack's first layer reads: the embedding LayerNorm, the sum of
 // the embeddings, or the token embeddings alone, as far as the config has them.

@@ -42,7 +42,8 @@ StepRecord StepRecord::of(const StepId& id, const ModelConfig& config) {
         case StepKind::look_ahead_mask: r.keys = Sequence::target; break;
         case StepKind::attention_mask: r.keys = cross ? Sequence::source : r.rows; break;
         case StepKind::attention:
-            if (cross && (id.stage == AttentionStage::k || id.stage == AttentionStage::v))
+            if (cross && (id.stage == AttentionStage::k || id.stage == AttentionStage::k_norm ||
+                          id.stage == AttentionStage::k_rot || id.stage == AttentionStage::v))
                 r.rows = Sequence::source;  // keys and values come from the encoder's memory
             if (is_score_stage(id.stage)) r.keys = cross ? Sequence::source : r.rows;
             break;

@@ -25,9 +25,9 @@ enum class StepKind {
     attention_mask,   // the mask one use of attention reads (N, M)
     attention,        // one stage of a multi-head attention (AttentionStage)
     residual,         // x + Sublayer(…) of sublayer k
-    norm,             // the LayerNorm of sublayer k (pre- or post-LN)
+    norm,             // the LayerNorm (or RMSNorm) of sublayer k (pre- or post-LN)
     ffn,              // one part of the position-wise FFN (FfnPart)
-    stack_output,     // a stack's final LayerNorm, or its last layer's output
+    stack_output,     // a stack's final LayerNorm (or RMSNorm), or its last layer's output
     head_transform,   // BERT's MLM head: dense C -> C
     head_activation,  //                  its activation
     head_norm,        //                  its LayerNorm
@@ -36,8 +36,27 @@ enum class StepKind {
 };
 
 enum class AttentionUse { encoder_self, decoder_self, cross };
-enum class AttentionStage { q, k, v, scores, scaled, masked, weights, context, concat, out };
-enum class FfnPart { hidden, activation, out };
+// q_norm, k_norm: qwen3's RMSNorm of each head of Q and K; q_rot, k_rot: Q and K turned by RoPE. A model
+// without them goes from v to scores.
+enum class AttentionStage {
+    q,
+    k,
+    v,
+    q_norm,
+    k_norm,
+    q_rot,
+    k_rot,
+    scores,
+    scaled,
+    masked,
+    weights,
+    context,
+    concat,
+    out
+};
+// hidden, activation, out: act(x·W_1ᵀ)·W_2ᵀ.  A gated FFN (SwiGLU): gate = x·W_gateᵀ, activation = act(gate),
+// up = x·W_upᵀ, gated = activation ⊙ up, out = gated·W_downᵀ.
+enum class FfnPart { hidden, gate, activation, up, gated, out };
 // What the output head predicts at each row: the next token (decoder-only, encoder-decoder),
 // or the token at that position (an encoder-only model's head, as BERT's masked-LM head).
 enum class Prediction { next_token, masked_tokens };

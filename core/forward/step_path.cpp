@@ -15,7 +15,10 @@ std::string stack_word(Stack stack) { return stack == Stack::encoder ? "encoder"
 const char* ffn_part_name(FfnPart part) {
     switch (part) {
         case FfnPart::hidden: return "hidden";
+        case FfnPart::gate: return "gate";
         case FfnPart::activation: return "activation";
+        case FfnPart::up: return "up";
+        case FfnPart::gated: return "gated";
         case FfnPart::out: return "out";
     }
     return "?";
@@ -37,6 +40,10 @@ const char* to_string(AttentionStage stage) {
         case AttentionStage::q: return "q";
         case AttentionStage::k: return "k";
         case AttentionStage::v: return "v";
+        case AttentionStage::q_norm: return "q_norm";
+        case AttentionStage::k_norm: return "k_norm";
+        case AttentionStage::q_rot: return "q_rot";
+        case AttentionStage::k_rot: return "k_rot";
         case AttentionStage::scores: return "scores";
         case AttentionStage::scaled: return "scaled";
         case AttentionStage::masked: return "masked";

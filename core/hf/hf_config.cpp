@@ -34,16 +34,36 @@ public:
         }
         return static_cast<int>(v->get<int64_t>());
     }
+    // A positive integer, or 0 when absent or null.
+    int optional_positive_int(const char* key) { return find(key, true) ? positive_int(key) : 0; }
     // A token id of the vocabulary; absent or null gives `fallback` (-1: the model has none).
     int token_id(const char* key, int vocab_size, int fallback = -1) {
         const json* v = find(key, true);
-        if (!v) return fallback;
-        if (!v->is_number_integer() || v->get<int64_t>() < 0 || v->get<int64_t>() >= vocab_size) {
-            fail(std::string("field \"") + key + "\" " + shown(*v) + " is not an id of the vocabulary of " +
-                 std::to_string(vocab_size));
-            return -1;
+        return v ? id_of(key, *v, vocab_size) : fallback;
+    }
+    // The same, or the first of a list of them (Llama 3.1 gives eos_token_id as a list).
+    int first_token_id(const char* key, int vocab_size) {
+        const json* v = find(key, true);
+        if (!v) return -1;
+        return id_of(key, v->is_array() && !v->empty() ? v->front() : *v, vocab_size);
+    }
+    // Any positive, finite number (RoPE's theta, a scaling factor).
+    float positive_number(const char* key, std::optional<float> fallback) {
+        const json* v = find(key, fallback.has_value());
+        if (!v) return fallback.value_or(1.0f);
+        if (!v->is_number() || !(v->get<double>() > 0.0) || v->get<double>() > 1e30) {
+            fail(std::string("field \"") + key + "\" must be a positive number, not " + shown(*v));
+            return fallback.value_or(1.0f);
         }
-        return static_cast<int>(v->get<int64_t>());
+        return v->get<float>();
+    }
+    const json* object(const char* key) {
+        const json* v = find(key, true);
+        if (v && !v->is_object()) {
+            fail(std::string("field \"") + key + "\" must be an object or null, not " + shown(*v));
+            return nullptr;
+        }
+        return v;
     }
     float positive_float(const char* key, float fallback) {
         const json* v = find(key, true);
@@ -80,6 +100,14 @@ public:
     }
 
 private:
+    int id_of(const char* key, const json& v, int vocab_size) {
+        if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= vocab_size) {
+            fail(std::string("field \"") + key + "\" " + shown(v) + " is not an id of the vocabulary of " +
+                 std::to_string(vocab_size));
+            return -1;
+        }
+        return static_cast<int>(v.get<int64_t>());
+    }
     const json* find(const char* key, bool optional) {
         if (failed()) return nullptr;
         auto it = j_.find(key);
@@ -98,8 +126,9 @@ Activation activation(HfFields& f, const char* key, const char* fallback) {
     if (name == "gelu") return Activation::gelu;
     if (name == "gelu_new" || name == "gelu_pytorch_tanh" || name == "gelu_fast") return Activation::gelu_tanh;
     if (name == "relu") return Activation::relu;
+    if (name == "silu" || name == "swish") return Activation::silu;
     f.fail(std::string("field \"") + key + "\" " + shown(json(name)) +
-           " is not supported (gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu)");
+           " is not supported (gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu, silu, swish)");
     return Activation::gelu;
 }
 
@@ -171,6 +200,79 @@ ModelConfig bert_config(HfFields& f) {
     return c;
 }
 
+// rope_theta and rope_scaling: null, or {"rope_type" (older files: "type"): "linear" | "llama3" | "default", "factor",
+// and for llama3 "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}.
+RopeConfig rope_config(HfFields& f) {
+    RopeConfig rope;
+    rope.theta = f.positive_number("rope_theta", 10000.0f);
+    const json* scaling = f.object("rope_scaling");
+    if (!scaling) return rope;
+    HfFields r(*scaling);
+    const std::string type = r.text(scaling->contains("rope_type") ? "rope_type" : "type", "default");
+    if (type == "linear") {
+        rope.scaling = RopeScaling::linear;
+        rope.factor = r.positive_number("factor", std::nullopt);
+    } else if (type == "llama3") {
+        rope.scaling = RopeScaling::llama3;
+        rope.factor = r.positive_number("factor", std::nullopt);
+        rope.low_freq_factor = r.positive_number("low_freq_factor", std::nullopt);
+        rope.high_freq_factor = r.positive_number("high_freq_factor", std::nullopt);
+        rope.original_max_position = r.positive_int("original_max_position_embeddings");
+    } else if (type != "default") {
+        r.fail("type " + shown(json(type)) + " is not supported (linear, llama3)");
+    }
+    if (r.failed()) f.fail("rope_scaling: " + r.error());
+    return rope;
+}
+
+// The Llama template: llama (Llama 2/3, TinyLlama, SmolLM2), mistral (+ sliding_window), qwen2 (+ biases on Q, K,
+// V), qwen3 (+ RMSNorm of each head of Q and K). Fields as their config.json files have them.
+ModelConfig llama_config(HfFields& f, Family family) {
+    ModelConfig c;
+    c.family = family;
+    c.arch = Arch::decoder_only;
+    c.d_model = f.positive_int("hidden_size");
+    c.n_heads = f.positive_int("num_attention_heads");
+    c.n_encoder_layers = 0;
+    c.n_decoder_layers = f.positive_int("num_hidden_layers");
+    c.d_ff = f.positive_int("intermediate_size");
+    c.max_len = f.positive_int("max_position_embeddings");
+    c.tgt_vocab_size = f.positive_int("vocab_size");
+    c.src_vocab_size = 0;
+    const int kv_heads = f.positive_int("num_key_value_heads", c.n_heads);
+    if (!f.failed() && c.n_heads % kv_heads != 0)
+        f.fail("num_key_value_heads " + std::to_string(kv_heads) + " does not divide num_attention_heads " +
+               std::to_string(c.n_heads));
+    c.n_kv_heads = kv_heads == c.n_heads ? 0 : kv_heads;
+    const int head_dim = f.optional_positive_int("head_dim");  // 0: absent, C/H
+    if (!f.failed() && head_dim == 0 && c.d_model % c.n_heads != 0)
+        f.fail("num_attention_heads " + std::to_string(c.n_heads) + " does not divide hidden_size " +
+               std::to_string(c.d_model) + " and there is no head_dim");
+    c.head_dim = head_dim != 0 && head_dim * c.n_heads != c.d_model ? head_dim : 0;
+    c.activation = activation(f, "hidden_act", "silu");
+    c.layer_norm_eps = f.positive_float("rms_norm_eps", 1e-6f);
+    c.tie_embeddings = f.boolean("tie_word_embeddings", false);
+    c.norm = NormKind::rms_norm;
+    c.norm_first = true;
+    c.final_norm = true;
+    c.gated_ffn = true;
+    c.positional = Positional::rotary;
+    c.rope = rope_config(f);
+    c.scale_embedding = false;
+    const bool attention_bias = f.boolean("attention_bias", false);
+    c.qkv_bias = family == Family::qwen2 || attention_bias;
+    c.out_bias = family != Family::qwen2 && attention_bias;
+    c.ffn_bias = family == Family::llama && f.boolean("mlp_bias", false);
+    c.qk_norm = family == Family::qwen3;
+    if (family == Family::mistral) c.sliding_window = f.optional_positive_int("sliding_window");  // null: none
+    if (family == Family::qwen2 || family == Family::qwen3) f.require_setting("use_sliding_window", false);
+    c.pad_id = f.token_id("pad_token_id", c.tgt_vocab_size);
+    c.sos_id = f.first_token_id("bos_token_id", c.tgt_vocab_size);
+    c.eos_id = f.first_token_id("eos_token_id", c.tgt_vocab_size);
+    c.unk_id = -1;
+    return c;
+}
+
 }  // namespace
 
 Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
@@ -186,8 +288,17 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         c = gpt2_config(f);
     else if (model_type == "bert")
         c = bert_config(f);
+    else if (model_type == "llama")
+        c = llama_config(f, Family::llama);
+    else if (model_type == "mistral")
+        c = llama_config(f, Family::mistral);
+    else if (model_type == "qwen2")
+        c = llama_config(f, Family::qwen2);
+    else if (model_type == "qwen3")
+        c = llama_config(f, Family::qwen3);
     else
-        return Error{"unsupported model_type " + shown(json(model_type)) + " (supported: gpt2, bert)"};
+        return Error{"unsupported model_type " + shown(json(model_type)) +
+                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3)"};
     if (f.failed()) return Error{f.error()};
     if (auto st = validate_config(c); !st) return st.error();
     return c;

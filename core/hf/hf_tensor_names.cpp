@@ -14,6 +14,10 @@ std::string base_model_prefix(Family family) {
     switch (family) {
         case Family::gpt2: return "transformer.";
         case Family::bert: return "bert.";
+        case Family::llama:
+        case Family::mistral:
+        case Family::qwen2:
+        case Family::qwen3: return "model.";  // *ForCausalLM's save_pretrained; a bare *Model file has none
         case Family::transformer: break;
     }
     return "";
@@ -21,7 +25,7 @@ std::string base_model_prefix(Family family) {
 
 // The output head's names, which never carry the base model's prefix.
 bool is_head_name(Family family, const std::string& name) {
-    return name.starts_with(family == Family::gpt2 ? "lm_head." : "cls.");
+    return name.starts_with(family == Family::bert ? "cls." : "lm_head.");
 }
 
 // "bert.encoder.layer.0.output.LayerNorm.gamma" -> "encoder.layer.0.output.LayerNorm.weight"

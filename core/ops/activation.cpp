@@ -1,4 +1,4 @@
-// ReLU, GELU (erf) and GELU (tanh), elementwise.
+// ReLU, GELU (erf), GELU (tanh) and SiLU, elementwise.
 #include "ops/activation.h"
 
 #include "ops/lane_sum.h"
@@ -29,6 +29,10 @@ Tensor activation_forward(const Tensor& h, Activation kind) {
             });
             break;
         }
+        case Activation::silu:
+            map_in_blocks(h.data.data(), a.data.data(), static_cast<int64_t>(n), 0.0f,
+                          [](const auto& x) { return x / (1.0f + (-x).exp()); });
+            break;
     }
     return a;
 }
@@ -38,6 +42,7 @@ const char* activation_formula(Activation kind) {
         case Activation::relu: return "a = max(0, h)";
         case Activation::gelu: return "a = h·Φ(h) = ½h(1 + erf(h/√2))";
         case Activation::gelu_tanh: return "a = ½h(1 + tanh(√(2/π)(h + 0.044715h³)))";
+        case Activation::silu: return "a = SiLU(h) = h·σ(h) = h / (1 + e^(−h))";
     }
     return "";
 }

@@ -1,4 +1,5 @@
-// The FFN's nonlinearity: ReLU max(0, h), GELU h·Φ(h) (erf form), or GELU's tanh approximation.
+// The FFN's nonlinearity: ReLU max(0, h), GELU h·Φ(h) (erf form), GELU's tanh approximation, or
+// SiLU h·σ(h) (the gate of SwiGLU).
 #pragma once
 
 #include "config.h"

@@ -79,12 +79,18 @@ Tensor merge_heads(const Tensor& x) {
     return out;
 }
 
+int64_t kv_head_of(int64_t query_head, int64_t n_heads, int64_t n_kv_heads) {
+    assert(n_kv_heads > 0 && n_heads % n_kv_heads == 0);
+    return query_head / (n_heads / n_kv_heads);
+}
+
 Tensor attention_scores(const Tensor& q, const Tensor& k) {
-    assert(q.rank() == 3 && k.rank() == 3 && q.dim(0) == k.dim(0) && q.dim(2) == k.dim(2));
+    assert(q.rank() == 3 && k.rank() == 3 && q.dim(0) % k.dim(0) == 0 && q.dim(2) == k.dim(2));
     const int64_t H = q.dim(0), Tq = q.dim(1), Tk = k.dim(1), D = q.dim(2);
     Tensor s({H, Tq, Tk});
     for_each_head(H, Tq * Tk * D, [&](int64_t h) {
-        gemm_out_in(q.slice(h).data(), Tq, D, D, k.slice(h).data(), D, Tk, s.slice(h).data(), Tk);
+        const int64_t g = kv_head_of(h, H, k.dim(0));
+        gemm_out_in(q.slice(h).data(), Tq, D, D, k.slice(g).data(), D, Tk, s.slice(h).data(), Tk);
     });
     return s;
 }
@@ -112,10 +118,10 @@ double largest_row_norm(const Tensor& x, int64_t h) {
 }  // namespace
 
 bool scores_cannot_overflow(const Tensor& q, const Tensor& k) {
-    assert(q.rank() == 3 && k.rank() == 3 && q.dim(0) == k.dim(0) && q.dim(2) == k.dim(2));
+    assert(q.rank() == 3 && k.rank() == 3 && q.dim(0) % k.dim(0) == 0 && q.dim(2) == k.dim(2));
     const double limit = 0.5 * static_cast<double>(std::numeric_limits<float>::max());
     for (int64_t h = 0; h < q.dim(0); ++h)
-        if (!(largest_row_norm(q, h) * largest_row_norm(k, h) <= limit)) return false;
+        if (!(largest_row_norm(q, h) * largest_row_norm(k, kv_head_of(h, q.dim(0), k.dim(0))) <= limit)) return false;
     return true;
 }
 
@@ -136,12 +142,13 @@ Tensor mask_scores(const Tensor& scaled, const Tensor& mask) {
 void mask_scores_in_place(Tensor& scaled, const Tensor& mask) { mask_into(scaled, mask, scaled); }
 
 Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated) {
-    assert(weights.rank() == 3 && v.rank() == 3 && weights.dim(0) == v.dim(0) && weights.dim(2) == v.dim(1));
+    assert(weights.rank() == 3 && v.rank() == 3 && weights.dim(0) % v.dim(0) == 0 && weights.dim(2) == v.dim(1));
     const int64_t H = weights.dim(0), Tq = weights.dim(1), Tk = weights.dim(2), D = v.dim(2);
     Tensor ctx({H, Tq, D});
     for_each_head(H, Tq * Tk * D, [&](int64_t h) {
         if (ablated.count(static_cast<int>(h))) return;  // an ablated head contributes nothing
-        gemm_in_out(weights.slice(h).data(), Tq, Tk, Tk, v.slice(h).data(), D, D, ctx.slice(h).data(), D);
+        const int64_t g = kv_head_of(h, H, v.dim(0));
+        gemm_in_out(weights.slice(h).data(), Tq, Tk, Tk, v.slice(g).data(), D, D, ctx.slice(h).data(), D);
     });
     return ctx;
 }

@@ -1,6 +1,7 @@
 // Scaled dot-product attention, one stage at a time, per head (paper §3.2.1–3.2.2):
 //   weights = softmax(QKᵀ/√D + mask),  context = weights·V,  out = concat(heads)·W_Oᵀ + b_O
-// Shapes: queries Tq, keys Tk, heads H, per-head width D, C = H·D.
+// Shapes: queries Tq, keys Tk, heads H, per-head width D, C = H·D. K and V may have fewer heads,
+// H_kv dividing H (grouped-query attention): query head h reads K/V head kv_head_of(h).
 #pragma once
 
 #include "tensor.h"
@@ -9,20 +10,22 @@
 
 namespace attnlab {
 
-Tensor split_heads(const Tensor& x, int64_t n_heads);       // (T, C) -> (H, T, D)
-Tensor merge_heads(const Tensor& x);                        // (H, T, D) -> (T, C)
-Tensor attention_scores(const Tensor& q, const Tensor& k);  // (H, Tq, D), (H, Tk, D) -> QKᵀ (H, Tq, Tk)
+Tensor split_heads(const Tensor& x, int64_t n_heads);  // (T, C) -> (H, T, D)
+Tensor merge_heads(const Tensor& x);                   // (H, T, D) -> (T, C)
+// The K/V head that query head h shares with the other H / H_kv heads of its group.
+int64_t kv_head_of(int64_t query_head, int64_t n_heads, int64_t n_kv_heads);
+Tensor attention_scores(const Tensor& q, const Tensor& k);  // (H, Tq, D), (H_kv, Tk, D) -> QKᵀ (H, Tq, Tk)
 // True when no entry of QKᵀ can be NaN or ±∞, whatever the order of its sums: q and k are finite, and in
 // every head the largest query norm times the largest key norm is at most FLT_MAX / 2 (|q·k| ≤ ‖q‖‖k‖, and
 // rounding over D terms adds far less than the other half). O(H·T·D), against QKᵀ's O(H·Tq·Tk·D).
 bool scores_cannot_overflow(const Tensor& q, const Tensor& k);
-Tensor scale_scores(const Tensor& scores, float d_head);    // scores / √D
+Tensor scale_scores(const Tensor& scores, float d_head);  // scores / √D
 // −∞ wherever mask (Tq, Tk) is 0; the mask is shared by every head.
 Tensor mask_scores(const Tensor& scaled, const Tensor& mask);
 // The same two, written over their input (the same numbers, without a new (H, Tq, Tk) array).
 void scale_scores_in_place(Tensor& scores, float d_head);
 void mask_scores_in_place(Tensor& scaled, const Tensor& mask);
-// weights (H, Tq, Tk) · V (H, Tk, D) -> (H, Tq, D); heads in `ablated` give zeros.
+// weights (H, Tq, Tk) · V (H_kv, Tk, D) -> (H, Tq, D); heads in `ablated` give zeros.
 Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated);
 
 }  // namespace attnlab

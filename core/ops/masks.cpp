@@ -1,6 +1,7 @@
 // Padding, look-ahead, combined and user-edited masks.
 #include "ops/masks.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace attnlab {
@@ -11,10 +12,11 @@ Tensor key_padding(const std::vector<int>& ids, int pad_id) {
     return m;
 }
 
-Tensor look_ahead_mask(int64_t n) {
+Tensor look_ahead_mask(int64_t n, int64_t window) {
     Tensor m({n, n});
     for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j <= i; ++j) m.data[static_cast<size_t>(i * n + j)] = 1.0f;
+        for (int64_t j = window > 0 ? std::max<int64_t>(0, i - window + 1) : 0; j <= i; ++j)
+            m.data[static_cast<size_t>(i * n + j)] = 1.0f;
     return m;
 }
 

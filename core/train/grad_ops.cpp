@@ -107,6 +107,13 @@ Tensor activation_backward(const Tensor& h, const Tensor& dy, Activation kind) {
                 dh.data[i] = dy.data[i] * (0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * du);
             }
             break;
+        case Activation::silu:  // (h·σ(h))' = σ(h)·(1 + h·(1 − σ(h)))
+            for (size_t i = 0; i < n; ++i) {
+                const float x = h.data[i];
+                const float sigma = 1.0f / (1.0f + std::exp(-x));
+                dh.data[i] = dy.data[i] * sigma * (1.0f + x * (1.0f - sigma));
+            }
+            break;
     }
     return dh;
 }

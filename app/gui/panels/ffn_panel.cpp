@@ -20,6 +20,7 @@ const char* activation_name(Activation a) {
         case Activation::relu: return "ReLU";
         case Activation::gelu: return "GELU";
         case Activation::gelu_tanh: return "GELU (tanh)";
+        case Activation::silu: return "SiLU";
     }
     return "";
 }

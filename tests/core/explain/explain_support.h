@@ -69,7 +69,7 @@ inline Model fixture_model(const std::string& folder) {
 // GPT-2 (decoder-only, pre-LN, learned positions, Conv1D (in, out) weights, tied logits without
 // a bias) and BERT (encoder-only, post-LN, token types, embedding LayerNorm), BERT once per
 // activation of its MLM head and once without the head (BertModel: the same weights minus
-// cls.*, as hf_folder.cpp opens a file without them).
+// cls.*, as hf_folder.cpp opens a file without them), and the Llama template's families.
 inline std::vector<FamilyModel> hugging_face_models() {
     std::vector<FamilyModel> models;
     const Model gpt2 = fixture_model("hf_gpt2");
@@ -81,7 +81,7 @@ inline std::vector<FamilyModel> hugging_face_models() {
     ForwardInputs bert_in;
     bert_in.src_ids = {2, 7, 4, 9, 3, 5};
     bert_in.src_token_types = {0, 0, 0, 1, 1};  // the last position falls back to type 0
-    for (Activation act : {Activation::gelu, Activation::relu, Activation::gelu_tanh}) {
+    for (Activation act : {Activation::gelu, Activation::relu, Activation::gelu_tanh, Activation::silu}) {
         ModelConfig c = bert.config;
         c.activation = act;
         models.push_back({"bert " + to_string(act), c, bert.weights, bert_in});
@@ -92,6 +92,15 @@ inline std::vector<FamilyModel> hugging_face_models() {
     for (const ParamSpec& spec : parameter_specs(bare))
         bare_weights.set_shared(spec.name, bert.weights.shared(spec.name));
     models.push_back({"bert without its head", bare, bare_weights, bert_in});
+
+    // The Llama template: grouped-query attention (llama), a sliding window (mistral), the head norms of Q and K
+    // (qwen3).
+    ForwardInputs llama_in;
+    llama_in.tgt_ids = {1, 14, 9, 17, 6, 3};
+    for (const char* family : {"llama", "mistral", "qwen3"}) {
+        const Model m = fixture_model(std::string("hf_") + family);
+        models.push_back({family, m.config, m.weights, llama_in});
+    }
     return models;
 }
 

@@ -297,7 +297,8 @@ TEST_CASE("BERT's numbers: token types, the embedding LayerNorm, the MLM head, m
     CHECK_THAT(p.why, Catch::Contains("masked language model") && !Catch::Contains("Greedy"));
 
     // Without the MLM head the encoder's output is the model's output.
-    Stepper bare = models.at(4).stepper();
+    REQUIRE(models.at(5).name == "bert without its head");
+    Stepper bare = models.at(5).stepper();
     bare.run_all();
     CHECK_THAT(explained(bare, StepId::of(StepKind::stack_output, Stack::encoder)).why,
                Catch::Contains("no output head"));

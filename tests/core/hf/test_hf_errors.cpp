@@ -37,8 +37,9 @@ std::string config_error(const std::string& json_text) {
 
 TEST_CASE("config.json errors name the field", "[hf]") {
     using Catch::Contains;
-    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["model_type"] = "t5"; }),
-               Contains("config.json: unsupported model_type \"t5\" (supported: gpt2, bert)"));
+    CHECK_THAT(
+        error_of("hf_gpt2", [](auto& j) { j["model_type"] = "t5"; }),
+        Contains("config.json: unsupported model_type \"t5\" (supported: gpt2, bert, llama, mistral, qwen2, qwen3)"));
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j.erase("n_embd"); }),
                Contains("config.json: missing field \"n_embd\""));
     CHECK_THAT(error_of("hf_bert", [](auto& j) { j.erase("intermediate_size"); }),
@@ -46,14 +47,43 @@ TEST_CASE("config.json errors name the field", "[hf]") {
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["n_head"] = 5; }), Contains("n_head 5 does not divide n_embd 32"));
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["n_layer"] = "2"; }),
                Contains("field \"n_layer\" must be a positive integer, not \"2\""));
-    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["activation_function"] = "silu"; }),
-               Contains("field \"activation_function\" \"silu\" is not supported"));
+    CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["activation_function"] = "quick_gelu"; }),
+               Contains("field \"activation_function\" \"quick_gelu\" is not supported"));
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["scale_attn_by_inverse_layer_idx"] = true; }),
                Contains("field \"scale_attn_by_inverse_layer_idx\" true is not supported"));
     CHECK_THAT(error_of("hf_bert", [](auto& j) { j["position_embedding_type"] = "relative_key"; }),
                Contains("\"position_embedding_type\" \"relative_key\" is not supported"));
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["eos_token_id"] = 50256; }),
                Contains("field \"eos_token_id\" 50256 is not an id of the vocabulary of 50"));
+
+    // The Llama template's families.
+    CHECK_THAT(error_of("hf_llama", [](auto& j) { j["num_key_value_heads"] = 3; }),
+               Contains("num_key_value_heads 3 does not divide num_attention_heads 4"));
+    CHECK_THAT(error_of("hf_llama", [](auto& j) {
+                   j["num_attention_heads"] = 5;
+                   j["num_key_value_heads"] = 5;
+               }),
+               Contains("num_attention_heads 5 does not divide hidden_size 32 and there is no head_dim"));
+    CHECK_THAT(error_of("hf_llama",
+                        [](auto& j) {
+                            j["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 4.0}};
+                        }),
+               Contains("rope_scaling: type \"yarn\" is not supported (linear, llama3)"));
+    CHECK_THAT(error_of("hf_llama3_scaled", [](auto& j) { j["rope_scaling"].erase("low_freq_factor"); }),
+               Contains("rope_scaling: missing field \"low_freq_factor\""));
+    CHECK_THAT(error_of("hf_llama", [](auto& j) { j["rope_theta"] = -1; }),
+               Contains("field \"rope_theta\" must be a positive number, not -1"));
+    CHECK_THAT(error_of("hf_llama3_scaled", [](auto& j) { j["head_dim"] = 7; }),
+               Contains("head width D 7 must be even"));
+    CHECK_THAT(error_of("hf_qwen2", [](auto& j) { j["use_sliding_window"] = true; }),
+               Contains("field \"use_sliding_window\" true is not supported (only false)"));
+    CHECK_THAT(error_of("hf_mistral", [](auto& j) { j["sliding_window"] = 0; }),
+               Contains("field \"sliding_window\" must be a positive integer, not 0"));
+    CHECK_THAT(error_of("hf_llama",
+                        [](auto& j) {
+                            j["eos_token_id"] = {999, 2};
+                        }),
+               Contains("field \"eos_token_id\" 999 is not an id of the vocabulary"));
 
     CHECK(config_error("{\"model_type\": \"gpt2\", ") == "not valid JSON");
     CHECK(config_error("[\"gpt2\"]") == "not a JSON object");

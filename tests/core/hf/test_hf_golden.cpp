@@ -2,6 +2,7 @@
 // as the other ways real files name their tensors, must give PyTorch's outputs within 1e-4.
 #include "../test_support.h"
 #include "hf/open_model.h"
+#include "hf_golden_support.h"
 #include "hf_test_folders.h"
 #include "io/model_file.h"
 #include "stepper.h"
@@ -9,57 +10,12 @@
 #include <catch2/catch.hpp>
 
 using namespace attnlab;
+using test::check_matches;
+using test::Expected;
 using test::hf_fixture;
-
-namespace {
-
-struct Expected {
-    ForwardInputs inputs;
-    std::map<std::string, Tensor> tensors;  // step path -> PyTorch's output
-};
-
-Expected read_expected(const std::string& fixture) {
-    auto file = io::read_safetensors(hf_fixture(fixture) + "/expected.safetensors");
-    if (!file) throw std::runtime_error(file.error().message);
-    auto ids = [&](const char* key) {
-        auto it = file->metadata.find(key);
-        return it == file->metadata.end() ? std::vector<int>{}
-                                          : nlohmann::json::parse(it->second).get<std::vector<int>>();
-    };
-    Expected expected;
-    expected.inputs.src_ids = ids("src_ids");
-    expected.inputs.tgt_ids = ids("tgt_ids");
-    expected.inputs.src_token_types = ids("src_token_types");
-    expected.tensors = std::move(file->tensors);
-    return expected;
-}
-
-Stepper run(const Model& model, const ForwardInputs& inputs) {
-    auto stepper = Stepper::create(model.config, model.weights, inputs);
-    if (!stepper) throw std::runtime_error(stepper.error().message);
-    stepper->run_all();
-    return std::move(*stepper);
-}
-
-// Every expected tensor (but those `skip` names) matches the step of the same path within 1e-4.
-void check_matches(const Stepper& stepper, const Expected& expected, const std::set<std::string>& skip = {}) {
-    for (const auto& [path, want] : expected.tensors) {
-        if (skip.count(path)) continue;
-        INFO("step " << path);
-        const Tensor* got = stepper.output(path);
-        REQUIRE(got);
-        REQUIRE(got->shape == want.shape);
-        CHECK(test::max_abs_diff(*got, want) < 1e-4f);
-    }
-}
-
-LoadedModel open(const std::string& folder) {
-    auto loaded = open_model(folder);
-    if (!loaded) FAIL(loaded.error().message);
-    return std::move(*loaded);
-}
-
-}  // namespace
+using test::open;
+using test::read_expected;
+using test::run;
 
 TEST_CASE("a GPT-2 folder as the hub names its tensors matches PyTorch within 1e-4", "[hf]") {
     const LoadedModel loaded = open(hf_fixture("hf_gpt2"));

@@ -53,3 +53,25 @@ TEST_CASE("BERT: every query sees every key, so an edited token re-runs every ro
     CHECK(s.last_computed_from(s.find("encoder.layers.1.self_attn.q").value()) == 0);
     test::require_fresh_trace(s);
 }
+
+TEST_CASE("Llama-template families: rotated rows keep their positions in a row re-run", "[hf][rows]") {
+    // RoPE turns row r by its position: a re-run from row 4 must turn its rows by 4, 5, … (StepContext::first_row),
+    // and Mistral's window must hide from rows past 4 + W only keys they could not see anyway.
+    for (const char* fixture : {"hf_llama", "hf_llama3_scaled", "hf_mistral", "hf_qwen3"}) {
+        INFO(fixture);
+        ForwardInputs in;
+        in.tgt_ids = {1, 14, 9, 17, 6, 3, 22, 8, 30};
+        Stepper s = traced(fixture, in);
+        std::vector<int> ids = in.tgt_ids;
+        ids[4] = 12;
+        REQUIRE(s.set_tgt_ids(ids));
+        CHECK(s.last_computed_from(s.find("decoder.layers.1.self_attn.q_rot").value()) == 4);
+        CHECK(s.last_computed_from(s.find("decoder.layers.1.self_attn.k_rot").value()) == 4);
+        test::require_fresh_trace(s);
+        ids.push_back(5);
+        REQUIRE(s.set_tgt_ids(ids));
+        CHECK(s.last_computed_from(s.find("decoder.layers.0.self_attn.q_rot").value()) == 9);
+        CHECK(s.last_computed_from(s.find("logits").value()) == 9);
+        test::require_fresh_trace(s);
+    }
+}

@@ -162,7 +162,7 @@ TEST_CASE("layer_norm_backward matches finite differences for x, gain and bias",
 }
 
 TEST_CASE("activation_backward matches finite differences for ReLU, GELU and GELU-tanh", "[grad]") {
-    const Activation kinds[] = {Activation::relu, Activation::gelu, Activation::gelu_tanh};
+    const Activation kinds[] = {Activation::relu, Activation::gelu, Activation::gelu_tanh, Activation::silu};
     for (Activation kind : kinds) {
         SECTION(to_string(kind)) {
             Tensor h = random_tensor({4, 7}, 31, 1.5f);

@@ -1,0 +1,70 @@
+// RoPE's frequencies (with linear and llama3 scaling) and the split-half rotation.
+#include "ops/rotary.h"
+
+#include <cassert>
+#include <cmath>
+
+namespace attnlab {
+
+std::vector<float> rope_unscaled_frequencies(const RopeConfig& rope, int head_dim) {
+    assert(head_dim % 2 == 0);
+    std::vector<float> theta(static_cast<size_t>(head_dim / 2));  // (D/2,)
+    for (size_t i = 0; i < theta.size(); ++i)
+        theta[i] = static_cast<float>(1.0 / std::pow(static_cast<double>(rope.theta),
+                                                     static_cast<double>(2 * i) / static_cast<double>(head_dim)));
+    return theta;
+}
+
+std::vector<float> rope_inverse_frequencies(const RopeConfig& rope, int head_dim) {
+    std::vector<float> theta = rope_unscaled_frequencies(rope, head_dim);
+    switch (rope.scaling) {
+        case RopeScaling::none: break;
+        case RopeScaling::linear:
+            for (float& t : theta) t /= rope.factor;
+            break;
+        case RopeScaling::llama3: {
+            const double L = rope.original_max_position, pi = 3.14159265358979323846;
+            const double low_wavelength = L / rope.low_freq_factor, high_wavelength = L / rope.high_freq_factor;
+            for (float& t : theta) {
+                const double wavelength = 2.0 * pi / t;
+                if (wavelength > low_wavelength) {
+                    t = static_cast<float>(t / rope.factor);
+                } else if (!(wavelength < high_wavelength)) {
+                    const double s = (L / wavelength - rope.low_freq_factor) /
+                                     (static_cast<double>(rope.high_freq_factor) - rope.low_freq_factor);
+                    t = static_cast<float>((1.0 - s) * t / rope.factor + s * t);
+                }
+            }
+            break;
+        }
+    }
+    return theta;
+}
+
+float rope_angle(int64_t position, float inverse_frequency) { return static_cast<float>(position) * inverse_frequency; }
+
+Tensor apply_rotary(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t first_position) {
+    assert(x.rank() == 3 && x.dim(2) == 2 * static_cast<int64_t>(inverse_frequencies.size()));
+    const int64_t H = x.dim(0), N = x.dim(1), D = x.dim(2), half = D / 2;
+    Tensor out(x.shape);
+    std::vector<float> cos_row(static_cast<size_t>(half)), sin_row(static_cast<size_t>(half));  // (D/2,)
+    for (int64_t r = 0; r < N; ++r) {
+        for (int64_t i = 0; i < half; ++i) {
+            const float angle = rope_angle(first_position + r, inverse_frequencies[static_cast<size_t>(i)]);
+            cos_row[static_cast<size_t>(i)] = std::cos(angle);
+            sin_row[static_cast<size_t>(i)] = std::sin(angle);
+        }
+        for (int64_t h = 0; h < H; ++h) {
+            const float* in = x.data.data() + (h * N + r) * D;
+            float* o = out.data.data() + (h * N + r) * D;
+            for (int64_t i = 0; i < half; ++i) {
+                const float c = cos_row[static_cast<size_t>(i)], s = sin_row[static_cast<size_t>(i)];
+                o[i] = in[i] * c - in[i + half] * s;
+                o[i + half] = in[i + half] * c + in[i] * s;
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace attnlab
