@@ -1,7 +1,10 @@
 #include "analysis/head_circuits.h"
 
 #include "forward/linear_map.h"
-#include "ops/layer_norm.h"
+#include "forward/norm_map.h"
+#include "ops/attention.h"
+#include "ops/rms_norm.h"
+#include "ops/rotary.h"
 
 #include <cmath>
 #include <numeric>
@@ -41,8 +44,12 @@ LinearParams without_bias(LinearParams map) {
     return map;
 }
 
-Tensor layer_norm(const ModelConfig& config, const Weights& weights, const NormParams& norm, const Tensor& x) {
-    return layer_norm_forward(x, weights.at(norm.weight), weights.at(norm.bias), config.layer_norm_eps);
+// Head h's rows of Q (or its group's rows of K or V): (n, D), through qwen3's head norm when the model has one.
+Tensor head_projection(const ModelConfig& config, const Weights& weights, const LinearParams& map, int head,
+                       const std::optional<NormParams>& head_norm, const Mat& x) {
+    Tensor y = linear_map_forward(weights, head_slice(map, head, config.d_head()), Tensor::from_matrix(x));
+    if (head_norm) y = rms_norm_forward(y, weights.at(head_norm->weight), config.layer_norm_eps);
+    return y;
 }
 
 }  // namespace
@@ -66,23 +73,25 @@ Result<Mat> head_token_inputs(const ModelConfig& config, const Weights& weights,
                          std::to_string(table.dim(0) - 1)};
         x.row(static_cast<int64_t>(i)) = table.row(ids[i]) * scale;
     }
-    if (embedding.norm) x = layer_norm(config, weights, *embedding.norm, x);
-    if (config.norm_first) x = layer_norm(config, weights, layer_params(config, ref.stack, ref.layer).norms.front(), x);
+    if (embedding.norm) x = norm_forward(config, weights, *embedding.norm, x);
+    if (config.norm_first)
+        x = norm_forward(config, weights, layer_params(config, ref.stack, ref.layer).norms.front(), x);
     return Mat(x.matrix());
 }
 
 Result<Mat> qk_circuit(const ModelConfig& config, const Weights& weights, const HeadRef& ref,
-                       const std::vector<int>& query_ids, const std::vector<int>& key_ids) {
+                       const std::vector<int>& query_ids, const std::vector<int>& key_ids, int offset) {
     auto queries = head_token_inputs(config, weights, ref, query_ids);
     if (!queries) return queries.error();
     auto keys = head_token_inputs(config, weights, ref, key_ids);
     if (!keys) return keys.error();
     const AttentionParams& attention = layer_params(config, ref.stack, ref.layer).self_attn;
     const int D = config.d_head();
-    const Tensor q =
-        linear_map_forward(weights, head_slice(attention.q, ref.head, D), Tensor::from_matrix(*queries));  // (nq, D)
-    const Tensor k =
-        linear_map_forward(weights, head_slice(attention.k, ref.head, D), Tensor::from_matrix(*keys));  // (nk, D)
+    const int kv = static_cast<int>(kv_head_of(ref.head, config.n_heads, config.kv_heads()));
+    Tensor q = head_projection(config, weights, attention.q, ref.head, attention.q_norm, *queries);  // (nq, D)
+    const Tensor k = head_projection(config, weights, attention.k, kv, attention.k_norm, *keys);     // (nk, D)
+    if (config.positional == Positional::rotary)  // the key at position 0, the query `offset` after it
+        q = rotate_rows_at(q, rope_inverse_frequencies(config.rope, D), offset);
     return Mat(q.matrix() * k.matrix().transpose() / std::sqrt(static_cast<float>(D)));
 }
 
@@ -97,10 +106,10 @@ Result<Mat> ov_circuit(const ModelConfig& config, const Weights& weights, const 
     if (!sources) return sources.error();
     const AttentionParams& attention = layer_params(config, ref.stack, ref.layer).self_attn;
     const int D = config.d_head();
-    const Tensor v =
-        linear_map_forward(weights, head_slice(attention.v, ref.head, D), Tensor::from_matrix(*sources));  // (n, D)
+    const int kv = static_cast<int>(kv_head_of(ref.head, config.n_heads, config.kv_heads()));
+    const Tensor v = head_projection(config, weights, attention.v, kv, std::nullopt, *sources);  // (n, D)
     // W_O reads every head's D columns side by side: this head's values, zeros for the others.
-    Tensor context({v.dim(0), config.d_model});  // (n, C)
+    Tensor context({v.dim(0), config.attention_width()});  // (n, H·D)
     context.matrix().middleCols(static_cast<Eigen::Index>(ref.head) * D, D) = v.matrix();
     const Tensor written = linear_map_forward(weights, without_bias(attention.out), context);              // (n, C)
     return Mat(linear_map_forward(weights, without_bias(head_params(config).unembed), written).matrix());  // (n, V)

@@ -5,8 +5,9 @@
 //                                                            the unembedding's logits
 // e is a token as the layer reads it when the residual stream holds that token alone: its row of
 // the stack's token table (×√C when the model scales embeddings), through the embedding LayerNorm
-// (BERT), then through the layer's pre-attention LayerNorm (pre-LN models, as GPT-2). Positions
-// and the maps' biases are left out: the circuits are the maps' bilinear parts. W_U is the output
+// (BERT), then through the layer's pre-attention norm (pre-LN models, as GPT-2 and the Llama template). Positions
+// and the maps' biases are left out (but RoPE, see qk_circuit): the circuits are the maps' bilinear parts.
+// With grouped-query attention, head h reads K/V head h / (H / H_kv). W_U is the output
 // head's last projection alone; a final LayerNorm or BERT's transform, not being linear, is skipped.
 #pragma once
 
@@ -30,9 +31,12 @@ struct HeadRef {
 Result<Mat> head_token_inputs(const ModelConfig& config, const Weights& weights, const HeadRef& ref,
                               const std::vector<int>& ids);
 
-// The self-attention QK circuit over chosen tokens: (query_ids.size(), key_ids.size()) scaled scores.
+// The self-attention QK circuit over chosen tokens: (query_ids.size(), key_ids.size()) scaled scores. A model
+// with rotary positions (RoPE) has no score without positions: its circuit is the one of a query `offset`
+// positions after its key (q turned by offset·θ, k not turned; any other pair of positions that far apart gives
+// the same numbers). Qwen3's RMSNorm of each head of Q and K is applied. Other models ignore `offset`.
 Result<Mat> qk_circuit(const ModelConfig& config, const Weights& weights, const HeadRef& ref,
-                       const std::vector<int>& query_ids, const std::vector<int>& key_ids);
+                       const std::vector<int>& query_ids, const std::vector<int>& key_ids, int offset = 0);
 
 // The OV circuit of source tokens: (source_ids.size(), output vocabulary) logits. Only for the
 // stack that feeds the output head (the decoder of a model that has one).

@@ -3,8 +3,8 @@
 #include "analysis/token_ranking.h"
 
 #include "forward/linear_map.h"
+#include "forward/norm_map.h"
 #include "ops/activation.h"
-#include "ops/layer_norm.h"
 #include "ops/softmax.h"
 #include "param_names.h"
 
@@ -18,13 +18,11 @@ namespace {
 
 // (N, C) residual rows -> (N, V) probabilities, as the model's own end would make them.
 Tensor read_out(const ModelConfig& config, const Weights& weights, Stack stack, Tensor x) {
-    if (const auto norm = final_norm_params(config, stack))
-        x = layer_norm_forward(x, weights.at(norm->weight), weights.at(norm->bias), config.layer_norm_eps);
+    if (const auto norm = final_norm_params(config, stack)) x = norm_forward(config, weights, *norm, x);
     const HeadParams head = head_params(config);
     if (head.transform) {
         x = activation_forward(linear_map_forward(weights, *head.transform, x), config.activation);
-        x = layer_norm_forward(x, weights.at(head.transform_norm->weight), weights.at(head.transform_norm->bias),
-                               config.layer_norm_eps);
+        x = norm_forward(config, weights, *head.transform_norm, x);
     }
     return softmax_rows(linear_map_forward(weights, head.unembed, x));
 }

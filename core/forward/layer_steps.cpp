@@ -1,9 +1,8 @@
 // Residual sublayers (post-LN or pre-LN), the FFN, whole layers, stack outputs and the output head.
 #include "forward/graph_builder.h"
 #include "forward/linear_map.h"
+#include "forward/norm_map.h"
 #include "ops/activation.h"
-#include "ops/layer_norm.h"
-#include "ops/rms_norm.h"
 #include "ops/softmax.h"
 
 #include <cassert>
@@ -21,29 +20,17 @@ std::string GraphBuilder::norm_name() const { return config_.norm == NormKind::r
 
 std::string GraphBuilder::norm(const StepId& id, const std::string& title, const std::string& input,
                                const NormParams& params) {
-    const std::string g = params.weight, b = params.bias;
-    if (config_.norm == NormKind::rms_norm)
-        return add(id,
-                   {title,
-                    "RMSNorm(x) = x / √(mean(x²) + ε) · γ",
-                    {input},
-                    {g},
-                    {},
-                    eps_variant(config_.layer_norm_eps),
-                    [g](const StepContext& ctx) {
-                        return StepOutput{rms_norm_forward(ctx.input(0), ctx.param(g), ctx.config.layer_norm_eps), {}};
-                    }});
-    return add(id, {title,
-                    "LN(x) = (x − mean) / √(var + ε) · γ + β",
-                    {input},
-                    {g, b},
-                    {},
-                    eps_variant(config_.layer_norm_eps),
-                    [g, b](const StepContext& ctx) {
-                        return StepOutput{
-                            layer_norm_forward(ctx.input(0), ctx.param(g), ctx.param(b), ctx.config.layer_norm_eps),
-                            {}};
-                    }});
+    const bool rms = config_.norm == NormKind::rms_norm;
+    return add(id,
+               {title,
+                rms ? "RMSNorm(x) = x / √(mean(x²) + ε) · γ" : "LN(x) = (x − mean) / √(var + ε) · γ + β",
+                {input},
+                rms ? std::vector<std::string>{params.weight} : std::vector<std::string>{params.weight, params.bias},
+                {},
+                eps_variant(config_.layer_norm_eps),
+                [params](const StepContext& ctx) {
+                    return StepOutput{norm_forward(ctx.config, ctx.weights, params, ctx.input(0)), {}};
+                }});
 }
 
 std::string GraphBuilder::linear(const StepId& id, const std::string& title, const std::string& formula,
@@ -66,9 +53,11 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
                               }});
     };
     if (config_.norm_first)  // x + Sublayer(LN(x))
-        return add_residual(sublayer(this->norm(norm, norm_name() + " " + n + (config_.norm == NormKind::rms_norm ? " (pre-norm)" : " (pre-LN)"), x,
-                                 norm_params)),
-                            "x + Sublayer(LN(x))");
+        return add_residual(
+            sublayer(this->norm(
+                norm, norm_name() + " " + n + (config_.norm == NormKind::rms_norm ? " (pre-norm)" : " (pre-LN)"), x,
+                norm_params)),
+            "x + Sublayer(LN(x))");
     const std::string sum = add_residual(sublayer(x), "x + Sublayer(x)");  // LN(x + Sublayer(x))
     return this->norm(norm, norm_name() + " " + n + " (post-LN)", sum, norm_params);
 }
@@ -100,16 +89,15 @@ std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams
                                     "g = " + linear_map_formula(*params.ffn_gate, "x", "W_gate", "b_gate"), input,
                                     *params.ffn_gate);  // (N, F)
     const std::string activated = activation(gate);
-    const std::string up =
-        linear(part(FfnPart::up), "FFN up projection", "u = " + linear_map_formula(params.ffn_in, "x", "W_up", "b_up"), input,
-               params.ffn_in);  // (N, F)
+    const std::string up = linear(part(FfnPart::up), "FFN up projection",
+                                  "u = " + linear_map_formula(params.ffn_in, "x", "W_up", "b_up"), input,
+                                  params.ffn_in);  // (N, F)
     const std::string gated =
-        add(part(FfnPart::gated),
-            {"Gate × up", "h = a ⊙ u", {activated, up}, {}, {}, "", [](const StepContext& ctx) {
-                 Tensor h(ctx.input(0).shape);  // (N, F)
-                 h.matrix() = ctx.input(0).matrix().cwiseProduct(ctx.input(1).matrix());
-                 return StepOutput{std::move(h), {}};
-             }});
+        add(part(FfnPart::gated), {"Gate × up", "h = a ⊙ u", {activated, up}, {}, {}, "", [](const StepContext& ctx) {
+                                       Tensor h(ctx.input(0).shape);  // (N, F)
+                                       h.matrix() = ctx.input(0).matrix().cwiseProduct(ctx.input(1).matrix());
+                                       return StepOutput{std::move(h), {}};
+                                   }});
     return linear(part(FfnPart::out), "FFN down projection",
                   "FFN(x) = " + linear_map_formula(params.ffn_out, "h", "W_down", "b_down"), gated,
                   params.ffn_out);  // (N, C)

@@ -43,27 +43,49 @@ std::vector<float> rope_inverse_frequencies(const RopeConfig& rope, int head_dim
 
 float rope_angle(int64_t position, float inverse_frequency) { return static_cast<float>(position) * inverse_frequency; }
 
-Tensor apply_rotary(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t first_position) {
-    assert(x.rank() == 3 && x.dim(2) == 2 * static_cast<int64_t>(inverse_frequencies.size()));
-    const int64_t H = x.dim(0), N = x.dim(1), D = x.dim(2), half = D / 2;
-    Tensor out(x.shape);
-    std::vector<float> cos_row(static_cast<size_t>(half)), sin_row(static_cast<size_t>(half));  // (D/2,)
-    for (int64_t r = 0; r < N; ++r) {
-        for (int64_t i = 0; i < half; ++i) {
-            const float angle = rope_angle(first_position + r, inverse_frequencies[static_cast<size_t>(i)]);
-            cos_row[static_cast<size_t>(i)] = std::cos(angle);
-            sin_row[static_cast<size_t>(i)] = std::sin(angle);
-        }
-        for (int64_t h = 0; h < H; ++h) {
-            const float* in = x.data.data() + (h * N + r) * D;
-            float* o = out.data.data() + (h * N + r) * D;
-            for (int64_t i = 0; i < half; ++i) {
-                const float c = cos_row[static_cast<size_t>(i)], s = sin_row[static_cast<size_t>(i)];
-                o[i] = in[i] * c - in[i + half] * s;
-                o[i + half] = in[i + half] * c + in[i] * s;
-            }
+namespace {
+
+// cos and sin of every pair's angle at one position: (D/2,) each.
+struct PairAngles {
+    std::vector<float> cos, sin;
+    PairAngles(const std::vector<float>& inverse_frequencies, int64_t position) {
+        for (float theta : inverse_frequencies) {
+            const float angle = rope_angle(position, theta);
+            cos.push_back(std::cos(angle));
+            sin.push_back(std::sin(angle));
         }
     }
+};
+
+// One row of D entries turned pair by pair.
+void rotate_row(const float* in, float* out, const PairAngles& a) {
+    const size_t half = a.cos.size();
+    for (size_t i = 0; i < half; ++i) {
+        out[i] = in[i] * a.cos[i] - in[i + half] * a.sin[i];
+        out[i + half] = in[i + half] * a.cos[i] + in[i] * a.sin[i];
+    }
+}
+
+}  // namespace
+
+Tensor apply_rotary(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t first_position) {
+    assert(x.rank() == 3 && x.dim(2) == 2 * static_cast<int64_t>(inverse_frequencies.size()));
+    const int64_t H = x.dim(0), N = x.dim(1), D = x.dim(2);
+    Tensor out(x.shape);
+    for (int64_t r = 0; r < N; ++r) {
+        const PairAngles angles(inverse_frequencies, first_position + r);
+        for (int64_t h = 0; h < H; ++h)
+            rotate_row(x.data.data() + (h * N + r) * D, out.data.data() + (h * N + r) * D, angles);
+    }
+    return out;
+}
+
+Tensor rotate_rows_at(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t position) {
+    assert(x.rank() == 2 && x.dim(1) == 2 * static_cast<int64_t>(inverse_frequencies.size()));
+    const PairAngles angles(inverse_frequencies, position);
+    Tensor out(x.shape);
+    for (int64_t r = 0; r < x.dim(0); ++r)
+        rotate_row(x.data.data() + r * x.dim(1), out.data.data() + r * x.dim(1), angles);
     return out;
 }
 

@@ -28,5 +28,7 @@ float rope_angle(int64_t position, float inverse_frequency);
 
 // x (H, N, D) whose row r is position first_position + r -> the rotated (H, N, D).
 Tensor apply_rotary(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t first_position);
+// x (N, D), every row at the same position -> the rotated (N, D).
+Tensor rotate_rows_at(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t position);
 
 }  // namespace attnlab

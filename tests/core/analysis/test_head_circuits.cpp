@@ -4,6 +4,7 @@
 #include "hf/open_model.h"
 #include "io/safetensors.h"
 #include "model.h"
+#include "stepper.h"
 
 #include <catch2/catch.hpp>
 
@@ -88,4 +89,38 @@ TEST_CASE("head circuits refuse heads and tokens that are not there", "[analysis
     auto decoder_ov = ov_circuit(paper->config, paper->weights, {Stack::decoder, 1, 1}, {4, 5});
     REQUIRE(decoder_ov);
     CHECK(decoder_ov->cols() == paper->config.tgt_vocab_size);
+}
+
+TEST_CASE("a rotary head's QK circuit at offset i − j is layer 0's scaled score of query i and key j",
+          "[circuits][llama]") {
+    // Layer 0 of a pre-norm model reads the token embeddings alone, so the circuit (which leaves positions out but
+    // RoPE's offset) must give the trace's scores, which test_hf_llama_golden checks against PyTorch. hf_llama has
+    // two query heads per K head; hf_qwen3 normalises each head of Q and K; neither has biases.
+    for (const char* fixture : {"hf_llama", "hf_qwen3"}) {
+        INFO(fixture);
+        auto loaded = open_model(kFixtures + fixture);
+        if (!loaded) FAIL(loaded.error().message);
+        const Model& m = loaded->model;
+        ForwardInputs in;
+        in.tgt_ids = {1, 14, 9, 17, 6, 9};
+        auto s = Stepper::create(m.config, m.weights, in);
+        REQUIRE(s);
+        s->run_all();
+        const Tensor& scaled = *s->output("decoder.layers.0.self_attn.scaled");  // (H, T, T)
+        const auto T = static_cast<int64_t>(in.tgt_ids.size());
+        for (int h = 0; h < m.config.n_heads; ++h)
+            for (int64_t i = 0; i < T; ++i)
+                for (int64_t j = 0; j <= i; ++j) {
+                    auto score = qk_circuit(m.config, m.weights, {Stack::decoder, 0, h}, {in.tgt_ids[i]},
+                                            {in.tgt_ids[j]}, static_cast<int>(i - j));
+                    REQUIRE(score);
+                    INFO("head " << h << ", query " << i << ", key " << j);
+                    CHECK((*score)(0, 0) == Approx(scaled.data[static_cast<size_t>((h * T + i) * T + j)]).margin(1e-4));
+                }
+        // At another offset the same two tokens score differently: the circuit does depend on it.
+        auto near = qk_circuit(m.config, m.weights, {Stack::decoder, 0, 0}, {14}, {9}, 0);
+        auto far = qk_circuit(m.config, m.weights, {Stack::decoder, 0, 0}, {14}, {9}, 5);
+        REQUIRE((near && far));
+        CHECK(std::abs((*near)(0, 0) - (*far)(0, 0)) > 1e-3f);
+    }
 }
