@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 namespace attnlab {
 
@@ -14,7 +15,8 @@ namespace {
 // A syllable is S = 0xAC00 + (L * 21 + V) * 28 + T, with jamo L = 0x1100 + L, V = 0x1161 + V,
 // and T = 0x11A7 + T when T > 0.
 constexpr char32_t kSyllableFirst = 0xAC00, kLeadFirst = 0x1100, kVowelFirst = 0x1161, kTrailBase = 0x11A7;
-constexpr char32_t kVowelCount = 21, kTrailCount = 28, kSyllableCount = 19 * kVowelCount * kTrailCount;
+constexpr char32_t kLeadCount = 19, kVowelCount = 21, kTrailCount = 28;
+constexpr char32_t kSyllableCount = kLeadCount * kVowelCount * kTrailCount;
 
 void append_hangul_jamo(char32_t syllable, std::u32string& out) {
     const char32_t index = syllable - kSyllableFirst;
@@ -48,6 +50,24 @@ void append_canonical_decomposition(char32_t c, std::u32string& out) {
         if (part == 0) break;
         out += part;
     }
+}
+
+std::optional<char32_t> canonical_composition(char32_t first, char32_t second) {
+    if (first >= kLeadFirst && first < kLeadFirst + kLeadCount && second >= kVowelFirst &&
+        second < kVowelFirst + kVowelCount) {
+        return kSyllableFirst + ((first - kLeadFirst) * kVowelCount + second - kVowelFirst) * kTrailCount;  // L + V
+    }
+    if (first >= kSyllableFirst && first < kSyllableFirst + kSyllableCount &&
+        (first - kSyllableFirst) % kTrailCount == 0 && second > kTrailBase && second < kTrailBase + kTrailCount) {
+        return first + (second - kTrailBase);  // LV + T
+    }
+    const auto& table = unicode_tables::kCompositions;
+    const auto* it = std::lower_bound(std::begin(table), std::end(table), std::pair{first, second},
+                                      [](const unicode_tables::Composition& e, std::pair<char32_t, char32_t> key) {
+                                          return std::pair{e.first, e.second} < key;
+                                      });
+    if (it == std::end(table) || it->first != first || it->second != second) return std::nullopt;
+    return it->composite;
 }
 
 uint8_t canonical_combining_class(char32_t c) {

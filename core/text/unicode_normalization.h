@@ -1,11 +1,12 @@
-// The pieces of Unicode normalization that BERT's accent stripping and lower-casing use:
-// canonical decomposition (NFD, Hangul syllables included), canonical combining classes, and
-// the context-free lower-case mapping. Data: the generated unicode_normalization_table.h
-// (scripts/gen_unicode_normalization.py).
+// The pieces of Unicode normalization that BERT's accent stripping and lower-casing, and NFC, use:
+// canonical decomposition (NFD, Hangul syllables included), canonical combining classes,
+// canonical composition, and the context-free lower-case mapping. Data: the generated
+// unicode_normalization_table.h (scripts/gen_unicode_normalization.py).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ void canonical_order(std::vector<Item>& items, CodePointOf code_point_of) {
         run = run_end;
     }
 }
+
+// The primary composite that NFC's canonical composition makes of `first` + `second`, Hangul
+// syllables included: U+0065 e + U+0301 -> U+00E9 é, U+1100 + U+1161 -> U+AC00 가, 가 + U+11A8
+// -> U+AC01 각. nullopt when the two do not compose (composition exclusions never do).
+std::optional<char32_t> canonical_composition(char32_t first, char32_t second);
 
 // Unicode's full lower-case mapping of one code point, with no context: U+03A3 Σ always becomes
 // σ (no final-sigma rule), U+0130 İ becomes i + U+0307. Appends 1 or 2 code points.

@@ -1,22 +1,29 @@
 // libFuzzer target: every tokenizer and the Hugging Face tokenizer files.
-// Input: the first byte's high nibble picks what is fuzzed (mod 6), the rest is the text or file:
+// Input: the first byte's high nibble picks what is fuzzed (mod 8), the rest is the text or file:
 //   0  word / char tokenizer (low bit 0: word, 1: char; bit 1: skip_special) over a small vocabulary
 //   1  GPT-2 byte-level BPE encode/decode with fixed vocab.json + merges.txt
 //   2  BERT WordPiece, lower-cased; 3  BERT WordPiece, cased
 //   4  vocab.json and merges.txt parsed (split at the first NUL byte), then used
 //   5  vocab.txt parsed (low bit: lower-case), then used
+//   6  tokenizer.json parsed, then used
+//   7  a fixed tokenizer.json BPE (low nibble mod 6: Llama 3, Qwen2, GPT-2, SmolLM2, Llama 2, Mistral layouts)
 // Properties: errors only on invalid UTF-8 text or bad files, and then one line of valid UTF-8
-// naming the file; ids in range; pieces are the text at their spans; spans are whole code points
-// in order; GPT-2's decode(encode(x)) == x; WordPiece's [CLS] first and [SEP] last; decode
-// always returns valid UTF-8.
+// naming the file; ids in range; pieces are the text at their spans (an added token's own text at
+// an empty span); spans are whole code points in order; GPT-2's decode(encode(x)) == x, and a
+// byte-level tokenizer.json's without its template tokens; WordPiece's [CLS] first and [SEP] last;
+// decode always returns valid UTF-8.
 #include "fuzz_common.h"
 #include "text/byte_level.h"
 #include "text/byte_level_bpe.h"
+#include "text/json_bpe.h"
 #include "text/tokenizer.h"
 #include "text/utf8.h"
 #include "text/vocab.h"
 #include "text/wordpiece.h"
 
+#include <nlohmann/json.hpp>
+
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -89,6 +96,110 @@ WordPieceTokenizer make_wordpiece(bool lower_case) {
         WordPieceTokenizer::from_file({"vocab.txt", kWordPieceVocab}, {.lower_case = lower_case, .strip_accents = {}});
     if (!t) {
         std::fprintf(stderr, "fuzz_tokenizers: fixed vocab.txt rejected: %s\n", t.error().message.c_str());
+        std::abort();
+    }
+    return std::move(*t);
+}
+
+// The tokenizer.json layouts of tests/fixtures/tokenizers/json_bpe (0 Llama 3, 1 Qwen2, 2 GPT-2,
+// 3 SmolLM2, 4 Llama 2, 5 Mistral), each with a few merges over English, spaces, Hangul and emoji
+// bytes (byte-level) or characters (byte fallback), and three added tokens.
+std::string make_tokenizer_json(int layout) {
+    using nlohmann::json;
+    const bool byte_level = layout < 4;
+    std::vector<std::string> tokens;
+    if (byte_level) {
+        for (int b = 0; b < 256; ++b) tokens.push_back(symbol_of(static_cast<uint8_t>(b)));
+    } else {
+        tokens = {"<unk>", "<s>", "</s>"};
+        const char* hex = "0123456789ABCDEF";
+        for (int b = 0; b < 256; ++b) tokens.push_back(std::string("<0x") + hex[b >> 4] + hex[b & 15] + ">");
+        for (const char* c : {"▁", "t", "h", "e", "l", "o", "한", "국", "1", "2"}) tokens.emplace_back(c);
+    }
+    const std::vector<std::pair<std::string, std::string>> merges =
+        byte_level ? std::vector<std::pair<std::string, std::string>>{{"Ġ", "t"}, {"Ġt", "h"}, {"Ġth", "e"}, {"t", "h"},
+                                                                      {"Ċ", "Ċ"}, {"ì", "ķ"},  {"1", "2"},   {"ð", "Ł"}}
+                   : std::vector<std::pair<std::string, std::string>>{
+                         {"▁", "t"}, {"▁t", "h"}, {"▁th", "e"}, {"h", "e"}, {"l", "l"}, {"한", "국"}, {"1", "2"}};
+    json vocab = json::object();
+    for (size_t i = 0; i < tokens.size(); ++i) vocab[tokens[i]] = i;
+    json merge_list = json::array();
+    for (const auto& [a, b] : merges) {
+        if (!vocab.contains(a + b)) vocab[a + b] = vocab.size();
+        merge_list.push_back(a + " " + b);
+    }
+    const int first_added = static_cast<int>(vocab.size());
+    const std::string llama3 =
+        R"re((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)re";
+    const json byte_level_step = {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}};
+    json file = {
+        {"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", merge_list}, {"byte_fallback", !byte_level}}},
+        // Tokens that take white space (rstrip, lstrip) only where decode does not give the text back anyway.
+        {"added_tokens",
+         json::array(
+             {{{"id", first_added}, {"content", "<|endoftext|>"}, {"special", true}},
+              {{"id", first_added + 1}, {"content", "<|im_start|>"}, {"normalized", false}, {"rstrip", !byte_level}},
+              {{"id", first_added + 2}, {"content", "[MASK]"}, {"normalized", byte_level}, {"lstrip", !byte_level}}})},
+        {"decoder", {{"type", "ByteLevel"}}}};
+    switch (layout) {
+        case 0:  // Llama 3: Split + ByteLevel, ignore_merges, <|endoftext|> first
+            file["pre_tokenizer"] = {
+                {"type", "Sequence"},
+                {"pretokenizers",
+                 {{{"type", "Split"}, {"pattern", {{"Regex", llama3}}}, {"behavior", "Isolated"}}, byte_level_step}}};
+            file["model"]["ignore_merges"] = true;
+            file["post_processor"] = {
+                {"type", "TemplateProcessing"},
+                {"single", {{{"SpecialToken", {{"id", "<|endoftext|>"}}}}, {{"Sequence", {{"id", "A"}}}}}},
+                {"special_tokens", {{"<|endoftext|>", {{"ids", {first_added}}, {"tokens", {"<|endoftext|>"}}}}}}};
+            break;
+        case 1:  // Qwen2: NFC, Split with single digits
+            file["normalizer"] = {{"type", "NFC"}};
+            file["pre_tokenizer"] = {
+                {"type", "Sequence"},
+                {"pretokenizers",
+                 {{{"type", "Split"},
+                   {"pattern", {{"Regex", std::string(llama3).replace(llama3.find("{1,3}"), 5, "")}}},
+                   {"behavior", "Isolated"}},
+                  byte_level_step}}};
+            break;
+        case 2: file["pre_tokenizer"] = {{"type", "ByteLevel"}, {"add_prefix_space", false}}; break;  // GPT-2
+        case 3:  // SmolLM2: Digits + ByteLevel with GPT-2's regex
+            file["pre_tokenizer"] = {{"type", "Sequence"},
+                                     {"pretokenizers",
+                                      {{{"type", "Digits"}, {"individual_digits", true}},
+                                       {{"type", "ByteLevel"}, {"add_prefix_space", false}}}}};
+            break;
+        default:  // Llama 2 (Prepend + Replace) or Mistral (Metaspace), <s> first
+            if (layout == 4) {
+                file["normalizer"] = {{"type", "Sequence"},
+                                      {"normalizers",
+                                       {{{"type", "Prepend"}, {"prepend", "▁"}},
+                                        {{"type", "Replace"}, {"pattern", {{"String", " "}}}, {"content", "▁"}}}}};
+            } else {
+                file["pre_tokenizer"] = {
+                    {"type", "Metaspace"}, {"replacement", "▁"}, {"prepend_scheme", "first"}, {"split", false}};
+            }
+            file["decoder"] = {{"type", "Sequence"},
+                               {"decoders",
+                                {{{"type", "Replace"}, {"pattern", {{"String", "▁"}}}, {"content", " "}},
+                                 {{"type", "ByteFallback"}},
+                                 {{"type", "Fuse"}},
+                                 {{"type", "Strip"}, {"content", " "}, {"start", 1}, {"stop", 0}}}}};
+            file["post_processor"] = {{"type", "TemplateProcessing"},
+                                      {"single", {{{"SpecialToken", {{"id", "<s>"}}}}, {{"Sequence", {{"id", "A"}}}}}},
+                                      {"special_tokens", {{"<s>", {{"ids", {1}}, {"tokens", {"<s>"}}}}}}};
+            break;
+    }
+    return file.dump();
+}
+
+JsonBpeTokenizer make_json_bpe(int layout) {
+    const std::string file = make_tokenizer_json(layout);
+    auto t = JsonBpeTokenizer::from_json({"tokenizer.json", file});
+    if (!t) {
+        std::fprintf(stderr, "fuzz_tokenizers: fixed tokenizer.json %d rejected: %s\n", layout,
+                     t.error().message.c_str());
         std::abort();
     }
     return std::move(*t);
@@ -174,6 +285,26 @@ void fuzz_bpe(const ByteLevelBpeTokenizer& t, std::string_view text) {
     FUZZ_CHECK(e->tokens.unknown.empty(), "byte-level BPE reported an unknown token");
 }
 
+// Byte-level layouts without a normalizer give the text back, less the template's tokens.
+void fuzz_json_bpe(const JsonBpeTokenizer& t, std::string_view text, bool round_trips) {
+    auto e = t.encode(text);
+    if (!e) {
+        FUZZ_CHECK(!is_valid_utf8(text), "tokenizer.json encode failed on valid UTF-8: " + e.error().message);
+        check_error(e.error(), "invalid UTF-8");
+        return;
+    }
+    FUZZ_CHECK(is_valid_utf8(text), "tokenizer.json encode accepted invalid UTF-8");
+    const std::vector<int> ids = check_encoding(t, text, *e);
+    FUZZ_CHECK(e->tokens.unknown.empty(), "tokenizer.json BPE reported an unknown token");
+    if (round_trips) {
+        std::vector<int> plain;  // without the template's <|endoftext|>, whose span is empty
+        for (size_t i = 0; i < ids.size(); ++i)
+            if (e->spans[i].begin < e->spans[i].end || t.vocab().token(ids[i]) != "<|endoftext|>")
+                plain.push_back(ids[i]);
+        FUZZ_CHECK(t.decode(plain, false) == text, "tokenizer.json decode(encode(x)) != x");
+    }
+}
+
 void fuzz_wordpiece(const WordPieceTokenizer& t, std::string_view text) {
     auto e = t.encode(text);
     if (!e) {
@@ -213,6 +344,16 @@ void fuzz_wordpiece_file(uint8_t mode, std::string_view input) {
     fuzz_wordpiece(*t, input.substr(0, 256));
 }
 
+void fuzz_tokenizer_json(std::string_view input) {
+    auto t = JsonBpeTokenizer::from_json({"tokenizer.json", input});
+    if (!t) {
+        check_error(t.error(), "tokenizer.json: ");
+        return;
+    }
+    fuzz_json_bpe(*t, kSample, false);
+    fuzz_json_bpe(*t, input.substr(0, 256), false);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -222,14 +363,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const ByteLevelBpeTokenizer bpe = make_bpe();
     static const WordPieceTokenizer uncased = make_wordpiece(true);
     static const WordPieceTokenizer cased = make_wordpiece(false);
+    static const std::array<JsonBpeTokenizer, 6> json_bpe = {make_json_bpe(0), make_json_bpe(1), make_json_bpe(2),
+                                                             make_json_bpe(3), make_json_bpe(4), make_json_bpe(5)};
     const std::string_view rest(reinterpret_cast<const char*>(data + 1), size - 1);
-    switch ((data[0] >> 4) % 6) {
+    switch ((data[0] >> 4) % 8) {
         case 0: fuzz_word_or_char(vocab, data[0], rest); break;
         case 1: fuzz_bpe(bpe, rest); break;
         case 2: fuzz_wordpiece(uncased, rest); break;
         case 3: fuzz_wordpiece(cased, rest); break;
         case 4: fuzz_bpe_files(rest); break;
-        default: fuzz_wordpiece_file(data[0], rest); break;
+        case 5: fuzz_wordpiece_file(data[0], rest); break;
+        case 6: fuzz_tokenizer_json(rest); break;
+        default: {
+            const int layout = (data[0] & 0x0F) % 6;
+            fuzz_json_bpe(json_bpe[static_cast<size_t>(layout)], rest, layout <= 3 && layout != 1);
+            break;
+        }
     }
     return 0;
 }

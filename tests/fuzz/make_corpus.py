@@ -168,8 +168,11 @@ def make_vocab():
 
 # ---------------------------------------------------------------- tokenizers
 # The first byte's high nibble picks the mode (see fuzz_tokenizers.cpp): 0 word/char, 1 GPT-2 BPE,
-# 2 WordPiece lower-cased, 3 WordPiece cased, 4 vocab.json NUL merges.txt, 5 vocab.txt.
+# 2 WordPiece lower-cased, 3 WordPiece cased, 4 vocab.json NUL merges.txt, 5 vocab.txt,
+# 6 tokenizer.json, 7 a fixed tokenizer.json BPE (low nibble: the layout, in JSON_BPE_LAYOUTS' order).
 MODE_BPE, MODE_UNCASED, MODE_CASED, MODE_BPE_FILES, MODE_VOCAB_TXT = 0x10, 0x20, 0x30, 0x40, 0x50
+MODE_TOKENIZER_JSON, MODE_JSON_BPE = 0x60, 0x70
+JSON_BPE_LAYOUTS = ("llama3", "qwen2", "gpt2", "smollm2", "llama2", "mistral")
 TOKENIZER_FIXTURES = ROOT / "tests/fixtures/tokenizers"
 
 
@@ -229,6 +232,15 @@ def make_tokenizers():
     write(t, "vocab_txt_duplicate", bytes([MODE_VOCAB_TXT]) + b"[UNK]\n[CLS]\n[SEP]\nthe\nthe\n")
     write(t, "vocab_txt_no_cls", bytes([MODE_VOCAB_TXT]) + b"[UNK]\n[SEP]\n")
     write(t, "vocab_txt_bad_utf8", bytes([MODE_VOCAB_TXT]) + b"[UNK]\n[CLS]\n[SEP]\nx\xc3\n")
+
+    for k, layout in enumerate(JSON_BPE_LAYOUTS):
+        tokenizer_json = (TOKENIZER_FIXTURES / f"json_bpe/{layout}.json").read_bytes()
+        write(t, f"tokenizer_json_{layout}", bytes([MODE_TOKENIZER_JSON]) + tokenizer_json)
+        for name, text in subword_texts.items():
+            write(t, f"json_bpe_{layout}_{name}", bytes([MODE_JSON_BPE | k]) + text.encode())
+    write(t, "tokenizer_json_truncated", bytes([MODE_TOKENIZER_JSON]) + tokenizer_json[:300])
+    write(t, "tokenizer_json_wordpiece", bytes([MODE_TOKENIZER_JSON]) + b'{"model": {"type": "WordPiece", "vocab": {}}}')
+    write(t, "json_bpe_bad_utf8", bytes([MODE_JSON_BPE]) + b"ok \xc3")
 
 
 # ---------------------------------------------------------------- Hugging Face folders
