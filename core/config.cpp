@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace attnlab {
@@ -155,13 +156,12 @@ Status validate_family(const ModelConfig& c) {
         if (c.output_head != OutputHead::linear) return bad("has only a linear output_head");
     }
     if (c.family == Family::gpt2 && c.arch != Arch::decoder_only) return bad("is decoder_only");
-    if (uses_llama_template(c.family)) {
+    if (uses_llama_template(c.family)) {  // the switches may move its norms, change its activation, drop RoPE
         if (c.arch != Arch::decoder_only) return bad("is decoder_only");
-        if (c.positional != Positional::rotary) return bad("has rotary positions");
-        if (c.norm != NormKind::rms_norm || !c.norm_first || !c.final_norm)
-            return bad("has pre-norm RMSNorm blocks and a final RMSNorm");
+        if (c.positional != Positional::rotary && c.positional != Positional::none)
+            return bad("has rotary positions or none");
+        if (c.norm != NormKind::rms_norm) return bad("has RMSNorm (its norms have no β)");
         if (!c.gated_ffn) return bad("has a gated FFN (gated_ffn must be true)");
-        if (c.scale_embedding) return bad("does not scale its embeddings");
     } else {
         if (c.positional == Positional::rotary || c.norm != NormKind::layer_norm || c.gated_ffn || !c.qkv_bias ||
             !c.out_bias || !c.ffn_bias || c.head_dim != 0 || c.n_kv_heads != 0)
@@ -235,6 +235,36 @@ std::string to_string(Family f) { return kFamilyNames.name(f); }
 std::string to_string(OutputHead h) { return kOutputHeadNames.name(h); }
 std::string to_string(NormKind n) { return kNormNames.name(n); }
 std::string to_string(RopeScaling s) { return kRopeScalingNames.name(s); }
+
+std::string describe_architecture(const ModelConfig& c) {
+    const bool rms = c.norm == NormKind::rms_norm;
+    std::string s = to_string(c.arch) + ", ";
+    s += rms ? (c.norm_first ? "pre-norm RMSNorm" : "post-norm RMSNorm") : (c.norm_first ? "pre-LN" : "post-LN");
+    s += c.gated_ffn ? ", gated FFN (" + to_string(c.activation) + ")" : ", " + to_string(c.activation) + " FFN";
+    s += ", " + to_string(c.positional) + " positions";
+    if (c.positional == Positional::rotary) {
+        char rope[96];
+        std::snprintf(rope, sizeof rope, " (θ %g%s", static_cast<double>(c.rope.theta),
+                      c.rope.scaling == RopeScaling::none ? ")" : ", ");
+        s += rope;
+        if (c.rope.scaling != RopeScaling::none) {
+            std::snprintf(rope, sizeof rope, "%s ×%g)", to_string(c.rope.scaling).c_str(),
+                          static_cast<double>(c.rope.factor));
+            s += rope;
+        }
+    }
+    if (c.kv_heads() != c.n_heads)
+        s += ", " + std::to_string(c.n_heads) + " query heads sharing " + std::to_string(c.kv_heads()) + " K/V head" +
+             (c.kv_heads() == 1 ? "" : "s");
+    if (c.qk_norm) s += ", RMSNorm of Q and K per head";
+    if (c.sliding_window > 0) s += ", sliding window " + std::to_string(c.sliding_window);
+    return s;
+}
+
+double kv_cache_bytes_per_token(const ModelConfig& c) {
+    if (!c.has_decoder()) return 0.0;
+    return 2.0 * c.n_decoder_layers * c.kv_heads() * c.d_head() * static_cast<double>(sizeof(float));
+}
 
 bool uses_llama_template(Family f) {
     return f == Family::llama || f == Family::mistral || f == Family::qwen2 || f == Family::qwen3;

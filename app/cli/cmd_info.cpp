@@ -1,6 +1,7 @@
 // attnlab-cli info MODEL: what a model file or a Hugging Face folder holds.
 #include "cli_common.h"
 #include "commands.h"
+#include "hf/hf_tokenizer.h"
 #include "hf/open_model.h"
 #include "io/file_bytes.h"
 
@@ -30,8 +31,7 @@ int run_info(const Argv& argv) {
     std::printf("model       %s\n", io::display_path(args.positional[0]).c_str());
     std::printf("format      %s\n", loaded->format.c_str());
     std::printf("config      %s\n", config_to_json(c).c_str());
-    std::printf("arch        %s, %s, %s FFN, %s positions\n", to_string(c.arch).c_str(),
-                c.norm_first ? "pre-LN" : "post-LN", to_string(c.activation).c_str(), to_string(c.positional).c_str());
+    std::printf("arch        %s\n", describe_architecture(c).c_str());
     std::printf("shape       C=%d H=%d D=%d F=%d, %d encoder + %d decoder layers, max_len %d\n", c.d_model, c.n_heads,
                 c.d_head(), c.d_ff, c.n_encoder_layers, c.n_decoder_layers, c.max_len);
     std::printf("parameters  %lld\n", static_cast<long long>(parameter_count(c)));
@@ -44,8 +44,8 @@ int run_info(const Argv& argv) {
     if (c.family != Family::transformer) {
         const AttachedTokenizer& t = loaded->tokenizer;
         if (t.files_read.empty())
-            std::printf("tokenizer   none (no %s): give token ids with --src-ids\n",
-                        c.family == Family::gpt2 ? "vocab.json + merges.txt" : "vocab.txt");
+            std::printf("tokenizer   none (no %s): give token ids with %s\n", tokenizer_files_expected(c.family),
+                        c.has_encoder() ? "--src-ids" : "--tgt-ids");
         else
             std::printf("tokenizer   %s from %s\n", tokenizer.c_str(), joined(t.files_read).c_str());
         if (!t.files_unread.empty()) std::printf("            not read: %s\n", joined(t.files_unread).c_str());

@@ -2,6 +2,8 @@
 // or leaves everything as it was and records a one-line error.
 #include "session.h"
 
+#include "input_drafts.h"
+
 #include "decode.h"
 #include "forward/step_path.h"
 #include "hf/open_model.h"
@@ -52,6 +54,11 @@ Result<Session> Session::from_model(Model model, std::string model_name, std::st
     // empty text has no ids (GPT-2 has no <sos>) keeps its starting id instead.
     const ModelConfig& c = s.model_.config;
     const bool src_side = c.has_encoder() ? s.model_.src_vocab.has_value() : s.model_.tgt_vocab.has_value();
+    // A model without a vocabulary reads its text as token ids ("1 14 9"), as the Input view does.
+    if (const auto ids = src_side ? std::optional<std::vector<int>>() : parse_ids(src_text); ids && !ids->empty()) {
+        if (!(c.has_encoder() ? s.set_src_ids(*ids) : s.set_tgt_ids(*ids))) return Error{s.error()};
+        src_text.clear();
+    }
     if ((src_side || !src_text.empty()) && !s.set_src_text(src_text) && !src_text.empty()) return Error{s.error()};
     const bool tgt_side = c.arch == Arch::encoder_decoder && s.model_.tgt_vocab;
     if ((tgt_side || !tgt_text.empty()) && !s.set_tgt_text(tgt_text)) return Error{s.error()};

@@ -85,13 +85,31 @@ struct AttentionViewState {
     }
 };
 
-// The positional-encoding view: the two dimensions drawn as curves.
+// The RoPE view (a rotary model's positional view): the head, and the query and key rows it follows.
+struct RopeViewState {
+    int layer = 0, head = 0;
+    int query = 7, key = 3;   // m and n; the panel clamps them to the prompt
+    bool pair_waves = false;  // the score curve's terms, one per pair
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("layer", layer);
+        v("head", head);
+        v("query", query);
+        v("key", key);
+        v("pair_waves", pair_waves);
+    }
+};
+
+// The positional-encoding view: the two dimensions drawn as curves; RoPE's choices.
 struct PositionalViewState {
     int dims[2] = {0, 6};
+    RopeViewState rope;
 
     template <class Visit>
     void fields(Visit&& v) {
         v("dims", dims);
+        v("rope", rope);
     }
 };
 
@@ -108,15 +126,17 @@ struct ResidualViewState {
 // The FFN view: which layer of which stack, before or after the activation, and the zoom.
 struct FfnViewState {
     int layer = 0;
-    bool decoder = false;         // the decoder's FFN, else the encoder's (or the only stack's)
-    bool pre_activation = false;  // show ffn.hidden instead of ffn.activation
-    int zoom_first = 0;           // first unit of the zoom (not saved)
+    bool decoder = false;                 // the decoder's FFN, else the encoder's (or the only stack's)
+    bool pre_activation = false;          // show ffn.hidden instead of ffn.activation
+    FfnPart gated_part = FfnPart::gated;  // a gated FFN's part shown: gate, activation, up or gated
+    int zoom_first = 0;                   // first unit of the zoom (not saved)
 
     template <class Visit>
     void fields(Visit&& v) {
         v("layer", layer);
         v("decoder", decoder);
         v("pre_activation", pre_activation);
+        v("gated_part", gated_part);
     }
 };
 
@@ -362,10 +382,21 @@ struct EnumNames<AttentionUse> {
                                                       {AttentionUse::cross, "cross"}};
 };
 template <>
+struct EnumNames<FfnPart> {
+    static constexpr EnumName<FfnPart> list[] = {{FfnPart::hidden, "hidden"},         {FfnPart::gate, "gate"},
+                                                 {FfnPart::activation, "activation"}, {FfnPart::up, "up"},
+                                                 {FfnPart::gated, "gated"},           {FfnPart::out, "out"}};
+};
+
+template <>
 struct EnumNames<AttentionStage> {
     static constexpr EnumName<AttentionStage> list[] = {{AttentionStage::q, "q"},
                                                         {AttentionStage::k, "k"},
                                                         {AttentionStage::v, "v"},
+                                                        {AttentionStage::q_norm, "q_norm"},
+                                                        {AttentionStage::k_norm, "k_norm"},
+                                                        {AttentionStage::q_rot, "q_rot"},
+                                                        {AttentionStage::k_rot, "k_rot"},
                                                         {AttentionStage::scores, "scores"},
                                                         {AttentionStage::scaled, "scaled"},
                                                         {AttentionStage::masked, "masked"},

@@ -89,7 +89,7 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::attention: return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads);
         case StepKind::residual: return c.norm_first ? "residual_pre_ln" : "residual_post_ln";
         case StepKind::norm:
-            if (c.norm == NormKind::rms_norm) return "norm_pre_rms";  // the Llama template is pre-norm
+            if (c.norm == NormKind::rms_norm) return c.norm_first ? "norm_pre_rms" : "norm_post_rms";
             return c.norm_first ? "norm_pre_ln" : "norm_post_ln";
         case StepKind::ffn: return ffn_kind(id.part, c.activation, c.gated_ffn);
         case StepKind::stack_output:

@@ -52,6 +52,7 @@ inline constexpr std::string_view kExplanationKinds[] = {
     "residual_pre_ln",
     "norm_post_ln",
     "norm_pre_rms",
+    "norm_post_rms",
     "norm_pre_ln",
     "ffn.hidden",
     "ffn.relu",

@@ -52,6 +52,7 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
                                   return StepOutput{std::move(y), {}};
                               }});
     };
+    const bool rms = config_.norm == NormKind::rms_norm;
     if (config_.norm_first)  // x + Sublayer(LN(x))
         return add_residual(
             sublayer(this->norm(
@@ -59,7 +60,7 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
                 norm_params)),
             "x + Sublayer(LN(x))");
     const std::string sum = add_residual(sublayer(x), "x + Sublayer(x)");  // LN(x + Sublayer(x))
-    return this->norm(norm, norm_name() + " " + n + " (post-LN)", sum, norm_params);
+    return this->norm(norm, norm_name() + " " + n + (rms ? " (post-norm)" : " (post-LN)"), sum, norm_params);
 }
 
 std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams& params, const std::string& input) {

@@ -91,6 +91,19 @@ Result<Vocab> model_side_vocab(const Vocab& tokenizer_vocab, int model_vocab_siz
 
 }  // namespace
 
+const char* tokenizer_files_expected(Family family) {
+    switch (family) {
+        case Family::gpt2: return "vocab.json + merges.txt";
+        case Family::bert: return "vocab.txt";
+        case Family::transformer: return "vocabulary";
+        case Family::llama:
+        case Family::mistral:
+        case Family::qwen2:
+        case Family::qwen3: return "tokenizer.json";
+    }
+    return "";
+}
+
 Result<AttachedTokenizer> attach_tokenizer(const std::string& dir, Model& model) {
     AttachedTokenizer seen;
     const bool gpt2 = model.config.family == Family::gpt2;

@@ -21,6 +21,9 @@ struct AttachedTokenizer {
     std::vector<std::string> files_unread;  // tokenizer files present but not read (tokenizer.json, ...)
 };
 
+// The files a family's tokenizer is read from, as a message names them: "vocab.json + merges.txt".
+const char* tokenizer_files_expected(Family family);
+
 // Errors are one line naming the file: unreadable, malformed, only one of vocab.json and
 // merges.txt, or a vocabulary larger than config.json's vocab_size.
 Result<AttachedTokenizer> attach_tokenizer(const std::string& dir, Model& model);

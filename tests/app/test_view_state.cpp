@@ -23,7 +23,7 @@ ViewState every_field_changed() {
     v.attention = {AttentionUse::cross, 1, 2, true, true, AttentionStage::scaled, 3, 4, 6.0f, 0.25f, 0.75f};
     v.positional.dims[0] = 2, v.positional.dims[1] = 9;
     v.residual.token = 3;
-    v.ffn.layer = 1, v.ffn.decoder = true, v.ffn.pre_activation = true;
+    v.ffn.layer = 1, v.ffn.decoder = true, v.ffn.pre_activation = true, v.ffn.gated_part = FfnPart::up;
     v.output = {9, 0.5f, true, 7, 0.9f, 4.0f};
     v.weights.name = "generator.weight";
     v.analysis.tool = AnalysisTool::circuits;

@@ -169,6 +169,14 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
             std::snprintf(name, sizeof name, "%d", h);
         draw->AddText(ImVec2(thumb_x(h), origin.y), text, name);
     }
+    // Grouped-query attention: a bar under the names joins the query heads that read one K/V head.
+    const int group = H / ctx.config().kv_heads();
+    if (group > 1)
+        for (int g = 0; g < ctx.config().kv_heads(); ++g) {
+            const float y = std::floor(origin.y + line_h + 0.1f * ctx.em);
+            draw->AddRectFilled(ImVec2(thumb_x(g * group), y), ImVec2(thumb_x((g + 1) * group - 1) + thumb, y + 2.0f),
+                                ImGui::GetColorU32(g % 2 ? ImGuiCol_PlotLines : ImGuiCol_PlotHistogram));
+        }
     const float y0 = std::floor(origin.y + line_h + 0.3f * ctx.em);
     const auto thumb_y = [&](int l) { return y0 + l * (thumb + gap); };
     const int current = current_layer(ctx, use);

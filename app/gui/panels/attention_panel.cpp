@@ -7,6 +7,7 @@
 #include "panels/zoom_matrix.h"
 
 #include "forward/step_path.h"
+#include "ops/attention.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,6 +43,8 @@ constexpr StageInfo kStages[] = {
     {AttentionStage::q, "Q"},
     {AttentionStage::k, "K"},
     {AttentionStage::v, "V"},
+    {AttentionStage::q_rot, "RoPE(Q)"},
+    {AttentionStage::k_rot, "RoPE(K)"},
     {AttentionStage::context, tr_noop("context")},
 };
 
@@ -176,6 +179,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
 
     if (draw_stage_player(ctx, site, ctx.view.attention.head)) return;  // while it plays: Stop, the stages, the matrix
     for (const StageInfo& s : kStages) {                                // the stages in the order they are computed
+        if (!ctx.stepper().find(StepId::attention_at(site, s.id))) continue;  // RoPE's stages: rotary models only
         const bool active = ctx.view.attention.stage == s.id;
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::Button(ctx.t(s.tab))) ctx.view.attention.stage = s.id;
@@ -185,7 +189,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     stage_player_button(ctx, site, ctx.view.attention.head);
     AttentionStage stage = AttentionStage::weights;  // a stage the view does not offer shows the weights
     for (const StageInfo& s : kStages)
-        if (s.id == ctx.view.attention.stage) stage = s.id;
+        if (s.id == ctx.view.attention.stage && ctx.stepper().find(StepId::attention_at(site, s.id))) stage = s.id;
     const StepId stage_id = StepId::attention_at(site, stage);
     const std::optional<size_t> index = ctx.stepper().find(stage_id);
     if (!index) return text_not_run_yet(ctx);
@@ -209,8 +213,17 @@ void draw_detail(PanelContext& ctx, const Family& f) {
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(f.use));
     ZoomMatrixPlot plot;
-    plot.key = "detail/" + stage_path + "/" + std::to_string(ctx.view.attention.head);
-    plot.values = e->value.slice(ctx.view.attention.head).data();
+    // K and V (and their rotations) have H_kv heads: the one this query head reads.
+    const int head = static_cast<int>(kv_head_of(ctx.view.attention.head, ctx.config().n_heads, e->value.dim(0)));
+    if (head != ctx.view.attention.head) {
+        char shared[96];
+        std::snprintf(shared, sizeof shared, ctx.t("K/V head %d, shared by query heads %d to %d"), head,
+                      head * (ctx.config().n_heads / static_cast<int>(e->value.dim(0))),
+                      (head + 1) * (ctx.config().n_heads / static_cast<int>(e->value.dim(0))) - 1);
+        ImGui::TextDisabled("%s", shared);
+    }
+    plot.key = "detail/" + stage_path + "/" + std::to_string(head);
+    plot.values = e->value.slice(head).data();
     plot.rows = static_cast<int>(e->value.dim(1));
     plot.cols = static_cast<int>(e->value.dim(2));
     plot.version = e->version;
@@ -235,7 +248,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     if (is_matrix_stage)
         explain_cell(ctx, site, ctx.view.attention.head, row, col, query_labels, key_labels);
     else
-        ImGui::Text("%s[%d, %d] = %.4f", to_string(stage), row, col, e->value.slice(ctx.view.attention.head)(row, col));
+        ImGui::Text("%s[%d, %d] = %.4f", to_string(stage), row, col, e->value.slice(head)(row, col));
     ImGui::Separator();
     ImGui::TextWrapped("%s", ctx.t("Hover a cell to explain it; click to pin it."));
     step_explanation_section(ctx, stage_id, {ctx.view.attention.head, row, col}, true, 0.0f);
@@ -288,6 +301,10 @@ void draw_attention_panel(PanelContext& ctx) {
         draw_detail(ctx, f);
     } else {
         ImGui::TextDisabled("%s", ctx.t("Each square: one head's attention weights (rows: queries, columns: keys)."));
+        if (ctx.config().kv_heads() != ctx.config().n_heads)
+            text_disabled_wrapped(
+                ctx.t("A bar under the names joins the heads that share one K and V head "
+                      "(grouped-query attention)."));
         draw_attention_grid(ctx, f.use, L);
     }
 }

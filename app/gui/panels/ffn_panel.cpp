@@ -1,6 +1,7 @@
 // The FFN view: FFN(x) = act(x·W_1ᵀ + b_1)·W_2ᵀ + b_2 for one layer; the hidden units (N, F) after
 // the activation (or before it) as a heatmap with a zoom on a few units, ReLU's exact zeros per
-// layer and per token, and a histogram of the values.
+// layer and per token, and a histogram of the values. A gated FFN (SwiGLU) shows its gate, the
+// gate's activation, the up projection or their product.
 #include "panels/ffn_histogram.h"
 #include "panels/ffn_overview.h"
 #include "panels/step_explanation.h"
@@ -58,6 +59,23 @@ bool choose_pre_activation(PanelContext& ctx) {
     ImGui::SameLine();
     if (ImGui::RadioButton(before, ctx.view.ffn.pre_activation)) ctx.view.ffn.pre_activation = true;
     return ctx.view.ffn.pre_activation;
+}
+
+// A gated FFN's four (N, F) parts, each one click: the gate, its activation, the up projection, their product.
+FfnPart choose_gated_part(PanelContext& ctx, const char* act) {
+    const std::string activated = std::string(act) + "(g)";
+    const std::pair<FfnPart, std::string> parts[] = {{FfnPart::gate, ctx.t("gate g")},
+                                                     {FfnPart::activation, activated},
+                                                     {FfnPart::up, ctx.t("up u")},
+                                                     {FfnPart::gated, activated + " ⊙ u"}};
+    FfnPart& shown = ctx.view.ffn.gated_part;
+    if (shown == FfnPart::hidden || shown == FfnPart::out) shown = FfnPart::gated;
+    ImGui::SameLine(0.0f, 2.0f * ctx.em);
+    for (size_t i = 0; i < std::size(parts); ++i) {
+        if (i > 0) same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(parts[i].second.c_str()).x, 0.0f);
+        if (ImGui::RadioButton(parts[i].second.c_str(), shown == parts[i].first)) shown = parts[i].first;
+    }
+    return shown;
 }
 
 float zero_fraction(const float* v, int64_t n) {
@@ -133,6 +151,32 @@ void draw_units(PanelContext& ctx, const StepId& id, const TraceEntry& e, const 
         unit_tooltip(ctx, id, h, seq, z.row, first + z.col, relu_out);
 }
 
+// SwiGLU and its kin: FFN(x) = (act(x·W_gateᵀ) ⊙ x·W_upᵀ)·W_downᵀ, one of its four (N, F) parts shown.
+void draw_gated_ffn(PanelContext& ctx, Stack stack, int layer, FfnPart part) {
+    const ModelConfig& c = ctx.config();
+    const char* act = activation_name(c.activation);
+    ImGui::Text("FFN(x) = (%s(x·W_gateᵀ) ⊙ x·W_upᵀ)·W_downᵀ", act);
+    char shapes[96];
+    std::snprintf(shapes, sizeof shapes, "x (N, C=%d) → 2 × (N, F=%d) → (N, C=%d)", c.d_model, c.d_ff, c.d_model);
+    same_line_if_fits(ImGui::CalcTextSize(shapes).x, 1.5f * ctx.em);
+    ImGui::TextUnformatted(shapes);
+    text_disabled_wrapped(
+        ctx.t("The gate decides, unit by unit, how much of the up projection passes: where "
+              "act(g) is near 0 the unit is shut whatever u says."));
+    const StepId id = StepId::ffn_at(stack, layer, part);
+    const TraceEntry* e = ctx.stepper().entry(id);
+    ImGui::Spacing();
+    ImGui::TextDisabled("%s", step_path(id).c_str());
+    if (!e) {
+        text_not_run_yet(ctx);
+        return;
+    }
+    const SequenceView seq = stack == Stack::decoder ? ctx.session.target() : ctx.session.source();
+    draw_units(ctx, id, *e, seq, false);
+    ImGui::Spacing();
+    draw_ffn_histogram(ctx, e->value, false);
+}
+
 }  // namespace
 
 void draw_ffn_panel(PanelContext& ctx) {
@@ -141,9 +185,10 @@ void draw_ffn_panel(PanelContext& ctx) {
     const Stack stack = decoder ? Stack::decoder : Stack::encoder;
     const int n_layers = decoder ? c.n_decoder_layers : c.n_encoder_layers;
     const int layer = choose_layer(ctx, n_layers);
+    const char* act = activation_name(c.activation);
+    if (c.gated_ffn) return draw_gated_ffn(ctx, stack, layer, choose_gated_part(ctx, act));
     const bool pre = choose_pre_activation(ctx);
 
-    const char* act = activation_name(c.activation);
     ImGui::Text("FFN(x) = %s(x·W_1ᵀ + b_1)·W_2ᵀ + b_2", act);
     char shapes[96];  // beside the formula where it fits, else under it
     std::snprintf(shapes, sizeof shapes, "x (N, C=%d) → (N, F=%d) → (N, C=%d)", c.d_model, c.d_ff, c.d_model);

@@ -28,6 +28,37 @@ void shape_cell(const char* letter, const char* meaning, const std::string& valu
     ImGui::TextUnformatted(value.c_str());
 }
 
+// 1536 -> "1.5 KiB", 3.2e6 -> "3.1 MiB".
+std::string format_bytes(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 3) {
+        bytes /= 1024.0;
+        ++u;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return text;
+}
+
+// What a generating decoder keeps per token: K and V of every layer, H_kv heads of D floats each.
+void draw_kv_cache(const PanelContext& ctx) {
+    const ModelConfig& c = ctx.config();
+    const double per_token = kv_cache_bytes_per_token(c);
+    const auto tokens = static_cast<double>(ctx.session.target().labels.size());
+    char line[160];
+    std::snprintf(line, sizeof line, "%s: %s / %s, %s %s", ctx.t("KV cache"), format_bytes(per_token).c_str(),
+                  ctx.t("token"), format_bytes(per_token * tokens).c_str(), ctx.t("for this prompt"));
+    text_disabled_wrapped(line);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("2 (K and V) × layers × H_kv × D floats of 4 bytes, kept for every token "
+                                      "generated so far"));
+    if (c.kv_heads() == c.n_heads) return;
+    std::snprintf(line, sizeof line, ctx.t("GQA keeps %d of %d heads: %.0f× smaller than full multi-head"),
+                  c.kv_heads(), c.n_heads, static_cast<double>(c.n_heads) / c.kv_heads());
+    text_disabled_wrapped(line);
+}
+
 // Name, architecture and the shape letters with their values.
 void draw_summary(const PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
@@ -47,10 +78,16 @@ void draw_summary(const PanelContext& ctx) {
     if (!ImGui::BeginTable("shapes", columns, ImGuiTableFlags_SizingFixedFit)) return;
     shape_cell("C", ctx.t("d_model: the width of every token vector"), std::to_string(c.d_model));
     shape_cell("H", ctx.t("attention heads"), std::to_string(c.n_heads));
-    shape_cell("D", ctx.t("d_k = C / H: the width of one head"), std::to_string(c.d_head()));
+    shape_cell("D",
+               c.head_dim > 0 ? ctx.t("d_k: the width of one head, set apart from C / H")
+                              : ctx.t("d_k = C / H: the width of one head"),
+               std::to_string(c.d_head()));
     shape_cell("F", ctx.t("d_ff: the FFN's hidden width"), std::to_string(c.d_ff));
     shape_cell("L", ctx.t("layers (encoder + decoder)"), layers);
     shape_cell("V", ctx.t("vocabulary size (source / target)"), vocab);
+    if (c.kv_heads() != c.n_heads)
+        shape_cell("Hkv", ctx.t("K and V heads: each serves H / H_kv query heads (grouped-query attention)"),
+                   std::to_string(c.kv_heads()));
     ImGui::EndTable();
     const int64_t params = parameter_count(c);
     ImGui::Text("%s: %s", ctx.t("Parameters"), with_commas(params).c_str());
@@ -59,6 +96,7 @@ void draw_summary(const PanelContext& ctx) {
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(millions).x) ImGui::NewLine();
     ImGui::TextDisabled("%s", millions);
+    if (c.has_decoder()) draw_kv_cache(ctx);
 }
 
 void switch_row(const char* label) {
@@ -83,6 +121,25 @@ void radio(const char* label, const char* tip, T& value, T mine, bool first = fa
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
 }
 
+// The Llama template's switches: where its RMSNorms sit, the gate's activation, RoPE or no positions, the final
+// norm. Its weights have no β and no position table, so LayerNorm and added positions are not offered.
+void llama_switches(const PanelContext& ctx, ModelConfig& c) {
+    switch_row(ctx.t("RMSNorm"));
+    radio(ctx.t("Pre-norm"), ctx.t("x + Sublayer(RMSNorm(x)), as this model was trained"), c.norm_first, true, true);
+    radio(ctx.t("Post-norm"), ctx.t("RMSNorm(x + Sublayer(x)), the paper's placement"), c.norm_first, false);
+    switch_row(ctx.t("Gate"));
+    radio("SiLU", "x·σ(x)", c.activation, Activation::silu, true);
+    radio("GELU", "x·Φ(x)", c.activation, Activation::gelu);
+    radio("GELU-tanh", ctx.t("GELU's tanh approximation"), c.activation, Activation::gelu_tanh);
+    radio("ReLU", "max(0, x)", c.activation, Activation::relu);
+    switch_row(ctx.t("Positions"));
+    radio("RoPE", ctx.t("queries and keys rotated by their position in every attention"), c.positional,
+          Positional::rotary, true);
+    radio(ctx.t("None"), ctx.t("no positional information at all"), c.positional, Positional::none);
+    switch_row(ctx.t("Final norm"));
+    ImGui::Checkbox(ctx.t("after the last layer"), &c.final_norm);
+}
+
 // The switches: each change becomes one set_config command.
 void draw_switches(PanelContext& ctx) {
     ModelConfig c = ctx.config();
@@ -90,6 +147,13 @@ void draw_switches(PanelContext& ctx) {
     if (!ImGui::BeginTable("switches", 2)) return;
     ImGui::TableSetupColumn("##label", ImGuiTableColumnFlags_WidthFixed, 6.0f * ctx.em);
     ImGui::TableSetupColumn("##value", ImGuiTableColumnFlags_WidthStretch);
+    if (uses_llama_template(c.family)) {
+        llama_switches(ctx, c);
+        ImGui::EndTable();
+        if (c != ctx.config()) note_command(field, ctx.session.set_config(c), ctx.session);
+        field_error(ctx.session, field);
+        return;
+    }
     switch_row(ctx.t("LayerNorm"));
     radio(ctx.t("Post-LN"), ctx.t("LayerNorm(x + Sublayer(x)), as in the paper"), c.norm_first, false, true);
     radio(ctx.t("Pre-LN"), ctx.t("x + Sublayer(LayerNorm(x)), as in most later models"), c.norm_first, true);

@@ -101,6 +101,12 @@ inline std::vector<FamilyModel> hugging_face_models() {
         const Model m = fixture_model(std::string("hf_") + family);
         models.push_back({family, m.config, m.weights, llama_in});
     }
+    const Model llama = fixture_model("hf_llama");  // the Model view's switches: post-norm, GELU, no RoPE
+    ModelConfig switched = llama.config;
+    switched.norm_first = false;
+    switched.activation = Activation::gelu;
+    switched.positional = Positional::none;
+    models.push_back({"llama post-norm, gelu, no positions", switched, llama.weights, llama_in});
     return models;
 }
 
