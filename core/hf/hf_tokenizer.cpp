@@ -3,6 +3,7 @@
 
 #include "io/file_bytes.h"
 #include "text/byte_level_bpe.h"
+#include "text/json_bpe.h"
 #include "text/wordpiece.h"
 
 #include <nlohmann/json.hpp>
@@ -77,6 +78,17 @@ Result<std::shared_ptr<const SubwordTokenizer>> read_bert_tokenizer(const std::s
     return std::shared_ptr<const SubwordTokenizer>(std::make_shared<WordPieceTokenizer>(std::move(*tokenizer)));
 }
 
+// The Llama template's tokenizer.json: byte-level BPE or BPE with byte fallback, with the BOS its template adds.
+Result<std::shared_ptr<const SubwordTokenizer>> read_json_tokenizer(const std::string& dir, AttachedTokenizer& seen) {
+    auto file = read_if_present(dir, "tokenizer.json");
+    if (!file) return file.error();
+    if (!*file) return std::shared_ptr<const SubwordTokenizer>();
+    auto tokenizer = JsonBpeTokenizer::from_json((*file)->view());
+    if (!tokenizer) return tokenizer.error();
+    seen.files_read = {"tokenizer.json"};
+    return std::shared_ptr<const SubwordTokenizer>(std::make_shared<JsonBpeTokenizer>(std::move(*tokenizer)));
+}
+
 // The tokenizer's vocabulary as the model's (V tokens): ids the tokenizer never produces are "<?id>".
 Result<Vocab> model_side_vocab(const Vocab& tokenizer_vocab, int model_vocab_size, const std::string& file_name) {
     if (tokenizer_vocab.size() > model_vocab_size)
@@ -106,8 +118,10 @@ const char* tokenizer_files_expected(Family family) {
 
 Result<AttachedTokenizer> attach_tokenizer(const std::string& dir, Model& model) {
     AttachedTokenizer seen;
-    const bool gpt2 = model.config.family == Family::gpt2;
-    auto tokenizer = gpt2 ? read_gpt2_tokenizer(dir, seen) : read_bert_tokenizer(dir, seen);
+    const Family family = model.config.family;
+    auto tokenizer = family == Family::gpt2   ? read_gpt2_tokenizer(dir, seen)
+                     : family == Family::bert ? read_bert_tokenizer(dir, seen)
+                                              : read_json_tokenizer(dir, seen);
     if (!tokenizer) return tokenizer.error();
     for (const char* name : {"vocab.json", "merges.txt", "vocab.txt", "tokenizer.json", "tokenizer_config.json",
                              "special_tokens_map.json"}) {
@@ -116,11 +130,12 @@ Result<AttachedTokenizer> attach_tokenizer(const std::string& dir, Model& model)
     }
     if (!*tokenizer) return seen;
 
-    const int vocab_size = gpt2 ? model.config.tgt_vocab_size : model.config.src_vocab_size;
+    const bool decoder = model.config.has_decoder();  // GPT-2 and the Llama template read the target side
+    const int vocab_size = decoder ? model.config.tgt_vocab_size : model.config.src_vocab_size;
     auto vocab =
         model_side_vocab((*tokenizer)->vocab(), vocab_size, io::display_path(dir + "/" + seen.files_read.front()));
     if (!vocab) return vocab.error();
-    (gpt2 ? model.tgt_vocab : model.src_vocab) = std::move(*vocab);
+    (decoder ? model.tgt_vocab : model.src_vocab) = std::move(*vocab);
     model.subword_tokenizer = std::move(*tokenizer);
     return seen;
 }

@@ -3,8 +3,10 @@
 //   gpt2  vocab.json + merges.txt -> ByteLevelBpeTokenizer (no tokens added around the text)
 //   bert  vocab.txt, with tokenizer_config.json's do_lower_case and strip_accents when present
 //         -> WordPieceTokenizer ([CLS] … [SEP])
+//   llama, mistral, qwen2, qwen3  tokenizer.json -> JsonBpeTokenizer (byte-level BPE or BPE with byte fallback;
+//         the BOS its post-processor's template adds, as Llama's <|begin_of_text|> or <s>, and none for Qwen)
 // The tokenizer goes on Model::subword_tokenizer and its vocabulary on the model's side
-// (tgt_vocab for gpt2, src_vocab for bert). A folder without its family's files keeps no
+// (tgt_vocab for a decoder, src_vocab for bert). A folder without its family's files keeps no
 // tokenizer: text is refused ("give token ids instead of text") and ids work.
 #pragma once
 

@@ -7,6 +7,7 @@
 #include "io/model_file.h"
 #include "stepper.h"
 #include "text/byte_level_bpe.h"
+#include "text/json_bpe.h"
 #include "text/wordpiece.h"
 
 #include <catch2/catch.hpp>
@@ -48,6 +49,29 @@ void write_gpt2_folder(const test::TempFolder& folder) {
         });
     copy_in(folder, kTokenizers + "gpt2/vocab.json");
     copy_in(folder, kTokenizers + "gpt2/merges.txt");
+}
+
+// `fixture` (a Llama-template folder) with its vocabulary grown to `vocab` rows (new rows of embed_tokens and
+// lm_head small fixed numbers), and tests/fixtures/tokenizers/json_bpe/<layout>.json as its tokenizer.json.
+void write_json_tokenizer_folder(const test::TempFolder& folder, const std::string& fixture, const std::string& layout,
+                                 int vocab) {
+    test::write_edited_copy(
+        fixture, folder, [vocab](nlohmann::json& j) { j["vocab_size"] = vocab; },
+        [vocab](std::map<std::string, Tensor>& tensors) {
+            for (const char* name : {"model.embed_tokens.weight", "lm_head.weight"}) {
+                auto it = tensors.find(name);
+                if (it == tensors.end()) continue;  // tied: no lm_head
+                Tensor& table = it->second;
+                const int64_t rows = table.dim(0), width = table.dim(1);
+                Tensor grown({vocab, width});
+                for (int64_t r = 0; r < vocab; ++r)
+                    for (int64_t c = 0; c < width; ++c)
+                        grown.data[r * width + c] =
+                            r < rows ? table.data[r * width + c] : 0.01f * static_cast<float>((r * 5 + c) % 11 - 5);
+                table = std::move(grown);
+            }
+        });
+    std::filesystem::copy(kTokenizers + "json_bpe/" + layout + ".json", folder.file("tokenizer.json"));
 }
 
 std::string text_of(const std::string& path) { return test::read_text(path); }
@@ -205,4 +229,49 @@ TEST_CASE("a folder with a tokenizer saved as our model file reopens, on ids", "
     CHECK_FALSE(reopened->model.subword_tokenizer);
     CHECK_FALSE(reopened->model.src_vocab);
     CHECK(reopened->model.weights.at("embeddings.word_embeddings.weight").data.size() == 50 * 32);
+}
+
+TEST_CASE("a Llama-template folder's tokenizer.json tokenizes text with the BOS its template adds", "[hf][tokenizer]") {
+    struct Case {
+        const char* fixture;
+        const char* layout;
+        int vocab;
+        std::optional<int> bos;  // what the template puts first
+    };
+    for (const Case& c : {Case{"hf_llama", "llama3", 455, 450}, Case{"hf_mistral", "llama2", 488, 1},
+                          Case{"hf_qwen2", "qwen2", 440, std::nullopt}}) {
+        INFO(c.layout);
+        test::TempFolder folder;
+        write_json_tokenizer_folder(folder, c.fixture, c.layout, c.vocab);
+        auto loaded = open_model(folder.path());
+        if (!loaded) FAIL(loaded.error().message);
+        const Model& model = loaded->model;
+        CHECK(loaded->tokenizer.files_read == std::vector<std::string>{"tokenizer.json"});
+        REQUIRE(model.tgt_vocab);
+        CHECK(model.tgt_vocab->size() == c.vocab);
+
+        auto reference =
+            JsonBpeTokenizer::from_json({"tokenizer.json", text_of(kTokenizers + "json_bpe/" + c.layout + ".json")});
+        REQUIRE(reference);
+        const std::string text = "The cat sat 123 안녕 🙂";
+        auto want = reference->encode(text);
+        auto got = encode_target_text(model, text);
+        REQUIRE((want && got));
+        CHECK(got->ids == want->tokens.ids);  // the tokenizer's ids, BOS included, no <sos> of ours added
+        CHECK(reference->bos_id() == c.bos);
+        if (c.bos) CHECK(got->ids.front() == *c.bos);
+        ForwardInputs inputs;
+        inputs.tgt_ids = got->ids;
+        auto stepper = Stepper::create(model.config, model.weights, inputs);
+        if (!stepper) FAIL(stepper.error().message);
+        stepper->run_all();
+        CHECK(stepper->output("logits")->dim(0) == static_cast<int64_t>(got->ids.size()));
+    }
+}
+
+TEST_CASE("a tokenizer.json larger than the model's vocabulary is one line naming the file", "[hf][tokenizer]") {
+    test::TempFolder folder;
+    write_json_tokenizer_folder(folder, "hf_llama", "llama3", 50);  // the model keeps its 50 rows
+    CHECK_THAT(open_error(folder), Catch::Contains("tokenizer.json: has 455 tokens, more than config.json's "
+                                                   "vocab_size 50"));
 }
