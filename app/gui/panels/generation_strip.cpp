@@ -63,6 +63,44 @@ void generation_animation_controls(PanelContext& ctx) {
     }
 }
 
+namespace {
+
+// What the last token cost: of layer 0's K (and V), the rows read from the cache and the rows computed now. A
+// prefill computes every row of the prompt; each decoded token computes one and reads the others back.
+void kv_cache_strip(const PanelContext& ctx) {
+    const auto k = ctx.stepper().find(StepId::attention_at({AttentionUse::decoder_self, 0}, AttentionStage::k));
+    const TraceEntry* e =
+        k ? ctx.stepper().run_facts(StepId::attention_at({AttentionUse::decoder_self, 0}, AttentionStage::k)) : nullptr;
+    if (!e) return;
+    const auto rows = static_cast<int>(e->value.dim(1));
+    const int from =
+        static_cast<int>(std::clamp<int64_t>(ctx.stepper().last_computed_from(*k).value_or(rows), 0, rows));
+    const double bytes = kv_cache_bytes_per_token(ctx.config()) * rows;
+    char line[200];
+    if (from == 0)
+        std::snprintf(line, sizeof line, ctx.t("KV cache %s: prefill, all %d rows of K and V computed"),
+                      format_bytes(bytes).c_str(), rows);
+    else
+        std::snprintf(line, sizeof line,
+                      ctx.t("KV cache %s: %d rows read from the cache, %d computed for the new token"),
+                      format_bytes(bytes).c_str(), from, rows - from);
+    ImGui::TextUnformatted(line);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float cell = std::min(1.2f * ctx.em, (ImGui::GetContentRegionAvail().x - 1.0f) / std::max(rows, 1));
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImU32 cached = ImGui::GetColorU32(ImGuiCol_FrameBgHovered), fresh = IM_COL32(255, 200, 40, 255);
+    for (int r = 0; r < rows; ++r) {
+        const ImVec2 a(at.x + r * cell, at.y), b(a.x + cell - 1.0f, at.y + cell);
+        draw->AddRectFilled(a, b, r < from ? cached : fresh);
+    }
+    ImGui::Dummy(ImVec2(rows * cell, cell));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", ctx.t("One cell per token's K and V rows in every layer: grey read back from the "
+                                      "cache, gold computed by this step"));
+}
+
+}  // namespace
+
 void generated_tokens_strip(PanelContext& ctx) {
     const GenerationPlayer& p = ctx.view.output.animation;
     if (p.appended() == 0 || !p.owns_target(ctx.session)) return;
@@ -93,6 +131,7 @@ void generated_tokens_strip(PanelContext& ctx) {
         at.x = b.x + gap;
     }
     ImGui::Dummy(ImVec2(right - left, at.y + h - ImGui::GetCursorScreenPos().y));
+    kv_cache_strip(ctx);
 }
 
 }  // namespace attnlab::gui

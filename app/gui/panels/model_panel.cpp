@@ -28,19 +28,6 @@ void shape_cell(const char* letter, const char* meaning, const std::string& valu
     ImGui::TextUnformatted(value.c_str());
 }
 
-// 1536 -> "1.5 KiB", 3.2e6 -> "3.1 MiB".
-std::string format_bytes(double bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB"};
-    int u = 0;
-    while (bytes >= 1024.0 && u < 3) {
-        bytes /= 1024.0;
-        ++u;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-    return text;
-}
-
 // What a generating decoder keeps per token: K and V of every layer, H_kv heads of D floats each.
 void draw_kv_cache(const PanelContext& ctx) {
     const ModelConfig& c = ctx.config();

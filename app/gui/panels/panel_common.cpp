@@ -62,6 +62,19 @@ void text_disabled_wrapped(const char* text) {
     ImGui::PopStyleColor();
 }
 
+// 1536 -> "1.5 KiB", 3.2e6 -> "3.1 MiB".
+std::string format_bytes(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 3) {
+        bytes /= 1024.0;
+        ++u;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return text;
+}
+
 bool same_line_if_fits(float width, float gap) {
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     if (ImGui::GetItemRectMax().x + gap + width > right) return false;

@@ -74,6 +74,7 @@ void text_disabled_wrapped(const char* text);  // a dim, wrapped note
 // Keeps the next item on the current line, `gap` pixels after the last, when `width` more pixels fit before
 // the window's right edge (and returns true); otherwise the next item starts a new line.
 bool same_line_if_fits(float width, float gap);
+std::string format_bytes(double bytes);  // 1536 -> "1.5 KiB", 3.2e6 -> "3.1 MiB"
 // The width ImGui::Button(label) takes.
 float button_width_for(const char* label);
 // The width ImGui::Checkbox(label, ...) takes.
