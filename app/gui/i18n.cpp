@@ -313,6 +313,10 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "어텐션마다 쿼리와 키를 위치만큼 회전"},
         {"after the last layer", "마지막 층 뒤에"},
         {"gate g", "게이트 g"},
+        {"Offset m − n", "거리 m − n"},
+        {"RoPE: these scores are those of a query this many positions after its key; at another offset the same "
+         "tokens score otherwise.",
+         "RoPE: 이 점수는 쿼리가 키보다 이만큼 뒤에 있을 때의 점수입니다. 거리가 다르면 같은 토큰도 다른 점수가 됩니다."},
         {"KV cache %s: prefill, all %d rows of K and V computed", "KV 캐시 %s: 프리필, K와 V의 %d행을 모두 계산"},
         {"KV cache %s: %d rows read from the cache, %d computed for the new token",
          "KV 캐시 %s: %d행은 캐시에서 읽고, 새 토큰을 위해 %d행을 계산"},

@@ -180,8 +180,9 @@ struct CircuitChoice {
     bool ov = false;       // the OV circuit instead of the QK circuit
     bool encoder = false;  // the encoder's head, in a model that has both stacks (else the one it has)
     int layer = 0, head = 0;
-    std::string tokens;  // the tokens to show, separated by spaces; empty: the sentence's own
-    int focus = 0;       // the list's token whose whole-vocabulary ranking is listed (not saved)
+    std::string tokens;   // the tokens to show, separated by spaces; empty: the sentence's own
+    int rope_offset = 0;  // a rotary model's QK circuit: the query this many positions after the key
+    int focus = 0;        // the list's token whose whole-vocabulary ranking is listed (not saved)
 
     template <class Visit>
     void fields(Visit&& v) {
@@ -190,6 +191,7 @@ struct CircuitChoice {
         v("layer", layer);
         v("head", head);
         v("tokens", tokens);
+        v("rope_offset", rope_offset);
     }
 };
 

@@ -22,6 +22,7 @@ ViewState every_field_changed() {
     v.tab = View::analysis;
     v.attention = {AttentionUse::cross, 1, 2, true, true, AttentionStage::scaled, 3, 4, 6.0f, 0.25f, 0.75f};
     v.positional.dims[0] = 2, v.positional.dims[1] = 9;
+    v.positional.rope = {1, 2, 5, 1, true};
     v.residual.token = 3;
     v.ffn.layer = 1, v.ffn.decoder = true, v.ffn.pre_activation = true, v.ffn.gated_part = FfnPart::up;
     v.output = {9, 0.5f, true, 7, 0.9f, 4.0f};
@@ -31,6 +32,7 @@ ViewState every_field_changed() {
     v.analysis.embedding_token = "cat";
     v.analysis.circuit.ov = true, v.analysis.circuit.encoder = true;
     v.analysis.circuit.layer = 1, v.analysis.circuit.head = 3, v.analysis.circuit.tokens = "a b";
+    v.analysis.circuit.rope_offset = 3;
     v.analysis.compare.other_model = true, v.analysis.compare.other_path = "/m.safetensors";
     v.analysis.compare.ablated = {{{AttentionUse::decoder_self, 1}, 2}};
     v.analysis.compare.step = "decoder.layers.1.self_attn.weights";

@@ -6,6 +6,7 @@
 #   screenshot_suite.sh APP PNG_STATS OUT TOUR_JSON [sanitized]
 #   sanitized: a sanitizer build, many times slower: 1280x720 in Korean only
 set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 app="$1"
 png_stats="$2"
 out="$3"
@@ -26,16 +27,21 @@ side_views=(input model stepper)
 mkdir -p "$out"
 rm -f "$out"/*.png
 
-# What only a setting or a switch reaches: the Analysis view's embeddings (PCA) map, the Attention view's
-# BertViz-style head view, the Output view at T = 0.5 (its bars and the stepper's line name their T), and
-# the changes bar with a head switched off. NAME then the flags.
+# What only a setting, a switch or a model reaches: the Analysis view's embeddings (PCA) map, the Attention view's
+# BertViz-style head view, the Output view at T = 0.5 (its bars and the stepper's line name their T), the
+# changes bar with a head switched off, and the RoPE view (the positional view of a model with rotary positions:
+# hf_llama, and hf_llama3_scaled for its llama3 frequency scaling; their prompt is token ids, from a file since
+# the flags are split at spaces). NAME then the flags.
 echo '{"analysis": {"tool": "embeddings"}}' > "$out/embeddings.json"
 echo '{"attention": {"detail_open": true, "line_view": true}}' > "$out/head_view.json"
 echo '{"output": {"temperature": 0.5}}' > "$out/temperature.json"
+echo '1 14 9 17 6 3 22 8 30 12 5 7' > "$out/rope_prompt.txt"
 extras=("analysis-embeddings --view analysis --settings $out/embeddings.json"
         "attention-headview --view attention --settings $out/head_view.json"
         "output-t05 --view output --settings $out/temperature.json"
-        "changes-headoff --view attention --head-off encoder_self:0:1")
+        "changes-headoff --view attention --head-off encoder_self:0:1"
+        "positional-rope --view positional --model $root/tests/golden/fixtures/hf_llama --src-file $out/rope_prompt.txt"
+        "positional-rope-llama3 --view positional --model $root/tests/golden/fixtures/hf_llama3_scaled --src-file $out/rope_prompt.txt")
 
 # One X server for the whole suite; each run is a separate attnlab process with fresh settings.
 export out app png_stats limit

@@ -71,6 +71,10 @@ echo '{"analysis": {"tool": "compare", "compare": {"ablated": [{"use": "decoder_
 run "korean-compare-weights" --view analysis --settings "$out/compare-weights.json" --korean
 echo '{"analysis": {"tool": "circuits", "circuit": {"layer": 1, "head": 3, "tokens": "the cat play sat"}}}' > "$out/hf-bert-qk.json"
 run "hf-bert-qk" --view analysis --model "$out/hf_bert" --src "the cats play" --settings "$out/hf-bert-qk.json"
+# A model with rotary positions: the positional view is the RoPE view (a prompt of token ids: no tokenizer).
+run "hf-llama-rope" --view positional --model "$root/tests/golden/fixtures/hf_llama" --src "1 14 9 17 6 3 22 8 30 12 5 7"
+run "korean-hf-llama3-rope" --view positional --model "$root/tests/golden/fixtures/hf_llama3_scaled" \
+  --src "1 14 9 17 6 3 22 8 30 12 5 7" --korean
 run "output-generating" --view output --generate 3
 run "korean-classroom-output-generating" --view output --generate 4 --classroom --korean
 echo "$passed passed, $failed failed"

@@ -1,7 +1,9 @@
 // The positional view: the PE matrix (max_len, C) with each value's formula on hover, PE·PEᵀ
-// (max_len, max_len), two dimensions as waves, and x_emb + PE = x for the current sentence (N, C).
+// (max_len, max_len), two dimensions as waves, and x_emb + PE = x for the current sentence (N, C);
+// for a model with rotary positions, the RoPE view (rope_panel.h) instead.
 #include "panels/mask_flow.h"
 #include "panels/pe_tables.h"
+#include "panels/rope_panel.h"
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
 
@@ -161,6 +163,10 @@ void draw_sentence_sum(PanelContext& ctx) {
 // The formula, then three sections a teacher can fold: the tables, the waves, this sentence.
 void draw_positional_sections(PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
+    if (c.positional == Positional::rotary) {  // positions turn q and k inside each attention: the RoPE view
+        draw_rope_panel(ctx);
+        return;
+    }
     if (c.positional == Positional::none) {
         ImGui::TextUnformatted(
             ctx.t("This model has no positional encoding: its input is the token embedding alone, "
