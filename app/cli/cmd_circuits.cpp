@@ -24,14 +24,15 @@ struct CircuitRequest {
     std::vector<int> ids;           // the list, or the one token
     bool whole_vocabulary = false;  // --token/--id: one token against every token
     int top = 10;
+    int offset = 0;  // a rotary model's QK circuit: the query this many positions after the key
     bool json = false;
 };
 
 // Parses the shared flags; on failure prints the error and returns its exit code in *code.
 std::optional<CircuitRequest> parse_request(const char* name, const Argv& argv, LoadedModel* loaded, int* code) {
     Args args;
-    if (auto err =
-            parse_args(argv, {{"layer", "head", "stack", "tokens", "ids", "token", "id", "top"}, {"json"}, 1}, args)) {
+    if (auto err = parse_args(
+            argv, {{"layer", "head", "stack", "tokens", "ids", "token", "id", "top", "offset"}, {"json"}, 1}, args)) {
         *code = fail(std::string(name) + ": " + *err, kExitUsage);
         return std::nullopt;
     }
@@ -45,6 +46,8 @@ std::optional<CircuitRequest> parse_request(const char* name, const Argv& argv, 
     if (!layer || *layer < 0 || !head || *head < 0) return usage("--layer and --head take integers from 0");
     const auto top = integer_flag(args, "top", 10, 1, 100000);
     if (!top) return usage("--top takes an integer from 1 to 100000");
+    const auto offset = integer_flag(args, "offset", 0, -1000000, 1000000);
+    if (!offset) return usage("--offset takes an integer (query position − key position)");
     const std::string stack = args.get("stack").value_or("");
     if (!stack.empty() && stack != "encoder" && stack != "decoder") return usage("--stack takes encoder or decoder");
 
@@ -55,6 +58,7 @@ std::optional<CircuitRequest> parse_request(const char* name, const Argv& argv, 
     }
     *loaded = std::move(*opened);
     CircuitRequest r;
+    r.offset = *offset;
     r.head = {stack.empty()        ? last_stack(loaded->model.config)
               : stack == "encoder" ? Stack::encoder
                                    : Stack::decoder,
@@ -173,8 +177,12 @@ int run_circuit(Circuit circuit, const Argv& argv) {
     const Model& model = loaded.model;
     const int V = static_cast<int>(model.weights.at(embedding_params(model.config, r.head.stack).tokens).dim(0));
     if (circuit == Circuit::qk) {
-        auto m = qk_circuit(model.config, model.weights, r.head, r.ids, r.whole_vocabulary ? every_token(V) : r.ids);
+        auto m = qk_circuit(model.config, model.weights, r.head, r.ids, r.whole_vocabulary ? every_token(V) : r.ids,
+                            r.offset);
         if (!m) return fail(std::string(name) + ": " + m.error().message, kExitBadInput);
+        if (model.config.positional == Positional::rotary && !r.json)
+            std::printf("RoPE: scores of a query %d position%s after its key (--offset N for another)\n", r.offset,
+                        r.offset == 1 || r.offset == -1 ? "" : "s");
         if (r.whole_vocabulary)
             return print_ranked(model, r, *m, r.head.stack, "QK scores of the query",
                                 "against every key, before softmax", false);

@@ -48,8 +48,9 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
   pca MODEL (--tokens A,B,C | --ids 1,2,3) [--json]
                                                chosen tokens' embeddings on their first two principal components
   qk MODEL --layer L --head H [--stack encoder|decoder] (--tokens A,B,C | --ids 1,2,3 | --token T | --id N)
-     [--top 10] [--json]                       a head's QK circuit from its weights: the scores between the
-                                               tokens of a list, or the keys one token attends to most
+     [--top 10] [--offset N] [--json]          a head's QK circuit from its weights: the scores between the
+                                               tokens of a list, or the keys one token attends to most; a
+                                               rotary (RoPE) head's with the query N positions after the key
   ov MODEL --layer L --head H [--stack encoder|decoder] (--tokens ... | --ids ... | --token T | --id N)
      [--top 10] [--json]                       a head's OV circuit: the output logits attending to a token
                                                raises and lowers (for a list: among the list's own tokens)

@@ -66,6 +66,7 @@ struct CircuitCache {
     bool ov = false;
     HeadRef head{};
     std::vector<int> ids;
+    int offset = 0;                  // RoPE's query − key positions the QK circuit was computed at
     Result<Mat> matrix = Error{""};  // (n, n): the list against itself
     Mat logits;                      // (n, V): the OV circuit's full rows
     std::vector<std::string> labels, out_labels;
@@ -79,14 +80,17 @@ void refresh_matrix(const PanelContext& ctx, CircuitCache& cache, const Side& si
                     const std::vector<int>& ids) {
     std::vector<const Tensor*> weights = tensor_identities(ctx.stepper().weights());
     const bool ov = ctx.view.analysis.circuit.ov;
+    const int offset = ctx.view.analysis.circuit.rope_offset;
     if (cache.weights == weights && cache.ov == ov && cache.head.stack == head.stack &&
-        cache.head.layer == head.layer && cache.head.head == head.head && cache.ids == ids && cache.version != 0)
+        cache.head.layer == head.layer && cache.head.head == head.head && cache.ids == ids && cache.offset == offset &&
+        cache.version != 0)
         return;
-    cache = CircuitCache{std::move(weights), ov, head, ids, Error{""}, {}, {}, {}, cache.version + 1, 1.0f, -1, {}, {}};
+    cache = CircuitCache{std::move(weights), ov,   head, ids, offset, Error{""}, {}, {}, {},
+                         cache.version + 1,  1.0f, -1,   {},  {}};
     const ModelConfig& config = ctx.config();
     const Weights& w = ctx.stepper().weights();
     if (!ov) {
-        cache.matrix = qk_circuit(config, w, head, ids, ids);
+        cache.matrix = qk_circuit(config, w, head, ids, ids, offset);
     } else if (auto logits = ov_circuit(config, w, head, ids); !logits) {
         cache.matrix = logits.error();
     } else {
@@ -114,7 +118,7 @@ void refresh_ranking(const PanelContext& ctx, CircuitCache& cache, int focus) {
     }
     const Tensor& table = ctx.stepper().weights().at(embedding_params(ctx.config(), cache.head.stack).tokens);
     auto scores = qk_circuit(ctx.config(), ctx.stepper().weights(), cache.head, {id},
-                             every_token(static_cast<int>(table.dim(0))));  // (1, V)
+                             every_token(static_cast<int>(table.dim(0))), cache.offset);  // (1, V)
     cache.top = scores ? rank_tokens(scores->row(0), kRanked) : std::vector<TokenScore>{};
     cache.bottom.clear();
 }
@@ -143,6 +147,14 @@ void draw_head_picker(PanelContext& ctx) {
     value_slider_int(ctx.t("Layer"), "##layer", &c.layer, 0, std::max(0, layers - 1), "%d", 6.0f * ctx.em);
     ImGui::SameLine();
     value_slider_int(ctx.t("Head"), "##head", &c.head, 0, config.n_heads - 1, "%d", 6.0f * ctx.em);
+    if (c.ov || config.positional != Positional::rotary) return;
+    // A rotary head scores a query and a key by how far apart they are: its QK circuit is one offset's.
+    c.rope_offset = std::clamp(c.rope_offset, 0, 64);
+    value_slider_int(ctx.t("Offset m − n"), "##offset", &c.rope_offset, 0, 64, "%d", 8.0f * ctx.em);
+    ImGui::SameLine();
+    text_disabled_wrapped(
+        ctx.t("RoPE: these scores are those of a query this many positions after its key; at "
+              "another offset the same tokens score otherwise."));
 }
 
 void draw_ranking(const PanelContext& ctx, const CircuitCache& cache, const Side& side, int focus) {
