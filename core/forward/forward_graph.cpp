@@ -69,9 +69,11 @@ void transformer_steps(GraphBuilder& g, const ModelConfig& config) {
     }
 }
 
-// GPT-2: a decoder-only stack of pre-LN blocks (learned positions, causal self-attention), ln_f,
-// and the unembedding tied to wte.
-void gpt2_steps(GraphBuilder& g, const ModelConfig& config) {
+// A decoder-only stack of self-attention blocks over the causal mask, the final norm and the unembedding:
+// GPT-2 (pre-LN, learned positions, ln_f, tied to wte) and the Llama template (llama, mistral, qwen2, qwen3:
+// token embeddings alone, as positions enter as RoPE in each attention; pre-norm RMSNorm blocks, grouped-query
+// attention, a SwiGLU FFN; a final RMSNorm; lm_head). The config's switches make the difference.
+void decoder_only_steps(GraphBuilder& g, const ModelConfig& config) {
     std::string x = g.embedding(Stack::decoder);
     const std::string mask = g.decoder_self_mask();
     for (int i = 0; i < config.n_decoder_layers; ++i)
@@ -89,28 +91,18 @@ void bert_steps(GraphBuilder& g, const ModelConfig& config) {
     g.output_head(g.stack_output(Stack::encoder, x));
 }
 
-// The Llama template (llama, mistral, qwen2, qwen3): token embeddings alone (positions enter as RoPE in each
-// attention), pre-norm blocks of RMSNorm, grouped-query attention and a SwiGLU FFN, a final RMSNorm, lm_head.
-void llama_steps(GraphBuilder& g, const ModelConfig& config) {
-    std::string x = g.embedding(Stack::decoder);
-    const std::string mask = g.decoder_self_mask();
-    for (int i = 0; i < config.n_decoder_layers; ++i)
-        x = g.self_block(AttentionUse::decoder_self, i, layer_params(config, Stack::decoder, i), x, mask);
-    g.output_head(g.stack_output(Stack::decoder, x));
-}
-
 }  // namespace
 
 std::vector<Step> build_forward_steps(const ModelConfig& config) {
     GraphBuilder g(config);
     switch (config.family) {
         case Family::transformer: transformer_steps(g, config); break;
-        case Family::gpt2: gpt2_steps(g, config); break;
-        case Family::bert: bert_steps(g, config); break;
+        case Family::gpt2:
         case Family::llama:
         case Family::mistral:
         case Family::qwen2:
-        case Family::qwen3: llama_steps(g, config); break;
+        case Family::qwen3: decoder_only_steps(g, config); break;
+        case Family::bert: bert_steps(g, config); break;
     }
     return g.take();
 }

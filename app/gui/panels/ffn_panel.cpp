@@ -151,6 +151,21 @@ void draw_units(PanelContext& ctx, const StepId& id, const TraceEntry& e, const 
         unit_tooltip(ctx, id, h, seq, z.row, first + z.col, relu_out);
 }
 
+// One (N, F) part of the FFN: its path, its units and their histogram; relu_out: ReLU's output, exact zeros.
+void draw_part(PanelContext& ctx, const StepId& id, bool relu_out) {
+    const TraceEntry* e = ctx.stepper().entry(id);
+    ImGui::Spacing();
+    ImGui::TextDisabled("%s", step_path(id).c_str());
+    if (!e) {
+        text_not_run_yet(ctx);
+        return;
+    }
+    const SequenceView seq = id.stack == Stack::decoder ? ctx.session.target() : ctx.session.source();
+    draw_units(ctx, id, *e, seq, relu_out);
+    ImGui::Spacing();
+    draw_ffn_histogram(ctx, e->value, relu_out);
+}
+
 // SwiGLU and its kin: FFN(x) = (act(x·W_gateᵀ) ⊙ x·W_upᵀ)·W_downᵀ, one of its four (N, F) parts shown.
 void draw_gated_ffn(PanelContext& ctx, Stack stack, int layer, FfnPart part) {
     const ModelConfig& c = ctx.config();
@@ -163,18 +178,7 @@ void draw_gated_ffn(PanelContext& ctx, Stack stack, int layer, FfnPart part) {
     text_disabled_wrapped(
         ctx.t("The gate decides, unit by unit, how much of the up projection passes: where "
               "act(g) is near 0 the unit is shut whatever u says."));
-    const StepId id = StepId::ffn_at(stack, layer, part);
-    const TraceEntry* e = ctx.stepper().entry(id);
-    ImGui::Spacing();
-    ImGui::TextDisabled("%s", step_path(id).c_str());
-    if (!e) {
-        text_not_run_yet(ctx);
-        return;
-    }
-    const SequenceView seq = stack == Stack::decoder ? ctx.session.target() : ctx.session.source();
-    draw_units(ctx, id, *e, seq, false);
-    ImGui::Spacing();
-    draw_ffn_histogram(ctx, e->value, false);
+    draw_part(ctx, StepId::ffn_at(stack, layer, part), false);
 }
 
 }  // namespace
@@ -198,18 +202,7 @@ void draw_ffn_panel(PanelContext& ctx) {
     const bool relu = c.activation == Activation::relu;
     if (relu) zeros_by_layer(ctx, stack, n_layers, layer);
 
-    const StepId id = StepId::ffn_at(stack, layer, pre ? FfnPart::hidden : FfnPart::activation);
-    const TraceEntry* e = ctx.stepper().entry(id);
-    ImGui::Spacing();
-    ImGui::TextDisabled("%s", step_path(id).c_str());
-    if (!e) {
-        text_not_run_yet(ctx);
-        return;
-    }
-    const SequenceView seq = decoder ? ctx.session.target() : ctx.session.source();
-    draw_units(ctx, id, *e, seq, relu && !pre);
-    ImGui::Spacing();
-    draw_ffn_histogram(ctx, e->value, relu && !pre);
+    draw_part(ctx, StepId::ffn_at(stack, layer, pre ? FfnPart::hidden : FfnPart::activation), relu && !pre);
 }
 
 }  // namespace attnlab::gui
