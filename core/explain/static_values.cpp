@@ -95,6 +95,7 @@ void add_static_values(const StepSite& s, StepValues& v) {
     v.text["C"] = std::to_string(c.d_model);
     v.text["H"] = std::to_string(c.n_heads);
     v.text["D"] = std::to_string(c.d_head());
+    v.text["HD"] = std::to_string(c.attention_width());
     v.text["F"] = std::to_string(c.d_ff);
     v.text["V"] = std::to_string(c.output_vocab_size());
     v.text["max_len"] = std::to_string(c.max_len);
