@@ -50,7 +50,7 @@ double closed_form_score(const RopePairs& p, const std::vector<float>& theta, in
 
 }  // namespace
 
-TEST_CASE("the angle table is p·θ_i wrapped into [0, 2π), with its cosine, over at least 32 positions", "[rope]") {
+TEST_CASE("the angle table is p·θ_i wrapped into 0 ≤ a < 2π, with its cosine, over at least 32 positions", "[rope]") {
     RopeConfig rope;  // theta 10000, D 8: θ = 1, 0.1, 0.01, 0.001
     const std::vector<float> theta = rope_inverse_frequencies(rope, 8);
     const RopeAngleTable t = rope_angle_table(theta, rope_table_positions(12));
