@@ -72,7 +72,7 @@ FfnPart choose_gated_part(PanelContext& ctx, const char* act) {
     if (shown == FfnPart::hidden || shown == FfnPart::out) shown = FfnPart::gated;
     ImGui::SameLine(0.0f, 2.0f * ctx.em);
     for (size_t i = 0; i < std::size(parts); ++i) {
-        if (i > 0) same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(parts[i].second.c_str()).x, 0.0f);
+        if (i > 0) same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(parts[i].second.c_str()).x, ctx.em);
         if (ImGui::RadioButton(parts[i].second.c_str(), shown == parts[i].first)) shown = parts[i].first;
     }
     return shown;
