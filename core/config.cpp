@@ -48,13 +48,16 @@ constexpr EnumNames<Positional, 4> kPositionalNames{{{{Positional::sinusoidal, "
                                                       {Positional::learned, "learned"},
                                                       {Positional::none, "none"},
                                                       {Positional::rotary, "rotary"}}}};
-constexpr EnumNames<Family, 7> kFamilyNames{{{{Family::transformer, "transformer"},
+constexpr EnumNames<Family, 8> kFamilyNames{{{{Family::transformer, "transformer"},
                                               {Family::gpt2, "gpt2"},
                                               {Family::bert, "bert"},
                                               {Family::llama, "llama"},
                                               {Family::mistral, "mistral"},
                                               {Family::qwen2, "qwen2"},
-                                              {Family::qwen3, "qwen3"}}}};
+                                              {Family::qwen3, "qwen3"},
+                                              {Family::marian, "marian"}}}};
+constexpr EnumNames<SinusoidLayout, 2> kSinusoidLayoutNames{
+    {{{SinusoidLayout::interleaved, "interleaved"}, {SinusoidLayout::halves, "halves"}}}};
 constexpr EnumNames<NormKind, 2> kNormNames{{{{NormKind::layer_norm, "layer_norm"}, {NormKind::rms_norm, "rms_norm"}}}};
 constexpr EnumNames<RopeScaling, 3> kRopeScalingNames{
     {{{RopeScaling::none, "none"}, {RopeScaling::linear, "linear"}, {RopeScaling::llama3, "llama3"}}}};
@@ -71,6 +74,7 @@ const std::set<std::string> kFields = {"arch",
                                        "norm_first",
                                        "final_norm",
                                        "positional",
+                                       "sinusoid_layout",
                                        "max_len",
                                        "scale_embedding",
                                        "tie_embeddings",
@@ -156,6 +160,11 @@ Status validate_family(const ModelConfig& c) {
         if (c.output_head != OutputHead::linear) return bad("has only a linear output_head");
     }
     if (c.family == Family::gpt2 && c.arch != Arch::decoder_only) return bad("is decoder_only");
+    if (c.family == Family::marian) {  // its files have no final norms and no position table
+        if (c.arch != Arch::encoder_decoder) return bad("is encoder_decoder");
+        if (c.final_norm) return bad("has no final LayerNorm (final_norm must be false)");
+        if (c.positional == Positional::learned) return bad("has no learned positions");
+    }
     if (uses_llama_template(c.family)) {  // the switches may move its norms, change its activation, drop RoPE
         if (c.arch != Arch::decoder_only) return bad("is decoder_only");
         if (c.positional != Positional::rotary && c.positional != Positional::none)
@@ -235,6 +244,7 @@ std::string to_string(Family f) { return kFamilyNames.name(f); }
 std::string to_string(OutputHead h) { return kOutputHeadNames.name(h); }
 std::string to_string(NormKind n) { return kNormNames.name(n); }
 std::string to_string(RopeScaling s) { return kRopeScalingNames.name(s); }
+std::string to_string(SinusoidLayout l) { return kSinusoidLayoutNames.name(l); }
 
 std::string describe_architecture(const ModelConfig& c) {
     const bool rms = c.norm == NormKind::rms_norm;
@@ -242,6 +252,8 @@ std::string describe_architecture(const ModelConfig& c) {
     s += rms ? (c.norm_first ? "pre-norm RMSNorm" : "post-norm RMSNorm") : (c.norm_first ? "pre-LN" : "post-LN");
     s += c.gated_ffn ? ", gated FFN (" + to_string(c.activation) + ")" : ", " + to_string(c.activation) + " FFN";
     s += ", " + to_string(c.positional) + " positions";
+    if (c.positional == Positional::sinusoidal && c.sinusoid_layout == SinusoidLayout::halves)
+        s += " (sines, then cosines)";
     if (c.positional == Positional::rotary) {
         char rope[96];
         std::snprintf(rope, sizeof rope, " (θ %g%s", static_cast<double>(c.rope.theta),
@@ -314,6 +326,7 @@ Result<ModelConfig> config_from_json(const std::string& json_text) {
     if (r.has("ffn_bias")) r.get_bool("ffn_bias", c.ffn_bias);
     if (r.has("qk_norm")) r.get_bool("qk_norm", c.qk_norm);
     if (r.has("sliding_window")) r.get_int("sliding_window", c.sliding_window);
+    if (r.has("sinusoid_layout")) r.get_enum("sinusoid_layout", kSinusoidLayoutNames, c.sinusoid_layout);
     if (!r.error().empty()) return Error{r.error()};
     if (r.has("rope")) {
         if (auto rope = rope_from_json(j["rope"]); rope)
@@ -361,6 +374,7 @@ std::string config_to_json(const ModelConfig& c) {
     if (c.ffn_bias != defaults.ffn_bias) j["ffn_bias"] = c.ffn_bias;
     if (c.qk_norm != defaults.qk_norm) j["qk_norm"] = c.qk_norm;
     if (c.sliding_window != defaults.sliding_window) j["sliding_window"] = c.sliding_window;
+    if (c.sinusoid_layout != defaults.sinusoid_layout) j["sinusoid_layout"] = to_string(c.sinusoid_layout);
     if (c.positional == Positional::rotary) j["rope"] = rope_to_json(c.rope);
     return j.dump();
 }

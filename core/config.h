@@ -15,8 +15,13 @@ enum class Activation { relu, gelu, gelu_tanh, silu };  // gelu is the erf form;
 enum class Positional { sinusoidal, learned, none, rotary };
 // Whose tensor names and weight layouts a model uses (param_names.h): ours (torch.nn.Transformer's
 // state_dict), or those of a Hugging Face file of that model_type (core/hf reads their folders).
-// llama, mistral, qwen2 and qwen3 share the Llama template (param_names.cpp) and differ in switches.
-enum class Family { transformer, gpt2, bert, llama, mistral, qwen2, qwen3 };
+// llama, mistral, qwen2 and qwen3 share the Llama template (param_names.cpp) and differ in switches;
+// marian is the paper's encoder-decoder as Helsinki-NLP's opus-mt translators have it.
+enum class Family { transformer, gpt2, bert, llama, mistral, qwen2, qwen3, marian };
+// Where the sinusoidal encoding puts its sines and cosines of frequency i (ops/positional.h):
+// interleaved at columns 2i and 2i + 1 (the paper's), or halves: sines in the first ⌈C/2⌉ columns and
+// cosines in the rest (Marian's).
+enum class SinusoidLayout { interleaved, halves };
 // layer_norm: (x − mean)/√(var + ε)·γ + β.  rms_norm: x/√(mean(x²) + ε)·γ (the Llama template's).
 enum class NormKind { layer_norm, rms_norm };
 enum class RopeScaling { none, linear, llama3 };
@@ -48,6 +53,7 @@ struct ModelConfig {
     bool norm_first = false;  // false: LayerNorm(x + Sublayer(x)) (paper); true: x + Sublayer(LayerNorm(x))
     bool final_norm = true;   // a LayerNorm after each stack, as torch.nn.Transformer has
     Positional positional = Positional::sinusoidal;
+    SinusoidLayout sinusoid_layout = SinusoidLayout::interleaved;
     int max_len = 64;
     bool scale_embedding = true;  // multiply embeddings by √C
     bool tie_embeddings = false;  // the output projection reuses the (target) embedding
@@ -78,6 +84,9 @@ struct ModelConfig {
     int attention_width() const { return n_heads * d_head(); }                  // H·D: Q's width, concat's
     bool has_encoder() const { return arch != Arch::decoder_only; }
     bool has_decoder() const { return arch != Arch::encoder_only; }
+    // The id the target padding mask treats as padding: none (-1) when the decoder starts from the padding
+    // token itself (Marian's decoder_start_token_id is its pad id, and its decoder is given no padding mask).
+    int target_pad_id() const { return sos_id == pad_id ? -1 : pad_id; }
     // The vocabulary the output projection predicts over.
     int output_vocab_size() const { return arch == Arch::encoder_only ? src_vocab_size : tgt_vocab_size; }
 
@@ -91,6 +100,7 @@ std::string to_string(Family f);
 std::string to_string(OutputHead h);
 std::string to_string(NormKind n);
 std::string to_string(RopeScaling s);
+std::string to_string(SinusoidLayout l);
 // One line of what the model computes, e.g. "decoder_only, pre-norm RMSNorm, gated FFN (silu), rotary positions
 // (θ 500000, llama3 ×8), 4 query heads sharing 1 K/V head, sliding window 3".
 std::string describe_architecture(const ModelConfig& config);

@@ -165,6 +165,44 @@ HeadParams llama_head(const ModelConfig& c) {
     return {std::nullopt, std::nullopt, unembed(c, llama_embedding(c, Stack::decoder).tokens, "lm_head.weight", "")};
 }
 
+// ---- Marian (MarianMTModel): shared, {encoder,decoder}.layers.{i}.*, lm_head, final_logits_bias ----
+// The hub's files put "model." before all but the head; hf_tensor_names.cpp adds it. One token table
+// serves both stacks (share_encoder_decoder_embeddings) and, tied, the unembedding; final_logits_bias is
+// stored (1, V) and read as the unembedding's bias.
+
+EmbeddingParams marian_embedding(const ModelConfig&, Stack) { return {"shared.weight", "", "", std::nullopt}; }
+
+LayerParams marian_layer(const ModelConfig& c, Stack stack, int i) {
+    const int64_t C = c.d_model, F = c.d_ff;
+    const std::string p =
+        (stack == Stack::encoder ? "encoder" : "decoder") + std::string(".layers.") + std::to_string(i);
+    auto attention = [&](const std::string& a) {
+        auto map = [&](const char* name) { return linear(a + name, WeightLayout::out_in, C, C); };
+        return AttentionParams{map(".q_proj"), map(".k_proj"), map(".v_proj"), map(".out_proj")};
+    };
+    LayerParams l{attention(p + ".self_attn"),
+                  std::nullopt,
+                  linear(p + ".fc1", WeightLayout::out_in, C, F),
+                  linear(p + ".fc2", WeightLayout::out_in, F, C),
+                  {norm(p + ".self_attn_layer_norm")}};
+    if (stack == Stack::decoder) {
+        l.cross_attn = attention(p + ".encoder_attn");
+        l.norms.push_back(norm(p + ".encoder_attn_layer_norm"));
+    }
+    l.norms.push_back(norm(p + ".final_layer_norm"));
+    return l;
+}
+
+NormParams marian_final_norm(const ModelConfig&, Stack) {
+    assert(false && "validate_config refuses final_norm for Marian");
+    return {};
+}
+
+HeadParams marian_head(const ModelConfig& c) {
+    return {std::nullopt, std::nullopt,
+            unembed(c, marian_embedding(c, Stack::decoder).tokens, "lm_head.weight", "final_logits_bias")};
+}
+
 // One entry per family: where it keeps each part's parameters.
 struct FamilyParamNames {
     EmbeddingParams (*embedding)(const ModelConfig&, Stack);
@@ -178,6 +216,7 @@ constexpr FamilyParamNames kTransformerNames{transformer_embedding, transformer_
 constexpr FamilyParamNames kGpt2Names{gpt2_embedding, gpt2_layer, gpt2_final_norm, gpt2_head};
 constexpr FamilyParamNames kBertNames{bert_embedding, bert_layer, bert_final_norm, bert_head};
 constexpr FamilyParamNames kLlamaNames{llama_embedding, llama_layer, llama_final_norm, llama_head};
+constexpr FamilyParamNames kMarianNames{marian_embedding, marian_layer, marian_final_norm, marian_head};
 
 const FamilyParamNames& param_names_of(Family family) {
     switch (family) {
@@ -188,6 +227,7 @@ const FamilyParamNames& param_names_of(Family family) {
         case Family::mistral:
         case Family::qwen2:
         case Family::qwen3: return kLlamaNames;
+        case Family::marian: return kMarianNames;
     }
     assert(false && "every family has an entry");
     return kTransformerNames;

@@ -12,6 +12,9 @@
 //   llama, mistral, qwen2, qwen3 (the Llama template)
 //                embed_tokens, layers.{i}.input_layernorm, layers.{i}.self_attn.{q,k,v,o}_proj (and q_norm,
 //                k_norm), layers.{i}.post_attention_layernorm, layers.{i}.mlp.{gate,up,down}_proj, norm, lm_head
+//   marian       shared (both stacks' token table), {encoder,decoder}.layers.{i}.self_attn.{q,k,v,out}_proj,
+//                .self_attn_layer_norm, decoder's .encoder_attn.{q,k,v,out}_proj and .encoder_attn_layer_norm,
+//                .fc1, .fc2, .final_layer_norm, lm_head (when untied), final_logits_bias
 #pragma once
 
 #include "config.h"

@@ -20,18 +20,24 @@ void embed_values(const StepSite& s, const Tensor& x, int64_t r, StepValues& v) 
     v.text["norm"] = format_number(row_norm(x.row(r)));
 }
 
-// PE(pos, 2i) = sin(pos / 10000^(2i/C)) and PE(pos, 2i+1) = cos(same angle), read from the trace.
+// One sine–cosine pair of frequency i, read from the trace: PE(pos, 2i) = sin(pos / 10000^(2i/C)) and
+// PE(pos, 2i+1) = cos(same angle) interleaved, or columns i and ⌈C/2⌉ + i in halves.
 void sinusoid_values(const StepSite& s, const Tensor& pe, int64_t pos, StepValues& v) {  // pe (N, C)
-    const int64_t C = pe.dim(1);
+    const int64_t C = pe.dim(1), n_sines = (C + 1) / 2;
     const int64_t dim = column(s, C, 2);
-    const int64_t two_i = std::max<int64_t>(0, std::min(dim - dim % 2, C - 2));
+    const bool halves = s.config().sinusoid_layout == SinusoidLayout::halves;
+    const int64_t i = halves ? std::min(dim < n_sines ? dim : dim - n_sines, C / 2 - 1)
+                             : std::max<int64_t>(0, std::min(dim - dim % 2, C - 2)) / 2;
+    const int64_t sin_col = halves ? i : 2 * i, cos_col = std::min(halves ? n_sines + i : 2 * i + 1, C - 1);
     const double angle =
-        static_cast<double>(pos) / std::pow(10000.0, static_cast<double>(two_i) / static_cast<double>(C));
-    v.text["two_i"] = std::to_string(two_i);
-    v.text["two_i1"] = std::to_string(two_i + 1);
+        static_cast<double>(pos) / std::pow(10000.0, static_cast<double>(2 * i) / static_cast<double>(C));
+    v.text["two_i"] = std::to_string(2 * i);
+    v.text["two_i1"] = std::to_string(2 * i + 1);
+    v.text["sin_col"] = std::to_string(sin_col);
+    v.text["cos_col"] = std::to_string(cos_col);
     v.text["angle"] = format_number(angle);
-    v.text["sin"] = format_number(pe.row(pos)(two_i));
-    v.text["cos"] = format_number(pe.row(pos)(std::min(two_i + 1, C - 1)));
+    v.text["sin"] = format_number(pe.row(pos)(sin_col));
+    v.text["cos"] = format_number(pe.row(pos)(cos_col));
 }
 
 void learned_position_values(const StepSite& s, const Tensor& p, int64_t pos, StepValues& v) {  // p (N, C)

@@ -78,12 +78,16 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::token_embedding:
             if (c.scale_embedding) return "embed_scaled";
             return c.positional == Positional::rotary ? "embed_rotary" : "embed";
-        case StepKind::position: return c.positional == Positional::learned ? "pos_learned" : "pos_sinusoidal";
+        case StepKind::position:
+            if (c.positional == Positional::learned) return "pos_learned";
+            return c.sinusoid_layout == SinusoidLayout::halves ? "pos_sinusoidal_halves" : "pos_sinusoidal";
         case StepKind::token_type: return "token_type";
         case StepKind::embedding_sum:
             return embedding_params(c, id.stack).token_types.empty() ? "input" : "input_token_type";
         case StepKind::embedding_norm: return "embed_norm";
-        case StepKind::padding_mask: return id.stack == Stack::encoder ? "mask.src_padding" : "mask.tgt_padding";
+        case StepKind::padding_mask:
+            if (id.stack == Stack::encoder) return "mask.src_padding";
+            return c.target_pad_id() == -1 && c.pad_id != -1 ? "mask.tgt_padding_start" : "mask.tgt_padding";
         case StepKind::look_ahead_mask: return c.sliding_window > 0 ? "mask.look_ahead_window" : "mask.look_ahead";
         case StepKind::attention_mask: return mask_kind(id.use);
         case StepKind::attention: return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads);

@@ -64,17 +64,21 @@ std::string GraphBuilder::embedding(Stack side) {
     std::string sum_formula = "x = x_emb", sum_title = "Embedding";
 
     if (config_.positional == Positional::sinusoidal) {
-        parts.push_back(add(id(StepKind::position),
-                            {"Sinusoidal positional encoding",
-                             "PE(pos, 2i) = sin(pos / 10000^(2i/C)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/C))",
-                             {},
-                             {},
-                             {ids_control},
-                             "C=" + std::to_string(config_.d_model),
-                             [side](const StepContext& ctx) {
-                                 const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
-                                 return StepOutput{sinusoidal_encoding(n, ctx.config.d_model), {}};  // (N, C)
-                             }}));
+        const bool halves = config_.sinusoid_layout == SinusoidLayout::halves;
+        parts.push_back(
+            add(id(StepKind::position),
+                {halves ? "Sinusoidal positional encoding (sines, then cosines)" : "Sinusoidal positional encoding",
+                 halves ? "PE(pos, i) = sin(pos / 10000^(2i/C)),  PE(pos, C/2 + i) = cos(pos / 10000^(2i/C))"
+                        : "PE(pos, 2i) = sin(pos / 10000^(2i/C)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/C))",
+                 {},
+                 {},
+                 {ids_control},
+                 "C=" + std::to_string(config_.d_model),
+                 [side](const StepContext& ctx) {
+                     const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
+                     return StepOutput{sinusoidal_encoding(n, ctx.config.d_model, ctx.config.sinusoid_layout),
+                                       {}};  // (N, C)
+                 }}));
     } else if (config_.positional == Positional::learned) {
         const std::string positions = params.positions;
         parts.push_back(add(id(StepKind::position), {"Learned position embeddings",

@@ -45,7 +45,7 @@ namespace {
 // ---- One function per family: its steps, from GraphBuilder's parts ----
 
 // torch.nn.Transformer in each of its architectures: encoder-decoder (the paper's), encoder-only
-// and decoder-only.
+// and decoder-only; and Marian, the paper's encoder-decoder without final norms, its sinusoids in halves.
 void transformer_steps(GraphBuilder& g, const ModelConfig& config) {
     std::string memory;
     if (config.has_encoder()) {
@@ -96,7 +96,8 @@ void bert_steps(GraphBuilder& g, const ModelConfig& config) {
 std::vector<Step> build_forward_steps(const ModelConfig& config) {
     GraphBuilder g(config);
     switch (config.family) {
-        case Family::transformer: transformer_steps(g, config); break;
+        case Family::transformer:
+        case Family::marian: transformer_steps(g, config); break;
         case Family::gpt2:
         case Family::llama:
         case Family::mistral:

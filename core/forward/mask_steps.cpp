@@ -40,16 +40,18 @@ std::string GraphBuilder::encoder_self_mask() {
 }
 
 std::string GraphBuilder::decoder_self_mask() {
-    const std::string padding = add(StepId::of(StepKind::padding_mask, Stack::decoder),
-                                    {"Target padding",
-                                     "keep_j = (tgt_j ≠ <pad>)",
-                                     {},
-                                     {},
-                                     {kTgtIdsControl},
-                                     "pad=" + std::to_string(config_.pad_id),
-                                     [](const StepContext& ctx) {
-                                         return StepOutput{key_padding(ctx.inputs.tgt_ids, ctx.config.pad_id), {}};
-                                     }});
+    const bool starts_with_pad = config_.target_pad_id() == -1 && config_.pad_id != -1;
+    const std::string padding =
+        add(StepId::of(StepKind::padding_mask, Stack::decoder),
+            {"Target padding",
+             starts_with_pad ? "keep_j = 1  (the decoder starts from <pad>)" : "keep_j = (tgt_j ≠ <pad>)",
+             {},
+             {},
+             {kTgtIdsControl},
+             "pad=" + std::to_string(config_.target_pad_id()),
+             [](const StepContext& ctx) {
+                 return StepOutput{key_padding(ctx.inputs.tgt_ids, ctx.config.target_pad_id()), {}};
+             }});
     const int window = config_.sliding_window;
     const std::string look_ahead =
         add(StepId::of(StepKind::look_ahead_mask, Stack::decoder),

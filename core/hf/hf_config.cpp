@@ -1,4 +1,4 @@
-// config.json -> ModelConfig for the GPT-2 and BERT families.
+// config.json -> ModelConfig for each Hugging Face family: GPT-2, BERT, the Llama template and Marian.
 #include "hf/hf_config.h"
 
 #include <nlohmann/json.hpp>
@@ -273,6 +273,48 @@ ModelConfig llama_config(HfFields& f, Family family) {
     return c;
 }
 
+// Marian (Helsinki-NLP's opus-mt): the paper's post-LN encoder-decoder with static sinusoids in halves, the
+// embeddings scaled by √C, one token table for both stacks and the unembedding, and final_logits_bias.
+ModelConfig marian_config(HfFields& f) {
+    ModelConfig c;
+    c.family = Family::marian;
+    c.arch = Arch::encoder_decoder;
+    c.d_model = f.positive_int("d_model");
+    c.n_heads = f.positive_int("encoder_attention_heads");
+    c.n_encoder_layers = f.positive_int("encoder_layers");
+    c.n_decoder_layers = f.positive_int("decoder_layers");
+    c.d_ff = f.positive_int("encoder_ffn_dim");
+    c.max_len = f.positive_int("max_position_embeddings");
+    c.src_vocab_size = c.tgt_vocab_size = f.positive_int("vocab_size");
+    require_heads_divide(f, c.n_heads, c.d_model, "encoder_attention_heads", "d_model");
+    const auto require_same = [&](const char* key, int value, const char* as_key) {
+        if (!f.failed() && f.positive_int(key, value) != value)
+            f.fail(std::string(key) + " must equal " + as_key + " " + std::to_string(value) +
+                   " (one width for both stacks)");
+    };
+    require_same("decoder_attention_heads", c.n_heads, "encoder_attention_heads");
+    require_same("decoder_ffn_dim", c.d_ff, "encoder_ffn_dim");
+    require_same("decoder_vocab_size", c.tgt_vocab_size, "vocab_size");
+    c.activation = activation(f, "activation_function", "gelu");
+    c.layer_norm_eps = 1e-5f;  // nn.LayerNorm's default; Marian's config has no field for it
+    c.scale_embedding = f.boolean("scale_embedding", false);
+    c.tie_embeddings = f.boolean("tie_word_embeddings", true);
+    c.norm_first = false;
+    c.final_norm = false;
+    c.positional = Positional::sinusoidal;
+    c.sinusoid_layout = SinusoidLayout::halves;
+    c.pad_id = f.token_id("pad_token_id", c.tgt_vocab_size);
+    c.eos_id = f.token_id("eos_token_id", c.tgt_vocab_size);
+    c.sos_id = f.token_id("decoder_start_token_id", c.tgt_vocab_size, c.pad_id);
+    c.unk_id = -1;  // <unk> is the tokenizer's (vocab.json)
+    f.require_setting("share_encoder_decoder_embeddings", true);
+    f.require_setting("normalize_before", false);
+    f.require_setting("normalize_embedding", false);
+    f.require_setting("static_position_embeddings", true);
+    f.require_setting("add_final_layer_norm", false);
+    return c;
+}
+
 }  // namespace
 
 Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
@@ -296,9 +338,11 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         c = llama_config(f, Family::qwen2);
     else if (model_type == "qwen3")
         c = llama_config(f, Family::qwen3);
+    else if (model_type == "marian")
+        c = marian_config(f);
     else
         return Error{"unsupported model_type " + shown(json(model_type)) +
-                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3)"};
+                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian)"};
     if (f.failed()) return Error{f.error()};
     if (auto st = validate_config(c); !st) return st.error();
     return c;

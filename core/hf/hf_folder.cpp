@@ -43,6 +43,9 @@ Status check_finite(const Tensor& t, const std::string& name) {
     return ok_status();
 }
 
+// A (1, n) tensor where the parameter is a vector (n): Marian's final_logits_bias buffer.
+bool is_row_of(const Shape& stored, const Shape& wanted) { return wanted.size() == 1 && stored == Shape{1, wanted[0]}; }
+
 }  // namespace
 
 Result<LoadedModel> load_hf_folder(const std::string& dir) {
@@ -73,12 +76,17 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
             return fail("missing tensor '" + names->as_in_file(spec.name) + "' " + shape_string(spec.shape));
         const io::SafetensorsEntry& entry = file->entry(name);
         const auto fail_at = [&](const std::string& message) { return Error{file->source_of(name) + ": " + message}; };
-        if (entry.shape != spec.shape)
+        if (entry.shape != spec.shape && !is_row_of(entry.shape, spec.shape))
             return fail_at("tensor '" + name + "' has shape " + shape_string(entry.shape) + ", config.json needs " +
                            shape_string(spec.shape));
         auto tensor = file->tensor(name);
         if (!tensor) return tensor.error();
         if (auto st = check_finite(**tensor, name); !st) return fail_at(st.error().message);
+        if (entry.shape != spec.shape) {  // a (1, n) row read as the vector it is
+            Tensor vector = **tensor;
+            vector.shape = spec.shape;
+            *tensor = std::make_shared<const Tensor>(std::move(vector));
+        }
         model.weights.set_shared(spec.name, std::move(*tensor));
     }
     if (auto st = check_model(model); !st) return fail(st.error().message);

@@ -17,7 +17,8 @@ std::string base_model_prefix(Family family) {
         case Family::llama:
         case Family::mistral:
         case Family::qwen2:
-        case Family::qwen3: return "model.";  // *ForCausalLM's save_pretrained; a bare *Model file has none
+        case Family::qwen3:
+        case Family::marian: return "model.";  // *ForCausalLM's, MarianMTModel's; a bare *Model file has none
         case Family::transformer: break;
     }
     return "";
@@ -25,6 +26,7 @@ std::string base_model_prefix(Family family) {
 
 // The output head's names, which never carry the base model's prefix.
 bool is_head_name(Family family, const std::string& name) {
+    if (family == Family::marian && name == "final_logits_bias") return true;
     return name.starts_with(family == Family::bert ? "cls." : "lm_head.");
 }
 

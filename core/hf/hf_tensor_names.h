@@ -1,7 +1,7 @@
 // The names a Hugging Face file gives a family's parameters (param_names.h has ours, which are
 // the base model's names). Files differ in a prefix: "transformer." (GPT2LMHeadModel's
 // save_pretrained), "bert." (BertForMaskedLM, BertForPreTraining) or "model." (LlamaForCausalLM and
-// the other Llama-template families) before the base model's
+// the other Llama-template families, MarianMTModel) before the base model's
 // names, and older BERT files call a LayerNorm's γ, β "gamma", "beta". What a file holds
 // beyond the parameters (GPT-2's attn.bias mask buffers, BERT's position_ids and pooler, a tied
 // copy of the embedding, older Llama files' rotary_emb.inv_freq) is listed as unused.

@@ -1,11 +1,14 @@
-// Sinusoidal positional encoding of the paper (§3.5):
-//   PE(pos, 2i) = sin(pos / 10000^(2i/C)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/C))
+// Sinusoidal positional encoding of the paper (§3.5): pair i of frequency ω_i = 1 / 10000^(2i/C) holds
+//   sin(pos·ω_i) and cos(pos·ω_i),
+// at columns 2i and 2i + 1 (interleaved, the paper's), or at columns i and ⌈C/2⌉ + i (halves, Marian's).
 #pragma once
 
+#include "config.h"
 #include "tensor.h"
 
 namespace attnlab {
 
-Tensor sinusoidal_encoding(int64_t n_positions, int64_t d_model);  // (n_positions, C)
+Tensor sinusoidal_encoding(int64_t n_positions, int64_t d_model,
+                           SinusoidLayout layout = SinusoidLayout::interleaved);  // (n_positions, C)
 
 }  // namespace attnlab

@@ -54,7 +54,7 @@ Tensor TransformerPass::embed(Stack& stack, const std::string& table) {
     const int64_t C = config_.d_model, rows = static_cast<int64_t>(stack.ids.size());
     const float scale = config_.scale_embedding ? std::sqrt(static_cast<float>(C)) : 1.0f;
     Tensor pe;  // (L, C)
-    if (config_.positional == Positional::sinusoidal) pe = sinusoidal_encoding(stack.L, C);
+    if (config_.positional == Positional::sinusoidal) pe = sinusoidal_encoding(stack.L, C, config_.sinusoid_layout);
     const Tensor* learned = config_.positional == Positional::learned ? &weights_.at("pos_embed.weight") : nullptr;
     Tensor x({rows, C});
     for (int64_t r = 0; r < rows; ++r) {

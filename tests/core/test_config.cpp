@@ -35,6 +35,30 @@ TEST_CASE("config JSON round-trips and uses the documented field names", "[confi
     CHECK(*back == c);
 }
 
+TEST_CASE("Marian's switches round-trip and are written only when set", "[config]") {
+    ModelConfig c;
+    c.family = Family::marian;
+    c.final_norm = false;
+    c.activation = Activation::silu;
+    c.sinusoid_layout = SinusoidLayout::halves;
+    c.src_vocab_size = c.tgt_vocab_size = 40;
+    c.pad_id = c.sos_id = 39;
+    c.unk_id = -1;
+    const auto j = nlohmann::json::parse(config_to_json(c));
+    CHECK(j["family"] == "marian");
+    CHECK(j["sinusoid_layout"] == "halves");
+    auto back = config_from_json(j.dump());
+    REQUIRE(back);
+    CHECK(*back == c);
+    CHECK(back->target_pad_id() == -1);  // the decoder starts from <pad>, so no target key is padding
+    CHECK_FALSE(nlohmann::json::parse(config_to_json(ModelConfig{})).contains("sinusoid_layout"));
+    auto with_final_norm = j;
+    with_final_norm["final_norm"] = true;
+    auto r = config_from_json(with_final_norm.dump());
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message == "config: family marian has no final LayerNorm (final_norm must be false)");
+}
+
 TEST_CASE("bad configs give one-line errors that name the field", "[config]") {
     ModelConfig c;
     c.src_vocab_size = c.tgt_vocab_size = 30;

@@ -40,3 +40,20 @@ TEST_CASE("PE(pos+k) is a fixed rotation of PE(pos), the same for every pos", "[
         }
     }
 }
+
+TEST_CASE("PE in halves (Marian's layout) holds the same pairs as the interleaved one, sines first", "[positional]") {
+    for (const int64_t C : {16, 7}) {  // an odd C keeps one more sine than cosines, as Marian's sentinel does
+        const Tensor paper = sinusoidal_encoding(20, C);
+        const Tensor halves = sinusoidal_encoding(20, C, SinusoidLayout::halves);
+        const int64_t n_sines = (C + 1) / 2;
+        for (int64_t pos = 0; pos < 20; ++pos) {
+            for (int64_t i = 0; i < n_sines; ++i) CHECK(halves.data[pos * C + i] == paper.data[pos * C + 2 * i]);
+            for (int64_t i = 0; i < C / 2; ++i)
+                CHECK(halves.data[pos * C + n_sines + i] == paper.data[pos * C + 2 * i + 1]);
+        }
+        // Position 1's last sine and first cosine: sin(1/10000^(2(⌈C/2⌉−1)/C)) and cos(1) = 0.5403.
+        CHECK(halves.data[C + n_sines - 1] ==
+              Approx(std::sin(1.0 / std::pow(10000.0, 2.0 * (n_sines - 1) / C))).margin(1e-7));
+        CHECK(halves.data[C + n_sines] == Approx(std::cos(1.0)).margin(1e-7));
+    }
+}

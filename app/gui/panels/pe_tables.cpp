@@ -44,8 +44,9 @@ const PeTables& pe_tables(PanelContext& ctx) {
     c.d_model = config.d_model;
     c.learned = table;
     PeTables& t = c.tables;
-    t.pe = table ? *table : sinusoidal_encoding(config.max_len, config.d_model);  // (max_len, C)
-    t.similarity = Tensor({t.pe.dim(0), t.pe.dim(0)});                            // (max_len, max_len)
+    t.pe =
+        table ? *table : sinusoidal_encoding(config.max_len, config.d_model, config.sinusoid_layout);  // (max_len, C)
+    t.similarity = Tensor({t.pe.dim(0), t.pe.dim(0)});  // (max_len, max_len)
     t.similarity.matrix().noalias() = t.pe.matrix() * t.pe.matrix().transpose();
     t.positions = numbers(t.pe.dim(0));
     t.dims = numbers(t.pe.dim(1));

@@ -107,6 +107,12 @@ inline std::vector<FamilyModel> hugging_face_models() {
     switched.activation = Activation::gelu;
     switched.positional = Positional::none;
     models.push_back({"llama post-norm, gelu, no positions", switched, llama.weights, llama_in});
+    // Marian: sinusoids in halves, a decoder that starts from <pad>, no final norms.
+    const Model marian = fixture_model("hf_marian");
+    ForwardInputs marian_in;
+    marian_in.src_ids = {5, 17, 9, 30, 12, 0};
+    marian_in.tgt_ids = {marian.config.pad_id, 8, 21, 3, 14};
+    models.push_back({"marian", marian.config, marian.weights, marian_in});
     return models;
 }
 

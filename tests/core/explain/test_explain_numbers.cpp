@@ -322,3 +322,28 @@ TEST_CASE("GPT-2's numbers: Conv1D formulas, target rows and keys", "[explain]")
     CHECK(p.kind == "probs");  // the next token
     CHECK(p.values.at("row") == "4");
 }
+
+TEST_CASE("Marian's numbers: a sine and its cosine half a width apart, and a target without padding", "[explain]") {
+    const std::vector<FamilyModel> models = hugging_face_models();
+    const FamilyModel& marian = models.back();
+    REQUIRE(marian.name == "marian");
+    Stepper s = marian.stepper();
+    s.run_all();
+    const int64_t C = s.config().d_model;  // 16: sines in columns 0..7, cosines in 8..15
+    const StepId pos = StepId::of(StepKind::position, Stack::encoder);
+    const Tensor& pe = *s.output(pos);                   // (S, C)
+    for (const int64_t dim : {int64_t{2}, C / 2 + 2}) {  // either column of pair 2 explains pair 2
+        const Explanation e = explained(s, pos, {0, 3, static_cast<int>(dim)});
+        CHECK(e.kind == "pos_sinusoidal_halves");
+        CHECK(e.values.at("sin_col") == "2");
+        CHECK(e.values.at("cos_col") == std::to_string(C / 2 + 2));
+        CHECK(e.values.at("two_i") == "4");
+        check_value(e, "sin", pe.row(3)(2));
+        check_value(e, "cos", pe.row(3)(C / 2 + 2));
+        check_value(e, "angle", 3.0 / std::pow(10000.0, 4.0 / static_cast<double>(C)));
+    }
+    const Explanation keep = explained(s, StepId::of(StepKind::padding_mask, Stack::decoder), {0, -1, -1});
+    CHECK(keep.kind == "mask.tgt_padding_start");
+    CHECK(keep.values.at("n") == "5");
+    CHECK(keep.values.at("keep") == "1 1 1 1 1");
+}

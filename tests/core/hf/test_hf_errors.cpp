@@ -39,7 +39,8 @@ TEST_CASE("config.json errors name the field", "[hf]") {
     using Catch::Contains;
     CHECK_THAT(
         error_of("hf_gpt2", [](auto& j) { j["model_type"] = "t5"; }),
-        Contains("config.json: unsupported model_type \"t5\" (supported: gpt2, bert, llama, mistral, qwen2, qwen3)"));
+        Contains("config.json: unsupported model_type \"t5\" (supported: gpt2, bert, llama, mistral, qwen2, qwen3, "
+                 "marian)"));
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j.erase("n_embd"); }),
                Contains("config.json: missing field \"n_embd\""));
     CHECK_THAT(error_of("hf_bert", [](auto& j) { j.erase("intermediate_size"); }),
@@ -59,10 +60,11 @@ TEST_CASE("config.json errors name the field", "[hf]") {
     // The Llama template's families.
     CHECK_THAT(error_of("hf_llama", [](auto& j) { j["num_key_value_heads"] = 3; }),
                Contains("num_key_value_heads 3 does not divide num_attention_heads 4"));
-    CHECK_THAT(error_of("hf_llama", [](auto& j) {
-                   j["num_attention_heads"] = 5;
-                   j["num_key_value_heads"] = 5;
-               }),
+    CHECK_THAT(error_of("hf_llama",
+                        [](auto& j) {
+                            j["num_attention_heads"] = 5;
+                            j["num_key_value_heads"] = 5;
+                        }),
                Contains("num_attention_heads 5 does not divide hidden_size 32 and there is no head_dim"));
     CHECK_THAT(error_of("hf_llama",
                         [](auto& j) {
@@ -84,6 +86,23 @@ TEST_CASE("config.json errors name the field", "[hf]") {
                             j["eos_token_id"] = {999, 2};
                         }),
                Contains("field \"eos_token_id\" 999 is not an id of the vocabulary"));
+
+    // Marian: one width for both stacks, shared embeddings, the static post-LN layout.
+    CHECK_THAT(error_of("hf_marian", [](auto& j) { j["decoder_attention_heads"] = 2; }),
+               Contains("decoder_attention_heads must equal encoder_attention_heads 4 (one width for both stacks)"));
+    CHECK_THAT(error_of("hf_marian", [](auto& j) { j["decoder_ffn_dim"] = 64; }),
+               Contains("decoder_ffn_dim must equal encoder_ffn_dim 32"));
+    CHECK_THAT(error_of("hf_marian", [](auto& j) { j["share_encoder_decoder_embeddings"] = false; }),
+               Contains("field \"share_encoder_decoder_embeddings\" false is not supported (only true)"));
+    CHECK_THAT(error_of("hf_marian", [](auto& j) { j["normalize_before"] = true; }),
+               Contains("field \"normalize_before\" true is not supported (only false)"));
+    CHECK_THAT(error_of("hf_marian", [](auto& j) { j["decoder_start_token_id"] = 100000; }),
+               Contains("field \"decoder_start_token_id\" 100000 is not an id of the vocabulary"));
+    CHECK_THAT(error_of("hf_marian", [](auto& j) { j["encoder_attention_heads"] = 3; }),
+               Contains("encoder_attention_heads 3 does not divide d_model 16"));
+    CHECK_THAT(error_of("hf_marian_untied", nullptr,
+                        test::rename_tensors([](const std::string& n) { return n == "lm_head.weight" ? "" : n; })),
+               Contains("missing tensor 'lm_head.weight' (48, 16)"));
 
     CHECK(config_error("{\"model_type\": \"gpt2\", ") == "not valid JSON");
     CHECK(config_error("[\"gpt2\"]") == "not a JSON object");

@@ -159,7 +159,7 @@ TEST_CASE("a weight edit copies the mapped tensor; the mapping and other snapsho
 }
 
 TEST_CASE("an opened Hugging Face model saves as our model file and loads back the same", "[hf]") {
-    for (const char* fixture : {"hf_gpt2", "hf_bert"}) {
+    for (const char* fixture : {"hf_gpt2", "hf_bert", "hf_marian"}) {
         INFO(fixture);
         const LoadedModel loaded = open(hf_fixture(fixture));
         test::TempFolder folder;
