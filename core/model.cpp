@@ -27,11 +27,12 @@ Status check_vocab(const Vocab& vocab, int expected_size, const Model& m, const 
     return ok_status();
 }
 
-Result<Tokenized> encode_text(const std::optional<Vocab>& vocab, const Model& model, std::string_view text,
-                              const std::string& what) {
+// `subword`: the side's subword tokenizer, or null.
+Result<Tokenized> encode_text(const std::optional<Vocab>& vocab, const SubwordTokenizer* subword, const Model& model,
+                              std::string_view text, const std::string& what) {
     if (!vocab) return Error{"this model has no " + what + " vocabulary; give token ids instead of text"};
-    if (model.subword_tokenizer) {
-        auto encoded = model.subword_tokenizer->encode(text);
+    if (subword) {
+        auto encoded = subword->encode(text);
         if (!encoded) return Error{what + " text: " + encoded.error().message};
         return std::move(encoded->tokens);
     }
@@ -76,7 +77,7 @@ std::string tokenizer_name(const Model& model) {
 }
 
 Result<Tokenized> encode_source_text(const Model& model, std::string_view text) {
-    auto t = encode_text(model.src_vocab, model, text, "source");
+    auto t = encode_text(model.src_vocab, model.subword_tokenizer.get(), model, text, "source");
     if (!t || model.subword_tokenizer) return t;
     t->ids.push_back(model.config.eos_id);
     t->pieces.push_back(kEosToken);
@@ -84,8 +85,23 @@ Result<Tokenized> encode_source_text(const Model& model, std::string_view text) 
 }
 
 Result<Tokenized> encode_target_text(const Model& model, std::string_view text) {
-    auto t = encode_text(model.tgt_vocab, model, text, "target");
-    if (!t || model.subword_tokenizer) return t;
+    const auto& target = model.target_subword_tokenizer ? model.target_subword_tokenizer : model.subword_tokenizer;
+    auto t = encode_text(model.tgt_vocab, target.get(), model, text, "target");
+    if (!t) return t;
+    if (model.subword_tokenizer) {
+        if (model.config.arch != Arch::encoder_decoder) return t;
+        // A translator's tokenizer gives the labels, ending with </s>; the decoder reads them shifted right,
+        // after decoder_start_token_id (Hugging Face's shift_tokens_right).
+        if (!t->ids.empty() && t->ids.back() == model.config.eos_id) {
+            t->ids.pop_back();
+            t->pieces.pop_back();
+            std::erase(t->unknown, static_cast<int>(t->ids.size()));
+        }
+        t->ids.insert(t->ids.begin(), model.config.sos_id);
+        t->pieces.insert(t->pieces.begin(), target->vocab().token(model.config.sos_id));
+        for (int& u : t->unknown) ++u;
+        return t;
+    }
     t->ids.insert(t->ids.begin(), model.config.sos_id);
     t->pieces.insert(t->pieces.begin(), kSosToken);
     for (int& u : t->unknown) ++u;

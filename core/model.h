@@ -32,6 +32,9 @@ struct Model {
     // copies. When set, text goes through it instead of `tokenizer`, and its side's vocabulary is
     // the tokenizer's, padded with "<?id>" up to the config's vocabulary size.
     std::shared_ptr<const SubwordTokenizer> subword_tokenizer;
+    // The target side's, where it is not subword_tokenizer (Marian's target.spm); null: subword_tokenizer
+    // reads both sides.
+    std::shared_ptr<const SubwordTokenizer> target_subword_tokenizer = nullptr;
 };
 
 // A randomly initialised preset. Without vocabularies it uses default_char_vocab() and
@@ -47,7 +50,9 @@ Status check_model(const Model& model);
 std::string tokenizer_name(const Model& model);
 
 // Source text becomes its tokens followed by <eos>; target text becomes <sos> followed by its tokens.
-// A subword tokenizer adds what its model was trained with instead: [CLS] … [SEP] for BERT, nothing for GPT-2.
+// A subword tokenizer adds what its model was trained with instead: [CLS] … [SEP] for BERT, nothing for GPT-2;
+// a translator's (Marian's) source ends with </s>, and its target is decoder_start_token_id (<pad>) followed
+// by the tokens, without the </s> its labels end with.
 Result<Tokenized> encode_source_text(const Model& model, std::string_view text);
 Result<Tokenized> encode_target_text(const Model& model, std::string_view text);
 

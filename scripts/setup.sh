@@ -8,7 +8,7 @@ ATTNLAB_BUILD="${ATTNLAB_BUILD:-$ATTNLAB_ROOT/build}"
 
 ATTNLAB_PACKAGES=(
   build-essential cmake pkg-config
-  libeigen3-dev nlohmann-json3-dev catch2 libbenchmark-dev
+  libeigen3-dev nlohmann-json3-dev libsentencepiece-dev catch2 libbenchmark-dev
   libimgui-dev libglfw3-dev libstb-dev
   xvfb xauth fonts-nanum fonts-dejavu-core
 )

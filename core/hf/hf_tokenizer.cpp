@@ -4,6 +4,8 @@
 #include "io/file_bytes.h"
 #include "text/byte_level_bpe.h"
 #include "text/json_bpe.h"
+#include "text/marian_tokenizer.h"
+#include "text/sentencepiece_tokenizer.h"
 #include "text/wordpiece.h"
 
 #include <nlohmann/json.hpp>
@@ -23,6 +25,12 @@ struct FileText {
     TokenizerFile view() const { return {name, text}; }
 };
 
+// What a folder's tokenizer files make: one tokenizer for its text, or Marian's two.
+struct FolderTokenizers {
+    std::shared_ptr<const SubwordTokenizer> text;    // null: no tokenizer files
+    std::shared_ptr<const SubwordTokenizer> target;  // set when the target side has its own (Marian)
+};
+
 Result<std::optional<FileText>> read_if_present(const std::string& dir, const char* file_name) {
     const std::string path = dir + "/" + file_name;
     if (!io::is_regular_file(path)) return std::optional<FileText>();
@@ -31,12 +39,20 @@ Result<std::optional<FileText>> read_if_present(const std::string& dir, const ch
     return std::optional<FileText>(FileText{io::display_path(path), std::string(bytes->begin(), bytes->end())});
 }
 
+// tokenizer_config.json as a JSON object, or an error naming it.
+Result<nlohmann::json> config_object(const FileText& file) {
+    auto json = nlohmann::json::parse(file.text, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded() || !json.is_object()) return Error{file.name + ": not a JSON object"};
+    return json;
+}
+
 // tokenizer_config.json's lower-casing settings; absent fields keep BERT's defaults.
 Result<WordPieceOptions> read_wordpiece_options(const std::optional<FileText>& file) {
     WordPieceOptions options;
     if (!file) return options;
-    const auto json = nlohmann::json::parse(file->text, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded() || !json.is_object()) return Error{file->name + ": not a JSON object"};
+    const auto parsed = config_object(*file);
+    if (!parsed) return parsed.error();
+    const nlohmann::json& json = *parsed;
     if (auto it = json.find("do_lower_case"); it != json.end()) {
         if (!it->is_boolean()) return Error{file->name + ": \"do_lower_case\" is not true or false"};
         options.lower_case = it->get<bool>();
@@ -44,6 +60,21 @@ Result<WordPieceOptions> read_wordpiece_options(const std::optional<FileText>& f
     if (auto it = json.find("strip_accents"); it != json.end() && !it->is_null()) {
         if (!it->is_boolean()) return Error{file->name + ": \"strip_accents\" is not true, false or null"};
         options.strip_accents = it->get<bool>();
+    }
+    return options;
+}
+
+// tokenizer_config.json's add_bos_token and add_eos_token; absent or null fields keep LlamaTokenizer's defaults.
+Result<SentencePieceOptions> read_sentencepiece_options(const std::optional<FileText>& file) {
+    SentencePieceOptions options;
+    if (!file) return options;
+    const auto json = config_object(*file);
+    if (!json) return json.error();
+    for (auto [key, flag] : {std::pair{"add_bos_token", &options.add_bos}, {"add_eos_token", &options.add_eos}}) {
+        const auto it = json->find(key);
+        if (it == json->end() || it->is_null()) continue;
+        if (!it->is_boolean()) return Error{file->name + ": \"" + key + "\" is not true or false"};
+        *flag = it->get<bool>();
     }
     return options;
 }
@@ -79,14 +110,59 @@ Result<std::shared_ptr<const SubwordTokenizer>> read_bert_tokenizer(const std::s
 }
 
 // The Llama template's tokenizer.json: byte-level BPE or BPE with byte fallback, with the BOS its template adds.
-Result<std::shared_ptr<const SubwordTokenizer>> read_json_tokenizer(const std::string& dir, AttachedTokenizer& seen) {
+// Without one, its tokenizer.model (SentencePiece), with tokenizer_config.json's add_bos_token and add_eos_token.
+Result<std::shared_ptr<const SubwordTokenizer>> read_llama_tokenizer(const std::string& dir, AttachedTokenizer& seen) {
     auto file = read_if_present(dir, "tokenizer.json");
     if (!file) return file.error();
-    if (!*file) return std::shared_ptr<const SubwordTokenizer>();
-    auto tokenizer = JsonBpeTokenizer::from_json((*file)->view());
+    if (*file) {
+        auto tokenizer = JsonBpeTokenizer::from_json((*file)->view());
+        if (!tokenizer) return tokenizer.error();
+        seen.files_read = {"tokenizer.json"};
+        return std::shared_ptr<const SubwordTokenizer>(std::make_shared<JsonBpeTokenizer>(std::move(*tokenizer)));
+    }
+    auto model = read_if_present(dir, "tokenizer.model");
+    if (!model) return model.error();
+    if (!*model) return std::shared_ptr<const SubwordTokenizer>();
+    auto config = read_if_present(dir, "tokenizer_config.json");
+    if (!config) return config.error();
+    auto options = read_sentencepiece_options(*config);
+    if (!options) return options.error();
+    auto tokenizer = SentencePieceTokenizer::from_model((*model)->view(), *options);
     if (!tokenizer) return tokenizer.error();
-    seen.files_read = {"tokenizer.json"};
-    return std::shared_ptr<const SubwordTokenizer>(std::make_shared<JsonBpeTokenizer>(std::move(*tokenizer)));
+    seen.files_read = {"tokenizer.model"};
+    if (*config) seen.files_read.push_back("tokenizer_config.json");
+    return std::shared_ptr<const SubwordTokenizer>(std::make_shared<SentencePieceTokenizer>(std::move(*tokenizer)));
+}
+
+// Marian's source.spm (source text), target.spm (target text) and vocab.json (the ids of both).
+Result<FolderTokenizers> read_marian_tokenizers(const std::string& dir, AttachedTokenizer& seen) {
+    const char* names[3] = {"source.spm", "target.spm", "vocab.json"};
+    std::optional<FileText> files[3];
+    for (int k = 0; k < 3; ++k) {
+        auto file = read_if_present(dir, names[k]);
+        if (!file) return file.error();
+        files[k] = std::move(*file);
+    }
+    if (!files[0] && !files[1] && !files[2]) return FolderTokenizers{};
+    for (int k = 0; k < 3; ++k)
+        if (!files[k])
+            return Error{io::display_path(dir) + ": has no " + names[k] +
+                         "; Marian's tokenizer needs source.spm, target.spm and vocab.json"};
+    auto source = MarianTokenizer::from_files(files[0]->view(), files[1]->view(), files[2]->view());
+    if (!source) return source.error();
+    seen.files_read = {"vocab.json", "source.spm", "target.spm"};
+    auto target = std::make_shared<MarianTokenizer>(source->target_side());
+    return FolderTokenizers{std::make_shared<MarianTokenizer>(std::move(*source)), std::move(target)};
+}
+
+// The tokenizers of the model's family, from the files the hub's folders of that family have.
+Result<FolderTokenizers> read_family_tokenizers(const std::string& dir, Family family, AttachedTokenizer& seen) {
+    if (family == Family::marian) return read_marian_tokenizers(dir, seen);
+    auto tokenizer = family == Family::gpt2   ? read_gpt2_tokenizer(dir, seen)
+                     : family == Family::bert ? read_bert_tokenizer(dir, seen)
+                                              : read_llama_tokenizer(dir, seen);
+    if (!tokenizer) return tokenizer.error();
+    return FolderTokenizers{std::move(*tokenizer), nullptr};
 }
 
 // The tokenizer's vocabulary as the model's (V tokens): ids the tokenizer never produces are "<?id>".
@@ -111,32 +187,33 @@ const char* tokenizer_files_expected(Family family) {
         case Family::llama:
         case Family::mistral:
         case Family::qwen2:
-        case Family::qwen3: return "tokenizer.json";
+        case Family::qwen3: return "tokenizer.json or tokenizer.model";
+        case Family::marian: return "source.spm + target.spm + vocab.json";
     }
     return "";
 }
 
 Result<AttachedTokenizer> attach_tokenizer(const std::string& dir, Model& model) {
     AttachedTokenizer seen;
-    const Family family = model.config.family;
-    auto tokenizer = family == Family::gpt2   ? read_gpt2_tokenizer(dir, seen)
-                     : family == Family::bert ? read_bert_tokenizer(dir, seen)
-                                              : read_json_tokenizer(dir, seen);
-    if (!tokenizer) return tokenizer.error();
-    for (const char* name : {"vocab.json", "merges.txt", "vocab.txt", "tokenizer.json", "tokenizer_config.json",
-                             "special_tokens_map.json"}) {
+    auto tokenizers = read_family_tokenizers(dir, model.config.family, seen);
+    if (!tokenizers) return tokenizers.error();
+    for (const char* name : {"vocab.json", "merges.txt", "vocab.txt", "tokenizer.json", "tokenizer.model", "source.spm",
+                             "target.spm", "tokenizer_config.json", "special_tokens_map.json"}) {
         const bool read = std::find(seen.files_read.begin(), seen.files_read.end(), name) != seen.files_read.end();
         if (!read && io::is_regular_file(dir + "/" + name)) seen.files_unread.push_back(name);
     }
-    if (!*tokenizer) return seen;
+    if (!tokenizers->text) return seen;
 
-    const bool decoder = model.config.has_decoder();  // GPT-2 and the Llama template read the target side
-    const int vocab_size = decoder ? model.config.tgt_vocab_size : model.config.src_vocab_size;
-    auto vocab =
-        model_side_vocab((*tokenizer)->vocab(), vocab_size, io::display_path(dir + "/" + seen.files_read.front()));
+    // GPT-2 and the Llama template read the target side, BERT the source side, Marian both (one vocabulary).
+    const auto vocab =
+        model_side_vocab(tokenizers->text->vocab(),
+                         model.config.has_decoder() ? model.config.tgt_vocab_size : model.config.src_vocab_size,
+                         io::display_path(dir + "/" + seen.files_read.front()));
     if (!vocab) return vocab.error();
-    (decoder ? model.tgt_vocab : model.src_vocab) = std::move(*vocab);
-    model.subword_tokenizer = std::move(*tokenizer);
+    if (model.config.has_encoder()) model.src_vocab = *vocab;
+    if (model.config.has_decoder()) model.tgt_vocab = *vocab;
+    model.subword_tokenizer = std::move(tokenizers->text);
+    model.target_subword_tokenizer = std::move(tokenizers->target);
     return seen;
 }
 
