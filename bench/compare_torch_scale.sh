@@ -18,24 +18,18 @@ dir="${2:-/tmp/attnlab-gpt2-124m}"
 rounds="${ROUNDS:-1}"
 lengths="${LENGTHS:-64 256 1024}"
 
-source "$root/bench/install_torch.sh"
+source "$root/bench/compare_common.sh"
 [ -f "$dir/model.safetensors" ] || /usr/bin/python3 "$root/tests/golden/make_hf_golden.py" --gpt2-124m "$dir"
 
 reps_for() {  # reps_for TOKENS: the runs one process times (after its two warm-up runs)
   if [ -n "${REPS:-}" ]; then echo "$REPS"; elif [ "$1" -le 64 ]; then echo 10; elif [ "$1" -le 256 ]; then echo 5; else echo 3; fi
 }
 
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for t in $lengths; do
   reps=$(reps_for "$t")
   for _ in $(seq "$rounds"); do
     echo "tokens $t: attnlab, PyTorch 1 thread, PyTorch 2 threads, GEMM bound ($reps reps)" >&2
-    "$cli" bench "$dir" --tgt-len "$t" --reps "$reps" --opens 1 --json >> "$work/attnlab-$t"
-    /usr/bin/python3 "$root/bench/torch_gpt2.py" "$dir" --tgt-len "$t" --reps "$reps" --opens 1 --threads 1 >> "$work/torch-$t"
-    /usr/bin/python3 "$root/bench/torch_gpt2.py" "$dir" --tgt-len "$t" --reps "$reps" --opens 1 --threads 2 >> "$work/torch-$t"
-    "$cli" bench "$dir" --tgt-len "$t" --gemm-bound --json >> "$work/bound-$t"
+    measure_round "$t" "$cli" "$dir" torch_gpt2.py "$t" "$reps"
   done
 done
 for _ in $(seq "$rounds"); do
@@ -43,54 +37,31 @@ for _ in $(seq "$rounds"); do
   "$cli" bench --preset base --src-len 32 --tgt-len 32 --reps "${REPS:-20}" --json >> "$work/attnlab-base"
   "$cli" bench --preset base --src-len 32 --tgt-len 32 --gemm-bound --json >> "$work/bound-base"
 done
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+machine_facts
+report "$lengths" "$rounds" <<'PY'
+import sys
 
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-isa=$(grep -m1 -o -w -e avx512f -e avx2 /proc/cpuinfo | sort -u | tr '\n' ' ' || true)
-commit=$(git -C "$root" rev-parse --short HEAD 2> /dev/null || echo "?")
-/usr/bin/python3 - "$work" "$lengths" "$cpu" "$(nproc)" "${isa% }; PyTorch on OpenBLAS's ${OPENBLAS_CORETYPE:-own choice of} kernels" "$load_before" "$load_after" "$commit" "$rounds" <<'PY'
-import datetime, json, statistics, sys
+from compare_report import bound_kernels_line, fastest_threads, machine_line, mb, median, ms, runs
 
-work, lengths, cpu, cores, isa, load_before, load_after, commit, rounds = sys.argv[1:]
-
-def runs(name):
-    with open(f"{work}/{name}") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-def median(rows, key):
-    return statistics.median(r[key] for r in rows)
-
-def ms(x):
-    return f"{x / 1000:.2f} s" if x >= 1000 else f"{x:.1f} ms"
-
-def mb(x):
-    return f"{x / 1024:.2f} GiB" if x >= 1024 else f"{x:.0f} MiB"
-
-threads = runs(f"attnlab-{lengths.split()[0]}")[0]["threads"]
-print(f"{datetime.date.today().isoformat()}, attnlab {commit}: {cpu}, {cores} cores, {isa}; "
-      f"load average {load_before} before, {load_after} after; attnlab on {threads} threads; "
-      f"medians of {rounds} alternating round(s)")
+lengths, rounds = sys.argv[1:]
+print(machine_line(runs(f"attnlab-{lengths.split()[0]}")[0]["threads"], rounds))
 print()
 print("| tokens | attnlab traced | PyTorch untraced (threads) | speed-up (goal ≥ 1.5×) | GEMM bound (GFLOP/s) "
       "| attnlab ÷ bound (goal ≤ 1.5×) | attnlab peak RSS | PyTorch peak RSS |")
 print("|---|---|---|---|---|---|---|---|")
 for t in lengths.split():
-    ours, theirs, bound = runs(f"attnlab-{t}"), runs(f"torch-{t}"), runs(f"bound-{t}")
+    ours, bound = runs(f"attnlab-{t}"), runs(f"bound-{t}")
     a = median(ours, "median_ms")
-    # the faster thread count, by the median over rounds of each
-    by_threads = {n: [r for r in theirs if r["threads"] == n] for n in sorted({r["threads"] for r in theirs})}
-    n_best = min(by_threads, key=lambda n: median(by_threads[n], "median_ms"))
-    p = median(by_threads[n_best], "median_ms")
+    n_best, theirs = fastest_threads(runs(f"torch-{t}"))  # the faster thread count, by the median over rounds
+    p = median(theirs, "median_ms")
     b = median(bound, "bound_ms")
     print(f"| {t} | {ms(a)} | {ms(p)} ({n_best}) | {p / a:.2f}× | {ms(b)} ({median(bound, 'gflops'):.0f}) "
           f"| {a / b:.2f}× | {mb(max(r['peak_rss_mb'] for r in ours))} "
-          f"| {mb(max(r['peak_rss_mb'] for r in by_threads[n_best]))} |")
+          f"| {mb(max(r['peak_rss_mb'] for r in theirs))} |")
 ours, bound = runs("attnlab-base"), runs("bound-base")
 a, b = median(ours, "median_ms"), median(bound, "bound_ms")
 print(f"| paper base, 32+32 | {ms(a)} | – | – | {ms(b)} ({median(bound, 'gflops'):.0f}) | {a / b:.2f}× "
       f"| {mb(max(r['peak_rss_mb'] for r in ours))} | – |")
-kernels = sorted({f"{p['kernel']} ({p['split']})" for r in runs("bound-base") + [x for t in lengths.split()
-                  for x in runs(f"bound-{t}")] for p in r["products"]})
 print()
-print("GEMM bound: each product's fastest way among those timed: " + ", ".join(kernels) + ".")
+print(bound_kernels_line(runs("bound-base") + [x for t in lengths.split() for x in runs(f"bound-{t}")]))
 PY
