@@ -310,6 +310,67 @@ def make_hf_folder():
     write(t, "bad_empty", b"")
 
 
+SHARDS = ["model-00001-of-00003.safetensors", "model-00002-of-00003.safetensors", "model-00003-of-00003.safetensors"]
+
+
+def sharded_input(index, shards):
+    """fuzz_sharded_index's input: the index, then up to three shards, each but the last after its 4-byte length."""
+    text = (json.dumps(index, indent=1) if isinstance(index, dict) else index)
+    parts = [text.encode() if isinstance(text, str) else text] + list(shards)
+    out = b""
+    for i, part in enumerate(parts):
+        out += part if i == 3 else struct.pack("<I", len(part)) + part
+    return out
+
+
+def split_index(tensors, groups, file_of=None):
+    """The shards holding `groups` (lists of tensor positions) and the index naming them (or file_of's files)."""
+    shards, weight_map = [], {}
+    for g, positions in enumerate(groups):
+        shards.append(safetensors([tensors[i] for i in positions]))
+        for i in positions:
+            weight_map[tensors[i][0]] = SHARDS[g]
+    if file_of:
+        weight_map.update(file_of)
+    size = sum(4 * numel(shape) for _, shape, _ in tensors)
+    return {"metadata": {"total_size": size}, "weight_map": weight_map}, shards
+
+
+def make_sharded_index():
+    t = "fuzz_sharded_index"
+    g = gpt2_tensors()  # fuzz_sharded_index's config.json is GPT2_CONFIG
+    n = len(g)
+    three = [list(range(0, 5)), list(range(5, 10)), list(range(10, n))]
+    index, shards = split_index(g, three)
+    write(t, "gpt2_three_shards", sharded_input(index, shards))
+    index2, shards2 = split_index(g, [list(range(0, 7)), list(range(7, n))])
+    write(t, "gpt2_two_shards", sharded_input(index2, shards2))
+    index1, shards1 = split_index(g, [list(range(n))])
+    write(t, "gpt2_one_shard", sharded_input(index1, shards1))
+    f16 = [safetensors([g[i] for i in grp], dtype="F16") for grp in three]
+    write(t, "gpt2_three_shards_f16", sharded_input(index, f16))
+    write(t, "gpt2_prefixed_names", sharded_input(*split_index(gpt2_tensors(prefix="transformer."), three)))
+    extra = safetensors([g[i] for i in three[2]] + [("unlisted", [2], [1.0, 2.0])])
+    write(t, "extra_tensor_not_in_index", sharded_input(index, shards[:2] + [extra]))
+    write(t, "bad_missing_shard", sharded_input(index, shards[:2]))
+    write(t, "bad_truncated_shard", sharded_input(index, [shards[0], shards[1][:-5], shards[2]]))
+    wrong = split_index(g, three, {g[0][0]: SHARDS[1]})[0]
+    write(t, "bad_tensor_in_wrong_shard", sharded_input(wrong, shards))
+    twice = [shards[0], safetensors([g[i] for i in three[1]] + [g[0]]), shards[2]]
+    write(t, "bad_tensor_in_two_shards", sharded_input(index, twice))
+    write(t, "bad_path_out_of_folder", sharded_input(split_index(g, three, {g[1][0]: "../" + SHARDS[0]})[0], shards))
+    write(t, "bad_names_index_itself", sharded_input(split_index(g, three, {g[1][0]: "model.safetensors.index.json"})[0],
+                                                     shards))
+    write(t, "bad_file_not_string", sharded_input(split_index(g, three, {g[2][0]: 3})[0], shards))
+    write(t, "bad_missing_tensor", sharded_input(split_index(g, [three[0], three[1], three[2][:-1]])[0],
+                                                 [shards[0], shards[1], safetensors([g[i] for i in three[2][:-1]])]))
+    write(t, "bad_index_no_weight_map", sharded_input({"metadata": {}}, shards))
+    write(t, "bad_index_empty_weight_map", sharded_input({"weight_map": {}}, shards))
+    write(t, "bad_index_not_object", sharded_input("[1, 2]", shards))
+    write(t, "bad_index_truncated", sharded_input(json.dumps(index)[:40], shards))
+    write(t, "bad_empty", b"")
+
+
 if __name__ == "__main__":
     if CORPUS.exists():
         shutil.rmtree(CORPUS)
@@ -318,5 +379,6 @@ if __name__ == "__main__":
     make_vocab()
     make_tokenizers()
     make_hf_folder()
+    make_sharded_index()
     total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
     print(f"{sum(1 for p in CORPUS.rglob('*') if p.is_file())} files, {total} bytes in {CORPUS}")

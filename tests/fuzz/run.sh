@@ -13,7 +13,7 @@ if ! [[ "$SECONDS_PER_TARGET" =~ ^[0-9]+$ ]] || (( SECONDS_PER_TARGET < 1 )); th
 fi
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD="$ROOT/build-fuzz"
-TARGETS=(fuzz_safetensors fuzz_config_json fuzz_vocab fuzz_tokenizers fuzz_hf_folder)
+TARGETS=(fuzz_safetensors fuzz_config_json fuzz_vocab fuzz_tokenizers fuzz_hf_folder fuzz_sharded_index)
 if (( $# > 1 )); then
   for t in "${@:2}"; do
     [[ " ${TARGETS[*]} " == *" $t "* ]] || { echo "unknown target $t (one of: ${TARGETS[*]})" >&2; exit 2; }
