@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <utility>
+#include <vector>
 
 namespace attnlab::gui {
 
@@ -329,7 +330,12 @@ void App::draw_menu(FrameRequests& req) {
     if (ImGui::BeginMenu(tr(ko, "Tour"))) {
         for (size_t i = 0; i < tour_.chapters().size(); ++i) {
             const TourChapter& c = tour_.chapters()[i];
-            const std::string label = "§" + c.section + "  " + c.in(ko ? Language::korean : Language::english).title;
+            const Language language = ko ? Language::korean : Language::english;
+            if (!c.part.empty() && c.part_index == 0) {  // a part's chapters under its title
+                ImGui::Separator();
+                ImGui::TextDisabled("%s", c.part_title_in(language).c_str());
+            }
+            const std::string label = (c.part.empty() ? "" : "   ") + ("§" + c.section + "  " + c.in(language).title);
             if (ImGui::MenuItem(label.c_str(), nullptr, tour_.current() == static_cast<int>(i)))
                 open_tour_chapter(static_cast<int>(i));
         }
@@ -355,8 +361,10 @@ void App::draw_view_tabs(const PanelContext& ctx) {
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, gap = 2.0f;
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(gap, gap));
     const bool classroom = view_.settings.classroom;
-    const View* tabs = classroom ? kClassroomViews : kCentralViews;
-    const size_t n_tabs = classroom ? std::size(kClassroomViews) : std::size(kCentralViews);
+    std::vector<View> tabs = classroom ? std::vector<View>(std::begin(kClassroomViews), std::end(kClassroomViews))
+                                       : std::vector<View>(std::begin(kCentralViews), std::end(kCentralViews));
+    if (!classroom && tour_.active()) tabs.insert(tabs.begin(), View::model);  // its side panel is the tour's card
+    const size_t n_tabs = tabs.size();
     for (size_t i = 0; i < n_tabs; ++i) {
         const View v = tabs[i];
         const char* title = ctx.t(view_title(v));
@@ -379,8 +387,11 @@ void App::draw_view_tabs(const PanelContext& ctx) {
 
 // The view the central pane shows: the chosen one, but outside classroom mode the Input, Model and
 // Stepper views are side panels already, and the pane shows the first of its own (as a tab bar would).
+// Outside classroom mode the Input, Model and Stepper views are side panels and the view pane shows positional for
+// them; but during a tour the card takes the Model panel's place, so the Model view (its switches) is a tab.
 View App::shown_view() const {
-    return view_.settings.classroom || is_central(view_.tab) ? view_.tab : View::positional;
+    if (view_.settings.classroom || is_central(view_.tab)) return view_.tab;
+    return tour_.active() && view_.tab == View::model ? View::model : View::positional;
 }
 
 // The open view, in a child that scrolls; in the first frames of a tour chapter it scrolls to the

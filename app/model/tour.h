@@ -8,27 +8,47 @@
 #include "teach/tour.h"
 #include "view_state.h"
 
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace attnlab::gui {
+
+// A chapter's "model" for the tour's own seeded random model in the Llama template (decoder-only, pre-norm
+// RMSNorm, RoPE, SwiGLU, grouped-query attention), and the name the session shows for it.
+inline constexpr const char* kLlamaTinyModel = "llama-tiny";
+inline constexpr uint64_t kLlamaTinySeed = 1;
+std::string llama_tiny_name();
+
+// Which model a chapter with needs runs on: the one the learner had open (kept), or the chapter's own; and
+// when the learner's Llama-family model was replaced, the need it lacked.
+struct TourModelChoice {
+    bool kept = false;
+    std::optional<TourNeed> missing;
+};
 
 class TourRunner {
 public:
     // Reads <assets>/tour/tour.json; a missing or broken file leaves the tour empty and says why.
     Status load(const std::string& assets_dir);
+    void use_chapters(std::vector<TourChapter> chapters) { chapters_ = std::move(chapters), current_ = -1; }  // tests
     const std::vector<TourChapter>& chapters() const { return chapters_; }
     bool active() const { return current_ >= 0; }
     int current() const { return current_; }  // -1: no chapter open
     const TourChapter* chapter() const { return active() ? &chapters_[static_cast<size_t>(current_)] : nullptr; }
 
     // Sets the app up for chapter `index`: its model (reopened, so earlier edits are gone), input,
-    // step and view. On an error (a model that does not load, an unknown step or view name) the
-    // tour closes and the session keeps whatever did load.
+    // step and view. A chapter with needs keeps the open model instead when it has them all (and is
+    // not the tour's own): its input stays and its edits are undone. On an error (a model that does
+    // not load or lacks a need, an unknown step or view name) the tour closes and the session keeps
+    // whatever did load.
     Status open(int index, Session& session, ViewState& view, const std::string& assets_dir);
     // Ends the tour, and predict mode with it: a class that used P in the tour would otherwise find
     // every later step covered, with no chapter card to say why.
     void close(ViewState& view);
     bool task_done(const Session& session, const ViewState& view) const;
+    const TourModelChoice& model_choice() const { return model_choice_; }  // for the open chapter
 
 private:
     // What the chapter's setup left, to compare the learner's edits with.
@@ -37,10 +57,13 @@ private:
         float temperature = 1.0f;
         int pe_dims[2] = {0, 0};
         int experiment_keys = 0;
+        int rope_rows[2] = {0, 0};  // the RoPE view's query m and key n
+        bool norm_first = false;    // the live config's norm placement
     };
     std::vector<TourChapter> chapters_;
     int current_ = -1;
     Baseline baseline_;
+    TourModelChoice model_choice_;
 };
 
 }  // namespace attnlab::gui

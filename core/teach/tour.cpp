@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -24,12 +25,21 @@ constexpr std::pair<const char*, TourTaskKind> kTasks[] = {
     {"change_temperature", TourTaskKind::change_temperature},
     {"change_pe_dims", TourTaskKind::change_pe_dims},
     {"change_experiment_keys", TourTaskKind::change_experiment_keys},
+    {"change_rope_rows", TourTaskKind::change_rope_rows},
+    {"switch_norm_placement", TourTaskKind::switch_norm_placement},
 };
 
-constexpr const char* kChapterFields[] = {"id",          "section",     "model",     "src",    "tgt",
-                                          "src_padding", "tgt_padding", "view",      "step",   "family",
-                                          "stage",       "layer",       "head",      "detail", "playground_experiment",
-                                          "slides",      "task",        "task_step", "en",     "ko"};
+constexpr std::pair<const char*, TourNeed> kNeeds[] = {
+    {"decoder_only", TourNeed::decoder_only}, {"pre_norm", TourNeed::pre_norm},
+    {"rms_norm", TourNeed::rms_norm},         {"rotary", TourNeed::rotary},
+    {"gated_ffn", TourNeed::gated_ffn},       {"grouped_query", TourNeed::grouped_query},
+    {"translator", TourNeed::translator},
+};
+
+constexpr const char* kChapterFields[] = {
+    "id",   "section",   "model", "src",   "tgt",   "src_padding", "tgt_padding",           "view",
+    "step", "family",    "stage", "layer", "head",  "detail",      "playground_experiment", "slides",
+    "task", "task_step", "en",    "ko",    "needs", "part"};
 
 // A key as a message shows it: JSON-quoted, so a hostile key stays one line.
 std::string json_quoted(const std::string& key) {
@@ -111,7 +121,63 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
         return Error{where + ": the task step_past needs \"task_step\""};
     if (auto st = read_text(c, "en", ch.text[0], where); !st) return st.error();
     if (auto st = read_text(c, "ko", ch.text[1], where); !st) return st.error();
+    if (c.contains("needs")) {
+        const std::string bad = where +
+                                ".needs must be an array of: decoder_only, pre_norm, rms_norm, rotary, "
+                                "gated_ffn, grouped_query, translator";
+        if (!c["needs"].is_array()) return Error{bad};
+        for (const json& n : c["needs"]) {
+            const auto* need = std::find_if(std::begin(kNeeds), std::end(kNeeds), [&](const auto& k) {
+                return n.is_string() && n.get<std::string>() == k.first;
+            });
+            if (need == std::end(kNeeds)) return Error{bad};
+            ch.needs.push_back(need->second);
+        }
+    }
+    if (auto st = read_string(c, "part", false, ch.part, where); !st) return st.error();
     return ch;
+}
+
+// "parts": [{"id", "en", "ko"}]: each part's title in both languages, by id.
+Result<std::map<std::string, std::pair<std::string, std::string>>> read_parts(const json& j) {
+    std::map<std::string, std::pair<std::string, std::string>> parts;
+    if (!j.contains("parts")) return parts;
+    const std::string bad = "\"parts\" must be an array of {\"id\", \"en\", \"ko\"}, each a non-empty string";
+    if (!j["parts"].is_array()) return Error{bad};
+    for (const json& p : j["parts"]) {
+        if (!p.is_object() || p.size() != 3) return Error{bad};
+        for (const char* field : {"id", "en", "ko"})
+            if (!p.contains(field) || !p[field].is_string() || p[field].get<std::string>().empty()) return Error{bad};
+        const std::string id = p["id"].get<std::string>();
+        if (!parts.emplace(id, std::pair{p["en"].get<std::string>(), p["ko"].get<std::string>()}).second)
+            return Error{"two parts have the id " + json_quoted(id)};
+    }
+    return parts;
+}
+
+// Gives each chapter of a part its part's titles and its place in it; a part's chapters must stand together.
+Status place_in_parts(std::vector<TourChapter>& chapters,
+                      const std::map<std::string, std::pair<std::string, std::string>>& parts) {
+    std::set<std::string> closed;  // parts whose run of chapters has ended
+    for (size_t i = 0; i < chapters.size(); ++i) {
+        TourChapter& c = chapters[i];
+        if (c.part.empty()) continue;
+        const auto it = parts.find(c.part);
+        if (it == parts.end()) return Error{"chapter " + json_quoted(c.id) + ": unknown part " + json_quoted(c.part)};
+        const bool continues = i > 0 && chapters[i - 1].part == c.part;
+        if (!continues && !closed.insert(c.part).second)
+            return Error{"the chapters of part " + json_quoted(c.part) + " must stand together"};
+        c.part_title[0] = it->second.first;
+        c.part_title[1] = it->second.second;
+        c.part_index = continues ? chapters[i - 1].part_index + 1 : 0;
+    }
+    for (size_t i = chapters.size(); i-- > 0;) {  // each chapter learns the size from the part's last one
+        TourChapter& c = chapters[i];
+        if (c.part.empty()) continue;
+        const bool last = i + 1 == chapters.size() || chapters[i + 1].part != c.part;
+        c.part_size = last ? c.part_index + 1 : chapters[i + 1].part_size;
+    }
+    return ok_status();
 }
 
 Result<std::vector<TourChapter>> parse_checked(std::string_view json_text) {
@@ -124,7 +190,9 @@ Result<std::vector<TourChapter>> parse_checked(std::string_view json_text) {
     if (!j.is_object() || !j.contains("chapters") || !j["chapters"].is_array() || j["chapters"].empty())
         return Error{"must be an object whose \"chapters\" is a non-empty array"};
     for (const auto& item : j.items())
-        if (item.key() != "chapters") return Error{"unknown field " + json_quoted(item.key())};
+        if (item.key() != "chapters" && item.key() != "parts") return Error{"unknown field " + json_quoted(item.key())};
+    auto parts = read_parts(j);
+    if (!parts) return parts.error();
     std::vector<TourChapter> chapters;
     std::set<std::string> ids;
     for (const json& c : j["chapters"]) {
@@ -133,10 +201,36 @@ Result<std::vector<TourChapter>> parse_checked(std::string_view json_text) {
         if (!ids.insert(ch->id).second) return Error{"two chapters have the id " + json_quoted(ch->id)};
         chapters.push_back(std::move(*ch));
     }
+    if (auto st = place_in_parts(chapters, *parts); !st) return st.error();
     return chapters;
 }
 
 }  // namespace
+
+const char* tour_need_name(TourNeed need) {
+    for (const auto& [name, n] : kNeeds)
+        if (n == need) return name;
+    return "?";
+}
+
+bool meets(const ModelConfig& config, TourNeed need) {
+    switch (need) {
+        case TourNeed::decoder_only: return config.arch == Arch::decoder_only;
+        case TourNeed::pre_norm: return config.norm_first;
+        case TourNeed::rms_norm: return config.norm == NormKind::rms_norm;
+        case TourNeed::rotary: return config.positional == Positional::rotary;
+        case TourNeed::gated_ffn: return config.gated_ffn;
+        case TourNeed::grouped_query: return config.kv_heads() < config.n_heads;
+        case TourNeed::translator: return config.arch == Arch::encoder_decoder;
+    }
+    return false;
+}
+
+std::optional<TourNeed> first_unmet(const ModelConfig& config, const std::vector<TourNeed>& needs) {
+    for (TourNeed n : needs)
+        if (!meets(config, n)) return n;
+    return std::nullopt;
+}
 
 Result<std::vector<TourChapter>> parse_tour(std::string_view json_text, const std::string& source) {
     auto chapters = parse_checked(json_text);

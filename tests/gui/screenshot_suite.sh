@@ -42,6 +42,13 @@ extras=("analysis-embeddings --view analysis --settings $out/embeddings.json"
         "changes-headoff --view attention --head-off encoder_self:0:1"
         "positional-rope --view positional --model $root/tests/golden/fixtures/hf_llama --src-file $out/rope_prompt.txt"
         "positional-rope-llama3 --view positional --model $root/tests/golden/fixtures/hf_llama3_scaled --src-file $out/rope_prompt.txt")
+# The tour's part on today's models with a Llama-family model the learner opened: the RoPE chapter keeps hf_llama
+# (its card says so), and the grouped-query chapter gives way to the tour's own model when the one opened
+# (hf_llama_linear, 3 query heads and 3 K/V heads) has no grouped-query attention (its card says why).
+tour_json="$4"
+chapter_of() { grep -B1 '"section":' "$tour_json" | grep -o '"id": "[^"]*"' | grep -n "\"$1\"" | cut -d: -f1; }
+extras+=("tour-rope-hf_llama --tour $(chapter_of rope) --model $root/tests/golden/fixtures/hf_llama --src-file $out/rope_prompt.txt"
+         "tour-gqa-hf_llama_linear --tour $(chapter_of grouped-query) --model $root/tests/golden/fixtures/hf_llama_linear --src-file $out/rope_prompt.txt")
 
 # One X server for the whole suite; each run is a separate attnlab process with fresh settings.
 export out app png_stats limit

@@ -2,6 +2,7 @@
 // switches that change its computation, and making, opening and saving models.
 #include "panels/input_fields.h"
 #include "panels/model_files.h"
+#include "panels/tour_target.h"
 
 #include <cstdio>
 
@@ -110,10 +111,13 @@ void radio(const char* label, const char* tip, T& value, T mine, bool first = fa
 
 // The Llama template's switches: where its RMSNorms sit, the gate's activation, RoPE or no positions, the final
 // norm. Its weights have no β and no position table, so LayerNorm and added positions are not offered.
-void llama_switches(const PanelContext& ctx, ModelConfig& c) {
+void llama_switches(PanelContext& ctx, ModelConfig& c) {
     switch_row(ctx.t("RMSNorm"));
+    mark_tour_section(ctx, TourTaskKind::switch_norm_placement);  // the tour's switch: shown from the switches
     radio(ctx.t("Pre-norm"), ctx.t("x + Sublayer(RMSNorm(x)), as this model was trained"), c.norm_first, true, true);
+    mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
     radio(ctx.t("Post-norm"), ctx.t("RMSNorm(x + Sublayer(x)), the paper's placement"), c.norm_first, false);
+    mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
     switch_row(ctx.t("Gate"));
     radio("SiLU", "x·σ(x)", c.activation, Activation::silu, true);
     radio("GELU", "x·Φ(x)", c.activation, Activation::gelu);
@@ -142,24 +146,40 @@ void draw_switches(PanelContext& ctx) {
         return;
     }
     switch_row(ctx.t("LayerNorm"));
+    mark_tour_section(ctx, TourTaskKind::switch_norm_placement);
     radio(ctx.t("Post-LN"), ctx.t("LayerNorm(x + Sublayer(x)), as in the paper"), c.norm_first, false, true);
+    mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
     radio(ctx.t("Pre-LN"), ctx.t("x + Sublayer(LayerNorm(x)), as in most later models"), c.norm_first, true);
+    mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
+    // Marian's files have no position table and no final norms; its activation is swish (SiLU) and its sinusoids
+    // are laid out in halves, which a switch can turn into the paper's interleaving.
+    const bool marian = c.family == Family::marian;
     switch_row(ctx.t("Activation"));
     radio("ReLU", "max(0, x)", c.activation, Activation::relu, true);
     radio("GELU", "x·Φ(x)", c.activation, Activation::gelu);
     radio("GELU-tanh", ctx.t("GELU's tanh approximation"), c.activation, Activation::gelu_tanh);
+    if (marian) radio("SiLU", "x·σ(x)", c.activation, Activation::silu);
     switch_row(ctx.t("Positions"));
     radio(ctx.t("Sinusoidal"), ctx.t("fixed sin/cos waves, as in the paper"), c.positional, Positional::sinusoidal,
           true);
-    radio(ctx.t("Learned"), ctx.t("a trained vector per position"), c.positional, Positional::learned);
+    if (!marian) radio(ctx.t("Learned"), ctx.t("a trained vector per position"), c.positional, Positional::learned);
     radio(ctx.t("None"), ctx.t("no positional information at all"), c.positional, Positional::none);
+    if (marian) {
+        switch_row(ctx.t("Sinusoids"));
+        radio(ctx.t("Sines, then cosines"), ctx.t("frequency i at columns i and C/2 + i, as Marian was trained"),
+              c.sinusoid_layout, SinusoidLayout::halves, true);
+        radio(ctx.t("Interleaved"), ctx.t("frequency i at columns 2i and 2i + 1, the paper's layout"),
+              c.sinusoid_layout, SinusoidLayout::interleaved);
+    }
     switch_row(ctx.t("Embedding"));
     ImGui::Checkbox(ctx.t("× √d_model"), &c.scale_embedding);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("multiply embeddings by √C before adding positions"));
-    switch_row(ctx.t("Final norm"));
-    ImGui::Checkbox(ctx.t("after each stack"), &c.final_norm);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("a LayerNorm after the last layer, as torch.nn.Transformer has"));
+    if (!marian) {
+        switch_row(ctx.t("Final norm"));
+        ImGui::Checkbox(ctx.t("after each stack"), &c.final_norm);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", ctx.t("a LayerNorm after the last layer, as torch.nn.Transformer has"));
+    }
     ImGui::EndTable();
     if (c != ctx.config()) note_command(field, ctx.session.set_config(c), ctx.session);
     field_error(ctx.session, field);

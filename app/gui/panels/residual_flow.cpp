@@ -161,23 +161,27 @@ void plus_node(Flow& f, ImVec2 c, const StepId& id, Value v) {
     f.hit(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), tr_noop("Residual add: x + Sublayer(·)"), id, v);
 }
 
-// A LayerNorm box: on the stream (post-LN, value above) or on the branch (pre-LN, value inside).
+// A LayerNorm (or RMSNorm) box: on the stream (post-LN, value above) or on the branch (pre-LN, value inside).
 void norm_box(Flow& f, ImVec2 a, ImVec2 b, const StepId& id, Value v, bool value_inside) {
     f.draw->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg), 0.25f * f.em);
     f.draw->AddRect(a, b, v ? kNormColor : f.dim(), 0.25f * f.em, 0, 1.5f);
-    const ImVec2 ln = ImGui::CalcTextSize("LN");
+    const bool rms = f.ctx.config().norm == NormKind::rms_norm;
+    const char* label = rms ? "RMS" : "LN";
+    const ImVec2 ln = ImGui::CalcTextSize(label);
     const float cx = (a.x + b.x) * 0.5f;
     if (value_inside) {
         const std::string s = format_norm(v);
-        f.draw->AddText(ImVec2(cx - ln.x * 0.5f, a.y + 0.2f * f.em), f.text(), "LN");
+        f.draw->AddText(ImVec2(cx - ln.x * 0.5f, a.y + 0.2f * f.em), f.text(), label);
         f.draw->AddText(ImVec2(cx - ImGui::CalcTextSize(s.c_str()).x * 0.5f, b.y - ln.y - 0.2f * f.em),
                         v ? f.text() : f.dim(), s.c_str());
     } else {
-        f.draw->AddText(ImVec2(cx - ln.x * 0.5f, (a.y + b.y - ln.y) * 0.5f), f.text(), "LN");
+        f.draw->AddText(ImVec2(cx - ln.x * 0.5f, (a.y + b.y - ln.y) * 0.5f), f.text(), label);
         value_above(f, cx, a.y, v);
     }
     f.outline_if_current(a, b, id);
-    f.hit(a, b, tr_noop("LayerNorm: (x − mean) / √(var + ε) · γ + β"), id, v);
+    f.hit(a, b,
+          rms ? tr_noop("RMSNorm: x / √(mean(x²) + ε) · γ") : tr_noop("LayerNorm: (x − mean) / √(var + ε) · γ + β"), id,
+          v);
 }
 
 // The sublayer: its name, then a bar of ‖Sublayer(·)‖ (full = the largest in the stack) and the value.
@@ -294,8 +298,10 @@ void output_row(Flow& f, ImVec2 origin, Value v_in, const StepId& in) {
     }
     stream_segment(f, x, x + 2.0f * em, y, v_out);
     arrow_head(f, ImVec2(x + 2.0f * em, y), ImVec2(1, 0), v_out ? f.text() : f.dim());
-    const char* note =
-        c.final_norm ? tr_noop("final LayerNorm") : tr_noop("no final LayerNorm: the last layer's stream");
+    const bool rms = c.norm == NormKind::rms_norm;
+    const char* note = c.final_norm ? (rms ? tr_noop("final RMSNorm") : tr_noop("final LayerNorm"))
+                                    : (rms ? tr_noop("no final RMSNorm: the last layer's stream")
+                                           : tr_noop("no final LayerNorm: the last layer's stream"));
     f.draw->AddText(ImVec2(x + 2.5f * em, y - ImGui::GetTextLineHeight() * 0.5f), f.dim(),
                     (step_path(f.stack.output) + "  (" + f.ctx.t(note) + ")").c_str());
 }

@@ -42,6 +42,13 @@ bool choose_decoder(PanelContext& ctx) {
 }
 
 void formula_line(const PanelContext& ctx) {
+    if (ctx.config().norm == NormKind::rms_norm) {  // the Llama template's norms: RMSNorm, no mean, no β
+        if (ctx.config().norm_first)
+            ImGui::Text("%s:  x ← x + Sublayer(RMSNorm(x))", ctx.t("Pre-norm"));
+        else
+            ImGui::Text("%s:  x ← RMSNorm(x + Sublayer(x))", ctx.t("Post-norm, as in the paper"));
+        return;
+    }
     if (ctx.config().norm_first)
         ImGui::Text("%s:  x ← x + Sublayer(LN(x))", ctx.t("Pre-LN"));
     else
@@ -73,7 +80,7 @@ struct StreamColumn {
 
 // Every state of the stream in flow order: the input, then per sublayer ⊕ (and LN when post-LN), then the final LN.
 std::vector<StreamColumn> stream_columns(const PanelContext& ctx, const ResidualStack& stack) {
-    const bool pre_ln = ctx.config().norm_first;
+    const bool pre_ln = ctx.config().norm_first, rms = ctx.config().norm == NormKind::rms_norm;
     std::vector<StreamColumn> cols = {{ctx.t("input"), stack.input}};
     for (size_t i = 0; i < stack.layers.size(); ++i)
         for (size_t k = 0; k < stack.layers[i].size(); ++k) {
@@ -83,9 +90,9 @@ std::vector<StreamColumn> stream_columns(const PanelContext& ctx, const Residual
                                                                      : tr_noop("+FFN");
             const std::string layer = std::to_string(i) + " ";
             cols.push_back({layer + ctx.t(add), sub.residual});
-            if (!pre_ln) cols.push_back({layer + "LN" + std::to_string(k + 1), sub.norm});
+            if (!pre_ln) cols.push_back({layer + (rms ? "RMS" : "LN") + std::to_string(k + 1), sub.norm});
         }
-    if (ctx.config().final_norm) cols.push_back({ctx.t("final LN"), stack.output});
+    if (ctx.config().final_norm) cols.push_back({ctx.t(rms ? "final RMS" : "final LN"), stack.output});
     return cols;
 }
 

@@ -10,6 +10,7 @@
 #include "panels/line_plot.h"
 #include "panels/mask_flow.h"
 #include "panels/pe_tables.h"
+#include "panels/tour_target.h"
 #include "panels/word_wrap.h"
 
 #include <algorithm>
@@ -325,6 +326,7 @@ Choice draw_controls(PanelContext& ctx, const SequenceView& seq) {
     s.layer = std::clamp(s.layer, 0, std::max(0, layers - 1));
     s.head = std::clamp(s.head, 0, c.n_heads - 1);
     const float em = ctx.em, slider = 6.0f * em, gap = 1.5f * em;
+    mark_tour_section(ctx, TourTaskKind::change_rope_rows);  // the tour's m and n sliders: shown from here
     value_slider_int(ctx.t("Layer"), "##rope_layer", &s.layer, 0, std::max(0, layers - 1), "%d", slider);
     same_line_if_fits(value_slider_width(ctx.t("Head"), "00", slider), gap);
     value_slider_int(ctx.t("Head"), "##rope_head", &s.head, 0, c.n_heads - 1, "%d", slider);
@@ -342,10 +344,12 @@ Choice draw_controls(PanelContext& ctx, const SequenceView& seq) {
     const float token_slider = std::clamp(T * 0.9f * em, 6.0f * em, 14.0f * em);
     ImGui::PushStyleColor(ImGuiCol_SliderGrab, kQueryColor);
     value_slider_int(ctx.t("Query m"), "##rope_query", &s.query, 0, T - 1, "%d", token_slider);
+    mark_tour_target(ctx, TourTaskKind::change_rope_rows);
     ImGui::PopStyleColor();
     same_line_if_fits(value_slider_width(ctx.t("Key n"), "000", token_slider), gap);
     ImGui::PushStyleColor(ImGuiCol_SliderGrab, kKeyColor);
     value_slider_int(ctx.t("Key n"), "##rope_key", &s.key, 0, T - 1, "%d", token_slider);
+    mark_tour_target(ctx, TourTaskKind::change_rope_rows);
     ImGui::PopStyleColor();
     const std::string offset = format("m − n = %d", s.query - s.key);
     same_line_if_fits(ImGui::CalcTextSize(offset.c_str()).x, gap);

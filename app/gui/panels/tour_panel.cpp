@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ namespace {
 
 const ImVec4 kDoneColor(0.35f, 0.85f, 0.45f, 1.0f);
 const ImVec4 kTaskColor(1.0f, 0.78f, 0.16f, 1.0f);
-constexpr float kTitleScale = 1.15f;  // the chapter's title, a little larger than the text
+const ImVec4 kNoteColor(0.55f, 0.78f, 1.0f, 1.0f);  // which model the chapter runs on
+constexpr float kTitleScale = 1.15f;                // the chapter's title, a little larger than the text
 
 // The height of the card's pinned bottom part as last drawn (its chips and done note come and go).
 struct TourCardLayout {
@@ -44,6 +46,65 @@ float wrapped_height(const std::string& text, float width, float scale = 1.0f) {
     return scale * ImGui::CalcTextSize(text.c_str(), nullptr, false, width / scale).y + ImGui::GetStyle().ItemSpacing.y;
 }
 
+const TourText& chapter_text(const PanelContext& ctx, const TourChapter& c) {
+    return c.in(ctx.view.settings.korean ? Language::korean : Language::english);
+}
+
+// The line over the title: the chapter's number, its part and place in it (if any), and the paper's section.
+std::string chapter_line(const PanelContext& ctx, const TourRunner& tour, const TourChapter& c) {
+    char line[512];
+    const int n = static_cast<int>(tour.chapters().size());
+    if (c.part.empty())
+        std::snprintf(line, sizeof line, "%s %d / %d  ·  §%s", ctx.t("Chapter"), tour.current() + 1, n,
+                      c.section.c_str());
+    else
+        std::snprintf(line, sizeof line, "%s %d / %d  ·  %s %d / %d  ·  §%s", ctx.t("Chapter"), tour.current() + 1, n,
+                      c.part_title_in(ctx.view.settings.korean ? Language::korean : Language::english).c_str(),
+                      c.part_index + 1, c.part_size, c.section.c_str());
+    return line;
+}
+
+// What the model lacks, as the note names it.
+const char* need_label(const PanelContext& ctx, TourNeed need) {
+    switch (need) {
+        case TourNeed::decoder_only: return ctx.t("a decoder-only stack");
+        case TourNeed::pre_norm: return ctx.t("pre-norm sublayers");
+        case TourNeed::rms_norm: return ctx.t("RMSNorm");
+        case TourNeed::rotary: return ctx.t("rotary positions (RoPE)");
+        case TourNeed::gated_ffn: return ctx.t("a gated FFN (SwiGLU)");
+        case TourNeed::grouped_query: return ctx.t("grouped-query attention");
+        case TourNeed::translator: return ctx.t("an encoder and a decoder");
+    }
+    return "";
+}
+
+// For a chapter that needs a kind of model: which model it runs on, and how to run it on a trained one (in full
+// on the part's first chapter and when the learner's model lacked a need; else one line, the rest in `how`).
+// Empty for the other chapters.
+std::string model_note(const PanelContext& ctx, const TourRunner& tour, const TourChapter& c,
+                       std::string* how = nullptr) {
+    if (c.needs.empty()) return "";
+    const TourModelChoice& choice = tour.model_choice();
+    if (choice.kept)
+        return std::string(ctx.t("On the model you opened:")) + " " + model_display_name(ctx.session.model_name());
+    if (c.model != kLlamaTinyModel)  // a paper chapter that a trained translator the learner opens would run on
+        return ctx.t(
+            "On the bundled English → Korean model. To see a real translation's alignment, open a Marian folder "
+            "(Helsinki-NLP's opus-mt: drop it on the window), then this chapter again.");
+    const std::string full = ctx.t(
+        "This runs on a small random Llama-template model, untrained: look at its shapes and steps, "
+        "not its predictions. For a trained one, open a Llama, Mistral or Qwen folder (drop it on the "
+        "window, or Open in the Model view), then this chapter again.");
+    if (choice.missing) {
+        char line[256];
+        std::snprintf(line, sizeof line, ctx.t("The model you had open has no %s."), need_label(ctx, *choice.missing));
+        return std::string(line) + " " + full;
+    }
+    if (c.part_index == 0) return full;
+    if (how) *how = full;
+    return ctx.t("On the tour's random Llama-template model, untrained (hover: how to use a trained one).");
+}
+
 // The height draw_task takes in classroom mode at `width`, its done note counted whether done yet or not (so the
 // card keeps its size when the task is done).
 float classroom_task_height(const PanelContext& ctx, const TourChapter& c, const TourText& t, float width) {
@@ -57,14 +118,13 @@ float classroom_task_height(const PanelContext& ctx, const TourChapter& c, const
 
 // The height the card's content takes in classroom mode at `width`, every part whole: the chapter line, the
 // title, the separator, what to look at (in its box) and the task.
-float classroom_card_height(const PanelContext& ctx, const TourChapter& c, const TourText& t, float width) {
+float classroom_card_height(const PanelContext& ctx, const TourRunner& tour, const TourChapter& c, const TourText& t,
+                            float width) {
     const float spacing = ImGui::GetStyle().ItemSpacing.y;
-    return ImGui::GetTextLineHeightWithSpacing() + wrapped_height(t.title, width, kTitleScale) + spacing +
-           wrapped_height(t.look, width) + spacing + classroom_task_height(ctx, c, t, width);
-}
-
-const TourText& chapter_text(const PanelContext& ctx, const TourChapter& c) {
-    return c.in(ctx.view.settings.korean ? Language::korean : Language::english);
+    const std::string note = model_note(ctx, tour, c);
+    return wrapped_height(chapter_line(ctx, tour, c), width) + wrapped_height(t.title, width, kTitleScale) +
+           (note.empty() ? 0.0f : wrapped_height(note, width)) + spacing + wrapped_height(t.look, width) + spacing +
+           classroom_task_height(ctx, c, t, width);
 }
 
 // The task, whether it is done, what it needs (the source chips when the Input panel is hidden), the buttons.
@@ -116,13 +176,23 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     const TourChapter* c = tour.chapter();
     if (!c) return {};
     const TourText& t = chapter_text(ctx, *c);
-    const int n = static_cast<int>(tour.chapters().size());
 
-    ImGui::TextDisabled("%s %d / %d  ·  §%s", ctx.t("Chapter"), tour.current() + 1, n, c->section.c_str());
     ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", chapter_line(ctx, tour, *c).c_str());
     ImGui::SetWindowFontScale(kTitleScale);
     ImGui::TextUnformatted(t.title.c_str());
     ImGui::SetWindowFontScale(1.0f);
+    std::string how;
+    if (const std::string note = model_note(ctx, tour, *c, &how); !note.empty()) {
+        ImGui::TextColored(kNoteColor, "%s", note.c_str());
+        if (!how.empty() && ImGui::IsItemHovered()) {  // wrapped: one line of it would be wider than the window
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(24.0f * ctx.em);
+            ImGui::TextUnformatted(how.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+    }
     ImGui::PopTextWrapPos();
     ImGui::Separator();
 
@@ -159,7 +229,7 @@ float classroom_tour_card_width(const PanelContext& ctx, const TourRunner& tour,
     const float room = card_h - ImGui::GetFrameHeight() - 2.0f * padding.y;  // under the card's title bar
     const float widest = std::max(narrowest, 0.5f * window_w);
     float w = narrowest;
-    while (w < widest && classroom_card_height(ctx, *c, t, w - 2.0f * padding.x) > room)
+    while (w < widest && classroom_card_height(ctx, tour, *c, t, w - 2.0f * padding.x) > room)
         w = std::min(widest, w + 0.5f * em);
     return std::floor(w);
 }

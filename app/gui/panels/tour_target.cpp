@@ -62,6 +62,8 @@ const char* tour_target_name(TourTaskKind kind) {
         case TourTaskKind::change_temperature: return "the temperature slider";
         case TourTaskKind::change_pe_dims: return "the dimension sliders";
         case TourTaskKind::change_experiment_keys: return "the slider of n";
+        case TourTaskKind::change_rope_rows: return "the query and key sliders";
+        case TourTaskKind::switch_norm_placement: return "the norm placement switch";
     }
     return "";
 }

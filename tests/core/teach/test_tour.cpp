@@ -1,5 +1,6 @@
-// The bundled tour: its chapters cover the paper's sections 3.1-3.5 in both languages; and the
-// parser's refusals of broken tour files.
+// The bundled tour: its chapters cover the paper's sections 3.1-3.5 in both languages, and a part
+// "From the paper to today's models" covers what later models changed; what a chapter needs of its
+// model; and the parser's refusals of broken tour files.
 #include "teach/tour.h"
 
 #include "../test_support.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace attnlab;
 using namespace attnlab::test;
@@ -27,7 +29,7 @@ std::string chapter(const std::string& extra) {
 TEST_CASE("the bundled tour covers sections 3.1 to 3.5, each chapter in English and Korean") {
     auto tour = load_tour(ATTNLAB_SOURCE_DIR "/assets");
     REQUIRE(tour);
-    REQUIRE(tour->size() == 7);
+    REQUIRE(tour->size() == 14);
     std::set<std::string> sections;
     for (const TourChapter& c : *tour) {
         INFO(c.id);
@@ -113,4 +115,120 @@ TEST_CASE("broken tour files get a one-line error that names the file and the fa
     auto twice = parse_tour(R"({"chapters": [)" + inner + "," + inner + "]}", "tour.json");
     REQUIRE_FALSE(twice);
     CHECK(twice.error().message.find("two chapters have the id \"a\"") != std::string::npos);
+}
+
+TEST_CASE("the part on today's models: six chapters in a row, each on what a later model changed") {
+    auto tour = load_tour(ATTNLAB_SOURCE_DIR "/assets");
+    REQUIRE(tour);
+    std::vector<const TourChapter*> today;
+    for (const TourChapter& c : *tour)
+        if (c.part == "today") today.push_back(&c);
+    REQUIRE(today.size() == 6);
+    // Together, in order, after the paper's chapters.
+    CHECK(today.front() == &(*tour)[8]);
+    std::set<TourNeed> needs;
+    std::set<TourTaskKind> tasks;
+    for (size_t i = 0; i < today.size(); ++i) {
+        const TourChapter& c = *today[i];
+        INFO(c.id);
+        CHECK(c.part_index == static_cast<int>(i));
+        CHECK(c.part_size == 6);
+        CHECK(c.part_title_in(Language::english) == "From the paper to today's models");
+        CHECK(has_hangul(c.part_title_in(Language::korean)));
+        CHECK(c.model == "llama-tiny");
+        REQUIRE_FALSE(c.needs.empty());
+        CHECK(c.needs.front() == TourNeed::decoder_only);  // every step name is the decoder's
+        needs.insert(c.needs.begin(), c.needs.end());
+        tasks.insert(c.task);
+    }
+    // Pre-norm, RMSNorm, RoPE, SwiGLU, grouped-query attention and decoder-only: each a chapter's need.
+    CHECK(needs == std::set<TourNeed>{TourNeed::decoder_only, TourNeed::pre_norm, TourNeed::rms_norm, TourNeed::rotary,
+                                      TourNeed::gated_ffn, TourNeed::grouped_query});
+    CHECK(tasks.count(TourTaskKind::change_rope_rows) == 1);
+    CHECK(tasks.count(TourTaskKind::switch_norm_placement) == 1);
+    // The paper's chapters run on their bundled model as is, but cross-attention's, which a translator keeps.
+    for (const TourChapter& c : *tour) {
+        if (!c.part.empty()) continue;
+        INFO(c.id);
+        CHECK(c.needs ==
+              (c.id == "cross-attention" ? std::vector<TourNeed>{TourNeed::translator} : std::vector<TourNeed>{}));
+    }
+}
+
+TEST_CASE("a config meets a chapter's needs only when it has each of them") {
+    ModelConfig paper;  // encoder-decoder, post-LN LayerNorm, sinusoidal, ReLU FFN, H_kv = H
+    for (TourNeed n : {TourNeed::decoder_only, TourNeed::pre_norm, TourNeed::rms_norm, TourNeed::rotary,
+                       TourNeed::gated_ffn, TourNeed::grouped_query}) {
+        INFO(tour_need_name(n));
+        CHECK_FALSE(meets(paper, n));
+    }
+    ModelConfig llama = paper;
+    llama.arch = Arch::decoder_only;
+    llama.norm_first = true;
+    llama.norm = NormKind::rms_norm;
+    llama.positional = Positional::rotary;
+    llama.gated_ffn = true;
+    llama.n_heads = 4;
+    llama.n_kv_heads = 2;
+    const std::vector<TourNeed> all = {TourNeed::decoder_only, TourNeed::pre_norm,  TourNeed::rms_norm,
+                                       TourNeed::rotary,       TourNeed::gated_ffn, TourNeed::grouped_query};
+    CHECK_FALSE(first_unmet(llama, all));
+    llama.n_kv_heads = 4;  // every query head its own K and V: multi-head, not grouped
+    REQUIRE(first_unmet(llama, all));
+    CHECK(*first_unmet(llama, all) == TourNeed::grouped_query);
+    CHECK(*first_unmet(paper, all) == TourNeed::decoder_only);
+    CHECK(meets(paper, TourNeed::translator));
+    CHECK_FALSE(meets(llama, TourNeed::translator));
+}
+
+TEST_CASE("parts and needs parse, and broken ones are refused in one line") {
+    const std::string text = R"({"title": "t", "look": "l", "task": "k", "done": "d"})";
+    auto chapter_in = [&](const std::string& id, const std::string& extra) {
+        return R"({"id": ")" + id +
+               R"(", "section": "3.1", "model": "tiny", "view": "attention", "task": "edit_source", )"
+               R"("en": )" +
+               text + R"(, "ko": )" + text + extra + "}";
+    };
+    const std::string parts = R"("parts": [{"id": "p", "en": "Part", "ko": "부"}], )";
+    auto ok = parse_tour("{" + parts + R"("chapters": [)" + chapter_in("a", "") + "," +
+                             chapter_in("b", R"(, "part": "p", "needs": ["rotary", "grouped_query"])") + "," +
+                             chapter_in("c", R"(, "part": "p")") + "]}",
+                         "tour.json");
+    REQUIRE(ok);
+    REQUIRE(ok->size() == 3);
+    CHECK((*ok)[0].part.empty());
+    CHECK((*ok)[1].part_title_in(Language::korean) == "부");
+    CHECK((*ok)[1].part_index == 0);
+    CHECK((*ok)[2].part_index == 1);
+    CHECK((*ok)[1].part_size == 2);
+    CHECK((*ok)[2].part_size == 2);
+    CHECK((*ok)[1].needs == std::vector<TourNeed>{TourNeed::rotary, TourNeed::grouped_query});
+
+    struct Case {
+        std::string json, expected;
+    };
+    const Case cases[] = {
+        {"{" + parts + R"("chapters": [)" + chapter_in("a", R"(, "needs": ["wings"])") + "]}",
+         "chapters[0].needs must be an array of"},
+        {"{" + parts + R"("chapters": [)" + chapter_in("a", R"(, "needs": "rotary")") + "]}",
+         "chapters[0].needs must be an array of"},
+        {"{" + parts + R"("chapters": [)" + chapter_in("a", R"(, "part": "q")") + "]}", "unknown part \"q\""},
+        {"{" + parts + R"("chapters": [)" + chapter_in("a", R"(, "part": "p")") + "," + chapter_in("b", "") + "," +
+             chapter_in("c", R"(, "part": "p")") + "]}",
+         "the chapters of part \"p\" must stand together"},
+        {R"({"parts": [{"id": "p", "en": "Part"}], "chapters": [)" + chapter_in("a", "") + "]}",
+         "\"parts\" must be an array"},
+        {R"({"parts": [{"id": "p", "en": "A", "ko": "가"}, {"id": "p", "en": "B", "ko": "나"}], "chapters": [)" +
+             chapter_in("a", "") + "]}",
+         "two parts have the id \"p\""},
+    };
+    for (const Case& c : cases) {
+        INFO(c.json);
+        auto tour = parse_tour(c.json, "tour.json");
+        REQUIRE_FALSE(tour);
+        const std::string& m = tour.error().message;
+        CHECK(m.rfind("tour.json: ", 0) == 0);
+        CHECK(m.find('\n') == std::string::npos);
+        CHECK(m.find(c.expected) != std::string::npos);
+    }
 }

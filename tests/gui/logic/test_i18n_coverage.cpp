@@ -244,8 +244,9 @@ std::vector<std::string> english_words(std::string text) {
 
 // Words that are notation in either language: the paper's and the formulas' symbols and functions.
 // (W_gate, W_up and W_down are the names of the gated FFN's matrices, as the Hugging Face files name them.)
-const std::set<std::string> kNotation = {"softmax", "max", "rms",      "sin", "cos",   "pos", "PE",   "LN", "FFN",
-                                         "QK",      "OV",  "Sublayer", "id",  "logit", "unk", "gate", "up", "down"};
+const std::set<std::string> kNotation = {"softmax", "max", "rms",  "sin", "pos", "PE",       "LN",
+                                         "RMSNorm", "FFN", "cos",  "QK",  "OV",  "Sublayer", "id",
+                                         "logit",   "unk", "gate", "up",  "down"};
 // Whole literals that stay as they are: names (the model presets, as --preset spells them; the English
 // item of the Language menu, in its own language) and formulas whose letters are symbols.
 const std::set<std::string> kVerbatim = {"tiny", "base", "English", "x = E[token]·√C + PE", "x = E[token] + PE"};
