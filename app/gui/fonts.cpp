@@ -21,12 +21,13 @@ std::string load_ui_font(float pixel_size) {
         config.OversampleH = 2;
         if (io.Fonts->AddFontFromFileTTF(path, pixel_size, &config, io.Fonts->GetGlyphRangesKorean())) {
             // From DejaVu Sans: formula symbols NanumGothic lacks or draws poorly (ᵀ, √, ∞, ·, ≠, ∧, subscripts),
-            // and Latin Extended-A, where GPT-2's byte-level tokens write a space as Ġ and a newline as Ċ.
+            // Latin Extended-A, where GPT-2's byte-level tokens write a space as Ġ and a newline as Ċ, and the block
+            // elements, where SentencePiece's pieces write a space as ▁.
             const char* math_font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
             if (std::filesystem::exists(math_font)) {
                 static const ImWchar kMath[] = {0x00B7, 0x00B7, 0x0100, 0x017F, 0x0370, 0x03FF, 0x1D40,
                                                 0x1D40, 0x2016, 0x2044, 0x2070, 0x209F, 0x2190, 0x21FF,
-                                                0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+                                                0x2200, 0x22FF, 0x2580, 0x259F, 0x25A0, 0x25FF, 0};
                 ImFontConfig merge;
                 merge.MergeMode = true;
                 io.Fonts->AddFontFromFileTTF(math_font, pixel_size, &merge, kMath);

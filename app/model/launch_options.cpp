@@ -45,8 +45,8 @@ std::string launch_usage() {
            "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
            "memory grew after warm-up.\n"
            "--switch NAME (repeatable) sets a Model view switch on the opened weights: pre-ln, post-ln, relu, gelu,\n"
-           "gelu-tanh, sinusoidal, learned-positions, no-positions, scale-embedding, no-scale-embedding, final-norm,\n"
-           "no-final-norm.\n"
+           "gelu-tanh, silu, sinusoidal, learned-positions, no-positions, interleaved-sinusoids, halved-sinusoids,\n"
+           "scale-embedding, no-scale-embedding, final-norm, no-final-norm.\n"
            "--head-off USE:LAYER:HEAD (repeatable) switches a head off at launch, as the attention view does; USE\n"
            "is encoder_self, decoder_self or cross, LAYER and HEAD count from 0 (e.g. decoder_self:0:1).\n";
 }
@@ -60,12 +60,16 @@ bool apply_launch_switch(const std::string& name, ModelConfig& c) {
         c.activation = Activation::gelu;
     else if (name == "gelu-tanh")
         c.activation = Activation::gelu_tanh;
+    else if (name == "silu")
+        c.activation = Activation::silu;
     else if (name == "sinusoidal")
         c.positional = Positional::sinusoidal;
     else if (name == "learned-positions")
         c.positional = Positional::learned;
     else if (name == "no-positions")
         c.positional = Positional::none;
+    else if (name == "interleaved-sinusoids" || name == "halved-sinusoids")
+        c.sinusoid_layout = name == "halved-sinusoids" ? SinusoidLayout::halves : SinusoidLayout::interleaved;
     else if (name == "scale-embedding" || name == "no-scale-embedding")
         c.scale_embedding = name == "scale-embedding";
     else if (name == "final-norm" || name == "no-final-norm")

@@ -52,8 +52,9 @@ struct LaunchOptions {
 };
 
 Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args);
-// Sets one --switch in `config`: pre-ln, post-ln, relu, gelu, gelu-tanh, sinusoidal, learned-positions,
-// no-positions, scale-embedding, no-scale-embedding, final-norm or no-final-norm. False for another name.
+// Sets one --switch in `config`: pre-ln, post-ln, relu, gelu, gelu-tanh, silu, sinusoidal, learned-positions,
+// no-positions, interleaved-sinusoids, halved-sinusoids, scale-embedding, no-scale-embedding, final-norm or
+// no-final-norm. False for another name.
 bool apply_launch_switch(const std::string& name, ModelConfig& config);
 // The --help text; its list of views is every view --view accepts.
 std::string launch_usage();

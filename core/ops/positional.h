@@ -11,4 +11,11 @@ namespace attnlab {
 Tensor sinusoidal_encoding(int64_t n_positions, int64_t d_model,
                            SinusoidLayout layout = SinusoidLayout::interleaved);  // (n_positions, C)
 
+// What column j of the table holds: the sine or the cosine of pair i, whose angle is pos / 10000^(2i/C).
+struct SinusoidColumn {
+    int64_t pair = 0;
+    bool sine = true;
+};
+SinusoidColumn sinusoid_column(int64_t j, int64_t d_model, SinusoidLayout layout);
+
 }  // namespace attnlab

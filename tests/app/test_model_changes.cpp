@@ -206,4 +206,11 @@ TEST_CASE("a --switch flag sets a Model view switch, and the changes list it", "
     REQUIRE(changes.size() == 2);
     CHECK(changes[0].which == ConfigSwitch::layer_norm);
     CHECK(changes[1].which == ConfigSwitch::final_norm);
+    // Marian's: the swish activation and the sinusoids' layout.
+    ModelConfig m;
+    REQUIRE(apply_launch_switch("silu", m));
+    REQUIRE(apply_launch_switch("halved-sinusoids", m));
+    CHECK((m.activation == Activation::silu && m.sinusoid_layout == SinusoidLayout::halves));
+    REQUIRE(apply_launch_switch("interleaved-sinusoids", m));
+    CHECK(m.sinusoid_layout == SinusoidLayout::interleaved);
 }

@@ -39,7 +39,13 @@ const char* switch_value(const ModelConfig& c, ConfigSwitch s) {
     switch (s) {
         case ConfigSwitch::layer_norm: return c.norm_first ? tr_noop("Pre-LN") : tr_noop("Post-LN");
         case ConfigSwitch::activation:
-            return c.activation == Activation::relu ? "ReLU" : c.activation == Activation::gelu ? "GELU" : "GELU-tanh";
+            switch (c.activation) {
+                case Activation::relu: return "ReLU";
+                case Activation::gelu: return "GELU";
+                case Activation::gelu_tanh: return "GELU-tanh";
+                case Activation::silu: return "SiLU";
+            }
+            return "";
         case ConfigSwitch::positional:
             return c.positional == Positional::sinusoidal ? tr_noop("Sinusoidal")
                    : c.positional == Positional::learned  ? tr_noop("Learned")

@@ -1,5 +1,6 @@
 // Two PE dimensions as curves over positions (sinusoidal: the continuous wave with the
 // integer positions as dots; learned: the table's column), with wavelengths and a legend.
+#include "ops/positional.h"
 #include "panels/pe_tables.h"
 #include "panels/tour_target.h"
 
@@ -55,9 +56,10 @@ void draw_axes(ImDrawList* draw, const PlotFrame& f, int n_positions, float em) 
 }
 
 // Sinusoidal: the continuous wave sampled every 2 pixels, and a dot at each integer position when they are apart.
-void draw_sinusoid(ImDrawList* draw, const PlotFrame& f, int j, int d_model, ImU32 color, float em) {
-    const double omega = 2.0 * std::numbers::pi / pe_wavelength(j, d_model);
-    const bool even = j % 2 == 0;
+void draw_sinusoid(ImDrawList* draw, const PlotFrame& f, int j, int d_model, SinusoidLayout layout, ImU32 color,
+                   float em) {
+    const double omega = 2.0 * std::numbers::pi / pe_wavelength(j, d_model, layout);
+    const bool even = sinusoid_column(j, d_model, layout).sine;  // a sine: starts at 0
     std::vector<ImVec2> points;
     const int n_samples = std::max(2, static_cast<int>((f.max.x - f.min.x) / 2.0f));
     for (int s = 0; s <= n_samples; ++s) {
@@ -82,9 +84,12 @@ void draw_column(ImDrawList* draw, const PlotFrame& f, const Tensor& pe, int j, 
 
 std::string curve_label(const PanelContext& ctx, int j, bool sinusoidal) {
     char text[160];
+    const ModelConfig& c = ctx.config();
+    const SinusoidColumn column = sinusoid_column(j, c.d_model, c.sinusoid_layout);
     if (sinusoidal)
         std::snprintf(text, sizeof text, "%s %d: %s, λ = 2π·10000^(%d/%d) = %.4g", ctx.t("dim"), j,
-                      j % 2 ? "cos" : "sin", j - j % 2, ctx.config().d_model, pe_wavelength(j, ctx.config().d_model));
+                      column.sine ? "sin" : "cos", static_cast<int>(2 * column.pair), c.d_model,
+                      pe_wavelength(j, c.d_model, c.sinusoid_layout));
     else
         std::snprintf(text, sizeof text, "%s %d (%s)", ctx.t("dim"), j, ctx.t("learned"));
     return text;
@@ -96,7 +101,8 @@ void curve_tooltip(const PanelContext& ctx, const Tensor& pe, int pos, const int
     for (int k = 0; k < 2; ++k) {
         ImGui::PushStyleColor(ImGuiCol_Text, kCurveColors[k]);
         if (sinusoidal)
-            ImGui::TextUnformatted(pe_formula(pos, dims[k], ctx.config().d_model).c_str());
+            ImGui::TextUnformatted(
+                pe_formula(pos, dims[k], ctx.config().d_model, ctx.config().sinusoid_layout).c_str());
         else
             ImGui::Text("P[%d, %d] = %.4f", pos, dims[k], pe.row(pos)(dims[k]));
         ImGui::PopStyleColor();
@@ -150,7 +156,7 @@ void draw_pe_curves(PanelContext& ctx, const PeTables& tables, int n_tokens) {
     draw_axes(draw, f, P, ctx.em);
     for (int k = 1; k >= 0; --k) {
         if (sinusoidal)
-            draw_sinusoid(draw, f, dims[k], C, kCurveColors[k], ctx.em);
+            draw_sinusoid(draw, f, dims[k], C, ctx.config().sinusoid_layout, kCurveColors[k], ctx.em);
         else
             draw_column(draw, f, pe, dims[k], kCurveColors[k]);
     }

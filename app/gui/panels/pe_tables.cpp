@@ -54,19 +54,25 @@ const PeTables& pe_tables(PanelContext& ctx) {
     return t;
 }
 
-std::string pe_formula(int pos, int j, int d_model) {
-    const int two_i = j - j % 2;
+std::string pe_formula(int pos, int j, int d_model, SinusoidLayout layout) {
+    const SinusoidColumn column = sinusoid_column(j, d_model, layout);
+    const int two_i = static_cast<int>(2 * column.pair);
     const double angle = pos / std::pow(10000.0, static_cast<double>(two_i) / d_model);
-    const bool even = j % 2 == 0;
+    const char* f = column.sine ? "sin" : "cos";
+    const double value = column.sine ? std::sin(angle) : std::cos(angle);
     char text[160];
-    std::snprintf(text, sizeof text, "PE(%d, 2·%d%s) = %s(%d / 10000^(%d/%d)) = %s(%.4f) = %.4f", pos, two_i / 2,
-                  even ? "" : "+1", even ? "sin" : "cos", pos, two_i, d_model, even ? "sin" : "cos", angle,
-                  even ? std::sin(angle) : std::cos(angle));
+    if (layout == SinusoidLayout::interleaved)
+        std::snprintf(text, sizeof text, "PE(%d, 2·%d%s) = %s(%d / 10000^(%d/%d)) = %s(%.4f) = %.4f", pos, two_i / 2,
+                      column.sine ? "" : "+1", f, pos, two_i, d_model, f, angle, value);
+    else
+        std::snprintf(text, sizeof text, "PE(%d, %d) = %s(%d / 10000^(%d/%d)) = %s(%.4f) = %.4f", pos, j, f, pos, two_i,
+                      d_model, f, angle, value);
     return text;
 }
 
-double pe_wavelength(int j, int d_model) {
-    return 2.0 * std::numbers::pi * std::pow(10000.0, static_cast<double>(j - j % 2) / d_model);
+double pe_wavelength(int j, int d_model, SinusoidLayout layout) {
+    const auto two_i = static_cast<double>(2 * sinusoid_column(j, d_model, layout).pair);
+    return 2.0 * std::numbers::pi * std::pow(10000.0, two_i / d_model);
 }
 
 }  // namespace attnlab::gui

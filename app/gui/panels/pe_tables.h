@@ -21,11 +21,12 @@ struct PeTables {
 // The tables of the live config and weights; positional must not be `none`.
 const PeTables& pe_tables(PanelContext& ctx);
 
-// "PE(3, 2·5) = sin(3 / 10000^(10/64)) = sin(0.7114) = 0.6530" for position pos, dimension j.
-std::string pe_formula(int pos, int j, int d_model);
+// "PE(3, 2·5) = sin(3 / 10000^(10/64)) = sin(0.7114) = 0.6530" for position pos, dimension j; in halves (Marian's
+// layout) "PE(3, 5) = sin(…)" with the pair's 2i.
+std::string pe_formula(int pos, int j, int d_model, SinusoidLayout layout = SinusoidLayout::interleaved);
 
-// Dimension j's wavelength in positions: 2π·10000^(2i/C) with 2i = j rounded down to even.
-double pe_wavelength(int j, int d_model);
+// Dimension j's wavelength in positions: 2π·10000^(2i/C), i the pair it belongs to.
+double pe_wavelength(int j, int d_model, SinusoidLayout layout);
 
 // view.pe_dims over every position as curves, with sliders, axes, wavelengths and a legend.
 // The first n_tokens positions (the sentence) are shaded.

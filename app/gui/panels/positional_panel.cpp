@@ -21,7 +21,7 @@ void pe_value_tooltip(const PanelContext& ctx, const PeTables& t, int pos, int j
     ImGui::BeginTooltip();
     ImGui::Text("%s %d, %s %d (i = %d)", ctx.t("position"), pos, ctx.t("dimension"), j, j / 2);
     if (ctx.config().positional == Positional::sinusoidal)
-        ImGui::TextUnformatted(pe_formula(pos, j, ctx.config().d_model).c_str());
+        ImGui::TextUnformatted(pe_formula(pos, j, ctx.config().d_model, ctx.config().sinusoid_layout).c_str());
     else
         ImGui::Text("P[%d, %d] = %.4f  (%s)", pos, j, t.pe.row(pos)(j), ctx.t("learned"));
     const StepId step = StepId::of(StepKind::position, first_stack(ctx.config()));  // the sentence's rows of PE
@@ -173,7 +173,9 @@ void draw_positional_sections(PanelContext& ctx) {
                   "so attention by itself cannot tell word order."));
         return;
     }
-    if (c.positional == Positional::sinusoidal)
+    if (c.positional == Positional::sinusoidal && c.sinusoid_layout == SinusoidLayout::halves)
+        ImGui::TextUnformatted("PE(pos, i) = sin(pos / 10000^(2i/C)),   PE(pos, C/2 + i) = cos(pos / 10000^(2i/C))");
+    else if (c.positional == Positional::sinusoidal)
         ImGui::TextUnformatted("PE(pos, 2i) = sin(pos / 10000^(2i/C)),   PE(pos, 2i+1) = cos(pos / 10000^(2i/C))");
     else
         ImGui::TextUnformatted(ctx.t("Learned position embeddings: PE(pos) = P[pos], a trained table (max_len, C)"));
