@@ -49,6 +49,14 @@ tour_json="$4"
 chapter_of() { grep -B1 '"section":' "$tour_json" | grep -o '"id": "[^"]*"' | grep -n "\"$1\"" | cut -d: -f1; }
 extras+=("tour-rope-hf_llama --tour $(chapter_of rope) --model $root/tests/golden/fixtures/hf_llama --src-file $out/rope_prompt.txt"
          "tour-gqa-hf_llama_linear --tour $(chapter_of grouped-query) --model $root/tests/golden/fixtures/hf_llama_linear --src-file $out/rope_prompt.txt")
+# A Marian folder (hf_marian, with its SentencePiece files): its sinusoids in halves, its cross-attention, and the
+# tour's cross-attention chapter keeping it.
+echo 'the cat sat on the mat' > "$out/marian_src.txt"
+echo '{"attention": {"family": "cross"}}' > "$out/cross.json"
+marian="--model $root/tests/golden/fixtures/hf_marian --src-file $out/marian_src.txt"
+extras+=("marian-positional --view positional $marian"
+         "marian-cross --view attention --settings $out/cross.json $marian"
+         "tour-cross-hf_marian --tour $(chapter_of cross-attention) $marian")
 
 # One X server for the whole suite; each run is a separate attnlab process with fresh settings.
 export out app png_stats limit
