@@ -36,11 +36,13 @@ int run_info(const Argv& argv) {
                 c.d_head(), c.d_ff, c.n_encoder_layers, c.n_decoder_layers, c.max_len);
     std::printf("parameters  %lld\n", static_cast<long long>(parameter_count(c)));
     const std::string tokenizer = tokenizer_name(model);
-    auto vocab_line = [&](const char* name, const std::optional<Vocab>& v) {
-        if (v) std::printf("%-11s %d tokens (%s tokenizer)\n", name, v->size(), tokenizer.c_str());
+    auto vocab_line = [&](const char* name, const std::optional<Vocab>& v, const std::string& its_tokenizer) {
+        if (v) std::printf("%-11s %d tokens (%s tokenizer)\n", name, v->size(), its_tokenizer.c_str());
     };
-    vocab_line("src_vocab", model.src_vocab);
-    vocab_line("tgt_vocab", model.tgt_vocab);
+    vocab_line("src_vocab", model.src_vocab, tokenizer);
+    // A translator's target side may have its own (Marian's target.spm).
+    vocab_line("tgt_vocab", model.tgt_vocab,
+               model.target_subword_tokenizer ? model.target_subword_tokenizer->name() : tokenizer);
     if (c.family != Family::transformer) {
         const AttachedTokenizer& t = loaded->tokenizer;
         if (t.files_read.empty())
