@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,14 @@ public:
     FloatBuffer() = default;
     FloatBuffer(size_t n, float value) : owned_(n, value) { adopt_owned(); }
     FloatBuffer(std::initializer_list<float> values) : owned_(values) { adopt_owned(); }
+    // n floats left unwritten, for a caller that writes every one before anything reads it: a decoder
+    // filling a 500 MB array pays for zeroing it first otherwise.
+    static FloatBuffer uninitialized(size_t n) {
+        FloatBuffer b;
+        b.owned_.resize(n);
+        b.adopt_owned();
+        return b;
+    }
 
     // A copy always owns its numbers (a copy of a view is a writable array); a move keeps a view
     // a view. Defined here, as std::vector's are: the optimizer must see that an array comes
@@ -92,8 +101,29 @@ private:
         owner_.swap(other.owner_);
     }
 
-    std::vector<float, Eigen::aligned_allocator<float>> owned_;  // empty for a view
-    const float* begin_ = nullptr;                               // owned_.data() or the view's memory
+    // Eigen's aligned allocator, but a value-less construct leaves the float unwritten: only
+    // uninitialized() uses one, every other way in passes the values.
+    template <typename T>
+    struct Allocator : Eigen::aligned_allocator<T> {
+        template <typename U>
+        struct rebind {
+            using other = Allocator<U>;
+        };
+        Allocator() = default;
+        template <typename U>
+        Allocator(const Allocator<U>&) noexcept {}
+        template <typename U>
+        void construct(U* p) noexcept {
+            ::new (static_cast<void*>(p)) U;
+        }
+        template <typename U, typename... Args>
+        void construct(U* p, Args&&... args) {
+            ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+        }
+    };
+
+    std::vector<float, Allocator<float>> owned_;  // empty for a view
+    const float* begin_ = nullptr;                // owned_.data() or the view's memory
     size_t size_ = 0;
     std::shared_ptr<const void> owner_;  // a view's keep-alive; null when owned
 };

@@ -7,9 +7,12 @@
 #include "io/file_bytes.h"
 #include "io/folder_weights.h"
 
-#include <Eigen/Core>
+#include "parallel.h"
 
-#include <cmath>
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
 
 namespace attnlab {
 
@@ -32,15 +35,41 @@ Error missing_weights_file(const std::string& dir) {
     return Error{io::display_path(dir + "/model.safetensors") + ": no such file"};
 }
 
-// The first NaN or ±∞ of a parameter, by flat index (a vectorised test first: most are finite).
+// Values per thread at least when checking a parameter: a shorter range costs more to hand to a thread.
+constexpr int64_t kCheckGrain = int64_t{1} << 17;
+
+bool is_non_finite(float x) { return (std::bit_cast<uint32_t>(x) & 0x7F800000u) == 0x7F800000u; }  // exponent all ones
+
+// The flat index of the first NaN or ±∞ in x[begin, end), or end: blocks of 256 tested at once
+// (a loop that vectorises, most are finite), a block that fails searched value by value.
+int64_t first_non_finite(const float* x, int64_t begin, int64_t end) {
+    constexpr int64_t block = 256;
+    for (int64_t b = begin; b < end; b += block) {
+        const int64_t e = std::min(end, b + block);
+        uint32_t non_finite = 0;
+        for (int64_t i = b; i < e; ++i) non_finite |= is_non_finite(x[i]);
+        if (!non_finite) continue;
+        for (int64_t i = b;; ++i)
+            if (is_non_finite(x[i])) return i;
+    }
+    return end;
+}
+
+// The first NaN or ±∞ of a parameter, by flat index: each thread searches its own contiguous
+// range, so the lowest index any of them found is the first.
 Status check_finite(const Tensor& t, const std::string& name) {
-    const Eigen::Map<const Eigen::ArrayXf> values(t.data.data(), static_cast<Eigen::Index>(t.numel()));
-    if (values.isFinite().all()) return ok_status();
-    for (size_t i = 0; i < t.data.size(); ++i)
-        if (!std::isfinite(t.data[i]))
-            return Error{"tensor '" + name + "' holds a non-finite value (" + std::to_string(t.data[i]) +
-                         ") at flat index " + std::to_string(i)};
-    return ok_status();
+    const auto n = static_cast<int64_t>(t.data.size());
+    std::atomic<int64_t> first{n};
+    parallel_for(0, n, kCheckGrain, [&](int64_t begin, int64_t end) {
+        const int64_t found = first_non_finite(t.data.data(), begin, end);
+        if (found == end) return;
+        int64_t seen = first.load();
+        while (found < seen && !first.compare_exchange_weak(seen, found)) {}
+    });
+    const int64_t i = first.load();
+    if (i == n) return ok_status();
+    return Error{"tensor '" + name + "' holds a non-finite value (" + std::to_string(t.data[static_cast<size_t>(i)]) +
+                 ") at flat index " + std::to_string(i)};
 }
 
 // A (1, n) tensor where the parameter is a vector (n): Marian's final_logits_bias buffer.

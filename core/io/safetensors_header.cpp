@@ -235,7 +235,7 @@ Tensor decode_tensor(const SafetensorsEntry& entry, std::span<const uint8_t> buf
     assert(is_float_dtype(entry.dtype) && entry.end <= buffer.size());
     Tensor t;
     t.shape = entry.shape;
-    t.data.resize(entry.numel);
+    t.data = FloatBuffer::uninitialized(entry.numel);  // every value written below
     const uint8_t* p = buffer.data() + entry.begin;
     const size_t n = t.data.size();
     switch (entry.dtype) {
@@ -243,12 +243,8 @@ Tensor decode_tensor(const SafetensorsEntry& entry, std::span<const uint8_t> buf
             for (size_t i = 0; i < n; ++i)
                 t.data[i] = std::bit_cast<float>(static_cast<uint32_t>(load_le(p + 4 * i, 4)));
             break;
-        case Dtype::f16:
-            for (size_t i = 0; i < n; ++i) t.data[i] = f16_to_f32(static_cast<uint16_t>(load_le(p + 2 * i, 2)));
-            break;
-        case Dtype::bf16:
-            for (size_t i = 0; i < n; ++i) t.data[i] = bf16_to_f32(static_cast<uint16_t>(load_le(p + 2 * i, 2)));
-            break;
+        case Dtype::f16: f16_array_to_f32(p, t.data.data(), n); break;
+        case Dtype::bf16: bf16_array_to_f32(p, t.data.data(), n); break;
         default: break;
     }
     return t;

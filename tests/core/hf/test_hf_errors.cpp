@@ -3,6 +3,7 @@
 #include "hf/hf_config.h"
 #include "hf/open_model.h"
 #include "hf_test_folders.h"
+#include "parallel.h"
 
 #include <catch2/catch.hpp>
 
@@ -146,6 +147,34 @@ TEST_CASE("tensor errors name the tensor as the file names it", "[hf]") {
     CHECK_THAT(error_of("hf_gpt2", nullptr,
                         [](std::map<std::string, Tensor>& t) { t["transformer.ln_f.bias"] = t.at("ln_f.bias"); }),
                Contains("tensors 'ln_f.bias' and 'transformer.ln_f.bias' are both parameter 'ln_f.bias'"));
+}
+
+TEST_CASE("the first non-finite value of a parameter is found on any number of threads", "[hf]") {
+    // wpe.weight (20000, 32): 640000 values, five grains of the check's 2^17 (the last short), so 2 and 3
+    // threads each search their own range; the first value named is the lowest index of all.
+    auto error_with = [](std::vector<std::pair<size_t, float>> values) {
+        return error_of(
+            "hf_gpt2", [](auto& j) { j["n_positions"] = 20000; },
+            [values](std::map<std::string, Tensor>& t) {
+                Tensor w({20000, 32});
+                for (const auto& [i, x] : values) w.data[i] = x;
+                t["wpe.weight"] = w;
+            });
+    };
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    const int threads_before = thread_count();
+    for (const int threads : {1, 2, 3}) {
+        set_thread_count(threads);
+        INFO(threads << " threads");
+        using Catch::Contains;
+        CHECK_THAT(error_with({{400000, nan}, {639999, -inf}}),
+                   Contains("tensor 'wpe.weight' holds a non-finite value (nan) at flat index 400000"));
+        CHECK_THAT(error_with({{600000, inf}, {393217, nan}, {262143, -inf}}),
+                   Contains("tensor 'wpe.weight' holds a non-finite value (-inf) at flat index 262143"));
+        CHECK_THAT(error_with({{639999, inf}}),
+                   Contains("tensor 'wpe.weight' holds a non-finite value (inf) at flat index 639999"));
+    }
+    set_thread_count(threads_before);
 }
 
 TEST_CASE("sharded weights: an index or shard at fault is named in one line", "[hf]") {

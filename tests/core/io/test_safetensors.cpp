@@ -14,6 +14,7 @@
 #include "io/file_bytes.h"
 #include "io/half_float.h"
 #include "io/safetensors.h"
+#include "parallel.h"
 
 namespace fs = std::filesystem;
 using namespace attnlab;
@@ -154,6 +155,50 @@ TEST_CASE("bf16_to_f32 is exact for all 65536 encodings") {
             REQUIRE(static_cast<double>(f) == bf16_reference(bits));
         }
     }
+}
+
+TEST_CASE("F16 and BF16 arrays split between threads widen every encoding bit for bit", "[io]") {
+    // 2 · 2^17 + 3 values: on 3 threads a chunk of 2^17 each (the grain) and a last one of 3, shorter
+    // than a vector. Value i is encoding (40503 i + 7) mod 2^16, so every 2^16 in a row hold all of them.
+    constexpr size_t n = (size_t{2} << 17) + 3;
+    auto encoding = [](size_t i) { return static_cast<uint16_t>((40503 * i + 7) % 65536); };
+    std::vector<uint8_t> bytes(1 + 2 * n);  // values from byte 1: the source need not be aligned
+    for (size_t i = 0; i < n; ++i) {
+        bytes[1 + 2 * i] = static_cast<uint8_t>(encoding(i) & 0xFF);
+        bytes[2 + 2 * i] = static_cast<uint8_t>(encoding(i) >> 8);
+    }
+    auto f16_bits = [](uint16_t h) {  // ±inf and NaN with the payload in the top mantissa bits, else exact
+        const uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
+        if ((h & 0x7C00) == 0x7C00) return sign | 0x7F800000u | static_cast<uint32_t>(h & 0x3FF) << 13;
+        return std::bit_cast<uint32_t>(static_cast<float>(f16_reference(h)));
+    };
+    // Known patterns: 1, the smallest and largest subnormals, -0, the largest finite, ±inf,
+    // a quiet and a signalling NaN.
+    CHECK(f16_bits(0x3C00) == 0x3F800000u);
+    CHECK(f16_bits(0x0001) == 0x33800000u);
+    CHECK(f16_bits(0x83FF) == 0xB87FC000u);
+    CHECK(f16_bits(0x8000) == 0x80000000u);
+    CHECK(f16_bits(0x7BFF) == 0x477FE000u);
+    CHECK(f16_bits(0xFC00) == 0xFF800000u);
+    CHECK(f16_bits(0x7E00) == 0x7FC00000u);
+    CHECK(f16_bits(0x7C01) == 0x7F802000u);
+
+    const int threads_before = thread_count();
+    for (const int threads : {1, 3}) {
+        set_thread_count(threads);
+        INFO(threads << " threads");
+        std::vector<float> f16(n), bf16(n);
+        f16_array_to_f32(bytes.data() + 1, f16.data(), n);
+        bf16_array_to_f32(bytes.data() + 1, bf16.data(), n);
+        size_t f16_wrong = 0, bf16_wrong = 0;
+        for (size_t i = 0; i < n; ++i) {
+            f16_wrong += std::bit_cast<uint32_t>(f16[i]) != f16_bits(encoding(i));
+            bf16_wrong += std::bit_cast<uint32_t>(bf16[i]) != static_cast<uint32_t>(encoding(i)) << 16;
+        }
+        CHECK(f16_wrong == 0);
+        CHECK(bf16_wrong == 0);
+    }
+    set_thread_count(threads_before);
 }
 
 TEST_CASE("read_safetensors decodes a hand-built F16 file") {
