@@ -1,5 +1,7 @@
 #include "memory_reuse.h"
 
+#include <cstdlib>  // defines __GLIBC__ on glibc: without a libc header first, the #if below is false
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif

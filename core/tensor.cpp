@@ -23,6 +23,13 @@ std::string shape_string(const Shape& shape) {
 
 Tensor::Tensor(Shape s) : shape(std::move(s)), data(static_cast<size_t>(shape_numel(shape)), 0.0f) {}
 
+Tensor Tensor::uninitialized(Shape s) {
+    Tensor t;
+    t.data = FloatBuffer::uninitialized(static_cast<size_t>(shape_numel(s)));
+    t.shape = std::move(s);
+    return t;
+}
+
 std::shared_ptr<const Tensor> mapped_tensor(Shape shape, const float* data, std::shared_ptr<const void> owner) {
     Tensor t;
     t.data = FloatBuffer::view(data, static_cast<size_t>(shape_numel(shape)), std::move(owner));

@@ -30,6 +30,7 @@ struct Tensor {
 
     Tensor() = default;
     explicit Tensor(Shape s);                 // zero-filled
+    static Tensor uninitialized(Shape s);     // for a caller that writes every value before anything reads one
     static Tensor from_matrix(const Mat& m);  // (R, C) -> shape {R, C}
 
     int rank() const { return static_cast<int>(shape.size()); }

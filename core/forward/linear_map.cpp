@@ -32,7 +32,7 @@ Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const
     const Tensor& w = weights.at(map.weight);
     assert(w.shape == map.weight_shape() && x.dim(-1) == map.n_in);
     const Tensor* b = map.bias.empty() ? nullptr : map.bias_optional ? weights.find(map.bias) : &weights.at(map.bias);
-    Tensor y({x.dim(0), map.n_out});  // (N, out)
+    Tensor y = Tensor::uninitialized({x.dim(0), map.n_out});  // (N, out), every column written by one range
     // Split by whole panels of the gemm (ops/gemm.h): every output's bits are the same however the columns are
     // split, and whole panels keep each thread's share free of partial ones.
     constexpr int64_t kColumnGrain = kGemmPanel;

@@ -87,7 +87,7 @@ int64_t kv_head_of(int64_t query_head, int64_t n_heads, int64_t n_kv_heads) {
 Tensor attention_scores(const Tensor& q, const Tensor& k) {
     assert(q.rank() == 3 && k.rank() == 3 && q.dim(0) % k.dim(0) == 0 && q.dim(2) == k.dim(2));
     const int64_t H = q.dim(0), Tq = q.dim(1), Tk = k.dim(1), D = q.dim(2);
-    Tensor s({H, Tq, Tk});
+    Tensor s = Tensor::uninitialized({H, Tq, Tk});  // every head overwritten by gemm
     for_each_head(H, Tq * Tk * D, [&](int64_t h) {
         const int64_t g = kv_head_of(h, H, k.dim(0));
         gemm_out_in(q.slice(h).data(), Tq, D, D, k.slice(g).data(), D, Tk, s.slice(h).data(), Tk);
@@ -126,7 +126,7 @@ bool scores_cannot_overflow(const Tensor& q, const Tensor& k) {
 }
 
 Tensor scale_scores(const Tensor& scores, float d_head) {
-    Tensor out(scores.shape);
+    Tensor out = Tensor::uninitialized(scores.shape);
     scale_into(scores, d_head, out);
     return out;
 }
@@ -134,7 +134,7 @@ Tensor scale_scores(const Tensor& scores, float d_head) {
 void scale_scores_in_place(Tensor& scores, float d_head) { scale_into(scores, d_head, scores); }
 
 Tensor mask_scores(const Tensor& scaled, const Tensor& mask) {
-    Tensor out(scaled.shape);
+    Tensor out = Tensor::uninitialized(scaled.shape);
     mask_into(scaled, mask, out);
     return out;
 }

@@ -30,7 +30,7 @@ void linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, i
 
 Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin, int64_t n_out) {
     if (n_out < 0) n_out = weight.dim(0) - row_begin;
-    Tensor y({x.dim(0), n_out});  // (N, out)
+    Tensor y = Tensor::uninitialized({x.dim(0), n_out});  // (N, out), overwritten by gemm
     linear_forward(x, weight, bias, row_begin, n_out, whole(y));
     return y;
 }

@@ -53,7 +53,7 @@ void softmax_into(const Tensor& x, Tensor& y, std::vector<int64_t>* fully_masked
 }  // namespace
 
 Tensor softmax_rows(const Tensor& x, std::vector<int64_t>* fully_masked_rows) {
-    Tensor y(x.shape);
+    Tensor y = Tensor::uninitialized(x.shape);  // every row written whole by softmax_row
     softmax_into(x, y, fully_masked_rows);
     return y;
 }

@@ -1,0 +1,27 @@
+// keep_freed_memory_for_reuse: a freed trace-sized block stays in the process's heap, so the next run writes
+// into pages it already has instead of faulting fresh ones in. (It was once compiled to nothing: its glibc test
+// came before any libc header, and every re-run of the pass page-faulted its whole trace again.)
+#include "memory_reuse.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+// Under AddressSanitizer malloc is the sanitizer's, which mallopt does not steer: the case is glibc's alone.
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#include <malloc.h>
+
+TEST_CASE("a freed 16 MB block comes from the heap and stays there", "[memory]") {
+    attnlab::keep_freed_memory_for_reuse();
+    constexpr size_t kBlock = size_t{16} << 20;  // glibc's default would map it on its own and unmap it on free
+    const struct mallinfo2 before = mallinfo2();
+    void* block = std::malloc(kBlock);
+    REQUIRE(block != nullptr);
+    const struct mallinfo2 held = mallinfo2();
+    CHECK(held.hblkhd == before.hblkhd);  // not a block mapped on its own
+    std::free(block);
+    const struct mallinfo2 after = mallinfo2();
+    CHECK(after.arena >= held.arena);                   // the heap was not trimmed
+    CHECK(after.fordblks >= held.fordblks + kBlock);  // and holds the block as free space
+}
+#endif
