@@ -348,7 +348,7 @@ def ref_forward(p, cfg, src_ids, tgt_ids):
         if cfg["scale_embedding"]:
             x = x * math.sqrt(C)
         if cfg["positional"] == "sinusoidal":
-            x = x + torch.from_numpy(sinusoidal_pe(len(ids), C))
+            x = x + torch.from_numpy(sinusoidal_pe(len(ids), C)).to(x.dtype)
         elif cfg["positional"] == "learned":
             x = x + p["pos_embed.weight"][: len(ids)]
         return x

@@ -107,6 +107,125 @@ def write_config(folder, config):
 
 
 # ----------------------------------------------------------------------------
+# the forward passes (module level, so make_grad_golden.py runs the same code through autograd)
+# ----------------------------------------------------------------------------
+
+def layer_norm(x, gain, bias, eps):
+    import torch
+    mean = x.mean(-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(-1, keepdim=True)  # biased, as LayerNorm's
+    return (x - mean) / torch.sqrt(var + eps) * gain + bias
+
+
+def gelu_tanh(x):  # GPT-2's gelu_new
+    import torch
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def gelu_erf(x):  # BERT's gelu
+    import torch
+    return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
+
+
+def heads(x, H):  # (T, C) -> (H, T, D)
+    T, C = x.shape
+    return x.reshape(T, H, C // H).transpose(0, 1)
+
+
+def attention(q, k, v, H, allowed):
+    """q, k, v (T, C); allowed (T, T) bool. Returns (weights (H, T, T), context (T, C))."""
+    import torch
+    q, k, v = heads(q, H), heads(k, H), heads(v, H)
+    scores = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    context = (weights @ v).transpose(0, 1).reshape(q.shape[1], -1)
+    return weights, context
+
+
+def gpt2_block(g, cfg, x, i, ablated_head=None):
+    """One GPT-2 block: y = x·W + b with W (in, out) (Conv1D); Q;K;V packed in c_attn's columns."""
+    import torch
+    C, H, eps = cfg["n_embd"], cfg["n_head"], cfg["layer_norm_epsilon"]
+    p = f"h.{i}."
+    T = x.shape[0]
+    a = layer_norm(x, g[p + "ln_1.weight"], g[p + "ln_1.bias"], eps)
+    qkv = a @ g[p + "attn.c_attn.weight"] + g[p + "attn.c_attn.bias"]
+    q, k, v = qkv.split(C, dim=-1)
+    causal = torch.tril(torch.ones(T, T, dtype=torch.bool))
+    weights, context = attention(q, k, v, H, causal)
+    if ablated_head is not None:  # the head's context zeroed before c_proj
+        context = context.clone()
+        context[:, ablated_head * (C // H):(ablated_head + 1) * (C // H)] = 0
+    h = x + context @ g[p + "attn.c_proj.weight"] + g[p + "attn.c_proj.bias"]
+    m = layer_norm(h, g[p + "ln_2.weight"], g[p + "ln_2.bias"], eps)
+    m = gelu_tanh(m @ g[p + "mlp.c_fc.weight"] + g[p + "mlp.c_fc.bias"])
+    return weights, h + m @ g[p + "mlp.c_proj.weight"] + g[p + "mlp.c_proj.bias"]
+
+
+def gpt2_forward(g, cfg, ids, on_layer=None):
+    """GPT-2 with its tied unembedding: the expected steps for ids. g: the hub names (no prefix);
+    on_layer(i, x, y) is called with each block's input and output."""
+    T = len(ids)
+    x = g["wte.weight"][ids] + g["wpe.weight"][:T]
+    out = {"tgt.input": x}
+    for i in range(cfg["n_layer"]):
+        weights, y = gpt2_block(g, cfg, x, i)
+        if on_layer is not None:
+            on_layer(i, x, y)
+        out[f"decoder.layers.{i}.self_attn.weights"] = weights
+        out[f"decoder.layers.{i}.residual2"] = x = y
+    x = layer_norm(x, g["ln_f.weight"], g["ln_f.bias"], cfg["layer_norm_epsilon"])
+    out["decoder.output"] = x
+    out["logits"] = x @ g["wte.weight"].T  # tied unembedding, no bias
+    return out
+
+
+def bert_layer(b, cfg, x, i, keep):
+    """One BERT layer: y = x·Wᵀ + b (nn.Linear); post-LN."""
+    H, eps = cfg["num_attention_heads"], cfg["layer_norm_eps"]
+
+    def linear(x, name):
+        return x @ b[name + ".weight"].T + b[name + ".bias"]
+
+    p = f"encoder.layer.{i}."
+    allowed = keep.unsqueeze(0).expand(x.shape[0], -1)  # padding masks keys only
+    weights, context = attention(linear(x, p + "attention.self.query"), linear(x, p + "attention.self.key"),
+                                 linear(x, p + "attention.self.value"), H, allowed)
+    h = layer_norm(x + linear(context, p + "attention.output.dense"),
+                   b[p + "attention.output.LayerNorm.weight"], b[p + "attention.output.LayerNorm.bias"], eps)
+    m = linear(gelu_erf(linear(h, p + "intermediate.dense")), p + "output.dense")
+    return weights, layer_norm(h + m, b[p + "output.LayerNorm.weight"], b[p + "output.LayerNorm.bias"], eps)
+
+
+def bert_forward(b, head, cfg, ids, types, on_layer=None):
+    """BertForMaskedLM (word + position + token type, then LayerNorm; the MLM head with the tied decoder):
+    the expected steps. b: BertModel's names (no "bert." prefix); head: the cls.predictions.* tensors;
+    on_layer(i, x, y, keep) is called with each layer's input and output and the key mask."""
+    import torch
+    eps = cfg["layer_norm_eps"]
+    S = len(ids)
+    keep = torch.tensor([i != cfg["pad_token_id"] for i in ids])
+    x = (b["embeddings.word_embeddings.weight"][ids] + b["embeddings.position_embeddings.weight"][:S]
+         + b["embeddings.token_type_embeddings.weight"][types])
+    out = {"src.input": x}
+    x = layer_norm(x, b["embeddings.LayerNorm.weight"], b["embeddings.LayerNorm.bias"], eps)
+    out["src.embed_norm"] = x
+    for i in range(cfg["num_hidden_layers"]):
+        weights, y = bert_layer(b, cfg, x, i, keep)
+        if on_layer is not None:
+            on_layer(i, x, y, keep)
+        out[f"encoder.layers.{i}.self_attn.weights"] = weights
+        out[f"encoder.layers.{i}.norm2"] = x = y
+    out["encoder.output"] = x
+    t = gelu_erf(x @ head["cls.predictions.transform.dense.weight"].T + head["cls.predictions.transform.dense.bias"])
+    t = layer_norm(t, head["cls.predictions.transform.LayerNorm.weight"], head["cls.predictions.transform.LayerNorm.bias"], eps)
+    out["head.norm"] = t
+    out["logits"] = t @ b["embeddings.word_embeddings.weight"].T + head["cls.predictions.bias"]  # tied decoder
+    return out
+
+
+# ----------------------------------------------------------------------------
 # the tiny models (torch imported here: the 124M mode needs only numpy)
 # ----------------------------------------------------------------------------
 
@@ -124,30 +243,6 @@ def tiny_models():
     def round_to_f32(weights):  # the file stores F32: compute from exactly those values
         for name in weights:
             weights[name] = weights[name].float().double()
-
-    def layer_norm(x, gain, bias, eps):
-        mean = x.mean(-1, keepdim=True)
-        var = ((x - mean) ** 2).mean(-1, keepdim=True)  # biased, as LayerNorm's
-        return (x - mean) / torch.sqrt(var + eps) * gain + bias
-
-    def gelu_tanh(x):  # GPT-2's gelu_new
-        return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
-
-    def gelu_erf(x):  # BERT's gelu
-        return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
-
-    def heads(x, H):  # (T, C) -> (H, T, D)
-        T, C = x.shape
-        return x.reshape(T, H, C // H).transpose(0, 1)
-
-    def attention(q, k, v, H, allowed):
-        """q, k, v (T, C); allowed (T, T) bool. Returns (weights (H, T, T), context (T, C))."""
-        q, k, v = heads(q, H), heads(k, H), heads(v, H)
-        scores = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
-        scores = scores.masked_fill(~allowed, float("-inf"))
-        weights = torch.softmax(scores, dim=-1)
-        context = (weights @ v).transpose(0, 1).reshape(q.shape[1], -1)
-        return weights, context
 
     def cosine_matrix(table):  # (V, C) -> (V, V)
         unit = table / table.norm(dim=1, keepdim=True)
@@ -194,34 +289,9 @@ def tiny_models():
     g["ln_f.weight"], g["ln_f.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
     round_to_f32(g)
 
-    def gpt2_block(x, i, ablated_head=None):
-        p = f"h.{i}."
-        T = x.shape[0]
-        a = layer_norm(x, g[p + "ln_1.weight"], g[p + "ln_1.bias"], eps)
-        qkv = a @ g[p + "attn.c_attn.weight"] + g[p + "attn.c_attn.bias"]
-        q, k, v = qkv.split(C, dim=-1)
-        causal = torch.tril(torch.ones(T, T, dtype=torch.bool))
-        weights, context = attention(q, k, v, H, causal)
-        if ablated_head is not None:  # the head's context zeroed before c_proj
-            context = context.clone()
-            context[:, ablated_head * (C // H):(ablated_head + 1) * (C // H)] = 0
-        h = x + context @ g[p + "attn.c_proj.weight"] + g[p + "attn.c_proj.bias"]
-        m = layer_norm(h, g[p + "ln_2.weight"], g[p + "ln_2.bias"], eps)
-        m = gelu_tanh(m @ g[p + "mlp.c_fc.weight"] + g[p + "mlp.c_fc.bias"])
-        return weights, h + m @ g[p + "mlp.c_proj.weight"] + g[p + "mlp.c_proj.bias"]
-
     g_ids = [49, 7, 23, 0, 41, 12, 12, 30, 5]
-    T = len(g_ids)
-    x = g["wte.weight"][g_ids] + g["wpe.weight"][:T]
-    g_out = {"tgt.input": x}
-    for i in range(L):
-        weights, y = gpt2_block(x, i)
-        cross_check_block(nn, F, x, y, g, i, "gpt2", C, H, eps)
-        g_out[f"decoder.layers.{i}.self_attn.weights"] = weights
-        g_out[f"decoder.layers.{i}.residual2"] = x = y
-    x = layer_norm(x, g["ln_f.weight"], g["ln_f.bias"], eps)
-    g_out["decoder.output"] = x
-    g_out["logits"] = x @ g["wte.weight"].T  # tied unembedding, no bias
+    g_out = gpt2_forward(g, g_cfg, g_ids,
+                         lambda i, x, y: cross_check_block(nn, F, x, y, g, i, "gpt2", C, H, eps))
     # The logit lens: the embeddings and each block's output through ln_f and the unembedding.
     lens_rows = [g_out["tgt.input"]] + [g_out[f"decoder.layers.{i}.residual2"] for i in range(L)]
     g_analysis = {
@@ -234,7 +304,7 @@ def tiny_models():
     # The same input with head CIRCUIT_HEAD of layer CIRCUIT_LAYER ablated: its logits.
     x = g_out["tgt.input"]
     for i in range(L):
-        x = gpt2_block(x, i, CIRCUIT_HEAD if i == CIRCUIT_LAYER else None)[1]
+        x = gpt2_block(g, g_cfg, x, i, CIRCUIT_HEAD if i == CIRCUIT_LAYER else None)[1]
     g_analysis["ablated.logits"] = layer_norm(x, g["ln_f.weight"], g["ln_f.bias"], eps) @ g["wte.weight"].T
     p, lo = f"h.{CIRCUIT_LAYER}.", CIRCUIT_HEAD * (C // H)
     head_cols = slice(lo, lo + C // H)
@@ -281,39 +351,11 @@ def tiny_models():
     round_to_f32(b)
     round_to_f32(head)
 
-    def linear(x, name):
-        return x @ b[name + ".weight"].T + b[name + ".bias"]
-
-    def bert_layer(x, i, keep):
-        p = f"encoder.layer.{i}."
-        allowed = keep.unsqueeze(0).expand(x.shape[0], -1)  # padding masks keys only
-        weights, context = attention(linear(x, p + "attention.self.query"), linear(x, p + "attention.self.key"),
-                                     linear(x, p + "attention.self.value"), H, allowed)
-        h = layer_norm(x + linear(context, p + "attention.output.dense"),
-                       b[p + "attention.output.LayerNorm.weight"], b[p + "attention.output.LayerNorm.bias"], eps)
-        m = linear(gelu_erf(linear(h, p + "intermediate.dense")), p + "output.dense")
-        return weights, layer_norm(h + m, b[p + "output.LayerNorm.weight"], b[p + "output.LayerNorm.bias"], eps)
-
     # [CLS] a b c [SEP] d e [SEP] [PAD]: ids 2 and 3 play [CLS] and [SEP]; token types 0, then 1.
     b_ids = [2, 17, 31, 8, 3, 44, 9, 3, 0]
     b_types = [0, 0, 0, 0, 0, 1, 1, 1, 0]
-    S = len(b_ids)
-    keep = torch.tensor([i != b_cfg["pad_token_id"] for i in b_ids])
-    x = (b["embeddings.word_embeddings.weight"][b_ids] + b["embeddings.position_embeddings.weight"][:S]
-         + b["embeddings.token_type_embeddings.weight"][b_types])
-    b_out = {"src.input": x}
-    x = layer_norm(x, b["embeddings.LayerNorm.weight"], b["embeddings.LayerNorm.bias"], eps)
-    b_out["src.embed_norm"] = x
-    for i in range(L):
-        weights, y = bert_layer(x, i, keep)
-        cross_check_block(nn, F, x, y, b, i, "bert", C, H, eps, keep)
-        b_out[f"encoder.layers.{i}.self_attn.weights"] = weights
-        b_out[f"encoder.layers.{i}.norm2"] = x = y
-    b_out["encoder.output"] = x
-    t = gelu_erf(x @ head["cls.predictions.transform.dense.weight"].T + head["cls.predictions.transform.dense.bias"])
-    t = layer_norm(t, head["cls.predictions.transform.LayerNorm.weight"], head["cls.predictions.transform.LayerNorm.bias"], eps)
-    b_out["head.norm"] = t
-    b_out["logits"] = t @ b["embeddings.word_embeddings.weight"].T + head["cls.predictions.bias"]  # tied decoder
+    b_out = bert_forward(b, head, b_cfg, b_ids, b_types,
+                         lambda i, x, y, keep: cross_check_block(nn, F, x, y, b, i, "bert", C, H, eps, keep))
 
     def mlm_head(r):  # (S, C) -> (S, V) probabilities
         r = gelu_erf(r @ head["cls.predictions.transform.dense.weight"].T + head["cls.predictions.transform.dense.bias"])

@@ -342,10 +342,10 @@ def hf_forward(torch, a, w, ids, cos, sin, window_override="config"):
         Hkv, T, D = x.shape
         return x[:, None, :, :].expand(Hkv, n_rep, T, D).reshape(Hkv * n_rep, T, D)
 
-    def causal_mask(T, window):  # _prepare_4d_causal_attention_mask_with_cache_position (mistral's)
-        min_dtype = torch.finfo(torch.float64).min
+    def causal_mask(T, window, dtype):  # _prepare_4d_causal_attention_mask_with_cache_position (mistral's)
+        min_dtype = torch.finfo(dtype).min
         cache_position = torch.arange(T)
-        mask = torch.full((T, T), min_dtype)
+        mask = torch.full((T, T), min_dtype, dtype=dtype)
         masked = torch.arange(T) > cache_position.reshape(-1, 1)
         if window is not None:
             masked |= torch.arange(T) <= (cache_position.reshape(-1, 1) - window)
@@ -354,20 +354,24 @@ def hf_forward(torch, a, w, ids, cos, sin, window_override="config"):
     x = w["model.embed_tokens.weight"][ids]
     T = len(ids)
     out["tgt.embed"] = x
+    cos, sin = cos.to(x.dtype), sin.to(x.dtype)  # LlamaRotaryEmbedding.forward returns them in x's dtype
     for i in range(a.L):
         p, s = f"model.layers.{i}.", f"decoder.layers.{i}."
         n = rms_norm(x, w[p + "input_layernorm.weight"])
         out[s + "norm1"] = n
         # LlamaAttention.forward: view (T, heads, D), transpose to (heads, T, D)
+        # (each stored step is the tensor the computation goes on from, so that make_grad_golden.py's
+        # autograd reaches it; transposing the stored (heads, T, D) view back gives q's own strides)
         q = linear(n, p + "self_attn.q_proj").view(T, -1, a.D)
         k = linear(n, p + "self_attn.k_proj").view(T, -1, a.D)
         v = linear(n, p + "self_attn.v_proj").view(T, -1, a.D).transpose(0, 1)
         out[s + "self_attn.q"], out[s + "self_attn.k"], out[s + "self_attn.v"] = q.transpose(0, 1), k.transpose(0, 1), v
+        q, k = out[s + "self_attn.q"], out[s + "self_attn.k"]
         if a.qk_norm:  # Qwen3Attention: q_norm(q_proj(x).view(hidden_shape)), before the rotation
-            q = rms_norm(q, w[p + "self_attn.q_norm.weight"])
-            k = rms_norm(k, w[p + "self_attn.k_norm.weight"])
+            q = rms_norm(q.transpose(0, 1), w[p + "self_attn.q_norm.weight"])
+            k = rms_norm(k.transpose(0, 1), w[p + "self_attn.k_norm.weight"])
             out[s + "self_attn.q_norm"], out[s + "self_attn.k_norm"] = q.transpose(0, 1), k.transpose(0, 1)
-        q, k = q.transpose(0, 1), k.transpose(0, 1)
+            q, k = out[s + "self_attn.q_norm"], out[s + "self_attn.k_norm"]
         q = q * cos + rotate_half(q) * sin  # apply_rotary_pos_emb, cos/sin broadcast over heads
         k = k * cos + rotate_half(k) * sin
         out[s + "self_attn.q_rot"], out[s + "self_attn.k_rot"] = q, k
@@ -375,7 +379,7 @@ def hf_forward(torch, a, w, ids, cos, sin, window_override="config"):
         n_rep = a.H // a.Hkv
         key_states, value_states = repeat_kv(k, n_rep), repeat_kv(v, n_rep)
         scores = torch.matmul(q, key_states.transpose(1, 2)) * a.D ** -0.5
-        scores = scores + causal_mask(T, windows[i])
+        scores = scores + causal_mask(T, windows[i], scores.dtype)
         weights = torch.softmax(scores, dim=-1)
         out[s + "self_attn.weights"] = weights
         context = torch.matmul(weights, value_states).transpose(0, 1).reshape(T, -1)

@@ -183,6 +183,7 @@ def hf_forward(torch, cfg, w, src, tgt, positions=None, use_bias=True, embed_sca
     if embed_scale is None:
         embed_scale = math.sqrt(C) if cfg["scale_embedding"] else 1.0
     table = positions if positions is not None else hf_sinusoids(torch, cfg["max_position_embeddings"], C)
+    table = table.to(w["model.shared.weight"].dtype)  # the embed_positions weight, in the model's dtype
     out = {}
 
     def linear(x, p):
@@ -219,7 +220,7 @@ def hf_forward(torch, cfg, w, src, tgt, positions=None, use_bias=True, embed_sca
     memory = x
     out["encoder.output"] = memory
 
-    causal = torch.triu(torch.full((T, T), torch.finfo(torch.float64).min), diagonal=1)
+    causal = torch.triu(torch.full((T, T), torch.finfo(E.dtype).min, dtype=E.dtype), diagonal=1)
     y = E[torch.tensor(tgt)] * embed_scale
     out["tgt.embed"] = y
     out["tgt.pos"] = table[:T]
