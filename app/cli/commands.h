@@ -11,6 +11,7 @@ using Argv = std::vector<std::string>;
 int run_info(const Argv& argv);         // info MODEL
 int run_init(const Argv& argv);         // init --preset tiny|base --seed N --out MODEL
 int run_trace(const Argv& argv);        // trace MODEL (--src TEXT | --src-ids IDS) [--tgt ...] --out TRACE
+int run_grad(const Argv& argv);         // grad MODEL [inputs] [--loss next-token|token:ID@POS|logit-diff:A,B@POS] --out
 int run_steps(const Argv& argv);        // steps MODEL [inputs]
 int run_explain(const Argv& argv);      // explain MODEL [inputs] [--step N] [--korean]
 int run_translate(const Argv& argv);    // translate MODEL --src TEXT

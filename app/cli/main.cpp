@@ -14,6 +14,11 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
   info MODEL                                   config, parameter count, tensor list (and unused tensors)
   init --preset tiny|base [--seed N] [--src-vocab FILE --tgt-vocab FILE] [--tokenizer word|char] --out MODEL
   trace MODEL (--src TEXT | --src-ids 1,5,7) [--src-types 0,0,1] [--tgt TEXT | --tgt-ids 1,8] --out TRACE.safetensors
+  grad MODEL [--src ... --tgt ...] [--loss next-token | token:ID@POS | logit-diff:A,B@POS] --out GRADS.safetensors
+                                               the forward pass, the loss of its logits (next-token by default;
+                                               an encoder-only model needs token:ID@POS) and the backward pass:
+                                               dL/d(each step's output) under its path, dL/d(each parameter)
+                                               under param.<name>, the loss in __metadata__
   steps MODEL [--src ... --tgt ...]            the ordered forward-pass steps: path, title, formula, inputs
   explain MODEL [--src ... --tgt ...] [--step N] [--korean] [--head H] [--row R] [--col C] [--assets DIR]
                                                each step (or step N) explained: what, why, and its formula
@@ -98,16 +103,18 @@ int main(int argc, char** argv) {
         std::cout << kUsage;
         return 0;
     }
+    // clang-format off
     const std::map<std::string, int (*)(const Argv&)> commands = {
         {"info", run_info},       {"init", run_init},
         {"trace", run_trace},     {"steps", run_steps},
-        {"explain", run_explain}, {"translate", run_translate},
-        {"bench", run_bench},     {"train", run_train},
-        {"eval", run_eval},       {"bench-train", run_bench_train},
-        {"lens", run_lens},       {"heads", run_heads},
-        {"similar", run_similar}, {"pca", run_pca},
-        {"qk", run_qk},           {"ov", run_ov},
-        {"compare", run_compare}};
+        {"grad", run_grad},       {"explain", run_explain},
+        {"translate", run_translate}, {"bench", run_bench},
+        {"train", run_train},     {"eval", run_eval},
+        {"bench-train", run_bench_train}, {"lens", run_lens},
+        {"heads", run_heads},     {"similar", run_similar},
+        {"pca", run_pca},         {"qk", run_qk},
+        {"ov", run_ov},           {"compare", run_compare}};
+    // clang-format on
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
     Argv args(argv + 2, argv + argc);

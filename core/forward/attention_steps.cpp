@@ -6,10 +6,22 @@
 #include "ops/rms_norm.h"
 #include "ops/rotary.h"
 #include "ops/softmax.h"
+#include "train/grad_ops.h"
 
 #include <cstdio>
 
 namespace attnlab {
+
+namespace {
+
+// The heads of one attention that the user switched off.
+const std::set<int>& ablated_of(const ForwardInputs& inputs, const AttentionSite& site) {
+    static const std::set<int> none;
+    const auto it = inputs.ablated_heads.find(site);
+    return it == inputs.ablated_heads.end() ? none : it->second;
+}
+
+}  // namespace
 
 std::string rope_variant(const RopeConfig& rope) {
     char buf[160];
@@ -37,9 +49,10 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
         const std::string L = letters[which];
         const LinearParams map = *maps[which];
         const int n_heads = which == 0 ? H : H_kv;
-        const std::string split = which > 0 && H_kv != H ? ", split into H_kv heads of D (each shared by H/H_kv query heads)"
-                                  : config_.head_dim > 0  ? ", split into H heads of D"
-                                                          : ", split into H heads of D = C/H";
+        const std::string split = which > 0 && H_kv != H
+                                      ? ", split into H_kv heads of D (each shared by H/H_kv query heads)"
+                                  : config_.head_dim > 0 ? ", split into H heads of D"
+                                                         : ", split into H heads of D = C/H";
         add(at(stages[which]), {names[which] + std::string(" per head"),
                                 L + " = " + linear_map_formula(map, "x", "W_" + L, "b_" + L) + split,
                                 {which == 0 ? q_input : kv_input},
@@ -49,6 +62,10 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                 [map, n_heads](const StepContext& ctx) {
                                     const Tensor x = linear_map_forward(ctx.weights, map, ctx.input(0));  // (N, ·)
                                     return StepOutput{split_heads(x, n_heads), {}};  // (H or H_kv, N, D)
+                                },
+                                [map](const BackwardContext& b) {
+                                    const Tensor dy = merge_heads(b.d_output);  // (N, H·D)
+                                    return InputGrads{linear_map_backward(b.weights, map, b.input(0), dy, b.params)};
                                 }});
     }
     std::string q = path(AttentionStage::q), k = path(AttentionStage::k);
@@ -56,16 +73,21 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
         auto head_norm = [&](AttentionStage stage, const std::string& input, const NormParams& norm, const char* who,
                              const std::string& x) {
             const std::string g = norm.weight;
-            return add(at(stage), {std::string("RMSNorm of each ") + who + " head",
-                                   x + " / √(mean(" + x + "²) + ε) · γ  (over the D numbers of one head)",
-                                   {input},
-                                   {g},
-                                   {},
-                                   eps_variant(config_.layer_norm_eps),
-                                   [g](const StepContext& ctx) {
-                                       return StepOutput{
-                                           rms_norm_forward(ctx.input(0), ctx.param(g), ctx.config.layer_norm_eps), {}};
-                                   }});
+            return add(
+                at(stage),
+                {std::string("RMSNorm of each ") + who + " head",
+                 x + " / √(mean(" + x + "²) + ε) · γ  (over the D numbers of one head)",
+                 {input},
+                 {g},
+                 {},
+                 eps_variant(config_.layer_norm_eps),
+                 [g](const StepContext& ctx) {
+                     return StepOutput{rms_norm_forward(ctx.input(0), ctx.param(g), ctx.config.layer_norm_eps), {}};
+                 },
+                 [g](const BackwardContext& b) {
+                     return InputGrads{rms_norm_backward(b.input(0), b.param(g), b.config.layer_norm_eps, b.d_output,
+                                                         b.param_grad(g))};
+                 }});
         };
         q = head_norm(AttentionStage::q_norm, q, *params.q_norm, "query", "q");
         k = head_norm(AttentionStage::k_norm, k, *params.k_norm, "key", "k");
@@ -75,14 +97,17 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
         auto rotate = [&](AttentionStage stage, const std::string& input, const std::string& letter) {
             const std::string x = letter == "Q" ? "q" : "k";
             return add(at(stage), {"Rotate " + letter + " by position (RoPE)",
-                                   x + "'[i], " + x + "'[i+D/2] = " + x + "[i]·cos(pθ_i) − " + x + "[i+D/2]·sin(pθ_i), " +
-                                       x + "[i+D/2]·cos(pθ_i) + " + x + "[i]·sin(pθ_i)",
+                                   x + "'[i], " + x + "'[i+D/2] = " + x + "[i]·cos(pθ_i) − " + x +
+                                       "[i+D/2]·sin(pθ_i), " + x + "[i+D/2]·cos(pθ_i) + " + x + "[i]·sin(pθ_i)",
                                    {input},
                                    {},
                                    {},
                                    rope_variant(config_.rope),
                                    [frequencies](const StepContext& ctx) {
                                        return StepOutput{apply_rotary(ctx.input(0), frequencies, ctx.first_row), {}};
+                                   },
+                                   [frequencies](const BackwardContext& b) {  // every row, from position 0
+                                       return InputGrads{apply_rotary_backward(b.d_output, frequencies, 0)};
                                    }});
         };
         q = rotate(AttentionStage::q_rot, q, "Q");
@@ -97,6 +122,10 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
          "",
          [](const StepContext& ctx) {
              return StepOutput{attention_scores(ctx.input(0), ctx.input(1)), {}};
+         },
+         [](const BackwardContext& b) {
+             ScoresGrads g = attention_scores_backward(b.input(0), b.input(1), b.d_output);
+             return InputGrads{std::move(g.dq), std::move(g.dk)};
          }});
     add(at(AttentionStage::scaled), {"Scale by 1/√D",
                                      "scaled = scores / √D",
@@ -108,6 +137,11 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                          Tensor out = own_first_input(ctx);
                                          scale_scores_in_place(out, static_cast<float>(ctx.config.d_head()));
                                          return StepOutput{std::move(out), {}};
+                                     },
+                                     [](const BackwardContext& b) {  // the same factor 1/√D
+                                         Tensor d = b.d_output;
+                                         scale_scores_in_place(d, static_cast<float>(b.config.d_head()));
+                                         return InputGrads{std::move(d)};
                                      }});
     add(at(AttentionStage::masked), {"Apply the mask",
                                      "masked = scaled, with −∞ where M[i, j] = 0",
@@ -119,6 +153,9 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                          Tensor out = own_first_input(ctx);
                                          mask_scores_in_place(out, ctx.input(1));
                                          return StepOutput{std::move(out), {}};
+                                     },
+                                     [](const BackwardContext& b) {  // nothing reaches the mask
+                                         return InputGrads{mask_scores_backward(b.d_output, b.input(1)), Tensor{}};
                                      }});
     add(at(AttentionStage::weights),
         {"Softmax over keys",
@@ -136,20 +173,23 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
              for (int64_t r : rows)
                  if (r < n_queries) query_rows.push_back(r);  // the mask is shared, so head 0 names them all
              return StepOutput{std::move(w), std::move(query_rows)};
+         },
+         [](const BackwardContext& b) { return InputGrads{softmax_rows_backward(b.output(), b.d_output)}; }});
+    add(at(AttentionStage::context),
+        {"Weighted sum of values",
+         H_kv == H ? "context[h] = weights[h]·V[h]" : "context[h] = weights[h]·V[g(h)]",
+         {path(AttentionStage::weights), path(AttentionStage::v)},
+         {},
+         {ablation_control(site)},
+         "",
+         [site](const StepContext& ctx) {
+             return StepOutput{attention_context(ctx.input(0), ctx.input(1), ablated_of(ctx.inputs, site)), {}};
+         },
+         [site](const BackwardContext& b) {
+             ContextGrads g =
+                 attention_context_backward(b.input(0), b.input(1), b.d_output, ablated_of(b.inputs, site));
+             return InputGrads{std::move(g.d_weights), std::move(g.dv)};
          }});
-    add(at(AttentionStage::context), {"Weighted sum of values",
-                                      H_kv == H ? "context[h] = weights[h]·V[h]" : "context[h] = weights[h]·V[g(h)]",
-                                      {path(AttentionStage::weights), path(AttentionStage::v)},
-                                      {},
-                                      {ablation_control(site)},
-                                      "",
-                                      [site](const StepContext& ctx) {
-                                          const std::set<int> none;
-                                          auto it = ctx.inputs.ablated_heads.find(site);
-                                          const std::set<int>& ablated =
-                                              it == ctx.inputs.ablated_heads.end() ? none : it->second;
-                                          return StepOutput{attention_context(ctx.input(0), ctx.input(1), ablated), {}};
-                                      }});
     add(at(AttentionStage::concat), {"Concatenate heads",
                                      "concat = [context[0] | … | context[H−1]]",
                                      {path(AttentionStage::context)},
@@ -158,7 +198,8 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                      "",
                                      [](const StepContext& ctx) {
                                          return StepOutput{merge_heads(ctx.input(0)), {}};
-                                     }});
+                                     },
+                                     [H](const BackwardContext& b) { return InputGrads{split_heads(b.d_output, H)}; }});
     return linear(at(AttentionStage::out), "Output projection W^O",
                   "out = " + linear_map_formula(params.out, "concat", "W_O", "b_O"), path(AttentionStage::concat),
                   params.out);

@@ -59,6 +59,13 @@ std::string GraphBuilder::embedding(Stack side) {
                                            x.row(static_cast<int64_t>(i)) = E.row(ids[i]) * scale;
                                        }
                                        return StepOutput{std::move(x), {}};
+                                   },
+                                   [side, table, scale](const BackwardContext& b) {  // dE[token] += dx·scale
+                                       const auto& ids = side == Stack::encoder ? b.inputs.src_ids : b.inputs.tgt_ids;
+                                       Tensor& dE = b.param_grad(table);  // (V, C)
+                                       for (size_t i = 0; i < ids.size(); ++i)
+                                           dE.row(ids[i]) += b.d_output.row(static_cast<int64_t>(i)) * scale;
+                                       return InputGrads{};
                                    }});
     std::vector<std::string> parts = {embed};
     std::string sum_formula = "x = x_emb", sum_title = "Embedding";
@@ -95,6 +102,11 @@ std::string GraphBuilder::embedding(Stack side) {
                                                          Tensor x({n, P.dim(1)});  // (N, C)
                                                          x.matrix() = P.matrix().topRows(n);
                                                          return StepOutput{std::move(x), {}};
+                                                     },
+                                                     [positions](const BackwardContext& b) {  // dP[pos] += dx[pos]
+                                                         Tensor& dP = b.param_grad(positions);
+                                                         dP.matrix().topRows(b.d_output.dim(0)) += b.d_output.matrix();
+                                                         return InputGrads{};
                                                      }}));
     }
     if (adds_positions(config_.positional)) {
@@ -123,6 +135,14 @@ std::string GraphBuilder::embedding(Stack side) {
                                      x.row(i) = E.row(type);
                                  }
                                  return StepOutput{std::move(x), {}};
+                             },
+                             [types](const BackwardContext& b) {  // dE_type[type] += dx
+                                 const auto& given = b.inputs.src_token_types;
+                                 Tensor& dE = b.param_grad(types);
+                                 for (int64_t i = 0; i < b.d_output.dim(0); ++i)
+                                     dE.row(i < static_cast<int64_t>(given.size()) ? given[static_cast<size_t>(i)]
+                                                                                   : 0) += b.d_output.row(i);
+                                 return InputGrads{};
                              }}));
         sum_formula += " + x_type";
         sum_title += " + token type";
@@ -130,10 +150,18 @@ std::string GraphBuilder::embedding(Stack side) {
 
     std::string input = embed;
     if (parts.size() > 1) {
-        input =
-            add(id(StepKind::embedding_sum), {sum_title, sum_formula, parts, {}, {}, "", [](const StepContext& ctx) {
-                                                  return StepOutput{sum_tensors(ctx.in), {}};
-                                              }});
+        input = add(id(StepKind::embedding_sum), {sum_title,
+                                                  sum_formula,
+                                                  parts,
+                                                  {},
+                                                  {},
+                                                  "",
+                                                  [](const StepContext& ctx) {
+                                                      return StepOutput{sum_tensors(ctx.in), {}};
+                                                  },
+                                                  [n = parts.size()](const BackwardContext& b) {
+                                                      return InputGrads(n, b.d_output);  // each part gets all of it
+                                                  }});
     }
     if (params.norm) input = norm(id(StepKind::embedding_norm), "Embedding " + norm_name(), input, *params.norm);
     assert(input == step_path(stack_input(config_, side)));

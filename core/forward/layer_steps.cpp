@@ -4,11 +4,21 @@
 #include "forward/norm_map.h"
 #include "ops/activation.h"
 #include "ops/softmax.h"
+#include "train/grad_ops.h"
 
 #include <cassert>
 #include <cstdio>
 
 namespace attnlab {
+
+namespace {
+
+// dL/dh = dL/da ⊙ act'(h), h the activation's input.
+InputGrads activation_step_backward(const BackwardContext& b) {
+    return InputGrads{activation_backward(b.input(0), b.d_output, b.config.activation)};
+}
+
+}  // namespace
 
 std::string eps_variant(float eps) {
     char buf[32];
@@ -30,13 +40,25 @@ std::string GraphBuilder::norm(const StepId& id, const std::string& title, const
                 eps_variant(config_.layer_norm_eps),
                 [params](const StepContext& ctx) {
                     return StepOutput{norm_forward(ctx.config, ctx.weights, params, ctx.input(0)), {}};
+                },
+                [params](const BackwardContext& b) {
+                    return InputGrads{norm_backward(b.config, b.weights, params, b.input(0), b.d_output, b.params)};
                 }});
 }
 
 std::string GraphBuilder::linear(const StepId& id, const std::string& title, const std::string& formula,
                                  const std::string& input, const LinearParams& map) {
-    return add(id, {title, formula, {input}, linear_map_param_names(map), {}, "", [map](const StepContext& ctx) {
+    return add(id, {title,
+                    formula,
+                    {input},
+                    linear_map_param_names(map),
+                    {},
+                    "",
+                    [map](const StepContext& ctx) {
                         return StepOutput{linear_map_forward(ctx.weights, map, ctx.input(0)), {}};
+                    },
+                    [map](const BackwardContext& b) {
+                        return InputGrads{linear_map_backward(b.weights, map, b.input(0), b.d_output, b.params)};
                     }});
 }
 
@@ -46,10 +68,19 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
     const StepId residual = StepId::sublayer_at(StepKind::residual, stack, layer, k);
     const StepId norm = StepId::sublayer_at(StepKind::norm, stack, layer, k);
     auto add_residual = [&](const std::string& sublayer_out, const char* formula) {
-        return add(residual, {"Residual add " + n, formula, {x, sublayer_out}, {}, {}, "", [](const StepContext& ctx) {
+        return add(residual, {"Residual add " + n,
+                              formula,
+                              {x, sublayer_out},
+                              {},
+                              {},
+                              "",
+                              [](const StepContext& ctx) {
                                   Tensor y(ctx.input(0).shape);
                                   y.matrix() = ctx.input(0).matrix() + ctx.input(1).matrix();
                                   return StepOutput{std::move(y), {}};
+                              },
+                              [](const BackwardContext& b) {
+                                  return InputGrads{b.d_output, b.d_output};
                               }});
     };
     const bool rms = config_.norm == NormKind::rms_norm;
@@ -75,7 +106,8 @@ std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams
                     "",
                     [](const StepContext& ctx) {
                         return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
-                    }});
+                    },
+                    activation_step_backward});
     };
     if (!params.ffn_gate) {
         const std::string hidden = linear(part(FfnPart::hidden), "FFN first linear",
@@ -94,10 +126,22 @@ std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams
                                   "u = " + linear_map_formula(params.ffn_in, "x", "W_up", "b_up"), input,
                                   params.ffn_in);  // (N, F)
     const std::string gated =
-        add(part(FfnPart::gated), {"Gate × up", "h = a ⊙ u", {activated, up}, {}, {}, "", [](const StepContext& ctx) {
+        add(part(FfnPart::gated), {"Gate × up",
+                                   "h = a ⊙ u",
+                                   {activated, up},
+                                   {},
+                                   {},
+                                   "",
+                                   [](const StepContext& ctx) {
                                        Tensor h(ctx.input(0).shape);  // (N, F)
                                        h.matrix() = ctx.input(0).matrix().cwiseProduct(ctx.input(1).matrix());
                                        return StepOutput{std::move(h), {}};
+                                   },
+                                   [](const BackwardContext& b) {  // dL/da = dh ⊙ u, dL/du = dh ⊙ a
+                                       Tensor da(b.d_output.shape), du(b.d_output.shape);  // (N, F)
+                                       da.matrix() = b.d_output.matrix().cwiseProduct(b.input(1).matrix());
+                                       du.matrix() = b.d_output.matrix().cwiseProduct(b.input(0).matrix());
+                                       return InputGrads{std::move(da), std::move(du)};
                                    }});
     return linear(part(FfnPart::out), "FFN down projection",
                   "FFN(x) = " + linear_map_formula(params.ffn_out, "h", "W_down", "b_down"), gated,
@@ -134,10 +178,16 @@ std::string GraphBuilder::stack_output(Stack stack, const std::string& input) {
     const StepId id = StepId::of(StepKind::stack_output, stack);
     if (const auto params = final_norm_params(config_, stack))
         return norm(id, "Final " + norm_name() + " of the " + name, input, *params);
-    return add(id,
-               {"Output of the " + name, "the last layer's output", {input}, {}, {}, "", [](const StepContext& ctx) {
-                    return StepOutput{ctx.input(0), {}};
-                }});
+    return add(id, {"Output of the " + name,
+                    "the last layer's output",
+                    {input},
+                    {},
+                    {},
+                    "",
+                    [](const StepContext& ctx) {
+                        return StepOutput{ctx.input(0), {}};
+                    },
+                    [](const BackwardContext& b) { return InputGrads{b.d_output}; }});
 }
 
 void GraphBuilder::output_head(const std::string& input) {
@@ -158,7 +208,8 @@ void GraphBuilder::output_head(const std::string& input) {
                                    "",
                                    [](const StepContext& ctx) {
                                        return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
-                                   }});
+                                   },
+                                   activation_step_backward});
         x = norm(id(StepKind::head_norm), "Head " + norm_name(), a, *head.transform_norm);
     }
     const bool tied = config_.tie_embeddings;

@@ -42,6 +42,33 @@ Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const
     return y;
 }
 
+Tensor linear_map_backward(const Weights& weights, const LinearParams& map, const Tensor& x, const Tensor& dy,
+                           ParamGrads& grads) {
+    const Tensor& w = weights.at(map.weight);
+    assert(x.rank() == 2 && dy.rank() == 2 && x.dim(0) == dy.dim(0) && x.dim(1) == map.n_in && dy.dim(1) == map.n_out);
+    using Block = Eigen::Map<const Mat, 0, Eigen::OuterStride<>>;
+    using GradBlock = Eigen::Map<Mat, 0, Eigen::OuterStride<>>;
+    Tensor& dw = grads.of(map.weight, w.shape);
+    Tensor dx({x.dim(0), map.n_in});           // (N, in)
+    if (map.layout == WeightLayout::out_in) {  // rows [out_begin, out_begin + n_out) of (stored out, in)
+        const int64_t offset = map.out_begin * map.n_in;
+        const Block a(w.data.data() + offset, map.n_out, map.n_in, Eigen::OuterStride<>(map.n_in));
+        GradBlock da(dw.data.data() + offset, map.n_out, map.n_in, Eigen::OuterStride<>(map.n_in));
+        dx.matrix().noalias() = dy.matrix() * a;               // (N, out)·(out, in)
+        da.noalias() += dy.matrix().transpose() * x.matrix();  // (out, N)·(N, in)
+    } else {  // columns [out_begin, out_begin + n_out) of (in, stored out)
+        const Block a(w.data.data() + map.out_begin, map.n_in, map.n_out, Eigen::OuterStride<>(map.n_stored_out));
+        GradBlock da(dw.data.data() + map.out_begin, map.n_in, map.n_out, Eigen::OuterStride<>(map.n_stored_out));
+        dx.matrix().noalias() = dy.matrix() * a.transpose();   // (N, out)·(out, in)
+        da.noalias() += x.matrix().transpose() * dy.matrix();  // (in, N)·(N, out)
+    }
+    if (const Tensor* b = map.bias.empty() ? nullptr : weights.find(map.bias)) {
+        Tensor& db = grads.of(map.bias, b->shape);
+        RowVecMap(db.data.data() + map.out_begin, map.n_out) += dy.matrix().colwise().sum();
+    }
+    return dx;
+}
+
 std::string linear_map_formula(const LinearParams& map, const std::string& x, const std::string& w,
                                const std::string& b) {
     std::string f = x + "·" + w + (map.layout == WeightLayout::out_in ? "ᵀ" : "");

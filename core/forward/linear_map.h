@@ -2,6 +2,7 @@
 // layout reads it: "x·Wᵀ + b" for nn.Linear's (out, in), "x·W + b" for GPT-2's Conv1D (in, out).
 #pragma once
 
+#include "forward/step.h"
 #include "param_names.h"
 #include "weights.h"
 
@@ -18,6 +19,10 @@ inline constexpr int64_t kSplitMultiplyAdds = 4'000'000;
 bool linear_map_splits(int64_t n_rows, int64_t n_in, int64_t n_out);
 
 Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const Tensor& x);  // (N, in) -> (N, out)
+// Its backward: x (N, in), dy = dL/dy (N, out) -> dL/dx (N, in); adds dL/dW (into the map's rows, or columns, of
+// the stored weight) and dL/db into grads.
+Tensor linear_map_backward(const Weights& weights, const LinearParams& map, const Tensor& x, const Tensor& dy,
+                           ParamGrads& grads);
 // e.g. linear_map_formula(map, "x", "W_Q", "b_Q") == "x·W_Qᵀ + b_Q"; no "+ b" for a map without a bias.
 std::string linear_map_formula(const LinearParams& map, const std::string& x, const std::string& w,
                                const std::string& b);

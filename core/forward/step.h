@@ -9,6 +9,7 @@
 #include "tensor.h"
 #include "weights.h"
 
+#include <cassert>
 #include <functional>
 #include <map>
 #include <set>
@@ -80,6 +81,36 @@ Retention retention_of(const StepId& id);
 // The stepper counts their outputs only when an input is not finite: three (H, Tq, Tk) passes less per attention.
 bool finite_from_finite(const StepId& id);
 
+// Gradients of the parameters, summed over every step that reads them (a tied embedding gets both of its uses).
+// Each array has its parameter's shape and starts at zero; a step adds its part.
+class ParamGrads {
+public:
+    Tensor& of(const std::string& name, const Shape& shape);  // the named parameter's (made zero on first use)
+    const std::map<std::string, Tensor>& all() const { return grads_; }
+
+private:
+    std::map<std::string, Tensor> grads_;
+};
+
+// What a step's backward reads: its inputs and output as the forward pass left them (fetched when asked: an
+// on-demand output is recomputed only for a backward that reads it), and dL/d(output).
+struct BackwardContext {
+    const ModelConfig& config;
+    const Weights& weights;
+    const ForwardInputs& inputs;
+    std::function<const Tensor&(size_t)> input;  // the outputs of Step::inputs, as in StepContext
+    std::function<const Tensor&()> output;
+    const Tensor& d_output;  // dL/d(output), the output's shape
+    ParamGrads& params;      // where the step adds dL/d(each parameter it reads)
+
+    const Tensor& param(const std::string& name) const { return weights.at(name); }
+    Tensor& param_grad(const std::string& name) const { return params.of(name, weights.at(name).shape); }
+};
+
+// dL/d(each input) in Step::inputs' order, each the input's shape; an empty tensor for an input no gradient
+// reaches (a mask, token ids).
+using InputGrads = std::vector<Tensor>;
+
 struct Step {
     std::string title;                  // short, for the timeline
     std::string formula;                // what it computes, in the paper's notation
@@ -88,6 +119,9 @@ struct Step {
     std::vector<std::string> controls;  // src_ids, tgt_ids, src_token_types, mask:<path>, ablation:<path>
     std::string variant;                // config details that change the result but not the formula (ε, ...)
     std::function<StepOutput(const StepContext&)> compute;
+    // The chain rule through compute: empty for a step whose output depends on no parameter (masks, sinusoids,
+    // the probabilities, which no loss reads).
+    std::function<InputGrads(const BackwardContext&)> backward = {};
     // Written by GraphBuilder::add from the step's id; read by everything else.
     StepRecord record = {};
     std::string path = {};                  // step_path(record.id): stable, e.g. encoder.layers.0.self_attn.scaled

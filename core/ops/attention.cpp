@@ -153,4 +153,46 @@ Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<
     return ctx;
 }
 
+// Heads run one after another: two query heads of a group add into the same K/V gradient.
+ScoresGrads attention_scores_backward(const Tensor& q, const Tensor& k, const Tensor& d_scores) {
+    assert(q.rank() == 3 && k.rank() == 3 && d_scores.rank() == 3 && d_scores.dim(0) == q.dim(0));
+    const int64_t H = q.dim(0), Tq = q.dim(1), Tk = k.dim(1), D = q.dim(2);
+    ScoresGrads g{Tensor({H, Tq, D}), Tensor(k.shape)};
+    for (int64_t h = 0; h < H; ++h) {
+        const int64_t kv = kv_head_of(h, H, k.dim(0));
+        const ConstMatMap ds(d_scores.slice(h).data(), Tq, Tk), qh(q.slice(h).data(), Tq, D),
+            kh(k.slice(kv).data(), Tk, D);
+        MatMap(g.dq.slice(h).data(), Tq, D).noalias() = ds * kh;
+        MatMap(g.dk.slice(kv).data(), Tk, D).noalias() += ds.transpose() * qh;
+    }
+    return g;
+}
+
+Tensor mask_scores_backward(const Tensor& d_masked, const Tensor& mask) {
+    assert(d_masked.rank() == 3 && mask.rank() == 2 && mask.numel() == d_masked.dim(1) * d_masked.dim(2));
+    Tensor d(d_masked.shape);
+    const int64_t cells = mask.numel();
+    for (int64_t h = 0; h < d_masked.dim(0); ++h)
+        for (int64_t i = 0; i < cells; ++i)
+            if (mask.data[static_cast<size_t>(i)] != 0.0f)
+                d.data[static_cast<size_t>(h * cells + i)] = d_masked.data[static_cast<size_t>(h * cells + i)];
+    return d;
+}
+
+ContextGrads attention_context_backward(const Tensor& weights, const Tensor& v, const Tensor& d_context,
+                                        const std::set<int>& ablated) {
+    assert(weights.rank() == 3 && v.rank() == 3 && d_context.rank() == 3 && d_context.dim(0) == weights.dim(0));
+    const int64_t H = weights.dim(0), Tq = weights.dim(1), Tk = weights.dim(2), D = v.dim(2);
+    ContextGrads g{Tensor(weights.shape), Tensor(v.shape)};
+    for (int64_t h = 0; h < H; ++h) {
+        if (ablated.count(static_cast<int>(h))) continue;
+        const int64_t kv = kv_head_of(h, H, v.dim(0));
+        const ConstMatMap dc(d_context.slice(h).data(), Tq, D), wh(weights.slice(h).data(), Tq, Tk),
+            vh(v.slice(kv).data(), Tk, D);
+        MatMap(g.d_weights.slice(h).data(), Tq, Tk).noalias() = dc * vh.transpose();
+        MatMap(g.dv.slice(kv).data(), Tk, D).noalias() += wh.transpose() * dc;
+    }
+    return g;
+}
+
 }  // namespace attnlab

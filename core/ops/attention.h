@@ -28,4 +28,19 @@ void mask_scores_in_place(Tensor& scaled, const Tensor& mask);
 // weights (H, Tq, Tk) · V (H_kv, Tk, D) -> (H, Tq, D); heads in `ablated` give zeros.
 Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated);
 
+// Backward of the stages. A K/V head shared by several query heads sums their gradients.
+struct ScoresGrads {
+    Tensor dq, dk;  // (H, Tq, D), (H_kv, Tk, D)
+};
+// scores[h] = Q[h]·K[g(h)]ᵀ: dQ[h] = dS[h]·K[g(h)], dK[g] = Σ_{h in g} dS[h]ᵀ·Q[h].
+ScoresGrads attention_scores_backward(const Tensor& q, const Tensor& k, const Tensor& d_scores);
+// masked = scaled where the mask allows, −∞ elsewhere: the gradient passes where the mask allows, 0 elsewhere.
+Tensor mask_scores_backward(const Tensor& d_masked, const Tensor& mask);
+struct ContextGrads {
+    Tensor d_weights, dv;  // (H, Tq, Tk), (H_kv, Tk, D)
+};
+// context[h] = weights[h]·V[g(h)]: dW[h] = dC[h]·V[g]ᵀ, dV[g] = Σ_{h in g} W[h]ᵀ·dC[h]; zero for ablated heads.
+ContextGrads attention_context_backward(const Tensor& weights, const Tensor& v, const Tensor& d_context,
+                                        const std::set<int>& ablated);
+
 }  // namespace attnlab

@@ -26,4 +26,25 @@ Tensor rms_norm_forward(const Tensor& x, const Tensor& gain, float eps) {
     return y;
 }
 
+// With r = 1/√(mean(x²) + ε), y = γ ⊙ x·r and g = dy ⊙ γ:  dx = r·(g − x·r²·mean(g ⊙ x)),  dγ += dy ⊙ x·r.
+Tensor rms_norm_backward(const Tensor& x, const Tensor& gain, float eps, const Tensor& dy, Tensor& dgain) {
+    const int64_t W = x.dim(-1);
+    assert(gain.numel() == W && dgain.numel() == W && dy.shape == x.shape);
+    Tensor dx(x.shape);
+    RowVecMap dg(dgain.data.data(), W);
+    ConstRowVecMap g(gain.data.data(), W);
+    for (int64_t r = 0, rows = W == 0 ? 0 : x.numel() / W; r < rows; ++r) {
+        ConstRowVecMap in(x.data.data() + r * W, W), d(dy.data.data() + r * W, W);
+        const double mean_square = static_cast<double>(in.squaredNorm()) / static_cast<double>(W);
+        const double inv_rms = 1.0 / std::sqrt(mean_square + static_cast<double>(eps));
+        const RowVec dn = d.cwiseProduct(g);  // dL/d(x·r)
+        const double mean_gx = static_cast<double>(dn.dot(in)) / static_cast<double>(W);
+        RowVecMap(dx.data.data() + r * W, W) = (dn.array() * static_cast<float>(inv_rms) -
+                                                in.array() * static_cast<float>(inv_rms * inv_rms * inv_rms * mean_gx))
+                                                   .matrix();
+        dg += (d.array() * in.array() * static_cast<float>(inv_rms)).matrix();
+    }
+    return dx;
+}
+
 }  // namespace attnlab

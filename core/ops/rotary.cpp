@@ -57,27 +57,36 @@ struct PairAngles {
     }
 };
 
-// One row of D entries turned pair by pair.
-void rotate_row(const float* in, float* out, const PairAngles& a) {
+// One row of D entries turned pair by pair; by the opposite angles when `back` (the transpose of the rotation).
+void rotate_row(const float* in, float* out, const PairAngles& a, bool back = false) {
     const size_t half = a.cos.size();
+    const float sign = back ? -1.0f : 1.0f;
     for (size_t i = 0; i < half; ++i) {
-        out[i] = in[i] * a.cos[i] - in[i + half] * a.sin[i];
-        out[i + half] = in[i + half] * a.cos[i] + in[i] * a.sin[i];
+        out[i] = in[i] * a.cos[i] - in[i + half] * (sign * a.sin[i]);
+        out[i + half] = in[i + half] * a.cos[i] + in[i] * (sign * a.sin[i]);
     }
 }
 
-}  // namespace
-
-Tensor apply_rotary(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t first_position) {
+Tensor rotate_heads(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t first_position, bool back) {
     assert(x.rank() == 3 && x.dim(2) == 2 * static_cast<int64_t>(inverse_frequencies.size()));
     const int64_t H = x.dim(0), N = x.dim(1), D = x.dim(2);
     Tensor out(x.shape);
     for (int64_t r = 0; r < N; ++r) {
         const PairAngles angles(inverse_frequencies, first_position + r);
         for (int64_t h = 0; h < H; ++h)
-            rotate_row(x.data.data() + (h * N + r) * D, out.data.data() + (h * N + r) * D, angles);
+            rotate_row(x.data.data() + (h * N + r) * D, out.data.data() + (h * N + r) * D, angles, back);
     }
     return out;
+}
+
+}  // namespace
+
+Tensor apply_rotary(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t first_position) {
+    return rotate_heads(x, inverse_frequencies, first_position, false);
+}
+
+Tensor apply_rotary_backward(const Tensor& dy, const std::vector<float>& inverse_frequencies, int64_t first_position) {
+    return rotate_heads(dy, inverse_frequencies, first_position, true);
 }
 
 Tensor rotate_rows_at(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t position) {

@@ -28,6 +28,8 @@ float rope_angle(int64_t position, float inverse_frequency);
 
 // x (H, N, D) whose row r is position first_position + r -> the rotated (H, N, D).
 Tensor apply_rotary(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t first_position);
+// Its backward: the rotation is orthogonal, so dL/dx is dy (H, N, D) turned back by the same angles.
+Tensor apply_rotary_backward(const Tensor& dy, const std::vector<float>& inverse_frequencies, int64_t first_position);
 // x (N, D), every row at the same position -> the rotated (N, D).
 Tensor rotate_rows_at(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t position);
 

@@ -169,6 +169,18 @@ check "compare head range" 1 -- "$cli" compare "$g" --src-ids 49 --ablate decode
 expect_stderr "compare names the missing head" '^attnlab-cli: compare: decoder\.layers\.1\.self_attn has no head 9 in B \(heads 0\.\.3\)$'
 check "compare ablated in B" 0 -- "$cli" compare "$m" "$m" --src "i like red apples" --ablate decoder.layers.1.cross_attn:3
 expect_output "compare ablates B's head" '^the traces first differ at decoder\.layers\.1\.cross_attn\.context$'
+# grad: the backward pass of a loss, every gradient written; the loss and its definition in the metadata.
+check "grad paper"      0 -- "$cli" grad "$root/assets/models/en-ko.safetensors" --src-ids 5,6,7,2 --tgt-ids 1,8,9,10 --out "$work/g.safetensors"
+expect_output "grad prints the loss" '^loss next-token = [0-9.]+ '
+grep -q '"param.decoder.layers.0.multihead_attn.in_proj_weight"' "$work/g.safetensors" && grep -q '"loss":"next-token"' "$work/g.safetensors" &&
+  passed=$((passed + 1)) || { echo "FAIL grad: the file lacks a parameter gradient or the loss"; failed=$((failed + 1)); }
+check "grad bert token" 0 -- "$cli" grad "$b" --src-ids 2,17,3,44,3 --loss token:7@1 --out "$work/gb.safetensors"
+check "grad gpt2 diff"  0 -- "$cli" grad "$g" --tgt-ids 49,7,23 --loss logit-diff:3,4@2 --out "$work/gg.safetensors"
+check "grad bad loss"   2 -- "$cli" grad "$g" --tgt-ids 49,7,23 --loss token:3 --out "$work/x.safetensors"
+check "grad bert default" 2 -- "$cli" grad "$b" --src-ids 2,17,3 --out "$work/x.safetensors"
+check "grad position"   1 -- "$cli" grad "$g" --tgt-ids 49,7,23 --loss token:3@3 --out "$work/x.safetensors"
+check "grad one token"  1 -- "$cli" grad "$g" --tgt-ids 49 --out "$work/x.safetensors"
+check "grad no out"     2 -- "$cli" grad "$g" --tgt-ids 49,7
 [ ! -e "$work/x.safetensors" ] && passed=$((passed + 1)) || { echo "FAIL a failed command left a file"; failed=$((failed + 1)); }
 
 echo "$passed passed, $failed failed"

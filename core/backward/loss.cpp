@@ -1,0 +1,142 @@
+#include "backward/loss.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+const char* kForms = "next-token, token:ID@POS or logit-diff:A,B@POS";
+
+// A whole non-negative number, the whole of text.
+template <typename Int>
+bool parse_whole(const std::string& text, Int& out) {
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, out);
+    return ec == std::errc() && ptr == end && out >= 0;
+}
+
+// "ID@POS" or "A,B@POS" after the kind's colon.
+Result<LossSpec> parse_operands(LossSpec spec, const std::string& text, bool two_ids) {
+    const std::string form = two_ids ? "logit-diff:A,B@POS" : "token:ID@POS";
+    const size_t at = text.find('@');
+    if (at == std::string::npos) return Error{"loss '" + text + "': expected " + form};
+    const std::string ids = text.substr(0, at);
+    if (!parse_whole(text.substr(at + 1), spec.position))
+        return Error{"loss " + form + ": POS must be a position from 0 (got '" + text.substr(at + 1) + "')"};
+    if (!two_ids) {
+        if (!parse_whole(ids, spec.token)) return Error{"loss token:ID@POS: ID must be a token id (got '" + ids + "')"};
+        return spec;
+    }
+    const size_t comma = ids.find(',');
+    if (comma == std::string::npos || !parse_whole(ids.substr(0, comma), spec.token) ||
+        !parse_whole(ids.substr(comma + 1), spec.other))
+        return Error{"loss logit-diff:A,B@POS: A and B must be two token ids (got '" + ids + "')"};
+    return spec;
+}
+
+// log Σ_j exp(row_j), in double, from the row's largest entry.
+double log_sum_exp(const float* row, int64_t n) {
+    const double max = *std::max_element(row, row + n);
+    double sum = 0.0;
+    for (int64_t j = 0; j < n; ++j) sum += std::exp(static_cast<double>(row[j]) - max);
+    return max + std::log(sum);
+}
+
+// −log softmax(row)[target], adding weight·(softmax(row) − onehot(target)) into d_row.
+double cross_entropy_row(const float* row, int64_t n, int target, double weight, float* d_row) {
+    const double lse = log_sum_exp(row, n);
+    for (int64_t j = 0; j < n; ++j)
+        d_row[j] += static_cast<float>(weight * std::exp(static_cast<double>(row[j]) - lse));
+    d_row[target] -= static_cast<float>(weight);
+    return lse - static_cast<double>(row[target]);
+}
+
+}  // namespace
+
+Result<LossSpec> LossSpec::parse(const std::string& text) {
+    if (text == "next-token") return LossSpec{};
+    const std::string token = "token:", diff = "logit-diff:";
+    if (text.rfind(token, 0) == 0) return parse_operands({LossKind::token}, text.substr(token.size()), false);
+    if (text.rfind(diff, 0) == 0) return parse_operands({LossKind::logit_diff}, text.substr(diff.size()), true);
+    return Error{"unknown loss '" + text + "' (use " + kForms + ")"};
+}
+
+std::string LossSpec::to_string() const {
+    const std::string at = "@" + std::to_string(position);
+    switch (kind) {
+        case LossKind::next_token: return "next-token";
+        case LossKind::token: return "token:" + std::to_string(token) + at;
+        case LossKind::logit_diff: return "logit-diff:" + std::to_string(token) + "," + std::to_string(other) + at;
+    }
+    return "";
+}
+
+std::string LossSpec::definition() const {
+    const std::string pos = std::to_string(position);
+    switch (kind) {
+        case LossKind::next_token:
+            return "mean over positions t with a next token of -log softmax(logits[t])[ids[t+1]] (padding skipped)";
+        case LossKind::token: return "-log softmax(logits[" + pos + "])[" + std::to_string(token) + "]";
+        case LossKind::logit_diff:
+            return "logits[" + pos + "][" + std::to_string(token) + "] - logits[" + pos + "][" + std::to_string(other) +
+                   "]";
+    }
+    return "";
+}
+
+Result<LossSpec> default_loss(const ModelConfig& config) {
+    if (config.has_decoder()) return LossSpec{};
+    return Error{"an encoder-only model predicts masked tokens: choose the loss --loss token:ID@POS"};
+}
+
+Result<LossValue> evaluate_loss(const LossSpec& spec, const Tensor& logits, const std::vector<int>& ids, int pad_id) {
+    const int64_t N = logits.dim(0), V = logits.dim(1);
+    LossValue out{0.0, Tensor({N, V}), 0};
+    auto check_id = [V](int id, const char* what) -> Status {
+        if (id < V) return ok_status();
+        return Error{std::string("loss: ") + what + " " + std::to_string(id) + " is outside the vocabulary 0.." +
+                     std::to_string(V - 1)};
+    };
+    if (spec.kind != LossKind::next_token && spec.position >= N)
+        return Error{"loss: position " + std::to_string(spec.position) + " is past the last position " +
+                     std::to_string(N - 1)};
+    switch (spec.kind) {
+        case LossKind::next_token: {
+            std::vector<int64_t> counted;  // positions t whose next token is a target
+            for (int64_t t = 0; t + 1 < N; ++t)
+                if (ids[static_cast<size_t>(t + 1)] != pad_id) counted.push_back(t);
+            if (counted.empty()) return Error{"loss next-token: no position has a next token (give two or more)"};
+            const double weight = 1.0 / static_cast<double>(counted.size());
+            for (int64_t t : counted)
+                out.value += weight * cross_entropy_row(logits.data.data() + t * V, V, ids[static_cast<size_t>(t + 1)],
+                                                        weight, out.d_logits.data.data() + t * V);
+            out.n_counted = static_cast<int64_t>(counted.size());
+            return out;
+        }
+        case LossKind::token: {
+            if (auto st = check_id(spec.token, "token"); !st) return st.error();
+            const int64_t p = spec.position;
+            out.value =
+                cross_entropy_row(logits.data.data() + p * V, V, spec.token, 1.0, out.d_logits.data.data() + p * V);
+            out.n_counted = 1;
+            return out;
+        }
+        case LossKind::logit_diff: {
+            if (auto st = check_id(spec.token, "token A"); !st) return st.error();
+            if (auto st = check_id(spec.other, "token B"); !st) return st.error();
+            const int64_t p = spec.position;
+            out.value = static_cast<double>(logits.data[static_cast<size_t>(p * V + spec.token)]) -
+                        static_cast<double>(logits.data[static_cast<size_t>(p * V + spec.other)]);
+            out.d_logits.data[static_cast<size_t>(p * V + spec.token)] += 1.0f;
+            out.d_logits.data[static_cast<size_t>(p * V + spec.other)] -= 1.0f;
+            out.n_counted = 1;
+            return out;
+        }
+    }
+    return out;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,46 @@
+// The loss a backward pass starts from, read off the logits (N, V) of the forward pass:
+//   next-token            mean over positions t with a next token (not padding) of −log softmax(logits[t])[ids[t+1]]
+//   token:ID@POS          −log softmax(logits[POS])[ID]  (BERT's masked positions: the only choice for an encoder)
+//   logit-diff:A,B@POS    logits[POS][A] − logits[POS][B]  ("why this token rather than that one")
+// ids are the sequence the logits are computed on: the decoder's input, or an encoder-only model's source.
+#pragma once
+
+#include "config.h"
+#include "result.h"
+#include "tensor.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+enum class LossKind { next_token, token, logit_diff };
+
+struct LossSpec {
+    LossKind kind = LossKind::next_token;
+    int token = -1;         // token: ID; logit-diff: A
+    int other = -1;         // logit-diff: B
+    int64_t position = -1;  // token and logit-diff: POS
+
+    // "next-token", "token:7@1" or "logit-diff:3,11@4"; a one-line error for anything else.
+    static Result<LossSpec> parse(const std::string& text);
+    std::string to_string() const;   // the form parse reads
+    std::string definition() const;  // in words and symbols, for a file's metadata and the UI
+};
+
+// The loss a model gets when none is chosen: next-token for anything with a decoder; an encoder-only model has
+// no default (its logits predict masked tokens, so a token must be named) and gets an error saying so.
+Result<LossSpec> default_loss(const ModelConfig& config);
+
+struct LossValue {
+    double value = 0.0;
+    Tensor d_logits;        // dL/d(logits), (N, V)
+    int64_t n_counted = 0;  // positions the loss averages over (1 for token and logit-diff)
+};
+
+// The loss of logits (N, V) on ids (N,) (what next-token predicts; pad_id marks targets it skips, −1 for none).
+// Errors name what is out of range: a position past N, an id past V, or no position with a next token.
+Result<LossValue> evaluate_loss(const LossSpec& spec, const Tensor& logits, const std::vector<int>& ids, int pad_id);
+
+}  // namespace attnlab
