@@ -24,7 +24,7 @@ int run_grad(const Argv& argv) {
     stepper->run_all();
     auto backward = BackwardPass::create(*stepper, *loss);
     if (!backward) return fail("grad: " + backward.error().message, kExitBadInput);
-    backward->run_all();
+    backward->run_all(*stepper);
     const io::SafetensorsFile file = io::gradients_to_safetensors(*stepper, *backward);
     if (auto st = io::write_safetensors(*args.get("out"), file); !st) return fail(st.error().message, kExitBadInput);
     std::printf("loss %s = %.6g (%s)\n", loss->to_string().c_str(), backward->loss(), loss->definition().c_str());

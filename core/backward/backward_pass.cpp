@@ -5,87 +5,120 @@
 
 namespace attnlab {
 
-Result<BackwardPass> BackwardPass::create(const Stepper& forward, const LossSpec& loss) {
+namespace {
+
+// forward step -> the forward steps it reads
+std::vector<std::vector<size_t>> input_indices(const Stepper& forward) {
+    std::vector<std::vector<size_t>> index(forward.size());
+    for (size_t i = 0; i < forward.size(); ++i)
+        for (const auto& path : forward.step(i).inputs) index[i].push_back(*forward.find(path));
+    return index;
+}
+
+// What the loss reads besides the logits: the sequence they predict and its padding id.
+struct LossTargets {
+    const std::vector<int>& ids;
+    int pad_id;
+};
+LossTargets loss_targets(const Stepper& forward) {
+    const ModelConfig& c = forward.config();
+    if (c.has_decoder()) return {forward.inputs().tgt_ids, c.target_pad_id()};
+    return {forward.inputs().src_ids, c.pad_id};
+}
+
+const char* kNoLogits = "this model has no output head: there are no logits to take a loss of";
+
+}  // namespace
+
+Status BackwardPass::check(const Stepper& forward, const LossSpec& loss) {
+    const ModelConfig& c = forward.config();
+    if (!forward.find(StepId::head(StepKind::logits, c))) return Error{kNoLogits};
+    const LossTargets targets = loss_targets(forward);
+    return check_loss(loss, static_cast<int64_t>(targets.ids.size()),
+                      c.has_decoder() ? c.tgt_vocab_size : c.src_vocab_size, targets.ids, targets.pad_id);
+}
+
+std::vector<size_t> BackwardPass::plan(const Stepper& forward) {
+    const auto logits = forward.find(StepId::head(StepKind::logits, forward.config()));
+    if (!logits) return {};
+    const auto inputs = input_indices(forward);
+    std::vector<char> carries(forward.size(), 0);  // the output depends on a parameter
+    for (size_t i = 0; i < forward.size(); ++i) {
+        carries[i] = !forward.step(i).params.empty();
+        for (size_t j : inputs[i]) carries[i] = carries[i] || carries[j];
+    }
+    std::vector<char> reaches_loss(forward.size(), 0);  // the loss reads the output, through the steps after it
+    reaches_loss[*logits] = 1;
+    std::vector<size_t> order;
+    for (size_t i = *logits + 1; i-- > 0;) {
+        if (!reaches_loss[i]) continue;
+        for (size_t j : inputs[i]) reaches_loss[j] = 1;
+        if (carries[i] && forward.step(i).backward) order.push_back(i);
+    }
+    return order;
+}
+
+Result<BackwardPass> BackwardPass::create(const Stepper& forward, const LossSpec& loss, uint64_t first_version) {
     const ModelConfig& config = forward.config();
     const auto logits = forward.find(StepId::head(StepKind::logits, config));
-    if (!logits) return Error{"this model has no output head: there are no logits to take a loss of"};
+    if (!logits) return Error{kNoLogits};
     if (forward.cursor() != forward.size()) return Error{"run the forward pass to its end before the backward pass"};
-    const ForwardInputs& in = forward.inputs();
-    const auto& ids = config.has_decoder() ? in.tgt_ids : in.src_ids;
-    const int pad = config.has_decoder() ? config.target_pad_id() : config.pad_id;
-    auto value = evaluate_loss(loss, *forward.output(forward.step(*logits).path), ids, pad);
+    const LossTargets targets = loss_targets(forward);
+    const std::string& logits_path = forward.step(*logits).path;
+    auto value = evaluate_loss(loss, *forward.output(logits_path), targets.ids, targets.pad_id);
     if (!value) return value.error();
 
     BackwardPass pass;
-    pass.forward_ = &forward;
     pass.loss_ = loss;
     pass.loss_value_ = value->value;
-    pass.gradients_[forward.step(*logits).path] = std::move(value->d_logits);
-
-    const size_t n = forward.size();
-    pass.input_index_.resize(n);
-    std::vector<char> carries(n, 0);  // the output depends on a parameter
-    for (size_t i = 0; i < n; ++i) {
-        const Step& s = forward.step(i);
-        carries[i] = !s.params.empty();
-        for (const auto& path : s.inputs) {
-            const size_t j = *forward.find(path);
-            pass.input_index_[i].push_back(j);
-            carries[i] = carries[i] || carries[j];
-        }
-    }
-    std::vector<char> reaches_loss(n, 0);  // the loss reads the output, through the steps after it
-    reaches_loss[*logits] = 1;
-    for (size_t i = *logits + 1; i-- > 0;) {
-        if (!reaches_loss[i]) continue;
-        for (size_t j : pass.input_index_[i]) reaches_loss[j] = 1;
-        if (carries[i] && forward.step(i).backward) pass.order_.push_back(i);
-    }
+    pass.next_version_ = first_version;
+    pass.gradients_[logits_path] = {std::move(value->d_logits), {}, pass.next_version_++, 0};
+    pass.order_ = plan(forward);
     // A gradient is whole once the last backward step that adds to it (its last reader) has run.
-    pass.complete_after_.assign(n, 0);
+    pass.complete_after_[logits_path] = 0;
     for (size_t k = 0; k < pass.order_.size(); ++k)
-        for (size_t j : pass.input_index_[pass.order_[k]]) pass.complete_after_[j] = k + 1;
+        for (const auto& path : forward.step(pass.order_[k]).inputs) pass.complete_after_[path] = k + 1;
     return pass;
 }
 
-bool BackwardPass::step() {
+bool BackwardPass::step(const Stepper& forward) {
     if (done()) return false;
-    const size_t i = order_[cursor_];
-    const Step& s = forward_->step(i);
+    const Step& s = forward.step(order_[cursor_]);
     const auto found = gradients_.find(s.path);
-    const Tensor zero = found == gradients_.end() ? Tensor(forward_->run_facts(s.path)->value.shape) : Tensor{};
-    const Tensor& d_output = found == gradients_.end() ? zero : found->second;
-    const BackwardContext b{forward_->config(),
-                            forward_->weights(),
-                            forward_->inputs(),
-                            [&](size_t j) -> const Tensor& { return *forward_->output(s.inputs.at(j)); },
-                            [&]() -> const Tensor& { return *forward_->output(s.path); },
+    const Tensor zero = found == gradients_.end() ? Tensor(forward.run_facts(s.path)->value.shape) : Tensor{};
+    const Tensor& d_output = found == gradients_.end() ? zero : found->second.value;
+    const BackwardContext b{forward.config(),
+                            forward.weights(),
+                            forward.inputs(),
+                            [&](size_t j) -> const Tensor& { return *forward.output(s.inputs.at(j)); },
+                            [&]() -> const Tensor& { return *forward.output(s.path); },
                             d_output,
                             params_};
     InputGrads grads = s.backward(b);
     assert(grads.size() == s.inputs.size() && "one gradient (or an empty tensor) per input");
     for (size_t j = 0; j < grads.size(); ++j) {
         if (grads[j].empty()) continue;
-        Tensor& sum = gradients_[s.inputs[j]];
-        if (sum.empty()) {
-            sum = std::move(grads[j]);
+        TraceEntry& sum = gradients_[s.inputs[j]];
+        if (sum.value.empty()) {
+            sum.value = std::move(grads[j]);
         } else {
-            assert(sum.shape == grads[j].shape);
-            sum.matrix() += grads[j].matrix();
+            assert(sum.value.shape == grads[j].shape);
+            sum.value.matrix() += grads[j].matrix();
         }
+        sum.version = next_version_++;
     }
     ++cursor_;
     return true;
 }
 
-void BackwardPass::run_to(size_t cursor) {
-    while (cursor_ < std::min(cursor, order_.size())) step();
+void BackwardPass::run_to(const Stepper& forward, size_t cursor) {
+    while (cursor_ < std::min(cursor, order_.size())) step(forward);
 }
 
-const Tensor* BackwardPass::gradient(const std::string& path) const {
-    const auto i = forward_->find(path);
+const TraceEntry* BackwardPass::gradient(const std::string& path) const {
     const auto found = gradients_.find(path);
-    if (!i || found == gradients_.end() || cursor_ < complete_after_[*i]) return nullptr;
+    const auto whole = complete_after_.find(path);
+    if (found == gradients_.end() || whole == complete_after_.end() || cursor_ < whole->second) return nullptr;
     return &found->second;
 }
 

@@ -19,9 +19,16 @@ namespace attnlab {
 
 class BackwardPass {
 public:
-    // The loss of `forward`'s logits and the list of backward steps. The forward pass must have run to its end
-    // and must not change while this object is used (an edit means a new BackwardPass after the re-run).
-    static Result<BackwardPass> create(const Stepper& forward, const LossSpec& loss);
+    // The backward steps a forward pass has, in the order they run (forward step indices, last first): every step
+    // with a backward whose output depends on a parameter and reaches the logits. Needs no values.
+    static std::vector<size_t> plan(const Stepper& forward);
+    // The loss of `forward`'s logits, ready to step. The forward pass must have run to its end, and every call
+    // below must pass the same, unchanged forward pass (an edit means a new BackwardPass after the re-run).
+    // Gradient entries get versions from first_version on (TraceEntry::version: a view redraws when it changes).
+    static Result<BackwardPass> create(const Stepper& forward, const LossSpec& loss, uint64_t first_version = 1);
+    // Whether create would accept the loss for this forward pass's inputs, without running anything: the model
+    // has logits, and the loss fits the sequence and the vocabulary (check_loss). The one-line reason if not.
+    static Status check(const Stepper& forward, const LossSpec& loss);
 
     const LossSpec& loss_spec() const { return loss_; }
     double loss() const { return loss_value_; }
@@ -29,34 +36,34 @@ public:
     // Backward steps, in the order they run: step k is the backward of forward step forward_index(k).
     size_t size() const { return order_.size(); }
     size_t forward_index(size_t k) const { return order_.at(k); }
-    const Step& forward_step(size_t k) const { return forward_->step(order_.at(k)); }
     size_t cursor() const { return cursor_; }  // backward steps run so far
     bool done() const { return cursor_ == order_.size(); }
 
-    bool step();                 // runs the next backward step; false when all have run
-    void run_to(size_t cursor);  // forward only: the gradients of a step cannot be taken back out of its inputs
-    void run_all() { run_to(size()); }
+    bool step(const Stepper& forward);  // runs the next backward step; false when all have run
+    // Forward only: a gradient cannot be taken back out of the inputs it was added to (step back by a new pass).
+    void run_to(const Stepper& forward, size_t cursor);
+    void run_all(const Stepper& forward) { run_to(forward, size()); }
 
     // dL/d(the output of the forward step at path), once every backward step that adds to it has run; nullptr
     // before that, and for a step no gradient reaches.
-    const Tensor* gradient(const std::string& path) const;
-    // The gradient arrays so far, by path (complete or not): for a view that shows a gradient as it builds up.
-    const std::map<std::string, Tensor>& gradients() const { return gradients_; }
+    const TraceEntry* gradient(const std::string& path) const;
+    // The gradient arrays so far, by path, whole or not.
+    const std::map<std::string, TraceEntry>& gradients() const { return gradients_; }
     // dL/d(parameter), each summed over every step that reads it, complete once done().
     const std::map<std::string, Tensor>& param_grads() const { return params_.all(); }
+    uint64_t next_version() const { return next_version_; }
 
 private:
     BackwardPass() = default;
 
-    const Stepper* forward_ = nullptr;
     LossSpec loss_;
     double loss_value_ = 0.0;
     std::vector<size_t> order_;                     // forward step indices, last first
-    std::vector<std::vector<size_t>> input_index_;  // forward step -> the forward steps it reads
-    std::vector<size_t> complete_after_;            // forward step -> backward steps run when its gradient is whole
-    std::map<std::string, Tensor> gradients_;       // forward path -> dL/d(output)
+    std::map<std::string, size_t> complete_after_;  // path -> backward steps run when its gradient is whole
+    std::map<std::string, TraceEntry> gradients_;   // forward path -> dL/d(output)
     ParamGrads params_;
     size_t cursor_ = 0;
+    uint64_t next_version_ = 1;
 };
 
 }  // namespace attnlab

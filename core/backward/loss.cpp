@@ -92,23 +92,45 @@ Result<LossSpec> default_loss(const ModelConfig& config) {
     return Error{"an encoder-only model predicts masked tokens: choose the loss --loss token:ID@POS"};
 }
 
+namespace {
+
+// Positions t whose next token ids[t + 1] is a target (not padding).
+std::vector<int64_t> next_token_positions(int64_t n_positions, const std::vector<int>& ids, int pad_id) {
+    std::vector<int64_t> counted;
+    for (int64_t t = 0; t + 1 < n_positions; ++t)
+        if (ids[static_cast<size_t>(t + 1)] != pad_id) counted.push_back(t);
+    return counted;
+}
+
+}  // namespace
+
+Status check_loss(const LossSpec& spec, int64_t n_positions, int64_t vocab_size, const std::vector<int>& ids,
+                  int pad_id) {
+    auto check_id = [vocab_size](int id, const char* what) -> Status {
+        if (id < vocab_size) return ok_status();
+        return Error{std::string("loss: ") + what + " " + std::to_string(id) + " is outside the vocabulary 0.." +
+                     std::to_string(vocab_size - 1)};
+    };
+    if (spec.kind == LossKind::next_token) {
+        if (next_token_positions(n_positions, ids, pad_id).empty())
+            return Error{"loss next-token: no position has a next token (give two or more)"};
+        return ok_status();
+    }
+    if (spec.position >= n_positions)
+        return Error{"loss: position " + std::to_string(spec.position) + " is past the last position " +
+                     std::to_string(n_positions - 1)};
+    if (auto st = check_id(spec.token, spec.kind == LossKind::token ? "token" : "token A"); !st) return st;
+    if (spec.kind == LossKind::logit_diff) return check_id(spec.other, "token B");
+    return ok_status();
+}
+
 Result<LossValue> evaluate_loss(const LossSpec& spec, const Tensor& logits, const std::vector<int>& ids, int pad_id) {
     const int64_t N = logits.dim(0), V = logits.dim(1);
+    if (auto st = check_loss(spec, N, V, ids, pad_id); !st) return st.error();
     LossValue out{0.0, Tensor({N, V}), 0};
-    auto check_id = [V](int id, const char* what) -> Status {
-        if (id < V) return ok_status();
-        return Error{std::string("loss: ") + what + " " + std::to_string(id) + " is outside the vocabulary 0.." +
-                     std::to_string(V - 1)};
-    };
-    if (spec.kind != LossKind::next_token && spec.position >= N)
-        return Error{"loss: position " + std::to_string(spec.position) + " is past the last position " +
-                     std::to_string(N - 1)};
     switch (spec.kind) {
         case LossKind::next_token: {
-            std::vector<int64_t> counted;  // positions t whose next token is a target
-            for (int64_t t = 0; t + 1 < N; ++t)
-                if (ids[static_cast<size_t>(t + 1)] != pad_id) counted.push_back(t);
-            if (counted.empty()) return Error{"loss next-token: no position has a next token (give two or more)"};
+            const std::vector<int64_t> counted = next_token_positions(N, ids, pad_id);
             const double weight = 1.0 / static_cast<double>(counted.size());
             for (int64_t t : counted)
                 out.value += weight * cross_entropy_row(logits.data.data() + t * V, V, ids[static_cast<size_t>(t + 1)],
@@ -117,7 +139,6 @@ Result<LossValue> evaluate_loss(const LossSpec& spec, const Tensor& logits, cons
             return out;
         }
         case LossKind::token: {
-            if (auto st = check_id(spec.token, "token"); !st) return st.error();
             const int64_t p = spec.position;
             out.value =
                 cross_entropy_row(logits.data.data() + p * V, V, spec.token, 1.0, out.d_logits.data.data() + p * V);
@@ -125,8 +146,6 @@ Result<LossValue> evaluate_loss(const LossSpec& spec, const Tensor& logits, cons
             return out;
         }
         case LossKind::logit_diff: {
-            if (auto st = check_id(spec.token, "token A"); !st) return st.error();
-            if (auto st = check_id(spec.other, "token B"); !st) return st.error();
             const int64_t p = spec.position;
             out.value = static_cast<double>(logits.data[static_cast<size_t>(p * V + spec.token)]) -
                         static_cast<double>(logits.data[static_cast<size_t>(p * V + spec.other)]);

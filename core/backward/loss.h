@@ -39,6 +39,11 @@ struct LossValue {
     int64_t n_counted = 0;  // positions the loss averages over (1 for token and logit-diff)
 };
 
+// Whether the loss can be taken of N positions of a V-token vocabulary on ids (N,): the same one-line errors as
+// evaluate_loss gives, without the logits (a timeline asks before the forward pass has run).
+Status check_loss(const LossSpec& spec, int64_t n_positions, int64_t vocab_size, const std::vector<int>& ids,
+                  int pad_id);
+
 // The loss of logits (N, V) on ids (N,) (what next-token predicts; pad_id marks targets it skips, −1 for none).
 // Errors name what is out of range: a position past N, an id past V, or no position with a next token.
 Result<LossValue> evaluate_loss(const LossSpec& spec, const Tensor& logits, const std::vector<int>& ids, int pad_id);

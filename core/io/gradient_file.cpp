@@ -9,11 +9,11 @@ namespace attnlab::io {
 SafetensorsFile gradients_to_safetensors(const Stepper& forward, const BackwardPass& backward) {
     SafetensorsFile file;
     for (const auto& [path, grad] : backward.gradients())
-        if (const Tensor* whole = backward.gradient(path)) file.tensors[path] = *whole;
+        if (const TraceEntry* whole = backward.gradient(path)) file.tensors[path] = whole->value;
     if (backward.done())
         for (const auto& [name, grad] : backward.param_grads()) file.tensors["param." + name] = grad;
     nlohmann::json steps = nlohmann::json::array();
-    for (size_t k = 0; k < backward.cursor(); ++k) steps.push_back(backward.forward_step(k).path);
+    for (size_t k = 0; k < backward.cursor(); ++k) steps.push_back(forward.step(backward.forward_index(k)).path);
     char value[32];
     std::snprintf(value, sizeof value, "%.9g", backward.loss());
     file.metadata["loss"] = backward.loss_spec().to_string();

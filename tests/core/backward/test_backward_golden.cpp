@@ -69,7 +69,7 @@ void check_gradients(const std::string& model_path, const std::string& grads_pat
     REQUIRE(spec);
     auto backward = BackwardPass::create(*stepper, *spec);
     if (!backward) FAIL(backward.error().message);
-    backward->run_all();
+    backward->run_all(*stepper);
 
     const double want_loss = std::stod(reference->metadata.at("loss_value"));
     CHECK(std::abs(backward->loss() - want_loss) <= 1e-5 * std::max(1.0, std::abs(want_loss)));
@@ -77,9 +77,9 @@ void check_gradients(const std::string& model_path, const std::string& grads_pat
     for (const auto& [key, want] : reference->tensors) {
         INFO("tensor " << key);
         if (key.starts_with("grad.")) {
-            const Tensor* got = backward->gradient(key.substr(5));
+            const TraceEntry* got = backward->gradient(key.substr(5));
             REQUIRE(got);
-            check_close(*got, want);
+            check_close(got->value, want);
             ++n_steps;
         } else if (key.starts_with("param.")) {
             const Tensor* got = param_grad(*backward, key.substr(6));

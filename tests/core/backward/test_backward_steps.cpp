@@ -176,7 +176,7 @@ TEST_CASE("stepping the backward pass gives the bits of running it whole", "[bac
     }();
     auto whole = BackwardPass::create(forward, LossSpec{});
     REQUIRE(whole);
-    whole->run_all();
+    whole->run_all(forward);
     auto stepped = BackwardPass::create(forward, LossSpec{});
     REQUIRE(stepped);
     REQUIRE(stepped->size() == whole->size());
@@ -184,20 +184,22 @@ TEST_CASE("stepping the backward pass gives the bits of running it whole", "[bac
     CHECK(stepped->gradient("logits") != nullptr);
     CHECK(stepped->gradient("src.input") == nullptr);
     size_t steps = 0;
-    while (stepped->step()) ++steps;
+    while (stepped->step(forward)) ++steps;
     CHECK(steps == whole->size());
-    CHECK(!stepped->step());
+    CHECK(!stepped->step(forward));
     REQUIRE(stepped->gradients().size() == whole->gradients().size());
     for (const auto& [path, grad] : whole->gradients()) {
         INFO(path);
         REQUIRE(stepped->gradient(path));
-        CHECK(test::bit_equal(*stepped->gradient(path), grad));
+        CHECK(test::bit_equal(stepped->gradient(path)->value, grad.value));
     }
     REQUIRE(stepped->param_grads().size() == whole->param_grads().size());
     for (const auto& [name, grad] : whole->param_grads()) CHECK(test::bit_equal(stepped->param_grads().at(name), grad));
     // The backward steps run last-first, starting from the output projection; masks have none.
-    CHECK(whole->forward_step(0).path == "logits");
-    for (size_t k = 0; k < whole->size(); ++k) CHECK(whole->forward_step(k).path.rfind("masks.", 0) != 0);
+    CHECK(forward.step(whole->forward_index(0)).path == "logits");
+    for (size_t k = 0; k < whole->size(); ++k)
+        CHECK(forward.step(whole->forward_index(k)).path.rfind("masks.", 0) != 0);
+    CHECK(BackwardPass::plan(forward).size() == whole->size());
 }
 
 TEST_CASE("a backward pass needs the whole forward pass and logits", "[backward]") {
