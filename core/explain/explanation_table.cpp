@@ -1,6 +1,8 @@
-// Reads and checks a language file: {"language", "pending", "terms": {...}, "steps": {kind: {5 texts}}}.
+// Reads and checks a language file: {"language", "pending", "terms": {...}, "steps": {kind: {5 texts}},
+// "backward": {backward kind: {3 texts}}}.
 #include "explain/explanation_table.h"
 
+#include "explain/backward_kind.h"
 #include "explain/step_kind.h"
 #include "explain/template_fill.h"
 #include "io/file_bytes.h"
@@ -71,6 +73,33 @@ Status read_steps(const json& steps, ExplanationTable& table) {
     return ok_status();
 }
 
+Status read_backward(const json& backward, ExplanationTable& table) {
+    if (!backward.is_object()) return Error{"\"backward\" must be an object"};
+    constexpr const char* kFields[] = {"title", "formula", "what"};
+    for (const auto& [key, value] : backward.items()) {
+        if (std::find(std::begin(kBackwardKinds), std::end(kBackwardKinds), key) == std::end(kBackwardKinds))
+            return Error{"unknown backward kind " + quoted(key)};
+        const std::string where = "backward." + key;
+        if (!value.is_object()) return Error{where + " must be an object"};
+        BackwardTexts texts;
+        std::string* fields[] = {&texts.title, &texts.formula, &texts.what};
+        for (const auto& item : value.items())
+            if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char* f) { return item.key() == f; }) ==
+                std::end(kFields))
+                return Error{where + ": unknown field " + quoted(item.key())};
+        for (size_t i = 0; i < std::size(kFields); ++i) {
+            if (!value.contains(kFields[i]) || !value[kFields[i]].is_string() ||
+                value[kFields[i]].get_ref<const std::string&>().empty())
+                return Error{where + "." + kFields[i] + " must be a non-empty string"};
+            *fields[i] = value[kFields[i]].get<std::string>();
+        }
+        table.backward[key] = std::move(texts);
+    }
+    for (std::string_view kind : kBackwardKinds)
+        if (!table.backward.count(kind)) return Error{"no texts for backward kind \"" + std::string(kind) + "\""};
+    return ok_status();
+}
+
 Result<ExplanationTable> parse_checked(std::string_view json_text, Language language) {
     json j;
     try {
@@ -82,7 +111,7 @@ Result<ExplanationTable> parse_checked(std::string_view json_text, Language lang
     }
     if (!j.is_object()) return Error{"must be a JSON object"};
     for (const auto& [key, value] : j.items())
-        if (key != "language" && key != "pending" && key != "terms" && key != "steps")
+        if (key != "language" && key != "pending" && key != "terms" && key != "steps" && key != "backward")
             return Error{"unknown field " + quoted(key)};
     const std::string code = language_code(language);
     if (!j.contains("language") || j["language"] != code) return Error{"\"language\" must be \"" + code + "\""};
@@ -92,6 +121,7 @@ Result<ExplanationTable> parse_checked(std::string_view json_text, Language lang
     table.pending = j["pending"].get<std::string>();
     if (auto st = read_terms(j.contains("terms") ? j["terms"] : json(), table); !st) return st.error();
     if (auto st = read_steps(j.contains("steps") ? j["steps"] : json(), table); !st) return st.error();
+    if (auto st = read_backward(j.contains("backward") ? j["backward"] : json(), table); !st) return st.error();
     return table;
 }
 

@@ -19,15 +19,21 @@ struct StepTexts {
     std::string title, formula, what, why, numbers;  // templates
 };
 
+struct BackwardTexts {
+    std::string title, formula, what;  // plain text: the chain rule through one kind of step
+};
+
 struct ExplanationTable {
     Language language = Language::english;
-    std::string pending;                                  // instead of the numbers, before the step has run
-    std::map<std::string, std::string> terms;             // term key -> word in this language
-    std::map<std::string, StepTexts, std::less<>> steps;  // kExplanationKinds -> texts
+    std::string pending;                                         // instead of the numbers, before the step has run
+    std::map<std::string, std::string> terms;                    // term key -> word in this language
+    std::map<std::string, StepTexts, std::less<>> steps;         // kExplanationKinds -> texts
+    std::map<std::string, BackwardTexts, std::less<>> backward;  // kBackwardKinds -> texts
 };
 
 // Parses a language file. It must name `language`, hold a non-empty text for every field of
-// every kind in kExplanationKinds, nothing else, and well-formed {placeholders}. Errors are one
+// every kind in kExplanationKinds and of every backward kind in kBackwardKinds, nothing else, and
+// well-formed {placeholders}. Errors are one
 // line and start with `source` (the file name).
 Result<ExplanationTable> parse_explanation_table(std::string_view json_text, Language language,
                                                  const std::string& source);

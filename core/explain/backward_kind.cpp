@@ -1,0 +1,60 @@
+// Forward step -> backward explanation kind: one case per StepKind (and attention stage), as step_kind.cpp does.
+#include "explain/backward_kind.h"
+
+#include <cassert>
+
+namespace attnlab {
+
+namespace {
+
+std::string_view attention_backward_kind(AttentionStage stage) {
+    switch (stage) {
+        case AttentionStage::q:
+        case AttentionStage::k:
+        case AttentionStage::v: return "qkv";
+        case AttentionStage::q_norm:
+        case AttentionStage::k_norm: return "head_norm";
+        case AttentionStage::q_rot:
+        case AttentionStage::k_rot: return "rotary";
+        case AttentionStage::scores: return "scores";
+        case AttentionStage::scaled: return "scaled";
+        case AttentionStage::masked: return "masked";
+        case AttentionStage::weights: return "softmax";
+        case AttentionStage::context: return "context";
+        case AttentionStage::concat: return "concat";
+        case AttentionStage::out: return "linear";
+    }
+    return "linear";
+}
+
+}  // namespace
+
+std::string_view backward_kind(const Step& step) {
+    const StepId& id = step.record.id;
+    switch (id.kind) {
+        case StepKind::token_embedding: return "embedding";
+        case StepKind::position: return "position";
+        case StepKind::token_type: return "token_type";
+        case StepKind::embedding_sum: return "sum";
+        case StepKind::embedding_norm:
+        case StepKind::norm:
+        case StepKind::head_norm: return "norm";
+        case StepKind::stack_output: return step.params.empty() ? "identity" : "norm";
+        case StepKind::attention: return attention_backward_kind(id.stage);
+        case StepKind::residual: return "residual";
+        case StepKind::ffn:
+            if (id.part == FfnPart::activation) return "activation";
+            return id.part == FfnPart::gated ? "gated" : "linear";
+        case StepKind::head_transform: return "linear";
+        case StepKind::head_activation: return "activation";
+        case StepKind::logits: return "logits";
+        case StepKind::padding_mask:
+        case StepKind::look_ahead_mask:
+        case StepKind::attention_mask:
+        case StepKind::probs: break;
+    }
+    assert(false && "only steps with a backward have a backward kind");
+    return "identity";
+}
+
+}  // namespace attnlab

@@ -1,0 +1,37 @@
+// Which explanation a backward step gets: what the chain rule does going back through one forward step. The key
+// of its texts in the language files' "backward" section; kinds split steps only where the chain rule differs.
+#pragma once
+
+#include "forward/step.h"
+
+#include <string_view>
+
+namespace attnlab {
+
+inline constexpr std::string_view kBackwardKinds[] = {
+    "logits",      // the loss's gradient enters at the logits and goes back through the output projection
+    "linear",      // y = x·Wᵀ + b
+    "qkv",         // Q, K or V: a linear map split into heads
+    "head_norm",   // qwen3's RMSNorm of each head of Q or K
+    "rotary",      // RoPE
+    "scores",      // QKᵀ
+    "scaled",      // ÷√D
+    "masked",      // the mask
+    "softmax",     // the attention weights
+    "context",     // weights·V
+    "concat",      // the heads side by side
+    "residual",    // x + sublayer(x)
+    "norm",        // LayerNorm or RMSNorm
+    "activation",  // ReLU, GELU, SiLU
+    "gated",       // a ⊙ u
+    "identity",    // a stack's output when it has no final norm
+    "sum",         // the embeddings added together
+    "embedding",   // a row of the token table
+    "position",    // a row of the learned position table
+    "token_type",  // a row of the token-type table
+};
+
+// The backward kind of a forward step that has a backward (Step::backward).
+std::string_view backward_kind(const Step& step);
+
+}  // namespace attnlab
