@@ -1,6 +1,9 @@
 // The "why √d_k" experiment: sample variances of q·k and mean largest softmax weights per d_k.
 #include "teach/scaling_experiment.h"
 
+#include "ops/softmax.h"
+#include "train/grad_ops.h"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -69,6 +72,17 @@ double largest_softmax_weight(const std::vector<double>& scores, double factor) 
     return 1.0 / total;
 }
 
+// ‖∂L/∂s‖₂ for s = scores · factor, ∂L/∂p = upstream, through the engine's softmax and its backward.
+double score_gradient_norm(const std::vector<double>& scores, double factor, const std::vector<double>& upstream) {
+    const int64_t n = static_cast<int64_t>(scores.size());
+    Tensor s({1, n}), g({1, n});
+    for (int64_t j = 0; j < n; ++j) {
+        s.data[static_cast<size_t>(j)] = static_cast<float>(scores[static_cast<size_t>(j)] * factor);
+        g.data[static_cast<size_t>(j)] = static_cast<float>(upstream[static_cast<size_t>(j)]);
+    }
+    return softmax_rows_backward(softmax_rows(s), g).matrix().norm();
+}
+
 ScalingPoint measure(int d_k, const ScalingExperimentSpec& spec) {
     // Each d_k has its own stream, so a point does not depend on which other d_k are measured.
     StandardNormal normal(spec.seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(d_k));
@@ -89,6 +103,7 @@ ScalingPoint measure(int d_k, const ScalingExperimentSpec& spec) {
 
     std::vector<double> keys(static_cast<size_t>(spec.n_keys) * static_cast<size_t>(d_k));  // (n_keys, D)
     std::vector<double> scores(static_cast<size_t>(spec.n_keys));                           // q·k_j
+    std::vector<double> upstream(static_cast<size_t>(spec.n_keys));                         // ∂L/∂p_j
     for (int r = 0; r < spec.n_rows; ++r) {
         normal.fill(q);
         normal.fill(keys);
@@ -96,8 +111,19 @@ ScalingPoint measure(int d_k, const ScalingExperimentSpec& spec) {
         p.max_weight_unscaled += largest_softmax_weight(scores, 1.0);
         p.max_weight_scaled += largest_softmax_weight(scores, inv_sqrt_d);
     }
+    // The gradients from draws of their own, after those above, so the earlier points keep their numbers.
+    for (int r = 0; r < spec.n_rows; ++r) {
+        normal.fill(q);
+        normal.fill(keys);
+        normal.fill(upstream);
+        for (size_t j = 0; j < scores.size(); ++j) scores[j] = dot(q, keys.data() + j * static_cast<size_t>(d_k));
+        p.score_gradient_unscaled += score_gradient_norm(scores, 1.0, upstream);
+        p.score_gradient_scaled += score_gradient_norm(scores, inv_sqrt_d, upstream);
+    }
     p.max_weight_unscaled /= spec.n_rows;
     p.max_weight_scaled /= spec.n_rows;
+    p.score_gradient_unscaled /= spec.n_rows;
+    p.score_gradient_scaled /= spec.n_rows;
     return p;
 }
 

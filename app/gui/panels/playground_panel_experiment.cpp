@@ -131,17 +131,19 @@ void draw_plots(PanelContext& ctx, const std::vector<ScalingPoint>& points, floa
 
 void draw_table(PanelContext& ctx, const std::vector<ScalingPoint>& points) {
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("points", 5, flags)) return;
-    for (const char* h :
-         {"d_k", "Var(q·k)", "Var(q·k/√d_k)", ctx.t("largest weight, not scaled"), ctx.t("largest weight, ÷ √d_k")})
+    if (!ImGui::BeginTable("points", 7, flags)) return;
+    for (const char* h : {"d_k", "Var(q·k)", "Var(q·k/√d_k)", ctx.t("largest weight, not scaled"),
+                          ctx.t("largest weight, ÷ √d_k"), ctx.t("||∂L/∂s||, not scaled"), ctx.t("||∂L/∂s||, ÷ √d_k")})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (const ScalingPoint& pt : points) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::Text("%d", pt.d_k);
-        for (const std::string& cell : {format("%.2f", pt.variance_unscaled), format("%.3f", pt.variance_scaled),
-                                        format("%.3f", pt.max_weight_unscaled), format("%.3f", pt.max_weight_scaled)}) {
+        for (const std::string& cell :
+             {format("%.2f", pt.variance_unscaled), format("%.3f", pt.variance_scaled),
+              format("%.3f", pt.max_weight_unscaled), format("%.3f", pt.max_weight_scaled),
+              format("%.3f", pt.score_gradient_unscaled), format("%.3f", pt.score_gradient_scaled)}) {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(cell.c_str());
         }
@@ -162,7 +164,15 @@ std::string takeaway(const PanelContext& ctx, const std::vector<ScalingPoint>& p
         last.d_k, format("%.1f", last.variance_unscaled).c_str(), format("%.2f", last.max_weight_unscaled).c_str(),
         format("%.2f", last.variance_scaled).c_str(), format("%.2f", last.max_weight_scaled).c_str(),
         points.front().d_k);
-    return text;
+    char gradient[320];
+    std::snprintf(gradient, sizeof gradient,
+                  ctx.t("Measured through the softmax's backward, a random gradient on the weights reaches the scores "
+                        "with norm %s unscaled and %s scaled at d_k = %d (%s and %s at d_k = %d)."),
+                  format("%.3f", last.score_gradient_unscaled).c_str(),
+                  format("%.3f", last.score_gradient_scaled).c_str(), last.d_k,
+                  format("%.3f", points.front().score_gradient_unscaled).c_str(),
+                  format("%.3f", points.front().score_gradient_scaled).c_str(), points.front().d_k);
+    return std::string(text) + " " + gradient;
 }
 
 }  // namespace
