@@ -129,8 +129,8 @@ bool App::open_tour_chapter(int index) {
         status = st.error().message;
         return session_.reject(st.error().message);
     }
-    last_cursor_ = session_.stepper().cursor();  // the chapter's view stays; the cursor did not move by a step
-    scroll_to_target_frames_ = 10;               // long enough for the view's layout to settle
+    last_cursor_ = session_.timeline_cursor();  // the chapter's view stays; the cursor did not move by a step
+    scroll_to_target_frames_ = 10;              // long enough for the view's layout to settle
     return true;
 }
 
@@ -156,7 +156,7 @@ void App::next_slide(FrameRequests& req) {
     if (slide_wait_ == 0) {
         if (slide_number_ > 0) {  // the chapter's own view as it set it up; later slides after the whole pass
             session_.run_to(session_.stepper().size());
-            last_cursor_ = session_.stepper().cursor();  // so follow_cursor leaves the slide's view alone
+            last_cursor_ = session_.timeline_cursor();  // so follow_cursor leaves the slide's view alone
         }
         status.clear();  // no "Saved …" of the slide before on this one
         show_view(slide_views_.front());
@@ -249,14 +249,16 @@ bool App::start_generation() {
     return view_.output.animation.start(session_, from_sos, ImGui::GetTime());
 }
 
-// When the cursor moves, bring forward the view that draws the step just run.
+// When the cursor moves, bring forward the view that draws the step just run; in the backward half, the view of
+// the forward step the last backward step went back through.
 void App::follow_cursor() {
-    const size_t cursor = session_.stepper().cursor();
+    const size_t cursor = session_.timeline_cursor(), n = session_.stepper().size();
     if (cursor == last_cursor_) return;
     cover_after_step(view_, last_cursor_, cursor);  // guess first
     last_cursor_ = cursor;
-    if (cursor == 0 || cursor == session_.stepper().size()) return;
-    const StepId& id = session_.stepper().step(cursor - 1).record.id;
+    if (cursor == 0 || cursor == n || cursor == session_.timeline_size()) return;
+    const size_t step = cursor > n ? session_.backward_forward_index(cursor - n - 1) : cursor - 1;
+    const StepId& id = session_.stepper().step(step).record.id;
     const View v = view_for_step(id);
     if (view_.tab != View::stepper)  // classroom's Stepper tab stays while the class steps through
         for (View c : kCentralViews)

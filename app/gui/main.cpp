@@ -381,7 +381,7 @@ int run_app(GLFWwindow* window, std::vector<std::string>& dropped, Session sessi
     if (!heatmaps || !ui_renderer) return fail(!heatmaps ? heatmaps.error().message : ui_renderer.error().message, 1);
     App app(std::move(session), std::move(view), std::move(*heatmaps), paths);
     ProgressScreen progress(window, *ui_renderer, [&](ImTextureID t) { return app.heatmaps().owns(t); });
-    const ListenToProgress listening(progress);  // the stepper's long work, on this thread
+    const ListenToProgress listening(progress);               // the stepper's long work, on this thread
     if (problem) app.show_open_problem(std::move(*problem));  // where the user looks, as a failed drop would be
     const bool started = start_from_flags(app, font_texture, o, headless);
     if (!started && o.tour_slides) return 1;  // no chapter, no slides
@@ -430,6 +430,8 @@ int main(int argc, char** argv) {
     auto session = initial_session(o, paths, problem);
     if (!session) return fail(session.error().message, 1);
     if (o.step) session->run_to(static_cast<size_t>(*o.step));
+    if (o.loss && !session->set_loss(*o.loss)) return fail("--loss: " + session->error(), 1);
+    if (o.backward) session->run_to(session->timeline_size());
     auto view = initial_view(o, headless);
     if (!view) return fail(view.error().message, 1);
 

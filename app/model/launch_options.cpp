@@ -22,6 +22,7 @@ std::string launch_usage() {
            "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] "
            "[--tour N [--tour-slides DIR]] [--switch NAME]\n"
            "               [--scale X] [--check-tour-target] [--generate N] [--threads N] [--head-off USE:LAYER:HEAD]\n"
+           "               [--backward] [--loss next-token|token:ID@POS|logit-diff:A,B@POS]\n"
            "views (--view NAME):" +
            views +
            "\n"
@@ -48,7 +49,10 @@ std::string launch_usage() {
            "gelu-tanh, silu, sinusoidal, learned-positions, no-positions, interleaved-sinusoids, halved-sinusoids,\n"
            "scale-embedding, no-scale-embedding, final-norm, no-final-norm.\n"
            "--head-off USE:LAYER:HEAD (repeatable) switches a head off at launch, as the attention view does; USE\n"
-           "is encoder_self, decoder_self or cross, LAYER and HEAD count from 0 (e.g. decoder_self:0:1).\n";
+           "is encoder_self, decoder_self or cross, LAYER and HEAD count from 0 (e.g. decoder_self:0:1).\n"
+           "--backward runs the backward pass to its end after the forward pass: every view shows gradients.\n"
+           "--loss SPEC chooses the loss it starts from: next-token (the default with a decoder), token:ID@POS (the\n"
+           "cross-entropy of token ID at position POS) or logit-diff:A,B@POS (logit A minus logit B there).\n";
 }
 
 bool apply_launch_switch(const std::string& name, ModelConfig& c) {
@@ -133,6 +137,10 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             o.predict = true;
             continue;
         }
+        if (a == "--backward") {
+            o.backward = true;
+            continue;
+        }
         if (a == "--check-tour-target") {
             o.check_tour_target = true;
             continue;
@@ -162,7 +170,11 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             }
         } else if (a == "--model")
             o.model = *v;
-        else if (a == "--settings")
+        else if (a == "--loss") {
+            auto loss = LossSpec::parse(*v);
+            if (!loss) return Error{"--loss: " + loss.error().message};
+            o.loss = *loss;
+        } else if (a == "--settings")
             o.settings = *v;
         else if (a == "--preset") {
             if (*v != "tiny" && *v != "base") return Error{"--preset takes tiny or base"};

@@ -1,6 +1,7 @@
 // The attnlab command line: what to open and whether to run headless (screenshot, frame bench).
 #pragma once
 
+#include "backward/loss.h"
 #include "config.h"
 #include "forward/step_id.h"
 #include "result.h"
@@ -49,6 +50,8 @@ struct LaunchOptions {
     std::optional<float> scale;              // the screen's content scale (default: the system's)
     bool check_tour_target = false;          // with --tour and --screenshot: exit 1 if the task's widget is off screen
     std::optional<int> threads;              // --threads N: the forward pass's threads (default: every core)
+    bool backward = false;                   // --backward: run the backward pass to its end (the gradient views)
+    std::optional<LossSpec> loss;            // --loss SPEC: the loss the backward pass starts from
 };
 
 Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args);

@@ -42,7 +42,9 @@ SequenceView sequence_view(const std::vector<int>& ids, const std::optional<Voca
 }  // namespace
 
 Session::Session(Model model, Stepper stepper, std::string model_name)
-    : model_(std::move(model)), stepper_(std::move(stepper)), model_name_(std::move(model_name)) {}
+    : model_(std::move(model)), stepper_(std::move(stepper)), model_name_(std::move(model_name)) {
+    refresh_backward();
+}
 
 Result<Session> Session::from_model(Model model, std::string model_name, std::string src_text, std::string tgt_text,
                                     uint64_t first_version) {
@@ -84,7 +86,50 @@ bool Session::fail(const std::string& message) {
 bool Session::done() {
     error_.clear();
     ++generation_;
+    refresh_backward();
     return true;
+}
+
+void Session::refresh_backward() {
+    const ModelConfig& c = stepper_->config();
+    if (!c.has_decoder() && loss_.kind == LossKind::next_token) {  // an encoder's first default: a token to predict
+        const auto& ids = stepper_->inputs().src_ids;
+        loss_.kind = LossKind::token;
+        loss_.position = ids.size() > 1 ? 1 : 0;
+        loss_.token = ids.empty() ? 0 : ids[static_cast<size_t>(loss_.position)];
+    }
+    backward_plan_ = BackwardPass::plan(*stepper_);
+    const Status fits = BackwardPass::check(*stepper_, loss_);
+    backward_unavailable_ = fits ? "" : fits.error().message;
+    backward_.reset();
+    if (!backward_unavailable_.empty() || stepper_->cursor() < stepper_->size()) backward_cursor_ = 0;
+    if (backward_cursor_ > 0) run_backward();
+}
+
+void Session::run_backward() {
+    if (!backward_) {
+        auto pass = BackwardPass::create(*stepper_, loss_, next_gradient_version_);
+        if (!pass) {  // checked already: only a forward pass not at its end gets here
+            backward_unavailable_ = pass.error().message;
+            backward_cursor_ = 0;
+            return;
+        }
+        backward_ = std::move(*pass);
+    }
+    backward_->run_to(*stepper_, backward_cursor_);
+    next_gradient_version_ = backward_->next_version();
+}
+
+bool Session::set_loss(const LossSpec& loss) {
+    if (auto st = BackwardPass::check(*stepper_, loss); !st) return fail(st.error().message);
+    loss_ = loss;
+    return done();
+}
+
+const TraceEntry* Session::gradient(const StepId& id) const {
+    if (!backward_ || backward_cursor_ == 0) return nullptr;
+    const auto i = stepper_->find(id);
+    return i ? backward_->gradient(stepper_->step(*i).path) : nullptr;
 }
 
 SequenceView Session::source() const {
@@ -396,18 +441,19 @@ bool Session::translate() {
     return done();
 }
 
-void Session::step_forward() {
-    stepper_->step_forward();
-    ++generation_;
-}
+void Session::step_forward() { run_to(timeline_cursor() + 1); }
 
 void Session::step_back() {
-    stepper_->step_back();
-    ++generation_;
+    if (timeline_cursor() > 0) run_to(timeline_cursor() - 1);
 }
 
 void Session::run_to(size_t cursor) {
-    stepper_->run_to(cursor);
+    const size_t n = stepper_->size();
+    const size_t backward = cursor > n ? std::min(cursor - n, backward_steps()) : 0;
+    if (backward < backward_cursor_) backward_.reset();  // a pass only goes forward: run a new one to the cursor
+    stepper_->run_to(std::min(cursor, n));
+    backward_cursor_ = backward;
+    if (backward > 0) run_backward();
     ++generation_;
 }
 

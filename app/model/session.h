@@ -3,6 +3,7 @@
 // only through these commands; a failed command keeps the last good state and sets `error`.
 #pragma once
 
+#include "backward/backward_pass.h"
 #include "model.h"
 #include "stepper.h"
 
@@ -103,15 +104,41 @@ public:
     bool generate_next(bool sample, float temperature, uint64_t seed, int top_k = 0, float top_p = 1.0f);
     bool translate();  // greedy decoding from <sos> to <eos>
 
-    // Stepping, for the timeline.
+    // Stepping, for the timeline. It holds the forward steps, then (when the loss can be taken) one backward
+    // step per forward step the loss reaches, last first: cursors past stepper().size() are in the backward
+    // half. run_to(stepper().size()) is the forward's end, as before.
     void step_forward();
     void step_back();
     void run_to(size_t cursor);
+    size_t timeline_size() const { return stepper_->size() + backward_steps(); }
+    size_t timeline_cursor() const { return stepper_->cursor() + backward_cursor_; }
+    bool in_backward() const { return backward_cursor_ > 0; }
+
+    // ---- the backward pass ----
+    // The loss the backward half starts from: next-token for a model with a decoder; for an encoder-only model
+    // (BERT), the cross-entropy of the token at position 1 (or 0), which the user changes to a masked position.
+    const LossSpec& loss() const { return loss_; }
+    bool set_loss(const LossSpec& loss);  // fails, keeping the loss, when it does not fit the model and inputs
+    // Why the timeline has no backward half, or empty: no logits, or the loss does not fit the inputs (one token).
+    const std::string& backward_unavailable() const { return backward_unavailable_; }
+    // The backward steps the timeline holds; the forward step whose backward the k-th is.
+    size_t backward_steps() const { return backward_unavailable_.empty() ? backward_plan_.size() : 0; }
+    size_t backward_forward_index(size_t k) const { return backward_plan_.at(k); }
+    // The pass so far (nullptr before the cursor enters the backward half).
+    const BackwardPass* backward() const { return backward_ ? &*backward_ : nullptr; }
+    // dL/d(a step's output), when the cursor is in the backward half and every backward step adding to it has
+    // run: a TraceEntry whose versions never meet the forward trace's.
+    const TraceEntry* gradient(const StepId& id) const;
 
 private:
     Session(Model model, Stepper stepper, std::string model_name);
     bool fail(const std::string& message);
     bool done();
+    // After anything that may change the forward pass: the backward plan and loss checked again, and the pass
+    // re-run to the cursor it had (or none, when the loss no longer fits).
+    void refresh_backward();
+    // The pass at backward_cursor_, made anew when there is none.
+    void run_backward();
     bool replace_model(Model model, std::string model_name);
     // A session of `model` showing the given sentences where it can read them.
     static Result<Session> with_texts(Model model, std::string model_name, const std::string& src_text,
@@ -127,6 +154,12 @@ private:
     uint64_t generation_ = 1;
     uint64_t model_serial_ = 1;
     ModelOrigin origin_ = ModelOrigin::file;
+    LossSpec loss_;
+    std::vector<size_t> backward_plan_;  // BackwardPass::plan of the stepper
+    std::string backward_unavailable_;
+    size_t backward_cursor_ = 0;  // backward steps run; > 0 only with the forward at its end
+    std::optional<BackwardPass> backward_;
+    uint64_t next_gradient_version_ = uint64_t{1} << 62;  // above any forward version
 };
 
 }  // namespace attnlab::gui

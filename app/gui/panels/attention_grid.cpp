@@ -1,6 +1,7 @@
 // The attention view's layer × head grid: every head's softmax weights (H, Tq, Tk) as thumbnails of one atlas
 // texture, the query tokens left of each layer's first thumbnail, the key tokens under each head's last one,
-// one colour bar for them all (0..1), and the hovered head enlarged in a tooltip with its tokens and numbers.
+// one colour bar for them all (0..1), and the hovered head enlarged in a tooltip with its tokens and numbers. In
+// the backward half, every head's ∂L/∂weights instead, on one diverging scale for the whole grid.
 #include "panels/attention_parts.h"
 #include "panels/step_explanation.h"
 #include "panels/token_matrix.h"
@@ -25,14 +26,24 @@ int current_layer(const PanelContext& ctx, AttentionUse use) {
     return id.kind == StepKind::attention && id.use == use ? id.layer : -1;
 }
 
-// Every layer × head's softmax weights as tiles of one texture, row l · H + h, each drawn at the thumbnail's size
-// in pixels; a layer not run yet leaves its tiles empty.
-HeatmapAtlas grid_atlas(PanelContext& ctx, AttentionUse use, int n_layers, float thumb) {
+// The largest |∂L/∂weights| of any head of any layer (the grid's one diverging scale); 0 outside the backward half.
+float gradient_scale(const PanelContext& ctx, AttentionUse use, int n_layers) {
+    float largest = 0.0f;
+    for (int l = 0; l < n_layers; ++l)
+        if (const ShownEntry shown = shown_entry(ctx, weights_of({use, l})); shown.gradient && shown.entry)
+            for (float v : shown.entry->value.data) largest = std::max(largest, std::abs(v));
+    return largest;
+}
+
+// Every layer × head's softmax weights (or, in the backward half, their gradients on ±scale) as tiles of one
+// texture, row l · H + h, each drawn at the thumbnail's size in pixels; a layer not run yet leaves its tiles empty.
+HeatmapAtlas grid_atlas(PanelContext& ctx, AttentionUse use, int n_layers, float thumb, float scale) {
     const int H = ctx.config().n_heads;
-    const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(use));
+    const bool gradient = ctx.session.in_backward();
+    const TraceEntry* mask = gradient ? nullptr : ctx.stepper().entry(StepId::mask_of(use));
     std::vector<HeatmapSource> tiles(static_cast<size_t>(n_layers) * H);
     for (int l = 0; l < n_layers; ++l) {
-        const TraceEntry* e = ctx.stepper().entry(weights_of({use, l}));
+        const TraceEntry* e = shown_entry(ctx, weights_of({use, l})).entry;
         if (!e) continue;
         const Tensor& w = e->value;
         for (int h = 0; h < H; ++h) {
@@ -42,24 +53,31 @@ HeatmapAtlas grid_atlas(PanelContext& ctx, AttentionUse use, int n_layers, float
             s.cols = static_cast<int>(w.dim(2));
             s.version = e->version;
             if (mask) s.mask = mask->value.data.data(), s.mask_version = mask->version;
-            s.lo = 0.0f, s.hi = 1.0f;
+            if (gradient)
+                s.colormap = Colormap::diverging, s.lo = -scale, s.hi = scale;
+            else
+                s.lo = 0.0f, s.hi = 1.0f;
         }
     }
     const int px = std::max(1, static_cast<int>(thumb));
-    return ctx.heatmaps.atlas(std::string("grid/") + to_string(use), tiles, H, px, px);
+    return ctx.heatmaps.atlas(std::string(gradient ? "grid-gradient/" : "grid/") + to_string(use), tiles, H, px, px);
 }
 
 // The hovered thumbnail, enlarged: its weights with their tokens and numbers, the cell under the pointer
 // outlined and its value, then the step's explanation for that cell.
 void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int head, const AttentionTokens& tokens,
-                           ImVec2 thumb_min, float thumb) {
-    const TraceEntry* e = ctx.stepper().entry(weights_of(site));
+                           ImVec2 thumb_min, float thumb, float scale) {
+    const ShownEntry shown = shown_entry(ctx, weights_of(site));
+    const TraceEntry* e = shown.entry;
     ImGui::BeginTooltip();
     ImGui::Text("%s %d, %s %d", ctx.t("Layer"), site.layer, ctx.t("Head"), head);
     if (head_is_off(ctx, site, head)) ImGui::TextColored(ImVec4(1, .45f, .4f, 1), "%s", ctx.t("Switched off"));
     ImGui::TextDisabled("%s", ctx.t("Click to open; right-click to switch the head off or on."));
     if (!e) {
-        text_not_run_yet(ctx);
+        if (shown.gradient)
+            text_gradient_not_yet(ctx);
+        else
+            text_not_run_yet(ctx);
         ImGui::EndTooltip();
         return;
     }
@@ -67,10 +85,11 @@ void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int hea
     const ImVec2 m = ImGui::GetIO().MousePos;
     const int row = std::clamp(static_cast<int>((m.y - thumb_min.y) / thumb * rows), 0, rows - 1);
     const int col = std::clamp(static_cast<int>((m.x - thumb_min.x) / thumb * cols), 0, cols - 1);
-    const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(site.use));
+    const TraceEntry* mask = shown.gradient ? nullptr : ctx.stepper().entry(StepId::mask_of(site.use));
     const std::string key = "grid-hover/" + attention_name(site) + "/" + std::to_string(head);
     HeatmapSource src{key, e->value.slice(head).data(), rows, cols, e->version};
     if (mask) src.mask = mask->value.data.data(), src.mask_version = mask->version;
+    if (shown.gradient) src.colormap = Colormap::diverging, src.lo = -scale, src.hi = scale;
     TokenMatrix big;
     big.rows = rows, big.cols = cols;
     // About 22 em a side: cells of 0.6-3 em for a sentence; a paragraph's (1,024 tokens) smaller than a pixel,
@@ -87,9 +106,16 @@ void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int hea
     const auto name = [](const std::vector<std::string>& v, int i) {
         return i < static_cast<int>(v.size()) ? v[i].c_str() : "?";
     };
-    ImGui::Text("%s → %s:  %.3f", name(tokens.queries, row), name(tokens.keys, col),
-                static_cast<double>(e->value.slice(head)(row, col)));
-    step_explanation_section(ctx, weights_of(site), {head, row, col});
+    if (shown.gradient) {
+        ImGui::Text("%s → %s:  %s = %.4g", name(tokens.queries, row), name(tokens.keys, col),
+                    gradient_caption(to_string(AttentionStage::weights)).c_str(),
+                    static_cast<double>(e->value.slice(head)(row, col)));
+        gradient_source_section(ctx, weights_of(site), 30.0f);
+    } else {
+        ImGui::Text("%s → %s:  %.3f", name(tokens.queries, row), name(tokens.keys, col),
+                    static_cast<double>(e->value.slice(head)(row, col)));
+        step_explanation_section(ctx, weights_of(site), {head, row, col});
+    }
     ImGui::EndTooltip();
 }
 
@@ -180,7 +206,8 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     const float y0 = std::floor(origin.y + line_h + 0.3f * ctx.em);
     const auto thumb_y = [&](int l) { return y0 + l * (thumb + gap); };
     const int current = current_layer(ctx, use);
-    const HeatmapAtlas atlas = grid_atlas(ctx, use, n_layers, thumb);
+    const float scale = gradient_scale(ctx, use, n_layers);
+    const HeatmapAtlas atlas = grid_atlas(ctx, use, n_layers, thumb, scale);
     const float q_cell = thumb / static_cast<float>(n_queries), k_cell = thumb / static_cast<float>(n_keys);
     const AxisLabels query_labels =
         layout_axis_labels(tokens.queries, measure, query_labels_request(q_cell, label_max));
@@ -193,7 +220,7 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     draw->ChannelsSplit(2);
     for (int l = 0; l < n_layers; ++l) {
         const AttentionSite site{use, l};
-        const bool computed = ctx.stepper().entry(weights_of(site)) != nullptr;
+        const bool computed = shown_entry(ctx, weights_of(site)).entry != nullptr;
         draw->ChannelsSetCurrent(1);
         char layer_name[48];
         std::snprintf(layer_name, sizeof layer_name, l == current ? "%s %d ▶" : "%s %d", ctx.t("Layer"), l);
@@ -229,7 +256,7 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
             if (hovered) {
                 draw->AddRect(ImVec2(p.x - 2, p.y - 2), ImVec2(q.x + 2, q.y + 2), IM_COL32(255, 64, 64, 255), 0, 0,
                               2.5f);
-                enlarged_head_tooltip(ctx, site, h, tokens, p, thumb);
+                enlarged_head_tooltip(ctx, site, h, tokens, p, thumb, scale);
             }
         }
     }
@@ -245,15 +272,24 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     else
         ImGui::SetCursorScreenPos(ImVec2(x0, keys_y + key_depth + pad + 0.3f * ctx.em));
     ImGui::BeginGroup();  // the bar's end values start under the bar, not at the window's edge
+    const bool gradient = ctx.session.in_backward();
+    const Colormap colormap = gradient ? Colormap::diverging : Colormap::sequential;
+    const float lo = gradient ? -scale : 0.0f, hi = gradient ? scale : 1.0f;
+    const std::string bar_caption = gradient ? gradient_caption(to_string(AttentionStage::weights)) : caption;
     if (bar_right) {
-        colorbar_widget(ctx.heatmaps.colorbar(Colormap::sequential), 0.0f, 1.0f, short_bar_w);
-        ImGui::TextDisabled("%s", caption);
+        colorbar_widget(ctx.heatmaps.colorbar(colormap), lo, hi, short_bar_w);
+        ImGui::TextDisabled("%s", bar_caption.c_str());
     } else {
-        colorbar_widget(ctx.heatmaps.colorbar(Colormap::sequential), 0.0f, 1.0f, bar_w, caption);
+        colorbar_widget(ctx.heatmaps.colorbar(colormap), lo, hi, bar_w, bar_caption.c_str());
     }
     ImGui::EndGroup();
     if (bar_right) ImGui::SetCursorScreenPos(ImVec2(x0, keys_y + key_depth + pad));  // the window's content ends here
-    if (!ctx.stepper().entry(weights_of({use, 0}))) text_not_run_yet(ctx);
+    if (!shown_entry(ctx, weights_of({use, 0})).entry) {
+        if (gradient)
+            text_gradient_not_yet(ctx);
+        else
+            text_not_run_yet(ctx);
+    }
 }
 
 }  // namespace attnlab::gui

@@ -195,14 +195,18 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     if (!index) return text_not_run_yet(ctx);
     const StepRecord& record = ctx.stepper().step(*index).record;
     const std::string& stage_path = ctx.stepper().step(*index).path;
-    const TraceEntry* e = ctx.stepper().entry(stage_id);
+    const ShownEntry shown = shown_entry(ctx, stage_id);
+    const TraceEntry* e = shown.entry;
     if (e) {
-        csv_export_button(ctx, stage_path, e->value);
+        csv_export_button(ctx, shown.gradient ? "grad." + stage_path : stage_path, e->value);
         ImGui::SameLine();
     }
     const StepHeading heading = step_heading(ctx, *index);
-    ImGui::TextDisabled("%s:  %s", heading.title.c_str(), heading.formula.c_str());
-    if (!e) return text_not_run_yet(ctx);
+    if (shown.gradient)
+        ImGui::TextDisabled("%s  (%s)", gradient_caption(to_string(stage)).c_str(), heading.title.c_str());
+    else
+        ImGui::TextDisabled("%s:  %s", heading.title.c_str(), heading.formula.c_str());
+    if (!e) return shown.gradient ? text_gradient_not_yet(ctx) : text_not_run_yet(ctx);
 
     const bool is_matrix_stage = record.keys.has_value();  // (H, N, M): queries × keys
     const SequenceView src = ctx.session.source(), tgt = ctx.session.target();
@@ -229,10 +233,15 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     plot.version = e->version;
     plot.row_labels = &row_labels;
     plot.col_labels = is_matrix_stage ? &key_labels : nullptr;
-    plot.colormap = stage == AttentionStage::weights ? Colormap::sequential : Colormap::diverging;
-    if (stage == AttentionStage::weights) plot.fixed_range = true, plot.lo = 0.0f, plot.hi = 1.0f;
-    if (is_matrix_stage && mask) plot.mask = mask->value.data.data(), plot.mask_version = mask->version;
-    plot.caption = stage == AttentionStage::weights ? ctx.t("attention weight") : nullptr;
+    plot.colormap = shown.colormap(stage == AttentionStage::weights ? Colormap::sequential : Colormap::diverging);
+    if (stage == AttentionStage::weights && !shown.gradient) plot.fixed_range = true, plot.lo = 0.0f, plot.hi = 1.0f;
+    // A gradient is drawn in every cell: a masked weight is 0 forward, yet the loss would change if it were not.
+    if (is_matrix_stage && mask && !shown.gradient)
+        plot.mask = mask->value.data.data(), plot.mask_version = mask->version;
+    const std::string gradient_label = gradient_caption(to_string(stage));
+    plot.caption = shown.gradient                     ? gradient_label.c_str()
+                   : stage == AttentionStage::weights ? ctx.t("attention weight")
+                                                      : nullptr;
     plot.mark_row = ctx.view.attention.cell_row, plot.mark_col = ctx.view.attention.cell_col;
     MatrixZoom zoom{ctx.view.attention.zoom, ctx.view.attention.zoom_x, ctx.view.attention.zoom_y};
     const ZoomMatrixHit hit = draw_zoom_matrix(ctx, plot, zoom);
@@ -245,7 +254,10 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     const int row = std::clamp(hit.row >= 0 ? hit.row : ctx.view.attention.cell_row, 0, plot.rows - 1);
     const int col = std::clamp(hit.row >= 0 ? hit.col : ctx.view.attention.cell_col, 0, plot.cols - 1);
     ImGui::BeginChild("explain", ImVec2(0, 0), true);
-    if (is_matrix_stage)
+    if (shown.gradient) {
+        ImGui::Text("%s[%d, %d, %d] = %.4g", gradient_label.c_str(), head, row, col, e->value.slice(head)(row, col));
+        gradient_source_section(ctx, stage_id);
+    } else if (is_matrix_stage)
         explain_cell(ctx, site, ctx.view.attention.head, row, col, query_labels, key_labels);
     else
         ImGui::Text("%s[%d, %d] = %.4f", to_string(stage), row, col, e->value.slice(head)(row, col));

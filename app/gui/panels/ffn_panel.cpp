@@ -102,13 +102,17 @@ void zeros_by_layer(const PanelContext& ctx, Stack stack, int n_layers, int show
 void unit_tooltip(const PanelContext& ctx, const StepId& id, const Tensor& h, const SequenceView& seq, int row,
                   int unit, bool relu_out) {
     ImGui::BeginTooltip();
-    ImGui::Text("'%s' (%s %d), %s %d: %.4f", seq.labels[static_cast<size_t>(row)].c_str(), ctx.t("token"), row,
-                ctx.t("unit"), unit, h.row(row)(unit));
+    const bool gradient = ctx.session.in_backward();
+    ImGui::Text("'%s' (%s %d), %s %d: %s%.4g", seq.labels[static_cast<size_t>(row)].c_str(), ctx.t("token"), row,
+                ctx.t("unit"), unit, gradient ? "∂L/∂h = " : "", h.row(row)(unit));
     if (relu_out)
         ImGui::Text("%s: %.1f%%", ctx.t("this token's units that are exactly 0"),
                     100.0f * zero_fraction(h.row(row).data(), h.dim(1)));
     ImGui::TextDisabled("%s", ctx.t("Click to zoom here."));
-    step_explanation_section(ctx, id, {0, row, unit});
+    if (gradient)
+        gradient_source_section(ctx, id, 30.0f);
+    else
+        step_explanation_section(ctx, id, {0, row, unit});
     ImGui::EndTooltip();
 }
 
@@ -152,14 +156,20 @@ void draw_units(PanelContext& ctx, const StepId& id, const TraceEntry& e, const 
 }
 
 // One (N, F) part of the FFN: its path, its units and their histogram; relu_out: ReLU's output, exact zeros.
+// In the backward half, its gradient ∂L/∂(part) instead, signed (never "exact zeros").
 void draw_part(PanelContext& ctx, const StepId& id, bool relu_out) {
-    const TraceEntry* e = ctx.stepper().entry(id);
+    const ShownEntry shown = shown_entry(ctx, id);
+    const TraceEntry* e = shown.entry;
     ImGui::Spacing();
-    ImGui::TextDisabled("%s", step_path(id).c_str());
+    ImGui::TextDisabled("%s%s", shown.gradient ? "∂L/∂ " : "", step_path(id).c_str());
     if (!e) {
-        text_not_run_yet(ctx);
+        if (shown.gradient)
+            text_gradient_not_yet(ctx);
+        else
+            text_not_run_yet(ctx);
         return;
     }
+    relu_out = relu_out && !shown.gradient;
     const SequenceView seq = id.stack == Stack::decoder ? ctx.session.target() : ctx.session.source();
     draw_units(ctx, id, *e, seq, relu_out);
     ImGui::Spacing();

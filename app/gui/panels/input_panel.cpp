@@ -128,7 +128,8 @@ void side_chips(PanelContext& ctx, const Side& side, ImGuiID field) {
     if (!vocab) return;
     // Read now: the text field may have changed the ids this frame.
     const SequenceView now = side.source ? session.source() : session.target();
-    const TokenRow row{applied_ids(session, side_of(side)), now, now.pieces.empty() ? nullptr : &now.pieces, *vocab};
+    const TokenRow row{applied_ids(session, side_of(side)), now, now.pieces.empty() ? nullptr : &now.pieces, *vocab,
+                       input_saliency(ctx, side.source ? Stack::encoder : Stack::decoder)};
     const ImVec2 top_left = ImGui::GetCursorScreenPos();
     const auto edited = token_chips(ctx, row);
     if (side.source) mark_tour_target(ctx, TourTaskKind::edit_source, top_left, ImGui::GetItemRectMax());

@@ -42,8 +42,10 @@ ImVec2 chip_size(const PanelContext& ctx, const std::string& token, const std::s
                   ImGui::GetTextLineHeight() + 0.4f * ctx.em);
 }
 
-// A small framed chip: the token bright, "·id" dim. Returns true when clicked.
-bool chip(const PanelContext& ctx, bool first, const std::string& token, const std::string& id_text, ChipStyle style) {
+// A small framed chip: the token bright, "·id" dim; with a saliency `heat` in [0, 1], a bar along its bottom edge
+// that long. Returns true when clicked.
+bool chip(const PanelContext& ctx, bool first, const std::string& token, const std::string& id_text, ChipStyle style,
+          float heat = -1.0f) {
     const float pad = 0.3f * ctx.em;
     const float token_w = ImGui::CalcTextSize(token.c_str()).x;
     const ImVec2 size = chip_size(ctx, token, id_text);
@@ -67,6 +69,11 @@ bool chip(const PanelContext& ctx, bool first, const std::string& token, const s
     const float y = a.y + 0.2f * ctx.em;
     draw->AddText(ImVec2(a.x + pad, y), text, token.c_str());
     draw->AddText(ImVec2(a.x + pad + token_w, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), id_text.c_str());
+    if (heat >= 0.0f) {
+        const float h = 0.22f * ctx.em;
+        draw->AddRectFilled(ImVec2(a.x + 1.0f, b.y - h), ImVec2(a.x + 1.0f + heat * (b.x - a.x - 2.0f), b.y - 1.0f),
+                            IM_COL32(255, 140, 40, 255));
+    }
     return clicked;
 }
 
@@ -143,6 +150,12 @@ void chip_tooltip(const PanelContext& ctx, const TokenRow& row, size_t i) {
     }
     ImGui::Text("%s %d: %s", ctx.t("position"), static_cast<int>(i), visible(row.view.labels[i]).c_str());
     ImGui::Text("%s %d", ctx.t("vocabulary id"), id);
+    if (row.saliency) {
+        ImGui::Text("||∂L/∂x|| = %.4g", static_cast<double>(row.saliency->gradient_norm[i]));
+        ImGui::Text("%s: ∂L/∂x · x = %.4g", ctx.t("gradient × input"),
+                    static_cast<double>(row.saliency->gradient_times_input[i]));
+        text_disabled_wrapped(ctx.t("The bar under the token: how strongly the loss depends on its embedding."));
+    }
     ImGui::TextDisabled("%s", ctx.t("Click to replace or remove it."));
     ImGui::EndTooltip();
 }
@@ -184,13 +197,18 @@ float source_token_strip_height(const PanelContext& ctx, float width) {
 std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& row) {
     const ModelConfig& config = ctx.config();
     std::optional<std::vector<int>> edited;
+    float largest = 0.0f;  // the bars' scale: the row's largest gradient norm
+    if (row.saliency)
+        for (float v : row.saliency->gradient_norm) largest = std::max(largest, v);
     for (size_t i = 0; i < row.ids.size(); ++i) {
         ImGui::PushID(static_cast<int>(i));
         const int id = row.ids[i];
         const ChipStyle style = row.view.unknown[i]      ? ChipStyle::unknown
                                 : is_special(config, id) ? ChipStyle::special
                                                          : ChipStyle::word;
-        if (chip(ctx, i == 0, visible(row.view.labels[i]), "·" + std::to_string(id), style)) ImGui::OpenPopup("pick");
+        const float heat = row.saliency && largest > 0.0f ? row.saliency->gradient_norm[i] / largest : -1.0f;
+        if (chip(ctx, i == 0, visible(row.view.labels[i]), "·" + std::to_string(id), style, heat))
+            ImGui::OpenPopup("pick");
         const ImVec2 at = below_item();
         chip_tooltip(ctx, row, i);
         if (begin_chip_popup(at)) {

@@ -15,6 +15,7 @@ struct TokenRow {
     const SequenceView& view;                // labels and <unk> marks, one per id
     const std::vector<std::string>* pieces;  // the user's words, when the ids came from the text
     const Vocab& vocab;
+    std::optional<TokenSaliency> saliency = {};  // in the backward half: a bar under each chip, and its numbers
 };
 
 // Draws the chips; returns the new id list when the user edited it this frame.

@@ -6,6 +6,7 @@
 // Sample is on, the bars show the sampling set: kept tokens with p → their renormalised p, cut ones dimmed.
 #include "output_prediction.h"
 #include "panels/generation_strip.h"
+#include "panels/loss_controls.h"
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
@@ -339,6 +340,7 @@ void draw_output_panel(PanelContext& ctx) {
     const bool sampling = shows_sampling(ctx, generates);
     if (generates) generation_controls(ctx);
     display_controls(ctx, generates);
+    draw_loss_section(ctx);
     const TraceEntry* logits = ctx.stepper().entry(StepId::head(StepKind::logits, ctx.config()));  // (N, V)
     if (!logits) {
         text_not_run_yet(ctx);

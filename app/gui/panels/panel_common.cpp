@@ -3,6 +3,8 @@
 // view draws which step.
 #include "io/tensor_csv.h"
 #include "panels/panel_context.h"
+#include "panels/step_explanation.h"
+#include "panels/stepper_timeline.h"
 #include "panels/word_wrap.h"
 #include "widgets/heatmap_widget.h"
 
@@ -42,6 +44,50 @@ View view_for_step(const StepId& id) {
 
 void text_not_run_yet(const PanelContext& ctx) {
     ImGui::TextDisabled("%s", ctx.t("Not run yet: step forward to compute it."));
+}
+
+void text_gradient_not_yet(const PanelContext& ctx) {
+    ImGui::TextDisabled("%s", ctx.t("Its gradient is not whole yet: step the backward pass further."));
+}
+
+ShownEntry shown_entry(const PanelContext& ctx, const StepId& id) {
+    if (ctx.session.in_backward()) return {ctx.session.gradient(id), true};
+    return {ctx.stepper().entry(id), false};
+}
+
+std::optional<TokenSaliency> input_saliency(const PanelContext& ctx, Stack stack) {
+    const StepId embed = StepId::of(StepKind::token_embedding, stack);
+    const TraceEntry* d_x = ctx.session.gradient(embed);
+    const TraceEntry* x = d_x ? ctx.stepper().entry(embed) : nullptr;
+    if (!x) return std::nullopt;
+    return token_saliency(x->value, d_x->value);
+}
+
+std::string gradient_caption(const char* what) { return std::string("∂L/∂") + what; }
+
+void gradient_source_section(const PanelContext& ctx, const StepId& id, float width_em) {
+    const Session& s = ctx.session;
+    const auto index = ctx.stepper().find(id);
+    if (!index || !s.backward()) return;
+    const std::string& path = ctx.stepper().step(*index).path;
+    // The backward steps that read this output added to its gradient; name the last of them to run.
+    std::optional<size_t> from;
+    for (size_t k = 0; k < s.backward_steps(); ++k) {
+        const Step& reader = ctx.stepper().step(s.backward_forward_index(k));
+        if (std::find(reader.inputs.begin(), reader.inputs.end(), path) != reader.inputs.end()) from = k;
+    }
+    if (width_em > 0.0f) ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width_em * ctx.em);
+    if (!from) {
+        ImGui::TextWrapped("%s: %s", ctx.t("From the loss"), s.backward()->loss_spec().definition().c_str());
+    } else if (const Result<Explanation> e = backward_explanation(ctx, *from); e) {
+        ImGui::TextDisabled("%s", ctx.t("Chain-rule step it came from:"));
+        ImGui::TextWrapped("%s (%s)", e->title.c_str(),
+                           ctx.stepper().step(s.backward_forward_index(*from)).path.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, formula_color(ctx));
+        ImGui::TextWrapped("%s", e->formula.c_str());
+        ImGui::PopStyleColor();
+    }
+    if (width_em > 0.0f) ImGui::PopTextWrapPos();
 }
 
 const std::optional<Vocab>& output_vocab(const PanelContext& ctx) {

@@ -3,6 +3,7 @@
 // the font size; then one draw function per panel and the helpers panels share.
 #pragma once
 
+#include "analysis/saliency.h"
 #include "gl/heatmap_renderer.h"
 #include "i18n.h"
 #include "paths.h"
@@ -68,8 +69,29 @@ void draw_analysis_panel(PanelContext& ctx);
 View view_for_step(const StepId& id);
 void focus_attention_step(ViewState& view, const StepId& id);
 
+// What a view draws for a step: its output; or, with the timeline's cursor in the backward half, the gradient
+// ∂L/∂(output) once every backward step adding to it has run (nullptr until then), on a diverging colour map.
+struct ShownEntry {
+    const TraceEntry* entry = nullptr;
+    bool gradient = false;
+    Colormap colormap(Colormap forward) const { return gradient ? Colormap::diverging : forward; }
+};
+ShownEntry shown_entry(const PanelContext& ctx, const StepId& id);
+// "∂L/∂(what)" for a plot's caption and a hover line.
+std::string gradient_caption(const char* what);
+// Under a hovered gradient value: the backward step it came from (the last step reading this output, whose
+// backward added to it) in the UI's language: its title and chain-rule formula. Nothing for the logits, whose
+// gradient comes from the loss itself (then the loss's definition).
+void gradient_source_section(const PanelContext& ctx, const StepId& id, float width_em = 0.0f);
+
+// The saliency of a stack's input tokens (analysis/saliency.h) from the token embeddings' gradient, once the
+// backward pass has brought it back that far; nullopt before.
+std::optional<TokenSaliency> input_saliency(const PanelContext& ctx, Stack stack);
+
 // Shared drawing helpers for panels.
 void text_not_run_yet(const PanelContext& ctx);
+// In the backward half, where a step's gradient is not whole yet.
+void text_gradient_not_yet(const PanelContext& ctx);
 void text_disabled_wrapped(const char* text);  // a dim, wrapped note
 // Keeps the next item on the current line, `gap` pixels after the last, when `width` more pixels fit before
 // the window's right edge (and returns true); otherwise the next item starts a new line.

@@ -1,5 +1,7 @@
 // The residual view: one token's stream through a stack (post-LN x ← LN(x + Sublayer(x)) or
-// pre-LN x ← x + Sublayer(LN(x))), and every token × step's stream norm ‖x‖₂ as a heatmap (N, steps).
+// pre-LN x ← x + Sublayer(LN(x))), and every token × step's stream norm ‖x‖₂ as a heatmap (N, steps); in the
+// backward half, the norm of the gradient ‖∂L/∂x‖₂ there instead: how much the loss depends on each token's stream
+// at each point, growing or shrinking as it flows back through the layers.
 #include "panels/residual_flow.h"
 #include "panels/step_explanation.h"
 
@@ -104,16 +106,18 @@ void stream_heatmap(PanelContext& ctx, const ResidualStack& stack, const Sequenc
     std::vector<float> values(static_cast<size_t>(rows * n_cols), NAN);  // (N, steps); NaN = not run, hatched
     std::vector<std::string> col_labels;
     uint64_t version = mix_version(static_cast<uint64_t>(rows), static_cast<uint64_t>(n_cols));
+    const bool gradient = ctx.session.in_backward();
     for (int c = 0; c < n_cols; ++c) {
         col_labels.push_back(cols[static_cast<size_t>(c)].label);
-        const TraceEntry* e = ctx.stepper().entry(cols[static_cast<size_t>(c)].id);
+        const TraceEntry* e = shown_entry(ctx, cols[static_cast<size_t>(c)].id).entry;
         version = mix_version(version, e ? e->version : 0);
         if (!e || e->value.rank() != 2) continue;
         for (int r = 0; r < rows && r < e->value.dim(0); ++r)
             values[static_cast<size_t>(r * n_cols + c)] = e->value.row(r).norm();
     }
     MatrixPlot plot;
-    plot.key = std::string("residual/stream/") + (stack.decoder ? "decoder" : "encoder");
+    plot.key =
+        std::string(gradient ? "residual/gradient/" : "residual/stream/") + (stack.decoder ? "decoder" : "encoder");
     plot.values = values.data();
     plot.rows = rows;
     plot.cols = n_cols;
@@ -121,7 +125,8 @@ void stream_heatmap(PanelContext& ctx, const ResidualStack& stack, const Sequenc
     plot.row_labels = &seq.labels;
     plot.col_labels = &col_labels;
     plot.highlight_row = ctx.view.residual.token;
-    plot.caption = "||x||₂";
+    const char* norm_name = gradient ? "||∂L/∂x||₂" : "||x||₂";
+    plot.caption = norm_name;
     const HeatmapHit hit = plot_matrix(ctx, plot);
     if (hit.row < 0) return;
     if (hit.clicked) ctx.view.residual.token = hit.row;
@@ -132,10 +137,14 @@ void stream_heatmap(PanelContext& ctx, const ResidualStack& stack, const Sequenc
                 col.label.c_str());
     ImGui::TextDisabled("%s", step_path(col.id).c_str());
     if (std::isnan(v))
-        ImGui::TextUnformatted(ctx.t("Not run yet: step forward to compute it."));
+        ImGui::TextUnformatted(ctx.t(gradient ? "Its gradient is not whole yet: step the backward pass further."
+                                              : "Not run yet: step forward to compute it."));
     else
-        ImGui::Text("||x||₂ = %.4f", static_cast<double>(v));
-    step_explanation_section(ctx, col.id, {0, hit.row, -1});
+        ImGui::Text("%s = %.4g", norm_name, static_cast<double>(v));
+    if (gradient)
+        gradient_source_section(ctx, col.id, 30.0f);
+    else
+        step_explanation_section(ctx, col.id, {0, hit.row, -1});
     ImGui::EndTooltip();
 }
 
@@ -160,7 +169,10 @@ void draw_residual_panel(PanelContext& ctx) {
     ImGui::Separator();
     ImGui::TextUnformatted(ctx.t("All tokens"));
     ImGui::SameLine();
-    text_disabled_wrapped(ctx.t("||x||₂ of the stream after each step; click a row to follow that token."));
+    text_disabled_wrapped(ctx.t(ctx.session.in_backward()
+                                    ? "||∂L/∂x||₂: the gradient of the loss on the stream after each step; click a "
+                                      "row to follow that token."
+                                    : "||x||₂ of the stream after each step; click a row to follow that token."));
     stream_heatmap(ctx, stack, seq);
 }
 

@@ -13,6 +13,10 @@ Result<Explanation> step_explanation(const PanelContext& ctx, size_t index, cons
                                                    focus);
 }
 
+Result<Explanation> backward_explanation(const PanelContext& ctx, size_t k) {
+    return ctx.caches.get<StepExplainer>().explain_backward(ctx.paths.assets, ctx.session, k, ctx.view.settings.korean);
+}
+
 StepHeading step_heading(const PanelContext& ctx, size_t index) {
     if (const Result<Explanation> e = step_explanation(ctx, index); e) return {e->title, e->formula};
     const Step& step = ctx.stepper().step(index);

@@ -10,6 +10,9 @@ namespace attnlab::gui {
 // Step `index` explained through the app's StepExplainer (the texts from ctx.paths.assets).
 Result<Explanation> step_explanation(const PanelContext& ctx, size_t index, const ExplainFocus& focus = {});
 
+// Backward step k of the timeline explained (the chain rule through its forward step), in the UI's language.
+Result<Explanation> backward_explanation(const PanelContext& ctx, size_t k);
+
 // The step's title and formula in the UI's language; core's English ones if the texts are missing.
 struct StepHeading {
     std::string title, formula;

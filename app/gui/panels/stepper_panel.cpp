@@ -57,14 +57,14 @@ bool icon_button(const PanelContext& ctx, const char* id, Icon icon, const char*
 
 void draw_controls(PanelContext& ctx, bool strip) {
     Session& s = ctx.session;
-    const size_t cursor = ctx.stepper().cursor(), n = ctx.stepper().size();
+    const size_t cursor = s.timeline_cursor(), n = ctx.stepper().size(), total = s.timeline_size();
     ImGui::BeginDisabled(cursor == 0);
     if (icon_button(ctx, "##reset", Icon::reset, nullptr, ctx.t("Reset (Home)"))) s.run_to(0);
     ImGui::SameLine();
     if (icon_button(ctx, "##back", Icon::back, nullptr, ctx.t("Step back (←)"))) s.step_back();
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::BeginDisabled(cursor == n);
+    ImGui::BeginDisabled(cursor == total);
     if (icon_button(ctx, "##forward", Icon::forward, nullptr, ctx.t("Step forward (→)"))) s.step_forward();
     mark_tour_target(ctx, TourTaskKind::step_past);
     ImGui::EndDisabled();
@@ -85,6 +85,13 @@ void draw_controls(PanelContext& ctx, bool strip) {
     ImGui::SameLine();
     ImGui::BeginDisabled(cursor == n);
     if (icon_button(ctx, "##run_all", Icon::run_all, ctx.t("Run all"), ctx.t("Run every step (End)"))) s.run_to(n);
+    ImGui::EndDisabled();
+    if (s.backward_steps() == 0) return;
+    ImGui::SameLine();
+    ImGui::BeginDisabled(cursor == total);
+    if (icon_button(ctx, "##backward", Icon::run_all, ctx.t("Backward"),
+                    ctx.t("Run the backward pass: the gradient of the loss at every step, last step first")))
+        s.run_to(total);
     ImGui::EndDisabled();
 }
 
@@ -131,9 +138,9 @@ std::string fit_words(const std::string& text, float width) {
 // fit beside them, and in the classroom's one-line strip the title cut after a whole word.
 void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e, bool strip) {
     const Stepper& st = ctx.stepper();
-    const size_t cursor = st.cursor();
+    const size_t cursor = ctx.session.timeline_cursor();
     ImGui::SameLine(0.0f, 1.5f * ctx.em);
-    const std::string index = std::to_string(cursor) + " / " + std::to_string(st.size());
+    const std::string index = std::to_string(cursor) + " / " + std::to_string(ctx.session.timeline_size());
     if (!e) {
         const char* note = ctx.t("Nothing has run yet: press → or ▶ to run the first step.");
         ImGui::Text("%s", index.c_str());
@@ -142,9 +149,12 @@ void draw_current_step(const PanelContext& ctx, const Result<Explanation>* e, bo
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
         return;
     }
-    const Step& step = st.step(cursor - 1);
+    const bool backward = cursor > st.size();
+    const Step& step = st.step(backward ? ctx.session.backward_forward_index(cursor - st.size() - 1) : cursor - 1);
     const std::string title = *e ? (*e)->title : step.title;
-    const std::string formula = stepper_line_formula(step.record, *e ? (*e)->formula : step.formula, ctx.view.output);
+    const std::string formula =
+        backward ? (*e ? (*e)->formula : "")
+                 : stepper_line_formula(step.record, *e ? (*e)->formula : step.formula, ctx.view.output);
     auto width = [&](bool with_formula) {
         return ImGui::CalcTextSize(index.c_str()).x + ImGui::CalcTextSize(title.c_str()).x + ctx.em * 2.0f +
                (with_formula ? ImGui::CalcTextSize(formula.c_str()).x : 0.0f);
@@ -206,9 +216,12 @@ ExplainFocus stepper_focus(const PanelContext& ctx, const StepId& id) {
 
 // The whole stepper, or (strip) its controls and the step's title on one line.
 void draw_stepper(PanelContext& ctx, bool strip) {
-    const size_t cursor = ctx.stepper().cursor();
+    const size_t cursor = ctx.session.timeline_cursor(), n = ctx.stepper().size();
     std::optional<Result<Explanation>> e;
-    if (cursor > 0) e = step_explanation(ctx, cursor - 1, stepper_focus(ctx, ctx.stepper().step(cursor - 1).record.id));
+    if (cursor > n)
+        e = backward_explanation(ctx, cursor - n - 1);
+    else if (cursor > 0)
+        e = step_explanation(ctx, cursor - 1, stepper_focus(ctx, ctx.stepper().step(cursor - 1).record.id));
     draw_controls(ctx, strip);
     draw_current_step(ctx, e ? &*e : nullptr, strip);
     if (strip) return;  // the view gets the screen; the step's path is this line's tooltip

@@ -1,4 +1,5 @@
-// The timeline strip: the forward pass's steps [0, N) as cells; [0, cursor) have run.
+// The timeline strip: the forward pass's steps [0, N) as cells, then the backward pass's steps (one per forward step
+// the loss reaches, last first) as a block of their own; [0, cursor) have run.
 #include "panels/stepper_timeline.h"
 
 #include <algorithm>
@@ -101,6 +102,21 @@ void step_tooltip(const PanelContext& ctx, size_t i) {
     ImGui::EndTooltip();
 }
 
+// Backward step k: the gradient it computes and the forward step it goes back through.
+void backward_tooltip(const PanelContext& ctx, size_t k) {
+    const Session& session = ctx.session;
+    const Step& s = ctx.stepper().step(session.backward_forward_index(k));
+    ImGui::BeginTooltip();
+    ImGui::TextDisabled("%s %d / %d  %s", ctx.t("backward"), static_cast<int>(k + 1),
+                        static_cast<int>(session.backward_steps()), s.path.c_str());
+    ImGui::Text("%s: %s", ctx.t("Backward through"), s.title.c_str());
+    ImGui::TextColored(formula_color(ctx), "∂L/∂(%s) → ∂L/∂(%s)", ctx.t("its output"), ctx.t("its inputs"));
+    const bool run = session.backward() && k < session.backward()->cursor();
+    ImGui::TextDisabled("%s", run ? ctx.t("computed") : ctx.t("not run yet"));
+    ImGui::TextDisabled("%s", ctx.t("Click to run the backward pass up to here."));
+    ImGui::EndTooltip();
+}
+
 }  // namespace
 
 TimelineGroup timeline_group(StepKind kind) {
@@ -160,12 +176,14 @@ const char* timeline_group_name(TimelineGroup group) {
 
 void draw_timeline(PanelContext& ctx, float cell_height) {
     const Stepper& stepper = ctx.stepper();
-    const size_t n = stepper.size(), cursor = stepper.cursor();
+    const Session& session = ctx.session;
+    const size_t n = stepper.size(), m = session.backward_steps(), total = n + m;
+    const size_t cursor = session.timeline_cursor();
     if (n == 0) return;
     const std::vector<Block> blocks = blocks_of(stepper.steps());
+    const size_t n_gaps = blocks.size() - 1 + (m > 0 ? 1 : 0);
     const float gap = 0.3f * ctx.em, width = ImGui::GetContentRegionAvail().x;
-    const float pitch =
-        std::min(1.2f * ctx.em, (width - gap * static_cast<float>(blocks.size() - 1)) / static_cast<float>(n));
+    const float pitch = std::min(1.2f * ctx.em, (width - gap * static_cast<float>(n_gaps)) / static_cast<float>(total));
     const float cell_w = pitch > 4.0f ? pitch - 1.0f : pitch;
     const float label_h = ImGui::GetTextLineHeight();
 
@@ -174,21 +192,38 @@ void draw_timeline(PanelContext& ctx, float cell_height) {
     const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const float base = origin.y + cell_height + 2.0f;
 
-    std::vector<float> xs(n);  // each cell's left edge
+    std::vector<float> xs(total);  // each cell's left edge
     float x = origin.x;
     for (const Block& b : blocks) {
         const float block_w = pitch * static_cast<float>(b.count);
-        const float base = origin.y + cell_height + 2.0f;
         draw->AddLine(ImVec2(x, base), ImVec2(x + block_w - 1.0f, base), dim);
         draw->AddText(ImVec2(x, base), dim, block_label(ctx, b.key, block_w).c_str());
         for (size_t i = b.first; i < b.first + b.count; ++i, x += pitch) xs[i] = x;
         x += gap;
     }
-    for (size_t i = 0; i < n; ++i)
-        draw->AddRectFilled(
-            ImVec2(xs[i], origin.y), ImVec2(xs[i] + cell_w, origin.y + cell_height),
-            timeline_group_color(timeline_group(stepper.step(i).record.id.kind), i < cursor ? 1.0f : 0.22f));
+    if (m > 0) {  // the backward block: "Backward", or "∂" when that does not fit
+        const float block_w = pitch * static_cast<float>(m);
+        const char* label = ImGui::CalcTextSize(ctx.t("Backward")).x <= block_w ? ctx.t("Backward") : "∂";
+        draw->AddLine(ImVec2(x, base), ImVec2(x + block_w - 1.0f, base), dim);
+        draw->AddText(ImVec2(x, base), dim, label);
+        for (size_t k = 0; k < m; ++k, x += pitch) xs[n + k] = x;
+    }
+    const float bar = std::max(2.0f, 0.18f * cell_height);  // a backward cell is its forward step's colour, hollowed
+    for (size_t i = 0; i < total; ++i) {
+        const size_t forward = i < n ? i : session.backward_forward_index(i - n);
+        const ImU32 color =
+            timeline_group_color(timeline_group(stepper.step(forward).record.id.kind), i < cursor ? 1.0f : 0.22f);
+        const ImVec2 a(xs[i], origin.y), b(xs[i] + cell_w, origin.y + cell_height);
+        if (i < n) {
+            draw->AddRectFilled(a, b, color);
+        } else {
+            draw->AddRectFilled(a, ImVec2(b.x, a.y + bar), color);
+            draw->AddRectFilled(ImVec2(a.x, b.y - bar), b, color);
+            if (i < cursor) draw->AddRectFilled(ImVec2(a.x, a.y + bar), ImVec2(b.x, b.y - bar), color & 0x66FFFFFF);
+        }
+    }
     auto outline = [&](size_t i, ImU32 color) {
         draw->AddRect(ImVec2(xs[i] - 2.0f, origin.y - 2.0f),
                       ImVec2(xs[i] + cell_w + 2.0f, origin.y + cell_height + 2.0f), color, 0.0f, 0, 2.0f);
@@ -206,7 +241,10 @@ void draw_timeline(PanelContext& ctx, float cell_height) {
     const size_t under = static_cast<size_t>(
         std::max<std::ptrdiff_t>(0, std::upper_bound(xs.begin(), xs.end(), mouse_x) - xs.begin() - 1));
     outline(under, dim);
-    step_tooltip(ctx, under);
+    if (under < n)
+        step_tooltip(ctx, under);
+    else
+        backward_tooltip(ctx, under - n);
     if (active && under + 1 != cursor) ctx.session.run_to(under + 1);
 }
 
