@@ -57,6 +57,16 @@ marian="--model $root/tests/golden/fixtures/hf_marian --src-file $out/marian_src
 extras+=("marian-positional --view positional $marian"
          "marian-cross --view attention --settings $out/cross.json $marian"
          "tour-cross-hf_marian --tour $(chapter_of cross-attention) $marian")
+# The backward half (--backward: the backward pass run to its end): the attention grid's and the detail's
+# ∂L/∂weights, the FFN's and the residual stream's gradients, the Output view's loss and saliency, and a Llama
+# folder's grouped heads.
+echo '{"attention": {"detail_open": true}}' > "$out/detail.json"
+extras+=("backward-attention --view attention --backward"
+         "backward-detail --view attention --settings $out/detail.json --backward"
+         "backward-ffn --view ffn --backward"
+         "backward-residual --view residual --backward"
+         "backward-output --view output --backward"
+         "backward-hf_llama --view attention --backward --model $root/tests/golden/fixtures/hf_llama --src-file $out/rope_prompt.txt")
 
 # One X server for the whole suite; each run is a separate attnlab process with fresh settings.
 export out app png_stats limit

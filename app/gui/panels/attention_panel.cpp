@@ -263,7 +263,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
         ImGui::Text("%s[%d, %d] = %.4f", to_string(stage), row, col, e->value.slice(head)(row, col));
     ImGui::Separator();
     ImGui::TextWrapped("%s", ctx.t("Hover a cell to explain it; click to pin it."));
-    step_explanation_section(ctx, stage_id, {ctx.view.attention.head, row, col}, true, 0.0f);
+    if (!shown.gradient) step_explanation_section(ctx, stage_id, {ctx.view.attention.head, row, col}, true, 0.0f);
     ImGui::EndChild();
 }
 

@@ -134,13 +134,18 @@ ZoomMatrixHit draw_zoom_matrix(PanelContext& ctx, const ZoomMatrixPlot& p, Matri
         if (p.colormap == Colormap::sequential) return (v - lo) / std::max(hi - lo, 1e-12f) > 0.6f;
         return std::abs(v) / std::max(hi, 1e-12f) < 0.45f;
     };
+    // Values all below 0.05 (a gradient's) print in units of a power of ten the colour bar names: 0.000139 as "1.4"
+    // beside "×10^-4", not as "0.0".
+    const float largest = std::max(std::abs(lo), std::abs(hi));
+    const int exponent = largest > 0.0f && largest < 0.05f ? static_cast<int>(std::floor(std::log10(largest))) : 0;
+    const float unit = std::pow(10.0f, static_cast<float>(-exponent));
     if (decimals >= 0)
         for (int i = r.row0; i < r.row1; ++i)
             for (int j = r.col0; j < r.col1; ++j) {
                 const float v = p.values[static_cast<size_t>(i) * p.cols + j];
                 if (std::isfinite(v) && p.mask && p.mask[static_cast<size_t>(i) * p.cols + j] == 0.0f)
                     continue;  // a masked cell shows its hatching (the masked stage's −∞ still prints)
-                const std::string s = cell_number(v, decimals);
+                const std::string s = cell_number(v * unit, decimals);
                 const float w = ImGui::CalcTextSize(s.c_str()).x;
                 const ImVec2 q(screen_x(j + 0.5f) - 0.5f * w, screen_y(i + 0.5f) - 0.5f * line_h);
                 draw->AddText(q, on_light(v) ? IM_COL32(20, 20, 20, 255) : IM_COL32(255, 255, 255, 255), s.c_str());
@@ -192,8 +197,11 @@ ZoomMatrixHit draw_zoom_matrix(PanelContext& ctx, const ZoomMatrixPlot& p, Matri
         ImGui::EndTooltip();
     }
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + vp.height + 0.4f * em));
+    const std::string caption = exponent == 0 || decimals < 0 ? std::string(p.caption ? p.caption : "")
+                                                              : std::string(p.caption ? p.caption : "") + "  (×10^" +
+                                                                    std::to_string(exponent) + ")";
     colorbar_widget(ctx.heatmaps.colorbar(p.colormap), lo, hi, std::min(14.0f * em, std::max(vp.width, 6.0f * em)),
-                    p.caption);
+                    caption.empty() ? nullptr : caption.c_str());
     return hit;
 }
 
