@@ -13,6 +13,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
     static const std::unordered_map<std::string_view, const char*> table = {
         {"File", "파일"},
         // the backward pass
+        {"∂L/∂x: the loss's gradient on the input x; the sum hands it whole to x_emb and PE", "∂L/∂x: 입력 x에 대한 손실의 기울기입니다. 덧셈은 이것을 x_emb와 PE에 그대로 넘깁니다"},
         {"||∂L/∂s||, not scaled", "||∂L/∂s||, 스케일 없음"},
         {"||∂L/∂s||, ÷ √d_k", "||∂L/∂s||, ÷ √d_k"},
         {"Measured through the softmax's backward, a random gradient on the weights reaches the scores with norm %s unscaled and %s scaled at d_k = %d (%s and %s at d_k = %d).", "softmax의 역전파로 재면, 가중치에 준 무작위 기울기가 점수에 닿을 때의 크기는 d_k = %3$d에서 스케일하지 않으면 %1$s, 스케일하면 %2$s입니다(d_k = %6$d에서는 %4$s와 %5$s)."},

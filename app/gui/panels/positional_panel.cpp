@@ -98,10 +98,38 @@ void sum_tooltip(const PanelContext& ctx, const SumPart (&parts)[3], const Seque
     ImGui::EndTooltip();
 }
 
+// In the backward half: ∂L/∂x of the sentence, once the backward pass has brought it to the stack's input. The sum
+// passes it whole to x_emb and to PE, so one matrix shows all three.
+void draw_sentence_gradient(PanelContext& ctx, Stack stack, const SequenceView& seq) {
+    const StepId input = stack_input(ctx.config(), stack);
+    ImGui::TextUnformatted(ctx.t("∂L/∂x: the loss's gradient on the input x; the sum hands it whole to x_emb and PE"));
+    const ShownEntry shown = shown_entry(ctx, input);
+    if (!shown.entry) return text_gradient_not_yet(ctx);
+    const Tensor& d = shown.entry->value;  // (N, C)
+    MatrixPlot plot{std::string("positional/gradient/") + (stack == Stack::encoder ? "src" : "tgt"),
+                    d.data.data(),
+                    static_cast<int>(d.dim(0)),
+                    static_cast<int>(d.dim(1)),
+                    shown.entry->version,
+                    Colormap::diverging,
+                    &seq.labels};
+    plot.marked_rows = &seq.unknown;
+    const std::string caption = gradient_caption("x");
+    plot.caption = caption.c_str();
+    if (const HeatmapHit hit = plot_matrix(ctx, plot); hit.row >= 0) {
+        ImGui::BeginTooltip();
+        ImGui::Text("%s[%d, %d] = %.4g", caption.c_str(), hit.row, hit.col,
+                    static_cast<double>(d.row(hit.row)(hit.col)));
+        gradient_source_section(ctx, input, 30.0f);
+        ImGui::EndTooltip();
+    }
+}
+
 // x_emb + PE = x for the sentence, in one colour range; side by side when the cells stay readable.
 void draw_sentence_sum(PanelContext& ctx) {
     const Stack stack = first_stack(ctx.config());
     const SequenceView seq = stack == Stack::encoder ? ctx.session.source() : ctx.session.target();
+    if (ctx.session.in_backward()) return draw_sentence_gradient(ctx, stack, seq);
     const Stepper& st = ctx.stepper();
     const SumPart parts[3] = {{ctx.t("token embedding x_emb"), st.entry(StepId::of(StepKind::token_embedding, stack))},
                               {ctx.t("positional encoding PE"), st.entry(StepId::of(StepKind::position, stack))},
