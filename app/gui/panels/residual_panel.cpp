@@ -26,9 +26,11 @@ bool choose_decoder(PanelContext& ctx) {
     ImGuiStorage* storage = ImGui::GetStateStorage();
     const ImGuiID stack_id = ImGui::GetID("residual_stack"), cursor_id = ImGui::GetID("residual_cursor");
     int decoder = storage->GetInt(stack_id, 0);
-    const int cursor = static_cast<int>(ctx.stepper().cursor());
-    if (cursor != storage->GetInt(cursor_id, -1) && cursor > 0) {
-        const StepRecord& r = ctx.stepper().step(static_cast<size_t>(cursor - 1)).record;
+    const int cursor = static_cast<int>(ctx.session.timeline_cursor()), n = static_cast<int>(ctx.stepper().size());
+    if (cursor != storage->GetInt(cursor_id, -1) && cursor > 0) {  // in the backward half, its forward step's stack
+        const size_t step = cursor > n ? ctx.session.backward_forward_index(static_cast<size_t>(cursor - n - 1))
+                                       : static_cast<size_t>(cursor - 1);
+        const StepRecord& r = ctx.stepper().step(step).record;
         const bool mask = r.id.kind == StepKind::padding_mask || r.id.kind == StepKind::look_ahead_mask ||
                           r.id.kind == StepKind::attention_mask;
         if (!mask && !r.predicts)
