@@ -920,6 +920,31 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "θ_i = θ^(−2i/D),  θ = %g,  D = %d,  H = %d,  H_kv = %d"},
         {"Type token ids in the Input view (for example 1 14 9 17 6 3 22 8) to follow a query and a key.",
          "입력 보기에 토큰 id를 입력하면 (예: 1 14 9 17 6 3 22 8) 쿼리 하나와 키 하나를 따라갈 수 있습니다."},
+        // The training view's gradient norms by layer and attention entropies by head (training_plots.cpp).
+        {"Loss and scores", "손실과 점수"},
+        {"Gradient norm by layer", "층별 기울기 노름"},
+        {"Attention entropy by head", "헤드별 어텐션 엔트로피"},
+        {"encoder %d", "인코더 %d"},
+        {"encoder final norm", "인코더 최종 정규화"},
+        {"decoder %d", "디코더 %d"},
+        {"output head", "출력 헤드"},
+        {"no step yet", "아직 학습 단계 없음"},
+        {"head %d", "헤드 %d"},
+        {"every key alike", "모든 키 균등"},
+        {"|∂L/∂θ| of each layer's parameters, before clipping", "각 층 매개변수의 |∂L/∂θ|, 클리핑 전"},
+        {"The length (L2 norm) of the loss's gradient over each layer's parameters, for the step's batch, before the "
+         "gradient is clipped. Lines falling together: the model is settling. A line far above the rest, or rising "
+         "fast: gradients exploding there; one sinking towards zero: that part has stopped learning.",
+         "각 층의 매개변수에 대한 손실 기울기의 길이(L2 노름)로, 그 단계의 배치에서 기울기를 자르기(클리핑) 전에 잰 "
+         "값입니다. 선들이 함께 내려가면 모델이 자리를 잡아 가는 것입니다. 한 선이 나머지보다 훨씬 위에 있거나 빠르게 "
+         "오르면 그곳에서 기울기가 폭발하고 있고, 0 쪽으로 가라앉는 선은 그 부분이 더 배우지 않는다는 뜻입니다."},
+        {"Each head's attention entropy, −Σ p·ln p over the keys, averaged over the query rows, in nats, on one "
+         "held-out pair. 0: every row on one key; the grey line: every key alike. Heads that sharpen as training goes "
+         "on are heads finding their job.",
+         "각 헤드의 어텐션 엔트로피입니다. 키에 대한 −Σ p·ln p를 쿼리 행마다 구해 평균한 값(단위: nat)이며, 평가 "
+         "데이터의 한 쌍에서 잽니다. 0이면 모든 행이 키 하나만 봅니다. 회색 선은 모든 키를 똑같이 보는 경우입니다. "
+         "학습이 진행되며 날카로워지는 헤드는 제 역할을 찾아가는 헤드입니다."},
+        {"held-out pair:", "평가 쌍:"},
     };
     return table;
 }

@@ -19,6 +19,10 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 
 int auto_eval_every(int total) { return std::max(10, (total + 24) / 25); }
 
+int auto_probe_every(int total) {
+    return std::max(1, (total + TrainJob::kAutoProbePoints - 1) / TrainJob::kAutoProbePoints);
+}
+
 }  // namespace
 
 const char* to_string(TrainState s) {
@@ -71,6 +75,11 @@ Status TrainingWorker::start(const TrainJob& job) {
     initial_ = std::make_shared<const Model>((*trainer)->model());
     examples_ = (*trainer)->task().examples();
     snapshot_ = {0, 1, std::make_shared<const Weights>(initial_->weights)};
+    std::vector<ParamGroupId> groups;
+    for (const ParamGroup& g : (*trainer)->param_groups()) groups.push_back(g.id);
+    progress_.probes = ProbeRecord(std::move(groups), pass_attention_sites(initial_->config), initial_->config.n_heads,
+                                   job.probe_every > 0 ? job.probe_every : auto_probe_every(job.settings.steps));
+    progress_.probe_example = (*trainer)->probe_example();
     progress_.snapshot_serial = 1;
     pause_requested_ = stop_requested_ = false;
     thread_ = std::thread([this, t = std::move(*trainer)]() mutable { run(std::move(t)); });
@@ -179,6 +188,13 @@ bool TrainingWorker::evaluate(const Trainer& trainer, size_t max_examples, size_
     return !stopped;
 }
 
+void TrainingWorker::record_probe(const Trainer& trainer, const std::vector<float>& grad_norms) {
+    const std::vector<SiteEntropy> entropies = trainer.attention_entropies();  // outside the lock
+    std::lock_guard lock(mutex_);
+    progress_.probes.add(trainer.steps_done(), grad_norms, entropies);
+    ++progress_.version;
+}
+
 void TrainingWorker::run(std::unique_ptr<Trainer> trainer) {
     const Clock::time_point started = Clock::now();
     Clock::time_point last_snapshot = started;
@@ -200,6 +216,11 @@ void TrainingWorker::run(std::unique_ptr<Trainer> trainer) {
         }
         return done;
     };
+    // Whether the record wants a point at `step` (only this thread changes it, under the lock).
+    auto probe_due = [&](int step) {
+        std::lock_guard lock(mutex_);
+        return progress_.probes.due(step);
+    };
     // Waits while paused; returns false when asked to stop.
     auto wait_if_paused = [&]() {
         std::unique_lock lock(mutex_);
@@ -218,6 +239,7 @@ void TrainingWorker::run(std::unique_ptr<Trainer> trainer) {
         return !stop_requested_;
     };
     try {
+        record_probe(*trainer, {});         // step 0: entropies of the untrained model, no gradient yet
         bool stopped = !timed_eval(false);  // where the untrained model starts
         while (!stopped && !trainer->finished()) {
             if (!wait_if_paused()) {
@@ -245,6 +267,7 @@ void TrainingWorker::run(std::unique_ptr<Trainer> trainer) {
                 progress_.elapsed_seconds = seconds_since(started) - paused_seconds;
                 ++progress_.version;
             }
+            if (trainer->finished() || probe_due(report.step)) record_probe(*trainer, report.group_grad_norms);
             if (trainer->finished() || eval_now || seconds_since(last_snapshot) >= job.snapshot_seconds) {
                 publish_snapshot(*trainer);
                 last_snapshot = Clock::now();

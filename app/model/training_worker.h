@@ -1,5 +1,6 @@
 // TrainingWorker: runs a Trainer on its own thread and publishes, under a mutex, its progress
-// (loss curve, held-out scores, steps/s) and immutable weight snapshots for the UI to pick up.
+// (loss curve, held-out scores, steps/s, gradient norms by layer and attention entropies by head) and
+// immutable weight snapshots for the UI to pick up.
 // The thread never touches ImGui, GL or the Session: the app polls it once per frame.
 #pragma once
 
@@ -26,6 +27,9 @@ struct TrainJob {
     size_t eval_chunk = 10;          // pairs decoded between two looks at stop()
     bool final_full_eval = true;     // score the finished model on the whole held-out split
     double snapshot_seconds = 0.25;  // at most this long between weight snapshots while running
+    int probe_every = 0;             // steps between records of the gradient norms and head entropies
+                                     // (ProbeRecord); 0: about kAutoProbePoints over the run
+    static constexpr int kAutoProbePoints = 200;
 };
 
 enum class TrainState { idle, running, paused, finished, stopped, failed };
@@ -69,6 +73,10 @@ struct TrainProgress {
     StepReport last;  // the latest step's batch loss, accuracy, learning rate, |g|
     LossCurve train_loss;
     std::vector<HeldoutPoint> heldout;
+    // Each layer's gradient norm and each head's attention entropy on probe_example, every
+    // probes.every() steps from step 0 (entropies only there), and at the last step.
+    ProbeRecord probes;
+    TextPair probe_example;
     int snapshot_step = 0;         // the step of the latest snapshot
     uint64_t snapshot_serial = 0;  // bumps with every snapshot
     std::string error;             // why the run failed (state == failed)
@@ -110,6 +118,8 @@ private:
     // Returns false when a stop cut it short (then it records no scores).
     bool evaluate(const Trainer& trainer, size_t max_examples, size_t chunk, bool full);
     void publish_snapshot(const Trainer& trainer);
+    // Adds a point to the probe record: `grad_norms` (empty at step 0) and the current entropies.
+    void record_probe(const Trainer& trainer, const std::vector<float>& grad_norms);
     void join();
 
     mutable std::mutex mutex_;

@@ -34,7 +34,12 @@ Trainer::Trainer(TrainSettings settings, std::unique_ptr<Task> task, Model model
       task_(std::move(task)),
       model_(std::move(model)),
       adam_(settings_.adam),
-      rng_(settings_.seed * 0x9E3779B97F4A7C15ull + 1) {}
+      rng_(settings_.seed * 0x9E3779B97F4A7C15ull + 1),
+      groups_(attnlab::param_groups(model_.config, model_.weights)) {
+    assert(!task_->heldout().empty() && "every task holds pairs out");
+    probe_example_ = task_->heldout().front();
+    probe_pair_ = to_token_pair(*task_, probe_example_);
+}
 
 StepReport Trainer::train_step() {
     std::vector<TokenPair> pairs;
@@ -56,9 +61,16 @@ StepReport Trainer::train_step() {
     report.token_accuracy = result->n_tokens ? static_cast<double>(result->n_correct) / result->n_tokens : 0.0;
     report.learning_rate =
         warmup_learning_rate(model_.config.d_model, step_, settings_.adam.warmup_steps, settings_.adam.lr_scale);
+    report.group_grad_norms = group_norms(groups_, result->grads);
     report.grad_norm = adam_.step(model_.weights, result->grads, report.learning_rate);
     model_.training->steps = step_;
     return report;
+}
+
+std::vector<SiteEntropy> Trainer::attention_entropies() const {
+    auto entropies = attnlab::attention_entropies(model_.config, model_.weights, probe_pair_);
+    assert(entropies.ok() && "the task's examples fit the model it made");
+    return std::move(*entropies);
 }
 
 EvalScores Trainer::evaluate(const EvalOptions& options) const {

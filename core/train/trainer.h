@@ -7,6 +7,7 @@
 #include "result.h"
 #include "train/adam.h"
 #include "train/evaluate.h"
+#include "train/probes.h"
 #include "train/tasks.h"
 #include "train/train_options.h"
 
@@ -35,7 +36,8 @@ struct StepReport {
     double loss = 0.0;          // the batch's smoothed cross-entropy
     double token_accuracy = 0;  // teacher-forced argmax accuracy on the batch
     float learning_rate = 0;
-    double grad_norm = 0;
+    double grad_norm = 0;                 // the batch gradient's global norm, before clipping
+    std::vector<float> group_grad_norms;  // the same gradient's norm in each param_groups() row
 };
 
 class Trainer {
@@ -46,6 +48,12 @@ public:
     StepReport train_step();  // one batch: forward, backward, Adam
     // The current model on the held-out split (see evaluate_heldout).
     EvalScores evaluate(const EvalOptions& options) const;
+    // The current model's attention entropies (attention_entropies) on probe_example(): the first
+    // held-out pair, the same all through the run.
+    std::vector<SiteEntropy> attention_entropies() const;
+    const TextPair& probe_example() const { return probe_example_; }
+    // The rows of StepReport::group_grad_norms.
+    const std::vector<ParamGroup>& param_groups() const { return groups_; }
 
     const Model& model() const { return model_; }  // the current weights; copies share the tensors
     const Task& task() const { return *task_; }
@@ -61,6 +69,9 @@ private:
     Model model_;
     Adam adam_;
     std::mt19937_64 rng_;
+    std::vector<ParamGroup> groups_;
+    TextPair probe_example_;
+    TokenPair probe_pair_;
     int step_ = 0;
 };
 

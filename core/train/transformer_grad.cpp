@@ -19,6 +19,20 @@ Status check_ids(const std::vector<int>& ids, int vocab_size, const char* what) 
     return ok_status();
 }
 
+int64_t count_correct(const Tensor& logits, const std::vector<int>& targets, int pad_id) {
+    int64_t correct = 0;
+    for (int64_t r = 0; r < logits.dim(0); ++r) {
+        const int want = targets[static_cast<size_t>(r)];
+        if (want == pad_id) continue;
+        Eigen::Index best = 0;
+        logits.row(r).maxCoeff(&best);
+        correct += best == want;
+    }
+    return correct;
+}
+
+}  // namespace
+
 Status check_batch(const ModelConfig& config, const Batch& batch) {
     if (config.arch != Arch::encoder_decoder)
         return Error{"training needs an encoder_decoder model, not " + to_string(config.arch)};
@@ -33,20 +47,6 @@ Status check_batch(const ModelConfig& config, const Batch& batch) {
     if (auto st = check_ids(batch.tgt_in, config.tgt_vocab_size, "target"); !st) return st;
     return check_ids(batch.tgt_out, config.tgt_vocab_size, "target");
 }
-
-int64_t count_correct(const Tensor& logits, const std::vector<int>& targets, int pad_id) {
-    int64_t correct = 0;
-    for (int64_t r = 0; r < logits.dim(0); ++r) {
-        const int want = targets[static_cast<size_t>(r)];
-        if (want == pad_id) continue;
-        Eigen::Index best = 0;
-        logits.row(r).maxCoeff(&best);
-        correct += best == want;
-    }
-    return correct;
-}
-
-}  // namespace
 
 Result<LossAndGradients> loss_and_gradients(const ModelConfig& config, const Weights& weights, const Batch& batch,
                                             const TrainOptions& options) {

@@ -23,6 +23,10 @@ struct LossAndGradients {
     Gradients grads;        // dloss/dθ for every parameter
 };
 
+// What every pass over a user's batch checks first: an encoder_decoder config, a non-empty batch whose id
+// arrays match its B, S and T, lengths within max_len and ids within the vocabularies.
+Status check_batch(const ModelConfig& config, const Batch& batch);
+
 // One forward and backward pass. Only Arch::encoder_decoder is supported; other archs,
 // ids outside the vocabularies and sequences longer than max_len return an error.
 Result<LossAndGradients> loss_and_gradients(const ModelConfig& config, const Weights& weights, const Batch& batch,

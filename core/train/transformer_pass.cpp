@@ -245,4 +245,12 @@ void TransformerPass::backward(const Tensor& dlogits, Gradients& grads) {
     embed_backward(encoder_, "src_embed.weight", dx, grads);
 }
 
+std::vector<std::pair<AttentionSite, const Tensor*>> TransformerPass::attention_weights() const {
+    std::vector<std::pair<AttentionSite, const Tensor*>> out;
+    for (const Stack* stack : {&encoder_, &decoder_})
+        for (const Sublayer& s : stack->sublayers)
+            if (s.kind != SublayerKind::feed_forward) out.emplace_back(s.site, &s.attention.weights);
+    return out;
+}
+
 }  // namespace attnlab

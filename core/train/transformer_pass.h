@@ -39,6 +39,10 @@ public:
     // TrainOptions::head_disagreement and query_disagreement; 0 without them).
     double penalty() const { return penalty_; }
 
+    // After encode and decode: each attention's site and its weights (B, H, Tq, Tk), in the order they ran
+    // (the encoder's layers, then each decoder layer's self- and cross-attention). Valid until the next encode.
+    std::vector<std::pair<AttentionSite, const Tensor*>> attention_weights() const;
+
 private:
     enum class SublayerKind { self_attention, cross_attention, feed_forward };
     struct Sublayer {

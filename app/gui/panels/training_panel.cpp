@@ -1,10 +1,12 @@
 // The training view: choose a task and a preset, start, pause and stop a run on the worker
 // thread, and watch it: progress and steps/s, the loss curve (training and held-out), the
-// held-out exact match, token accuracy and BLEU, and the other views following the snapshots.
-// Compare the weights with step 0, and save the trained model.
+// held-out exact match, token accuracy and BLEU, each layer's gradient norm and each head's attention
+// entropy (training_plots), and the other views following the snapshots. Compare the weights with
+// step 0, and save the trained model.
 #include "model_changes.h"
 #include "panels/input_fields.h"
 #include "panels/line_plot.h"
+#include "panels/training_plots.h"
 
 #include <imgui_stdlib.h>
 
@@ -430,6 +432,39 @@ void draw_curves(PanelContext& ctx, const TrainProgress& p, float height) {
     ImGui::EndGroup();
 }
 
+// The loss and scores above the gradient norms and entropies when both rows get a readable height, else
+// each as a tab of its own (side by side, a 1024x768 screen would leave the last two a few lines each).
+void draw_plots(PanelContext& ctx, const TrainProgress& p, float height) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    if (height >= 30.0f * ctx.em) {
+        const float top = std::floor(0.5f * (height - style.ItemSpacing.y));
+        const float y0 = ImGui::GetCursorPosY();
+        draw_curves(ctx, p, top);
+        draw_probe_plots(ctx, p, height - (ImGui::GetCursorPosY() - y0));
+        return;
+    }
+    const float y0 = ImGui::GetCursorPosY();
+    if (!ImGui::BeginTabBar("##training_plots")) return;
+    // Fixed ids after ###, so a change of language keeps the open tab.
+    const std::string loss_tab = std::string(ctx.t("Loss and scores")) + "###loss_tab";
+    const std::string grad_tab = std::string(ctx.t("Gradient norm by layer")) + "###grad_tab";
+    const std::string entropy_tab = std::string(ctx.t("Attention entropy by head")) + "###entropy_tab";
+    const auto rest = [&] { return ImVec2(ImGui::GetContentRegionAvail().x, height - (ImGui::GetCursorPosY() - y0)); };
+    if (ImGui::BeginTabItem(loss_tab.c_str())) {
+        draw_curves(ctx, p, rest().y);
+        ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem(grad_tab.c_str())) {
+        draw_gradient_norms(ctx, p, rest(), false);
+        ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem(entropy_tab.c_str())) {
+        draw_head_entropies(ctx, p, rest(), false);
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+}
+
 void draw_compare(PanelContext& ctx) {
     Training& t = ctx.training;
     if (!t.has_run()) return;
@@ -504,7 +539,7 @@ void draw_training_panel(PanelContext& ctx) {
     const float below = ctx.training.has_run()
                             ? 2.0f * ImGui::GetFrameHeightWithSpacing() + 2.0f * style.ItemSpacing.y + 0.5f * ctx.em
                             : 0.0f;
-    draw_curves(ctx, p, ImGui::GetContentRegionAvail().y - below);
+    draw_plots(ctx, p, ImGui::GetContentRegionAvail().y - below);
     if (ctx.training.has_run()) ImGui::Separator();
     draw_compare(ctx);
     draw_save(ctx);

@@ -1,0 +1,139 @@
+// A training run's record besides its loss: gradient norms by layer, attention entropies by head.
+#include "train/probes.h"
+
+#include "analysis/head_summary.h"
+#include "train/transformer_grad.h"
+#include "train/transformer_pass.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace attnlab {
+
+namespace {
+
+bool starts_with(const std::string& name, const std::string& prefix) {
+    return name.compare(0, prefix.size(), prefix) == 0;
+}
+
+}  // namespace
+
+std::vector<ParamGroup> param_groups(const ModelConfig& config, const Weights& weights) {
+    // Each group's parameters by the prefixes TransformerPass builds their names from.
+    std::vector<std::pair<ParamGroupId, std::vector<std::string>>> wanted;
+    wanted.push_back({{ParamGroupKind::embeddings, -1}, {"src_embed.", "tgt_embed.", "pos_embed."}});
+    for (int i = 0; i < config.n_encoder_layers; ++i)
+        wanted.push_back({{ParamGroupKind::encoder_layer, i}, {"encoder.layers." + std::to_string(i) + "."}});
+    wanted.push_back({{ParamGroupKind::encoder_norm, -1}, {"encoder.norm."}});
+    for (int i = 0; i < config.n_decoder_layers; ++i)
+        wanted.push_back({{ParamGroupKind::decoder_layer, i}, {"decoder.layers." + std::to_string(i) + "."}});
+    wanted.push_back({{ParamGroupKind::output_head, -1}, {"decoder.norm.", "generator."}});
+
+    std::vector<ParamGroup> groups;
+    for (const auto& [id, prefixes] : wanted) {
+        ParamGroup g{id, {}};
+        for (const auto& [name, tensor] : weights.all())
+            if (std::any_of(prefixes.begin(), prefixes.end(),
+                            [&](const std::string& p) { return starts_with(name, p); }))
+                g.params.push_back(name);
+        if (!g.params.empty()) groups.push_back(std::move(g));
+    }
+    return groups;
+}
+
+std::vector<float> group_norms(const std::vector<ParamGroup>& groups, const Gradients& grads) {
+    std::vector<float> out;
+    out.reserve(groups.size());
+    for (const ParamGroup& g : groups) {
+        double sum = 0.0;
+        for (const std::string& name : g.params) {
+            const auto it = grads.find(name);
+            if (it == grads.end()) continue;
+            for (float x : it->second.data) sum += static_cast<double>(x) * x;
+        }
+        out.push_back(static_cast<float>(std::sqrt(sum)));
+    }
+    return out;
+}
+
+std::vector<float> head_entropies(const Tensor& weights) {
+    assert(weights.rank() == 3 || (weights.rank() == 4 && weights.dim(0) == 1));
+    const Tensor* heads = &weights;
+    Tensor squeezed;
+    if (weights.rank() == 4) {  // (1, H, Tq, Tk) -> (H, Tq, Tk)
+        squeezed = weights;
+        squeezed.shape.erase(squeezed.shape.begin());
+        heads = &squeezed;
+    }
+    std::vector<float> out;
+    for (const HeadStats& s : head_stats(*heads)) out.push_back(s.entropy);
+    return out;
+}
+
+std::vector<AttentionSite> pass_attention_sites(const ModelConfig& config) {
+    std::vector<AttentionSite> sites;
+    for (int i = 0; i < config.n_encoder_layers; ++i) sites.push_back({AttentionUse::encoder_self, i});
+    for (int i = 0; i < config.n_decoder_layers; ++i) {
+        sites.push_back({AttentionUse::decoder_self, i});
+        sites.push_back({AttentionUse::cross, i});
+    }
+    return sites;
+}
+
+float uniform_entropy(AttentionUse use, int S, int T) {
+    if (use != AttentionUse::decoder_self) return S > 0 ? std::log(static_cast<float>(S)) : 0.0f;
+    double sum = 0.0;  // row i sees keys 0..i
+    for (int i = 0; i < T; ++i) sum += std::log(static_cast<double>(i + 1));
+    return T > 0 ? static_cast<float>(sum / T) : 0.0f;
+}
+
+Result<std::vector<SiteEntropy>> attention_entropies(const ModelConfig& config, const Weights& weights,
+                                                     const TokenPair& pair) {
+    const Batch batch = make_batch({pair}, config);
+    if (auto st = check_batch(config, batch); !st) return st.error();
+    TransformerPass pass(config, weights, nullptr);
+    const Tensor memory = pass.encode(batch.src, batch.S);
+    pass.decode(memory, batch.src, batch.S, batch.tgt_in, batch.T);
+    std::vector<SiteEntropy> out;
+    for (const auto& [site, w] : pass.attention_weights())
+        out.push_back({site, head_entropies(*w), uniform_entropy(site.use, batch.S, batch.T)});
+    return out;
+}
+
+ProbeRecord::ProbeRecord(std::vector<ParamGroupId> groups, std::vector<AttentionSite> sites, int n_heads, int every)
+    : groups_(std::move(groups)), sites_(std::move(sites)), n_heads_(n_heads), every_(std::max(every, 1)) {}
+
+void ProbeRecord::add(int step, const std::vector<float>& grad_norms, const std::vector<SiteEntropy>& entropies) {
+    assert(grad_norms.empty() || grad_norms.size() == groups_.size());
+    assert(entropies.size() == sites_.size());
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    steps_.push_back(step);
+    for (size_t g = 0; g < groups_.size(); ++g) grad_norms_.push_back(grad_norms.empty() ? nan : grad_norms[g]);
+    for (size_t s = 0; s < sites_.size(); ++s) {
+        assert(entropies[s].site == sites_[s] && entropies[s].heads.size() == static_cast<size_t>(n_heads_));
+        entropy_.insert(entropy_.end(), entropies[s].heads.begin(), entropies[s].heads.end());
+    }
+    if (uniform_.empty())
+        for (const SiteEntropy& e : entropies) uniform_.push_back(e.uniform);
+    if (steps_.size() < kMaxPoints) return;
+    // Keep the points on the doubled stride (step 0 among them) and the newest.
+    every_ *= 2;
+    const size_t G = groups_.size(), E = sites_.size() * static_cast<size_t>(n_heads_);
+    size_t kept = 0;
+    for (size_t i = 0; i < steps_.size(); ++i) {
+        if (steps_[i] % every_ != 0 && i + 1 != steps_.size()) continue;
+        steps_[kept] = steps_[i];
+        std::copy_n(grad_norms_.begin() + static_cast<std::ptrdiff_t>(i * G), G,
+                    grad_norms_.begin() + static_cast<std::ptrdiff_t>(kept * G));
+        std::copy_n(entropy_.begin() + static_cast<std::ptrdiff_t>(i * E), E,
+                    entropy_.begin() + static_cast<std::ptrdiff_t>(kept * E));
+        ++kept;
+    }
+    steps_.resize(kept);
+    grad_norms_.resize(kept * G);
+    entropy_.resize(kept * E);
+}
+
+}  // namespace attnlab
