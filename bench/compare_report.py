@@ -26,10 +26,10 @@ def mb(x):
     return f"{x / 1024:.2f} GiB" if x >= 1024 else f"{x:.0f} MiB"
 
 
-def fastest_threads(rows):
-    """PyTorch's runs at several thread counts -> (the count whose median is lowest, its runs)."""
+def fastest_threads(rows, key="median_ms"):
+    """PyTorch's runs at several thread counts -> (the count whose median of `key` is lowest, its runs)."""
     by_threads = {n: [r for r in rows if r["threads"] == n] for n in sorted({r["threads"] for r in rows})}
-    best = min(by_threads, key=lambda n: median(by_threads[n], "median_ms"))
+    best = min(by_threads, key=lambda n: median(by_threads[n], key))
     return best, by_threads[best]
 
 

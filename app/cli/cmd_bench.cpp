@@ -2,8 +2,12 @@
 // output kept but the on-demand ones, step.h), measured in-process, of a random preset model or of a model file or Hugging Face
 // folder on random ids; for a MODEL also the median time to open it; the process's peak resident
 // memory. With --edits, also the median time of the re-run after appending the last token and after
-// changing the middle one (the stepper re-runs only the rows they reach). With --gemm-bound, the
-// GEMM bound of that pass instead (gemm_bound.h).
+// changing the middle one (the stepper re-runs only the rows they reach). With --backward, also the backward
+// pass of a loss of the logits (--loss, next-token by default; backward/backward_pass.h) on the forward pass run
+// to its end: BackwardPass::create and run_all timed alone, and the forward and backward together. With
+// --gemm-bound, the GEMM bound of that pass instead (gemm_bound.h): of the forward, or with --backward of the
+// backward's products (timed in the same run as the forward's, whose sum is printed beside it).
+#include "backward/backward_pass.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "gemm_bound.h"
@@ -19,6 +23,7 @@
 #include <cassert>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <random>
 
 namespace attnlab::cli {
@@ -74,9 +79,27 @@ std::string padded(const std::string& text, size_t width) {
     return text + std::string(chars < width ? width - chars : 0, ' ');
 }
 
-// bench --gemm-bound: every product of the pass over S + T tokens, its time, the sum and its GFLOP/s.
-int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S, long long T, bool json) {
-    const GemmBound bound = time_gemm_bound(forward_matmuls(c, S, T));
+// bench --gemm-bound: every product of the pass over S + T tokens, its time, the sum and its GFLOP/s. With
+// `backward`, the backward's products (gemm_bound.h's backward_matmuls), the forward's timed in the same run and
+// summed beside them (each distinct shape is timed once for both).
+int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S, long long T, bool backward,
+                     bool json) {
+    const std::vector<MatmulShape> forward = forward_matmuls(c, S, T);
+    std::vector<MatmulShape> shapes = forward;
+    if (backward) {
+        const std::vector<MatmulShape> more = backward_matmuls(forward);
+        shapes.insert(shapes.end(), more.begin(), more.end());
+    }
+    const GemmBound all = time_gemm_bound(shapes);
+    GemmBound forward_bound, backward_bound;
+    for (size_t i = 0; i < all.products.size(); ++i) {
+        GemmBound& part = i < forward.size() ? forward_bound : backward_bound;
+        part.products.push_back(all.products[i]);
+        part.ms += all.products[i].ms_total();
+        part.gflop += all.products[i].shape.flops() / 1e9;
+    }
+    const GemmBound& bound = backward ? backward_bound : forward_bound;
+    const char* pass = backward ? "backward" : "forward";
     if (json) {
         nlohmann::json products = nlohmann::json::array();
         for (const TimedMatmul& p : bound.products)
@@ -90,24 +113,36 @@ int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S,
                                 {"split", to_string(p.split)},
                                 {"kernel", to_string(p.kernel)}});
         std::printf(
-            "{\"impl\": \"gemm bound\", \"model\": %s, \"src_len\": %lld, \"tgt_len\": %lld, \"threads\": %d, "
-            "\"bound_ms\": %.3f, \"gflop\": %.3f, \"gflops\": %.1f, \"peak_rss_mb\": %.1f, \"products\": %s}\n",
-            json_string(name).c_str(), S, T, thread_count(), bound.ms, bound.gflop, bound.gflops(), peak_rss_mb(),
-            products.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+            "{\"impl\": \"gemm bound\", \"pass\": \"%s\", \"model\": %s, \"src_len\": %lld, \"tgt_len\": %lld, "
+            "\"threads\": %d, \"bound_ms\": %.3f, \"gflop\": %.3f, \"gflops\": %.1f, \"peak_rss_mb\": %.1f",
+            pass, json_string(name).c_str(), S, T, thread_count(), bound.ms, bound.gflop, bound.gflops(),
+            peak_rss_mb());
+        if (backward)
+            std::printf(", \"forward_bound_ms\": %.3f, \"forward_gflop\": %.3f, \"forward_backward_bound_ms\": %.3f",
+                        forward_bound.ms, forward_bound.gflop, forward_bound.ms + backward_bound.ms);
+        std::printf(", \"products\": %s}\n",
+                    products.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
-    std::printf("GEMM bound, %s, %lld+%lld tokens, %d thread%s (each product's fastest kernel and split):\n",
-                name.c_str(), S, T, thread_count(), thread_count() == 1 ? "" : "s");
-    std::printf("  %s %s %6s %10s %10s  %s\n", padded("product", 46).c_str(), padded("(m, k)·(k, n)", 24).c_str(),
+    std::printf(
+        "GEMM bound of the %s pass, %s, %lld+%lld tokens, %d thread%s (each product's fastest kernel and split):\n",
+        pass, name.c_str(), S, T, thread_count(), thread_count() == 1 ? "" : "s");
+    const size_t width = backward ? 64 : 46;  // the backward's products are named "<forward product>: dA = …"
+    std::printf("  %s %s %6s %10s %10s  %s\n", padded("product", width).c_str(), padded("(m, k)·(k, n)", 24).c_str(),
                 "count", "ms each", "ms", "kernel, split");
     for (const TimedMatmul& p : bound.products) {
         const std::string shape = "(" + std::to_string(p.shape.m) + ", " + std::to_string(p.shape.k) + ")·(" +
                                   std::to_string(p.shape.k) + ", " + std::to_string(p.shape.n) + ")";
-        std::printf("  %s %s %6lld %10.4f %10.3f  %s, %s\n", padded(p.shape.what, 46).c_str(),
+        std::printf("  %s %s %6lld %10.4f %10.3f  %s, %s\n", padded(p.shape.what, width).c_str(),
                     padded(shape, 24).c_str(), static_cast<long long>(p.shape.count), p.ms_each, p.ms_total(),
                     to_string(p.kernel), to_string(p.split));
     }
     std::printf("sum: %.3f ms for %.3f GFLOP (%.1f GFLOP/s)\n", bound.ms, bound.gflop, bound.gflops());
+    if (backward)
+        std::printf(
+            "the forward pass's products, timed in the same run: %.3f ms for %.3f GFLOP; forward + backward: "
+            "%.3f ms\n",
+            forward_bound.ms, forward_bound.gflop, forward_bound.ms + backward_bound.ms);
     return 0;
 }
 
@@ -149,10 +184,12 @@ EditTimes time_edits(Stepper& stepper, long long reps) {
 
 int run_bench(const Argv& argv) {
     Args args;
-    if (auto err = parse_args(
-            argv,
-            {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens"}, {"json", "gemm-bound", "edits"}, 0, 1},
-            args))
+    if (auto err = parse_args(argv,
+                              {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens", "loss"},
+                               {"json", "gemm-bound", "edits", "backward"},
+                               0,
+                               1},
+                              args))
         return fail("bench: " + *err, kExitUsage);
     auto number = [&](const char* flag, long long fallback, long long lo, long long hi) {
         return integer_flag(args, flag, fallback, lo, hi);
@@ -167,6 +204,9 @@ int run_bench(const Argv& argv) {
     if (from_file && (args.get("preset") || args.get("vocab")))
         return fail("bench: --preset and --vocab describe a random model; drop them with a MODEL", kExitUsage);
     const std::string preset = args.get("preset").value_or("base");
+    const bool backward = args.has("backward");
+    if (args.get("loss") && !backward)
+        return fail("bench: --loss chooses the loss of --backward; add --backward", kExitUsage);
 
     Model model;
     OpenTimes open_times;
@@ -183,8 +223,17 @@ int run_bench(const Argv& argv) {
     }
     const ModelConfig& c = model.config;
     const std::string name = from_file ? io::display_path(args.positional[0]) : "preset " + preset;
+    std::optional<LossSpec> loss;
+    if (backward) {
+        if (c.output_head == OutputHead::none)
+            return fail("bench: --backward takes a loss of the logits, and " + name + " has no output head",
+                        kExitBadInput);
+        auto spec = args.get("loss") ? LossSpec::parse(*args.get("loss")) : default_loss(c);
+        if (!spec) return fail("bench: " + spec.error().message, kExitUsage);
+        loss = *spec;
+    }
     if (args.has("gemm-bound"))
-        return print_gemm_bound(name, c, c.has_encoder() ? *src_len : 0, c.has_decoder() ? *tgt_len : 0,
+        return print_gemm_bound(name, c, c.has_encoder() ? *src_len : 0, c.has_decoder() ? *tgt_len : 0, backward,
                                 args.has("json"));
     std::mt19937 rng(static_cast<uint32_t>(*seed));
     const int first_id = from_file ? 0 : 4;  // a random preset's ids 0..3 are its special tokens
@@ -196,15 +245,32 @@ int run_bench(const Argv& argv) {
     }
     auto stepper = Stepper::create(c, model.weights, inputs);
     if (!stepper) return fail("bench: " + stepper.error().message, kExitBadInput);
+    if (backward)
+        if (const Status st = BackwardPass::check(*stepper, *loss); !st)
+            return fail("bench: " + st.error().message, kExitBadInput);
 
-    std::vector<double> ms;
+    std::vector<double> ms, backward_ms, both_ms;
+    size_t backward_steps = 0;
+    double loss_value = 0;
     for (long long r = 0; r < *reps + 2; ++r) {  // two warm-up runs
         stepper->run_to(0);
         const auto t0 = Clock::now();
         stepper->run_all();
-        if (r >= 2) ms.push_back(ms_since(t0));
-    }
+        const double forward_ms = ms_since(t0);
+        if (r >= 2) ms.push_back(forward_ms);
+        if (!backward) continue;
+        const auto t1 = Clock::now();
+        auto pass = BackwardPass::create(*stepper, *loss);
+        if (!pass) return fail("bench: " + pass.error().message, kExitBadInput);
+        pass->run_all(*stepper);
+        const double pass_ms = ms_since(t1);
+        if (r >= 2) backward_ms.push_back(pass_ms), both_ms.push_back(forward_ms + pass_ms);
+        backward_steps = pass->size();
+        loss_value = pass->loss();
+    }  // each backward pass, its gradients, freed here: before the next forward and untimed
     const double median = median_of(ms);  // sorts ms
+    const double backward_median = backward ? median_of(backward_ms) : 0,
+                 both_median = backward ? median_of(both_ms) : 0;
     const long long S = static_cast<long long>(inputs.src_ids.size()),
                     T = static_cast<long long>(inputs.tgt_ids.size());
     const int threads = thread_count();
@@ -220,6 +286,13 @@ int run_bench(const Argv& argv) {
                         open_times.first_ms, *opens);
         if (edits)
             std::printf(", \"append_ms\": %.3f, \"edit_middle_ms\": %.3f", edit_times.append_ms, edit_times.middle_ms);
+        if (backward)
+            std::printf(
+                ", \"loss\": %s, \"loss_value\": %.9g, \"backward_steps\": %zu, \"backward_median_ms\": %.3f, "
+                "\"backward_min_ms\": %.3f, \"forward_backward_median_ms\": %.3f, "
+                "\"forward_backward_min_ms\": %.3f",
+                json_string(loss->to_string()).c_str(), loss_value, backward_steps, backward_median,
+                backward_ms.front(), both_median, both_ms.front());
         std::printf("}\n");
         return 0;
     }
@@ -237,6 +310,12 @@ int run_bench(const Argv& argv) {
             "middle token: %.3f ms (%.1f%%)\n",
             edit_times.append_ms, 100.0 * edit_times.append_ms / median, edit_times.middle_ms,
             100.0 * edit_times.middle_ms / median);
+    if (backward)
+        std::printf(
+            "backward pass of the loss %s = %.6g, %zu backward steps (BackwardPass::create and run_all on the "
+            "finished forward pass): median %.3f ms, min %.3f ms; forward + backward: median %.3f ms, min %.3f ms\n",
+            loss->to_string().c_str(), loss_value, backward_steps, backward_median, backward_ms.front(), both_median,
+            both_ms.front());
     return 0;
 }
 

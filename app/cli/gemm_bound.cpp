@@ -93,6 +93,19 @@ const char* to_string(GemmSplit split) {
 
 const char* to_string(GemmKernel kernel) { return kernel == GemmKernel::eigen ? "Eigen" : "attnlab gemm"; }
 
+std::vector<MatmulShape> backward_matmuls(const std::vector<MatmulShape>& forward) {
+    std::vector<MatmulShape> out;
+    for (const MatmulShape& f : forward) {
+        const bool scores = f.what.find("QKᵀ") != std::string::npos;
+        const bool context = f.what.find("weights·V") != std::string::npos;
+        const char* da = scores ? ": dQ = dS·K" : context ? ": d(weights) = dC·Vᵀ" : ": dx = dy·Wᵀ";
+        const char* db = scores ? ": dK = dSᵀ·Q" : context ? ": dV = weightsᵀ·dC" : ": dW = xᵀ·dy";
+        out.push_back({f.what + da, f.m, f.n, f.k, f.count});  // dA (m, k) = dC (m, n)·Bᵀ (n, k)
+        out.push_back({f.what + db, f.k, f.m, f.n, f.count});  // dB (k, n) = Aᵀ (k, m)·dC (m, n)
+    }
+    return out;
+}
+
 GemmBound time_gemm_bound(const std::vector<MatmulShape>& products) {
     using Key = std::tuple<int64_t, int64_t, int64_t>;  // (m, k, n)
     std::map<Key, int64_t> most;                        // the largest count a shape has in the list

@@ -1,6 +1,7 @@
 // The GEMM bound of a forward pass: each of its matrix products (forward/matmul_list.h) timed as
 // single-precision GEMM over thread_count() threads, Eigen's and ours (ops/gemm.h), the faster kept,
 // summed. The time the pass's FLOPs need at GEMM speed, with nothing else (no norms, softmax, copies, trace).
+// The same for a backward pass: backward_matmuls lists its products.
 #pragma once
 
 #include "forward/matmul_list.h"
@@ -38,6 +39,13 @@ struct GemmBound {
     double gflop = 0;  // Σ 2·m·k·n·count / 1e9
     double gflops() const { return ms > 0 ? gflop / (ms / 1000.0) : 0; }
 };
+
+// The products a backward pass needs for the forward products `forward`: for each C = A·B, (m, k)·(k, n), the
+// gradients of both operands, dA = dC·Bᵀ, (m, n)·(n, k), and dB = Aᵀ·dC, (k, m)·(m, n), as many as the forward
+// has (a linear map's dx and dW; QKᵀ's dQ and dK; weights·V's d(weights) and dV), each named after its forward
+// product. Both operands' gradients of every product: the embeddings are parameters too, so even the first
+// layer's dx is read. Timed as the forward's are (operands as stored, no transposed copies counted).
+std::vector<MatmulShape> backward_matmuls(const std::vector<MatmulShape>& forward);
 
 // Times each distinct shape with each kernel and split (at least 3 runs and about 0.1 s each way), keeps the
 // fastest, and sums over the list.

@@ -25,12 +25,16 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                with this input's numbers (row: the last token unless --row)
   translate MODEL --src TEXT                   greedy decoding from <sos> to <eos> or max_len
   bench [MODEL] [--preset base] [--src-len 32] [--tgt-len 32] [--reps 20] [--vocab 99] [--opens 5] [--json]
-        [--gemm-bound] [--edits]               traced forward pass of a random preset, or of MODEL on random
+        [--gemm-bound] [--edits] [--backward [--loss next-token|token:ID@POS|logit-diff:A,B@POS]]
+                                               traced forward pass of a random preset, or of MODEL on random
                                                ids (and MODEL's open time, and the peak resident memory);
                                                --edits also times the re-run after appending the last token
                                                and after changing the middle one;
+                                               --backward also times the backward pass of the loss alone
+                                               (after the forward) and the forward and backward together;
                                                --gemm-bound instead times every matrix product of that pass
-                                               as sgemm over the threads: the time the pass's FLOPs need
+                                               (with --backward: of the backward) as sgemm over the threads:
+                                               the time the pass's FLOPs need
   train --task copy|reverse|sort|en-ko [--preset tiny] [--steps N] [--seed S] --out MODEL
         [--batch 64] [--eval-every 500] [--eval-size 500] [--dropout 0.1] [--warmup 400] [--lr-scale 1] [--clip 1]
         [--threads N] [--head-disagreement λ] [--query-disagreement μ]

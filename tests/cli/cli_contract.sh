@@ -82,6 +82,15 @@ check "bench hf"        0 -- "$cli" bench "$g" --tgt-len 8 --reps 2 --opens 2 --
 expect_output "bench hf prints open time" '"open_median_ms": [0-9.]+'
 check "bench edits"     0 -- "$cli" bench "$g" --tgt-len 8 --reps 2 --opens 1 --edits --json
 expect_output "bench edits times an appended token" '"append_ms": [0-9.]+, "edit_middle_ms": [0-9.]+'
+check "bench backward"  0 -- "$cli" bench "$g" --tgt-len 8 --reps 2 --opens 1 --backward --json
+expect_output "bench backward times the backward alone and with the forward" \
+  '"loss": "next-token", "loss_value": [0-9.e+-]+, "backward_steps": [0-9]+, "backward_median_ms": [0-9.]+, "backward_min_ms": [0-9.]+, "forward_backward_median_ms": [0-9.]+, "forward_backward_min_ms": [0-9.]+'
+check "bench backward bound" 0 -- "$cli" bench "$g" --tgt-len 8 --gemm-bound --backward --json
+expect_output "bench backward bound beside the forward's" '"pass": "backward".*"bound_ms": [0-9.]+.*"forward_bound_ms": [0-9.]+'
+check "bench bad loss"  2 -- "$cli" bench "$g" --tgt-len 8 --reps 1 --backward --loss sideways
+check "bench loss alone" 2 -- "$cli" bench "$g" --tgt-len 8 --reps 1 --loss next-token
+check "bench backward bert" 2 -- "$cli" bench "$b" --src-len 8 --reps 1 --backward  # encoder-only: name a token
+check "bench backward id" 1 -- "$cli" bench "$g" --tgt-len 8 --reps 1 --backward --loss token:99999@0
 mkdir "$work/t5" && echo '{"model_type": "t5"}' > "$work/t5/config.json"
 check "hf unsupported"  1 -- "$cli" info "$work/t5"
 grep -q 'unsupported model_type "t5"' "$work/err" && passed=$((passed + 1)) || { echo "FAIL t5 not named"; failed=$((failed + 1)); }
