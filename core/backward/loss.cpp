@@ -1,5 +1,7 @@
 #include "backward/loss.h"
 
+#include "parallel.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -132,9 +134,17 @@ Result<LossValue> evaluate_loss(const LossSpec& spec, const Tensor& logits, cons
         case LossKind::next_token: {
             const std::vector<int64_t> counted = next_token_positions(N, ids, pad_id);
             const double weight = 1.0 / static_cast<double>(counted.size());
-            for (int64_t t : counted)
-                out.value += weight * cross_entropy_row(logits.data.data() + t * V, V, ids[static_cast<size_t>(t + 1)],
-                                                        weight, out.d_logits.data.data() + t * V);
+            // Rows on the threads (each writes its own row of d_logits), then their losses summed in order.
+            std::vector<double> row_loss(counted.size());
+            parallel_for(0, static_cast<int64_t>(counted.size()), 1, [&](int64_t begin, int64_t end) {
+                for (int64_t k = begin; k < end; ++k) {
+                    const int64_t t = counted[static_cast<size_t>(k)];
+                    row_loss[static_cast<size_t>(k)] =
+                        cross_entropy_row(logits.data.data() + t * V, V, ids[static_cast<size_t>(t + 1)], weight,
+                                          out.d_logits.data.data() + t * V);
+                }
+            });
+            for (double l : row_loss) out.value += weight * l;
             out.n_counted = static_cast<int64_t>(counted.size());
             return out;
         }

@@ -42,25 +42,60 @@ Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const
     return y;
 }
 
+namespace {
+
+Tensor transposed(const Tensor& m) {  // (R, C) -> (C, R)
+    Tensor t = Tensor::uninitialized({m.dim(1), m.dim(0)});
+    t.matrix() = m.matrix().transpose();
+    return t;
+}
+
+// y (rows, n) = a (rows, K) · b (K, n), b's rows `ldb` apart, by gemm with y's columns split between the threads
+// as the forward's are (each output's bits are the same however they are split).
+void product_split(const Tensor& a, const float* b, int64_t ldb, int64_t n, Tensor& y) {
+    const int64_t rows = a.dim(0), K = a.dim(1);
+    const int64_t grain = linear_map_splits(rows, K, n) ? kGemmPanel : n;
+    parallel_for(0, n, grain, [&](int64_t begin, int64_t end) {
+        gemm_in_out(a.data.data(), rows, K, K, b + begin, ldb, end - begin, y.data.data() + begin, n);
+    });
+}
+
+}  // namespace
+
+// With gemm on both threads: dx = dy·A and dA += dyᵀ·x (out_in), or dx = dy·Aᵀ and dA += xᵀ·dy (in_out); the
+// transposes are copies of the (N, ·) activations, not of the weights.
 Tensor linear_map_backward(const Weights& weights, const LinearParams& map, const Tensor& x, const Tensor& dy,
                            ParamGrads& grads) {
     const Tensor& w = weights.at(map.weight);
     assert(x.rank() == 2 && dy.rank() == 2 && x.dim(0) == dy.dim(0) && x.dim(1) == map.n_in && dy.dim(1) == map.n_out);
-    using Block = Eigen::Map<const Mat, 0, Eigen::OuterStride<>>;
-    using GradBlock = Eigen::Map<Mat, 0, Eigen::OuterStride<>>;
-    Tensor& dw = grads.of(map.weight, w.shape);
-    Tensor dx({x.dim(0), map.n_in});           // (N, in)
-    if (map.layout == WeightLayout::out_in) {  // rows [out_begin, out_begin + n_out) of (stored out, in)
-        const int64_t offset = map.out_begin * map.n_in;
-        const Block a(w.data.data() + offset, map.n_out, map.n_in, Eigen::OuterStride<>(map.n_in));
-        GradBlock da(dw.data.data() + offset, map.n_out, map.n_in, Eigen::OuterStride<>(map.n_in));
-        dx.matrix().noalias() = dy.matrix() * a;               // (N, out)·(out, in)
-        da.noalias() += dy.matrix().transpose() * x.matrix();  // (out, N)·(N, in)
-    } else {  // columns [out_begin, out_begin + n_out) of (in, stored out)
-        const Block a(w.data.data() + map.out_begin, map.n_in, map.n_out, Eigen::OuterStride<>(map.n_stored_out));
-        GradBlock da(dw.data.data() + map.out_begin, map.n_in, map.n_out, Eigen::OuterStride<>(map.n_stored_out));
-        dx.matrix().noalias() = dy.matrix() * a.transpose();   // (N, out)·(out, in)
-        da.noalias() += x.matrix().transpose() * dy.matrix();  // (in, N)·(N, out)
+    const int64_t N = x.dim(0), in = map.n_in, out = map.n_out;
+    // A map that is its whole weight hands its gradient over whole (ParamGrads::add); a packed Q;K;V map adds its
+    // rows or columns into the weight's array.
+    const bool whole = map.out_begin == 0 && out == map.n_stored_out;
+    Tensor dx = Tensor::uninitialized({N, in});  // (N, in)
+    if (map.layout == WeightLayout::out_in) {    // A: rows [out_begin, out_begin + n_out) of (stored out, in)
+        const int64_t offset = map.out_begin * in;
+        product_split(dy, w.data.data() + offset, in, in, dx);  // (N, out)·(out, in)
+        Tensor da = Tensor::uninitialized({out, in});
+        product_split(transposed(dy), x.data.data(), in, in, da);  // (out, N)·(N, in)
+        if (whole)
+            grads.add(map.weight, std::move(da));
+        else
+            MatMap(grads.of(map.weight, w.shape).data.data() + offset, out, in) += da.matrix();
+    } else {  // A: columns [out_begin, out_begin + n_out) of (in, stored out)
+        const float* a = w.data.data() + map.out_begin;
+        const int64_t stride = map.n_stored_out, grain = linear_map_splits(N, out, in) ? kGemmPanel : in;
+        parallel_for(0, in, grain, [&](int64_t begin, int64_t end) {  // (N, out)·(out, in): A's rows are Aᵀ's columns
+            gemm_out_in(dy.data.data(), N, out, out, a + begin * stride, stride, end - begin, dx.data.data() + begin,
+                        in);
+        });
+        Tensor da = Tensor::uninitialized({in, out});
+        product_split(transposed(x), dy.data.data(), out, out, da);  // (in, N)·(N, out)
+        if (whole)
+            grads.add(map.weight, std::move(da));
+        else
+            Eigen::Map<Mat, 0, Eigen::OuterStride<>>(grads.of(map.weight, w.shape).data.data() + map.out_begin, in, out,
+                                                     Eigen::OuterStride<>(stride)) += da.matrix();
     }
     if (const Tensor* b = map.bias.empty() ? nullptr : weights.find(map.bias)) {
         Tensor& db = grads.of(map.bias, b->shape);

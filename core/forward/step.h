@@ -86,6 +86,9 @@ bool finite_from_finite(const StepId& id);
 class ParamGrads {
 public:
     Tensor& of(const std::string& name, const Shape& shape);  // the named parameter's (made zero on first use)
+    // Adds `part`, the parameter's whole gradient from one step: it becomes the array when it is the first, so a
+    // large weight is not zeroed only to be added to.
+    void add(const std::string& name, Tensor part);
     const std::map<std::string, Tensor>& all() const { return grads_; }
 
 private:
