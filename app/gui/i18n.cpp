@@ -13,6 +13,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
     static const std::unordered_map<std::string_view, const char*> table = {
         {"File", "파일"},
         // the backward pass
+        {"mean over positions t with a next token of −log softmax(logits[t])[ids[t+1]] (padding skipped)", "다음 토큰이 있는 위치 t마다 −log softmax(logits[t])[ids[t+1]]의 평균(패딩은 건너뜀)"},
         {"∂L/∂x: the loss's gradient on the input x; the sum hands it whole to x_emb and PE", "∂L/∂x: 입력 x에 대한 손실의 기울기입니다. 덧셈은 이것을 x_emb와 PE에 그대로 넘깁니다"},
         {"||∂L/∂s||, not scaled", "||∂L/∂s||, 스케일 없음"},
         {"||∂L/∂s||, ÷ √d_k", "||∂L/∂s||, ÷ √d_k"},

@@ -65,7 +65,7 @@ void loss_form(PanelContext& ctx) {
             if (token_field(ctx, "B", "##loss_other", &f.other)) form.edited = true;
         }
     }
-    ImGui::TextDisabled("%s", f.definition().c_str());
+    ImGui::TextDisabled("%s", loss_definition(ctx, f).c_str());
     if (form.edited) {
         if (ImGui::Button(ctx.t("Apply the loss"))) {
             if (ctx.session.set_loss(f)) form.edited = false;

@@ -63,6 +63,25 @@ std::optional<TokenSaliency> input_saliency(const PanelContext& ctx, Stack stack
     return token_saliency(x->value, d_x->value);
 }
 
+std::string loss_definition(const PanelContext& ctx, const LossSpec& loss) {
+    char text[160];
+    switch (loss.kind) {
+        case LossKind::next_token:
+            return ctx.t(
+                "mean over positions t with a next token of −log softmax(logits[t])[ids[t+1]] (padding skipped)");
+        case LossKind::token:
+            std::snprintf(text, sizeof text, "−log softmax(logits[%lld])[%d]", static_cast<long long>(loss.position),
+                          loss.token);
+            return text;
+        case LossKind::logit_diff:
+            std::snprintf(text, sizeof text, "logits[%lld][%d] − logits[%lld][%d]",
+                          static_cast<long long>(loss.position), loss.token, static_cast<long long>(loss.position),
+                          loss.other);
+            return text;
+    }
+    return "";
+}
+
 std::string gradient_caption(const char* what) { return std::string("∂L/∂") + what; }
 
 void gradient_source_section(const PanelContext& ctx, const StepId& id, float width_em) {
@@ -78,7 +97,7 @@ void gradient_source_section(const PanelContext& ctx, const StepId& id, float wi
     }
     if (width_em > 0.0f) ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width_em * ctx.em);
     if (!from) {
-        ImGui::TextWrapped("%s: %s", ctx.t("From the loss"), s.backward()->loss_spec().definition().c_str());
+        ImGui::TextWrapped("%s: %s", ctx.t("From the loss"), loss_definition(ctx, s.backward()->loss_spec()).c_str());
     } else if (const Result<Explanation> e = backward_explanation(ctx, *from); e) {
         ImGui::TextDisabled("%s", ctx.t("Chain-rule step it came from:"));
         ImGui::TextWrapped("%s (%s)", e->title.c_str(),

@@ -77,6 +77,8 @@ struct ShownEntry {
     Colormap colormap(Colormap forward) const { return gradient ? Colormap::diverging : forward; }
 };
 ShownEntry shown_entry(const PanelContext& ctx, const StepId& id);
+// A loss's definition in the UI's language (core's LossSpec::definition is the CLI's English).
+std::string loss_definition(const PanelContext& ctx, const LossSpec& loss);
 // "∂L/∂(what)" for a plot's caption and a hover line.
 std::string gradient_caption(const char* what);
 // Under a hovered gradient value: the backward step it came from (the last step reading this output, whose
