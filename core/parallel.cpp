@@ -1,5 +1,8 @@
-// Threads for the forward pass: one chunk per thread, each std::thread joined before returning.
+// Threads for the forward pass: one chunk per thread, on the kept workers (worker_pool.h) or, when another split
+// holds them, on threads started for the call and joined before it returns.
 #include "parallel.h"
+
+#include "worker_pool.h"
 
 #include <algorithm>
 #include <atomic>
@@ -44,11 +47,16 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function
         return;
     }
     auto bounds = [&](int64_t c) { return std::min(end, begin + (units * c / chunks) * grain); };
+    if (run_on_worker_pool(chunks, [&](int64_t c) { body(bounds(c), bounds(c + 1)); })) return;
     std::vector<std::thread> helpers;
     helpers.reserve(static_cast<size_t>(chunks - 1));
     for (int64_t c = 1; c < chunks; ++c) helpers.emplace_back([&, c] { body(bounds(c), bounds(c + 1)); });
     body(bounds(0), bounds(1));
     for (auto& t : helpers) t.join();
+}
+
+void parallel_rows(int64_t rows, int64_t row_width, const std::function<void(int64_t, int64_t)>& body) {
+    parallel_for(0, rows, rows * row_width >= kSplitRowEntries ? 1 : std::max<int64_t>(rows, 1), body);
 }
 
 }  // namespace attnlab

@@ -1,0 +1,136 @@
+// parallel_for on the kept worker threads (worker_pool.h): every index once, in contiguous chunks, whatever the
+// thread count; the same workers from call to call; nested and concurrent calls; an exception from a chunk.
+#include "parallel.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+using namespace attnlab;
+
+namespace {
+
+// Restores the thread count a test changes.
+struct ThreadCountScope {
+    int saved = thread_count();
+    explicit ThreadCountScope(int n) { set_thread_count(n); }
+    ~ThreadCountScope() { set_thread_count(saved); }
+};
+
+// How often each index of [begin, end) was visited, and the chunks seen.
+struct Visits {
+    std::vector<std::atomic<int>> count;
+    std::mutex mutex;
+    std::vector<std::pair<int64_t, int64_t>> chunks;
+    explicit Visits(int64_t n) : count(static_cast<size_t>(n)) {}
+    void run(int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) ++count[static_cast<size_t>(i)];
+        std::lock_guard<std::mutex> lock(mutex);
+        chunks.emplace_back(begin, end);
+    }
+    bool each_once() const {
+        for (const auto& c : count)
+            if (c.load() != 1) return false;
+        return true;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("parallel_for visits every index once, in at most thread_count() chunks of whole grains", "[parallel]") {
+    for (const int threads : {1, 2, 3, 8}) {
+        const ThreadCountScope scope(threads);
+        for (const int64_t grain : {1, 7, 48}) {
+            for (const int64_t n : {0, 1, 5, 100, 1000}) {
+                Visits visits(n);
+                parallel_for(0, n, grain, [&](int64_t b, int64_t e) { visits.run(b, e); });
+                INFO("threads " << threads << ", grain " << grain << ", n " << n);
+                CHECK(visits.each_once());
+                CHECK(static_cast<int>(visits.chunks.size()) <= threads);
+                for (const auto& [b, e] : visits.chunks) {
+                    CHECK(b < e);
+                    CHECK(b % grain == 0);
+                    if (e != n) CHECK(e % grain == 0);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("parallel_for runs its later chunks on the same kept threads from call to call", "[parallel]") {
+    const ThreadCountScope scope(2);
+    // A thread_local starts afresh on every new thread (a thread id may be reused, its thread_locals are not).
+    static thread_local int chunks_run_here = 0;
+    int most = 0;
+    for (int call = 0; call < 20; ++call)
+        parallel_for(0, 2, 1, [&](int64_t b, int64_t) {
+            if (b == 1) most = ++chunks_run_here;  // chunk 1 never runs on the caller
+        });
+    CHECK(most == 20);
+    CHECK(chunks_run_here == 0);
+}
+
+TEST_CASE("parallel_for nested in a chunk, and called from several threads at once, still visits every index once",
+          "[parallel]") {
+    const ThreadCountScope scope(2);
+    SECTION("nested") {
+        Visits outer(4), inner(4 * 100);
+        parallel_for(0, 4, 1, [&](int64_t b, int64_t e) {
+            outer.run(b, e);
+            for (int64_t i = b; i < e; ++i)
+                parallel_for(i * 100, (i + 1) * 100, 1, [&](int64_t ib, int64_t ie) { inner.run(ib, ie); });
+        });
+        CHECK(outer.each_once());
+        CHECK(inner.each_once());
+    }
+    SECTION("concurrent callers") {
+        constexpr int kCallers = 4;
+        std::vector<std::unique_ptr<Visits>> visits;
+        for (int c = 0; c < kCallers; ++c) visits.push_back(std::make_unique<Visits>(10000));
+        std::vector<std::thread> callers;
+        for (int c = 0; c < kCallers; ++c)
+            callers.emplace_back([&, c] {
+                for (int rep = 0; rep < 50; ++rep) {
+                    Visits once(10000);
+                    parallel_for(0, 10000, 16, [&](int64_t b, int64_t e) { once.run(b, e); });
+                    if (!once.each_once()) return;  // visits[c] stays unvisited: the check below fails
+                }
+                parallel_for(0, 10000, 16, [&](int64_t b, int64_t e) { visits[static_cast<size_t>(c)]->run(b, e); });
+            });
+        for (auto& t : callers) t.join();
+        for (const auto& v : visits) CHECK(v->each_once());
+    }
+}
+
+TEST_CASE("an exception from the caller's chunk reaches the caller, and the threads stay usable", "[parallel]") {
+    const ThreadCountScope scope(2);
+    std::atomic<int> second_chunk_runs{0};
+    CHECK_THROWS_AS(parallel_for(0, 2, 1,
+                                 [&](int64_t b, int64_t) {
+                                     if (b == 0) throw std::runtime_error("chunk 0");
+                                     ++second_chunk_runs;
+                                 }),
+                    std::runtime_error);
+    CHECK(second_chunk_runs.load() == 1);  // the other chunk ran to its end before the exception left
+    Visits visits(1000);
+    parallel_for(0, 1000, 1, [&](int64_t b, int64_t e) { visits.run(b, e); });
+    CHECK(visits.each_once());
+    CHECK(visits.chunks.size() == 2);
+}
+
+TEST_CASE("parallel_rows splits a pass only from kSplitRowEntries entries", "[parallel]") {
+    const ThreadCountScope scope(2);
+    const int64_t width = 64, few_rows = kSplitRowEntries / width - 1, many_rows = kSplitRowEntries / width;
+    for (const int64_t rows : {few_rows, many_rows}) {
+        Visits visits(rows);
+        parallel_rows(rows, width, [&](int64_t b, int64_t e) { visits.run(b, e); });
+        CHECK(visits.each_once());
+        CHECK(visits.chunks.size() == (rows == many_rows ? 2u : 1u));
+    }
+}
