@@ -10,7 +10,7 @@ namespace attnlab {
 
 void keep_freed_memory_for_reuse() {
 #if defined(__GLIBC__)
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);   // blocks up to 32 MB (glibc's largest) come from the heap
+    mallopt(M_MMAP_MAX, 0);                // every block comes from the heap, however large (the logits: 50 MB)
     mallopt(M_TRIM_THRESHOLD, 512 << 20);  // and up to 512 MB of free heap top stays for reuse
 #endif
 }
