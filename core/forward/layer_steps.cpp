@@ -3,6 +3,7 @@
 #include "forward/linear_map.h"
 #include "forward/norm_map.h"
 #include "ops/activation.h"
+#include "ops/elementwise.h"
 #include "ops/softmax.h"
 #include "train/grad_ops.h"
 
@@ -75,9 +76,7 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
                               {},
                               "",
                               [](const StepContext& ctx) {
-                                  Tensor y(ctx.input(0).shape);
-                                  y.matrix() = ctx.input(0).matrix() + ctx.input(1).matrix();
-                                  return StepOutput{std::move(y), {}};
+                                  return StepOutput{elementwise_sum(ctx.input(0), ctx.input(1)), {}};
                               },
                               [](const BackwardContext& b) {
                                   return InputGrads{b.d_output, b.d_output};
@@ -133,9 +132,7 @@ std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams
                                    {},
                                    "",
                                    [](const StepContext& ctx) {
-                                       Tensor h(ctx.input(0).shape);  // (N, F)
-                                       h.matrix() = ctx.input(0).matrix().cwiseProduct(ctx.input(1).matrix());
-                                       return StepOutput{std::move(h), {}};
+                                       return StepOutput{elementwise_product(ctx.input(0), ctx.input(1)), {}};
                                    },
                                    [](const BackwardContext& b) {  // dL/da = dh ⊙ u, dL/du = dh ⊙ a
                                        Tensor da(b.d_output.shape), du(b.d_output.shape);  // (N, F)

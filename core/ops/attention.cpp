@@ -2,6 +2,8 @@
 #include "ops/attention.h"
 
 #include "ops/gemm.h"
+#include "ops/lane_sum.h"
+#include "ops/non_finite.h"
 #include "parallel.h"
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <vector>
 
 namespace attnlab {
 
@@ -27,8 +30,17 @@ void split_heads_from(int64_t heads, int64_t work, int64_t threshold, const std:
     });
 }
 
-void for_each_head(int64_t heads, int64_t multiply_adds, const std::function<void(int64_t)>& body) {
-    split_heads_from(heads, multiply_adds, kSplitHeadsMultiplyAdds, body);
+// body(h, first_row, end_row) over every query row of every head, the (H·T) rows cut into equal shares for the
+// threads in whole micro-kernel tiles (ops/gemm.h), so that 9 heads on 2 threads do not leave one idle for a head;
+// a share may begin or end inside a head. A row's outputs are the same whichever share computes it.
+void for_each_head_rows(int64_t heads, int64_t rows, int64_t multiply_adds,
+                        const std::function<void(int64_t, int64_t, int64_t)>& body) {
+    const int64_t all = heads * rows;
+    parallel_for(0, all, multiply_adds >= kSplitHeadsMultiplyAdds ? kGemmRows : std::max<int64_t>(all, 1),
+                 [&](int64_t begin, int64_t end) {
+                     for (int64_t h = begin / rows; h * rows < end; ++h)
+                         body(h, std::max(begin - h * rows, int64_t{0}), std::min(end - h * rows, rows));
+                 });
 }
 
 void for_each_head_block(int64_t heads, int64_t entries, const std::function<void(int64_t)>& body) {
@@ -52,12 +64,14 @@ void mask_into(const Tensor& scaled, const Tensor& mask, Tensor& out) {
     assert(scaled.rank() == 3 && mask.rank() == 2 && mask.dim(0) == scaled.dim(1) && mask.dim(1) == scaled.dim(2));
     assert(out.shape == scaled.shape);
     const int64_t cells = mask.numel();
-    const float minus_inf = -std::numeric_limits<float>::infinity();
     const float* m = mask.data.data();
-    for_each_head_block(scaled.dim(0), scaled.numel(), [&](int64_t h) {
+    for_each_head_block(scaled.dim(0), scaled.numel(), [&, cells, m](int64_t h) {
+        // Copies in locals: a store to o[] could otherwise change a float read by reference, and the loop would
+        // not vectorise.
+        constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
         const float* in = scaled.data.data() + h * cells;
         float* o = out.data.data() + h * cells;
-        for (int64_t i = 0; i < cells; ++i) o[i] = m[i] == 0.0f ? minus_inf : in[i];
+        for (int64_t i = 0; i < cells; ++i) o[i] = m[i] == 0.0f ? kMinusInf : in[i];
     });
 }
 
@@ -66,16 +80,24 @@ void mask_into(const Tensor& scaled, const Tensor& mask, Tensor& out) {
 Tensor split_heads(const Tensor& x, int64_t n_heads) {
     assert(x.rank() == 2 && x.dim(1) % n_heads == 0);
     const int64_t T = x.dim(0), C = x.dim(1), D = C / n_heads;
-    Tensor out({n_heads, T, D});
-    for (int64_t h = 0; h < n_heads; ++h) out.slice(h) = x.matrix().middleCols(h * D, D);
+    Tensor out = Tensor::uninitialized({n_heads, T, D});  // every head written whole
+    parallel_rows(T, C, [&](int64_t first, int64_t end) {
+        for (int64_t t = first; t < end; ++t)
+            for (int64_t h = 0; h < n_heads; ++h)
+                std::copy_n(x.data.data() + t * C + h * D, D, out.data.data() + (h * T + t) * D);
+    });
     return out;
 }
 
 Tensor merge_heads(const Tensor& x) {
     assert(x.rank() == 3);
     const int64_t H = x.dim(0), T = x.dim(1), D = x.dim(2);
-    Tensor out({T, H * D});
-    for (int64_t h = 0; h < H; ++h) out.matrix().middleCols(h * D, D) = x.slice(h);
+    Tensor out = Tensor::uninitialized({T, H * D});  // every head's columns written whole
+    parallel_rows(T, H * D, [&](int64_t first, int64_t end) {
+        for (int64_t t = first; t < end; ++t)
+            for (int64_t h = 0; h < H; ++h)
+                std::copy_n(x.data.data() + (h * T + t) * D, D, out.data.data() + t * H * D + h * D);
+    });
     return out;
 }
 
@@ -88,31 +110,28 @@ Tensor attention_scores(const Tensor& q, const Tensor& k) {
     assert(q.rank() == 3 && k.rank() == 3 && q.dim(0) % k.dim(0) == 0 && q.dim(2) == k.dim(2));
     const int64_t H = q.dim(0), Tq = q.dim(1), Tk = k.dim(1), D = q.dim(2);
     Tensor s = Tensor::uninitialized({H, Tq, Tk});  // every head overwritten by gemm
-    for_each_head(H, Tq * Tk * D, [&](int64_t h) {
+    for_each_head_rows(H, Tq, Tq * Tk * D, [&](int64_t h, int64_t first, int64_t end) {
         const int64_t g = kv_head_of(h, H, k.dim(0));
-        gemm_out_in(q.slice(h).data(), Tq, D, D, k.slice(g).data(), D, Tk, s.slice(h).data(), Tk);
+        gemm_out_in(q.slice(h).data() + first * D, end - first, D, D, k.slice(g).data(), D, Tk,
+                    s.slice(h).data() + first * Tk, Tk);
     });
     return s;
 }
 
 namespace {
 
-// The largest Euclidean norm of the rows of head h of x (H, T, D), in double; +∞ when an entry is not finite.
-double largest_row_norm(const Tensor& x, int64_t h) {
-    const int64_t T = x.dim(1), D = x.dim(2);
-    const float* p = x.data.data() + h * T * D;
-    double largest = 0.0;
-    bool finite = true;
-    for (int64_t t = 0; t < T; ++t) {
-        double sum = 0.0;
-        for (int64_t d = 0; d < D; ++d) {
-            const float v = p[t * D + d];
-            finite &= std::abs(v) <= std::numeric_limits<float>::max();  // false for NaN and ±∞
-            sum += static_cast<double>(v) * static_cast<double>(v);
-        }
-        largest = std::max(largest, sum);
-    }
-    return finite ? std::sqrt(largest) : std::numeric_limits<double>::infinity();
+// The largest |entry| of head h of x (H, T, D); +∞ when an entry is NaN or ±∞. Both passes vectorise.
+float largest_magnitude(const Tensor& x, int64_t h) {
+    const int64_t n = x.dim(1) * x.dim(2);
+    const float* p = x.data.data() + h * n;
+    if (count_non_finite(p, static_cast<size_t>(n)) > 0) return std::numeric_limits<float>::infinity();
+    using Packet16 = Eigen::Array<float, kLanes, 1>;
+    Packet16 lanes = Packet16::Zero();
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) lanes = lanes.max(Eigen::Map<const Packet16>(p + i).abs());
+    float largest = lanes.maxCoeff();
+    for (; i < n; ++i) largest = std::max(largest, std::abs(p[i]));
+    return largest;
 }
 
 }  // namespace
@@ -120,8 +139,14 @@ double largest_row_norm(const Tensor& x, int64_t h) {
 bool scores_cannot_overflow(const Tensor& q, const Tensor& k) {
     assert(q.rank() == 3 && k.rank() == 3 && q.dim(0) % k.dim(0) == 0 && q.dim(2) == k.dim(2));
     const double limit = 0.5 * static_cast<double>(std::numeric_limits<float>::max());
-    for (int64_t h = 0; h < q.dim(0); ++h)
-        if (!(largest_row_norm(q, h) * largest_row_norm(k, kv_head_of(h, q.dim(0), k.dim(0))) <= limit)) return false;
+    const int64_t H = q.dim(0), H_kv = k.dim(0);
+    const double D = static_cast<double>(q.dim(2));
+    std::vector<double> k_largest(static_cast<size_t>(H_kv));  // (H_kv,)
+    for (int64_t g = 0; g < H_kv; ++g) k_largest[static_cast<size_t>(g)] = largest_magnitude(k, g);
+    for (int64_t h = 0; h < H; ++h) {
+        const double bound = D * largest_magnitude(q, h) * k_largest[static_cast<size_t>(kv_head_of(h, H, H_kv))];
+        if (!(bound <= limit)) return false;
+    }
     return true;
 }
 
@@ -144,11 +169,15 @@ void mask_scores_in_place(Tensor& scaled, const Tensor& mask) { mask_into(scaled
 Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated) {
     assert(weights.rank() == 3 && v.rank() == 3 && weights.dim(0) % v.dim(0) == 0 && weights.dim(2) == v.dim(1));
     const int64_t H = weights.dim(0), Tq = weights.dim(1), Tk = weights.dim(2), D = v.dim(2);
-    Tensor ctx({H, Tq, D});
-    for_each_head(H, Tq * Tk * D, [&](int64_t h) {
-        if (ablated.count(static_cast<int>(h))) return;  // an ablated head contributes nothing
+    Tensor ctx = Tensor::uninitialized({H, Tq, D});  // every row written below
+    for_each_head_rows(H, Tq, Tq * Tk * D, [&](int64_t h, int64_t first, int64_t end) {
+        float* out = ctx.slice(h).data() + first * D;
+        if (ablated.count(static_cast<int>(h))) {  // an ablated head contributes nothing
+            std::fill(out, out + (end - first) * D, 0.0f);
+            return;
+        }
         const int64_t g = kv_head_of(h, H, v.dim(0));
-        gemm_in_out(weights.slice(h).data(), Tq, Tk, Tk, v.slice(g).data(), D, D, ctx.slice(h).data(), D);
+        gemm_in_out(weights.slice(h).data() + first * Tk, end - first, Tk, Tk, v.slice(g).data(), D, D, out, D);
     });
     return ctx;
 }

@@ -16,8 +16,9 @@ Tensor merge_heads(const Tensor& x);                   // (H, T, D) -> (T, C)
 int64_t kv_head_of(int64_t query_head, int64_t n_heads, int64_t n_kv_heads);
 Tensor attention_scores(const Tensor& q, const Tensor& k);  // (H, Tq, D), (H_kv, Tk, D) -> QKᵀ (H, Tq, Tk)
 // True when no entry of QKᵀ can be NaN or ±∞, whatever the order of its sums: q and k are finite, and in
-// every head the largest query norm times the largest key norm is at most FLT_MAX / 2 (|q·k| ≤ ‖q‖‖k‖, and
-// rounding over D terms adds far less than the other half). O(H·T·D), against QKᵀ's O(H·Tq·Tk·D).
+// every head D times the largest |query entry| times the largest |key entry| is at most FLT_MAX / 2
+// (|q·k| ≤ Σ|q_i||k_i| ≤ D·max|q|·max|k|, and rounding over D terms adds far less than the other half).
+// O(H·T·D), against QKᵀ's O(H·Tq·Tk·D).
 bool scores_cannot_overflow(const Tensor& q, const Tensor& k);
 Tensor scale_scores(const Tensor& scores, float d_head);  // scores / √D
 // −∞ wherever mask (Tq, Tk) is 0; the mask is shared by every head.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace attnlab {
 
@@ -24,6 +25,21 @@ inline float lane_sum(const float* x, int64_t n) {
     for (int64_t width = kLanes / 2; width > 0; width /= 2)
         for (int64_t l = 0; l < width; ++l) lanes[l] += lanes[l + width];
     return lanes[0];
+}
+
+// The largest of x[0 .. n) as std::max takes it (a NaN is passed over), −∞ for n = 0: 16 lanes side by side in
+// one packet (Eigen's max keeps std::max's order of arguments, so a NaN is passed over there too; a max is exact,
+// so the order cannot change it).
+inline float lane_max(const float* x, int64_t n) {
+    using Packet16 = Eigen::Array<float, kLanes, 1>;
+    constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
+    Packet16 lanes = Packet16::Constant(kMinusInf);
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) lanes = lanes.max(Eigen::Map<const Packet16>(x + i));
+    float largest = kMinusInf;
+    for (int64_t l = 0; l < kLanes; ++l) largest = std::max(largest, lanes[l]);
+    for (; i < n; ++i) largest = std::max(largest, x[i]);
+    return largest;
 }
 
 // y[0 .. n) = f(x[0 .. n)) with f an Eigen array expression of a 16-float block, evaluated on whole aligned

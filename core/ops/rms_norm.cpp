@@ -2,6 +2,7 @@
 #include "ops/rms_norm.h"
 
 #include "ops/lane_sum.h"
+#include "parallel.h"
 
 #include <cassert>
 #include <cmath>
@@ -12,17 +13,19 @@ namespace attnlab {
 Tensor rms_norm_forward(const Tensor& x, const Tensor& gain, float eps) {
     const int64_t W = x.dim(-1);
     assert(gain.numel() == W);
-    Tensor y(x.shape);
+    Tensor y = Tensor::uninitialized(x.shape);  // every row written whole
     const float* g = gain.data.data();
-    std::vector<float> squares(static_cast<size_t>(W));  // (W,)
-    for (int64_t r = 0, rows = W == 0 ? 0 : x.numel() / W; r < rows; ++r) {
-        const float* in = x.data.data() + r * W;
-        float* out = y.data.data() + r * W;
-        for (int64_t c = 0; c < W; ++c) squares[static_cast<size_t>(c)] = in[c] * in[c];
-        const float mean_square = lane_sum(squares.data(), W) / static_cast<float>(W);
-        const float inv_rms = 1.0f / std::sqrt(mean_square + eps);
-        for (int64_t c = 0; c < W; ++c) out[c] = g[c] * (in[c] * inv_rms);
-    }
+    parallel_rows(W == 0 ? 0 : x.numel() / W, W, [&](int64_t first, int64_t end) {
+        std::vector<float> squares(static_cast<size_t>(W));  // (W,)
+        for (int64_t r = first; r < end; ++r) {
+            const float* in = x.data.data() + r * W;
+            float* out = y.data.data() + r * W;
+            for (int64_t c = 0; c < W; ++c) squares[static_cast<size_t>(c)] = in[c] * in[c];
+            const float mean_square = lane_sum(squares.data(), W) / static_cast<float>(W);
+            const float inv_rms = 1.0f / std::sqrt(mean_square + eps);
+            for (int64_t c = 0; c < W; ++c) out[c] = g[c] * (in[c] * inv_rms);
+        }
+    });
     return y;
 }
 

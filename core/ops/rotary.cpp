@@ -1,6 +1,8 @@
 // RoPE's frequencies (with linear and llama3 scaling) and the split-half rotation.
 #include "ops/rotary.h"
 
+#include "parallel.h"
+
 #include <cassert>
 #include <cmath>
 
@@ -70,12 +72,14 @@ void rotate_row(const float* in, float* out, const PairAngles& a, bool back = fa
 Tensor rotate_heads(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t first_position, bool back) {
     assert(x.rank() == 3 && x.dim(2) == 2 * static_cast<int64_t>(inverse_frequencies.size()));
     const int64_t H = x.dim(0), N = x.dim(1), D = x.dim(2);
-    Tensor out(x.shape);
-    for (int64_t r = 0; r < N; ++r) {
-        const PairAngles angles(inverse_frequencies, first_position + r);
-        for (int64_t h = 0; h < H; ++h)
-            rotate_row(x.data.data() + (h * N + r) * D, out.data.data() + (h * N + r) * D, angles, back);
-    }
+    Tensor out = Tensor::uninitialized(x.shape);  // every row written whole
+    parallel_rows(N, H * D, [&](int64_t first, int64_t end) {
+        for (int64_t r = first; r < end; ++r) {
+            const PairAngles angles(inverse_frequencies, first_position + r);
+            for (int64_t h = 0; h < H; ++h)
+                rotate_row(x.data.data() + (h * N + r) * D, out.data.data() + (h * N + r) * D, angles, back);
+        }
+    });
     return out;
 }
 

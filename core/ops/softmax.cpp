@@ -27,8 +27,7 @@ bool softmax_row(const float* x, float* y, int64_t n) {
     while (live > 0 && x[live - 1] == kMinusInf) --live;
     std::fill(y + live, y + n, 0.0f);
     if (live == 0) return false;
-    float max = kMinusInf;
-    for (int64_t j = 0; j < live; ++j) max = std::max(max, x[j]);
+    const float max = lane_max(x, live);
     map_in_blocks(x, y, live, kMinusInf, [max](const auto& v) { return (v - max).exp(); });
     const float sum = lane_sum(y, live);
     for (int64_t j = 0; j < live; ++j) y[j] /= sum;

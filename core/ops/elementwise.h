@@ -1,0 +1,12 @@
+// Entry-by-entry sums and products of two tensors of one shape (the residual adds, SwiGLU's a ⊙ u), split
+// between the threads: each entry is one rounding of its own two inputs, so no split can change a bit.
+#pragma once
+
+#include "tensor.h"
+
+namespace attnlab {
+
+Tensor elementwise_sum(const Tensor& a, const Tensor& b);      // a + b
+Tensor elementwise_product(const Tensor& a, const Tensor& b);  // a ⊙ b
+
+}  // namespace attnlab
