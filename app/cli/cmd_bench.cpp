@@ -6,7 +6,8 @@
 // pass of a loss of the logits (--loss, next-token by default; backward/backward_pass.h) on the forward pass run
 // to its end: BackwardPass::create and run_all timed alone, and the forward and backward together. With
 // --gemm-bound, the GEMM bound of that pass instead (gemm_bound.h): of the forward, or with --backward of the
-// backward's products (timed in the same run as the forward's, whose sum is printed beside it).
+// backward's products (timed in the same run as the forward's, whose sum is printed beside it). With --by-step,
+// also each step's time, summed over the layers (step_profile.h).
 #include "backward/backward_pass.h"
 #include "cli_common.h"
 #include "commands.h"
@@ -14,6 +15,7 @@
 #include "hf/open_model.h"
 #include "io/file_bytes.h"
 #include "parallel.h"
+#include "step_profile.h"
 #include "stepper.h"
 
 #include <sys/resource.h>
@@ -186,7 +188,7 @@ int run_bench(const Argv& argv) {
     Args args;
     if (auto err = parse_args(argv,
                               {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens", "loss"},
-                               {"json", "gemm-bound", "edits", "backward"},
+                               {"json", "gemm-bound", "edits", "backward", "by-step"},
                                0,
                                1},
                               args))
@@ -276,6 +278,8 @@ int run_bench(const Argv& argv) {
     const int threads = thread_count();
     const bool edits = args.has("edits");
     const EditTimes edit_times = edits ? time_edits(*stepper, *reps) : EditTimes{};
+    const std::vector<StepGroupTime> by_step =
+        args.has("by-step") ? time_steps_by_group(*stepper, *reps) : std::vector<StepGroupTime>{};
     if (args.has("json")) {
         std::printf(
             "{\"impl\": \"attnlab\", \"model\": %s, \"median_ms\": %.3f, \"min_ms\": %.3f, \"reps\": %lld, "
@@ -293,6 +297,13 @@ int run_bench(const Argv& argv) {
                 "\"forward_backward_min_ms\": %.3f",
                 json_string(loss->to_string()).c_str(), loss_value, backward_steps, backward_median,
                 backward_ms.front(), both_median, both_ms.front());
+        if (!by_step.empty()) {
+            nlohmann::json groups = nlohmann::json::array();
+            for (const StepGroupTime& g : by_step)
+                groups.push_back({{"path", g.path}, {"count", g.count}, {"ms", g.ms}});
+            std::printf(", \"by_step\": %s",
+                        groups.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        }
         std::printf("}\n");
         return 0;
     }
@@ -316,6 +327,16 @@ int run_bench(const Argv& argv) {
             "finished forward pass): median %.3f ms, min %.3f ms; forward + backward: median %.3f ms, min %.3f ms\n",
             loss->to_string().c_str(), loss_value, backward_steps, backward_median, backward_ms.front(), both_median,
             both_ms.front());
+    if (!by_step.empty()) {
+        double sum = 0;
+        for (const StepGroupTime& g : by_step) sum += g.ms;
+        std::printf("each step run alone (Stepper::step_forward), summed over its layers, median of %lld runs:\n",
+                    *reps);
+        std::printf("  %s %5s %10s %6s\n", padded("step (its first layer)", 44).c_str(), "steps", "ms", "share");
+        for (const StepGroupTime& g : by_step)
+            std::printf("  %s %5d %10.3f %5.1f%%\n", padded(g.path, 44).c_str(), g.count, g.ms, 100.0 * g.ms / sum);
+        std::printf("  %s %5zu %10.3f\n", padded("sum", 44).c_str(), stepper->size(), sum);
+    }
     return 0;
 }
 

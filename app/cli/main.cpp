@@ -25,11 +25,13 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                with this input's numbers (row: the last token unless --row)
   translate MODEL --src TEXT                   greedy decoding from <sos> to <eos> or max_len
   bench [MODEL] [--preset base] [--src-len 32] [--tgt-len 32] [--reps 20] [--vocab 99] [--opens 5] [--json]
-        [--gemm-bound] [--edits] [--backward [--loss next-token|token:ID@POS|logit-diff:A,B@POS]]
+        [--gemm-bound] [--edits] [--by-step] [--backward [--loss next-token|token:ID@POS|logit-diff:A,B@POS]]
                                                traced forward pass of a random preset, or of MODEL on random
                                                ids (and MODEL's open time, and the peak resident memory);
                                                --edits also times the re-run after appending the last token
                                                and after changing the middle one;
+                                               --by-step also times each step run alone, summed over
+                                               its layers (where the pass's time goes);
                                                --backward also times the backward pass of the loss alone
                                                (after the forward) and the forward and backward together;
                                                --gemm-bound instead times every matrix product of that pass
