@@ -98,7 +98,8 @@ const std::set<std::string> kFields = {"arch",
                                        "ffn_bias",
                                        "qk_norm",
                                        "sliding_window",
-                                       "rope"};
+                                       "rope",
+                                       "never_generated"};
 
 // Reads one field of the config object into `out`, or explains why it cannot.
 class FieldReader {
@@ -126,6 +127,17 @@ public:
         if (!v) return;
         if (!v->is_number()) return fail(key, "must be a number");
         out = v->get<float>();
+    }
+    void get_ids(const char* key, std::vector<int>& out) {
+        const json* v = find(key);
+        if (!v) return;
+        if (!v->is_array()) return fail(key, "must be a list of token ids");
+        out.clear();
+        for (const json& id : *v) {
+            if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > 1000000000)
+                return fail(key, "must be a list of token ids");
+            out.push_back(id.get<int>());
+        }
     }
     template <class E, size_t N>
     void get_enum(const char* key, const EnumNames<E, N>& names, E& out) {
@@ -327,6 +339,7 @@ Result<ModelConfig> config_from_json(const std::string& json_text) {
     if (r.has("qk_norm")) r.get_bool("qk_norm", c.qk_norm);
     if (r.has("sliding_window")) r.get_int("sliding_window", c.sliding_window);
     if (r.has("sinusoid_layout")) r.get_enum("sinusoid_layout", kSinusoidLayoutNames, c.sinusoid_layout);
+    if (r.has("never_generated")) r.get_ids("never_generated", c.never_generated);
     if (!r.error().empty()) return Error{r.error()};
     if (r.has("rope")) {
         if (auto rope = rope_from_json(j["rope"]); rope)
@@ -376,6 +389,7 @@ std::string config_to_json(const ModelConfig& c) {
     if (c.sliding_window != defaults.sliding_window) j["sliding_window"] = c.sliding_window;
     if (c.sinusoid_layout != defaults.sinusoid_layout) j["sinusoid_layout"] = to_string(c.sinusoid_layout);
     if (c.positional == Positional::rotary) j["rope"] = rope_to_json(c.rope);
+    if (!c.never_generated.empty()) j["never_generated"] = c.never_generated;
     return j.dump();
 }
 
@@ -417,6 +431,9 @@ Status validate_config(const ModelConfig& c) {
         if (id < 0 || id >= vocab || (needs_src && id >= c.src_vocab_size))
             return bad(std::string(name) + " " + std::to_string(id) + " is outside the vocabulary");
     }
+    for (const int id : c.never_generated)
+        if (id < 0 || id >= c.output_vocab_size())
+            return bad("never_generated id " + std::to_string(id) + " is outside the vocabulary");
     return validate_family(c);
 }
 

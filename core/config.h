@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
@@ -78,6 +79,9 @@ struct ModelConfig {
     bool qk_norm = false;    // an RMSNorm over each head of Q and K before the rotation (qwen3)
     int sliding_window = 0;  // a decoder query sees only the keys less than this many positions back; 0: all
     RopeConfig rope;         // Positional::rotary
+    // Ids that generation never picks (greedy, sampled or translated), as a Hugging Face config's single-token
+    // bad_words_ids: Marian's <pad>, which is also its decoder's first token. The model still scores them.
+    std::vector<int> never_generated;
 
     int d_head() const { return head_dim > 0 ? head_dim : d_model / n_heads; }  // D
     int kv_heads() const { return n_kv_heads > 0 ? n_kv_heads : n_heads; }      // H_kv

@@ -12,5 +12,8 @@ namespace attnlab {
 Result<std::vector<int>> greedy_decode(Stepper& stepper);
 
 int argmax_row(const Tensor& logits, int64_t row);  // (N, V) -> id
+// The id greedy generation picks from a row of logits (N, V): the largest logit among the ids the config lets it
+// generate (ModelConfig::never_generated left out; the lower id on ties).
+int greedy_next(const Tensor& logits, int64_t row, const ModelConfig& config);
 
 }  // namespace attnlab

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -57,13 +58,23 @@ Result<SamplingSet> sampling_set(const Eigen::Ref<const RowVec>& logits, const S
     if (options.top_k < 0) return Error{"top-k must be 0 (all tokens) or a positive count"};
     if (!(options.top_p >= 0.0f && options.top_p <= 1.0f)) return Error{"top-p must be between 0 and 1"};
     if (!logits.allFinite()) return Error{"the logits are not finite, so there is nothing to sample from"};
+    std::vector<char> allowed(V, 1);  // (V,)
+    for (const int id : options.excluded)
+        if (id >= 0 && static_cast<size_t>(id) < V) allowed[static_cast<size_t>(id)] = 0;
+    if (std::find(allowed.begin(), allowed.end(), 1) == allowed.end())
+        return Error{"every token is excluded from generation, so there is nothing to sample from"};
 
-    // p = softmax(logits / T), in double so that the cumulative sums below do not drift.   (V)
-    const double max_logit = static_cast<double>(logits.maxCoeff()), T = static_cast<double>(options.temperature);
-    std::vector<double> p(V);
+    // p = softmax(logits / T) over the allowed ids (0 for the others), in double so that the cumulative sums below
+    // do not drift.   (V)
+    double max_logit = -std::numeric_limits<double>::infinity();
+    for (size_t j = 0; j < V; ++j)
+        if (allowed[j]) max_logit = std::max(max_logit, static_cast<double>(logits[static_cast<Eigen::Index>(j)]));
+    const double T = static_cast<double>(options.temperature);
+    std::vector<double> p(V, 0.0);
     double sum = 0.0;
     for (size_t j = 0; j < V; ++j)
-        sum += p[j] = std::exp((static_cast<double>(logits[static_cast<Eigen::Index>(j)]) - max_logit) / T);
+        if (allowed[j])
+            sum += p[j] = std::exp((static_cast<double>(logits[static_cast<Eigen::Index>(j)]) - max_logit) / T);
     for (double& v : p) v /= sum;
     Ranking ranking(p);
 

@@ -18,6 +18,9 @@ struct SamplingOptions {
     float temperature = 1.0f;  // T > 0
     int top_k = 0;             // ≥ 0; 0 keeps all
     float top_p = 1.0f;        // in [0, 1]; 1 keeps all, 0 keeps only the most probable token
+    // Ids never drawn: their logits count as −∞, so p is the softmax over the others (ModelConfig::never_generated,
+    // as Hugging Face's bad_words_ids processor runs before the warpers).
+    std::vector<int> excluded = {};
 };
 
 struct RankedToken {

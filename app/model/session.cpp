@@ -417,9 +417,10 @@ bool Session::generate_next(bool sample, float temperature, uint64_t seed, int t
     stepper_->run_all();
     const Tensor* logits = stepper_->output(StepId::head(StepKind::logits, stepper_->config()));  // (T, V)
     const int64_t last = logits->dim(0) - 1;
-    int next = argmax_row(*logits, last);
+    int next = greedy_next(*logits, last, stepper_->config());
     if (sample) {
-        auto drawn = sample_token(logits->row(last), {temperature, top_k, top_p}, seed);
+        auto drawn =
+            sample_token(logits->row(last), {temperature, top_k, top_p, stepper_->config().never_generated}, seed);
         if (!drawn) return fail(drawn.error().message);
         next = *drawn;
     }

@@ -47,6 +47,25 @@ public:
         if (!v) return -1;
         return id_of(key, v->is_array() && !v->empty() ? v->front() : *v, vocab_size);
     }
+    // The single-token entries of a list of token-id sequences (bad_words_ids: [[58100]]), each in the vocabulary;
+    // longer sequences (a ban on a phrase) are not taken. Absent or null: none.
+    std::vector<int> single_token_ids(const char* key, int vocab_size) {
+        const json* v = find(key, true);
+        std::vector<int> ids;
+        if (!v) return ids;
+        if (!v->is_array()) {
+            fail(std::string("field \"") + key + "\" must be a list of lists of token ids, not " + shown(*v));
+            return ids;
+        }
+        for (const json& sequence : *v) {
+            if (!sequence.is_array()) {
+                fail(std::string("field \"") + key + "\" must be a list of lists of token ids, not " + shown(*v));
+                return ids;
+            }
+            if (sequence.size() == 1) ids.push_back(id_of(key, sequence.front(), vocab_size));
+        }
+        return ids;
+    }
     // Any positive, finite number (RoPE's theta, a scaling factor).
     float positive_number(const char* key, std::optional<float> fallback) {
         const json* v = find(key, fallback.has_value());
@@ -343,6 +362,7 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
     else
         return Error{"unsupported model_type " + shown(json(model_type)) +
                      " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian)"};
+    c.never_generated = f.single_token_ids("bad_words_ids", c.output_vocab_size());
     if (f.failed()) return Error{f.error()};
     if (auto st = validate_config(c); !st) return st.error();
     return c;

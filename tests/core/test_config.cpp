@@ -44,14 +44,26 @@ TEST_CASE("Marian's switches round-trip and are written only when set", "[config
     c.src_vocab_size = c.tgt_vocab_size = 40;
     c.pad_id = c.sos_id = 39;
     c.unk_id = -1;
+    c.never_generated = {39};
     const auto j = nlohmann::json::parse(config_to_json(c));
     CHECK(j["family"] == "marian");
     CHECK(j["sinusoid_layout"] == "halves");
+    CHECK(j["never_generated"] == nlohmann::json::array({39}));
     auto back = config_from_json(j.dump());
     REQUIRE(back);
     CHECK(*back == c);
     CHECK(back->target_pad_id() == -1);  // the decoder starts from <pad>, so no target key is padding
     CHECK_FALSE(nlohmann::json::parse(config_to_json(ModelConfig{})).contains("sinusoid_layout"));
+    CHECK_FALSE(nlohmann::json::parse(config_to_json(ModelConfig{})).contains("never_generated"));
+    auto outside = j;
+    outside["never_generated"] = nlohmann::json::array({40});
+    auto refused = config_from_json(outside.dump());
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message == "config: never_generated id 40 is outside the vocabulary");
+    outside["never_generated"] = "39";
+    refused = config_from_json(outside.dump());
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message == "config: field 'never_generated' must be a list of token ids");
     auto with_final_norm = j;
     with_final_norm["final_norm"] = true;
     auto r = config_from_json(with_final_norm.dump());

@@ -208,3 +208,31 @@ TEST_CASE("bad options and non-finite logits are refused with a message", "[samp
     CHECK_THAT(inf.error().message, Catch::Contains("not finite"));
     CHECK_FALSE(sampling_set(RowVec(0), {1.0f, 0, 1.0f}));
 }
+
+TEST_CASE("an excluded id is never drawn: p is the softmax over the others, as after Hugging Face's bad_words_ids",
+          "[sampling]") {
+    const RowVec logits = logits_of(kFour);  // id 1 the most probable (0.50)
+    SamplingOptions options{1.0f, 0, 1.0f, {1}};
+    auto set = sampling_set(logits, options, 4);
+    REQUIRE(set);
+    CHECK(set->ranked[0].id == 3);  // 0.25 / 0.5 = 0.5
+    CHECK(set->ranked[0].p == Approx(0.5).epsilon(1e-6));
+    CHECK(set->ranked[1].p == Approx(0.3).epsilon(1e-6));  // id 2: 0.15 / 0.5
+    CHECK(set->ranked[3].id == 1);
+    CHECK(set->ranked[3].p == 0.0f);
+    for (uint64_t seed = 0; seed < 2000; ++seed) {
+        auto drawn = sample_token(logits, options, seed);
+        REQUIRE(drawn);
+        CHECK(*drawn != 1);
+    }
+    // A huge excluded logit does not underflow the others' probabilities to nothing.
+    RowVec dominated = logits;
+    dominated[1] = 1e4f;
+    auto kept = sampling_set(dominated, options, 4);
+    REQUIRE(kept);
+    CHECK(kept->ranked[0].p == Approx(0.5).epsilon(1e-6));
+    options.excluded = {0, 1, 2, 3};
+    auto none = sampling_set(logits, options);
+    REQUIRE_FALSE(none);
+    CHECK(none.error().message == "every token is excluded from generation, so there is nothing to sample from");
+}

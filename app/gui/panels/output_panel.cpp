@@ -33,8 +33,10 @@ struct PredictionCache {
 // Whether the bars show the sampling set: a next-token head that generates, with Sample on.
 bool shows_sampling(const PanelContext& ctx, bool generates) { return generates && ctx.view.output.sample; }
 
+// What Generate draws from: the sampling set leaves out the ids the model never generates (Marian's <pad>).
 SamplingOptions sampling_options(const PanelContext& ctx) {
-    return {ctx.view.output.temperature, ctx.view.output.top_k, ctx.view.output.top_p};
+    return {ctx.view.output.temperature, ctx.view.output.top_k, ctx.view.output.top_p,
+            ctx.stepper().config().never_generated};
 }
 
 const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const TraceEntry& logits, Prediction predicts,

@@ -57,6 +57,10 @@ TEST_CASE("config.json errors name the field", "[hf]") {
                Contains("\"position_embedding_type\" \"relative_key\" is not supported"));
     CHECK_THAT(error_of("hf_gpt2", [](auto& j) { j["eos_token_id"] = 50256; }),
                Contains("field \"eos_token_id\" 50256 is not an id of the vocabulary of 50"));
+    CHECK_THAT(error_of("hf_marian", [](auto& j) { j["bad_words_ids"] = {144}; }),
+               Contains("field \"bad_words_ids\" must be a list of lists of token ids, not [144]"));
+    CHECK_THAT(error_of("hf_marian", [](auto& j) { j["bad_words_ids"] = {{144}}; }),
+               Contains("field \"bad_words_ids\" 144 is not an id of the vocabulary of 144"));
 
     // The Llama template's families.
     CHECK_THAT(error_of("hf_llama", [](auto& j) { j["num_key_value_heads"] = 3; }),

@@ -2,6 +2,7 @@
 // PyTorch's outputs within 1e-4 at every step the reference stores: the sinusoids in halves, each stack's
 // input, every attention's weights, every post-LN output, both stacks' outputs and the logits.
 #include "../test_support.h"
+#include "decode.h"
 #include "hf_golden_support.h"
 #include "hf_test_folders.h"
 #include "ops/positional.h"
@@ -65,4 +66,31 @@ TEST_CASE("a Marian folder with its own lm_head, relu and the old position table
     const Tensor computed = sinusoidal_encoding(c.max_len, c.d_model, SinusoidLayout::halves);
     REQUIRE(stored.shape == computed.shape);
     CHECK(test::max_abs_diff(stored, computed) == 0.0f);
+}
+
+TEST_CASE("greedy decoding never picks an id of the config's bad_words_ids (Marian's <pad>)", "[hf][marian]") {
+    LoadedModel loaded = test::open(hf_fixture("hf_marian"));
+    ModelConfig& c = loaded.model.config;
+    CHECK(c.never_generated == std::vector<int>{c.pad_id});  // "bad_words_ids": [[143]]
+    // Every id the untrained decoder would pick first is banned in turn: the next best is taken instead.
+    const test::Expected expected = test::read_expected("hf_marian");
+    Stepper stepper = test::run(loaded.model, expected.inputs);
+    const Tensor& logits = *stepper.output("logits");  // (T, V)
+    const int64_t last = logits.dim(0) - 1;
+    const int best = argmax_row(logits, last);
+    c.never_generated = {best};
+    const int second = greedy_next(logits, last, c);
+    CHECK(second != best);
+    for (int64_t id = 0; id < logits.dim(1); ++id)
+        if (id != best) CHECK(logits.row(last)[id] <= logits.row(last)[second]);
+    // Translating with <pad> and the first pick both banned never writes either.
+    c.never_generated = {c.pad_id, best};
+    ForwardInputs inputs = expected.inputs;
+    inputs.tgt_ids = {c.sos_id};
+    auto translating = Stepper::create(c, loaded.model.weights, inputs);
+    REQUIRE(translating);
+    auto generated = greedy_decode(*translating);
+    REQUIRE(generated);
+    REQUIRE_FALSE(generated->empty());
+    for (const int id : *generated) CHECK((id != c.pad_id && id != best));
 }
