@@ -23,7 +23,19 @@ TEST_CASE("a freed 64 MB block comes from the heap and stays there", "[memory]")
     CHECK(held.hblkhd == before.hblkhd);  // not a block mapped on its own
     std::free(block);
     const struct mallinfo2 after = mallinfo2();
-    CHECK(after.arena >= held.arena);                   // the heap was not trimmed
+    CHECK(after.arena >= held.arena);                 // the heap was not trimmed
     CHECK(after.fordblks >= held.fordblks + kBlock);  // and holds the block as free space
+}
+
+TEST_CASE("a freed 768 MB block stays in the heap too: a large model's trace is freed at once", "[memory]") {
+    attnlab::keep_freed_memory_for_reuse();
+    constexpr size_t kBlock = size_t{768} << 20;  // past glibc's default trim threshold and the old 512 MB one
+    void* block = std::malloc(kBlock);            // never written, so never resident
+    REQUIRE(block != nullptr);
+    const struct mallinfo2 held = mallinfo2();
+    std::free(block);
+    const struct mallinfo2 after = mallinfo2();
+    CHECK(after.arena >= held.arena);
+    CHECK(after.fordblks >= held.fordblks + kBlock);
 }
 #endif
