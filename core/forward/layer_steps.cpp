@@ -132,7 +132,9 @@ std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams
                                    {},
                                    "",
                                    [](const StepContext& ctx) {
-                                       return StepOutput{elementwise_product(ctx.input(0), ctx.input(1)), {}};
+                                       Tensor h = own_first_input(ctx);  // (N, F): a's array, on demand
+                                       multiply_in_place(h, ctx.input(1));
+                                       return StepOutput{std::move(h), {}};
                                    },
                                    [](const BackwardContext& b) {  // dL/da = dh ⊙ u, dL/du = dh ⊙ a
                                        Tensor da(b.d_output.shape), du(b.d_output.shape);  // (N, F)

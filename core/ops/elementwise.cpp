@@ -8,10 +8,10 @@ namespace attnlab {
 
 namespace {
 
+// y = op(a, b) entry by entry; y may be a itself.
 template <class Op>
-Tensor combine(const Tensor& a, const Tensor& b, Op op) {
-    assert(a.shape == b.shape);
-    Tensor y = Tensor::uninitialized(a.shape);  // every entry written below
+void combine_into(const Tensor& a, const Tensor& b, Tensor& y, Op op) {
+    assert(a.shape == b.shape && y.shape == a.shape);
     const int64_t width = a.rank() == 0 ? 1 : a.dim(-1), rows = width == 0 ? 0 : a.numel() / width;
     parallel_rows(rows, width, [&](int64_t first, int64_t end) {
         const float* pa = a.data.data() + first * width;
@@ -19,8 +19,16 @@ Tensor combine(const Tensor& a, const Tensor& b, Op op) {
         float* py = y.data.data() + first * width;
         for (int64_t i = 0, n = (end - first) * width; i < n; ++i) py[i] = op(pa[i], pb[i]);
     });
+}
+
+template <class Op>
+Tensor combine(const Tensor& a, const Tensor& b, Op op) {
+    Tensor y = Tensor::uninitialized(a.shape);  // every entry written by combine_into
+    combine_into(a, b, y, op);
     return y;
 }
+
+constexpr auto kTimes = [](float x, float y) { return x * y; };
 
 }  // namespace
 
@@ -28,8 +36,6 @@ Tensor elementwise_sum(const Tensor& a, const Tensor& b) {
     return combine(a, b, [](float x, float y) { return x + y; });
 }
 
-Tensor elementwise_product(const Tensor& a, const Tensor& b) {
-    return combine(a, b, [](float x, float y) { return x * y; });
-}
+void multiply_in_place(Tensor& a, const Tensor& b) { combine_into(a, b, a, kTimes); }
 
 }  // namespace attnlab
