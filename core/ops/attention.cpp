@@ -21,8 +21,8 @@ namespace {
 // 64 tokens: 3.1M); a small model's heads stay on one thread, where starting another costs more than it saves.
 constexpr int64_t kSplitHeadsMultiplyAdds = int64_t{1} << 21;
 
-// Elementwise stages (÷√D, the mask) split their heads between the threads from this many entries.
-constexpr int64_t kSplitHeadsEntries = int64_t{1} << 20;
+// Elementwise stages (÷√D, the mask) split their heads between the threads from this many entries (parallel.h).
+constexpr int64_t kSplitHeadsEntries = kSplitRowEntries;
 
 void split_heads_from(int64_t heads, int64_t work, int64_t threshold, const std::function<void(int64_t)>& body) {
     parallel_for(0, heads, work >= threshold ? 1 : std::max<int64_t>(heads, 1), [&](int64_t begin, int64_t end) {

@@ -13,8 +13,8 @@ namespace attnlab {
 
 namespace {
 
-// At least this many entries: the count is split between the threads.
-constexpr int64_t kSplitEntries = int64_t{1} << 20;
+// At least this many entries (parallel.h): the count is split between the threads.
+constexpr int64_t kSplitEntries = kSplitRowEntries;
 constexpr float kMax = std::numeric_limits<float>::max();
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 
