@@ -68,63 +68,55 @@ constexpr int64_t kBlockColumns = kBlockPanels * kPanel;
 // With this few rows a panel would be used once or twice after packing: (in, out) weights are then read in place.
 constexpr int64_t kUnpackedRows = 2 * kRows;
 
-// y[0 : R, 0 : V·width] (row stride ldy) = (accumulate ? y : 0) + x[0 : R, 0 : kc] · b[0 : kc, 0 : V·width], x's
-// rows ldx apart, b's ldb apart: V registers of a panel's columns (all kVecs of them, or the first of a partial last
-// panel). Each output adds its kc products in k order, one fma each, so a K block carried on from the y it left
-// gives the bits of one unbroken chain, whichever V computes it.
-template <int R, int V>
+// y[0 : R, 0 : kPanel] (row stride ldy) = (accumulate ? y : 0) + x[0 : R, 0 : kc] · b[0 : kc, 0 : kPanel], x's rows
+// ldx apart, b's ldb apart. Each output adds its kc products in k order, one fma each, so a K block carried on
+// from the y it left gives the bits of one unbroken chain.
+template <int R>
 void micro_kernel(const float* x, int64_t ldx, const float* b, int64_t ldb, int64_t kc, float* y, int64_t ldy,
                   bool accumulate) {
-    typename Lanes::V acc[R][V];
+    typename Lanes::V acc[R][kVecs];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
-        for (int v = 0; v < V; ++v)
+        for (int v = 0; v < kVecs; ++v)
             acc[r][v] = accumulate ? Lanes::load(y + r * ldy + v * Lanes::width) : Lanes::zero();
     for (int64_t k = 0; k < kc; ++k, b += ldb) {
-        typename Lanes::V w[V];
+        typename Lanes::V w[kVecs];
 #pragma GCC unroll 8
-        for (int v = 0; v < V; ++v) w[v] = Lanes::load(b + v * Lanes::width);
+        for (int v = 0; v < kVecs; ++v) w[v] = Lanes::load(b + v * Lanes::width);
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r) {
             const typename Lanes::V xr = Lanes::broadcast(x[r * ldx + k]);
 #pragma GCC unroll 8
-            for (int v = 0; v < V; ++v) acc[r][v] = Lanes::fma(xr, w[v], acc[r][v]);
+            for (int v = 0; v < kVecs; ++v) acc[r][v] = Lanes::fma(xr, w[v], acc[r][v]);
         }
     }
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
-        for (int v = 0; v < V; ++v) Lanes::store(y + r * ldy + v * Lanes::width, acc[r][v]);
+        for (int v = 0; v < kVecs; ++v) Lanes::store(y + r * ldy + v * Lanes::width, acc[r][v]);
 }
 
 using MicroKernel = void (*)(const float*, int64_t, const float*, int64_t, int64_t, float*, int64_t, bool);
 
-template <int V, size_t... R>
-constexpr auto micro_kernels_of_width(std::index_sequence<R...>) {
-    return std::array<MicroKernel, sizeof...(R)>{micro_kernel<static_cast<int>(R) + 1, V>...};
+template <size_t... R>
+constexpr auto micro_kernels(std::index_sequence<R...>) {
+    return std::array<MicroKernel, sizeof...(R)>{micro_kernel<static_cast<int>(R) + 1>...};
 }
-template <size_t... V>
-constexpr auto micro_kernels(std::index_sequence<V...>) {
-    return std::array<std::array<MicroKernel, kRows>, sizeof...(V)>{
-        micro_kernels_of_width<static_cast<int>(V) + 1>(std::make_index_sequence<kRows>())...};
-}
-// [v - 1][r - 1]: v registers of columns, r rows.
-constexpr auto kMicroKernels = micro_kernels(std::make_index_sequence<kVecs>());
+constexpr auto kMicroKernels = micro_kernels(std::make_index_sequence<kRows>());  // [r - 1]: r rows
 
 // y[0 : N, 0 : nc] (+)= x[0 : N, 0 : kc] · B for one K block, B in panels kPanel wide: panel p at b + p·panel_stride,
-// its rows ldb apart. A partial last panel is read only as far as the registers that cover it (the caller zero-pads
-// the rest); a width that fills them is written in place, another through a tile.
+// its rows ldb apart. A partial last panel is read whole (the caller zero-pads it) and written only where it lies.
 void multiply_panels(const float* x, int64_t N, int64_t ldx, const float* b, int64_t ldb, int64_t panel_stride,
                      int64_t kc, int64_t nc, float* y, int64_t ldy, bool accumulate) {
     for (int64_t i = 0; i < N; i += kRows) {
         const int64_t rows = std::min(kRows, N - i);
+        const MicroKernel kernel = kMicroKernels[static_cast<size_t>(rows - 1)];
         const float* xi = x + i * ldx;
         for (int64_t j = 0, p = 0; j < nc; j += kPanel, ++p) {
             float* yij = y + i * ldy + j;
-            const int64_t width = std::min(kPanel, nc - j), vecs = (width + Lanes::width - 1) / Lanes::width;
-            const MicroKernel kernel = kMicroKernels[static_cast<size_t>(vecs - 1)][static_cast<size_t>(rows - 1)];
-            if (width == vecs * Lanes::width) {
+            const int64_t width = std::min(kPanel, nc - j);
+            if (width == kPanel) {
                 kernel(xi, ldx, b + p * panel_stride, ldb, kc, yij, ldy, accumulate);
                 continue;
             }

@@ -12,8 +12,7 @@
 // accumulators of its 32 registers), 4 × 24 with AVX2 + FMA (12 accumulators, three registers of W and one
 // broadcast: all 16), 4 × 8 in portable code (std::fma). W is copied a K block (512 or 256 deep) at a time into
 // contiguous panels kGemmPanel columns wide (gemm_out_in transposes while copying), a block of panels sized for
-// L2; a K block's partial sums are kept in y and carried on exactly. A partial last panel (a head of 64 columns is
-// a panel and a third) is multiplied with as few registers as cover it. A single row of x reads W in place: (in, out)
+// L2; a K block's partial sums are kept in y and carried on exactly. A single row of x reads W in place: (in, out)
 // weights whole rows at a time, (out, in) ones turned into columns 8 × 8 in registers.
 #pragma once
 
