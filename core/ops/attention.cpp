@@ -125,13 +125,7 @@ float largest_magnitude(const Tensor& x, int64_t h) {
     const int64_t n = x.dim(1) * x.dim(2);
     const float* p = x.data.data() + h * n;
     if (count_non_finite(p, static_cast<size_t>(n)) > 0) return std::numeric_limits<float>::infinity();
-    using Packet16 = Eigen::Array<float, kLanes, 1>;
-    Packet16 lanes = Packet16::Zero();
-    int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) lanes = lanes.max(Eigen::Map<const Packet16>(p + i).abs());
-    float largest = lanes.maxCoeff();
-    for (; i < n; ++i) largest = std::max(largest, std::abs(p[i]));
-    return largest;
+    return lane_max</*kMagnitude=*/true>(p, n);
 }
 
 }  // namespace

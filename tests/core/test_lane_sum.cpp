@@ -4,7 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -32,5 +35,28 @@ TEST_CASE("lane sums and block maps give the same bits at every offset, in place
             map_in_blocks(buffer.data() + offset, buffer.data() + offset, n, 0.0f, exp_block);  // in place
             CHECK(std::memcmp(buffer.data() + offset, want.data(), want.size() * sizeof(float)) == 0);
         }
+    }
+}
+
+TEST_CASE("lane_max is std::max taken in order, of x and of |x|, NaN passed over, at every length", "[ops]") {
+    std::mt19937 rng(5);
+    std::normal_distribution<float> normal(0.0f, 3.0f);
+    std::uniform_int_distribution<int> kind(0, 19);
+    for (int64_t n = 0; n <= 70; ++n) {
+        std::vector<float> x(static_cast<size_t>(n));
+        for (float& v : x) {
+            const int k = kind(rng);
+            v = k == 0   ? std::numeric_limits<float>::quiet_NaN()
+                : k == 1 ? -std::numeric_limits<float>::infinity()
+                         : normal(rng);
+        }
+        float want = -std::numeric_limits<float>::infinity(), want_magnitude = want;
+        for (const float v : x) {
+            want = std::max(want, v);
+            want_magnitude = std::max(want_magnitude, std::abs(v));
+        }
+        INFO("n " << n);
+        CHECK(lane_max(x.data(), n) == want);
+        CHECK(lane_max<true>(x.data(), n) == want_magnitude);
     }
 }
