@@ -1,10 +1,11 @@
 // One job at a time: the caller publishes it under a new generation number, each worker w runs chunk w + 1 (if the
 // job has one) and counts down `remaining`, the caller runs chunk 0 and then waits for the count to reach zero.
-// Every worker counts down, the idle ones too, so none is still reading a job when the next one is written. Workers spin a
-// little before they sleep, since a pass's splits come a few microseconds apart.
+// Every worker counts down, the idle ones too, so none is still reading a job when the next one is written. Workers poll
+// for a millisecond before they sleep, since a pass's splits come microseconds apart.
 #include "worker_pool.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -25,8 +26,12 @@ inline void cpu_relax() {
 #endif
 }
 
-// Polls before a worker sleeps: about 50 µs of pauses, longer than the gap between two steps' splits.
-constexpr int kSpinsBeforeSleep = 2000;
+// How long a worker polls before it sleeps. A pass's serial stretches between splits (a step's bookkeeping, a small
+// step on one thread) last up to a few hundred microseconds, and waking a sleeping worker costs 50-100 µs on a VM:
+// at 50 µs of polling a SmolLM2-shaped pass slept and woke its worker about 160 times, at 1 ms about 25 times.
+// A pause lasts from 10 to 140 cycles by CPU, so the poll is timed, not counted.
+constexpr auto kPollBeforeSleep = std::chrono::milliseconds(1);
+constexpr int kPausesPerClockRead = 64;
 
 class WorkerPool {
 public:
@@ -73,9 +78,11 @@ private:
         inside_job_ = true;  // a chunk that splits again runs its split without the pool
         for (;;) {
             uint64_t now = generation_.load(std::memory_order_acquire);
-            for (int spin = 0; now == seen && spin < kSpinsBeforeSleep; ++spin) {
+            const auto give_up = std::chrono::steady_clock::now() + kPollBeforeSleep;
+            for (int spin = 1; now == seen; ++spin) {
                 cpu_relax();
                 now = generation_.load(std::memory_order_acquire);
+                if (spin % kPausesPerClockRead == 0 && std::chrono::steady_clock::now() > give_up) break;
             }
             if (now == seen) {
                 std::unique_lock<std::mutex> lock(wake_mutex_);
