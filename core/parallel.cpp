@@ -55,6 +55,16 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function
     for (auto& t : helpers) t.join();
 }
 
+void parallel_claim(int64_t begin, int64_t end, int64_t piece, const std::function<void(int64_t, int64_t)>& body) {
+    assert(piece >= 1);
+    const int64_t pieces = (end - begin + piece - 1) / piece;
+    std::atomic<int64_t> next{0};
+    parallel_for(0, std::min<int64_t>(thread_count(), pieces), 1, [&](int64_t, int64_t) {
+        for (int64_t p; (p = next.fetch_add(1, std::memory_order_relaxed)) < pieces;)
+            body(begin + p * piece, std::min(end, begin + (p + 1) * piece));
+    });
+}
+
 void parallel_rows(int64_t rows, int64_t row_width, const std::function<void(int64_t, int64_t)>& body) {
     parallel_for(0, rows, rows * row_width >= kSplitRowEntries ? 1 : std::max<int64_t>(rows, 1), body);
 }

@@ -59,6 +59,10 @@ int64_t count_non_finite(const Step& step, const Tensor& value, const std::vecto
     return count_non_finite_unmasked(value.data.data(), in[1]->data.data(), value.data.size() / cells, cells);
 }
 
+int64_t count_non_finite(const Step& step, const StepOutput& out, const std::vector<const Tensor*>& in) {
+    return out.non_finite ? *out.non_finite : count_non_finite(step, out.value, in);
+}
+
 Stepper::Stepper(ModelConfig config, Weights weights, ForwardInputs inputs, uint64_t first_version)
     : config_(std::move(config)),
       weights_(std::move(weights)),
@@ -176,7 +180,7 @@ void Stepper::compute(size_t i) {
         dropped_[first] = 1;  // taken: recomputed if asked for, as if dropped after this step
         std::erase(recently_recomputed_, first);
     }
-    const int64_t non_finite = known_finite(i) ? 0 : count_non_finite(steps_[i], out.value, ctx.in);
+    const int64_t non_finite = known_finite(i) ? 0 : count_non_finite(steps_[i], out, ctx.in);
     trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++, non_finite};
     dropped_[i] = 0;
     ++last_computed_;

@@ -109,7 +109,7 @@ private:
     void recompute_dropped(size_t i) const;
     bool read_after(size_t j, size_t i) const;  // by a step after i below the cursor
     void drop_finished_inputs(size_t i);        // on-demand inputs of step i that no later step below the cursor reads
-    void drop_held_for_views();           // the on-demand outputs recomputed for entry()/output()
+    void drop_held_for_views();                 // the on-demand outputs recomputed for entry()/output()
     // Recomputes, below the cursor, every step for which seed(i) holds and every step downstream of one.
     template <class Seed>
     void rerun_affected(Seed seed);
@@ -142,6 +142,8 @@ private:
 // NaN and ±∞ entries of step's output `value` computed from `in` (TraceEntry::non_finite): in a masked stage the
 // −∞ its mask (in[1]) puts in forbidden cells is not counted.
 int64_t count_non_finite(const Step& step, const Tensor& value, const std::vector<const Tensor*>& in);
+// The same for a step's whole output: the count it made as it wrote it, if it made one.
+int64_t count_non_finite(const Step& step, const StepOutput& out, const std::vector<const Tensor*>& in);
 
 // Checks ids against a vocabulary of n_vocab tokens and the model's max_len. `what` names the sequence.
 Status check_ids(const std::vector<int>& ids, int n_vocab, int max_len, const std::string& what);

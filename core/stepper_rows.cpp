@@ -76,7 +76,7 @@ void Stepper::rerun_rows(const std::string& control) {
             StepOutput out = step.compute(ctx);
             changed[i] = first_differing_row(trace_[i].value, out.value);
             if (changed[i] == kRowsUnchanged) continue;  // the same numbers: the old output and version stay
-            const int64_t non_finite = count_non_finite(step, out.value, ctx.in);
+            const int64_t non_finite = count_non_finite(step, out, ctx.in);
             shape[i] = out.value.shape;
             trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++, non_finite};
             ++last_computed_;
@@ -169,7 +169,7 @@ void Stepper::rerun_rows(const std::string& control) {
             out.value = Tensor(empty);
         }
         const bool finite = known_finite(i);
-        int64_t non_finite = finite ? 0 : count_non_finite(step, out.value, ctx.in);
+        int64_t non_finite = finite ? 0 : count_non_finite(step, out, ctx.in);
         if (!finite && id.kind == StepKind::attention &&
             (id.stage == AttentionStage::scores || id.stage == AttentionStage::scaled)) {
             const size_t scores = id.stage == AttentionStage::scores ? i : input_index_[i][0];

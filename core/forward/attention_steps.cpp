@@ -60,8 +60,9 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                 {},
                                 heads,
                                 [map, n_heads](const StepContext& ctx) {
-                                    const Tensor x = linear_map_forward(ctx.weights, map, ctx.input(0));  // (N, ·)
-                                    return StepOutput{split_heads(x, n_heads), {}};  // (H or H_kv, N, D)
+                                    const CountedOutput x = linear_map_forward_counted(ctx.weights, map, ctx.input(0));
+                                    // (N, ·) -> (H or H_kv, N, D): the same entries
+                                    return StepOutput{split_heads(x.value, n_heads), {}, x.non_finite};
                                 },
                                 [map](const BackwardContext& b) {
                                     const Tensor dy = merge_heads(b.d_output);  // (N, H·D)

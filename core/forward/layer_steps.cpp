@@ -56,7 +56,8 @@ std::string GraphBuilder::linear(const StepId& id, const std::string& title, con
                     {},
                     "",
                     [map](const StepContext& ctx) {
-                        return StepOutput{linear_map_forward(ctx.weights, map, ctx.input(0)), {}};
+                        CountedOutput y = linear_map_forward_counted(ctx.weights, map, ctx.input(0));
+                        return StepOutput{std::move(y.value), {}, y.non_finite};
                     },
                     [map](const BackwardContext& b) {
                         return InputGrads{linear_map_backward(b.weights, map, b.input(0), b.d_output, b.params)};

@@ -19,6 +19,13 @@ inline constexpr int64_t kSplitMultiplyAdds = 4'000'000;
 bool linear_map_splits(int64_t n_rows, int64_t n_in, int64_t n_out);
 
 Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const Tensor& x);  // (N, in) -> (N, out)
+// The same output with its NaN and ±∞ entries, each thread counting the columns it has just written (while they are
+// in its cache: a pass of its own over a SmolLM2 pass's linear outputs took about 3% of the pass).
+struct CountedOutput {
+    Tensor value;            // (N, out)
+    int64_t non_finite = 0;  // entries of value that are NaN or ±∞
+};
+CountedOutput linear_map_forward_counted(const Weights& weights, const LinearParams& map, const Tensor& x);
 // Its backward: x (N, in), dy = dL/dy (N, out) -> dL/dx (N, in); adds dL/dW (into the map's rows, or columns, of
 // the stored weight) and dL/db into grads.
 Tensor linear_map_backward(const Weights& weights, const LinearParams& map, const Tensor& x, const Tensor& dy,

@@ -12,6 +12,7 @@
 #include <cassert>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ struct ForwardInputs {
 struct StepOutput {
     Tensor value;
     std::vector<int64_t> fully_masked_rows;  // attention weights only: query rows with every key masked
+    // NaN and ±∞ entries of value, when the step counted them as it wrote them (a linear map, in each thread's
+    // columns while they are in its cache); the stepper counts them itself otherwise.
+    std::optional<int64_t> non_finite = std::nullopt;
 };
 
 struct StepContext {

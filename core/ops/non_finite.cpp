@@ -45,6 +45,12 @@ int64_t count_non_finite(const float* x, size_t n) {
     });
 }
 
+int64_t count_non_finite_block(const float* x, int64_t rows, int64_t cols, int64_t stride) {
+    int64_t n = 0;
+    for (int64_t r = 0; r < rows; ++r) n += count_range(x + r * stride, 0, cols);
+    return n;
+}
+
 int64_t count_non_finite_unmasked(const float* masked, const float* mask, size_t heads, size_t cells) {
     const int64_t c = static_cast<int64_t>(cells);
     return split_count(static_cast<int64_t>(heads), static_cast<int64_t>(heads * cells),

@@ -10,6 +10,9 @@ namespace attnlab {
 // Entries of x (n,) that are NaN or ±∞.
 int64_t count_non_finite(const float* x, size_t n);
 
+// Entries of the block x (rows, cols), rows `stride` apart, that are NaN or ±∞; on the calling thread.
+int64_t count_non_finite_block(const float* x, int64_t rows, int64_t cols, int64_t stride);
+
 // Entries of masked (heads, cells) that are NaN or ±∞, but for a −∞ in a cell the mask (cells,) forbids
 // (mask[c] == 0): that one is the mask's own doing.
 int64_t count_non_finite_unmasked(const float* masked, const float* mask, size_t heads, size_t cells);

@@ -1,6 +1,7 @@
 // NaN and ±∞ in the trace: each computed step counts its non-finite values, the first step
 // that holds any is the one reported, the −∞ a mask writes is not counted, and edits that
 // make the values finite again clear the flag.
+#include "forward/linear_map.h"
 #include "ops/non_finite.h"
 #include "parallel.h"
 #include "test_support.h"
@@ -221,6 +222,37 @@ TEST_CASE("the counts split between threads are those of a plain loop", "[non_fi
         CHECK(count_non_finite_unmasked(x.data(), mask.data(), heads, cells) == unmasked);
     }
     set_thread_count(threads_before);
+}
+
+TEST_CASE("a split linear map counts the NaN and ±∞ of each piece it writes, as a count of its output would",
+          "[non_finite]") {
+    // (64, 256)·(256, 600)ᵀ: 9.8M multiply-adds, split into pieces of whole panels (the last one partial), in both
+    // stored layouts; ±3e38 weights overflow some outputs to ±∞, a NaN weight makes others NaN.
+    for (const WeightLayout layout : {WeightLayout::out_in, WeightLayout::in_out}) {
+        const LinearParams map{"w", "b", false, layout, 256, 600, 0, 600};
+        Weights weights;
+        Tensor w = random_tensor(map.weight_shape(), 21);
+        for (int64_t k = 0; k < 256; ++k) {
+            const int64_t huge = layout == WeightLayout::out_in ? 7 * 256 + k : k * 600 + 7;  // output 7
+            w.data[static_cast<size_t>(huge)] = k % 2 ? kHuge : -kHuge;
+        }
+        const int64_t nan_at = layout == WeightLayout::out_in ? 599 * 256 + 3 : 3 * 600 + 599;  // output 599
+        w.data[static_cast<size_t>(nan_at)] = std::numeric_limits<float>::quiet_NaN();
+        weights.set("w", std::move(w));
+        weights.set("b", random_tensor({600}, 22));
+        const Tensor x = random_tensor({64, 256}, 23);
+        const int threads_before = thread_count();
+        for (const int threads : {1, 2, 3}) {
+            set_thread_count(threads);
+            const CountedOutput y = linear_map_forward_counted(weights, map, x);
+            INFO("threads " << threads);
+            CHECK(bit_equal(y.value, linear_map_forward(weights, map, x)));
+            const int64_t plain = count_if(y.value, [](float v) { return !std::isfinite(v); });
+            CHECK(plain >= 64 * 2);  // every row's output 599, and most rows' output 7
+            CHECK(y.non_finite == plain);
+        }
+        set_thread_count(threads_before);
+    }
 }
 
 namespace {

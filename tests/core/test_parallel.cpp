@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -133,4 +134,34 @@ TEST_CASE("parallel_rows splits a pass only from kSplitRowEntries entries", "[pa
         CHECK(visits.each_once());
         CHECK(visits.chunks.size() == (rows == many_rows ? 2u : 1u));
     }
+}
+
+TEST_CASE("parallel_claim runs every piece once, and a thread that is held up takes fewer pieces", "[parallel]") {
+    for (const int threads : {1, 2, 3}) {
+        const ThreadCountScope scope(threads);
+        for (const int64_t piece : {1, 7, 48}) {
+            for (const int64_t n : {0, 1, 5, 100, 1000}) {
+                Visits visits(n);
+                parallel_claim(0, n, piece, [&](int64_t b, int64_t e) { visits.run(b, e); });
+                INFO("threads " << threads << ", piece " << piece << ", n " << n);
+                CHECK(visits.each_once());
+                CHECK(static_cast<int64_t>(visits.chunks.size()) == (n + piece - 1) / piece);
+                for (const auto& [b, e] : visits.chunks) CHECK((b % piece == 0 && (e == n || e - b == piece)));
+            }
+        }
+    }
+    // 16 pieces on 2 threads, the calling thread held up 200 ms in each piece it takes and the other 1 ms: a fixed
+    // split would give each thread 8; claiming, the other thread takes all but the caller's first one or two.
+    const ThreadCountScope scope(2);
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<int> on_caller{0};
+    Visits visits(16);
+    parallel_claim(0, 16, 1, [&](int64_t b, int64_t e) {
+        const bool held_up = std::this_thread::get_id() == caller;
+        if (held_up) ++on_caller;
+        std::this_thread::sleep_for(std::chrono::milliseconds(held_up ? 200 : 1));
+        visits.run(b, e);
+    });
+    CHECK(visits.each_once());
+    CHECK(on_caller.load() <= 2);
 }

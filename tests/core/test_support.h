@@ -49,6 +49,15 @@ inline Weights random_weights(const ModelConfig& c, uint32_t seed) {
     return w;
 }
 
+// A tensor of standard normal entries.
+inline Tensor random_tensor(Shape shape, uint32_t seed) {
+    Tensor t(std::move(shape));
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (float& v : t.data) v = normal(rng);
+    return t;
+}
+
 inline ForwardInputs sample_inputs() {
     ForwardInputs in;
     in.src_ids = {5, 9, 7, 12, 2};

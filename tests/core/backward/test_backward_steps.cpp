@@ -16,16 +16,9 @@
 #include <random>
 
 using namespace attnlab;
+using attnlab::test::random_tensor;
 
 namespace {
-
-Tensor random_tensor(Shape shape, uint32_t seed) {
-    Tensor t(std::move(shape));
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    for (float& v : t.data) v = normal(rng);
-    return t;
-}
 
 double dot(const Tensor& a, const Tensor& b) {
     double s = 0.0;
