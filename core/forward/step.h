@@ -81,8 +81,10 @@ enum class Retention { kept, on_demand };
 Retention retention_of(const StepId& id);
 
 // Whether a step's output holds no NaN or ±∞ (as TraceEntry::non_finite counts them) whenever its inputs hold
-// none: ÷√D (a factor ≤ 1), the mask (the −∞ it writes are not counted) and softmax (every entry in [0, 1]).
-// The stepper counts their outputs only when an input is not finite: three (H, Tq, Tk) passes less per attention.
+// none: ÷√D (a factor ≤ 1), the mask (the −∞ it writes are not counted), softmax (every entry in [0, 1]: the
+// attention weights and the output probabilities) and the merge of the heads (the same numbers, moved). The stepper
+// counts their outputs only when an input is not finite: three (H, Tq, Tk) passes less per attention, and one
+// (N, V) pass less at the end (256 × 151,936 floats for a Qwen2.5 shape).
 bool finite_from_finite(const StepId& id);
 
 // Gradients of the parameters, summed over every step that reads them (a tied embedding gets both of its uses).
