@@ -1,6 +1,7 @@
 // RoPE's frequencies (with linear and llama3 scaling) and the split-half rotation.
 #include "ops/rotary.h"
 
+#include "ops/lane_sum.h"
 #include "parallel.h"
 
 #include <cassert>
@@ -47,25 +48,37 @@ float rope_angle(int64_t position, float inverse_frequency) { return static_cast
 
 namespace {
 
-// cos and sin of every pair's angle at one position: (D/2,) each.
-struct PairAngles {
-    std::vector<float> cos, sin;
-    PairAngles(const std::vector<float>& inverse_frequencies, int64_t position) {
-        for (float theta : inverse_frequencies) {
-            const float angle = rope_angle(position, theta);
-            cos.push_back(std::cos(angle));
-            sin.push_back(std::sin(angle));
-        }
+// cos and sin of every pair's angle at one position: (D/2,) each, in 16-float packets (lane_sum.h's map_in_blocks:
+// a position's values do not depend on where its row lies). Eigen's packet sin and cos are within 1 ulp of
+// std::sin and std::cos (checked over positions 0-140,000 with θ = 10000); one at a time, the 8,192 of a
+// 256-token pass took 0.2 ms per rotated tensor, sixty times in a SmolLM2 pass.
+class PairAngles {
+public:
+    explicit PairAngles(const std::vector<float>& inverse_frequencies)
+        : theta_(inverse_frequencies), angle_(theta_.size()), cos_(theta_.size()), sin_(theta_.size()) {}
+    void set_position(int64_t position) {
+        for (size_t i = 0; i < theta_.size(); ++i) angle_[i] = rope_angle(position, theta_[i]);
+        const auto n = static_cast<int64_t>(theta_.size());
+        map_in_blocks(angle_.data(), cos_.data(), n, 0.0f, [](const auto& a) { return a.cos(); });
+        map_in_blocks(angle_.data(), sin_.data(), n, 0.0f, [](const auto& a) { return a.sin(); });
     }
+    size_t pairs() const { return theta_.size(); }
+    const float* cos() const { return cos_.data(); }
+    const float* sin() const { return sin_.data(); }
+
+private:
+    const std::vector<float>& theta_;
+    std::vector<float> angle_, cos_, sin_;  // (D/2,) each
 };
 
 // One row of D entries turned pair by pair; by the opposite angles when `back` (the transpose of the rotation).
 void rotate_row(const float* in, float* out, const PairAngles& a, bool back = false) {
-    const size_t half = a.cos.size();
+    const size_t half = a.pairs();
     const float sign = back ? -1.0f : 1.0f;
+    const float *cos = a.cos(), *sin = a.sin();
     for (size_t i = 0; i < half; ++i) {
-        out[i] = in[i] * a.cos[i] - in[i + half] * (sign * a.sin[i]);
-        out[i + half] = in[i + half] * a.cos[i] + in[i] * (sign * a.sin[i]);
+        out[i] = in[i] * cos[i] - in[i + half] * (sign * sin[i]);
+        out[i + half] = in[i + half] * cos[i] + in[i] * (sign * sin[i]);
     }
 }
 
@@ -74,8 +87,9 @@ Tensor rotate_heads(const Tensor& x, const std::vector<float>& inverse_frequenci
     const int64_t H = x.dim(0), N = x.dim(1), D = x.dim(2);
     Tensor out = Tensor::uninitialized(x.shape);  // every row written whole
     parallel_rows(N, H * D, [&](int64_t first, int64_t end) {
+        PairAngles angles(inverse_frequencies);
         for (int64_t r = first; r < end; ++r) {
-            const PairAngles angles(inverse_frequencies, first_position + r);
+            angles.set_position(first_position + r);
             for (int64_t h = 0; h < H; ++h)
                 rotate_row(x.data.data() + (h * N + r) * D, out.data.data() + (h * N + r) * D, angles, back);
         }
@@ -95,7 +109,8 @@ Tensor apply_rotary_backward(const Tensor& dy, const std::vector<float>& inverse
 
 Tensor rotate_rows_at(const Tensor& x, const std::vector<float>& inverse_frequencies, int64_t position) {
     assert(x.rank() == 2 && x.dim(1) == 2 * static_cast<int64_t>(inverse_frequencies.size()));
-    const PairAngles angles(inverse_frequencies, position);
+    PairAngles angles(inverse_frequencies);
+    angles.set_position(position);
     Tensor out(x.shape);
     for (int64_t r = 0; r < x.dim(0); ++r)
         rotate_row(x.data.data() + r * x.dim(1), out.data.data() + r * x.dim(1), angles);
