@@ -160,18 +160,45 @@ Tensor mask_scores(const Tensor& scaled, const Tensor& mask) {
 
 void mask_scores_in_place(Tensor& scaled, const Tensor& mask) { mask_into(scaled, mask, scaled); }
 
+namespace {
+
+// Keys [0, result) hold every nonzero weight of rows [first, end) of one head's weights (Tq, Tk), rows Tk apart.
+int64_t keys_in_use(const float* weights, int64_t Tk, int64_t first, int64_t end) {
+    int64_t used = 0;
+    for (int64_t r = first; r < end; ++r) {
+        const float* row = weights + r * Tk;
+        int64_t n = Tk;
+        while (n > used && row[n - 1] == 0.0f) --n;
+        used = std::max(used, n);
+    }
+    return used;
+}
+
+}  // namespace
+
+// A causal row's weights are exactly 0 past its own position, so each tile of kGemmRows query rows multiplies only
+// the keys up to its last nonzero weight (gemm_in_out_to_depth): about half the products of a causal pass, with the
+// same bits. When a head of V holds a NaN or ±∞ nothing is left out, so 0 · NaN makes the NaN PyTorch's product makes.
 Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated) {
     assert(weights.rank() == 3 && v.rank() == 3 && weights.dim(0) % v.dim(0) == 0 && weights.dim(2) == v.dim(1));
     const int64_t H = weights.dim(0), Tq = weights.dim(1), Tk = weights.dim(2), D = v.dim(2);
+    std::vector<char> v_finite(static_cast<size_t>(v.dim(0)));  // (H_kv,)
+    for (int64_t g = 0; g < v.dim(0); ++g)
+        v_finite[static_cast<size_t>(g)] = count_non_finite(v.slice(g).data(), static_cast<size_t>(Tk * D)) == 0;
     Tensor ctx = Tensor::uninitialized({H, Tq, D});  // every row written below
     for_each_head_rows(H, Tq, Tq * Tk * D, [&](int64_t h, int64_t first, int64_t end) {
-        float* out = ctx.slice(h).data() + first * D;
+        float* out = ctx.slice(h).data();
         if (ablated.count(static_cast<int>(h))) {  // an ablated head contributes nothing
-            std::fill(out, out + (end - first) * D, 0.0f);
+            std::fill(out + first * D, out + end * D, 0.0f);
             return;
         }
         const int64_t g = kv_head_of(h, H, v.dim(0));
-        gemm_in_out(weights.slice(h).data() + first * Tk, end - first, Tk, Tk, v.slice(g).data(), D, D, out, D);
+        const float* w = weights.slice(h).data();
+        std::vector<int64_t> keys;  // (tiles,): the keys each tile of kGemmRows query rows, from `first`, multiplies
+        for (int64_t r = first; r < end; r += kGemmRows)
+            keys.push_back(v_finite[static_cast<size_t>(g)] ? keys_in_use(w, Tk, r, std::min(r + kGemmRows, end)) : Tk);
+        gemm_in_out_to_depth(w + first * Tk, end - first, Tk, Tk, v.slice(g).data(), D, D, out + first * D, D,
+                             keys.data());
     });
     return ctx;
 }

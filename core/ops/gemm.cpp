@@ -105,25 +105,36 @@ constexpr auto micro_kernels(std::index_sequence<R...>) {
 }
 constexpr auto kMicroKernels = micro_kernels(std::make_index_sequence<kRows>());  // [r - 1]: r rows
 
+// Which k a tile of rows multiplies: all of them, or those below its own depth (gemm_in_out_to_depth).
+struct TileDepths {
+    const int64_t* depth = nullptr;  // (tiles,) or nullptr: every k
+    int64_t k0 = 0;                  // the K block's first k
+    // k of the block [k0, k0 + kc) that tile t multiplies: [k0, k0 + result)
+    int64_t of(int64_t t, int64_t kc) const { return depth ? std::clamp<int64_t>(depth[t] - k0, 0, kc) : kc; }
+};
+
 // y[0 : N, 0 : nc] (+)= x[0 : N, 0 : kc] · B for one K block, B in panels kPanel wide: panel p at b + p·panel_stride,
 // its rows ldb apart. A partial last panel is read whole (the caller zero-pads it) and written only where it lies.
+// Row tile t multiplies only the block's first depths.of(t, kc) rows of B.
 void multiply_panels(const float* x, int64_t N, int64_t ldx, const float* b, int64_t ldb, int64_t panel_stride,
-                     int64_t kc, int64_t nc, float* y, int64_t ldy, bool accumulate) {
+                     int64_t kc, int64_t nc, float* y, int64_t ldy, bool accumulate, TileDepths depths = {}) {
     for (int64_t i = 0; i < N; i += kRows) {
         const int64_t rows = std::min(kRows, N - i);
         const MicroKernel kernel = kMicroKernels[static_cast<size_t>(rows - 1)];
         const float* xi = x + i * ldx;
+        const int64_t depth = depths.of(i / kRows, kc);
+        if (depth == 0 && accumulate) continue;  // nothing to add to what y holds
         for (int64_t j = 0, p = 0; j < nc; j += kPanel, ++p) {
             float* yij = y + i * ldy + j;
             const int64_t width = std::min(kPanel, nc - j);
             if (width == kPanel) {
-                kernel(xi, ldx, b + p * panel_stride, ldb, kc, yij, ldy, accumulate);
+                kernel(xi, ldx, b + p * panel_stride, ldb, depth, yij, ldy, accumulate);
                 continue;
             }
             float tile[kRows * kPanel] = {};  // (rows, kPanel): the partial panel's outputs
             if (accumulate)
                 for (int64_t r = 0; r < rows; ++r) std::memcpy(tile + r * kPanel, yij + r * ldy, width * sizeof(float));
-            kernel(xi, ldx, b + p * panel_stride, ldb, kc, tile, kPanel, accumulate);
+            kernel(xi, ldx, b + p * panel_stride, ldb, depth, tile, kPanel, accumulate);
             for (int64_t r = 0; r < rows; ++r) std::memcpy(yij + r * ldy, tile + r * kPanel, width * sizeof(float));
         }
     }
@@ -258,7 +269,7 @@ void pack_out_in(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out
 enum class Stored { in_out, out_in };  // W (K, n) or W (n, K)
 
 void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n,
-          float* y, int64_t ldy) {
+          float* y, int64_t ldy, const int64_t* tile_depth = nullptr) {
     assert(N >= 0 && K >= 0 && n >= 0 && ldx >= K && ldy >= n && ldw >= (layout == Stored::in_out ? n : K));
     if (N == 0 || n == 0) return;
     if (K == 0) {
@@ -266,7 +277,7 @@ void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, cons
         return;
     }
     if (layout == Stored::in_out && N == 1) {  // W's whole rows, front to back
-        multiply_row(x, W, ldw, K, n, y);
+        multiply_row(x, W, ldw, tile_depth ? std::clamp<int64_t>(tile_depth[0], 0, K) : K, n, y);
         return;
     }
 #if defined(__AVX2__)
@@ -286,21 +297,22 @@ void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, cons
         for (int64_t k0 = 0; k0 < K; k0 += kDepth) {
             const int64_t kc = std::min(kDepth, K - k0);
             const bool accumulate = k0 > 0;
+            const TileDepths depths{tile_depth, k0};
             if (unpacked) {  // whole panels straight from W's rows, a partial last one through `packed`
                 const int64_t whole = nc / kPanel * kPanel;
                 const float* w = W + k0 * ldw + j0;
-                multiply_panels(x + k0, N, ldx, w, ldw, kPanel, kc, whole, y + j0, ldy, accumulate);
+                multiply_panels(x + k0, N, ldx, w, ldw, kPanel, kc, whole, y + j0, ldy, accumulate, depths);
                 if (whole == nc) continue;
                 pack_in_out(w + whole, ldw, kc, nc - whole, packed);
                 multiply_panels(x + k0, N, ldx, packed, kPanel, kc * kPanel, kc, nc - whole, y + j0 + whole, ldy,
-                                accumulate);
+                                accumulate, depths);
                 continue;
             }
             if (layout == Stored::in_out)
                 pack_in_out(W + k0 * ldw + j0, ldw, kc, nc, packed);
             else
                 pack_out_in(W + j0 * ldw + k0, ldw, kc, nc, packed);
-            multiply_panels(x + k0, N, ldx, packed, kPanel, kc * kPanel, kc, nc, y + j0, ldy, accumulate);
+            multiply_panels(x + k0, N, ldx, packed, kPanel, kc * kPanel, kc, nc, y + j0, ldy, accumulate, depths);
         }
     }
 }
@@ -315,6 +327,12 @@ void gemm_in_out(const float* x, int64_t N, int64_t K, int64_t ldx, const float*
 void gemm_out_in(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
                  int64_t ldy) {
     gemm(Stored::out_in, x, N, K, ldx, W, ldw, n, y, ldy);
+}
+
+void gemm_in_out_to_depth(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n,
+                          float* y, int64_t ldy, const int64_t* tile_depth) {
+    assert(tile_depth);
+    gemm(Stored::in_out, x, N, K, ldx, W, ldw, n, y, ldy, tile_depth);
 }
 
 }  // namespace attnlab

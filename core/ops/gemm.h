@@ -36,6 +36,12 @@ inline constexpr int64_t kGemmRows = 4;
 void gemm_in_out(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
                  int64_t ldy);
 
+// gemm_in_out with each tile of kGemmRows rows of x (rows t·kGemmRows … of tile t) multiplying only k < tile_depth[t]
+// (tile_depth: (⌈N / kGemmRows⌉,)): each output's fma chain stops there. It equals gemm_in_out's output bit for bit
+// when every x[i][k] left out is 0 and W's rows k are finite (a chain from +0 never holds −0, so fma(0, w, acc) is acc).
+void gemm_in_out_to_depth(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n,
+                          float* y, int64_t ldy, const int64_t* tile_depth);
+
 // y (N, n) = x (N, K) · Wᵀ, W (n, K) with row stride ldw ≥ K. Otherwise as gemm_in_out.
 void gemm_out_in(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
                  int64_t ldy);

@@ -1,6 +1,8 @@
 // Attention through the whole model: softmax rows, masks, causality, padding, heads and W^O.
 #include "ops/attention.h"
+#include "ops/gemm.h"
 #include "ops/linear.h"
+#include "ops/softmax.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
@@ -139,6 +141,32 @@ TEST_CASE("an ablated head's context is zero and its effect reaches the logits",
     CHECK(max_abs_diff(before, *s.output("logits")) > 1e-4f);
     REQUIRE(s.set_head_ablated(AttentionSite{AttentionUse::cross, 0}, 1, false));
     CHECK(bit_equal(before, *s.output("logits")));
+}
+
+TEST_CASE("weights·V leaves out a causal row's zero weights with the full product's bits, but not past a NaN in V",
+          "[attention]") {
+    // (H=3, T=40, D=64) causal weights from softmax, V with 1 KV head (grouped): 40 rows are 5 row tiles, the last
+    // rows of a tile see more keys than the first.
+    const int64_t H = 3, T = 40, D = 64;
+    Tensor scores = random_tensor({H, T, T}, 5);
+    Tensor causal({T, T});
+    for (int64_t i = 0; i < T; ++i)
+        for (int64_t j = 0; j <= i; ++j) causal.data[static_cast<size_t>(i * T + j)] = 1.0f;
+    const Tensor weights = softmax_rows(mask_scores(scores, causal));
+    Tensor v = random_tensor({1, T, D}, 6);
+    auto full_product = [&] {  // every key, head by head, through the plain gemm
+        Tensor out({H, T, D});
+        for (int64_t h = 0; h < H; ++h)
+            gemm_in_out(weights.slice(h).data(), T, T, T, v.slice(0).data(), D, D, out.slice(h).data(), D);
+        return out;
+    };
+    CHECK(bit_equal(attention_context(weights, v, {}), full_product()));
+    // A NaN in V's last row, which only the last query row weighs: PyTorch's 0 · NaN makes every row NaN.
+    v.data[static_cast<size_t>((T - 1) * D + 5)] = std::numeric_limits<float>::quiet_NaN();
+    const Tensor with_nan = attention_context(weights, v, {});
+    for (int64_t h = 0; h < H; ++h)
+        for (int64_t i = 0; i < T; ++i) CHECK(std::isnan(with_nan.slice(h)(i, 5)));
+    CHECK(std::isnan(full_product().slice(0)(0, 5)));
 }
 
 TEST_CASE("QKᵀ is called overflow-free only when no score can overflow", "[attention]") {

@@ -132,6 +132,49 @@ TEST_CASE("gemm computes any rows or columns alone with the bits of the whole pr
     }
 }
 
+TEST_CASE(
+    "gemm_in_out_to_depth stops each row tile's chains at its depth, with the full product's bits when the "
+    "rest of x is zero",
+    "[ops][gemm]") {
+    // N across several row tiles, a partial last tile; n with a partial panel; K past one K block (depths on both
+    // sides of its edge); N = 1 and N ≤ 2 tiles (W read in place).
+    for (const int64_t N : {int64_t{1}, int64_t{11}, int64_t{45}}) {
+        Problem p = make_problem(Layout::in_out, N, 600, 70, 2, 3, static_cast<uint32_t>(40 + N));
+        const int64_t tiles = (N + kGemmRows - 1) / kGemmRows;
+        std::vector<int64_t> depth(static_cast<size_t>(tiles));
+        for (int64_t t = 0; t < tiles; ++t) depth[static_cast<size_t>(t)] = (t * 211 + 37) % 601;  // 0 … 600
+        const int64_t ldy = p.n;
+        auto run_to_depth = [&] {
+            std::vector<float> y(static_cast<size_t>(N * ldy), NAN);
+            gemm_in_out_to_depth(p.x.data(), N, p.K, p.ldx, p.W.data(), p.ldw, p.n, y.data(), ldy, depth.data());
+            return y;
+        };
+        INFO("N " << N);
+        // The chain stops at the tile's depth.
+        std::vector<float> y = run_to_depth();
+        int64_t differing = 0;
+        for (int64_t i = 0; i < N; ++i)
+            for (int64_t j = 0; j < p.n; ++j) {
+                float acc = 0.0f;
+                for (int64_t k = 0; k < depth[static_cast<size_t>(i / kGemmRows)]; ++k)
+                    acc = std::fma(p.x[static_cast<size_t>(i * p.ldx + k)], w_at(p, k, j), acc);
+                differing += bits(y[static_cast<size_t>(i * ldy + j)]) != bits(acc);
+            }
+        CHECK(differing == 0);
+        // With x zero past each depth, the whole product's bits.
+        for (int64_t i = 0; i < N; ++i)
+            for (int64_t k = depth[static_cast<size_t>(i / kGemmRows)]; k < p.K; ++k)
+                p.x[static_cast<size_t>(i * p.ldx + k)] = 0.0f;
+        y = run_to_depth();
+        CHECK(check(p, 0, N, 0, p.n).differing == 0);
+        differing = 0;
+        for (int64_t i = 0; i < N; ++i)
+            for (int64_t j = 0; j < p.n; ++j)
+                differing += bits(y[static_cast<size_t>(i * ldy + j)]) != bits(reference(p, i, j));
+        CHECK(differing == 0);
+    }
+}
+
 TEST_CASE("linear maps add the bias to the gemm's bits, for both weight layouts", "[ops][gemm]") {
     std::mt19937 rng(5);
     std::normal_distribution<float> normal;
