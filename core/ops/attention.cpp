@@ -165,12 +165,7 @@ namespace {
 // Keys [0, result) hold every nonzero weight of rows [first, end) of one head's weights (Tq, Tk), rows Tk apart.
 int64_t keys_in_use(const float* weights, int64_t Tk, int64_t first, int64_t end) {
     int64_t used = 0;
-    for (int64_t r = first; r < end; ++r) {
-        const float* row = weights + r * Tk;
-        int64_t n = Tk;
-        while (n > used && row[n - 1] == 0.0f) --n;
-        used = std::max(used, n);
-    }
+    for (int64_t r = first; r < end; ++r) used = std::max(used, length_before_run_of(weights + r * Tk, Tk, 0.0f));
     return used;
 }
 

@@ -50,6 +50,16 @@ inline float lane_max(const float* x, int64_t n) {
     return largest;
 }
 
+// Entries of x[0 .. n) up to the last one that is not `value` (0 when all are): a run of `value` at the end is
+// skipped 16 entries at a time (a causal row's masked half: one at a time, this scan cost as much as the rest of a
+// softmax row).
+inline int64_t length_before_run_of(const float* x, int64_t n, float value) {
+    using Packet16 = Eigen::Array<float, kLanes, 1>;
+    while (n >= kLanes && (Eigen::Map<const Packet16>(x + n - kLanes) == value).all()) n -= kLanes;
+    while (n > 0 && x[n - 1] == value) --n;
+    return n;
+}
+
 // y[0 .. n) = f(x[0 .. n)) with f an Eigen array expression of a 16-float block, evaluated on whole aligned
 // blocks only (the last one padded with `pad`), so every value goes through the same packet code.
 // Whole blocks are read and written where they lie (the same packet code on the same 16 values, whatever the

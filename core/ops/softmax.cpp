@@ -21,19 +21,10 @@ namespace {
 constexpr int64_t kSplitEntries = kSplitRowEntries;
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 
-// Entries of x (n,) up to the last one that is not −∞: a causal row's masked half is skipped 16 entries at a time
-// (one at a time, this scan took a third of the attention softmax's time).
-int64_t live_length(const float* x, int64_t n) {
-    using Packet16 = Eigen::Array<float, kLanes, 1>;
-    while (n >= kLanes && (Eigen::Map<const Packet16>(x + n - kLanes) == kMinusInf).all()) n -= kLanes;
-    while (n > 0 && x[n - 1] == kMinusInf) --n;
-    return n;
-}
-
 // y (n,) = softmax(x (n,)); false when every entry is −∞ (then y is all zeros). The exponentials are scaled by
 // 1 / sum, as PyTorch's CPU softmax does (a division per entry took a fifth of the attention softmax's time).
 bool softmax_row(const float* x, float* y, int64_t n) {
-    const int64_t live = live_length(x, n);  // the entries after it get exactly 0
+    const int64_t live = length_before_run_of(x, n, kMinusInf);  // the entries after it get exactly 0
     std::fill(y + live, y + n, 0.0f);
     if (live == 0) return false;
     const float max = lane_max(x, live);

@@ -60,3 +60,23 @@ TEST_CASE("lane_max is std::max taken in order, of x and of |x|, NaN passed over
         CHECK(lane_max<true>(x.data(), n) == want_magnitude);
     }
 }
+
+TEST_CASE("length_before_run_of finds the last entry that is not the value, at every length and run", "[ops]") {
+    const float minus_inf = -std::numeric_limits<float>::infinity();
+    for (const float value : {0.0f, minus_inf}) {
+        for (int64_t n = 0; n <= 70; ++n) {
+            for (int64_t run = 0; run <= n; ++run) {
+                // n − run entries that are not `value` (a NaN and one copy of the value among the first of them),
+                // then `run` copies of value.
+                std::vector<float> x(static_cast<size_t>(n), 1.5f);
+                for (int64_t i = n - run; i < n; ++i) x[static_cast<size_t>(i)] = value;
+                if (n - run >= 3) {
+                    x[0] = std::numeric_limits<float>::quiet_NaN();
+                    x[1] = value;
+                }
+                INFO("value " << value << ", n " << n << ", run " << run);
+                CHECK(length_before_run_of(x.data(), n, value) == n - run);
+            }
+        }
+    }
+}
