@@ -21,15 +21,6 @@ namespace {
 // 64 tokens: 3.1M); a small model's heads stay on one thread, where starting another costs more than it saves.
 constexpr int64_t kSplitHeadsMultiplyAdds = int64_t{1} << 21;
 
-// Elementwise stages (÷√D, the mask) split their heads between the threads from this many entries (parallel.h).
-constexpr int64_t kSplitHeadsEntries = kSplitRowEntries;
-
-void split_heads_from(int64_t heads, int64_t work, int64_t threshold, const std::function<void(int64_t)>& body) {
-    parallel_for(0, heads, work >= threshold ? 1 : std::max<int64_t>(heads, 1), [&](int64_t begin, int64_t end) {
-        for (int64_t h = begin; h < end; ++h) body(h);
-    });
-}
-
 // body(h, first_row, end_row) over every query row of every head, the (H·T) rows cut into equal shares for the
 // threads in whole micro-kernel tiles (ops/gemm.h), so that 9 heads on 2 threads do not leave one idle for a head;
 // a share may begin or end inside a head. A row's outputs are the same whichever share computes it.
@@ -43,35 +34,35 @@ void for_each_head_rows(int64_t heads, int64_t rows, int64_t multiply_adds,
                  });
 }
 
-void for_each_head_block(int64_t heads, int64_t entries, const std::function<void(int64_t)>& body) {
-    split_heads_from(heads, entries, kSplitHeadsEntries, body);
-}
-
-// out = scores / √D, entry by entry; out may be scores itself.
+// out = scores / √D, entry by entry, split by rows of all the heads (by whole heads, 9 heads on 2 threads left one
+// idle for a head); out may be scores itself.
 void scale_into(const Tensor& scores, float d_head, Tensor& out) {
     assert(out.shape == scores.shape);
     const float inv = 1.0f / std::sqrt(d_head);
-    const int64_t heads = scores.rank() == 3 ? scores.dim(0) : 1, cells = heads > 0 ? scores.numel() / heads : 0;
-    for_each_head_block(heads, scores.numel(), [&](int64_t h) {
-        const float* in = scores.data.data() + h * cells;
-        float* o = out.data.data() + h * cells;
-        for (int64_t i = 0; i < cells; ++i) o[i] = in[i] * inv;
+    const int64_t width = scores.rank() > 0 ? scores.dim(-1) : 1, rows = width > 0 ? scores.numel() / width : 0;
+    parallel_rows(rows, width, [&](int64_t first, int64_t end) {
+        const float* in = scores.data.data();
+        float* o = out.data.data();
+        for (int64_t i = first * width; i < end * width; ++i) o[i] = in[i] * inv;
     });
 }
 
-// out = scaled with −∞ where the mask is 0; out may be scaled itself.
+// out = scaled with −∞ where the mask is 0, split by rows of all the heads (query row r of the (H·Tq) reads mask
+// row r mod Tq); out may be scaled itself.
 void mask_into(const Tensor& scaled, const Tensor& mask, Tensor& out) {
     assert(scaled.rank() == 3 && mask.rank() == 2 && mask.dim(0) == scaled.dim(1) && mask.dim(1) == scaled.dim(2));
     assert(out.shape == scaled.shape);
-    const int64_t cells = mask.numel();
-    const float* m = mask.data.data();
-    for_each_head_block(scaled.dim(0), scaled.numel(), [&, cells, m](int64_t h) {
+    const int64_t Tq = scaled.dim(1), Tk = scaled.dim(2);
+    parallel_rows(scaled.dim(0) * Tq, Tk, [&, Tq, Tk](int64_t first, int64_t end) {
         // Copies in locals: a store to o[] could otherwise change a float read by reference, and the loop would
         // not vectorise.
         constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
-        const float* in = scaled.data.data() + h * cells;
-        float* o = out.data.data() + h * cells;
-        for (int64_t i = 0; i < cells; ++i) o[i] = m[i] == 0.0f ? kMinusInf : in[i];
+        for (int64_t r = first; r < end; ++r) {
+            const float* m = mask.data.data() + (r % Tq) * Tk;
+            const float* in = scaled.data.data() + r * Tk;
+            float* o = out.data.data() + r * Tk;
+            for (int64_t j = 0; j < Tk; ++j) o[j] = m[j] == 0.0f ? kMinusInf : in[j];
+        }
     });
 }
 

@@ -3,6 +3,7 @@
 #include "ops/gemm.h"
 #include "ops/linear.h"
 #include "ops/softmax.h"
+#include "parallel.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
@@ -167,6 +168,35 @@ TEST_CASE("weights·V leaves out a causal row's zero weights with the full produ
     for (int64_t h = 0; h < H; ++h)
         for (int64_t i = 0; i < T; ++i) CHECK(std::isnan(with_nan.slice(h)(i, 5)));
     CHECK(std::isnan(full_product().slice(0)(0, 5)));
+}
+
+TEST_CASE("÷√D and the mask, split by rows of all the heads, are the plain loops' numbers on any thread count",
+          "[attention]") {
+    // (3, 200, 300): 180,000 entries, past the size from which the rows are split; 3 heads on 2 threads split inside
+    // a head. A mask that forbids a different set of keys in each query row.
+    const int64_t H = 3, Tq = 200, Tk = 300;
+    const Tensor scores = random_tensor({H, Tq, Tk}, 8);
+    Tensor mask({Tq, Tk});
+    for (int64_t i = 0; i < Tq; ++i)
+        for (int64_t j = 0; j < Tk; ++j) mask.data[static_cast<size_t>(i * Tk + j)] = (i * 7 + j * 3) % 5 ? 1.0f : 0.0f;
+    Tensor scaled(scores.shape), masked(scores.shape);
+    const float inv = 1.0f / std::sqrt(64.0f);
+    for (size_t e = 0; e < scores.data.size(); ++e) {
+        scaled.data[e] = scores.data[e] * inv;
+        masked.data[e] =
+            mask.data[e % mask.data.size()] == 0.0f ? -std::numeric_limits<float>::infinity() : scaled.data[e];
+    }
+    const int threads_before = thread_count();
+    for (const int threads : {1, 2, 3}) {
+        set_thread_count(threads);
+        INFO("threads " << threads);
+        CHECK(bit_equal(scale_scores(scores, 64.0f), scaled));
+        CHECK(bit_equal(mask_scores(scaled, mask), masked));
+        Tensor in_place = scaled;
+        mask_scores_in_place(in_place, mask);
+        CHECK(bit_equal(in_place, masked));
+    }
+    set_thread_count(threads_before);
 }
 
 TEST_CASE("QKᵀ is called overflow-free only when no score can overflow", "[attention]") {
