@@ -55,18 +55,28 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function
     for (auto& t : helpers) t.join();
 }
 
-void parallel_claim(int64_t begin, int64_t end, int64_t piece, const std::function<void(int64_t, int64_t)>& body) {
-    assert(piece >= 1);
-    const int64_t pieces = (end - begin + piece - 1) / piece;
-    std::atomic<int64_t> next{0};
-    parallel_for(0, std::min<int64_t>(thread_count(), pieces), 1, [&](int64_t, int64_t) {
-        for (int64_t p; (p = next.fetch_add(1, std::memory_order_relaxed)) < pieces;)
-            body(begin + p * piece, std::min(end, begin + (p + 1) * piece));
+void parallel_claim(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& body) {
+    assert(grain >= 1);
+    const int64_t grains = (end - begin + grain - 1) / grain;
+    const int64_t threads = std::min<int64_t>(thread_count(), grains);
+    std::atomic<int64_t> next{0};  // the first grain not yet claimed
+    parallel_for(0, threads, 1, [&](int64_t, int64_t) {
+        int64_t first = next.load(std::memory_order_relaxed);
+        while (first < grains) {
+            const int64_t take = std::max<int64_t>(1, (grains - first) / (2 * threads));
+            if (!next.compare_exchange_weak(first, first + take, std::memory_order_relaxed)) continue;
+            body(begin + first * grain, std::min(end, begin + (first + take) * grain));
+            first = next.load(std::memory_order_relaxed);
+        }
     });
 }
 
 void parallel_rows(int64_t rows, int64_t row_width, const std::function<void(int64_t, int64_t)>& body) {
-    parallel_for(0, rows, rows * row_width >= kSplitRowEntries ? 1 : std::max<int64_t>(rows, 1), body);
+    if (rows * row_width < kSplitRowEntries) {
+        if (rows > 0) body(0, rows);
+        return;
+    }
+    parallel_claim(0, rows, std::max<int64_t>(1, kClaimRowEntries / std::max<int64_t>(row_width, 1)), body);
 }
 
 }  // namespace attnlab

@@ -22,16 +22,19 @@ std::optional<int> parse_thread_count(const std::string& text);
 // of `grain` long (but the last), the first on the calling thread. Fewer chunks when the range is short.
 void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& body);
 
-// Runs body(begin_i, end_i) over [begin, end) cut into pieces `piece` long (the last maybe short), each thread
+// Runs body(begin_i, end_i) over [begin, end) cut into pieces of whole grains (the last maybe short), each thread
 // taking the next piece as it finishes its last, so a thread that runs slower (a VM's vCPU whose core is busy with
-// another guest) does fewer of them. For work whose pieces cost milliseconds: a piece is claimed with one atomic
-// add. Pieces go to threads in no fixed way, so each must write its own outputs only.
-void parallel_claim(int64_t begin, int64_t end, int64_t piece, const std::function<void(int64_t, int64_t)>& body);
+// another guest) does less. A piece is what is left over 2·thread_count(), down to one grain (guided scheduling):
+// few pieces, and at the end the other thread waits for one grain's work at most. Pieces go to threads in no fixed
+// way, so each must write its own outputs only.
+void parallel_claim(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& body);
 
 // An elementwise or row-by-row pass over `rows` rows of `row_width` entries: body(first_row, end_row) on every
 // thread from kSplitRowEntries entries (a split costs a few microseconds, the pass then about a hundred), on the
-// calling thread below that.
+// calling thread below that. The rows are claimed (parallel_claim) down to pieces of kClaimRowEntries entries, so
+// that neither thread waits long for the other at the end.
 inline constexpr int64_t kSplitRowEntries = int64_t{1} << 17;
+inline constexpr int64_t kClaimRowEntries = int64_t{1} << 14;
 void parallel_rows(int64_t rows, int64_t row_width, const std::function<void(int64_t, int64_t)>& body);
 
 }  // namespace attnlab

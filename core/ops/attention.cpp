@@ -21,17 +21,21 @@ namespace {
 // 64 tokens: 3.1M); a small model's heads stay on one thread, where starting another costs more than it saves.
 constexpr int64_t kSplitHeadsMultiplyAdds = int64_t{1} << 21;
 
-// body(h, first_row, end_row) over every query row of every head, the (H·T) rows cut into equal shares for the
-// threads in whole micro-kernel tiles (ops/gemm.h), so that 9 heads on 2 threads do not leave one idle for a head;
-// a share may begin or end inside a head. A row's outputs are the same whichever share computes it.
+// body(h, first_row, end_row) over every query row of every head, the (H·T) rows claimed by the threads in pieces
+// of whole micro-kernel tiles (ops/gemm.h, parallel_claim), so that 9 heads on 2 threads do not leave one idle for a
+// head, nor the causal rows' uneven cost one thread waiting; a piece may begin or end inside a head. A row's outputs
+// are the same whichever piece computes it.
 void for_each_head_rows(int64_t heads, int64_t rows, int64_t multiply_adds,
                         const std::function<void(int64_t, int64_t, int64_t)>& body) {
     const int64_t all = heads * rows;
-    parallel_for(0, all, multiply_adds >= kSplitHeadsMultiplyAdds ? kGemmRows : std::max<int64_t>(all, 1),
-                 [&](int64_t begin, int64_t end) {
-                     for (int64_t h = begin / rows; h * rows < end; ++h)
-                         body(h, std::max(begin - h * rows, int64_t{0}), std::min(end - h * rows, rows));
-                 });
+    const auto run = [&](int64_t begin, int64_t end) {
+        for (int64_t h = begin / rows; h * rows < end; ++h)
+            body(h, std::max(begin - h * rows, int64_t{0}), std::min(end - h * rows, rows));
+    };
+    if (multiply_adds >= kSplitHeadsMultiplyAdds)
+        parallel_claim(0, all, kGemmRows, run);
+    else if (all > 0)
+        run(0, all);
 }
 
 // out = scores / √D, entry by entry, split by rows of all the heads (by whole heads, 9 heads on 2 threads left one

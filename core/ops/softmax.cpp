@@ -16,9 +16,6 @@ namespace attnlab {
 
 namespace {
 
-// At least this many entries (parallel.h): the rows are split between the threads (a SmolLM2 layer's 9 × 256 × 256
-// attention weights: 0.7 ms on one core). Rows are independent, so the split cannot change a number.
-constexpr int64_t kSplitEntries = kSplitRowEntries;
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 
 // y (n,) = softmax(x (n,)); false when every entry is −∞ (then y is all zeros). The exponentials are scaled by
@@ -34,13 +31,14 @@ bool softmax_row(const float* x, float* y, int64_t n) {
     return true;
 }
 
-// y = softmax(x) row by row; y may be x itself (a row reads its entries before it writes them).
+// y = softmax(x) row by row, the rows split between the threads from kSplitRowEntries entries (parallel.h; a SmolLM2
+// layer's 9 × 256 × 256 attention weights: 0.7 ms on one core); y may be x itself (a row reads its entries before
+// it writes them). Rows are independent, so the split cannot change a number.
 void softmax_into(const Tensor& x, Tensor& y, std::vector<int64_t>* fully_masked_rows) {
     const int64_t n = x.dim(-1);
     const int64_t rows = n == 0 ? 0 : x.numel() / n;
     std::vector<char> masked(static_cast<size_t>(rows), 0);  // (rows,)
-    const int64_t grain = x.numel() >= kSplitEntries ? 1 : std::max<int64_t>(rows, 1);
-    parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+    parallel_rows(rows, n, [&](int64_t begin, int64_t end) {
         for (int64_t r = begin; r < end; ++r)
             masked[static_cast<size_t>(r)] = !softmax_row(x.data.data() + r * n, y.data.data() + r * n, n);
     });

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -125,43 +126,56 @@ TEST_CASE("an exception from the caller's chunk reaches the caller, and the thre
     CHECK(visits.chunks.size() == 2);
 }
 
-TEST_CASE("parallel_rows splits a pass only from kSplitRowEntries entries", "[parallel]") {
+TEST_CASE("parallel_rows splits a pass only from kSplitRowEntries entries, in grains of kClaimRowEntries",
+          "[parallel]") {
     const ThreadCountScope scope(2);
     const int64_t width = 64, few_rows = kSplitRowEntries / width - 1, many_rows = kSplitRowEntries / width;
     for (const int64_t rows : {few_rows, many_rows}) {
         Visits visits(rows);
         parallel_rows(rows, width, [&](int64_t b, int64_t e) { visits.run(b, e); });
         CHECK(visits.each_once());
-        CHECK(visits.chunks.size() == (rows == many_rows ? 2u : 1u));
+        if (rows == few_rows) CHECK(visits.chunks.size() == 1u);
+        if (rows == many_rows) CHECK(visits.chunks.size() >= 2u);
+        for (const auto& [b, e] : visits.chunks) CHECK(b % (kClaimRowEntries / width) == 0);  // whole claimed grains
     }
 }
 
-TEST_CASE("parallel_claim runs every piece once, and a thread that is held up takes fewer pieces", "[parallel]") {
+TEST_CASE(
+    "parallel_claim runs every index once, in pieces of whole grains that shrink, and a thread that is held up "
+    "does less",
+    "[parallel]") {
     for (const int threads : {1, 2, 3}) {
         const ThreadCountScope scope(threads);
-        for (const int64_t piece : {1, 7, 48}) {
+        for (const int64_t grain : {1, 7, 48}) {
             for (const int64_t n : {0, 1, 5, 100, 1000}) {
                 Visits visits(n);
-                parallel_claim(0, n, piece, [&](int64_t b, int64_t e) { visits.run(b, e); });
-                INFO("threads " << threads << ", piece " << piece << ", n " << n);
+                parallel_claim(0, n, grain, [&](int64_t b, int64_t e) { visits.run(b, e); });
+                INFO("threads " << threads << ", grain " << grain << ", n " << n);
                 CHECK(visits.each_once());
-                CHECK(static_cast<int64_t>(visits.chunks.size()) == (n + piece - 1) / piece);
-                for (const auto& [b, e] : visits.chunks) CHECK((b % piece == 0 && (e == n || e - b == piece)));
+                std::sort(visits.chunks.begin(), visits.chunks.end());
+                for (size_t c = 0; c < visits.chunks.size(); ++c) {
+                    const auto [b, e] = visits.chunks[c];
+                    CHECK((b % grain == 0 && (e == n || e % grain == 0)));
+                    // Claimed front to back, each piece at most what the one before it was.
+                    if (c > 0 && e != n) CHECK(e - b <= visits.chunks[c - 1].second - visits.chunks[c - 1].first);
+                }
+                const int64_t grains = (n + grain - 1) / grain;
+                if (grains > 0) CHECK(visits.chunks.back().second - visits.chunks.back().first <= grain);
             }
         }
     }
-    // 16 pieces on 2 threads, the calling thread held up 200 ms in each piece it takes and the other 1 ms: a fixed
-    // split would give each thread 8; claiming, the other thread takes all but the caller's first one or two.
+    // 64 grains on 2 threads, the calling thread held up 200 ms in each piece it takes and the other 1 ms: a fixed
+    // split would give each thread 32; claiming, the caller takes one piece of 16 (64 / 4) or at most one more.
     const ThreadCountScope scope(2);
     const std::thread::id caller = std::this_thread::get_id();
-    std::atomic<int> on_caller{0};
-    Visits visits(16);
-    parallel_claim(0, 16, 1, [&](int64_t b, int64_t e) {
+    std::atomic<int64_t> on_caller{0};
+    Visits visits(64);
+    parallel_claim(0, 64, 1, [&](int64_t b, int64_t e) {
         const bool held_up = std::this_thread::get_id() == caller;
-        if (held_up) ++on_caller;
+        if (held_up) on_caller += e - b;
         std::this_thread::sleep_for(std::chrono::milliseconds(held_up ? 200 : 1));
         visits.run(b, e);
     });
     CHECK(visits.each_once());
-    CHECK(on_caller.load() <= 2);
+    CHECK(on_caller.load() <= 16 + 12);
 }
