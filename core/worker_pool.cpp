@@ -1,7 +1,7 @@
 // One job at a time: the caller publishes it under a new generation number, each worker w runs chunk w + 1 (if the
 // job has one) and counts down `remaining`, the caller runs chunk 0 and then waits for the count to reach zero.
-// Every worker counts down, the idle ones too, so none is still reading a job when the next one is written. Workers poll
-// for a millisecond before they sleep, since a pass's splits come microseconds apart.
+// Every worker counts down, the idle ones too, so none is still reading a job when the next one is written.
+// Workers poll for a millisecond before they sleep, since a pass's splits come microseconds apart.
 #include "worker_pool.h"
 
 #include <atomic>

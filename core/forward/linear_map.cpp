@@ -40,9 +40,8 @@ Tensor apply_map(const Weights& weights, const LinearParams& map, const Tensor& 
     const Tensor* b = map.bias.empty() ? nullptr : map.bias_optional ? weights.find(map.bias) : &weights.at(map.bias);
     Tensor y = Tensor::uninitialized({x.dim(0), map.n_out});  // (N, out), every column written by one range
     // Split into pieces of whole panels of the gemm (ops/gemm.h), claimed as the threads get to them, shrinking to one
-    // panel at the end (parallel_claim): every output's bits are the same however the columns are split, and whole
-    // panels keep each piece free of partial ones. A fixed half each left the caller waiting for the other thread
-    // in 10% of its time, 16 fixed pieces in 3%.
+    // panel at the end (parallel_claim), so that a thread the VM slows down does less: every output's bits are the
+    // same however the columns are split, and whole panels keep each piece free of partial ones.
     const int64_t grain = linear_map_splits(x.dim(0), map.n_in, map.n_out) ? kGemmPanel : map.n_out;
     parallel_claim(0, map.n_out, std::max<int64_t>(grain, 1), [&](int64_t begin, int64_t end) {
         apply_range(w, b, map, x, begin, end - begin, y);

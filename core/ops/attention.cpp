@@ -38,7 +38,7 @@ void for_each_head_rows(int64_t heads, int64_t rows, int64_t multiply_adds,
         run(0, all);
 }
 
-// out = scores / √D, entry by entry, split by rows of all the heads (by whole heads, 9 heads on 2 threads left one
+// out = scores / √D, entry by entry, split by rows of all the heads (so that 9 heads on 2 threads do not leave one
 // idle for a head); out may be scores itself.
 void scale_into(const Tensor& scores, float d_head, Tensor& out) {
     assert(out.shape == scores.shape);
