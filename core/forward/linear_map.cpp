@@ -3,7 +3,6 @@
 
 #include "ops/gemm.h"
 #include "ops/linear.h"
-#include "ops/non_finite.h"
 #include "parallel.h"
 
 #include <algorithm>
@@ -14,15 +13,16 @@ namespace attnlab {
 
 namespace {
 
-// Outputs [begin, begin + n) of the map's own range, into columns [begin, begin + n) of y.
+// Outputs [begin, begin + n) of the map's own range, into columns [begin, begin + n) of y; their NaN and ±∞ added
+// to *non_finite when it is given.
 void apply_range(const Tensor& w, const Tensor* b, const LinearParams& map, const Tensor& x, int64_t begin, int64_t n,
-                 Tensor& y) {
+                 Tensor& y, int64_t* non_finite) {
     const int64_t first = map.out_begin + begin;
     OutputColumns out(y.data.data() + begin, y.dim(0), n, Eigen::OuterStride<>(y.dim(1)));
     if (map.layout == WeightLayout::out_in)
-        linear_forward(x, w, b, first, n, out);
+        linear_forward(x, w, b, first, n, out, non_finite);
     else
-        linear_in_out_forward(x, w, b, first, n, out);
+        linear_in_out_forward(x, w, b, first, n, out, non_finite);
 }
 
 }  // namespace
@@ -44,8 +44,9 @@ Tensor apply_map(const Weights& weights, const LinearParams& map, const Tensor& 
     // same however the columns are split, and whole panels keep each piece free of partial ones.
     const int64_t grain = linear_map_splits(x.dim(0), map.n_in, map.n_out) ? kGemmPanel : map.n_out;
     parallel_claim(0, map.n_out, std::max<int64_t>(grain, 1), [&](int64_t begin, int64_t end) {
-        apply_range(w, b, map, x, begin, end - begin, y);
-        if (non_finite) *non_finite += count_non_finite_block(y.data.data() + begin, y.dim(0), end - begin, y.dim(1));
+        int64_t piece_non_finite = 0;
+        apply_range(w, b, map, x, begin, end - begin, y, non_finite ? &piece_non_finite : nullptr);
+        if (non_finite) *non_finite += piece_non_finite;
     });
     return y;
 }

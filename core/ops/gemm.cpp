@@ -7,6 +7,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -18,7 +19,9 @@ namespace attnlab {
 
 namespace {
 
-// One register of floats and the four things the micro-kernel does with it.
+constexpr float kFloatMax = std::numeric_limits<float>::max();
+
+// One register of floats and what the micro-kernel does with it.
 #if defined(__AVX512F__)
 struct Lanes {
     using V = __m512;
@@ -28,6 +31,11 @@ struct Lanes {
     static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
     static V broadcast(float s) { return _mm512_set1_ps(s); }
     static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }  // a·b + c, rounded once per lane
+    static V add(V a, V b) { return _mm512_add_ps(a, b); }
+    // Lanes holding NaN or ±∞: those where |v| ≤ FLT_MAX is false.
+    static int64_t non_finite(V v) {
+        return _mm_popcnt_u32(_mm512_cmp_ps_mask(_mm512_abs_ps(v), _mm512_set1_ps(kFloatMax), _CMP_NLE_UQ));
+    }
 };
 constexpr int64_t kDepth = 512;             // K block: a tile's rows of x (8 × 512 floats, 16 KB) stay in L1
 constexpr int64_t kBlockBytes = 512 << 10;  // one K block of packed panels: half of a 1 MB L2
@@ -40,6 +48,12 @@ struct Lanes {
     static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
     static V broadcast(float s) { return _mm256_set1_ps(s); }
     static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+    static V add(V a, V b) { return _mm256_add_ps(a, b); }
+    static int64_t non_finite(V v) {
+        const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v);
+        return _mm_popcnt_u32(static_cast<unsigned>(
+            _mm256_movemask_ps(_mm256_cmp_ps(magnitude, _mm256_set1_ps(kFloatMax), _CMP_NLE_UQ))));
+    }
 };
 constexpr int64_t kDepth = 256;             // K block: a tile's rows of x (4 × 256 floats, 4 KB) stay in L1
 constexpr int64_t kBlockBytes = 256 << 10;  // fits a 256 KB - 1 MB L2
@@ -54,6 +68,8 @@ struct Lanes {
     static void store(float* p, V v) { *p = v.f; }
     static V broadcast(float s) { return {s}; }
     static V fma(V a, V b, V c) { return {std::fma(a.f, b.f, c.f)}; }
+    static V add(V a, V b) { return {a.f + b.f}; }
+    static int64_t non_finite(V v) { return std::abs(v.f) <= kFloatMax ? 0 : 1; }
 };
 constexpr int64_t kDepth = 256;
 constexpr int64_t kBlockBytes = 128 << 10;
@@ -68,12 +84,18 @@ constexpr int64_t kBlockColumns = kBlockPanels * kPanel;
 // With this few rows a panel would be used once or twice after packing: (in, out) weights are then read in place.
 constexpr int64_t kUnpackedRows = 2 * kRows;
 
+// The epilogue (gemm.h) of one whole panel in its last K block: bias (kPanel,) or nullptr.
+struct PanelEpilogue {
+    const float* bias = nullptr;
+    int64_t* non_finite = nullptr;
+};
+
 // y[0 : R, 0 : kPanel] (row stride ldy) = (accumulate ? y : 0) + x[0 : R, 0 : kc] · b[0 : kc, 0 : kPanel], x's rows
-// ldx apart, b's ldb apart. Each output adds its kc products in k order, one fma each, so a K block carried on
-// from the y it left gives the bits of one unbroken chain.
+// ldx apart, b's ldb apart, then the epilogue while the outputs are still in registers. Each output adds its kc
+// products in k order, one fma each, so a K block carried on from the y it left gives the bits of one unbroken chain.
 template <int R>
 void micro_kernel(const float* x, int64_t ldx, const float* b, int64_t ldb, int64_t kc, float* y, int64_t ldy,
-                  bool accumulate) {
+                  bool accumulate, PanelEpilogue epilogue) {
     typename Lanes::V acc[R][kVecs];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
@@ -91,13 +113,43 @@ void micro_kernel(const float* x, int64_t ldx, const float* b, int64_t ldb, int6
             for (int v = 0; v < kVecs; ++v) acc[r][v] = Lanes::fma(xr, w[v], acc[r][v]);
         }
     }
+    if (epilogue.bias) {
+#pragma GCC unroll 8
+        for (int v = 0; v < kVecs; ++v) {
+            const typename Lanes::V bias = Lanes::load(epilogue.bias + v * Lanes::width);
+#pragma GCC unroll 8
+            for (int r = 0; r < R; ++r) acc[r][v] = Lanes::add(acc[r][v], bias);
+        }
+    }
+    if (epilogue.non_finite) {
+        int64_t count = 0;
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
+            for (int v = 0; v < kVecs; ++v) count += Lanes::non_finite(acc[r][v]);
+        *epilogue.non_finite += count;
+    }
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
         for (int v = 0; v < kVecs; ++v) Lanes::store(y + r * ldy + v * Lanes::width, acc[r][v]);
 }
 
-using MicroKernel = void (*)(const float*, int64_t, const float*, int64_t, int64_t, float*, int64_t, bool);
+using MicroKernel = void (*)(const float*, int64_t, const float*, int64_t, int64_t, float*, int64_t, bool,
+                             PanelEpilogue);
+
+// The epilogue on outputs already stored, y (rows, cols) with rows ldy apart; its bias is (cols,).
+void finish_block(float* y, int64_t rows, int64_t cols, int64_t ldy, GemmEpilogue epilogue) {
+    int64_t count = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+        float* row = y + r * ldy;
+        if (epilogue.bias)
+            for (int64_t c = 0; c < cols; ++c) row[c] += epilogue.bias[c];
+        if (epilogue.non_finite)
+            for (int64_t c = 0; c < cols; ++c) count += std::abs(row[c]) <= kFloatMax ? 0 : 1;
+    }
+    if (epilogue.non_finite) *epilogue.non_finite += count;
+}
 
 template <size_t... R>
 constexpr auto micro_kernels(std::index_sequence<R...>) {
@@ -115,9 +167,11 @@ struct TileDepths {
 
 // y[0 : N, 0 : nc] (+)= x[0 : N, 0 : kc] · B for one K block, B in panels kPanel wide: panel p at b + p·panel_stride,
 // its rows ldb apart. A partial last panel is read whole (the caller zero-pads it) and written only where it lies.
-// Row tile t multiplies only the block's first depths.of(t, kc) rows of B.
+// Row tile t multiplies only the block's first depths.of(t, kc) rows of B. `last`: the epilogue of the columns'
+// last K block (its bias (nc,)), or none.
 void multiply_panels(const float* x, int64_t N, int64_t ldx, const float* b, int64_t ldb, int64_t panel_stride,
-                     int64_t kc, int64_t nc, float* y, int64_t ldy, bool accumulate, TileDepths depths = {}) {
+                     int64_t kc, int64_t nc, float* y, int64_t ldy, bool accumulate, GemmEpilogue last,
+                     TileDepths depths = {}) {
     for (int64_t i = 0; i < N; i += kRows) {
         const int64_t rows = std::min(kRows, N - i);
         const MicroKernel kernel = kMicroKernels[static_cast<size_t>(rows - 1)];
@@ -127,15 +181,17 @@ void multiply_panels(const float* x, int64_t N, int64_t ldx, const float* b, int
         for (int64_t j = 0, p = 0; j < nc; j += kPanel, ++p) {
             float* yij = y + i * ldy + j;
             const int64_t width = std::min(kPanel, nc - j);
+            const float* bias = last.bias ? last.bias + j : nullptr;
             if (width == kPanel) {
-                kernel(xi, ldx, b + p * panel_stride, ldb, depth, yij, ldy, accumulate);
+                kernel(xi, ldx, b + p * panel_stride, ldb, depth, yij, ldy, accumulate, {bias, last.non_finite});
                 continue;
             }
             float tile[kRows * kPanel] = {};  // (rows, kPanel): the partial panel's outputs
             if (accumulate)
                 for (int64_t r = 0; r < rows; ++r) std::memcpy(tile + r * kPanel, yij + r * ldy, width * sizeof(float));
-            kernel(xi, ldx, b + p * panel_stride, ldb, depth, tile, kPanel, accumulate);
+            kernel(xi, ldx, b + p * panel_stride, ldb, depth, tile, kPanel, accumulate, {});
             for (int64_t r = 0; r < rows; ++r) std::memcpy(yij + r * ldy, tile + r * kPanel, width * sizeof(float));
+            finish_block(yij, rows, width, ldy, {bias, last.non_finite});  // not the padding's 0 · ∞
         }
     }
 }
@@ -242,12 +298,52 @@ void multiply_row_transposed(const float* x, const float* W, int64_t ldw, int64_
 }
 #endif
 
+#if defined(__AVX512F__)
+// dst[c][r] = src[r][c] for a 16 × 16 block: rows lds apart in src, ldd apart in dst. A float takes two thirds of
+// the shuffles it takes in 8 × 8 blocks, and each row is read a whole 64-byte line at a time.
+void transpose_16x16(const float* src, int64_t lds, float* dst, int64_t ldd) {
+    __m512 r[16], t[16];
+    for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(src + i * lds);
+    for (int i = 0; i < 16; i += 2) {  // within each 128-bit lane, as columns_8x8 does
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {  // r[i + m], lane L: column 4L + m of rows i … i + 3
+        r[i] = _mm512_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int m = 0; m < 4; ++m) {  // lanes (0, 2 | 0, 2) and (1, 3 | 1, 3) of row groups 0 and 1, then 2 and 3
+        t[m] = _mm512_shuffle_f32x4(r[m], r[m + 4], _MM_SHUFFLE(2, 0, 2, 0));
+        t[m + 4] = _mm512_shuffle_f32x4(r[m], r[m + 4], _MM_SHUFFLE(3, 1, 3, 1));
+        t[m + 8] = _mm512_shuffle_f32x4(r[m + 8], r[m + 12], _MM_SHUFFLE(2, 0, 2, 0));
+        t[m + 12] = _mm512_shuffle_f32x4(r[m + 8], r[m + 12], _MM_SHUFFLE(3, 1, 3, 1));
+    }
+    for (int m = 0; m < 4; ++m) {  // columns m, m + 4, m + 8, m + 12: all 16 rows each
+        _mm512_storeu_ps(dst + m * ldd, _mm512_shuffle_f32x4(t[m], t[m + 8], _MM_SHUFFLE(2, 0, 2, 0)));
+        _mm512_storeu_ps(dst + (m + 8) * ldd, _mm512_shuffle_f32x4(t[m], t[m + 8], _MM_SHUFFLE(3, 1, 3, 1)));
+        _mm512_storeu_ps(dst + (m + 4) * ldd, _mm512_shuffle_f32x4(t[m + 4], t[m + 12], _MM_SHUFFLE(2, 0, 2, 0)));
+        _mm512_storeu_ps(dst + (m + 12) * ldd, _mm512_shuffle_f32x4(t[m + 4], t[m + 12], _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+}
+#endif
+
 // The same panels of Wᵀ, W (nc, kc) row-major with rows ldw apart: panel p's row k is W[p·kPanel + 0 .. kPanel][k].
 void pack_out_in(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out) {
     for (int64_t j = 0, p = 0; j < nc; j += kPanel, ++p) {
         float* panel = out + p * kc * kPanel;
         const int64_t width = std::min(kPanel, nc - j);
         int64_t c = 0;  // W's rows j + c … become the panel's columns c …
+#if defined(__AVX512F__)
+        for (; c + 16 <= width; c += 16) {  // 16 × 16 blocks where they fit
+            const float* src = W + (j + c) * ldw;
+            int64_t k = 0;
+            for (; k + 16 <= kc; k += 16) transpose_16x16(src + k, ldw, panel + k * kPanel + c, kPanel);
+            for (; k < kc; ++k)
+                for (int64_t i = 0; i < 16; ++i) panel[k * kPanel + c + i] = src[i * ldw + k];
+        }
+#endif
 #if defined(__AVX2__)
         for (; c + 8 <= width; c += 8) {  // 8 × 8 blocks where they fit
             const float* src = W + (j + c) * ldw;
@@ -269,20 +365,24 @@ void pack_out_in(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out
 enum class Stored { in_out, out_in };  // W (K, n) or W (n, K)
 
 void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n,
-          float* y, int64_t ldy, const int64_t* tile_depth = nullptr) {
+          float* y, int64_t ldy, GemmEpilogue epilogue, const int64_t* tile_depth = nullptr) {
     assert(N >= 0 && K >= 0 && n >= 0 && ldx >= K && ldy >= n && ldw >= (layout == Stored::in_out ? n : K));
+    assert(!tile_depth || (!epilogue.bias && !epilogue.non_finite));  // a skipped tile would miss its epilogue
     if (N == 0 || n == 0) return;
     if (K == 0) {
         for (int64_t i = 0; i < N; ++i) std::fill(y + i * ldy, y + i * ldy + n, 0.0f);
+        finish_block(y, N, n, ldy, epilogue);
         return;
     }
     if (layout == Stored::in_out && N == 1) {  // W's whole rows, front to back
         multiply_row(x, W, ldw, tile_depth ? std::clamp<int64_t>(tile_depth[0], 0, K) : K, n, y);
+        finish_block(y, 1, n, ldy, epilogue);
         return;
     }
 #if defined(__AVX2__)
     if (layout == Stored::out_in && N == 1) {
         multiply_row_transposed(x, W, ldw, K, n, y);
+        finish_block(y, 1, n, ldy, epilogue);
         return;
     }
 #endif
@@ -298,21 +398,24 @@ void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, cons
             const int64_t kc = std::min(kDepth, K - k0);
             const bool accumulate = k0 > 0;
             const TileDepths depths{tile_depth, k0};
+            GemmEpilogue last;  // of columns j0 …, in their last K block
+            if (k0 + kc == K) last = {epilogue.bias ? epilogue.bias + j0 : nullptr, epilogue.non_finite};
             if (unpacked) {  // whole panels straight from W's rows, a partial last one through `packed`
                 const int64_t whole = nc / kPanel * kPanel;
                 const float* w = W + k0 * ldw + j0;
-                multiply_panels(x + k0, N, ldx, w, ldw, kPanel, kc, whole, y + j0, ldy, accumulate, depths);
+                multiply_panels(x + k0, N, ldx, w, ldw, kPanel, kc, whole, y + j0, ldy, accumulate, last, depths);
                 if (whole == nc) continue;
                 pack_in_out(w + whole, ldw, kc, nc - whole, packed);
+                if (last.bias) last.bias += whole;
                 multiply_panels(x + k0, N, ldx, packed, kPanel, kc * kPanel, kc, nc - whole, y + j0 + whole, ldy,
-                                accumulate, depths);
+                                accumulate, last, depths);
                 continue;
             }
             if (layout == Stored::in_out)
                 pack_in_out(W + k0 * ldw + j0, ldw, kc, nc, packed);
             else
                 pack_out_in(W + j0 * ldw + k0, ldw, kc, nc, packed);
-            multiply_panels(x + k0, N, ldx, packed, kPanel, kc * kPanel, kc, nc, y + j0, ldy, accumulate, depths);
+            multiply_panels(x + k0, N, ldx, packed, kPanel, kc * kPanel, kc, nc, y + j0, ldy, accumulate, last, depths);
         }
     }
 }
@@ -320,19 +423,19 @@ void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, cons
 }  // namespace
 
 void gemm_in_out(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
-                 int64_t ldy) {
-    gemm(Stored::in_out, x, N, K, ldx, W, ldw, n, y, ldy);
+                 int64_t ldy, GemmEpilogue epilogue) {
+    gemm(Stored::in_out, x, N, K, ldx, W, ldw, n, y, ldy, epilogue);
 }
 
 void gemm_out_in(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
-                 int64_t ldy) {
-    gemm(Stored::out_in, x, N, K, ldx, W, ldw, n, y, ldy);
+                 int64_t ldy, GemmEpilogue epilogue) {
+    gemm(Stored::out_in, x, N, K, ldx, W, ldw, n, y, ldy, epilogue);
 }
 
 void gemm_in_out_to_depth(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n,
                           float* y, int64_t ldy, const int64_t* tile_depth) {
     assert(tile_depth);
-    gemm(Stored::in_out, x, N, K, ldx, W, ldw, n, y, ldy, tile_depth);
+    gemm(Stored::in_out, x, N, K, ldx, W, ldw, n, y, ldy, {}, tile_depth);
 }
 
 }  // namespace attnlab

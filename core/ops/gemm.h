@@ -31,10 +31,17 @@ inline constexpr int64_t kGemmPanel = 8;
 inline constexpr int64_t kGemmRows = 4;
 #endif
 
-// y (N, n) = x (N, K) · W (K, n). x row stride ldx ≥ K, W row stride ldw ≥ n, y row stride ldy ≥ n.
-// Overwrites y[i][0 : n]; the rest of each y row is left alone.
+// What is done to each output once its chain is complete, before it leaves the registers (so a linear map's bias
+// and its count of non-finite outputs cost no second pass over y).
+struct GemmEpilogue {
+    const float* bias = nullptr;    // (n,) or nullptr: y[i][j] = chain + bias[j], rounded once, as y += b after it
+    int64_t* non_finite = nullptr;  // or nullptr: adds how many of the outputs written are NaN or ±∞ (bias included)
+};
+
+// y (N, n) = x (N, K) · W (K, n), then the epilogue. x row stride ldx ≥ K, W row stride ldw ≥ n, y row stride
+// ldy ≥ n. Overwrites y[i][0 : n]; the rest of each y row is left alone.
 void gemm_in_out(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
-                 int64_t ldy);
+                 int64_t ldy, GemmEpilogue epilogue = {});
 
 // gemm_in_out with each tile of kGemmRows rows of x (rows t·kGemmRows … of tile t) multiplying only k < tile_depth[t]
 // (tile_depth: (⌈N / kGemmRows⌉,)): each output's fma chain stops there. It equals gemm_in_out's output bit for bit
@@ -44,6 +51,6 @@ void gemm_in_out_to_depth(const float* x, int64_t N, int64_t K, int64_t ldx, con
 
 // y (N, n) = x (N, K) · Wᵀ, W (n, K) with row stride ldw ≥ K. Otherwise as gemm_in_out.
 void gemm_out_in(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
-                 int64_t ldy);
+                 int64_t ldy, GemmEpilogue epilogue = {});
 
 }  // namespace attnlab

@@ -16,16 +16,13 @@ OutputColumns whole(Tensor& y) {
 }  // namespace
 
 void linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin, int64_t n_out,
-                    OutputColumns y) {
+                    OutputColumns y, int64_t* non_finite) {
     assert(weight.rank() == 2 && x.rank() == 2 && x.dim(1) == weight.dim(1));
     assert(row_begin >= 0 && row_begin + n_out <= weight.dim(0) && y.rows() == x.dim(0) && y.cols() == n_out);
+    assert(!bias || (bias->rank() == 1 && row_begin + n_out <= bias->dim(0)));
     const int64_t n_in = weight.dim(1);
     gemm_out_in(x.data.data(), x.dim(0), n_in, n_in, weight.data.data() + row_begin * n_in, n_in, n_out, y.data(),
-                y.outerStride());
-    if (bias) {
-        assert(bias->rank() == 1 && row_begin + n_out <= bias->dim(0));
-        y.rowwise() += ConstRowVecMap(bias->data.data() + row_begin, n_out);
-    }
+                y.outerStride(), {bias ? bias->data.data() + row_begin : nullptr, non_finite});
 }
 
 Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin, int64_t n_out) {
@@ -36,16 +33,13 @@ Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias,
 }
 
 void linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin, int64_t n_out,
-                           OutputColumns y) {
+                           OutputColumns y, int64_t* non_finite) {
     assert(weight.rank() == 2 && x.rank() == 2 && x.dim(1) == weight.dim(0));
     assert(col_begin >= 0 && n_out >= 0 && col_begin + n_out <= weight.dim(1) && y.rows() == x.dim(0) &&
            y.cols() == n_out);
+    assert(!bias || (bias->rank() == 1 && col_begin + n_out <= bias->dim(0)));
     gemm_in_out(x.data.data(), x.dim(0), x.dim(1), x.dim(1), weight.data.data() + col_begin, weight.dim(1), n_out,
-                y.data(), y.outerStride());
-    if (bias) {
-        assert(bias->rank() == 1 && col_begin + n_out <= bias->dim(0));
-        y.rowwise() += ConstRowVecMap(bias->data.data() + col_begin, n_out);
-    }
+                y.data(), y.outerStride(), {bias ? bias->data.data() + col_begin : nullptr, non_finite});
 }
 
 Tensor linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin,

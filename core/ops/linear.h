@@ -14,14 +14,15 @@ using OutputColumns = Eigen::Map<Mat, 0, Eigen::OuterStride<>>;
 // Returns (N, n_out). n_out < 0 means all rows. A packed in_proj (3C, C) is read a third at a time.
 Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin = 0,
                       int64_t n_out = -1);
+// Into y (N, n_out); with non_finite, adds to it how many outputs are NaN or ±∞ (counted as they are written).
 void linear_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t row_begin, int64_t n_out,
-                    OutputColumns y);  // y (N, n_out)
+                    OutputColumns y, int64_t* non_finite = nullptr);
 
 // x (N, in), columns [col_begin, col_begin + n_out) of W (in, ·), read in place (not transposed),
 // bias entries of the same range. Returns (N, n_out). A packed c_attn (C, 3C) is read a third at a time.
 Tensor linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin,
                              int64_t n_out);
 void linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin, int64_t n_out,
-                           OutputColumns y);  // y (N, n_out)
+                           OutputColumns y, int64_t* non_finite = nullptr);  // as linear_forward's
 
 }  // namespace attnlab

@@ -82,20 +82,21 @@ Verdict check(const Problem& p, int64_t r0, int64_t r1, int64_t c0, int64_t c1) 
     return v;
 }
 
+struct Shape3 {
+    int64_t N, K, n, x_gap, w_gap;
+};
+// N = 1 and a few rows (W read in place), N past one and two row blocks, n not a multiple of the panel and
+// wider than one column block, K = 1, K just past one K block, K = 3072 (GPT-2's FFN down map), strided x.
+const Shape3 kShapes[] = {{1, 1, 1, 0, 0},      {1, 768, 200, 0, 0},  {3, 1, 97, 5, 2},       {5, 33, 7, 0, 0},
+                          {8, 257, 49, 1, 3},   {13, 64, 1000, 7, 0}, {17, 100, 96, 0, 11},   {19, 3072, 61, 2, 1},
+                          {64, 300, 545, 9, 4}, {70, 513, 130, 0, 0}, {2, 3072, 100, 768, 0}, {1, 37, 75, 3, 5}};
+
 }  // namespace
 
 TEST_CASE("gemm gives each output the in-order fma chain, bit for bit, at every shape", "[ops][gemm]") {
-    struct Shape3 {
-        int64_t N, K, n, x_gap, w_gap;
-    };
-    // N = 1 and a few rows (W read in place), N past one and two row blocks, n not a multiple of the panel and
-    // wider than one column block, K = 1, K just past one K block, K = 3072 (GPT-2's FFN down map), strided x.
-    const Shape3 shapes[] = {{1, 1, 1, 0, 0},      {1, 768, 200, 0, 0},  {3, 1, 97, 5, 2},       {5, 33, 7, 0, 0},
-                             {8, 257, 49, 1, 3},   {13, 64, 1000, 7, 0}, {17, 100, 96, 0, 11},   {19, 3072, 61, 2, 1},
-                             {64, 300, 545, 9, 4}, {70, 513, 130, 0, 0}, {2, 3072, 100, 768, 0}, {1, 37, 75, 3, 5}};
     uint32_t seed = 1;
     for (const Layout layout : {Layout::in_out, Layout::out_in}) {
-        for (const Shape3& s : shapes) {
+        for (const Shape3& s : kShapes) {
             const Problem p = make_problem(layout, s.N, s.K, s.n, s.x_gap, s.w_gap, seed++);
             INFO((layout == Layout::in_out ? "in_out" : "out_in") << " N " << s.N << " K " << s.K << " n " << s.n);
             const Verdict v = check(p, 0, s.N, 0, s.n);
@@ -200,4 +201,75 @@ TEST_CASE("linear maps add the bias to the gemm's bits, for both weight layouts"
         }
     }
     CHECK(differing == 0);
+}
+
+TEST_CASE("gemm's epilogue adds the bias with one rounding and counts the NaN and ±∞ it stores, not the padding's",
+          "[ops][gemm]") {
+    uint32_t seed = 100;
+    std::vector<Shape3> shapes(std::begin(kShapes), std::end(kShapes));
+    shapes.push_back({6, 0, 50, 0, 0});  // K = 0: the bias alone
+    for (const Layout layout : {Layout::in_out, Layout::out_in}) {
+        for (const Shape3& s : shapes) {
+            Problem p = make_problem(layout, s.N, s.K, s.n, s.x_gap, s.w_gap, seed++);
+            INFO((layout == Layout::in_out ? "in_out" : "out_in") << " N " << s.N << " K " << s.K << " n " << s.n);
+            // Row 0 meets +∞ (±∞ or NaN in every output, and 0·∞ in a zero-padded column if it were counted), the
+            // last row a NaN; a bias of 3e38 overflows some finite chains, and the last column's −∞ every row.
+            if (s.K > 0) {
+                p.x[0] = INFINITY;
+                if (s.N > 1) p.x[static_cast<size_t>((s.N - 1) * p.ldx + s.K / 2)] = NAN;
+            }
+            std::vector<float> bias(static_cast<size_t>(s.n));
+            std::mt19937 rng(seed);
+            std::normal_distribution<float> normal;
+            for (int64_t j = 0; j < s.n; ++j) bias[static_cast<size_t>(j)] = j % 7 == 3 ? 3e38f : normal(rng);
+            if (s.n > 1) bias.back() = -INFINITY;
+            for (int64_t i = 0; i < s.N; ++i)  // a chain near FLT_MAX that the bias then overflows
+                if (s.K > 0 && i % 5 == 2)
+                    p.x[static_cast<size_t>(i * p.ldx)] = 3e38f / (std::abs(w_at(p, 0, 3)) + 1e-3f);
+
+            const int64_t ldy = s.n + 2;
+            std::vector<float> y(static_cast<size_t>(s.N * ldy), 7.0f);
+            int64_t counted = 0;
+            const GemmEpilogue epilogue{bias.data(), &counted};
+            if (layout == Layout::in_out)
+                gemm_in_out(p.x.data(), s.N, s.K, p.ldx, p.W.data(), p.ldw, s.n, y.data(), ldy, epilogue);
+            else
+                gemm_out_in(p.x.data(), s.N, s.K, p.ldx, p.W.data(), p.ldw, s.n, y.data(), ldy, epilogue);
+
+            int64_t differing = 0, expected_count = 0, gap_touched = 0;
+            for (int64_t i = 0; i < s.N; ++i) {
+                for (int64_t j = 0; j < s.n; ++j) {
+                    const float want = reference(p, i, j) + bias[static_cast<size_t>(j)];
+                    const float got = y[static_cast<size_t>(i * ldy + j)];
+                    expected_count += std::isfinite(want) ? 0 : 1;
+                    differing += std::isnan(want) ? !std::isnan(got) : bits(got) != bits(want);
+                }
+                for (int64_t j = s.n; j < ldy; ++j) gap_touched += y[static_cast<size_t>(i * ldy + j)] != 7.0f;
+            }
+            CHECK(differing == 0);
+            CHECK(gap_touched == 0);
+            CHECK(expected_count > 0);
+            CHECK(counted == expected_count);
+        }
+    }
+}
+
+TEST_CASE("linear maps count the NaN and ±∞ of what they write, with the bias added", "[ops][gemm]") {
+    const auto filled = [](Shape shape, float value) {
+        Tensor t(std::move(shape));
+        std::fill(t.data.begin(), t.data.end(), value);
+        return t;
+    };
+    Tensor x = filled({9, 40}, 0.5f), b = filled({70}, 0.0f);  // every output 20 before the bias
+    const Tensor w = filled({70, 40}, 1.0f), w_in_out = filled({40, 70}, 1.0f);
+    b.data[12] = 3.4e38f;   // finite: 20 + 3.4e38 rounds to 3.4e38
+    b.data[13] = INFINITY;  // column 3 of the outputs [10, 60): one in each of the 9 rows
+    x.data[40 + 5] = NAN;   // row 1: all 50 outputs
+    Tensor y({9, 50});
+    const OutputColumns out(y.data.data(), 9, 50, Eigen::OuterStride<>(50));
+    int64_t counted = 0, counted_in_out = 0;
+    linear_forward(x, w, &b, 10, 50, out, &counted);
+    CHECK(counted == 50 + 8);
+    linear_in_out_forward(x, w_in_out, &b, 10, 50, out, &counted_in_out);
+    CHECK(counted_in_out == 50 + 8);
 }
