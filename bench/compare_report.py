@@ -33,6 +33,12 @@ def fastest_threads(rows, key="median_ms"):
     return best, by_threads[best]
 
 
+def threads_label(threads, rows):
+    """PyTorch's own thread count and, when its runs recorded it, OpenBLAS's: '1; OpenBLAS 2'."""
+    blas = sorted({r["blas_threads"] for r in rows if r.get("blas_threads")})
+    return f"{threads}; OpenBLAS {'/'.join(map(str, blas))}" if blas else f"{threads}"
+
+
 def machine_line(threads, rounds):
     e = os.environ
     return (f"{datetime.date.today().isoformat()}, attnlab {e['COMPARE_COMMIT']}: {e['COMPARE_CPU']}, "

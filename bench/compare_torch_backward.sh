@@ -3,11 +3,12 @@
 # attnlab's backward (attnlab-cli bench --backward: BackwardPass::create and run_all of the next-token loss on the
 # traced forward pass run to its end, the forward not included; every step's and parameter's gradient kept), PyTorch's
 # loss.backward() of the same loss (bench/torch_gpt2.py --backward: the untraced forward recording autograd, every
-# parameter requiring its gradient; the faster of 1 and 2 threads), the GEMM bound of the backward (attnlab-cli bench
-# --gemm-bound --backward: for each forward product C = A·B, dA = dC·Bᵀ and dB = Aᵀ·dC as sgemm over the threads,
-# and the forward's products timed in the same run), the same for forward + backward, each process's peak resident
-# memory (mapped weights included) and the ratios; then the largest relative difference between attnlab's and
-# PyTorch's parameter gradients on the same CHECK_TOKENS ids (attnlab-cli grad against torch_gpt2.py --check-grads).
+# parameter requiring its gradient; the faster of 1 and 2 intra-op threads; OpenBLAS multiplies on every core either
+# way), the GEMM bound of the backward (attnlab-cli bench --gemm-bound --backward: for each forward product C = A·B,
+# dA = dC·Bᵀ and dB = Aᵀ·dC as sgemm over the threads, and the forward's products timed in the same run), the same for
+# forward + backward, each process's peak resident memory (mapped weights included) and the ratios; then the largest
+# relative difference between attnlab's and PyTorch's parameter gradients on the same CHECK_TOKENS ids (attnlab-cli grad
+# against torch_gpt2.py --check-grads).
 #   bench/compare_torch_backward.sh [CLI] [SCRATCH]   SCRATCH is the GPT-2 small-sized folder (default
 #                                                      /tmp/attnlab-gpt2-124m, as compare_torch_scale.sh's DIR),
 #                                                      written by tests/golden/make_hf_golden.py --gpt2-124m if missing
@@ -49,14 +50,14 @@ machine_facts
 report "$tokens" "$rounds" <<'PY'
 import sys
 
-from compare_report import bound_kernels_line, fastest_threads, machine_line, mb, median, ms, runs
+from compare_report import bound_kernels_line, fastest_threads, machine_line, mb, median, ms, runs, threads_label
 
 tokens, rounds = sys.argv[1:]
 ours, bound = runs("attnlab"), runs("bound")
 n_best, theirs = fastest_threads(runs("torch"), "backward_median_ms")
 print(machine_line(ours[0]["threads"], rounds))
 print()
-print(f"| GPT-2 small, {tokens} tokens, next-token loss | attnlab | PyTorch ({n_best} thread{'s' if n_best > 1 else ''}) "
+print(f"| GPT-2 small, {tokens} tokens, next-token loss | attnlab | PyTorch (threads: {threads_label(n_best, theirs)}) "
       "| speed-up (PyTorch ÷ attnlab) | GEMM bound (GFLOP/s) | attnlab ÷ bound | PyTorch ÷ bound |")
 print("|---|---|---|---|---|---|---|")
 fwd_bound = median(bound, "forward_bound_ms")

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Random-weight Hugging Face folders shaped like SmolLM2-135M (llama, F32, one file) and Qwen2.5-0.5B (qwen2,
-# BF16, two shards), measured one after the other on this machine, as one markdown table: the time attnlab takes
-# to open each (attnlab-cli bench's in-process open: map, widen BF16 to F32, check every value finite; the first
-# open after the weight files were dropped from the page cache, and the median of OPENS in that process), attnlab's
-# traced forward pass of TOKENS random ids (attnlab-cli bench), PyTorch's untraced one (bench/torch_llama.py,
-# the faster of 1 and 2 threads), the GEMM bound of the pass (attnlab-cli bench --gemm-bound), each process's
-# peak resident memory (mapped weights included) and the ratios; then the largest difference between the two
-# implementations' logits on the same 64 ids (attnlab-cli trace against bench/torch_llama.py --check).
+# Random-weight Hugging Face folders shaped like SmolLM2-135M (llama, F32, one file) and Qwen2.5-0.5B (qwen2, BF16, two
+# shards), measured one after the other on this machine, as one markdown table: the time attnlab takes to open each
+# (attnlab-cli bench's in-process open: map, widen BF16 to F32, check every value finite; the first open after the
+# weight files were dropped from the page cache, and the median of OPENS in that process), attnlab's traced forward pass
+# of TOKENS random ids (attnlab-cli bench), PyTorch's untraced one (bench/torch_llama.py, the faster of 1 and 2 intra-op
+# threads; OpenBLAS multiplies on every core either way), the GEMM bound of the pass (attnlab-cli bench --gemm-bound),
+# each process's peak resident memory (mapped weights included) and the ratios; then the largest difference between the
+# two implementations' logits on the same 64 ids (attnlab-cli trace against bench/torch_llama.py --check).
 #   bench/compare_torch_llama.sh [CLI] [SCRATCH]   SCRATCH (default /tmp/attnlab-llama-bench) holds the folders
 #                                                   smollm2-135m and qwen2.5-0.5b, written by
 #                                                   tests/golden/make_hf_llama_golden.py --write-bench if missing
@@ -64,14 +64,14 @@ machine_facts
 report "$shapes" "$tokens" "$rounds" "$opens" "$check_tokens" <<'PY'
 import sys
 
-from compare_report import bound_kernels_line, fastest_threads, machine_line, mb, median, ms, runs
+from compare_report import bound_kernels_line, fastest_threads, machine_line, mb, median, ms, runs, threads_label
 
 shapes, tokens, rounds, opens, check_tokens = sys.argv[1:]
 names = {"smollm2-135m": "SmolLM2-135M shape, F32", "qwen2.5-0.5b": "Qwen2.5-0.5B shape, BF16, 2 shards"}
 print(machine_line(runs(f"attnlab-{shapes.split()[0]}")[0]["threads"], rounds))
 print()
 print(f"| model | attnlab open: cold, warm (goal < 2 s) | PyTorch open | attnlab traced, {tokens} tokens "
-      "| PyTorch untraced (threads) | speed-up (goal ≥ 1.5×) | GEMM bound (GFLOP/s) | attnlab ÷ bound "
+      "| PyTorch untraced (threads: its own; OpenBLAS's) | speed-up (goal ≥ 1.5×) | GEMM bound (GFLOP/s) | attnlab ÷ bound "
       "| attnlab peak RSS | PyTorch peak RSS |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 checks = []
@@ -80,7 +80,7 @@ for shape in shapes.split():
     n_best, theirs = fastest_threads(runs(f"torch-{shape}"))
     a, p, b = median(ours, "median_ms"), median(theirs, "median_ms"), median(bound, "bound_ms")
     print(f"| {names.get(shape, shape)} | {ms(median(opened, 'open_first_ms'))}, {ms(median(opened, 'open_median_ms'))} "
-          f"| {ms(median(theirs, 'open_median_ms'))} | {ms(a)} | {ms(p)} ({n_best}) | {p / a:.2f}× "
+          f"| {ms(median(theirs, 'open_median_ms'))} | {ms(a)} | {ms(p)} ({threads_label(n_best, theirs)}) | {p / a:.2f}× "
           f"| {ms(b)} ({median(bound, 'gflops'):.0f}) | {a / b:.2f}× | {mb(max(r['peak_rss_mb'] for r in ours))} "
           f"| {mb(max(r['peak_rss_mb'] for r in theirs))} |")
     c = runs(f"check-{shape}")[0]

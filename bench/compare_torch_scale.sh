@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# GPT-2 small at 64, 256 and 1024 tokens, measured one after the other on this machine, as one markdown table:
-# attnlab's traced forward pass (attnlab-cli bench: every step computed, the on-demand stages dropped after use),
-# PyTorch's untraced one (bench/torch_gpt2.py, the faster of 1 and 2 threads), the GEMM bound (attnlab-cli bench
-# --gemm-bound: every product of the pass as sgemm over the threads), each process's peak resident memory (mapped
-# weights included), and the ratios; then
-# the paper-base preset, 32+32 tokens traced, against its own GEMM bound.
+# GPT-2 small at 64, 256 and 1024 tokens, measured one after the other on this machine, as one markdown table: attnlab's
+# traced forward pass (attnlab-cli bench: every step computed, the on-demand stages dropped after use), PyTorch's
+# untraced one (bench/torch_gpt2.py, the faster of 1 and 2 intra-op threads; OpenBLAS multiplies on every core either
+# way), the GEMM bound (attnlab-cli bench --gemm-bound: every product of the pass as sgemm over the threads), each
+# process's peak resident memory (mapped weights included), and the ratios; then the paper-base preset, 32+32 tokens
+# traced, against its own GEMM bound.
 #   bench/compare_torch_scale.sh [CLI] [DIR]   DIR defaults to /tmp/attnlab-gpt2-124m, written by
 #                                               tests/golden/make_hf_golden.py --gpt2-124m if missing
 # ROUNDS=N (default 1) repeats each length's runs N times, alternating the tools, and reports the medians;
@@ -41,12 +41,12 @@ machine_facts
 report "$lengths" "$rounds" <<'PY'
 import sys
 
-from compare_report import bound_kernels_line, fastest_threads, machine_line, mb, median, ms, runs
+from compare_report import bound_kernels_line, fastest_threads, machine_line, mb, median, ms, runs, threads_label
 
 lengths, rounds = sys.argv[1:]
 print(machine_line(runs(f"attnlab-{lengths.split()[0]}")[0]["threads"], rounds))
 print()
-print("| tokens | attnlab traced | PyTorch untraced (threads) | speed-up (goal ≥ 1.5×) | GEMM bound (GFLOP/s) "
+print("| tokens | attnlab traced | PyTorch untraced (threads: its own; OpenBLAS's) | speed-up (goal ≥ 1.5×) | GEMM bound (GFLOP/s) "
       "| attnlab ÷ bound (goal ≤ 1.5×) | attnlab peak RSS | PyTorch peak RSS |")
 print("|---|---|---|---|---|---|---|---|")
 for t in lengths.split():
@@ -55,7 +55,7 @@ for t in lengths.split():
     n_best, theirs = fastest_threads(runs(f"torch-{t}"))  # the faster thread count, by the median over rounds
     p = median(theirs, "median_ms")
     b = median(bound, "bound_ms")
-    print(f"| {t} | {ms(a)} | {ms(p)} ({n_best}) | {p / a:.2f}× | {ms(b)} ({median(bound, 'gflops'):.0f}) "
+    print(f"| {t} | {ms(a)} | {ms(p)} ({threads_label(n_best, theirs)}) | {p / a:.2f}× | {ms(b)} ({median(bound, 'gflops'):.0f}) "
           f"| {a / b:.2f}× | {mb(max(r['peak_rss_mb'] for r in ours))} "
           f"| {mb(max(r['peak_rss_mb'] for r in theirs))} |")
 ours, bound = runs("attnlab-base"), runs("bound-base")

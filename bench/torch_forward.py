@@ -18,6 +18,8 @@ import time
 import torch
 import torch.nn as nn
 
+from blas_threads import openblas_threads
+
 D_MODEL, N_HEADS, N_LAYERS, D_FF = 512, 8, 6, 2048
 
 
@@ -81,7 +83,7 @@ def main():
 
     print(json.dumps({
         "impl": "torch", "torch_version": torch.__version__,
-        "threads": torch.get_num_threads(),
+        "threads": torch.get_num_threads(), "blas_threads": openblas_threads(),
         "median_ms": round(statistics.median(times), 3),
         "min_ms": round(min(times), 3), "reps": args.reps,
         "src_len": args.src_len, "tgt_len": args.tgt_len, "vocab": args.vocab,

@@ -38,6 +38,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from blas_threads import openblas_threads
+
 
 def read_safetensors(path):
     """name -> F32 tensor viewing the mapped file at path, and the file's __metadata__."""
@@ -196,7 +198,7 @@ def main():
     if args.backward:
         fwd, bwd, both, loss = time_backward(config, weights, ids, args.reps)
         print(json.dumps({"impl": "torch " + torch.__version__, "pass": "backward", "tgt_len": args.tgt_len,
-                          "reps": args.reps, "threads": torch.get_num_threads(), "loss": "next-token",
+                          "reps": args.reps, "threads": torch.get_num_threads(), "blas_threads": openblas_threads(), "loss": "next-token",
                           "loss_value": loss, "median_ms": statistics.median(fwd), "min_ms": min(fwd),
                           "backward_median_ms": statistics.median(bwd), "backward_min_ms": min(bwd),
                           "forward_backward_median_ms": statistics.median(both),
@@ -211,7 +213,7 @@ def main():
             if r >= 2:
                 ms.append((time.perf_counter() - t0) * 1e3)
     print(json.dumps({"impl": "torch " + torch.__version__, "tgt_len": args.tgt_len, "reps": args.reps,
-                      "threads": torch.get_num_threads(), "median_ms": statistics.median(ms), "min_ms": min(ms),
+                      "threads": torch.get_num_threads(), "blas_threads": openblas_threads(), "median_ms": statistics.median(ms), "min_ms": min(ms),
                       "open_median_ms": statistics.median(open_ms),
                       "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 

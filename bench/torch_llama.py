@@ -33,6 +33,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from blas_threads import openblas_threads
+
 
 def read_safetensors(path, as_float32=True):
     """name -> float32 tensor of the file at path (F32: a view of the mapping; BF16 / F16: a widened copy),
@@ -223,7 +225,7 @@ def main():
             if r >= 2:
                 ms.append((time.perf_counter() - t0) * 1e3)
     print(json.dumps({"impl": "torch " + torch.__version__, "tgt_len": args.tgt_len, "reps": args.reps,
-                      "threads": torch.get_num_threads(), "median_ms": statistics.median(ms), "min_ms": min(ms),
+                      "threads": torch.get_num_threads(), "blas_threads": openblas_threads(), "median_ms": statistics.median(ms), "min_ms": min(ms),
                       "open_median_ms": statistics.median(open_ms),
                       "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 

@@ -24,6 +24,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from blas_threads import openblas_threads
+
 D_MODEL, N_HEADS, N_LAYERS, D_FF = 64, 4, 2, 256
 PAD, SOS, EOS, FIRST_WORD = 0, 1, 2, 4
 
@@ -128,7 +130,7 @@ def main():
 
     print(json.dumps({
         "impl": "torch", "torch_version": torch.__version__,
-        "threads": torch.get_num_threads(), "batch": B,
+        "threads": torch.get_num_threads(), "blas_threads": openblas_threads(), "batch": B,
         "median_ms": round(statistics.median(times), 3),
         "min_ms": round(min(times), 3),
         "steps_per_s": round(args.steps / total_s, 2),
