@@ -24,6 +24,7 @@ Retention retention_of(const StepId& id) {
 
 bool finite_from_finite(const StepId& id) {
     if (id.kind == StepKind::probs) return true;
+    if (id.kind == StepKind::ffn && id.part == FfnPart::activation) return true;
     if (id.kind != StepKind::attention) return false;
     return id.stage == AttentionStage::scaled || id.stage == AttentionStage::masked ||
            id.stage == AttentionStage::weights || id.stage == AttentionStage::concat;

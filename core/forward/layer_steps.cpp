@@ -77,7 +77,9 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
                               {},
                               "",
                               [](const StepContext& ctx) {
-                                  return StepOutput{elementwise_sum(ctx.input(0), ctx.input(1)), {}};
+                                  int64_t non_finite = 0;
+                                  Tensor y = elementwise_sum(ctx.input(0), ctx.input(1), &non_finite);
+                                  return StepOutput{std::move(y), {}, non_finite};
                               },
                               [](const BackwardContext& b) {
                                   return InputGrads{b.d_output, b.d_output};
@@ -134,8 +136,9 @@ std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams
                                    "",
                                    [](const StepContext& ctx) {
                                        Tensor h = own_first_input(ctx);  // (N, F): a's array, on demand
-                                       multiply_in_place(h, ctx.input(1));
-                                       return StepOutput{std::move(h), {}};
+                                       int64_t non_finite = 0;
+                                       multiply_in_place(h, ctx.input(1), &non_finite);
+                                       return StepOutput{std::move(h), {}, non_finite};
                                    },
                                    [](const BackwardContext& b) {  // dL/da = dh ⊙ u, dL/du = dh ⊙ a
                                        Tensor da(b.d_output.shape), du(b.d_output.shape);  // (N, F)

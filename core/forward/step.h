@@ -82,9 +82,10 @@ Retention retention_of(const StepId& id);
 
 // Whether a step's output holds no NaN or ±∞ (as TraceEntry::non_finite counts them) whenever its inputs hold
 // none: ÷√D (a factor ≤ 1), the mask (the −∞ it writes are not counted), softmax (every entry in [0, 1]: the
-// attention weights and the output probabilities) and the merge of the heads (the same numbers, moved). The stepper
-// counts their outputs only when an input is not finite: three (H, Tq, Tk) passes less per attention, and one
-// (N, V) pass less at the end (256 × 151,936 floats for a Qwen2.5 shape).
+// attention weights and the output probabilities), the merge of the heads (the same numbers, moved) and the FFN's
+// activation (|act(x)| ≤ |x| for ReLU, GELU and SiLU, their exp and tanh saturating rather than overflowing). The
+// stepper counts their outputs only when an input is not finite: three (H, Tq, Tk) passes less per attention, one
+// (N, F) per FFN, and one (N, V) pass less at the end (256 × 151,936 floats for a Qwen2.5 shape).
 bool finite_from_finite(const StepId& id);
 
 // Gradients of the parameters, summed over every step that reads them (a tied embedding gets both of its uses).

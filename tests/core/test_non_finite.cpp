@@ -2,6 +2,8 @@
 // that holds any is the one reported, the −∞ a mask writes is not counted, and edits that
 // make the values finite again clear the flag.
 #include "forward/linear_map.h"
+#include "ops/activation.h"
+#include "ops/elementwise.h"
 #include "ops/non_finite.h"
 #include "parallel.h"
 #include "test_support.h"
@@ -297,4 +299,72 @@ TEST_CASE("stages not counted because their inputs are finite hold what a count 
     require_counts_are_plain(s);
     REQUIRE(s.set_tgt_ids({1, 6, 11, 9, 3}));
     require_counts_are_plain(s);
+}
+
+TEST_CASE("a gated FFN's stages count what a plain count finds, the activation only when its input is not finite",
+          "[non_finite]") {
+    ModelConfig c = small_config();  // a llama: decoder-only, RMSNorm, rotary, SwiGLU
+    c.family = Family::llama;
+    c.arch = Arch::decoder_only;
+    c.n_encoder_layers = 0;
+    c.positional = Positional::rotary;
+    c.gated_ffn = true;
+    c.activation = Activation::silu;
+    c.norm = NormKind::rms_norm;
+    Stepper s = make_stepper(c);
+    s.run_all();
+    require_counts_are_plain(s);
+    // W_gate ±3e38: the gate overflows to ±∞, silu turns −∞ into NaN, and the product and the residual add follow.
+    const std::string gate = "decoder.layers.0.ffn.gate";
+    const std::string gate_weight = s.step(*s.find(gate)).params.front();
+    for (int64_t k = 0; k < 16; ++k) REQUIRE(s.set_weight_value(gate_weight, k, k % 2 ? kHuge : -kHuge));
+    CHECK(s.entry(gate)->non_finite > 0);
+    CHECK(s.entry("decoder.layers.0.ffn.activation")->non_finite > 0);
+    CHECK(s.entry("decoder.layers.0.ffn.gated")->non_finite > 0);
+    require_counts_are_plain(s);
+}
+
+TEST_CASE("every activation of a finite value is finite, down to ±FLT_MAX", "[non_finite]") {
+    // The stepper does not count an activation's output when its input is finite (finite_from_finite): exp, erf,
+    // tanh and x³ overflow or saturate here, and the results must not become ±∞ or NaN.
+    const float max = std::numeric_limits<float>::max();
+    const std::vector<float> extremes = {0.0f,  -0.0f,  1e-40f, -1e-40f, 1.0f, -1.0f, 88.0f, -88.0f,
+                                         89.0f, -89.0f, 100.0f, -100.0f, 1e4f, -1e4f, 1e13f, -1e13f,
+                                         1e20f, -1e20f, 1e30f,  -1e30f,  max,  -max,  3e38f, -3e38f};
+    Tensor x({3, 40});  // every extreme at several offsets in a row, so vector and scalar tails both meet them
+    for (size_t i = 0; i < x.data.size(); ++i) x.data[i] = extremes[i % extremes.size()];
+    for (const Activation kind : {Activation::relu, Activation::gelu, Activation::gelu_tanh, Activation::silu}) {
+        const Tensor y = activation_forward(x, kind);
+        INFO(to_string(kind));
+        CHECK(count_if(y, [](float v) { return !std::isfinite(v); }) == 0);
+    }
+}
+
+TEST_CASE("the residual add and the gated product count the NaN and ±∞ they write, on any number of threads",
+          "[non_finite]") {
+    // (600, 512): past the size from which the entries are split between the threads.
+    Tensor a = random_tensor({600, 512}, 31), b = random_tensor({600, 512}, 32);
+    for (size_t i = 0; i < a.data.size(); i += 997) a.data[i] = b.data[i] = kHuge;  // 6e38 and 9e76: +∞
+    for (size_t i = 5; i < a.data.size(); i += 4001) a.data[i] = std::numeric_limits<float>::quiet_NaN();
+    const int threads_before = thread_count();
+    for (const int threads : {1, 2, 3}) {
+        set_thread_count(threads);
+        INFO("threads " << threads);
+        int64_t sum_count = -1, product_count = -1;
+        const Tensor sum = elementwise_sum(a, b, &sum_count);
+        Tensor product = a;
+        multiply_in_place(product, b, &product_count);
+        Tensor plain_sum = a, plain_product = a;
+        for (size_t i = 0; i < a.data.size(); ++i) {
+            plain_sum.data[i] = a.data[i] + b.data[i];
+            plain_product.data[i] = a.data[i] * b.data[i];
+        }
+        CHECK(bit_equal(sum, plain_sum));
+        CHECK(bit_equal(product, plain_product));
+        const int64_t plain = count_if(plain_sum, [](float v) { return !std::isfinite(v); });
+        CHECK(plain > 300);
+        CHECK(sum_count == plain);
+        CHECK(product_count == count_if(plain_product, [](float v) { return !std::isfinite(v); }));
+    }
+    set_thread_count(threads_before);
 }
