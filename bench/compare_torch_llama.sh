@@ -54,7 +54,7 @@ done
 for _ in $(seq "$rounds"); do
   for shape in $shapes; do
     dir="$scratch/$shape"
-    echo "$shape: attnlab open (first cold), $tokens tokens: attnlab, PyTorch 1 thread, PyTorch 2 threads, GEMM bound ($reps reps)" >&2
+    echo "$shape: attnlab open (first cold), $tokens tokens: attnlab, PyTorch on 1 and on 2 intra-op threads, GEMM bound ($reps reps)" >&2
     evict "$dir"
     "$cli" bench "$dir" --tgt-len 1 --reps 1 --opens "$opens" --json >> "$work/open-$shape"
     measure_round "$shape" "$cli" "$dir" torch_llama.py "$tokens" "$reps"

@@ -28,7 +28,7 @@ reps_for() {  # reps_for TOKENS: the runs one process times (after its two warm-
 for t in $lengths; do
   reps=$(reps_for "$t")
   for _ in $(seq "$rounds"); do
-    echo "tokens $t: attnlab, PyTorch 1 thread, PyTorch 2 threads, GEMM bound ($reps reps)" >&2
+    echo "tokens $t: attnlab, PyTorch on 1 and on 2 intra-op threads, GEMM bound ($reps reps)" >&2
     measure_round "$t" "$cli" "$dir" torch_gpt2.py "$t" "$reps"
   done
 done
