@@ -84,18 +84,13 @@ constexpr int64_t kBlockColumns = kBlockPanels * kPanel;
 // With this few rows a panel would be used once or twice after packing: (in, out) weights are then read in place.
 constexpr int64_t kUnpackedRows = 2 * kRows;
 
-// The epilogue (gemm.h) of one whole panel in its last K block: bias (kPanel,) or nullptr.
-struct PanelEpilogue {
-    const float* bias = nullptr;
-    int64_t* non_finite = nullptr;
-};
-
 // y[0 : R, 0 : kPanel] (row stride ldy) = (accumulate ? y : 0) + x[0 : R, 0 : kc] · b[0 : kc, 0 : kPanel], x's rows
-// ldx apart, b's ldb apart, then the epilogue while the outputs are still in registers. Each output adds its kc
-// products in k order, one fma each, so a K block carried on from the y it left gives the bits of one unbroken chain.
+// ldx apart, b's ldb apart, then the epilogue (its bias (kPanel,): the panel's) while the outputs are in registers.
+// Each output adds its kc products in k order, one fma each, so a K block carried on from the y it left gives the
+// bits of one unbroken chain.
 template <int R>
 void micro_kernel(const float* x, int64_t ldx, const float* b, int64_t ldb, int64_t kc, float* y, int64_t ldy,
-                  bool accumulate, PanelEpilogue epilogue) {
+                  bool accumulate, GemmEpilogue epilogue) {
     typename Lanes::V acc[R][kVecs];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
@@ -136,7 +131,7 @@ void micro_kernel(const float* x, int64_t ldx, const float* b, int64_t ldb, int6
 }
 
 using MicroKernel = void (*)(const float*, int64_t, const float*, int64_t, int64_t, float*, int64_t, bool,
-                             PanelEpilogue);
+                             GemmEpilogue);
 
 // The epilogue on outputs already stored, y (rows, cols) with rows ldy apart; its bias is (cols,).
 void finish_block(float* y, int64_t rows, int64_t cols, int64_t ldy, GemmEpilogue epilogue) {
