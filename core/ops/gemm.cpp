@@ -84,33 +84,33 @@ constexpr int64_t kBlockColumns = kBlockPanels * kPanel;
 // With this few rows a panel would be used once or twice after packing: (in, out) weights are then read in place.
 constexpr int64_t kUnpackedRows = 2 * kRows;
 
-// y[0 : R, 0 : kPanel] (row stride ldy) = (accumulate ? y : 0) + x[0 : R, 0 : kc] · b[0 : kc, 0 : kPanel], x's rows
-// ldx apart, b's ldb apart, then the epilogue (its bias (kPanel,): the panel's) while the outputs are in registers.
-// Each output adds its kc products in k order, one fma each, so a K block carried on from the y it left gives the
-// bits of one unbroken chain.
-template <int R>
+// y[0 : R, 0 : V·w] (row stride ldy) = (accumulate ? y : 0) + x[0 : R, 0 : kc] · b[0 : kc, 0 : V·w], w floats to a
+// register (V = kVecs: a whole panel; fewer: the first registers of a partial one), x's rows ldx apart, b's ldb
+// apart; then the epilogue (its bias (V·w,)) while the outputs are in registers. Each output adds its kc products
+// in k order, one fma each, so a K block carried on from the y it left gives the bits of one unbroken chain.
+template <int R, int V>
 void micro_kernel(const float* x, int64_t ldx, const float* b, int64_t ldb, int64_t kc, float* y, int64_t ldy,
                   bool accumulate, GemmEpilogue epilogue) {
-    typename Lanes::V acc[R][kVecs];
+    typename Lanes::V acc[R][V];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
-        for (int v = 0; v < kVecs; ++v)
+        for (int v = 0; v < V; ++v)
             acc[r][v] = accumulate ? Lanes::load(y + r * ldy + v * Lanes::width) : Lanes::zero();
     for (int64_t k = 0; k < kc; ++k, b += ldb) {
-        typename Lanes::V w[kVecs];
+        typename Lanes::V w[V];
 #pragma GCC unroll 8
-        for (int v = 0; v < kVecs; ++v) w[v] = Lanes::load(b + v * Lanes::width);
+        for (int v = 0; v < V; ++v) w[v] = Lanes::load(b + v * Lanes::width);
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r) {
             const typename Lanes::V xr = Lanes::broadcast(x[r * ldx + k]);
 #pragma GCC unroll 8
-            for (int v = 0; v < kVecs; ++v) acc[r][v] = Lanes::fma(xr, w[v], acc[r][v]);
+            for (int v = 0; v < V; ++v) acc[r][v] = Lanes::fma(xr, w[v], acc[r][v]);
         }
     }
     if (epilogue.bias) {
 #pragma GCC unroll 8
-        for (int v = 0; v < kVecs; ++v) {
+        for (int v = 0; v < V; ++v) {
             const typename Lanes::V bias = Lanes::load(epilogue.bias + v * Lanes::width);
 #pragma GCC unroll 8
             for (int r = 0; r < R; ++r) acc[r][v] = Lanes::add(acc[r][v], bias);
@@ -121,13 +121,13 @@ void micro_kernel(const float* x, int64_t ldx, const float* b, int64_t ldb, int6
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
-            for (int v = 0; v < kVecs; ++v) count += Lanes::non_finite(acc[r][v]);
+            for (int v = 0; v < V; ++v) count += Lanes::non_finite(acc[r][v]);
         *epilogue.non_finite += count;
     }
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
-        for (int v = 0; v < kVecs; ++v) Lanes::store(y + r * ldy + v * Lanes::width, acc[r][v]);
+        for (int v = 0; v < V; ++v) Lanes::store(y + r * ldy + v * Lanes::width, acc[r][v]);
 }
 
 using MicroKernel = void (*)(const float*, int64_t, const float*, int64_t, int64_t, float*, int64_t, bool,
@@ -146,11 +146,18 @@ void finish_block(float* y, int64_t rows, int64_t cols, int64_t ldy, GemmEpilogu
     if (epilogue.non_finite) *epilogue.non_finite += count;
 }
 
-template <size_t... R>
-constexpr auto micro_kernels(std::index_sequence<R...>) {
-    return std::array<MicroKernel, sizeof...(R)>{micro_kernel<static_cast<int>(R) + 1>...};
+template <int V, size_t... R>
+constexpr std::array<MicroKernel, kRows> kernels_of_width(std::index_sequence<R...>) {
+    return {micro_kernel<static_cast<int>(R) + 1, V>...};
 }
-constexpr auto kMicroKernels = micro_kernels(std::make_index_sequence<kRows>());  // [r - 1]: r rows
+template <size_t... V>
+constexpr auto micro_kernels(std::index_sequence<V...>) {
+    return std::array<std::array<MicroKernel, kRows>, sizeof...(V)>{
+        kernels_of_width<static_cast<int>(V) + 1>(std::make_index_sequence<kRows>())...};
+}
+// [v - 1][r - 1]: r rows of v registers, so that a partial panel costs what its width needs (weights·V's second
+// panel at D = 64 is 16 of 48 columns).
+constexpr auto kMicroKernels = micro_kernels(std::make_index_sequence<kVecs>());
 
 // Which k a tile of rows multiplies: all of them, or those below its own depth (gemm_in_out_to_depth).
 struct TileDepths {
@@ -161,7 +168,8 @@ struct TileDepths {
 };
 
 // y[0 : N, 0 : nc] (+)= x[0 : N, 0 : kc] · B for one K block, B in panels kPanel wide: panel p at b + p·panel_stride,
-// its rows ldb apart. A partial last panel is read whole (the caller zero-pads it) and written only where it lies.
+// its rows ldb apart. A partial last panel is read as far as the registers its width needs (the caller zero-pads it)
+// and written only where it lies.
 // Row tile t multiplies only the block's first depths.of(t, kc) rows of B. `last`: the epilogue of the columns'
 // last K block (its bias (nc,)), or none.
 void multiply_panels(const float* x, int64_t N, int64_t ldx, const float* b, int64_t ldb, int64_t panel_stride,
@@ -169,7 +177,6 @@ void multiply_panels(const float* x, int64_t N, int64_t ldx, const float* b, int
                      TileDepths depths = {}) {
     for (int64_t i = 0; i < N; i += kRows) {
         const int64_t rows = std::min(kRows, N - i);
-        const MicroKernel kernel = kMicroKernels[static_cast<size_t>(rows - 1)];
         const float* xi = x + i * ldx;
         const int64_t depth = depths.of(i / kRows, kc);
         if (depth == 0 && accumulate) continue;  // nothing to add to what y holds
@@ -177,6 +184,8 @@ void multiply_panels(const float* x, int64_t N, int64_t ldx, const float* b, int
             float* yij = y + i * ldy + j;
             const int64_t width = std::min(kPanel, nc - j);
             const float* bias = last.bias ? last.bias + j : nullptr;
+            const int64_t vecs = (width + Lanes::width - 1) / Lanes::width;  // the registers its width needs
+            const MicroKernel kernel = kMicroKernels[static_cast<size_t>(vecs - 1)][static_cast<size_t>(rows - 1)];
             if (width == kPanel) {
                 kernel(xi, ldx, b + p * panel_stride, ldb, depth, yij, ldy, accumulate, {bias, last.non_finite});
                 continue;

@@ -8,12 +8,12 @@
 // split the work, or on whether the CPU has AVX-512, AVX2 + FMA or neither. A row recomputed alone
 // equals, bit for bit, the same row inside the whole product.
 //
-// Register-blocked micro-kernels keep kGemmRows × kGemmPanel outputs in registers: 8 × 48 with AVX-512 (24
-// accumulators of its 32 registers), 4 × 24 with AVX2 + FMA (12 accumulators, three registers of W and one
-// broadcast: all 16), 4 × 8 in portable code (std::fma). W is copied a K block (512 or 256 deep) at a time into
-// contiguous panels kGemmPanel columns wide (gemm_out_in transposes while copying), a block of panels sized for
-// L2; a K block's partial sums are kept in y and carried on exactly. A single row of x reads W in place: (in, out)
-// weights whole rows at a time, (out, in) ones turned into columns 8 × 8 in registers.
+// Register-blocked micro-kernels keep kGemmRows × kGemmPanel outputs in registers: 8 × 48 with AVX-512 (24 accumulators
+// of its 32 registers), 4 × 24 with AVX2 + FMA (12 accumulators, three registers of W and one broadcast: all 16), 4 × 8
+// in portable code (std::fma); a partial last panel takes only the registers its width needs. W is copied a K block
+// (512 or 256 deep) at a time into contiguous panels kGemmPanel columns wide (gemm_out_in transposes while copying), a
+// block of panels sized for L2; a K block's partial sums are kept in y and carried on exactly. A single row of x reads
+// W in place: (in, out) weights whole rows at a time, (out, in) ones turned into columns 8 × 8 in registers.
 #pragma once
 
 #include <cstdint>
