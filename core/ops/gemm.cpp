@@ -333,6 +333,16 @@ void transpose_16x16(const float* src, int64_t lds, float* dst, int64_t ldd) {
 }
 #endif
 
+// B of W's rows (src, ldw apart) into B columns of a panel (rows kPanel apart): B × B blocks turned by `transpose`,
+// the last kc mod B entries of each row one by one.
+template <int B, class Transpose>
+void pack_transposed_rows(const float* src, int64_t ldw, int64_t kc, float* columns, Transpose transpose) {
+    int64_t k = 0;
+    for (; k + B <= kc; k += B) transpose(src + k, ldw, columns + k * kPanel, kPanel);
+    for (; k < kc; ++k)
+        for (int64_t i = 0; i < B; ++i) columns[k * kPanel + i] = src[i * ldw + k];
+}
+
 // The same panels of Wᵀ, W (nc, kc) row-major with rows ldw apart: panel p's row k is W[p·kPanel + 0 .. kPanel][k].
 void pack_out_in(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out) {
     for (int64_t j = 0, p = 0; j < nc; j += kPanel, ++p) {
@@ -340,22 +350,12 @@ void pack_out_in(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out
         const int64_t width = std::min(kPanel, nc - j);
         int64_t c = 0;  // W's rows j + c … become the panel's columns c …
 #if defined(__AVX512F__)
-        for (; c + 16 <= width; c += 16) {  // 16 × 16 blocks where they fit
-            const float* src = W + (j + c) * ldw;
-            int64_t k = 0;
-            for (; k + 16 <= kc; k += 16) transpose_16x16(src + k, ldw, panel + k * kPanel + c, kPanel);
-            for (; k < kc; ++k)
-                for (int64_t i = 0; i < 16; ++i) panel[k * kPanel + c + i] = src[i * ldw + k];
-        }
+        for (; c + 16 <= width; c += 16)  // 16 × 16 blocks where they fit
+            pack_transposed_rows<16>(W + (j + c) * ldw, ldw, kc, panel + c, transpose_16x16);
 #endif
 #if defined(__AVX2__)
-        for (; c + 8 <= width; c += 8) {  // 8 × 8 blocks where they fit
-            const float* src = W + (j + c) * ldw;
-            int64_t k = 0;
-            for (; k + 8 <= kc; k += 8) transpose_8x8(src + k, ldw, panel + k * kPanel + c, kPanel);
-            for (; k < kc; ++k)
-                for (int64_t i = 0; i < 8; ++i) panel[k * kPanel + c + i] = src[i * ldw + k];
-        }
+        for (; c + 8 <= width; c += 8)  // then 8 × 8 blocks
+            pack_transposed_rows<8>(W + (j + c) * ldw, ldw, kc, panel + c, transpose_8x8);
 #endif
         for (; c < width; ++c) {
             const float* src = W + (j + c) * ldw;
