@@ -78,7 +78,7 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
                               "",
                               [](const StepContext& ctx) {
                                   int64_t non_finite = 0;
-                                  Tensor y = elementwise_sum(ctx.input(0), ctx.input(1), &non_finite);
+                                  Tensor y = elementwise_sum(ctx.input(0), ctx.input(1), non_finite);
                                   return StepOutput{std::move(y), {}, non_finite};
                               },
                               [](const BackwardContext& b) {
@@ -137,7 +137,7 @@ std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams
                                    [](const StepContext& ctx) {
                                        Tensor h = own_first_input(ctx);  // (N, F): a's array, on demand
                                        int64_t non_finite = 0;
-                                       multiply_in_place(h, ctx.input(1), &non_finite);
+                                       multiply_in_place(h, ctx.input(1), non_finite);
                                        return StepOutput{std::move(h), {}, non_finite};
                                    },
                                    [](const BackwardContext& b) {  // dL/da = dh ⊙ u, dL/du = dh ⊙ a

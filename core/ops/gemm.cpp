@@ -2,6 +2,8 @@
 // into panels, a register-blocked micro-kernel per (rows, panel) tile.
 #include "ops/gemm.h"
 
+#include "ops/non_finite.h"
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -69,7 +71,7 @@ struct Lanes {
     static V broadcast(float s) { return {s}; }
     static V fma(V a, V b, V c) { return {std::fma(a.f, b.f, c.f)}; }
     static V add(V a, V b) { return {a.f + b.f}; }
-    static int64_t non_finite(V v) { return std::abs(v.f) <= kFloatMax ? 0 : 1; }
+    static int64_t non_finite(V v) { return non_finite_at(v.f); }
 };
 constexpr int64_t kDepth = 256;
 constexpr int64_t kBlockBytes = 128 << 10;
@@ -141,7 +143,7 @@ void finish_block(float* y, int64_t rows, int64_t cols, int64_t ldy, GemmEpilogu
         if (epilogue.bias)
             for (int64_t c = 0; c < cols; ++c) row[c] += epilogue.bias[c];
         if (epilogue.non_finite)
-            for (int64_t c = 0; c < cols; ++c) count += std::abs(row[c]) <= kFloatMax ? 0 : 1;
+            for (int64_t c = 0; c < cols; ++c) count += non_finite_at(row[c]);
     }
     if (epilogue.non_finite) *epilogue.non_finite += count;
 }

@@ -351,9 +351,9 @@ TEST_CASE("the residual add and the gated product count the NaN and ±∞ they w
         set_thread_count(threads);
         INFO("threads " << threads);
         int64_t sum_count = -1, product_count = -1;
-        const Tensor sum = elementwise_sum(a, b, &sum_count);
+        const Tensor sum = elementwise_sum(a, b, sum_count);
         Tensor product = a;
-        multiply_in_place(product, b, &product_count);
+        multiply_in_place(product, b, product_count);
         Tensor plain_sum = a, plain_product = a;
         for (size_t i = 0; i < a.data.size(); ++i) {
             plain_sum.data[i] = a.data[i] + b.data[i];
