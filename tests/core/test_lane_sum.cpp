@@ -66,13 +66,14 @@ TEST_CASE("length_before_run_of finds the last entry that is not the value, at e
     for (const float value : {0.0f, minus_inf}) {
         for (int64_t n = 0; n <= 70; ++n) {
             for (int64_t run = 0; run <= n; ++run) {
-                // n − run entries that are not `value` (a NaN and one copy of the value among the first of them),
-                // then `run` copies of value.
+                // n − run entries that are not `value` (a NaN and one copy of the value among the first of them,
+                // the last of them a NaN: unequal to anything, in the vector compare too), then `run` copies of value.
                 std::vector<float> x(static_cast<size_t>(n), 1.5f);
                 for (int64_t i = n - run; i < n; ++i) x[static_cast<size_t>(i)] = value;
                 if (n - run >= 3) {
                     x[0] = std::numeric_limits<float>::quiet_NaN();
                     x[1] = value;
+                    x[static_cast<size_t>(n - run - 1)] = std::numeric_limits<float>::quiet_NaN();
                 }
                 INFO("value " << value << ", n " << n << ", run " << run);
                 CHECK(length_before_run_of(x.data(), n, value) == n - run);
