@@ -1,6 +1,8 @@
 // Token chips ("token·id") that flow over lines, and the vocabulary picker each one opens.
 #include "panels/input_tokens.h"
 
+#include "fonts.h"
+
 #include "panels/input_fields.h"
 
 #include <algorithm>
@@ -144,6 +146,8 @@ void chip_tooltip(const PanelContext& ctx, const TokenRow& row, size_t i) {
     const int id = row.ids[i];
     if (row.view.unknown[i] && row.pieces) {
         ImGui::TextColored(unknown_color(ctx), "\"%s\"", (*row.pieces)[i].c_str());
+        if (const std::string hidden = hidden_code_points((*row.pieces)[i]); !hidden.empty())
+            ImGui::TextDisabled("(%s)", hidden.c_str());  // what the fonts cannot show, e.g. an emoji's U+1F34E
         ImGui::TextUnformatted(ctx.t("is not in the vocabulary, so it became <unk>."));
     } else if (row.view.unknown[i]) {
         ImGui::TextColored(unknown_color(ctx), "%s", ctx.t("unknown word"));
