@@ -946,6 +946,9 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "데이터의 한 쌍에서 잽니다. 0이면 모든 행이 키 하나만 봅니다. 회색 선은 모든 키를 똑같이 보는 경우입니다. "
          "학습이 진행되며 날카로워지는 헤드는 제 역할을 찾아가는 헤드입니다."},
         {"held-out pair:", "평가 쌍:"},
+        // The Input view's fields (helper "input", issue 38 D6).
+        {"A long input: it runs when you pause typing, or press Enter.",
+         "입력이 길어서, 타이핑을 잠시 멈추거나 Enter를 누르면 실행됩니다."},
     };
     return table;
 }

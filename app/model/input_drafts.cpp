@@ -1,6 +1,8 @@
 // Input drafts: what a text field shows, and what one frame's edit or Escape does to the session.
 #include "input_drafts.h"
 
+#include "weights.h"
+
 #include <charconv>
 
 namespace attnlab::gui {
@@ -30,10 +32,16 @@ int token_count(const Session& s, InputSide side, const std::string& text) {
 
 }  // namespace
 
+bool edit_waits_for_pause(const EditPacing& pacing, const ModelConfig& config, int n_tokens) {
+    return static_cast<double>(parameter_count(config)) * n_tokens >= pacing.long_work;
+}
+
 std::string InputDrafts::shown(InputSide side, const std::string& applied) {
+    std::optional<Waiting>& w = waiting_[index(side)];
+    if (w && w->applied != applied) w.reset();
     std::optional<Draft>& d = drafts_[index(side)];
     if (d && d->applied != applied) d.reset();
-    return d ? d->text : applied;
+    return w ? w->text : d ? d->text : applied;
 }
 
 void InputDrafts::refuse(Session& session, InputSide side, const std::string& text, Refusal why,
@@ -44,12 +52,26 @@ void InputDrafts::refuse(Session& session, InputSide side, const std::string& te
 
 void InputDrafts::sentence_frame(Session& session, InputSide side, const FieldInput& in) {
     if (in.escape) return clear(side);
-    if (!in.edited) return;
+    std::optional<Waiting>& waiting = waiting_[index(side)];
+    if (in.edited) {
+        const Stepper& stepper = session.stepper();
+        const int n_tokens = static_cast<int>(stepper.inputs().src_ids.size() + stepper.inputs().tgt_ids.size());
+        if (!edit_waits_for_pause(pacing_, stepper.config(), n_tokens)) return apply_sentence(session, side, *in.edited);
+        waiting = Waiting{*in.edited, in.now_seconds, applied_text(session, side)};
+    }
+    if (waiting && (in.left || in.now_seconds - waiting->typed_at >= pacing_.pause_seconds)) {
+        const std::string text = std::move(waiting->text);
+        waiting.reset();
+        apply_sentence(session, side, text);
+    }
+}
+
+void InputDrafts::apply_sentence(Session& session, InputSide side, const std::string& text) {
     const std::string applied = applied_text(session, side);  // a copy: applying changes it
-    if (set_text(session, side, *in.edited))
+    if (set_text(session, side, text))
         clear(side);
     else
-        refuse(session, side, *in.edited, refusal_of(session, token_count(session, side, *in.edited)), applied);
+        refuse(session, side, text, refusal_of(session, token_count(session, side, text)), applied);
 }
 
 void InputDrafts::ids_frame(Session& session, InputSide side, const FieldInput& in) {

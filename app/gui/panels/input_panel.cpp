@@ -1,7 +1,7 @@
 // The input view: the source and target sentences as text fields and as token chips
 // (token·id) that can be replaced, removed, appended or padded, plus example sentences.
-// A sentence applies as it is typed; one the session refuses (too long, …) stays in the field
-// with its reason until it is fixed, and Escape never takes back what was applied.
+// A sentence applies as it is typed (a long input once typing pauses); one the session refuses (too long, …)
+// stays in the field with its reason until it is fixed, and Escape never takes back what was applied.
 #include "input_drafts.h"
 #include "panels/input_fields.h"
 #include "panels/input_tokens.h"
@@ -76,11 +76,12 @@ FieldInput draft_field(PanelContext& ctx, const Side& side, ImGuiID field, const
     }
     ImGui::SetNextItemWidth(-1.0f);
     const bool edited = ImGui::InputTextWithHint("##text", hint, &text, flags);
+    const bool left = ImGui::IsItemDeactivated();  // Enter, or a click elsewhere
     if (framed) {
         ImGui::PopStyleVar();
         ImGui::PopStyleColor();
     }
-    return {edited ? std::optional<std::string>(std::move(text)) : std::nullopt, escape};
+    return {edited ? std::optional<std::string>(std::move(text)) : std::nullopt, escape, left, ImGui::GetTime()};
 }
 
 // The draft's reason, in red under its field.
@@ -92,11 +93,14 @@ void draft_reason(PanelContext& ctx, const Side& side) {
     ImGui::PopStyleColor();
 }
 
-// The sentence, applied as it is typed; a refused one becomes the side's draft.
+// The sentence, applied as it is typed (over a long input, when typing pauses); a refused one becomes the
+// side's draft.
 void sentence_field(PanelContext& ctx, const Side& side, ImGuiID field) {
     const std::string applied = applied_text(ctx.session, side_of(side));  // a copy: applying changes it
     const FieldInput in = draft_field(ctx, side, field, applied, ctx.t("Type a sentence"), 0);
     drafts(ctx).sentence_frame(ctx.session, side_of(side), in);
+    if (drafts(ctx).waiting(side_of(side)))
+        text_disabled_wrapped(ctx.t("A long input: it runs when you pause typing, or press Enter."));
     draft_reason(ctx, side);
 }
 
