@@ -27,9 +27,9 @@ bool BackgroundOpen::start(const std::string& path, const Session& current) {
     path_ = path;
     started_ = std::chrono::steady_clock::now();
     worker_ = std::thread([this, path, src = current.src_text(), tgt = current.tgt_text(),
-                           first = current.stepper().next_version() + kVersionGap] {
+                           ids = current.typed_ids_text(), first = current.stepper().next_version() + kVersionGap] {
         const ListenToProgress listening(progress_);
-        result_.emplace(Session::from_file(path, src, tgt, first));
+        result_.emplace(Session::from_file(path, src, tgt, first, ids));
         finished_.store(true);
     });
     return true;

@@ -140,13 +140,21 @@ SequenceView Session::target() const {
     return sequence_view(stepper_->inputs().tgt_ids, model_.tgt_vocab, tgt_unknown_, tgt_pieces_);
 }
 
+std::string Session::typed_ids_text() const {
+    const bool source = model_.config.has_encoder();
+    if (source ? model_.src_vocab.has_value() : model_.tgt_vocab.has_value()) return "";
+    return join_ids(source ? stepper_->inputs().src_ids : stepper_->inputs().tgt_ids);
+}
+
 Result<Session> Session::with_texts(Model model, std::string model_name, const std::string& src_text,
-                                    const std::string& tgt_text, uint64_t first_version) {
+                                    const std::string& tgt_text, uint64_t first_version, const std::string& ids_text) {
     // Keep the user's sentence when the new model can read it; otherwise start empty. The sentence is the
     // source beside an encoder, and a decoder-only model's prompt, which it keeps as its target text (src_text
     // empty). It is read first, as the new model's first input: GPT-2 has no <sos> to stand alone, so it cannot
     // start empty.
-    const std::string& sentence = src_text.empty() ? tgt_text : src_text;
+    // A model without a vocabulary reads the ids the last one read, when there were such ids.
+    const bool reads_ids = !(model.config.has_encoder() ? model.src_vocab : model.tgt_vocab);
+    const std::string& sentence = reads_ids && !ids_text.empty() ? ids_text : src_text.empty() ? tgt_text : src_text;
     auto fresh = from_model(model, model_name, sentence, "", first_version);
     if (!fresh) fresh = from_model(std::move(model), std::move(model_name), "", "", first_version);
     if (!fresh) return fresh.error();
@@ -159,10 +167,10 @@ Result<Session> Session::with_texts(Model model, std::string model_name, const s
 }
 
 Result<Session> Session::from_file(const std::string& path, const std::string& src_text, const std::string& tgt_text,
-                                   uint64_t first_version) {
+                                   uint64_t first_version, const std::string& ids_text) {
     auto loaded = open_model(path);
     if (!loaded) return loaded.error();
-    auto fresh = with_texts(std::move(loaded->model), path, src_text, tgt_text, first_version);
+    auto fresh = with_texts(std::move(loaded->model), path, src_text, tgt_text, first_version, ids_text);
     if (fresh) fresh->origin_ = ModelOrigin::file;
     return fresh;
 }
@@ -175,14 +183,15 @@ void Session::adopt_session(Session fresh) {
 }
 
 bool Session::replace_model(Model model, std::string model_name) {
-    auto fresh = with_texts(std::move(model), std::move(model_name), src_text_, tgt_text_, stepper_->next_version());
+    auto fresh = with_texts(std::move(model), std::move(model_name), src_text_, tgt_text_, stepper_->next_version(),
+                            typed_ids_text());
     if (!fresh) return fail(fresh.error().message);
     adopt_session(std::move(*fresh));
     return true;
 }
 
 bool Session::open_model_file(const std::string& path) {
-    auto fresh = from_file(path, src_text_, tgt_text_, stepper_->next_version());
+    auto fresh = from_file(path, src_text_, tgt_text_, stepper_->next_version(), typed_ids_text());
     if (!fresh) return fail(fresh.error().message);
     adopt_session(std::move(*fresh));
     return true;

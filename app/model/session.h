@@ -37,8 +37,10 @@ public:
                                       uint64_t first_version = 1);
     // The model at `path` (ours, or a Hugging Face folder or its config.json), reading the given sentences where
     // it can (a sentence it cannot read starts empty). BackgroundOpen calls it on a worker thread.
+    // `ids_text` is the ids a model without a vocabulary read ("1,5,9", see typed_ids_text): a model that also
+    // reads ids keeps them when every id is within its vocabulary.
     static Result<Session> from_file(const std::string& path, const std::string& src_text, const std::string& tgt_text,
-                                     uint64_t first_version);
+                                     uint64_t first_version, const std::string& ids_text = "");
     // A seeded random preset with the given vocabularies (or the built-in character vocabulary).
     static Result<Session> from_preset(const std::string& preset, uint64_t seed, std::optional<Vocab> src_vocab,
                                        std::optional<Vocab> tgt_vocab, std::string src_text);
@@ -61,6 +63,9 @@ public:
     const std::string& tgt_text() const { return tgt_text_; }
     SequenceView source() const;
     SequenceView target() const;
+    // The ids of the sequence a model without a vocabulary reads (an encoder's source, else the prompt), as the
+    // ids field writes them ("1,5,9"); empty for a model with a vocabulary, whose sentences are its texts.
+    std::string typed_ids_text() const;
 
     // ---- commands: each returns false and sets error() on failure ----
     // For input a panel found malformed before any command: records `message` as the error.
@@ -142,7 +147,8 @@ private:
     bool replace_model(Model model, std::string model_name);
     // A session of `model` showing the given sentences where it can read them.
     static Result<Session> with_texts(Model model, std::string model_name, const std::string& src_text,
-                                      const std::string& tgt_text, uint64_t first_version);
+                                      const std::string& tgt_text, uint64_t first_version,
+                                      const std::string& ids_text);
 
     Model model_;
     std::optional<Stepper> stepper_;
