@@ -91,7 +91,9 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::look_ahead_mask: return c.sliding_window > 0 ? "mask.look_ahead_window" : "mask.look_ahead";
         case StepKind::attention_mask: return mask_kind(id.use);
         case StepKind::attention: return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads);
-        case StepKind::residual: return c.norm_first ? "residual_pre_ln" : "residual_post_ln";
+        case StepKind::residual:
+            if (c.norm == NormKind::rms_norm) return c.norm_first ? "residual_pre_rms" : "residual_post_rms";
+            return c.norm_first ? "residual_pre_ln" : "residual_post_ln";
         case StepKind::norm:
             if (c.norm == NormKind::rms_norm) return c.norm_first ? "norm_pre_rms" : "norm_post_rms";
             return c.norm_first ? "norm_pre_ln" : "norm_post_ln";

@@ -52,6 +52,8 @@ inline constexpr std::string_view kExplanationKinds[] = {
     "attn.out",
     "residual_post_ln",
     "residual_pre_ln",
+    "residual_post_rms",
+    "residual_pre_rms",
     "norm_post_ln",
     "norm_pre_rms",
     "norm_post_rms",

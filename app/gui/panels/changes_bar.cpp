@@ -22,9 +22,10 @@ struct ChangesCache {
     std::vector<ModelChange> changes;
 };
 
-const char* switch_name(ConfigSwitch s) {
+// The switch's name; the norm switch names the model's own norm (the Llama template's is RMSNorm).
+const char* switch_name(ConfigSwitch s, NormKind norm) {
     switch (s) {
-        case ConfigSwitch::layer_norm: return tr_noop("LayerNorm");
+        case ConfigSwitch::layer_norm: return norm == NormKind::rms_norm ? tr_noop("RMSNorm") : tr_noop("LayerNorm");
         case ConfigSwitch::activation: return tr_noop("Activation");
         case ConfigSwitch::positional: return tr_noop("Positions");
         case ConfigSwitch::scale_embedding: return tr_noop("Embedding × √d_model");
@@ -37,7 +38,9 @@ const char* switch_name(ConfigSwitch s) {
 // The switch's value in `c`, in English for ctx.t (the activations' names are notation in both languages).
 const char* switch_value(const ModelConfig& c, ConfigSwitch s) {
     switch (s) {
-        case ConfigSwitch::layer_norm: return c.norm_first ? tr_noop("Pre-LN") : tr_noop("Post-LN");
+        case ConfigSwitch::layer_norm:
+            if (c.norm == NormKind::rms_norm) return c.norm_first ? tr_noop("Pre-norm") : tr_noop("Post-norm");
+            return c.norm_first ? tr_noop("Pre-LN") : tr_noop("Post-LN");
         case ConfigSwitch::activation:
             switch (c.activation) {
                 case Activation::relu: return "ReLU";
@@ -83,15 +86,10 @@ std::string item_text(const PanelContext& ctx, const ModelChange& c) {
             else
                 std::snprintf(buf, sizeof buf, n == 1 ? ctx.t("1 weight edited") : ctx.t("%lld weights edited"), n);
             break;
-        case ChangeKind::config: {
+        case ChangeKind::config:
             if (c.which == ConfigSwitch::other) return ctx.t("Other settings");
-            const ModelConfig &live = ctx.config(), &loaded = ctx.session.model().config;
-            const char* format = ctx.session.origin() == ModelOrigin::random ? ctx.t("%s: %s (was %s)")
-                                                                             : ctx.t("%s: %s (trained with %s)");
-            std::snprintf(buf, sizeof buf, format, ctx.t(switch_name(c.which)), ctx.t(switch_value(live, c.which)),
-                          ctx.t(switch_value(loaded, c.which)));
-            break;
-        }
+            return switch_change_text(ctx.config(), ctx.session.model().config, c.which, ctx.session.origin(),
+                                      ctx.view.settings.korean);
     }
     return buf;
 }
@@ -121,6 +119,15 @@ float button_width(const char* label) {
 }
 
 }  // namespace
+
+std::string switch_change_text(const ModelConfig& live, const ModelConfig& loaded, ConfigSwitch which,
+                               ModelOrigin origin, bool korean) {
+    char buf[192];
+    const char* format = tr(korean, origin == ModelOrigin::random ? "%s: %s (was %s)" : "%s: %s (trained with %s)");
+    std::snprintf(buf, sizeof buf, format, tr(korean, switch_name(which, live.norm)), tr(korean, switch_value(live, which)),
+                  tr(korean, switch_value(loaded, which)));
+    return buf;
+}
 
 void draw_changes_bar(PanelContext& ctx) {
     ChangesCache& cache = ctx.caches.get<ChangesCache>();
