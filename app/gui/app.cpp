@@ -399,7 +399,8 @@ View App::shown_view() const {
 // The open view, in a child that scrolls; in the first frames of a tour chapter it scrolls to the
 // chapter's widget when the view drew it out of sight, showing its section's heading whole.
 void App::draw_central_view(PanelContext& ctx) {
-    draw_changes_bar(ctx);  // what differs from the model file, in every view
+    draw_open_problem(opener_, view_.settings.korean);  // a failed open, in plain words, above the view
+    draw_changes_bar(ctx);                              // what differs from the model file, in every view
     ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     draw_view_body(shown_view(), ctx);
     const TourTargetProbe& p = caches_.get<TourTargetProbe>();
@@ -584,9 +585,6 @@ FrameRequests App::frame(float dt) {
     }
     draw_menu(req);
     draw_layout();
-    // A failed open, in plain words, near the top of the views: below the tabs and one line more.
-    draw_open_problem(opener_, view_.settings.korean, view_x, tabs_bottom_ + ImGui::GetFrameHeightWithSpacing(),
-                      view_w);
     return req;
 }
 

@@ -1,14 +1,12 @@
-// Opening models, the file dialog's results, and the failure notice drawn over the views.
+// Opening models, the file dialog's results, and the failure notice drawn above the views.
 #include "model_opener.h"
 
 #include "i18n.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // BringWindowToDisplayFront: the notice stays above the tiled windows
 
 #include <algorithm>
 #include <cassert>
-#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -35,25 +33,47 @@ const char* problem_format(OpenProblem::Kind kind) {
     return "%s";
 }
 
-// The opening line over the views: its text and a bar sweeping while the worker runs.
-void draw_opening(const BackgroundOpen& background, bool korean, float x, float y, float w) {
+// A band across the window at the cursor, `body` drawn in it on `background` within a `border`; the cursor ends
+// under it, so what follows moves down rather than under it.
+template <class Body>
+void notice_band(ImVec4 background, ImVec4 border, Body body) {
     const float em = ImGui::GetFontSize();
-    ImGui::SetNextWindowPos(ImVec2(x + 0.5f * w, y), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(w - 2.0f * em, 10.0f * em), FLT_MAX));
-    constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
-    if (ImGui::Begin("###opening", nullptr, flags)) {
-        ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
-        const std::string line = opening_text(background, korean);
-        ImGui::TextUnformatted(line.c_str());
-        // The steps of the first trace computed so far; before it starts, a bar sweeping once a second.
-        const auto trace = background.trace_progress();
-        const float filled = trace ? static_cast<float>(trace->done) / static_cast<float>(trace->total)
-                                   : static_cast<float>(std::fmod(background.seconds(), 1.0));
-        ImGui::ProgressBar(filled, ImVec2(ImGui::CalcTextSize(line.c_str()).x, 0.35f * em), "");
-    }
-    ImGui::End();
+    const ImVec2 pad(0.7f * em, 0.45f * em);
+    const ImVec2 top_left = ImGui::GetCursorScreenPos();
+    const float width = std::max(ImGui::GetContentRegionAvail().x, 10.0f * em);
+    ImDrawList& list = *ImGui::GetWindowDrawList();
+    list.ChannelsSplit(2);  // the body in front, its background (sized once the body is drawn) behind
+    list.ChannelsSetCurrent(1);
+    ImGui::SetCursorScreenPos(ImVec2(top_left.x + pad.x, top_left.y + pad.y));
+    ImGui::BeginGroup();
+    body(width - 2.0f * pad.x);
+    ImGui::EndGroup();
+    const ImVec2 bottom_right(top_left.x + width, ImGui::GetItemRectMax().y + pad.y);
+    list.ChannelsSetCurrent(0);
+    list.AddRectFilled(top_left, bottom_right, ImGui::GetColorU32(background), 0.3f * em);
+    list.AddRect(top_left, bottom_right, ImGui::GetColorU32(border), 0.3f * em, 0, 1.5f);
+    list.ChannelsMerge();
+    ImGui::SetCursorScreenPos(top_left);
+    ImGui::Dummy(ImVec2(width, bottom_right.y - top_left.y));
+}
+
+// The opening line above the views: its text and a bar sweeping while the worker runs.
+void draw_opening(const BackgroundOpen& background, bool korean) {
+    const ImVec4 background_color = ImGui::GetStyleColorVec4(ImGuiCol_PopupBg);
+    notice_band(ImVec4(background_color.x, background_color.y, background_color.z, 1.0f),
+                ImGui::GetStyleColorVec4(ImGuiCol_Border), [&](float width) {
+                    const std::string line = opening_text(background, korean);
+                    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+                    ImGui::TextUnformatted(line.c_str());
+                    ImGui::PopTextWrapPos();
+                    // The steps of the first trace computed so far; before it starts, a bar sweeping once a second.
+                    const auto trace = background.trace_progress();
+                    const float filled = trace ? static_cast<float>(trace->done) / static_cast<float>(trace->total)
+                                               : static_cast<float>(std::fmod(background.seconds(), 1.0));
+                    ImGui::ProgressBar(filled, ImVec2(std::min(ImGui::CalcTextSize(line.c_str()).x, width),
+                                                      0.35f * ImGui::GetFontSize()),
+                                       "");
+                });
 }
 
 }  // namespace
@@ -118,43 +138,34 @@ std::string open_problem_text(const OpenProblem& problem, bool korean) {
     return out;
 }
 
-void draw_open_problem(ModelOpener& opener, bool korean, float x, float y, float w) {
-    if (opener.opening()) return draw_opening(opener.background(), korean, x, y, w);
+void draw_open_problem(ModelOpener& opener, bool korean) {
+    if (opener.opening()) return draw_opening(opener.background(), korean);
     if (!opener.problem()) return;
     const OpenProblem& problem = *opener.problem();
-    const float em = ImGui::GetFontSize();
     const bool dark = ImGui::GetStyle().Colors[ImGuiCol_WindowBg].x < 0.5f;
-    ImGui::SetNextWindowPos(ImVec2(x + 0.5f * w, y), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(w - 2.0f * em, 10.0f * em), FLT_MAX));
-    ImGui::PushStyleColor(ImGuiCol_WindowBg,
-                          dark ? ImVec4(0.32f, 0.08f, 0.07f, 0.97f) : ImVec4(1.0f, 0.9f, 0.88f, 0.98f));
-    ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(0.9f, 0.3f, 0.25f, 1.0f));
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 1.5f);
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0.7f * em, 0.45f * em));
-    constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
-    if (ImGui::Begin("###open_problem", nullptr, flags)) {
-        ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
-        ImGui::AlignTextToFramePadding();
+    const ImVec4 background = dark ? ImVec4(0.32f, 0.08f, 0.07f, 1.0f) : ImVec4(1.0f, 0.9f, 0.88f, 1.0f);
+    notice_band(background, ImVec4(0.9f, 0.3f, 0.25f, 1.0f), [&](float width) {
+        // The line wraps before "(?)" and ×, which follow its last line.
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const float after = ImGui::CalcTextSize("(?)").x + ImGui::CalcTextSize("×").x + 2.0f * style.FramePadding.x +
+                            3.0f * style.ItemSpacing.x;
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(width - after, 8.0f * ImGui::GetFontSize()));
         ImGui::TextUnformatted(open_problem_text(problem, korean).c_str());
+        ImGui::PopTextWrapPos();
         const bool hovered = ImGui::IsItemHovered();
         ImGui::SameLine();
         ImGui::TextDisabled("(?)");
         if ((hovered || ImGui::IsItemHovered()) && !problem.detail.empty()) {
             ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(40.0f * em);
+            ImGui::PushTextWrapPos(40.0f * ImGui::GetFontSize());
             ImGui::TextUnformatted(problem.detail.c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }
         ImGui::SameLine();
-        if (ImGui::SmallButton("×")) opener.dismiss();
+        if (ImGui::SmallButton("×##open_problem")) opener.dismiss();
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(korean, "Dismiss"));
-    }
-    ImGui::End();
-    ImGui::PopStyleVar(2);
-    ImGui::PopStyleColor(2);
+    });
 }
 
 ModelOpener& model_opener(PanelContext& ctx) {

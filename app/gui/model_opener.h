@@ -57,9 +57,10 @@ std::string opening_text(const BackgroundOpen& background, bool korean);
 // The notice's one line, in English or Korean.
 std::string open_problem_text(const OpenProblem& problem, bool korean);
 
-// The notice, if there is one, as a small window near the top of the rectangle (x, y, w): the
-// plain line, "(?)" with the detail on hover, and × to dismiss it; while a model opens, that line instead.
-void draw_open_problem(ModelOpener& opener, bool korean, float x, float y, float w);
+// The notice, if there is one, as a band across the current window where the cursor is, pushing what follows
+// down (it covers nothing): the plain line, "(?)" with the detail on hover, and × to dismiss it; while a model
+// opens, that line and its bar instead.
+void draw_open_problem(ModelOpener& opener, bool korean);
 
 // The App's opener, as the panels reach it: the App puts its address in the panel caches every frame.
 ModelOpener& model_opener(PanelContext& ctx);

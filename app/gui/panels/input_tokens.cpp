@@ -93,10 +93,6 @@ bool matches(const std::string& token, int id, const std::string& query) {
 // The bottom-left corner of the last item, where its popup opens.
 ImVec2 below_item() { return ImVec2(ImGui::GetItemRectMin().x, ImGui::GetItemRectMax().y); }
 
-bool begin_chip_popup(ImVec2 at) {
-    ImGui::SetNextWindowPos(at, ImGuiCond_Appearing);
-    return ImGui::BeginPopup("pick");
-}
 
 // The body of a chip's popup: a search box over the vocabulary and a scrollable list (V rows).
 Pick vocab_picker(const PanelContext& ctx, const Vocab& vocab, int current, bool can_remove) {
@@ -107,10 +103,8 @@ Pick vocab_picker(const PanelContext& ctx, const Vocab& vocab, int current, bool
         if (ImGui::SmallButton(ctx.t("Remove token"))) pick.remove = true;
     }
     const bool appearing = ImGui::IsWindowAppearing();
-    if (appearing) ImGui::SetKeyboardFocusHere();
-    ImGui::SetNextItemWidth(18.0f * ctx.em);
     std::string query;
-    const bool enter = remembered_text_field("##search", ctx.t("Search the vocabulary"), "", query);
+    const bool enter = vocab_search_field(ctx.t("Search the vocabulary"), 18.0f * ctx.em, query);
 
     std::vector<int> shown;  // ids that match the query, in id order
     for (int id = 0; id < vocab.size(); ++id)
@@ -118,7 +112,7 @@ Pick vocab_picker(const PanelContext& ctx, const Vocab& vocab, int current, bool
     if (enter && !shown.empty()) pick.id = shown.front();
 
     const float row_h = ImGui::GetTextLineHeightWithSpacing();
-    ImGui::BeginChild("##vocab", ImVec2(18.0f * ctx.em, std::min(14.0f * ctx.em, row_h * (shown.size() + 0.5f))), true);
+    ImGui::BeginChild("##vocab", ImVec2(18.0f * ctx.em, vocab_list_height(shown.size(), row_h, ctx.em)), true);
     if (appearing) {
         const auto at = std::find(shown.begin(), shown.end(), current);
         if (at != shown.end()) ImGui::SetScrollY(row_h * static_cast<float>(at - shown.begin()) - 3.0f * row_h);
@@ -196,6 +190,35 @@ float source_token_strip_height(const PanelContext& ctx, float width) {
     const float label = ImGui::GetTextLineHeightWithSpacing();  // "Source  S = 5"
     if (!ctx.session.model().src_vocab) return label;
     return label + token_chips_height(ctx, ctx.stepper().inputs().src_ids, ctx.session.source().labels, width);
+}
+
+bool begin_chip_popup(ImVec2 at) {
+    ImGui::SetNextWindowPos(at, ImGuiCond_Appearing);
+    ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_PopupBg);
+    background.w = 1.0f;  // the style's popups are slightly see-through: the card's text showed in the list
+    ImGui::PushStyleColor(ImGuiCol_PopupBg, background);
+    const bool open = ImGui::BeginPopup("pick");
+    ImGui::PopStyleColor();
+    return open;
+}
+
+bool vocab_search_field(const char* hint, float width, std::string& query) {
+    // Each opening's field has an id of its own: Dear ImGui's edit buffer keeps the last query under the old one.
+    const ImGuiID openings = ImGui::GetID("##openings");
+    ImGuiStorage& storage = *ImGui::GetStateStorage();
+    if (ImGui::IsWindowAppearing()) {
+        storage.SetInt(openings, storage.GetInt(openings) + 1);
+        ImGui::SetKeyboardFocusHere();
+    }
+    ImGui::PushID(storage.GetInt(openings));
+    ImGui::SetNextItemWidth(width);
+    const bool enter = remembered_text_field("##search", hint, "", query);
+    ImGui::PopID();
+    return enter;
+}
+
+float vocab_list_height(size_t n_shown, float row_h, float em) {
+    return std::min(14.0f * em, row_h * (static_cast<float>(std::max<size_t>(n_shown, 1)) + 0.5f));
 }
 
 std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& row) {

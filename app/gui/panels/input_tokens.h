@@ -25,6 +25,15 @@ std::optional<std::vector<int>> token_chips(PanelContext& ctx, const TokenRow& r
 // (as the chips and the tour card's buttons flow), with the spacing after the last line.
 float flowed_height(const std::vector<ImVec2>& items, float width);
 
+// The vocabulary picker's parts. The popup a chip opens at `at` (its "pick" popup), opaque over the card and
+// views behind it; end it with ImGui::EndPopup when it returns true.
+bool begin_chip_popup(ImVec2 at);
+// The picker's search field, `width` wide and focused as its popup opens; empty each time the popup opens and
+// kept while it stays open. True on Enter.
+bool vocab_search_field(const char* hint, float width, std::string& query);
+// The height of the list of `n_shown` matching tokens (rows of `row_h`), at least a row for "No match".
+float vocab_list_height(size_t n_shown, float row_h, float em);
+
 // The source's chips alone, labelled, for where the Input panel is hidden (the tour's card in
 // classroom mode); edits apply as in the Input panel. Draws nothing for a model without a source.
 void draw_source_token_strip(PanelContext& ctx);

@@ -8,6 +8,8 @@
 #include "model_opener.h"
 #include "panels/input_fields.h"
 
+#include <imgui_stdlib.h>
+
 #include <algorithm>
 
 namespace attnlab::gui {
@@ -51,7 +53,18 @@ float field_width(std::initializer_list<const char*> buttons) {
     return w;
 }
 
+// The path typed into "Open and save", kept in the panel caches: a new model starts with an empty field.
+struct TypedOpenPath {
+    std::string path;
+};
+
 }  // namespace
+
+bool path_field(const char* id, const char* hint, std::string& typed) {
+    ImGui::InputTextWithHint(id, hint, &typed);  // `typed` follows every letter, so Open reads it too
+    return ImGui::IsItemDeactivated() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
+                                          ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter)));
+}
 
 void draw_random_model(PanelContext& ctx) {
     const ImGuiID field = ImGui::GetID("##random");
@@ -120,10 +133,9 @@ void draw_open_save(PanelContext& ctx) {
     ModelOpener& opener = model_opener(ctx);
     const char* open_label = ctx.t("Open");
     const char* browse_label = ctx.t("Browse...");
-    std::string open_path;
+    std::string& open_path = ctx.caches.get<TypedOpenPath>().path;
     ImGui::SetNextItemWidth(field_width({open_label, browse_label}));
-    bool open =
-        remembered_text_field("##open_path", ctx.t("model.safetensors or a Hugging Face folder"), "", open_path);
+    bool open = path_field("##open_path", ctx.t("model.safetensors or a Hugging Face folder"), open_path);
     ImGui::SameLine();
     open |= ImGui::Button(open_label);
     if (open && !open_path.empty()) opener.open(ctx.session, open_path);
