@@ -260,7 +260,8 @@ void App::follow_cursor() {
     const size_t step = cursor > n ? session_.backward_forward_index(cursor - n - 1) : cursor - 1;
     const StepId& id = session_.stepper().step(step).record.id;
     const View v = view_for_step(id);
-    if (view_.tab != View::stepper)  // classroom's Stepper tab stays while the class steps through
+    // Classroom's Stepper tab stays while the class steps through, and so does a tour chapter's view when it asks to step.
+    if (view_.tab != View::stepper && !tour_.keeps_view())
         for (View c : kCentralViews)
             if (c == v) show_view(v);
     if (v == View::attention) focus_attention_step(view_, id);
@@ -569,7 +570,7 @@ FrameRequests App::frame(float dt) {
     next_slide(req);
     // The open chapter's widget, as the panels will report it this frame.
     caches_.get<TourTargetProbe>() = TourTargetProbe{};
-    if (const TourChapter* c = tour_.chapter()) caches_.get<TourTargetProbe>().wanted = c->task;
+    if (const TourChapter* c = tour_.chapter()) caches_.get<TourTargetProbe>() = tour_target_probe(*c);
     scroll_to_target_frames_ = std::max(scroll_to_target_frames_ - 1, 0);
     // A resized window may need another font size for the layout to fit (asked only when the size changed:
     // font_pixels asks the window system).

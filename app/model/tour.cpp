@@ -104,7 +104,8 @@ Status set_up(const TourChapter& c, Session& session, ViewState& view, const std
         choice.kept = true;
         if (!undo_all_changes(session)) return Error{where + session.error()};
     } else {
-        if (!c.needs.empty() && uses_llama_template(session.model().config.family) &&
+        // The learner's own model (any family but the bundled models' own) gives way: the card says what it lacked.
+        if (!c.needs.empty() && session.model().config.family != Family::transformer &&
             session.model_name() != llama_tiny_name())
             choice.missing = first_unmet(session.model().config, c.needs);
         if (!open_model(c, session, assets_dir)) return Error{where + session.error()};

@@ -22,7 +22,7 @@ inline constexpr uint64_t kLlamaTinySeed = 1;
 std::string llama_tiny_name();
 
 // Which model a chapter with needs runs on: the one the learner had open (kept), or the chapter's own; and
-// when the learner's Llama-family model was replaced, the need it lacked.
+// when the learner's own model (a GPT-2, BERT, Llama-family or Marian folder) was replaced, the need it lacked.
 struct TourModelChoice {
     bool kept = false;
     std::optional<TourNeed> missing;
@@ -49,6 +49,9 @@ public:
     void close(ViewState& view);
     bool task_done(const Session& session, const ViewState& view) const;
     const TourModelChoice& model_choice() const { return model_choice_; }  // for the open chapter
+    // Whether stepping keeps the chapter's view (a chapter that asks to step on, through the residual stream or
+    // the FFN, is about that view, not about each step's own): the App then does not follow the cursor's step.
+    bool keeps_view() const { return chapter() && chapter()->task == TourTaskKind::step_past; }
 
 private:
     // What the chapter's setup left, to compare the learner's edits with.

@@ -36,10 +36,16 @@ constexpr std::pair<const char*, TourNeed> kNeeds[] = {
     {"translator", TourNeed::translator},
 };
 
+constexpr std::pair<const char*, TourWatch> kWatches[] = {
+    {"rope_pairs", TourWatch::rope_pairs},
+    {"rope_score", TourWatch::rope_score},
+    {"padding_masks", TourWatch::padding_masks},
+};
+
 constexpr const char* kChapterFields[] = {
-    "id",   "section",   "model", "src",   "tgt",   "src_padding", "tgt_padding",           "view",
-    "step", "family",    "stage", "layer", "head",  "detail",      "playground_experiment", "slides",
-    "task", "task_step", "en",    "ko",    "needs", "part"};
+    "id",     "section", "model", "src",  "tgt",    "src_padding",           "tgt_padding", "view", "step",
+    "family", "stage",   "layer", "head", "detail", "playground_experiment", "slides",      "task", "task_step",
+    "en",     "ko",      "needs", "part", "watch"};
 
 // A key as a message shows it: JSON-quoted, so a hostile key stays one line.
 std::string json_quoted(const std::string& key) {
@@ -132,6 +138,17 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
             });
             if (need == std::end(kNeeds)) return Error{bad};
             ch.needs.push_back(need->second);
+        }
+    }
+    if (c.contains("watch")) {
+        const std::string bad = where + ".watch must be an array of: rope_pairs, rope_score, padding_masks";
+        if (!c["watch"].is_array()) return Error{bad};
+        for (const json& w : c["watch"]) {
+            const auto* watch = std::find_if(std::begin(kWatches), std::end(kWatches), [&](const auto& k) {
+                return w.is_string() && w.get<std::string>() == k.first;
+            });
+            if (watch == std::end(kWatches)) return Error{bad};
+            ch.watch.push_back(watch->second);
         }
     }
     if (auto st = read_string(c, "part", false, ch.part, where); !st) return st.error();

@@ -29,6 +29,14 @@ enum class TourTaskKind {
     switch_norm_placement,   // flip the Model view's pre-norm / post-norm switch
 };
 
+// What a chapter's task asks the learner to watch, apart from the widget the task uses: the headless check
+// (--check-tour-target) wants each fully on screen together with that widget.
+enum class TourWatch {
+    rope_pairs,     // the RoPE view's pair circles
+    rope_score,     // the RoPE view's plot of the score against the offset
+    padding_masks,  // the Masks view's source and target padding masks
+};
+
 // What a chapter's text and views need the model to have; the tour keeps a model the learner opened when it
 // has them all, and otherwise opens the chapter's own model, which must have them.
 enum class TourNeed {
@@ -62,9 +70,10 @@ struct TourChapter {
     bool playground_experiment = false;
     std::vector<std::string> slides;  // views of the exported slides, after the setup's own
     TourTaskKind task = TourTaskKind::step_past;
-    std::string task_step;        // step_past: the step
-    TourText text[2];             // [Language::english], [Language::korean]
-    std::vector<TourNeed> needs;  // what the model must have; empty: whatever `model` is
+    std::string task_step;         // step_past: the step
+    TourText text[2];              // [Language::english], [Language::korean]
+    std::vector<TourNeed> needs;   // what the model must have; empty: whatever `model` is
+    std::vector<TourWatch> watch;  // what the task says to watch, beside its widget
     // The part the chapter belongs to ("" for none): its title in each language, and where the chapter stands
     // in it (0-based, of part_size consecutive chapters).
     std::string part;
@@ -80,7 +89,7 @@ struct TourChapter {
 // Parses tour.json. Every chapter needs an id, a section, a model, a view, a known task and all four
 // texts in both languages; unknown fields are errors. "parts" (optional) lists {id, en, ko} titles; a
 // chapter's "part" names one, and a part's chapters stand together. "needs" is an array of
-// tour_need_name()s. Errors are one line and start with `source`.
+// tour_need_name()s, "watch" an array of "rope_pairs", "rope_score", "padding_masks". Errors are one line and start with `source`.
 Result<std::vector<TourChapter>> parse_tour(std::string_view json_text, const std::string& source);
 // Reads <assets>/tour/tour.json.
 Result<std::vector<TourChapter>> load_tour(const std::string& assets_dir);

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Every chapter of the guided tour opens and renders under Xvfb, in English, in Korean and in
 # classroom mode: attnlab exits 0 and writes a full-size PNG with many distinct colours. In
-# classroom mode at projector sizes (1280x720 in English and Korean, 1024x768) each chapter runs
+# classroom mode at projector sizes (1280x720 and 1024x768, in English and Korean) each chapter runs
 # with --check-tour-target: the widget its task asks for (the mask to click, the slider to move, the
-# token chips) and the card's task must be fully on screen, or attnlab exits 1 saying which. One
+# token chips), the widgets it says to watch (the RoPE pairs and score plot, the padding masks) and the
+# card's task must be fully on screen together, and no table cell may be narrower than its text (the
+# "why √d_k" table's numbers), or attnlab exits 1 saying which. One
 # chapter's slides are exported (its view, then each slide view), and a chapter that does not
 # exist fails with one line.
 set -uo pipefail
@@ -50,6 +52,7 @@ for n in $(seq 1 "$chapters"); do
   run_checked "tour-$n-classroom-1280x720" 1280x720 --tour "$n"
   run_checked "tour-$n-korean-classroom-1280x720" 1280x720 --tour "$n" --korean
   run_checked "tour-$n-classroom-1024x768" 1024x768 --tour "$n"
+  run_checked "tour-$n-korean-classroom-1024x768" 1024x768 --tour "$n" --korean
 done
 
 # Slides: chapter 3 (multi-head attention) has its attention grid and one slide of the output. A slide is

@@ -2,12 +2,14 @@
 // without ÷√d_k, and the mean largest softmax weight of a row of n scores (softmax saturation).
 #include "panels/line_plot.h"
 #include "panels/playground_panel.h"
+#include "panels/table_cells.h"
 #include "panels/tour_target.h"
 #include "panels/word_wrap.h"
 #include "teach/hand_formulas.h"
 #include "teach/scaling_experiment.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -129,24 +131,58 @@ void draw_plots(PanelContext& ctx, const std::vector<ScalingPoint>& points, floa
     line_plot("largest", ImVec2(width, plot_h), largest, {max_uniform, max_unscaled, max_scaled});
 }
 
-void draw_table(PanelContext& ctx, const std::vector<ScalingPoint>& points) {
-    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("points", 7, flags)) return;
-    for (const char* h : {"d_k", "Var(q·k)", "Var(q·k/√d_k)", ctx.t("largest weight, not scaled"),
-                          ctx.t("largest weight, ÷ √d_k"), ctx.t("||∂L/∂s||, not scaled"), ctx.t("||∂L/∂s||, ÷ √d_k")})
-        ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
+// The table of every d_k's numbers, column by column: each column as wide as its widest number or its header's
+// widest word (headers wrap at their spaces), so no number is ever cut; a table wider than the view scrolls it
+// sideways.
+struct PointsTable {
+    std::array<const char*, 7> headers{};
+    std::array<std::vector<std::string>, 7> cells;  // [column][row]
+    std::array<float, 7> widths{};                  // each column's content, pixels
+    float width = 0.0f, height = 0.0f;              // the whole table's, borders and padding included
+};
+
+PointsTable points_table(const PanelContext& ctx, const std::vector<ScalingPoint>& points) {
+    PointsTable t;
+    t.headers = {"d_k",
+                 "Var(q·k)",
+                 "Var(q·k/√d_k)",
+                 ctx.t("largest weight, not scaled"),
+                 ctx.t("largest weight, ÷ √d_k"),
+                 ctx.t("||∂L/∂s||, not scaled"),
+                 ctx.t("||∂L/∂s||, ÷ √d_k")};
     for (const ScalingPoint& pt : points) {
+        const std::string row[7] = {std::to_string(pt.d_k),
+                                    format("%.2f", pt.variance_unscaled),
+                                    format("%.3f", pt.variance_scaled),
+                                    format("%.3f", pt.max_weight_unscaled),
+                                    format("%.3f", pt.max_weight_scaled),
+                                    format("%.3f", pt.score_gradient_unscaled),
+                                    format("%.3f", pt.score_gradient_scaled)};
+        for (size_t c = 0; c < 7; ++c) t.cells[c].push_back(row[c]);
+    }
+    const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float header_h = 0.0f;
+    for (size_t c = 0; c < 7; ++c) {
+        t.widths[c] = std::ceil(table_column_width(t.headers[c], t.cells[c], measure));
+        t.width += t.widths[c] + 2.0f * style.CellPadding.x + 1.0f;  // and its border
+        header_h =
+            std::max(header_h, ImGui::CalcTextSize(wrap_at_spaces(t.headers[c], t.widths[c], measure).c_str()).y);
+    }
+    t.width += 1.0f;  // the outer border's other side
+    const float row_h = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y + 1.0f;
+    t.height = header_h + 2.0f * style.CellPadding.y + 1.0f + static_cast<float>(points.size()) * row_h;
+    return t;
+}
+
+void draw_table(PanelContext& ctx, const PointsTable& t) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("points", 7, flags, ImVec2(t.width, 0.0f))) return;
+    for (size_t c = 0; c < 7; ++c) ImGui::TableSetupColumn(t.headers[c], ImGuiTableColumnFlags_WidthFixed, t.widths[c]);
+    table_wrapped_headers(ctx);
+    for (size_t r = 0; r < t.cells[0].size(); ++r) {
         ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::Text("%d", pt.d_k);
-        for (const std::string& cell :
-             {format("%.2f", pt.variance_unscaled), format("%.3f", pt.variance_scaled),
-              format("%.3f", pt.max_weight_unscaled), format("%.3f", pt.max_weight_scaled),
-              format("%.3f", pt.score_gradient_unscaled), format("%.3f", pt.score_gradient_scaled)}) {
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(cell.c_str());
-        }
+        for (size_t c = 0; c < 7; ++c) table_cell_text(ctx, t.cells[c][r].c_str());
     }
     ImGui::EndTable();
 }
@@ -196,14 +232,13 @@ void draw_scaling_experiment(PanelContext& ctx) {
         wrap_at_spaces(takeaway(ctx, c.points), ImGui::GetContentRegionAvail().x,
                        [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
     const float conclusion_h = ImGui::CalcTextSize(conclusion.c_str()).y;
-    const float row_h = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y + 1.0f;
-    const float table_h = static_cast<float>(c.points.size() + 1) * row_h;
-    const float plot_h = ImGui::GetContentRegionAvail().y - conclusion_h - table_h - 4.0f * style.ItemSpacing.y;
+    const PointsTable table = points_table(ctx, c.points);
+    const float plot_h = ImGui::GetContentRegionAvail().y - conclusion_h - table.height - 4.0f * style.ItemSpacing.y;
     ImGui::Spacing();
     draw_plots(ctx, c.points, std::clamp(plot_h, 13.0f * ctx.em, 24.0f * ctx.em));
     ImGui::TextUnformatted(conclusion.c_str());
     ImGui::Spacing();
-    draw_table(ctx, c.points);
+    draw_table(ctx, table);
 }
 
 }  // namespace attnlab::gui

@@ -137,8 +137,16 @@ const RopeCache& rope_view_of(PanelContext& ctx, const RopeHeadRef& ref) {
 
 // ---- drawing helpers ----
 
-void section_title(const char* title) {
+// A block's title with a rule under it; `hover` (if any) is shown when the title is hovered.
+void section_title(const char* title, const char* hover = nullptr) {
     ImGui::TextUnformatted(title);
+    if (hover && ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(30.0f * ImGui::GetFontSize());
+        ImGui::TextUnformatted(hover);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
     ImGui::Separator();
 }
 
@@ -334,9 +342,13 @@ Choice draw_controls(PanelContext& ctx, const SequenceView& seq) {
     if (c.kv_heads() != c.n_heads) {
         const std::string note = format(ctx.t("reads K head %d (grouped-query attention: %d query heads share it)"), g,
                                         c.n_heads / c.kv_heads());
-        same_line_if_fits(ImGui::CalcTextSize(note.c_str()).x, gap);
-        ImGui::AlignTextToFramePadding();
-        ImGui::TextDisabled("%s", note.c_str());
+        if (ctx.view.settings.classroom) {  // on a projector the sliders come first; the note waits on the slider
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note.c_str());
+        } else {
+            same_line_if_fits(ImGui::CalcTextSize(note.c_str()).x, gap);
+            ImGui::AlignTextToFramePadding();
+            ImGui::TextDisabled("%s", note.c_str());
+        }
     }
     if (T == 0) return {s.layer, s.head, g, 0, 0, 0};
     s.query = std::clamp(s.query, 0, T - 1);
@@ -356,9 +368,11 @@ Choice draw_controls(PanelContext& ctx, const SequenceView& seq) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(offset.c_str());
     if (T <= 64) {
-        ImGui::AlignTextToFramePadding();
-        ImGui::TextDisabled("%s", ctx.t("Tokens (click: the query, right-click: the key):"));
-        ImGui::SameLine();
+        if (!ctx.view.settings.classroom) {  // on a projector the chips alone: each says it on hover
+            ImGui::AlignTextToFramePadding();
+            ImGui::TextDisabled("%s", ctx.t("Tokens (click: the query, right-click: the key):"));
+            ImGui::SameLine();
+        }
         token_chips(ctx, seq, s);
     }
     return {s.layer, s.head, g, s.query, s.key, T};
@@ -512,9 +526,14 @@ void draw_pair(const RopeView& v, int i, ImVec2 box_min, float box) {
     arrow(draw, c, at(p.q_rot(i, 0), p.q_rot(i, 1)), kQueryColor, 2.5f * scale, head);
 }
 
-void draw_pairs_block(PanelContext& ctx, const RopeView& v, float width) {
+// Compact (on a projector, under the sliders): every pair in one row when each gets 2.2 em, under each its share
+// alone, and the note on the title's hover.
+void draw_pairs_block(PanelContext& ctx, const RopeView& v, float width, bool compact) {
     const float em = ctx.em;
-    section_title(ctx.t("One query and one key, pair by pair"));
+    const char* note = ctx.t(
+        "Each circle is one pair (x[i], x[i + D/2]) of the head, scaled to its longer vector. The arc is the angle "
+        "from k′ to q′; under each circle, its share q′·k′/√D of the score. The shares add up to the score.");
+    section_title(ctx.t("One query and one key, pair by pair"), compact ? note : nullptr);
     legend({{ctx.t("q before"), kQueryColor, Swatch::faded_line},
             {ctx.t("q′ turned by m·θ_i"), kQueryColor, Swatch::line},
             {ctx.t("k before"), kKeyColor, Swatch::faded_line},
@@ -522,13 +541,15 @@ void draw_pairs_block(PanelContext& ctx, const RopeView& v, float width) {
            width);
     const int half = static_cast<int>(v.pairs.q.rows());
     const float gap = 0.6f * em;
-    // As many circles a row as fit at 6 em, then rows of equal length (4 pairs: 2 and 2, not 3 and 1).
-    const int fit = std::clamp(static_cast<int>((width + gap) / (6.0f * em + gap)), 1, half);
+    // As many circles a row as fit at 6 em (2.2 em compact), then rows of equal length (4 pairs: 2 and 2, not 3 and 1).
+    const float smallest = (compact ? 2.2f : 6.0f) * em;
+    const int fit = std::clamp(static_cast<int>((width + gap) / (smallest + gap)), 1, half);
     const int per_row = (half + (half + fit - 1) / fit - 1) / ((half + fit - 1) / fit);
     const float box =
         std::min(7.5f * em, (width - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row));
     const float line_h = ImGui::GetTextLineHeight();
-    const float cell_h = box + 2.0f * line_h + 0.3f * em;
+    const int label_lines = compact ? 1 : 2;  // compact: the share; else the pair's name and wavelength above it
+    const float cell_h = box + static_cast<float>(label_lines) * line_h + 0.3f * em;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -544,33 +565,39 @@ void draw_pairs_block(PanelContext& ctx, const RopeView& v, float width) {
         draw_pair(v, i, at, box);
         const std::string title = format("%s %d · λ %s", ctx.t("pair"), i,
                                          wavelength_text(kTwoPi / v.frequencies[static_cast<size_t>(i)]).c_str());
-        const std::string share = format("%+.3f", v.pairs.contribution[static_cast<size_t>(i)]);
+        // Two decimals compact: "+0.198" would be cut by a circle 2.2 em wide (the tooltip has five).
+        const std::string share = format(compact ? "%+.2f" : "%+.3f", v.pairs.contribution[static_cast<size_t>(i)]);
         const float title_w = ImGui::CalcTextSize(title.c_str()).x, share_w = ImGui::CalcTextSize(share.c_str()).x;
         draw->PushClipRect(at, ImVec2(at.x + box, at.y + cell_h), true);
-        draw->AddText(ImVec2(at.x + std::max(0.0f, (box - title_w) * 0.5f), at.y + box), dim, title.c_str());
-        draw->AddText(ImVec2(at.x + std::max(0.0f, (box - share_w) * 0.5f), at.y + box + line_h), text, share.c_str());
+        if (!compact)
+            draw->AddText(ImVec2(at.x + std::max(0.0f, (box - title_w) * 0.5f), at.y + box), dim, title.c_str());
+        draw->AddText(ImVec2(at.x + std::max(0.0f, (box - share_w) * 0.5f), at.y + box + (compact ? 0.0f : line_h)),
+                      text, share.c_str());
         draw->PopClipRect();
     }
     const int rows = (half + per_row - 1) / per_row;
-    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + static_cast<float>(rows) * cell_h));
+    const ImVec2 end(origin.x + static_cast<float>(per_row) * (box + gap) - gap,
+                     origin.y + static_cast<float>(rows) * cell_h);
+    mark_tour_watch(ctx, TourWatch::rope_pairs, origin, end);
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, end.y));
     ImGui::Dummy(ImVec2(width, 0.0f));
     if (hovered >= 0) pair_tooltip(ctx, v, hovered);
-    text_disabled_wrapped(ctx.t(
-        "Each circle is one pair (x[i], x[i + D/2]) of the head, scaled to its longer vector. The arc is the angle "
-        "from k′ to q′; under each circle, its share q′·k′/√D of the score. The shares add up to the score."));
+    if (!compact) text_disabled_wrapped(note);
 }
 
 // ---- (c) the score against the offset ----
 
-void draw_score_block(PanelContext& ctx, const RopeView& v, float width) {
+// Compact (on a projector, under the sliders): a lower plot, its formula on the title's hover.
+void draw_score_block(PanelContext& ctx, const RopeView& v, float width, bool compact) {
     const float em = ctx.em;
     RopeViewState& s = ctx.view.positional.rope;
     const RopeScoreCurve& curve = v.curve;
     const ModelConfig& c = ctx.config();
     const int T = v.n_tokens, m = v.ref.query;
-    section_title(ctx.t("The score depends only on the offset m − n"));
-    text_wrapped_at_spaces(
-        ctx.t("score(δ) = q·R(δθ)·k/√D: this query and this key, the query at m and the key at m − δ"));
+    const char* formula =
+        ctx.t("score(δ) = q·R(δθ)·k/√D: this query and this key, the query at m and the key at m − δ");
+    section_title(ctx.t("The score depends only on the offset m − n"), compact ? formula : nullptr);
+    if (!compact) text_wrapped_at_spaces(formula);
     const RopeShiftCheck* far = curve.shifts.empty() ? nullptr : &curve.shifts.back();
     std::vector<LegendEntry> entries = {{ctx.t("score(δ)"), kScoreColor, Swatch::line}};
     if (far) entries.push_back({format(ctx.t("both positions moved by +%d"), far->shift), kShiftColor, Swatch::ring});
@@ -593,10 +620,11 @@ void draw_score_block(PanelContext& ctx, const RopeView& v, float width) {
     f.x_lo = -static_cast<float>(std::max(1, T - 1)) - 0.5f;
     f.x_hi = static_cast<float>(std::max(1, T - 1)) + 0.5f;
     f.y_lo = lo - pad, f.y_hi = hi + pad;
-    const float h = 12.0f * em;
+    const float h = (compact ? 6.5f : 12.0f) * em;
     f = plot_frame("##rope_score", ImVec2(width, h), f,
                    integer_ticks(f.x_lo, f.x_hi, std::max(2, static_cast<int>(width / (3.5f * em)))),
                    ctx.t("offset δ = m − n (positions the key lies before the query)"));
+    mark_tour_watch(ctx, TourWatch::rope_score);
     const bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float scale = em / 17.0f, spacing = f.x(1.0f) - f.x(0.0f);
@@ -844,11 +872,16 @@ void draw_rope_panel(PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
     const Stack stack = stack_of(rope_attention_use(c));
     const SequenceView seq = stack == Stack::encoder ? ctx.session.source() : ctx.session.target();
-    text_wrapped_at_spaces(
-        ctx.t("Rotary position embeddings (RoPE): nothing is added to the input. Inside every attention, each pair "
-              "(x[i], x[i + D/2]) of q and k turns by p·θ_i, where p is the token's position."));
+    // On a projector the pairs and the score sit right under the sliders, where a class sees them turn as a slider
+    // moves; the card says what RoPE does, and the notes wait on a hover.
+    const bool compact = ctx.view.settings.classroom;
+    const char* intro = ctx.t(
+        "Rotary position embeddings (RoPE): nothing is added to the input. Inside every attention, each pair "
+        "(x[i], x[i + D/2]) of q and k turns by p·θ_i, where p is the token's position.");
+    if (!compact) text_wrapped_at_spaces(intro);
     ImGui::TextDisabled(ctx.t("θ_i = θ^(−2i/D),  θ = %g,  D = %d,  H = %d,  H_kv = %d"),
                         static_cast<double>(c.rope.theta), c.d_head(), c.n_heads, c.kv_heads());
+    if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", intro);
     const Choice ch = draw_controls(ctx, seq);
     if (ch.n_tokens == 0)
         text_disabled_wrapped(
@@ -883,9 +916,10 @@ void draw_rope_panel(PanelContext& ctx) {
         else
             text_disabled_wrapped(view->error.c_str());
     };
+    // What the sliders move first (the pairs, the score), then the angles of every pair and position.
+    if (view) block([&] { need_view([&](const RopeView& v) { draw_pairs_block(ctx, v, w, compact); }); });
+    if (view) block([&] { need_view([&](const RopeView& v) { draw_score_block(ctx, v, w, compact); }); });
     block([&] { draw_angle_block(ctx, tables, ch, w); });
-    if (view) block([&] { need_view([&](const RopeView& v) { draw_pairs_block(ctx, v, w); }); });
-    if (view) block([&] { need_view([&](const RopeView& v) { draw_score_block(ctx, v, w); }); });
     block([&] { draw_scaling_block(ctx, tables, ch.n_tokens, w); });
     flow.finish();
 }

@@ -5,7 +5,10 @@
 #include "panels/tour_panel.h"
 
 #include "panels/input_tokens.h"
+#include "panels/tour_chapter_line.h"
 #include "panels/tour_target.h"
+#include "panels/word_wrap.h"
+#include "slide_export.h"
 
 #include <algorithm>
 #include <array>
@@ -52,16 +55,21 @@ const TourText& chapter_text(const PanelContext& ctx, const TourChapter& c) {
 
 // The line over the title: the chapter's number, its part and place in it (if any), and the paper's section.
 std::string chapter_line(const PanelContext& ctx, const TourRunner& tour, const TourChapter& c) {
-    char line[512];
-    const int n = static_cast<int>(tour.chapters().size());
-    if (c.part.empty())
-        std::snprintf(line, sizeof line, "%s %d / %d  ·  §%s", ctx.t("Chapter"), tour.current() + 1, n,
-                      c.section.c_str());
-    else
-        std::snprintf(line, sizeof line, "%s %d / %d  ·  %s %d / %d  ·  §%s", ctx.t("Chapter"), tour.current() + 1, n,
-                      c.part_title_in(ctx.view.settings.korean ? Language::korean : Language::english).c_str(),
-                      c.part_index + 1, c.part_size, c.section.c_str());
-    return line;
+    ChapterPlace place;
+    place.chapter_word = ctx.t("Chapter");
+    place.chapter = tour.current() + 1, place.n_chapters = static_cast<int>(tour.chapters().size());
+    if (!c.part.empty()) {
+        place.part_title = c.part_title_in(ctx.view.settings.korean ? Language::korean : Language::english);
+        place.part_index = c.part_index + 1, place.part_size = c.part_size;
+    }
+    place.section = c.section;
+    return tour_chapter_line(place);
+}
+
+// The chapter line wrapped at `width`, as the card draws it.
+std::string chapter_line_lines(const PanelContext& ctx, const TourRunner& tour, const TourChapter& c, float width) {
+    return wrap_at_spaces(chapter_line(ctx, tour, c), width,
+                          [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
 }
 
 // What the model lacks, as the note names it.
@@ -122,9 +130,9 @@ float classroom_card_height(const PanelContext& ctx, const TourRunner& tour, con
                             float width) {
     const float spacing = ImGui::GetStyle().ItemSpacing.y;
     const std::string note = model_note(ctx, tour, c);
-    return wrapped_height(chapter_line(ctx, tour, c), width) + wrapped_height(t.title, width, kTitleScale) +
-           (note.empty() ? 0.0f : wrapped_height(note, width)) + spacing + wrapped_height(t.look, width) + spacing +
-           classroom_task_height(ctx, c, t, width);
+    return wrapped_height(chapter_line_lines(ctx, tour, c, width), width) +
+           wrapped_height(t.title, width, kTitleScale) + (note.empty() ? 0.0f : wrapped_height(note, width)) + spacing +
+           wrapped_height(t.look, width) + spacing + classroom_task_height(ctx, c, t, width);
 }
 
 // The task, whether it is done, what it needs (the source chips when the Input panel is hidden), the buttons.
@@ -155,7 +163,8 @@ TourRequest draw_task(PanelContext& ctx, const TourRunner& tour, const TourChapt
     ImGui::EndDisabled();
     if (flow_button(slides, false)) req.kind = TourRequest::export_slides;
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("Save this chapter's views as PNG slides in the working folder (E)"));
+        ImGui::SetTooltip("%s %s (E)", ctx.t("Save this chapter's views as 1920×1080 slides (PNG) in"),
+                          default_slides_dir().c_str());
     if (flow_button(end, false)) req.kind = TourRequest::close;
     const char* keys =
         ctx.t("PgUp/PgDn chapters · ←/→ steps · P predict, R reveal · F5 classroom · L language · T tour");
@@ -178,7 +187,7 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     const TourText& t = chapter_text(ctx, *c);
 
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", chapter_line(ctx, tour, *c).c_str());
+    ImGui::TextDisabled("%s", chapter_line_lines(ctx, tour, *c, ImGui::GetContentRegionAvail().x).c_str());
     ImGui::SetWindowFontScale(kTitleScale);
     ImGui::TextUnformatted(t.title.c_str());
     ImGui::SetWindowFontScale(1.0f);

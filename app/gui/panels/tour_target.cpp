@@ -5,25 +5,64 @@
 
 namespace attnlab::gui {
 
-void mark_tour_target(PanelContext& ctx, TourTaskKind kind, ImVec2 min, ImVec2 max) {
-    TourTargetProbe& p = ctx.caches.get<TourTargetProbe>();
-    if (p.wanted != kind) return;
-    // The window's visible part: its clip rectangle, already cut by every parent window.
+namespace {
+
+// Whether [min, max] lies inside the visible part of the current window: its clip rectangle, already cut by every
+// parent window.
+bool inside_visible_part(ImVec2 min, ImVec2 max) {
     const ImVec2 clip_min = ImGui::GetWindowDrawList()->GetClipRectMin(),
                  clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
     constexpr float kSlack = 1.0f;  // a border pixel on the clip edge still shows the widget
-    const bool inside = min.x >= clip_min.x - kSlack && min.y >= clip_min.y - kSlack && max.x <= clip_max.x + kSlack &&
-                        max.y <= clip_max.y + kSlack;
-    if (!p.seen) {
-        p.min = min;
-        p.max = max;
-        p.visible = inside;
+    return min.x >= clip_min.x - kSlack && min.y >= clip_min.y - kSlack && max.x <= clip_max.x + kSlack &&
+           max.y <= clip_max.y + kSlack;
+}
+
+// Adds [min, max] to a mark's rectangle (its first: the rectangle), and whether it was visible.
+void add_to_mark(bool& seen, ImVec2& mark_min, ImVec2& mark_max, bool& visible, ImVec2 min, ImVec2 max) {
+    const bool inside = inside_visible_part(min, max);
+    if (!seen) {
+        mark_min = min;
+        mark_max = max;
+        visible = inside;
     } else {
-        p.min = ImVec2(std::min(p.min.x, min.x), std::min(p.min.y, min.y));
-        p.max = ImVec2(std::max(p.max.x, max.x), std::max(p.max.y, max.y));
-        p.visible = p.visible && inside;
+        mark_min = ImVec2(std::min(mark_min.x, min.x), std::min(mark_min.y, min.y));
+        mark_max = ImVec2(std::max(mark_max.x, max.x), std::max(mark_max.y, max.y));
+        visible = visible && inside;
     }
-    p.seen = true;
+    seen = true;
+}
+
+std::string rect_text(ImVec2 min, ImVec2 max) {
+    char rect[96];
+    std::snprintf(rect, sizeof rect, "(%.0f,%.0f)-(%.0f,%.0f)", min.x, min.y, max.x, max.y);
+    return rect;
+}
+
+bool on_screen(ImVec2 min, ImVec2 max, ImVec2 screen) {
+    return min.x >= 0.0f && min.y >= 0.0f && max.x <= screen.x && max.y <= screen.y;
+}
+
+}  // namespace
+
+TourTargetProbe tour_target_probe(const TourChapter& chapter) {
+    TourTargetProbe p;
+    p.wanted = chapter.task;
+    for (TourWatch w : chapter.watch) p.watched.push_back(TourWatchMark{w});
+    return p;
+}
+
+void mark_tour_target(PanelContext& ctx, TourTaskKind kind, ImVec2 min, ImVec2 max) {
+    TourTargetProbe& p = ctx.caches.get<TourTargetProbe>();
+    if (p.wanted == kind) add_to_mark(p.seen, p.min, p.max, p.visible, min, max);
+}
+
+void mark_tour_watch(PanelContext& ctx, TourWatch what, ImVec2 min, ImVec2 max) {
+    for (TourWatchMark& m : ctx.caches.get<TourTargetProbe>().watched)
+        if (m.what == what) add_to_mark(m.seen, m.min, m.max, m.visible, min, max);
+}
+
+void mark_tour_watch(PanelContext& ctx, TourWatch what) {
+    mark_tour_watch(ctx, what, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }
 
 void mark_tour_target(PanelContext& ctx, TourTaskKind kind) {
@@ -37,19 +76,26 @@ void mark_tour_section(PanelContext& ctx, TourTaskKind kind) {
 
 float scroll_y_to_section(const TourTargetProbe& p, float scroll_y, float visible_top, float visible_bottom,
                           float gap) {
-    const bool section_fits = p.section_top && p.max.y - *p.section_top + gap <= visible_bottom - visible_top;
-    const float top = section_fits ? *p.section_top : p.min.y;
-    return scroll_y + top - gap - visible_top;
+    float top = p.section_top ? std::min(*p.section_top, p.min.y) : p.min.y, bottom = p.max.y;
+    for (const TourWatchMark& m : p.watched)
+        if (m.seen) top = std::min(top, m.min.y), bottom = std::max(bottom, m.max.y);
+    const bool all_fit = bottom - top + gap <= visible_bottom - visible_top;
+    return scroll_y + (all_fit ? top : p.min.y) - gap - visible_top;
 }
 
 std::string tour_target_problem(const TourTargetProbe& p, ImVec2 screen, TourTaskKind kind) {
     if (!p.task_shown) return "the card's task is cut off";
+    if (!p.squeezed_cell.empty()) return "a table cell is narrower than its text: " + p.squeezed_cell;
     const std::string what = tour_target_name(kind);
     if (!p.seen) return "not drawn: " + what;
-    char rect[96];
-    std::snprintf(rect, sizeof rect, "(%.0f,%.0f)-(%.0f,%.0f)", p.min.x, p.min.y, p.max.x, p.max.y);
-    const bool on_screen = p.min.x >= 0.0f && p.min.y >= 0.0f && p.max.x <= screen.x && p.max.y <= screen.y;
-    if (!p.visible || !on_screen) return "not fully on screen: " + what + " at " + rect;
+    if (!p.visible || !on_screen(p.min, p.max, screen))
+        return "not fully on screen: " + what + " at " + rect_text(p.min, p.max);
+    for (const TourWatchMark& m : p.watched) {
+        const std::string watched = tour_watch_name(m.what);
+        if (!m.seen) return "not drawn: " + watched + ", which the task says to watch";
+        if (!m.visible || !on_screen(m.min, m.max, screen))
+            return "not fully on screen with " + what + ": " + watched + " at " + rect_text(m.min, m.max);
+    }
     return "";
 }
 
@@ -64,6 +110,15 @@ const char* tour_target_name(TourTaskKind kind) {
         case TourTaskKind::change_experiment_keys: return "the slider of n";
         case TourTaskKind::change_rope_rows: return "the query and key sliders";
         case TourTaskKind::switch_norm_placement: return "the norm placement switch";
+    }
+    return "";
+}
+
+const char* tour_watch_name(TourWatch what) {
+    switch (what) {
+        case TourWatch::rope_pairs: return "the pair circles";
+        case TourWatch::rope_score: return "the plot of the score against the offset";
+        case TourWatch::padding_masks: return "the padding masks";
     }
     return "";
 }

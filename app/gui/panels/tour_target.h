@@ -9,8 +9,17 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace attnlab::gui {
+
+// Where a widget the task says to watch (the pair circles, the padding masks) was drawn this frame.
+struct TourWatchMark {
+    TourWatch what;
+    bool seen = false;    // a panel drew it this frame
+    ImVec2 min, max;      // its rectangle, screen pixels (the union of every mark)
+    bool visible = true;  // every mark lay inside the visible part of its window
+};
 
 struct TourTargetProbe {
     std::optional<TourTaskKind> wanted;  // the open chapter's task; none without a tour
@@ -19,30 +28,43 @@ struct TourTargetProbe {
     std::optional<float> section_top;    // the top of the heading over its section, screen y, if the panel names one
     bool visible = true;                 // every mark lay inside the visible part of its window
     bool task_shown = true;              // the card's task text was not cut off
+    std::string squeezed_cell;           // the first table cell narrower than its text (table_cells.h), if any
+    std::vector<TourWatchMark> watched;  // one per widget the open chapter's task says to watch
 };
+
+// A probe for the open chapter: its task's widget and what it says to watch, none of them drawn yet.
+TourTargetProbe tour_target_probe(const TourChapter& chapter);
 
 // Records the rectangle [min, max] as the widget of task `kind`, if that is the open chapter's task.
 void mark_tour_target(PanelContext& ctx, TourTaskKind kind, ImVec2 min, ImVec2 max);
 // The same for the last item drawn.
 void mark_tour_target(PanelContext& ctx, TourTaskKind kind);
 
+// Records the rectangle [min, max] (or the last item's) as the widget `what` that the open chapter says to watch,
+// if it says so.
+void mark_tour_watch(PanelContext& ctx, TourWatch what, ImVec2 min, ImVec2 max);
+void mark_tour_watch(PanelContext& ctx, TourWatch what);
+
 // Records the cursor's line as the top of the heading of task `kind`'s section, if that is the open
 // chapter's task: call it just before the heading. Scrolled into view, the widget shows from there.
 void mark_tour_section(PanelContext& ctx, TourTaskKind kind);
 
-// The vertical scroll that brings the probe's widget into view from the top of its section, or from
-// its own top when section and widget together are taller than the window's visible part [visible_top,
-// visible_bottom] (screen y). That top goes `gap` below visible_top, at most the space between lines:
+// The vertical scroll that brings the probe's widget, with what it says to watch, into view from the top of its
+// section (or the watched widget above it), or from the widget's own top when all of it together is taller than
+// the window's visible part [visible_top, visible_bottom] (screen y). That top goes `gap` below visible_top, at most the space between lines:
 // whatever is above is then wholly out of view, never a line cut in half.
 float scroll_y_to_section(const TourTargetProbe& probe, float scroll_y, float visible_top, float visible_bottom,
                           float gap);
 
 // Empty if the probe saw the task's widget drawn fully inside its window's visible part and inside
-// a `screen`-sized window, and the card's task was not cut off; else what was wrong, in one line
-// ("not fully on screen: the mask to click at (402,610)-(690,898)").
+// a `screen`-sized window together with every widget the task says to watch, the card's task was not cut off
+// and no table cell was narrower than its text; else what was wrong, in one line ("not fully on screen: the
+// mask to click at (402,610)-(690,898)").
 std::string tour_target_problem(const TourTargetProbe& probe, ImVec2 screen, TourTaskKind kind);
 
 // The widget a task asks for, in English for the headless check's message ("the temperature slider").
 const char* tour_target_name(TourTaskKind kind);
+// The same for a watched widget ("the pair circles").
+const char* tour_watch_name(TourWatch what);
 
 }  // namespace attnlab::gui

@@ -10,6 +10,14 @@ namespace attnlab::gui {
 
 namespace {
 
+// `text` with each no-break space a plain one.
+std::string with_plain_spaces(std::string_view text) {
+    std::string out(text);
+    for (size_t at = out.find(kNoBreakSpace); at != std::string::npos; at = out.find(kNoBreakSpace, at))
+        out.replace(at, kNoBreakSpace.size(), " ");
+    return out;
+}
+
 // Appends one paragraph (no '\n' in it) to `out`, wrapped at its spaces.
 void wrap_paragraph(std::string_view para, float width, const std::function<float(std::string_view)>& measure,
                     std::string& out) {
@@ -27,7 +35,7 @@ void wrap_paragraph(std::string_view para, float width, const std::function<floa
         } else {
             std::string candidate = out.substr(line_start);
             candidate.append(spaces).append(word);
-            if (measure(candidate) > width) {
+            if (measure(with_plain_spaces(candidate)) > width) {
                 out.push_back('\n');
                 line_start = out.size();
             } else {
@@ -52,7 +60,7 @@ std::string wrap_at_spaces(std::string_view text, float width, const std::functi
         out.push_back('\n');
         start = end + 1;
     }
-    return out;
+    return with_plain_spaces(out);
 }
 
 void text_wrapped_at_spaces(const char* text) {

@@ -67,3 +67,47 @@ TEST_CASE("a section too tall for the view scrolls to its task widget instead", 
     const float moved = scroll_y_to_section(p, 0.0f, 100.0f, 700.0f, 6.0f);
     CHECK(1000.0f - moved == 106.0f);  // the widget's top, whole
 }
+
+TEST_CASE("a widget the task says to watch must be on screen with the task's widget", "[app][tour]") {
+    const ImVec2 screen(1280, 720);
+    TourChapter rope;
+    rope.task = TourTaskKind::change_rope_rows;
+    rope.watch = {TourWatch::rope_pairs, TourWatch::rope_score};
+    TourTargetProbe p = tour_target_probe(rope);
+    p.seen = true;
+    p.min = ImVec2(500, 150), p.max = ImVec2(900, 200);  // the sliders, on screen
+    CHECK(tour_target_problem(p, screen, rope.task) == "not drawn: the pair circles, which the task says to watch");
+
+    p.watched[0].seen = true;
+    p.watched[0].min = ImVec2(500, 300), p.watched[0].max = ImVec2(1200, 500);
+    p.watched[1].seen = true;
+    p.watched[1].min = ImVec2(500, 640), p.watched[1].max = ImVec2(1200, 900);  // the score plot, below the fold
+    CHECK(tour_target_problem(p, screen, rope.task) ==
+          "not fully on screen with the query and key sliders: the plot of the score against the offset at "
+          "(500,640)-(1200,900)");
+
+    p.watched[1].min = ImVec2(500, 510), p.watched[1].max = ImVec2(1200, 700);
+    CHECK(tour_target_problem(p, screen, rope.task).empty());
+    p.watched[0].visible = false;  // inside the screen, but clipped by its pane
+    CHECK(tour_target_problem(p, screen, rope.task).find("not fully on screen with") != std::string::npos);
+}
+
+TEST_CASE("a table cell narrower than its text fails the check", "[app][tour]") {
+    TourTargetProbe p = drawn_at(ImVec2(400, 300), ImVec2(690, 590));
+    p.squeezed_cell = "column 6 (||∂L/∂s||, ÷ √d_k): \"0.142\" is 44 px wide, the column 9";
+    CHECK(tour_target_problem(p, ImVec2(1280, 720), TourTaskKind::toggle_mask_cell) ==
+          "a table cell is narrower than its text: " + p.squeezed_cell);
+}
+
+TEST_CASE("scrolling to a task widget brings the watched widget above it into view too", "[app][tour]") {
+    // The padding masks (watched) sit 500 px above the mask to click; the view shows y 100..700.
+    TourTargetProbe p = drawn_at(ImVec2(400, 1000), ImVec2(690, 1200));
+    p.section_top = 960.0f;
+    p.watched.push_back(TourWatchMark{TourWatch::padding_masks, true, ImVec2(400, 700), ImVec2(800, 760), false});
+    const float moved = scroll_y_to_section(p, 0.0f, 100.0f, 700.0f, 6.0f);
+    CHECK(700.0f - moved == 106.0f);   // the padding masks at the top
+    CHECK(1200.0f - moved <= 700.0f);  // and the mask to click below them
+
+    p.watched.back().min.y = 100.0f;  // too far above to show both: the task's widget wins
+    CHECK(1000.0f - scroll_y_to_section(p, 0.0f, 100.0f, 700.0f, 6.0f) == 106.0f);
+}
