@@ -158,16 +158,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "남깁니다(1: 자르지 않음)."},
         {"Turn on Sample to draw with top p.", "상위 p로 뽑으려면 샘플링을 켜세요."},
         {"Bars: p at T = %.2f (the probs step is T = 1)", "막대: T = %.2f일 때의 p (probs 단계는 T = 1)"},
-        {"Sampling keeps only the most probable token (%.1f%% of p), so every draw picks it; dimmed tokens are cut.",
-         "샘플링은 가장 확률 높은 토큰 하나(p의 %.1f%%)만 남기므로 매번 그 토큰을 뽑습니다. 흐린 토큰은 잘린 "
-         "것입니다."},
-        {"Sampling from %d tokens holding %.1f%% of p (→ rescaled to sum to 100%%); dimmed tokens are cut.",
-         "샘플링은 토큰 %d개(p의 %.1f%%)에서 뽑습니다. → 뒤는 합이 100%%가 되게 다시 맞춘 값이고, 흐린 토큰은 "
-         "잘린 것입니다."},
         {"the probs step", "probs 단계"},
         {"renormalised over the sampling set", "샘플링 집합 안에서 다시 정규화한 값"},
-        {"Cut by top p: the tokens above already hold top p of the mass.",
-         "상위 p에서 잘림: 위의 토큰들이 이미 확률의 합 top p를 채웠습니다."},
         {"Cut by top k: it is not among the k most probable.",
          "상위 k에서 잘림: 확률이 가장 높은 k개에 들지 않습니다."},
         {"Parameters", "파라미터"},
@@ -949,6 +941,21 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         // The Input view's fields (helper "input", issue 38 D6).
         {"A long input: it runs when you pause typing, or press Enter.",
          "입력이 길어서, 타이핑을 잠시 멈추거나 Enter를 누르면 실행됩니다."},
+        // The Output view, the backward pass's wording and the Model panel (helper "output", issue 38).
+        {"Sampling keeps only the most probable token (%s of p), so every draw picks it; dimmed tokens are cut.",
+         "샘플링은 가장 확률 높은 토큰 하나(p의 %s)만 남기므로 매번 그 토큰을 뽑습니다. 흐린 토큰은 잘린 것입니다."},
+        {"Sampling from %d tokens holding %s of p (→ rescaled to sum to 100%%); dimmed tokens are cut.",
+         "샘플링은 토큰 %d개(p의 %s)에서 뽑습니다. → 뒤는 합이 100%%가 되게 다시 맞춘 값이고, 흐린 토큰은 잘린 "
+         "것입니다."},
+        {"Top p counts within the top %d rescaled to 100%%: there these %d hold %s, reaching top p = %.2f.",
+         "상위 p는 합을 100%%로 다시 맞춘 상위 %d개 안에서 셉니다. 그 안에서 이 %d개가 %s를 차지해 상위 p = %.2f에 "
+         "이릅니다."},
+        {"Cut by top p: within the top %d rescaled to 100%%, the %d tokens kept above already hold %s, reaching top p "
+         "= %.2f.",
+         "상위 p에서 잘림: 합을 100%%로 다시 맞춘 상위 %d개 안에서, 위에 남은 토큰 %d개가 이미 %s를 차지해 상위 p = "
+         "%.2f에 이르렀습니다."},
+        {"Cut by top p: the %d tokens kept above already hold %s of p, reaching top p = %.2f.",
+         "상위 p에서 잘림: 위에 남은 토큰 %d개가 이미 p의 %s를 차지해 상위 p = %.2f에 이르렀습니다."},
     };
     return table;
 }

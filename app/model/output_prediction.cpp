@@ -2,6 +2,7 @@
 #include "output_prediction.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace attnlab::gui {
 
@@ -10,6 +11,8 @@ float PositionPrediction::kept_p(size_t rank) const {
                ? static_cast<float>(static_cast<double>(top[rank].p) / mass)
                : 0.0f;
 }
+
+double PositionPrediction::kept_share_of_top_k() const { return mass_top_k > 0.0 ? mass / mass_top_k : 0.0; }
 
 PositionPrediction predict_row(ConstRowVecMap logits, const SamplingOptions& options, bool sampling, int next,
                                int n_listed) {
@@ -23,6 +26,12 @@ PositionPrediction predict_row(ConstRowVecMap logits, const SamplingOptions& opt
     out.n_top_k = set->n_top_k;
     out.n_kept = set->n_kept;
     out.mass = set->mass;
+    out.mass_top_k = set->mass;
+    if (sampling && options.top_p < 1.0f) {  // the set before top p: what top p's share is taken of
+        SamplingOptions top_k_only = options;
+        top_k_only.top_p = 1.0f;
+        if (auto before = sampling_set(logits, top_k_only, 0)) out.mass_top_k = before->mass;
+    }
     // p at T and at T = 1, in double: entropy, the next token's p and rank, and the listed tokens' p at T = 1.
     const double max_logit = static_cast<double>(logits.maxCoeff()), T = static_cast<double>(options.temperature);
     double sum_t = 0.0, sum_1 = 0.0;
@@ -47,6 +56,22 @@ PositionPrediction predict_row(ConstRowVecMap logits, const SamplingOptions& opt
             if (logits[j] > logits[next]) ++out.next_rank;
     }
     return out;
+}
+
+std::string percent_text(double p) {
+    const double percent = 100.0 * p;
+    char text[32];
+    if (percent == 0.0)
+        std::snprintf(text, sizeof text, "0%%");
+    else if (percent >= 10.0)  // "100.0%", "42.3%"
+        std::snprintf(text, sizeof text, "%.1f%%", percent);
+    else if (percent >= 1.0)  // "4.23%"
+        std::snprintf(text, sizeof text, "%.2f%%", percent);
+    else if (percent >= 1e-4)  // two significant digits: "0.42%", "0.0021%"
+        std::snprintf(text, sizeof text, "%.*f%%", 1 - static_cast<int>(std::floor(std::log10(percent))), percent);
+    else  // "3.1e-07%": fewer zeros than digits would take
+        std::snprintf(text, sizeof text, "%.1e%%", percent);
+    return text;
 }
 
 bool temperatures_differ(const OutputViewState& output) { return output.temperature != 1.0f; }

@@ -25,20 +25,27 @@ struct PositionPrediction {
     // The sampling cut (core's SamplingSet): ranks [0, n_kept) are drawn from, [n_kept, n_top_k)
     // were cut by top-p, the rest by top-k. Without sampling nothing is cut.
     int n_top_k = 0, n_kept = 0;
-    double mass = 1.0;  // Σ p over the kept ranks
-    std::string error;  // why there are no bars (non-finite logits)
+    double mass = 1.0;        // Σ p over the kept ranks
+    double mass_top_k = 1.0;  // Σ p over the top-k ranks: what top p's share is taken of
+    std::string error;        // why there are no bars (non-finite logits)
     float entropy_bits = 0.0f;
     int next = -1;  // the token that really follows (teacher forcing), or -1
     float next_p = 0.0f;
     int next_rank = 0;  // 1 = the most probable
 
     float kept_p(size_t rank) const;  // a kept rank's p renormalised over the kept ones; 0 for a cut rank
+    // The kept ranks' share of the top k's p, mass / mass_top_k: the number top p is compared with (≥ top p).
+    double kept_share_of_top_k() const;
 };
 
 // softmax(logits / T) of one row (V), its `n_listed` most probable tokens, with the sampling cut when
 // `sampling`. `next` is the following token's id, or -1.
 PositionPrediction predict_row(ConstRowVecMap logits, const SamplingOptions& options, bool sampling, int next,
                                int n_listed);
+
+// A probability as the bars print it, in percent with at least two significant digits, so that p of a
+// large vocabulary reads as a number: 0.5 -> "50.0%", 0.0423 -> "4.23%", 2.1e-5 -> "0.0021%", 0 -> "0%".
+std::string percent_text(double p);
 
 // Whether the bars are p at another temperature than the probs step's T = 1, so each must name its T.
 bool temperatures_differ(const OutputViewState& output);

@@ -4,6 +4,9 @@
 #include "output_prediction.h"
 #include "session_support.h"
 
+#include <cmath>
+#include <cstdlib>
+
 using namespace attnlab;
 using namespace attnlab::gui;
 
@@ -69,4 +72,23 @@ TEST_CASE("only the probs step's formula on the stepper's line names T = 1", "[a
     const auto logits = s.stepper().find(StepId::head(StepKind::logits, s.stepper().config()));
     REQUIRE(logits);
     CHECK(stepper_line_formula(s.stepper().step(*logits).record, "logits = x·Wᵀ", v) == "logits = x·Wᵀ");
+}
+
+TEST_CASE("over a vocabulary of 50,257 tokens every bar's percentage reads as a number, not 0.0%", "[app][output]") {
+    RowVec logits(50257);  // GPT-2's V, the logits spread as a long prompt leaves them: no token above 1%
+    for (Eigen::Index j = 0; j < logits.size(); ++j) logits[j] = 0.5f * std::sin(0.37f * static_cast<float>(j));
+    const PositionPrediction bars =
+        predict_row(ConstRowVecMap(logits.data(), logits.size()), {1.0f, 0, 1.0f}, false, -1, 10);
+    REQUIRE(bars.top.size() == 10);
+    REQUIRE(bars.top.front().p < 0.001f);
+    for (const Candidate& c : bars.top) {
+        const std::string text = percent_text(c.p);
+        INFO(text << " for p = " << c.p);
+        REQUIRE(text.back() == '%');
+        const double shown = std::strtod(text.c_str(), nullptr) / 100.0;
+        CHECK(shown == Approx(c.p).epsilon(0.05));  // two significant digits at least: within 5% of p
+    }
+    CHECK(percent_text(0.0) == "0%");
+    CHECK(std::strtod(percent_text(0.1234).c_str(), nullptr) == Approx(12.3).margin(0.05));  // large p keep 1 decimal
+    CHECK(std::strtod(percent_text(1.0).c_str(), nullptr) == 100.0);
 }

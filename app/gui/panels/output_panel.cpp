@@ -8,6 +8,7 @@
 #include "panels/generation_strip.h"
 #include "panels/loss_controls.h"
 #include "panels/panel_context.h"
+#include "panels/sampling_text.h"
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
 #include "sampling.h"
@@ -95,15 +96,21 @@ void bar_tooltip(const PanelContext& ctx, const PositionPrediction& pred, size_t
         if (rank < static_cast<size_t>(pred.n_kept))
             ImGui::Text("%s: %.4f", ctx.t("renormalised over the sampling set"),
                         static_cast<double>(pred.kept_p(rank)));
+        else if (rank < static_cast<size_t>(pred.n_top_k))
+            ImGui::TextDisabled("%s", top_p_cut_note(pred, sampling_options(ctx), ctx.view.settings.korean).c_str());
         else
-            ImGui::TextDisabled("%s", ctx.t(rank < static_cast<size_t>(pred.n_top_k)
-                                                ? "Cut by top p: the tokens above already hold top p of the mass."
-                                                : "Cut by top k: it is not among the k most probable."));
+            ImGui::TextDisabled("%s", ctx.t("Cut by top k: it is not among the k most probable."));
     }
     if (c.id == pred.next)
         ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s", ctx.t("the token that really follows"));
     step_explanation_section(ctx, StepId::head(StepKind::probs, ctx.config()), {0, position, -1});
     ImGui::EndTooltip();
+}
+
+// A bar's percentage: "12.3%", or while sampling a kept token's "0.42% → 16.3%" (p, then renormalised p).
+std::string bar_percent(const PositionPrediction& pred, size_t rank, bool kept_in_sampling) {
+    const std::string p = percent_text(pred.top[rank].p);
+    return kept_in_sampling ? p + " → " + percent_text(pred.kept_p(rank)) : p;
 }
 
 // Horizontal bars: token label, bar ∝ p (full width = 100%), percentage. The true next token is
@@ -125,7 +132,12 @@ void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, i
         label_w =
             std::max(label_w, ImGui::CalcTextSize(token_text(vocab, pred.top[static_cast<size_t>(i)].id).c_str()).x);
     label_w = std::min(label_w, (sampling ? 4.5f : 7.0f) * em) + 0.5f * em;
-    const float pct_w = ImGui::CalcTextSize(sampling ? "100.0% → 100.0%" : "100.0%").x + 0.4f * em;
+    float pct_w = ImGui::CalcTextSize(sampling ? "100.0% → 100.0%" : "100.0%").x;  // small p may print wider
+    for (int i = 0; i < k; ++i)
+        pct_w = std::max(
+            pct_w,
+            ImGui::CalcTextSize(bar_percent(pred, static_cast<size_t>(i), sampling && i < pred.n_kept).c_str()).x);
+    pct_w += 0.4f * em;
     const float bar_w = std::max(2.0f * em, width - label_w - pct_w);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -150,13 +162,8 @@ void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, i
         if (sampling && kept)  // the renormalised p, faint, behind the raw p
             draw->AddRectFilled(a, ImVec2(a.x + bar_w * pred.kept_p(rank), b.y), with_alpha(fill, 0.3f));
         draw->AddRectFilled(a, b, with_alpha(fill, !kept ? 0.25f : is_next || i == 0 ? 1.0f : 0.65f));
-        char pct[48];
-        if (sampling && kept)
-            std::snprintf(pct, sizeof pct, "%.1f%% → %.1f%%", 100.0 * static_cast<double>(c.p),
-                          100.0 * static_cast<double>(pred.kept_p(rank)));
-        else
-            std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * static_cast<double>(c.p));
-        draw->AddText(ImVec2(a.x + bar_w + 0.4f * em, y), kept ? text : dim, pct);
+        draw->AddText(ImVec2(a.x + bar_w + 0.4f * em, y), kept ? text : dim,
+                      bar_percent(pred, rank, sampling && kept).c_str());
         if (sampling && i == pred.n_kept && i > 0)  // the cut, between the last kept and the first cut token
             draw->AddLine(ImVec2(origin.x, y), ImVec2(origin.x + width, y), with_alpha(bar, 0.8f), 1.0f);
         const bool hovered = ImGui::IsMouseHoveringRect(ImVec2(origin.x, y), ImVec2(origin.x + width, y + line));
@@ -168,8 +175,8 @@ void probability_bars(const PanelContext& ctx, const PositionPrediction& pred, i
 // "actual: red 12.3% (#3)" under a position whose following token is known.
 void next_token_note(const PanelContext& ctx, const PositionPrediction& pred) {
     if (pred.next < 0) return;
-    ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s: %s  %.1f%%  (#%d)", ctx.t("actual next"),
-                       token_text(output_vocab(ctx), pred.next).c_str(), 100.0 * static_cast<double>(pred.next_p),
+    ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s: %s  %s  (#%d)", ctx.t("actual next"),
+                       token_text(output_vocab(ctx), pred.next).c_str(), percent_text(pred.next_p).c_str(),
                        pred.next_rank);
 }
 
@@ -245,27 +252,10 @@ void display_controls(PanelContext& ctx, bool generates) {
                            static_cast<double>(v.temperature));
 }
 
-// "Sampling from 3 tokens holding 82.4% of p …": the set the next draw uses.
-void sampling_caption(const PanelContext& ctx, const PositionPrediction& pred) {
-    char caption[320];
-    const double mass = 100.0 * pred.mass;
-    if (pred.n_kept == 1)
-        std::snprintf(caption, sizeof caption,
-                      ctx.t("Sampling keeps only the most probable token (%.1f%% of p), so every draw picks it; "
-                            "dimmed tokens are cut."),
-                      mass);
-    else
-        std::snprintf(caption, sizeof caption,
-                      ctx.t("Sampling from %d tokens holding %.1f%% of p (→ rescaled to sum to 100%%); dimmed "
-                            "tokens are cut."),
-                      pred.n_kept, mass);
-    // Wrapped at the visible edge: TextWrapped's own edge follows the content width in a window that
-    // scrolls sideways, so a caption once wider than the window would keep itself wide.
-    ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextUnformatted(caption);
-    ImGui::PopStyleColor();
-    ImGui::PopTextWrapPos();
+// "Sampling from 3 tokens holding 82.4% of p …": the set the next draw uses, and what top p counted in.
+// Wrapped at spaces only, so that no number splits at its decimal point.
+void draw_sampling_caption(const PanelContext& ctx, const PositionPrediction& pred) {
+    text_disabled_wrapped(sampling_caption(pred, sampling_options(ctx), ctx.view.settings.korean).c_str());
 }
 
 // The last position, large: what the model would append next.
@@ -274,7 +264,7 @@ void next_prediction(const PanelContext& ctx, const PositionPrediction& pred, in
     ImGui::Text("%s  ·  %s \"%s\"", ctx.t("Next-token prediction"), ctx.t("after"), last.c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("(%s %.2f %s)", ctx.t("entropy"), static_cast<double>(pred.entropy_bits), ctx.t("bits"));
-    if (sampling && pred.error.empty()) sampling_caption(ctx, pred);
+    if (sampling && pred.error.empty()) draw_sampling_caption(ctx, pred);
     probability_bars(ctx, pred, position, logits_row, std::min(ImGui::GetContentRegionAvail().x, 36.0f * ctx.em),
                      sampling);
 }
