@@ -124,8 +124,8 @@ std::string switch_change_text(const ModelConfig& live, const ModelConfig& loade
                                ModelOrigin origin, bool korean) {
     char buf[192];
     const char* format = tr(korean, origin == ModelOrigin::random ? "%s: %s (was %s)" : "%s: %s (trained with %s)");
-    std::snprintf(buf, sizeof buf, format, tr(korean, switch_name(which, live.norm)), tr(korean, switch_value(live, which)),
-                  tr(korean, switch_value(loaded, which)));
+    std::snprintf(buf, sizeof buf, format, tr(korean, switch_name(which, live.norm)),
+                  tr(korean, switch_value(live, which)), tr(korean, switch_value(loaded, which)));
     return buf;
 }
 

@@ -14,7 +14,8 @@ TEST_CASE("the changes bar names an RMSNorm model's norm switch RMSNorm, with it
     ModelConfig live = loaded;
     live.norm_first = false;
     for (const bool korean : {false, true}) {
-        const std::string text = switch_change_text(live, loaded, ConfigSwitch::layer_norm, ModelOrigin::random, korean);
+        const std::string text =
+            switch_change_text(live, loaded, ConfigSwitch::layer_norm, ModelOrigin::random, korean);
         INFO(text);
         CHECK_THAT(text, Catch::StartsWith("RMSNorm") || Catch::StartsWith("RMS 정규화"));
         CHECK_THAT(text, Catch::Contains("Post-norm") && Catch::Contains("Pre-norm"));
