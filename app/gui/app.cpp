@@ -44,10 +44,6 @@ const char* view_title(View v) {
     return "";
 }
 
-// The fewest font heights (em) the layout needs across and down: the side panel's 16 em beside a
-// view of 36, and a view of about 20 lines between the menu and the stepper.
-constexpr float kLayoutWidthEm = 52.0f, kLayoutHeightEm = 28.0f;
-
 // The tasks whose widget a central view draws: the App scrolls that view to it.
 bool target_in_central_view(TourTaskKind kind) {
     return kind != TourTaskKind::step_past && kind != TourTaskKind::edit_source;
@@ -96,21 +92,26 @@ App::App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths)
     if (auto st = tour_.load(paths_.assets); !st) status = st.error().message;
 }
 
-// 17 px at scale 1, times the screen's content scale (2 on a 4K laptop) and the user's font scale;
-// presentation and classroom modes 1.6 times that, but never so large that the layout no longer fits
-// the window (a 1024×768 projector gets about 20 px, not 27).
-float App::font_pixels() const {
+UiScaleInputs window_scale_inputs(float content_scale, const Settings& settings) {
     GLFWwindow* window = glfwGetCurrentContext();
-    float screen_scale = content_scale, unused = 0.0f;
-    if (screen_scale <= 0.0f && window) glfwGetWindowContentScale(window, &screen_scale, &unused);
-    if (screen_scale <= 0.0f) screen_scale = 1.0f;
-    const float wanted = 17.0f * screen_scale * view_.settings.font_scale *
-                         (view_.settings.presentation || view_.settings.classroom ? 1.6f : 1.0f);
-    int w = 0, h = 0;
-    if (window) glfwGetFramebufferSize(window, &w, &h);
-    if (w <= 0 || h <= 0) return wanted;
-    const float fits = std::min(static_cast<float>(w) / kLayoutWidthEm, static_cast<float>(h) / kLayoutHeightEm);
-    return std::floor(std::max(std::min(wanted, fits), 10.0f));
+    UiScaleInputs in;
+    float unused = 0.0f;
+    in.content_scale = content_scale;
+    if (in.content_scale <= 0.0f && window) glfwGetWindowContentScale(window, &in.content_scale, &unused);
+    if (window) glfwGetFramebufferSize(window, &in.width, &in.height);
+    in.font_scale = settings.font_scale;
+    in.large_type = settings.presentation || settings.classroom;
+    return in;
+}
+
+// The window's type (ui_scale.h), or while slides are written the slide's.
+UiScale App::ui_scale() const {
+    UiScaleInputs in = window_scale_inputs(content_scale, view_.settings);
+    if (slides_.pending()) {  // a slide is the same picture from any screen
+        in.content_scale = 1.0f;
+        in.width = kSlideWidth, in.height = kSlideHeight;
+    }
+    return gui::ui_scale(in);
 }
 
 std::string App::tour_target_problem() {
@@ -137,37 +138,20 @@ bool App::open_tour_chapter(int index) {
 void App::export_tour_slides(const std::string& dir) {
     const TourChapter* c = tour_.chapter();
     if (!c) return;
-    slide_views_.clear();
-    View v;
-    view_from_id(c->view, v);
-    slide_views_.push_back(v);
-    for (const std::string& s : c->slides)
-        if (view_from_id(s, v)) slide_views_.push_back(v);
-    slide_dir_ = dir;
-    slide_number_ = 0;
-    slide_wait_ = 0;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        status = tr(view_.settings.korean, "Slides not saved:") + (" " + dir + ": " + ec.message());
+        return;
+    }
+    slides_.start(*c, tour_.current() + 1, dir, session_, view_);
 }
 
-// One slide per view: switch to it, let the layout settle for two frames, then save the window, which
-// draw_slide fills with the view alone.
-// The slides go to files named tour-<chapter>-<id>-<n>.png.
+// The next slide's view, and when it has settled the file to save this frame as (tour-<chapter>-<id>-<n>.png).
 void App::next_slide(FrameRequests& req) {
-    if (slide_views_.empty()) return;
-    if (slide_wait_ == 0) {
-        if (slide_number_ > 0) {  // the chapter's own view as it set it up; later slides after the whole pass
-            session_.run_to(session_.stepper().size());
-            last_cursor_ = session_.timeline_cursor();  // so follow_cursor leaves the slide's view alone
-        }
-        status.clear();  // no "Saved …" of the slide before on this one
-        show_view(slide_views_.front());
-        slide_wait_ = 3;
-    }
-    if (--slide_wait_ > 0) return;
-    char name[64];
-    std::snprintf(name, sizeof name, "/tour-%d-%s-%d.png", tour_.current() + 1, tour_.chapter()->id.c_str(),
-                  ++slide_number_);
-    req.save_window_png = slide_dir_ + name;
-    slide_views_.erase(slide_views_.begin());
+    if (!slides_.pending()) return;
+    if (auto png = slides_.advance(session_, view_)) req.save_window_png = std::move(png);
+    last_cursor_ = session_.timeline_cursor();  // a slide's pass is no step of the user's: no view follows it
 }
 
 void App::page(int delta) {
@@ -216,7 +200,7 @@ void App::handle_keys(FrameRequests& req) {
     if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) toggle_predict(view_);
     if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) view_.stepper.hidden = false;
     if (ImGui::IsKeyPressed(GLFW_KEY_L, false)) view_.settings.korean = !view_.settings.korean;
-    if (ImGui::IsKeyPressed(GLFW_KEY_E, false) && tour_.active()) export_tour_slides(".");
+    if (ImGui::IsKeyPressed(GLFW_KEY_E, false) && tour_.active()) export_tour_slides(default_slides_dir());
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) session_.step_forward();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) session_.step_back();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) session_.run_to(0);
@@ -353,7 +337,10 @@ void App::draw_menu(FrameRequests& req) {
     ImGui::TextDisabled("  %s", session_.model_name().c_str());
     draw_non_finite_warning();
     if (!font_warning.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "  %s", font_warning.c_str());
-    if (!status.empty()) ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1), "  %s", status.c_str());
+    if (!status.empty()) {
+        ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.6f, 1), "  %s", status.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", status.c_str());  // whole, when the bar cuts a long path
+    }
     ImGui::EndMainMenuBar();
 }
 
@@ -449,7 +436,7 @@ void App::draw_layout() {
             const TourRequest r = draw_tour_panel(ctx, tour_);
             if (r.kind == TourRequest::open) open_tour_chapter(r.chapter);
             if (r.kind == TourRequest::close) tour_.close(view_);
-            if (r.kind == TourRequest::export_slides) export_tour_slides(".");
+            if (r.kind == TourRequest::export_slides) export_tour_slides(default_slides_dir());
         });
     };
     const float input_h = body_h * (tour_.active() ? 0.35f : 0.5f);  // a chapter's card needs the room
@@ -544,6 +531,13 @@ void App::forget_old_model() {
 
 void App::end_frame() {
     heatmaps_.end_frame();
+    if (slides_.finish(session_, view_)) {  // the last slide is written: the app is as it was, and says where
+        last_cursor_ = session_.timeline_cursor();
+        char line[1024];
+        std::snprintf(line, sizeof line, tr(view_.settings.korean, "%d slides saved in %s"), slides_.written(),
+                      slides_.dir().c_str());
+        status = line;
+    }
     if (!trim_heap_after_render_) return;
     return_free_heap_pages();
     trim_heap_after_render_ = false;
@@ -566,19 +560,19 @@ FrameRequests App::frame(float dt) {
     advance_playback(dt);
     advance_generation();
     follow_cursor();
-    const bool slide = slides_pending();  // before next_slide takes the last one off the list
     next_slide(req);
+    const bool slide = slides_pending();
     // The open chapter's widget, as the panels will report it this frame.
     caches_.get<TourTargetProbe>() = TourTargetProbe{};
     if (const TourChapter* c = tour_.chapter()) caches_.get<TourTargetProbe>() = tour_target_probe(*c);
     scroll_to_target_frames_ = std::max(scroll_to_target_frames_ - 1, 0);
     // A resized window may need another font size for the layout to fit (asked only when the size changed:
-    // font_pixels asks the window system).
+    // ui_scale asks the window system).
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     if (display.x != fitted_display_.x || display.y != fitted_display_.y) {
         fitted_display_ = display;
         const ImVector<ImFont*>& fonts = ImGui::GetIO().Fonts->Fonts;
-        if (!fonts.empty() && std::abs(font_pixels() - fonts[0]->FontSize) > 0.5f) req.fonts_changed = true;
+        if (!fonts.empty() && std::abs(ui_scale().font_pixels - fonts[0]->FontSize) > 0.5f) req.fonts_changed = true;
     }
     if (slide) {
         draw_slide();

@@ -9,8 +9,10 @@
 #include "panels/panel_context.h"
 #include "paths.h"
 #include "session.h"
+#include "slide_export.h"
 #include "tour.h"
 #include "training.h"
+#include "ui_scale.h"
 #include "view_state.h"
 
 #include <cstdint>
@@ -20,6 +22,10 @@
 #include <vector>
 
 namespace attnlab::gui {
+
+// What ui_scale needs to know of the current GL context's window: its framebuffer, the monitor's content scale
+// (or `content_scale` when above 0, as --scale gives it), and the type the settings ask for.
+UiScaleInputs window_scale_inputs(float content_scale, const Settings& settings);
 
 // What the frame asks the window loop to do after rendering.
 struct FrameRequests {
@@ -44,8 +50,10 @@ public:
     // Starts the Output view's generation token by token (an encoder-decoder model from <sos>); false if
     // the model does not generate.
     bool start_generation();
-    bool animating() const { return view_.stepper.playing || view_.output.animation.playing(); }
-    // How long the window loop may wait for input before the next frame: none while playing,
+    bool animating() const {
+        return view_.stepper.playing || view_.output.animation.playing() || slides_.pending();
+    }
+    // How long the window loop may wait for input before the next frame: none while playing or writing slides,
     // a thirtieth of a second while a training run goes on (its curves move), a tenth while the
     // file dialog is open (its choice is polled), else a quarter.
     double wait_seconds() const {
@@ -62,16 +70,18 @@ public:
     // After a frame with a chapter open: empty if its task's widget was drawn fully on screen and the
     // card's task was not cut off, else one line saying what was not (for --check-tour-target).
     std::string tour_target_problem();
-    // Writes the open chapter's slides (its view, then each of its slide views) as PNGs into `dir`,
-    // one per frame or two; slides_pending() is true until the last is written. While it is, each frame
-    // draws the view alone, under its title, over the whole window.
+    // Writes the open chapter's slides (its view, then each of its slide views) as PNGs into `dir` (made if
+    // missing), one every few frames; slides_pending() is true until the last is written and the app is put
+    // back as it was. While it is, each frame is a slide: the view alone, under its title, kSlideWidth ×
+    // kSlideHeight in presentation type, which the window loop renders offscreen with no pointer.
     void export_tour_slides(const std::string& dir);
-    bool slides_pending() const { return !slide_views_.empty(); }
+    bool slides_pending() const { return slides_.pending(); }
 
     Session& session() { return session_; }
     ViewState& view() { return view_; }
     HeatmapRenderer& heatmaps() { return heatmaps_; }
-    float font_pixels() const;
+    // The type's size and the spacing's factor for the window as it is now (see ui_scale.h).
+    UiScale ui_scale() const;
     float content_scale = 0.0f;  // the screen's scale (--scale); 0: the monitor's, as GLFW reports it
     std::string font_warning;    // set by the loop when the Hangul font is missing
     std::string status;          // the last export's result, shown in the menu bar
@@ -103,9 +113,7 @@ private:
     Training training_;
     TourRunner tour_;
     ModelOpener opener_;             // every open (drop, menu, model panel), the file dialog, and the failure notice
-    std::vector<View> slide_views_;  // slides still to write, front first
-    std::string slide_dir_;
-    int slide_number_ = 0, slide_wait_ = 0;
+    SlideExport slides_;
     float play_accumulator_ = 0.0f;
     PanelCaches caches_;
     uint64_t drawn_model_serial_ = 0;  // the session's model that caches_ and the textures show

@@ -6,6 +6,7 @@
 #include "fonts.h"
 #include "gl/font_texture.h"
 #include "gl/gl.h"
+#include "gl/offscreen_target.h"
 #include "gl/ui_renderer.h"
 #include "i18n.h"
 #include "io/file_bytes.h"
@@ -50,13 +51,18 @@ Paths find_paths(const char* argv0) {
     return {std::string(ATTNLAB_SOURCE_DIR) + "/assets", std::string(ATTNLAB_SOURCE_DIR) + "/shaders"};
 }
 
-// The session to start with: --model, or the bundled model (or a random one). A --model that does not
-// open is said in one plain line here, and the app opens on the default model instead.
+// The session to start with: --model, or the bundled model (or a random one), run as --step, --loss and
+// --backward ask. A --model that does not open is said in one plain line here, and the app opens on the default
+// model instead.
 Result<Session> initial_session(const LaunchOptions& o, const Paths& paths, std::optional<OpenProblem>& problem) {
     std::string warning;
     auto session = launch_session(paths.assets, o.model, o.preset, o.src, problem, &warning);
     if (problem) fail(open_problem_text(*problem, false), 0);
     if (!warning.empty()) fail("the bundled model was not opened: " + warning, 0);
+    if (!session) return session;
+    if (o.step) session->run_to(static_cast<size_t>(*o.step));
+    if (o.loss && !session->set_loss(*o.loss)) return Error{"--loss: " + session->error()};
+    if (o.backward) session->run_to(session->timeline_size());
     return session;
 }
 
@@ -65,8 +71,12 @@ void on_drop(GLFWwindow* window, int count, const char** paths) {
     for (int i = 0; i < count; ++i) dropped->push_back(paths[i]);
 }
 
+// The font atlas at the window's type size, and ImGui's default spacing scaled to match it.
 void rebuild_fonts(App& app, FontTexture& font_texture) {
-    const std::string used = load_ui_font(app.font_pixels());
+    const UiScale scale = app.ui_scale();
+    const std::string used = load_ui_font(scale.font_pixels);
+    ImGui::GetStyle() = ImGuiStyle();  // from the base each time: ScaleAllSizes multiplies what it is given
+    ImGui::GetStyle().ScaleAllSizes(scale.style_scale);
     app.font_warning = used.empty() ? tr(app.view().settings.korean, "Hangul font not found: install fonts-nanum") : "";
     font_texture.upload(*ImGui::GetIO().Fonts);
 }
@@ -145,6 +155,43 @@ void close_window(GLFWwindow* window) {
     glfwTerminate();
 }
 
+// The window's first frame, before the model opens: the theme's background and one line saying what opens, in the
+// type the window will have. A large model's read and first pass (seconds for GPT-2 small over a long prompt) then
+// show in the window, the progress card drawn over this frame, never as no window or a black one.
+void show_startup_frame(GLFWwindow* window, FontTexture& font_texture, UiRenderer& ui_renderer,
+                        ProgressScreen& progress, const ViewState& view, const LaunchOptions& o) {
+    const UiScale scale = ui_scale(window_scale_inputs(o.scale.value_or(0.0f), view.settings));
+    load_ui_font(scale.font_pixels);
+    ImGui::GetStyle() = ImGuiStyle();
+    ImGui::GetStyle().ScaleAllSizes(scale.style_scale);
+    font_texture.upload(*ImGui::GetIO().Fonts);
+    if (view.settings.dark_theme)
+        ImGui::StyleColorsDark();
+    else
+        ImGui::StyleColorsLight();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    const std::string name = o.model ? std::filesystem::path(*o.model).filename().string() : std::string();
+    char line[512];
+    std::snprintf(line, sizeof line, tr(view.settings.korean, "Opening %s …"),
+                  name.empty() ? "Attention Lab" : name.c_str());
+    const ImVec2 size = ImGui::GetIO().DisplaySize, text = ImGui::CalcTextSize(line);
+    // Above the middle, where the progress card will not cover it.
+    ImGui::GetForegroundDrawList()->AddText(ImVec2(0.5f * (size.x - text.x), 0.35f * size.y - 0.5f * text.y),
+                                            ImGui::GetColorU32(ImGuiCol_Text), line);
+    ImGui::Render();
+    progress.keep_frame(*ImGui::GetDrawData());
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(window, &fb_w, &fb_h);
+    glViewport(0, 0, fb_w, fb_h);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ui_renderer.render(*ImGui::GetDrawData(), [](ImTextureID) { return false; });
+    glfwSwapBuffers(window);
+    glfwPollEvents();
+}
+
 // What the flags ask of the app before its first frame: a view, a tour chapter (and its slides),
 // a training run. False (said on stderr) if a chapter or the run could not be started.
 bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& o, bool headless) {
@@ -155,7 +202,6 @@ bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& 
         app.show_view(v);
     }
     if (o.scale) app.content_scale = *o.scale;
-    rebuild_fonts(app, font_texture);
     for (const std::string& name : o.switches) {  // switches on the weights as opened: the changes bar lists them
         ModelConfig c = app.session().stepper().config();
         if (!apply_launch_switch(name, c) || !app.session().set_config(c)) {
@@ -173,11 +219,8 @@ bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& 
         fail(app.status, 1);
         started = false;
     }
-    if (o.tour_slides && started) {
-        std::error_code ec;
-        std::filesystem::create_directories(*o.tour_slides, ec);
-        app.export_tour_slides(*o.tour_slides);
-    }
+    if (o.tour_slides && started) app.export_tour_slides(*o.tour_slides);
+    rebuild_fonts(app, font_texture);  // at the slides' size when they are being written
     if (o.train_steps > 0) {
         TrainForm& form = app.view().train;  // the form shows the run the flags started
         form.steps = o.train_steps;
@@ -208,11 +251,13 @@ struct Running {
     std::vector<std::string>& dropped;  // files dropped on the window since the last frame
     const LaunchOptions& o;
     bool headless;
+    std::optional<OffscreenTarget> slide_target = std::nullopt;  // made for the first slide
     std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
 struct Frame {
     FrameRequests req;
+    bool slide = false;  // drawn offscreen at the slide's size, not shown in the window
     int fb_w = 0, fb_h = 0;
     std::chrono::steady_clock::time_point start;
     Status window_png = ok_status();  // the window's PNG, when the app asked for one (export, tour slide)
@@ -230,26 +275,50 @@ void poll_events(Running& r) {
     r.dropped.clear();
 }
 
-// One frame of the App, built in ImGui and rendered into the back buffer; then the PNGs the app asked for.
+// A slide frame goes to the offscreen slide target: true if it is bound (else the error is the app's status).
+bool bind_slide_target(Running& r) {
+    if (!r.slide_target) {
+        auto target = OffscreenTarget::create(kSlideWidth, kSlideHeight);
+        if (!target) {
+            r.app.status = target.error().message;
+            return false;
+        }
+        r.slide_target.emplace(std::move(*target));
+    }
+    r.slide_target->bind();
+    return true;
+}
+
+// One frame of the App, built in ImGui and rendered into the back buffer (a slide into the slide target, at its
+// size and with no pointer, so no hover shows on it); then the PNGs the app asked for.
 Frame draw_frame(Running& r) {
     Frame f;
     f.start = std::chrono::steady_clock::now();
     const float dt = std::chrono::duration<float>(f.start - r.last).count();
     r.last = f.start;
+    f.slide = r.app.slides_pending() && bind_slide_target(r);
     r.progress.begin_frame(r.app.view().settings.korean);
     ImGui_ImplGlfw_NewFrame();
-    if (r.headless) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no stray hover in screenshots
+    ImGuiIO& io = ImGui::GetIO();
+    if (f.slide) {
+        io.DisplaySize = ImVec2(static_cast<float>(kSlideWidth), static_cast<float>(kSlideHeight));
+        io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    }
+    if (r.headless || f.slide) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no stray hover in screenshots
     ImGui::NewFrame();
     f.req = r.app.frame(dt);
     ImGui::Render();
-    r.progress.keep_frame(*ImGui::GetDrawData());
-    glfwGetFramebufferSize(r.window, &f.fb_w, &f.fb_h);
+    if (f.slide) {
+        f.fb_w = kSlideWidth, f.fb_h = kSlideHeight;
+    } else {
+        r.progress.keep_frame(*ImGui::GetDrawData());  // the window's picture, for the progress card
+        glfwGetFramebufferSize(r.window, &f.fb_w, &f.fb_h);
+    }
     glViewport(0, 0, f.fb_w, f.fb_h);
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the tiled windows draw none
     glClearColor(bg.x, bg.y, bg.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     r.ui_renderer.render(*ImGui::GetDrawData(), [&](ImTextureID t) { return r.app.heatmaps().owns(t); });
-    r.app.end_frame();
 
     const auto report = [&](const std::string& path, const Status& st) {
         r.app.status = st ? std::string(tr(r.app.view().settings.korean, "Saved")) + " " + path : st.error().message;
@@ -263,12 +332,16 @@ Frame draw_frame(Running& r) {
             *f.req.save_view_png,
             save_framebuffer_png(*f.req.save_view_png, static_cast<int>(r.app.view_x), static_cast<int>(r.app.view_y),
                                  static_cast<int>(r.app.view_w), static_cast<int>(r.app.view_h)));
+    if (f.slide) OffscreenTarget::unbind();
+    r.app.end_frame();  // after the saves: the last slide's puts the app back and names the folder
+    if (r.app.slides_pending() != f.slide) f.req.fonts_changed = true;  // the slides' type, or the window's again
     return f;
 }
 
 // Shows the frame and does what the app asked of the window; false when it asked to quit.
-bool present_frame(Running& r, const FrameRequests& req) {
-    glfwSwapBuffers(r.window);
+bool present_frame(Running& r, const Frame& f) {
+    const FrameRequests& req = f.req;
+    if (!f.slide) glfwSwapBuffers(r.window);  // a slide frame drew nothing in the window: it keeps the last
     if (req.quit) return false;
     if (req.toggle_fullscreen) {
         GLFWmonitor* monitor = glfwGetPrimaryMonitor();
@@ -293,7 +366,7 @@ int run_interactive(Running& r) {
     while (!glfwWindowShouldClose(r.window)) {
         poll_events(r);
         const Frame f = draw_frame(r);
-        if (!present_frame(r, f.req)) break;
+        if (!present_frame(r, f)) break;
         const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (save && autosave.due(r.app.view(), now))
             if (auto st = save_view_state(r.app.view()); !st)
@@ -321,7 +394,7 @@ int run_screenshot(Running& r) {
                 return fail(problem, 1);
             return 0;
         }
-        if (!present_frame(r, f.req)) break;
+        if (!present_frame(r, f)) break;
     }
     return 0;
 }
@@ -333,7 +406,7 @@ int run_tour_slides(Running& r) {
         const Frame f = draw_frame(r);
         if (!f.window_png) return fail(f.window_png.error().message, 1);
         if (!r.app.slides_pending()) break;
-        if (!present_frame(r, f.req)) break;
+        if (!present_frame(r, f)) break;
     }
     return 0;
 }
@@ -349,7 +422,7 @@ int run_soak(Running& r, const Paths& paths) {
         ++frame;
         soak.after_frame(frame);
         if (soak.finished(frame)) break;
-        if (!present_frame(r, f.req)) break;
+        if (!present_frame(r, f)) break;
     }
     return report_soak(soak, frame);
 }
@@ -364,7 +437,7 @@ int run_bench_frames(Running& r) {
         frame_ms.push_back(
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - f.start).count());
         if (frame >= r.o.bench_frames + 10) break;
-        if (!present_frame(r, f.req)) break;
+        if (!present_frame(r, f)) break;
     }
     frame_ms.erase(frame_ms.begin(), frame_ms.begin() + std::min<size_t>(10, frame_ms.size()));  // warm-up
     std::printf("{\"frames\": %zu, \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"width\": %d, \"height\": %d}\n",
@@ -372,21 +445,28 @@ int run_bench_frames(Running& r) {
     return 0;
 }
 
-// The renderers and the App in the window's GL context, set up as the flags ask, run in the flags' mode.
-int run_app(GLFWwindow* window, std::vector<std::string>& dropped, Session session, ViewState view, const Paths& paths,
-            const LaunchOptions& o, bool headless, std::optional<OpenProblem> problem) {
+// The renderers in the window's GL context, the first frame, the model, and the App set up as the flags ask,
+// run in the flags' mode.
+int run_app(GLFWwindow* window, std::vector<std::string>& dropped, ViewState view, const Paths& paths,
+            const LaunchOptions& o, bool headless) {
     FontTexture font_texture;
     auto heatmaps = HeatmapRenderer::create(paths.shaders);
     auto ui_renderer = UiRenderer::create(paths.shaders);
     if (!heatmaps || !ui_renderer) return fail(!heatmaps ? heatmaps.error().message : ui_renderer.error().message, 1);
-    App app(std::move(session), std::move(view), std::move(*heatmaps), paths);
-    ProgressScreen progress(window, *ui_renderer, [&](ImTextureID t) { return app.heatmaps().owns(t); });
-    const ListenToProgress listening(progress);               // the stepper's long work, on this thread
-    if (problem) app.show_open_problem(std::move(*problem));  // where the user looks, as a failed drop would be
-    const bool started = start_from_flags(app, font_texture, o, headless);
+    std::optional<App> app;  // once the model is open
+    ProgressScreen progress(window, *ui_renderer, [&](ImTextureID t) { return app && app->heatmaps().owns(t); });
+    const ListenToProgress listening(progress);  // the stepper's long work, on this thread
+    show_startup_frame(window, font_texture, *ui_renderer, progress, view, o);
+    progress.begin_frame(view.settings.korean);  // the first pass is timed from here
+    std::optional<OpenProblem> problem;
+    auto session = initial_session(o, paths, problem);
+    if (!session) return fail(session.error().message, 1);
+    app.emplace(std::move(*session), std::move(view), std::move(*heatmaps), paths);
+    if (problem) app->show_open_problem(std::move(*problem));  // where the user looks, as a failed drop would be
+    const bool started = start_from_flags(*app, font_texture, o, headless);
     if (!started && o.tour_slides) return 1;  // no chapter, no slides
 
-    Running r{window, app, *ui_renderer, progress, font_texture, dropped, o, headless};
+    Running r{window, *app, *ui_renderer, progress, font_texture, dropped, o, headless};
     int code = 0;
     if (o.tour_slides)
         code = run_tour_slides(r);
@@ -410,11 +490,7 @@ int main(int argc, char** argv) {
         std::fputs(launch_usage().c_str(), stderr);
         return fail(options.error().message, 2);
     }
-    LaunchOptions o = *options;
-    if (o.tour_slides) {  // a slide is the view alone at 1920×1080, in the large type of a projector
-        o.width = 1920, o.height = 1080;
-        o.presentation = true;
-    }
+    const LaunchOptions o = *options;
     if (o.help) {
         std::fputs(launch_usage().c_str(), stdout);
         return 0;
@@ -425,21 +501,13 @@ int main(int argc, char** argv) {
     if (n_modes > 1) return fail("give one of --screenshot, --bench-frames, --soak and --tour-slides", 2);
     const bool headless = n_modes == 1;
     const Paths paths = find_paths(argv[0]);
-
-    std::optional<OpenProblem> problem;
-    auto session = initial_session(o, paths, problem);
-    if (!session) return fail(session.error().message, 1);
-    if (o.step) session->run_to(static_cast<size_t>(*o.step));
-    if (o.loss && !session->set_loss(*o.loss)) return fail("--loss: " + session->error(), 1);
-    if (o.backward) session->run_to(session->timeline_size());
     auto view = initial_view(o, headless);
     if (!view) return fail(view.error().message, 1);
 
     std::vector<std::string> dropped;
     GLFWwindow* window = open_window(o, headless, dropped);
     if (!window) return 1;
-    const int code =
-        run_app(window, dropped, std::move(*session), std::move(*view), paths, o, headless, std::move(problem));
+    const int code = run_app(window, dropped, std::move(*view), paths, o, headless);
     close_window(window);
     return code;
 }

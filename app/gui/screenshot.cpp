@@ -28,7 +28,9 @@ Status save_framebuffer_png(const std::string& path, int x, int y, int width, in
     const int fb_height = viewport[3];
     std::vector<uint8_t> pixels(static_cast<size_t>(width) * height * 4);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadBuffer(GL_BACK);
+    GLint offscreen = 0;  // an offscreen target's colour (OffscreenTarget::bind), else the window's back buffer
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &offscreen);
+    glReadBuffer(offscreen ? GL_COLOR_ATTACHMENT0 : GL_BACK);
     glReadPixels(x, fb_height - y - height, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
     std::vector<uint8_t> flipped(pixels.size());
     const size_t row = static_cast<size_t>(width) * 4;
