@@ -1,5 +1,7 @@
 #include "panels/loss_controls.h"
 
+#include "loss_choice.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,11 +17,7 @@ struct LossForm {
     bool edited = false;
 };
 
-const char* token_name(const std::optional<Vocab>& vocab, int id) {
-    return vocab && id >= 0 && id < vocab->size() ? vocab->token(id).c_str() : "?";
-}
-
-// A token id field with the token's text after it.
+// A token id field with the token's text after it (its "#id" when the model has no vocabulary).
 bool token_field(const PanelContext& ctx, const char* label, const char* id, int* token) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(label);
@@ -28,7 +26,9 @@ bool token_field(const PanelContext& ctx, const char* label, const char* id, int
     const bool changed = ImGui::InputInt(id, token, 0);
     *token = std::max(*token, 0);
     ImGui::SameLine();
-    ImGui::TextDisabled("“%s”", token_name(output_vocab(ctx), *token));
+    const std::string name = loss_token_name(ctx.session, *token);
+    const bool by_id = name == "#" + std::to_string(*token);  // no vocabulary: "#2023", a word in quotes
+    ImGui::TextDisabled(by_id ? "%s" : "“%s”", name.c_str());
     return changed;
 }
 
@@ -48,7 +48,7 @@ void loss_form(PanelContext& ctx) {
         ImGui::SameLine();
         if (ImGui::RadioButton(ctx.t(kinds[k]), &kind, k)) form.edited = true;
     }
-    f.kind = static_cast<LossKind>(kind);
+    if (static_cast<LossKind>(kind) != f.kind) f = loss_of_kind(ctx.session, f, static_cast<LossKind>(kind));
     if (f.kind != LossKind::next_token) {
         int position = static_cast<int>(std::max<int64_t>(f.position, 0));
         ImGui::AlignTextToFramePadding();
@@ -77,12 +77,29 @@ void loss_form(PanelContext& ctx) {
     }
 }
 
+// ‖∂L/∂x‖ as an orange bar with its value after it, in the rest of the table cell, on the token's text line.
+void saliency_bar(const PanelContext& ctx, float share, float value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", static_cast<double>(value));
+    const float cell = ImGui::GetContentRegionAvail().x, line = ImGui::GetTextLineHeight();
+    const ValueBarLayout l =
+        value_bar_layout(share, cell, ImGui::CalcTextSize("0.000e-00").x, 0.4f * ctx.em);  // every row's the same
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float top = at.y + 0.12f * line, bottom = at.y + 0.88f * line;
+    draw->AddRectFilled(ImVec2(at.x, top), ImVec2(at.x + l.track_width, bottom), ImGui::GetColorU32(ImGuiCol_FrameBg));
+    draw->AddRectFilled(ImVec2(at.x, top), ImVec2(at.x + l.fill_width, bottom), IM_COL32(255, 140, 40, 255));
+    const float text_w = ImGui::CalcTextSize(text).x;  // right-aligned, at or after l.text_x
+    draw->AddText(ImVec2(at.x + cell - text_w, at.y), ImGui::GetColorU32(ImGuiCol_Text), text);
+    ImGui::Dummy(ImVec2(cell, line));
+}
+
 // One stack's tokens: ‖∂L/∂x‖ as a bar, and gradient × input signed.
 void saliency_table(const PanelContext& ctx, const SequenceView& seq, const TokenSaliency& s) {
     const float largest = *std::max_element(s.gradient_norm.begin(), s.gradient_norm.end());
     if (!ImGui::BeginTable("saliency", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
     ImGui::TableSetupColumn(ctx.t("token"));
-    ImGui::TableSetupColumn("||∂L/∂x||", ImGuiTableColumnFlags_WidthFixed, 10.0f * ctx.em);
+    ImGui::TableSetupColumn("||∂L/∂x||", ImGuiTableColumnFlags_WidthFixed, 14.0f * ctx.em);
     ImGui::TableSetupColumn(ctx.t("gradient × input"));
     ImGui::TableHeadersRow();
     for (size_t t = 0; t < s.gradient_norm.size() && t < seq.labels.size(); ++t) {
@@ -91,11 +108,7 @@ void saliency_table(const PanelContext& ctx, const SequenceView& seq, const Toke
         ImGui::TextUnformatted(seq.labels[t].c_str());
         ImGui::TableNextColumn();
         const float share = largest > 0.0f ? s.gradient_norm[t] / largest : 0.0f;
-        char value[32];
-        std::snprintf(value, sizeof value, "%.3g", static_cast<double>(s.gradient_norm[t]));
-        ImGui::PushStyleColor(ImGuiCol_PlotHistogram, IM_COL32(255, 140, 40, 255));
-        ImGui::ProgressBar(share, ImVec2(-1.0f, 0.0f), value);
-        ImGui::PopStyleColor();
+        saliency_bar(ctx, share, s.gradient_norm[t]);
         ImGui::TableNextColumn();
         const float gi = s.gradient_times_input[t];
         ImGui::TextColored(gi >= 0.0f ? ImVec4(1.0f, 0.55f, 0.3f, 1.0f) : ImVec4(0.4f, 0.65f, 1.0f, 1.0f), "%+.3g",
@@ -105,6 +118,14 @@ void saliency_table(const PanelContext& ctx, const SequenceView& seq, const Toke
 }
 
 }  // namespace
+
+ValueBarLayout value_bar_layout(float share, float cell_width, float text_width, float gap) {
+    ValueBarLayout l;
+    l.track_width = std::max(0.0f, cell_width - text_width - gap);
+    l.fill_width = std::clamp(share, 0.0f, 1.0f) * l.track_width;
+    l.text_x = cell_width - text_width;  // right-aligned, after the whole track
+    return l;
+}
 
 void draw_loss_section(PanelContext& ctx) {
     Session& s = ctx.session;
