@@ -10,6 +10,7 @@
 #include "gl/ui_renderer.h"
 #include "i18n.h"
 #include "io/file_bytes.h"
+#include "key_taps.h"
 #include "launch_options.h"
 #include "memory_reuse.h"
 #include "model_opener.h"
@@ -18,6 +19,7 @@
 #include "screenshot.h"
 #include "settings_autosave.h"
 #include "soak_driver.h"
+#include "startup_frame.h"
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -143,6 +145,7 @@ GLFWwindow* open_window(const LaunchOptions& o, bool headless, std::vector<std::
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; our settings live in settings.json
     ImGui_ImplGlfw_InitForOpenGL(window, true);
+    install_key_taps(window);  // a key tapped between two frames still reads as pressed
     ImGui::GetIO().BackendRendererName = "attnlab_ui_renderer";
     ImGui::GetIO().BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;  // meshes past 64K vertices
     return window;
@@ -153,43 +156,6 @@ void close_window(GLFWwindow* window) {
     ImGui::DestroyContext();
     glfwDestroyWindow(window);
     glfwTerminate();
-}
-
-// The window's first frame, before the model opens: the theme's background and one line saying what opens, in the
-// type the window will have. A large model's read and first pass (seconds for GPT-2 small over a long prompt) then
-// show in the window, the progress card drawn over this frame, never as no window or a black one.
-void show_startup_frame(GLFWwindow* window, FontTexture& font_texture, UiRenderer& ui_renderer,
-                        ProgressScreen& progress, const ViewState& view, const LaunchOptions& o) {
-    const UiScale scale = ui_scale(window_scale_inputs(o.scale.value_or(0.0f), view.settings));
-    load_ui_font(scale.font_pixels);
-    ImGui::GetStyle() = ImGuiStyle();
-    ImGui::GetStyle().ScaleAllSizes(scale.style_scale);
-    font_texture.upload(*ImGui::GetIO().Fonts);
-    if (view.settings.dark_theme)
-        ImGui::StyleColorsDark();
-    else
-        ImGui::StyleColorsLight();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    const std::string name = o.model ? std::filesystem::path(*o.model).filename().string() : std::string();
-    char line[512];
-    std::snprintf(line, sizeof line, tr(view.settings.korean, "Opening %s …"),
-                  name.empty() ? "Attention Lab" : name.c_str());
-    const ImVec2 size = ImGui::GetIO().DisplaySize, text = ImGui::CalcTextSize(line);
-    // Above the middle, where the progress card will not cover it.
-    ImGui::GetForegroundDrawList()->AddText(ImVec2(0.5f * (size.x - text.x), 0.35f * size.y - 0.5f * text.y),
-                                            ImGui::GetColorU32(ImGuiCol_Text), line);
-    ImGui::Render();
-    progress.keep_frame(*ImGui::GetDrawData());
-    int fb_w = 0, fb_h = 0;
-    glfwGetFramebufferSize(window, &fb_w, &fb_h);
-    glViewport(0, 0, fb_w, fb_h);
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ui_renderer.render(*ImGui::GetDrawData(), [](ImTextureID) { return false; });
-    glfwSwapBuffers(window);
-    glfwPollEvents();
 }
 
 // What the flags ask of the app before its first frame: a view, a tour chapter (and its slides),
@@ -306,6 +272,7 @@ Frame draw_frame(Running& r) {
     }
     if (r.headless || f.slide) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no stray hover in screenshots
     ImGui::NewFrame();
+    release_held_keys(r.window);  // this frame saw the keys tapped since the last one down
     f.req = r.app.frame(dt);
     ImGui::Render();
     if (f.slide) {
@@ -456,7 +423,8 @@ int run_app(GLFWwindow* window, std::vector<std::string>& dropped, ViewState vie
     std::optional<App> app;  // once the model is open
     ProgressScreen progress(window, *ui_renderer, [&](ImTextureID t) { return app && app->heatmaps().owns(t); });
     const ListenToProgress listening(progress);  // the stepper's long work, on this thread
-    show_startup_frame(window, font_texture, *ui_renderer, progress, view, o);
+    show_startup_frame(window, font_texture, *ui_renderer, progress, view, o.scale.value_or(0.0f),
+                       o.model ? std::filesystem::path(*o.model).filename().string() : std::string());
     progress.begin_frame(view.settings.korean);  // the first pass is timed from here
     std::optional<OpenProblem> problem;
     auto session = initial_session(o, paths, problem);

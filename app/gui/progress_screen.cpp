@@ -115,6 +115,7 @@ void ProgressScreen::draw(const WorkProgress& progress, double seconds) {
     glClear(GL_COLOR_BUFFER_BIT);
     renderer_.render(data, is_opaque_);
     glfwSwapBuffers(window_);
+    ++cards_drawn_;
 }
 
 // The last frame dimmed, and in its middle a card: the step, a bar of the work done, and a hint.

@@ -38,6 +38,7 @@ public:
     void keep_frame(const ImDrawData& data);
 
     void on_progress(const WorkProgress& progress) override;
+    int cards_drawn() const { return cards_drawn_; }  // since it was made
 
 private:
     void draw(const WorkProgress& progress, double seconds);
@@ -51,6 +52,7 @@ private:
     std::chrono::steady_clock::time_point work_start_ = std::chrono::steady_clock::now(), last_draw_;
     std::vector<std::unique_ptr<ImDrawList>> kept_;  // the last frame's lists, copied (their buffers are reused)
     int kept_count_ = 0;
+    int cards_drawn_ = 0;
     ImVec2 display_pos_, display_size_, framebuffer_scale_{1.0f, 1.0f};
 };
 
