@@ -228,7 +228,6 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Greedy decoding: append the argmax until <eos>.", "탐욕적 디코딩: <eos>까지 argmax를 덧붙입니다."},
         {"p = softmax(logits / T): T < 1 sharpens, T > 1 flattens. Display and sampling only.",
          "p = softmax(logits / T): T < 1이면 뾰족하게, T > 1이면 평평하게. 표시와 샘플링에만 쓰입니다."},
-        {"The target ends with <eos>: the translation is finished.", "타깃이 <eos>로 끝났습니다: 번역 완료."},
         {"Next-token probabilities at every position", "모든 위치의 다음 토큰 확률"},
         {"Masked-token probabilities: the token at each position", "마스크된 토큰 확률: 각 위치의 토큰"},
         {"Teacher forcing: position i sees tokens 0..i and predicts token i + 1.",
@@ -962,6 +961,9 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Opening %s …", "%s 여는 중…"},
         {"Save this chapter's views as 1920×1080 slides (PNG) in",
          "이 장의 뷰를 1920×1080 슬라이드(PNG)로 저장합니다. 저장 위치:"},
+        {"The target ends with %s: the translation is finished.", "타깃의 마지막 토큰이 %s입니다. 번역이 끝났습니다."},
+        {"Stopped at the length limit, T = %d, without %s.", "%2$s 없이 길이 한계 T = %1$d에서 멈췄습니다."},
+        {"translated", "번역 결과"},
     };
     return table;
 }

@@ -2,6 +2,8 @@
 // tokens it grows (see generation_strip.h).
 #include "panels/generation_strip.h"
 
+#include "translation_record.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -132,6 +134,24 @@ void generated_tokens_strip(PanelContext& ctx) {
     }
     ImGui::Dummy(ImVec2(right - left, at.y + h - ImGui::GetCursorScreenPos().y));
     kv_cache_strip(ctx);
+}
+
+std::string target_end_note(const Session& session, bool korean) {
+    const ModelConfig& c = session.stepper().config();
+    const std::optional<Vocab>& vocab = session.model().tgt_vocab;
+    char note[200];
+    switch (target_end(session)) {
+        case TargetEnd::open: return "";
+        case TargetEnd::eos:
+            std::snprintf(note, sizeof note, tr(korean, "The target ends with %s: the translation is finished."),
+                          token_or_id(vocab, c.eos_id).c_str());
+            return note;
+        case TargetEnd::length_limit:
+            std::snprintf(note, sizeof note, tr(korean, "Stopped at the length limit, T = %d, without %s."), c.max_len,
+                          token_or_id(vocab, c.eos_id).c_str());
+            return note;
+    }
+    return "";
 }
 
 }  // namespace attnlab::gui

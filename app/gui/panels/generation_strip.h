@@ -8,6 +8,9 @@
 namespace attnlab::gui {
 
 void generation_animation_controls(PanelContext& ctx);
+// Why the target ends where it does, when it ends: "The target ends with </s>: the translation is finished."
+// or "Stopped at the length limit, T = 64, without </s>."; empty while it is open.
+std::string target_end_note(const Session& session, bool korean);
 void generated_tokens_strip(PanelContext& ctx);
 
 }  // namespace attnlab::gui

@@ -6,6 +6,7 @@
 #include "panels/input_fields.h"
 #include "panels/input_tokens.h"
 #include "panels/tour_target.h"
+#include "translation_record.h"
 
 #include <imgui_stdlib.h>
 
@@ -157,7 +158,9 @@ void draw_side(PanelContext& ctx, const Side& side) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s = %d", side.letter, static_cast<int>(ids.size()));
     if (!from_text) {  // beside the count where it fits, else under it
-        const std::string note = std::string("· ") + ctx.t("tokens edited by hand");
+        const bool translated =  // Translate made the target (and it is unchanged since): not by hand
+            !side.source && target_origin(session, ctx.caches.get<TranslationRecord>()) == TargetOrigin::translated;
+        const std::string note = std::string("· ") + ctx.t(translated ? "translated" : "tokens edited by hand");
         ImGui::SameLine();
         if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(note.c_str()).x) ImGui::NewLine();
         ImGui::TextDisabled("%s", note.c_str());

@@ -12,6 +12,7 @@
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
 #include "sampling.h"
+#include "translation_record.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -198,7 +199,12 @@ void generation_controls(PanelContext& ctx) {
     }
     ImGui::SameLine(0.0f, 2.0f * ctx.em);
     const bool prompt = ctx.config().arch == Arch::decoder_only;  // greedy decoding continues the prompt
-    if (ImGui::Button(ctx.t(prompt ? "Continue to <eos>" : "Translate"))) ctx.session.translate();
+    if (ImGui::Button(ctx.t(prompt ? "Continue to <eos>" : "Translate"))) {
+        if (prompt)
+            ctx.session.translate();
+        else  // remembered, so the Input view calls the target translated until it is edited
+            ctx.caches.get<TranslationRecord>().translate(ctx.session);
+    }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", ctx.t(prompt ? "Greedy decoding: append the argmax until <eos>."
                                              : "Greedy decoding: from <sos>, append the argmax until <eos>."));
@@ -207,9 +213,8 @@ void generation_controls(PanelContext& ctx) {
         if (ImGui::Button(ctx.t("Clear target"))) ctx.session.set_tgt_text("");
     }
     generation_animation_controls(ctx);
-    const std::vector<int>& tgt = ctx.stepper().inputs().tgt_ids;
-    if (!tgt.empty() && tgt.back() == ctx.config().eos_id)
-        ImGui::TextDisabled("%s", ctx.t("The target ends with <eos>: the translation is finished."));
+    if (const std::string end = target_end_note(ctx.session, ctx.view.settings.korean); !end.empty())
+        ImGui::TextDisabled("%s", end.c_str());
     if (!ctx.session.error().empty())
         ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", ctx.session.error().c_str());
 }
