@@ -63,7 +63,7 @@ std::string percent_text(double p) {
     char text[32];
     if (percent == 0.0)
         std::snprintf(text, sizeof text, "0%%");
-    else if (percent >= 10.0)  // "100.0%", "42.3%"
+    else if (percent >= 9.995)  // "100.0%", "42.3%", and "10.0%" for what two decimals would round to "10.00%"
         std::snprintf(text, sizeof text, "%.1f%%", percent);
     else if (percent >= 1.0)  // "4.23%"
         std::snprintf(text, sizeof text, "%.2f%%", percent);

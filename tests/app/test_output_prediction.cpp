@@ -91,4 +91,5 @@ TEST_CASE("over a vocabulary of 50,257 tokens every bar's percentage reads as a 
     CHECK(percent_text(0.0) == "0%");
     CHECK(std::strtod(percent_text(0.1234).c_str(), nullptr) == Approx(12.3).margin(0.05));  // large p keep 1 decimal
     CHECK(std::strtod(percent_text(1.0).c_str(), nullptr) == 100.0);
+    CHECK(percent_text(0.099999).size() == percent_text(0.12).size());  // 10.0%, not 10.00%: one decimal from 10% up
 }
