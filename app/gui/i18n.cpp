@@ -964,6 +964,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"The target ends with %s: the translation is finished.", "타깃의 마지막 토큰이 %s입니다. 번역이 끝났습니다."},
         {"Stopped at the length limit, T = %d, without %s.", "%2$s 없이 길이 한계 T = %1$d에서 멈췄습니다."},
         {"translated", "번역 결과"},
+        {"1 cell edited", "칸 1개 수정됨"},
+        {"%lld cells edited", "칸 %lld개 수정됨"},
     };
     return table;
 }

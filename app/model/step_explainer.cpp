@@ -3,11 +3,40 @@
 
 #include "explain/backward_kind.h"
 #include "explain/explain_labels.h"
+#include "explain/template_fill.h"
+#include "loss_choice.h"
 
 #include <cmath>
 #include <cstdio>
 
 namespace attnlab::gui {
+
+namespace {
+
+// A token as the loss names it: its text in quotes, or its id alone ("#7") when the model has no vocabulary.
+std::string quoted_token(const Session& session, int id) {
+    const std::string name = loss_token_name(session, id);
+    return name == "#" + std::to_string(id) ? name : "“" + name + "”";
+}
+
+// The loss in the table's language (its terms loss_next_token, loss_token, loss_logit_diff), the tokens by
+// their text: "다음 토큰", "위치 2의 토큰 “사과”"; the CLI's spelling ("token:6@2") if the table lacks the term.
+std::string loss_name(const ExplanationTable& table, const Session& session, const LossSpec& loss) {
+    const char* key = loss.kind == LossKind::next_token ? "loss_next_token"
+                      : loss.kind == LossKind::token    ? "loss_token"
+                                                        : "loss_logit_diff";
+    const auto term = table.terms.find(key);
+    if (term == table.terms.end()) return loss.to_string();
+    auto name = fill_template(term->second, [&](std::string_view placeholder) -> std::optional<std::string> {
+        if (placeholder == "position") return std::to_string(loss.position);
+        if (placeholder == "token") return quoted_token(session, loss.token);
+        if (placeholder == "other") return quoted_token(session, loss.other);
+        return std::nullopt;
+    });
+    return name ? *name : loss.to_string();
+}
+
+}  // namespace
 
 const Result<ExplanationTable>& StepExplainer::table(const std::string& assets_dir, Language language) {
     std::optional<Result<ExplanationTable>>& slot = tables_[language == Language::korean ? 1 : 0];
@@ -45,9 +74,9 @@ Result<Explanation> StepExplainer::explain_backward(const std::string& assets_di
     }
     double squares = 0.0;
     for (float v : d_output->value.data) squares += static_cast<double>(v) * v;
-    char text[256];
+    char text[384];
     std::snprintf(text, sizeof text, "L = %.4g (%s);  ‖∂L/∂%s‖ = %.4g", pass->loss(),
-                  pass->loss_spec().to_string().c_str(), step.path.c_str(), std::sqrt(squares));
+                  loss_name(*t, session, pass->loss_spec()).c_str(), step.path.c_str(), std::sqrt(squares));
     e.numbers = text;
     return e;
 }

@@ -55,3 +55,24 @@ TEST_CASE("a missing explanations folder is a one-line error, and the app goes o
         explainer.explain("/nonexistent", session, 1, true));  // the failed load is kept, not retried each frame
     CHECK(session.stepper().cursor() == 3);
 }
+
+TEST_CASE("a backward step's numbers name the loss in the UI's language", "[explain][backward]") {
+    Session session = bundled_session();
+    REQUIRE(session.backward_steps() > 0);
+    session.run_to(session.timeline_size());
+    StepExplainer explainer;
+    auto ko = explainer.explain_backward(kAssets, session, 0, true);
+    auto en = explainer.explain_backward(kAssets, session, 0, false);
+    REQUIRE(ko);
+    REQUIRE(en);
+    REQUIRE(ko->has_numbers);
+    CHECK_THAT(ko->numbers, !Catch::Contains("next-token"));  // the CLI's spelling, English in a Korean line
+    CHECK_THAT(ko->numbers, Catch::Contains("다음 토큰"));
+    CHECK_THAT(en->numbers, Catch::Contains("next token"));
+    REQUIRE(session.set_loss({LossKind::token, 6, -1, 2}));
+    session.run_to(session.timeline_size());
+    auto token = explainer.explain_backward(kAssets, session, 0, true);
+    REQUIRE(token);
+    CHECK_THAT(token->numbers, Catch::Contains("위치 2"));
+    CHECK_THAT(token->numbers, !Catch::Contains("token:"));
+}

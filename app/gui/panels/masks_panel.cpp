@@ -1,6 +1,7 @@
 // The masks view: the padding masks (S,) and (T,), the look-ahead mask (T, T), and the masks
 // attention uses, encoder self (S, S), decoder self (T, T) and cross (T, S), whose cells the
 // user can flip; edited cells carry a dot. 1 = the query (row) may attend to the key (column).
+#include "panels/count_text.h"
 #include "panels/mask_flow.h"
 #include "panels/panel_context.h"
 #include "panels/step_explanation.h"
@@ -166,7 +167,9 @@ void draw_block(PanelContext& ctx, const Block& b) {
         if (ImGui::SmallButton(ctx.t("Reset mask"))) ctx.session.reset_mask(b.info.id.use);
         ImGui::PopID();
         ImGui::SameLine();
-        ImGui::TextDisabled("%d %s", static_cast<int>(edits->size()), ctx.t("cells edited"));
+        ImGui::TextDisabled("%s", count_text(static_cast<long long>(edits->size()), tr_noop("1 cell edited"),
+                                             tr_noop("%lld cells edited"), ctx.view.settings.korean)
+                                      .c_str());
     }
     if (hit.clicked && b.info.editable()) ctx.session.toggle_mask_cell(b.info.id.use, hit.row, hit.col);
 }
@@ -209,7 +212,7 @@ std::vector<Block> plan_row(const PanelContext& ctx, std::span<const MaskInfo> i
         const float colorbar =
             std::min(14.0f * ctx.em, std::max(n_cols * cell + ctx.em, 6.0f * ctx.em));  // as plot_matrix
         const float reset = overrides_of(ctx, info) ? ImGui::CalcTextSize(ctx.t("Reset mask")).x +
-                                                          ImGui::CalcTextSize(ctx.t("cells edited")).x + 4.0f * ctx.em
+                                                          ImGui::CalcTextSize(ctx.t("%lld cells edited")).x + 4.0f * ctx.em
                                                     : 0.0f;
         const float title = ImGui::CalcTextSize(ctx.t(info.title)).x + 4.0f * ctx.em;
         const float width = std::max({grid.size.x, colorbar, reset, title});
