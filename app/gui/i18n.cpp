@@ -350,8 +350,6 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"d_k: the width of one head, set apart from C / H", "d_k: 헤드 하나의 너비 (C / H와 따로 정해짐)"},
         {"K and V heads: each serves H / H_kv query heads (grouped-query attention)",
          "K, V 헤드 수: 하나가 쿼리 헤드 H / H_kv개를 맡음 (그룹 쿼리 어텐션)"},
-        {"KV cache", "KV 캐시"},
-        {"for this prompt", "이 프롬프트에서"},
         {"2 (K and V) × layers × H_kv × D floats of 4 bytes, kept for every token generated so far",
          "2 (K와 V) × 층 수 × H_kv × D개의 4바이트 실수, 지금까지 생성한 토큰마다 보관"},
         {"GQA keeps %d of %d heads: %.0f× smaller than full multi-head",
@@ -966,6 +964,13 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"translated", "번역 결과"},
         {"1 cell edited", "칸 1개 수정됨"},
         {"%lld cells edited", "칸 %lld개 수정됨"},
+        {"KV cache: %s per token, %s for this prompt", "KV 캐시: 토큰당 %s, 이 프롬프트에 %s"},
+        {"Sliding window: W = %d, each token sees itself and the %d before it",
+         "슬라이딩 윈도: W = %d, 토큰마다 자기 자신과 바로 앞의 토큰 %d개만 봅니다"},
+        {"The decoder's look-ahead mask also blocks keys W or more positions back: attention and the KV cache stop "
+         "growing with the text.",
+         "디코더의 미래 차단 마스크가 W칸 이상 앞의 키도 막습니다. 그래서 글이 길어져도 어텐션과 KV 캐시가 더 "
+         "커지지 않습니다."},
     };
     return table;
 }

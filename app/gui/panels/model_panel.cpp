@@ -2,6 +2,7 @@
 // switches that change its computation, and making, opening and saving models.
 #include "panels/input_fields.h"
 #include "panels/model_files.h"
+#include "panels/model_summary_text.h"
 #include "panels/tour_target.h"
 
 #include <cstdio>
@@ -32,16 +33,12 @@ void shape_cell(const char* letter, const char* meaning, const std::string& valu
 // What a generating decoder keeps per token: K and V of every layer, H_kv heads of D floats each.
 void draw_kv_cache(const PanelContext& ctx) {
     const ModelConfig& c = ctx.config();
-    const double per_token = kv_cache_bytes_per_token(c);
-    const auto tokens = static_cast<double>(ctx.session.target().labels.size());
-    char line[160];
-    std::snprintf(line, sizeof line, "%s: %s / %s, %s %s", ctx.t("KV cache"), format_bytes(per_token).c_str(),
-                  ctx.t("token"), format_bytes(per_token * tokens).c_str(), ctx.t("for this prompt"));
-    text_disabled_wrapped(line);
+    text_disabled_wrapped(kv_cache_text(c, ctx.session.target().labels.size(), ctx.view.settings.korean).c_str());
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", ctx.t("2 (K and V) × layers × H_kv × D floats of 4 bytes, kept for every token "
                                       "generated so far"));
     if (c.kv_heads() == c.n_heads) return;
+    char line[160];
     std::snprintf(line, sizeof line, ctx.t("GQA keeps %d of %d heads: %.0f× smaller than full multi-head"),
                   c.kv_heads(), c.n_heads, static_cast<double>(c.n_heads) / c.kv_heads());
     text_disabled_wrapped(line);
@@ -84,6 +81,12 @@ void draw_summary(const PanelContext& ctx) {
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(millions).x) ImGui::NewLine();
     ImGui::TextDisabled("%s", millions);
+    if (const std::string window = sliding_window_text(c, ctx.view.settings.korean); !window.empty()) {
+        text_disabled_wrapped(window.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", ctx.t("The decoder's look-ahead mask also blocks keys W or more positions back: "
+                                          "attention and the KV cache stop growing with the text."));
+    }
     if (c.has_decoder()) draw_kv_cache(ctx);
 }
 

@@ -1,0 +1,27 @@
+// The KV cache and sliding window lines of the Model panel.
+#include "panels/model_summary_text.h"
+
+#include "i18n.h"
+#include "panels/panel_context.h"
+
+#include <cstdio>
+
+namespace attnlab::gui {
+
+std::string kv_cache_text(const ModelConfig& config, size_t tokens, bool korean) {
+    const double per_token = kv_cache_bytes_per_token(config);
+    char line[160];
+    std::snprintf(line, sizeof line, tr(korean, "KV cache: %s per token, %s for this prompt"),
+                  format_bytes(per_token).c_str(), format_bytes(per_token * static_cast<double>(tokens)).c_str());
+    return line;
+}
+
+std::string sliding_window_text(const ModelConfig& config, bool korean) {
+    if (config.sliding_window <= 0) return "";
+    char line[160];
+    std::snprintf(line, sizeof line, tr(korean, "Sliding window: W = %d, each token sees itself and the %d before it"),
+                  config.sliding_window, config.sliding_window - 1);
+    return line;
+}
+
+}  // namespace attnlab::gui
