@@ -971,6 +971,9 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "growing with the text.",
          "디코더의 미래 차단 마스크가 W칸 이상 앞의 키도 막습니다. 그래서 글이 길어져도 어텐션과 KV 캐시가 더 "
          "커지지 않습니다."},
+        // The RoPE view on a projector (helper "tour2", issue 38 D10).
+        {"q → q′, turned by m·θ_i", "q → q′, m·θ_i만큼 회전"},
+        {"k → k′, turned by n·θ_i", "k → k′, n·θ_i만큼 회전"},
     };
     return table;
 }

@@ -171,8 +171,9 @@ void dashed_line(ImDrawList* draw, ImVec2 a, ImVec2 b, ImU32 color, float dash, 
     }
 }
 
-// A legend entry: a swatch drawn as a line, a dashed line, a dot or a ring, then its label.
-enum class Swatch { line, faded_line, dashed, dot, ring, band };
+// A legend entry: a swatch drawn as a line, a dashed line, a dot or a ring, then its label. `turn` is a faded
+// line going on bright: a vector before and after its turn.
+enum class Swatch { line, faded_line, turn, dashed, dot, ring, band };
 struct LegendEntry {
     std::string label;
     ImU32 color;
@@ -196,6 +197,10 @@ void legend(const std::vector<LegendEntry>& entries, float width) {
         switch (e.swatch) {
             case Swatch::line: draw->AddLine(l, r, e.color, 2.5f * scale); break;
             case Swatch::faded_line: draw->AddLine(l, r, with_alpha(e.color, 0.4f), 2.0f * scale); break;
+            case Swatch::turn:
+                draw->AddLine(l, mid, with_alpha(e.color, 0.4f), 2.0f * scale);
+                draw->AddLine(mid, r, e.color, 2.5f * scale);
+                break;
             case Swatch::dashed: dashed_line(draw, l, r, e.color, 0.25f * em, 2.0f * scale); break;
             case Swatch::dot: draw->AddCircleFilled(mid, 0.3f * em, e.color); break;
             case Swatch::ring: draw->AddCircle(mid, 0.3f * em, e.color, 0, 1.6f * scale); break;
@@ -301,15 +306,15 @@ struct Choice {
     int n_tokens = 0;
 };
 
-// A row of the prompt's tokens: a click makes one the query, a right-click the key.
-void token_chips(PanelContext& ctx, const SequenceView& seq, RopeViewState& s) {
+// A row of the prompt's tokens, `spacing` apart: a click makes one the query, a right-click the key.
+void token_chips(PanelContext& ctx, const SequenceView& seq, RopeViewState& s, float spacing) {
     const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
     const ImGuiStyle& style = ImGui::GetStyle();
     for (size_t i = 0; i < seq.labels.size(); ++i) {
         const int row = static_cast<int>(i);
         const std::string label = seq.labels[i] + "##rope_token" + std::to_string(i);
         const float w = ImGui::CalcTextSize(seq.labels[i].c_str()).x + style.FramePadding.x * 2.0f;
-        if (i > 0 && ImGui::GetItemRectMax().x + style.ItemSpacing.x + w < right) ImGui::SameLine();
+        if (i > 0 && ImGui::GetItemRectMax().x + spacing + w < right) ImGui::SameLine(0.0f, spacing);
         const bool is_query = row == s.query, is_key = row == s.key;
         const ImU32 color = is_query ? kQueryColor : kKeyColor;
         ImGui::PushStyleColor(ImGuiCol_Header, with_alpha(color, 0.55f));
@@ -353,7 +358,14 @@ Choice draw_controls(PanelContext& ctx, const SequenceView& seq) {
     if (T == 0) return {s.layer, s.head, g, 0, 0, 0};
     s.query = std::clamp(s.query, 0, T - 1);
     s.key = std::clamp(s.key, 0, T - 1);
-    const float token_slider = std::clamp(T * 0.9f * em, 6.0f * em, 14.0f * em);
+    // On a projector the two sliders share a line (half of what the labels leave each, 4 to 14 em) and the
+    // score plot names m − n; else each is as long as the prompt asks.
+    const bool compact = ctx.view.settings.classroom;
+    const float labels_w =
+        value_slider_width(ctx.t("Query m"), "000", 0.0f) + value_slider_width(ctx.t("Key n"), "000", 0.0f) + gap;
+    const float token_slider =
+        compact ? std::clamp((ImGui::GetContentRegionAvail().x - labels_w) * 0.5f, 4.0f * em, 14.0f * em)
+                : std::clamp(T * 0.9f * em, 6.0f * em, 14.0f * em);
     ImGui::PushStyleColor(ImGuiCol_SliderGrab, kQueryColor);
     value_slider_int(ctx.t("Query m"), "##rope_query", &s.query, 0, T - 1, "%d", token_slider);
     mark_tour_target(ctx, TourTaskKind::change_rope_rows);
@@ -363,17 +375,19 @@ Choice draw_controls(PanelContext& ctx, const SequenceView& seq) {
     value_slider_int(ctx.t("Key n"), "##rope_key", &s.key, 0, T - 1, "%d", token_slider);
     mark_tour_target(ctx, TourTaskKind::change_rope_rows);
     ImGui::PopStyleColor();
-    const std::string offset = format("m − n = %d", s.query - s.key);
-    same_line_if_fits(ImGui::CalcTextSize(offset.c_str()).x, gap);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(offset.c_str());
+    if (!compact) {
+        const std::string offset = format("m − n = %d", s.query - s.key);
+        same_line_if_fits(ImGui::CalcTextSize(offset.c_str()).x, gap);
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(offset.c_str());
+    }
     if (T <= 64) {
-        if (!ctx.view.settings.classroom) {  // on a projector the chips alone: each says it on hover
+        if (!compact) {  // on a projector the chips alone, closer together: each says it on hover
             ImGui::AlignTextToFramePadding();
             ImGui::TextDisabled("%s", ctx.t("Tokens (click: the query, right-click: the key):"));
             ImGui::SameLine();
         }
-        token_chips(ctx, seq, s);
+        token_chips(ctx, seq, s, compact ? 0.15f * em : ImGui::GetStyle().ItemSpacing.x);
     }
     return {s.layer, s.head, g, s.query, s.key, T};
 }
@@ -527,18 +541,23 @@ void draw_pair(const RopeView& v, int i, ImVec2 box_min, float box) {
 }
 
 // Compact (on a projector, under the sliders): every pair in one row when each gets 2.2 em, under each its share
-// alone, and the note on the title's hover.
-void draw_pairs_block(PanelContext& ctx, const RopeView& v, float width, bool compact) {
+// alone, and on the title's hover `about` (what RoPE is, this model's θ) then the note.
+void draw_pairs_block(PanelContext& ctx, const RopeView& v, float width, bool compact, const std::string& about) {
     const float em = ctx.em;
     const char* note = ctx.t(
         "Each circle is one pair (x[i], x[i + D/2]) of the head, scaled to its longer vector. The arc is the angle "
         "from k′ to q′; under each circle, its share q′·k′/√D of the score. The shares add up to the score.");
-    section_title(ctx.t("One query and one key, pair by pair"), compact ? note : nullptr);
-    legend({{ctx.t("q before"), kQueryColor, Swatch::faded_line},
-            {ctx.t("q′ turned by m·θ_i"), kQueryColor, Swatch::line},
-            {ctx.t("k before"), kKeyColor, Swatch::faded_line},
-            {ctx.t("k′ turned by n·θ_i"), kKeyColor, Swatch::line}},
-           width);
+    section_title(ctx.t("One query and one key, pair by pair"), compact ? (about + "\n\n" + note).c_str() : nullptr);
+    if (compact)  // one line: each vector faded before its turn, bright after
+        legend({{ctx.t("q → q′, turned by m·θ_i"), kQueryColor, Swatch::turn},
+                {ctx.t("k → k′, turned by n·θ_i"), kKeyColor, Swatch::turn}},
+               width);
+    else
+        legend({{ctx.t("q before"), kQueryColor, Swatch::faded_line},
+                {ctx.t("q′ turned by m·θ_i"), kQueryColor, Swatch::line},
+                {ctx.t("k before"), kKeyColor, Swatch::faded_line},
+                {ctx.t("k′ turned by n·θ_i"), kKeyColor, Swatch::line}},
+               width);
     const int half = static_cast<int>(v.pairs.q.rows());
     const float gap = 0.6f * em;
     // As many circles a row as fit at 6 em (2.2 em compact), then rows of equal length (4 pairs: 2 and 2, not 3 and 1).
@@ -587,7 +606,26 @@ void draw_pairs_block(PanelContext& ctx, const RopeView& v, float width, bool co
 
 // ---- (c) the score against the offset ----
 
-// Compact (on a projector, under the sliders): a lower plot, its formula on the title's hover.
+// The legend's "masked" written in the band of keys after the query (its left end), at the top or the bottom,
+// whichever the curve `pts` leaves free there, on a backing.
+void masked_band_label(const PanelContext& ctx, const Frame& f, const std::vector<ImVec2>& pts) {
+    const float em = ctx.em;
+    const char* label = ctx.t("masked");
+    const ImVec2 ts = ImGui::CalcTextSize(label);
+    const float x0 = f.a.x + 0.3f * em, x1 = x0 + ts.x;
+    float curve_top = f.b.y, curve_bottom = f.a.y;
+    for (const ImVec2& q : pts)
+        if (q.x >= x0 - 0.3f * em && q.x <= x1 + 0.3f * em)
+            curve_top = std::min(curve_top, q.y), curve_bottom = std::max(curve_bottom, q.y);
+    const float top = f.a.y + 0.2f * em, bottom = f.b.y - ts.y - 0.2f * em;
+    const bool at_top = curve_top > top + ts.y + 0.2f * em || curve_bottom > bottom - 0.2f * em;
+    const ImVec2 at(x0, at_top ? top : bottom);
+    plot_backing(ImGui::GetWindowDrawList(), ImVec2(at.x - 0.15f * em, at.y), ImVec2(x1 + 0.15f * em, at.y + ts.y));
+    ImGui::GetWindowDrawList()->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+}
+
+// Compact (on a projector, under the sliders): a lower plot, its formula on the title's hover, the masked band
+// named inside it.
 void draw_score_block(PanelContext& ctx, const RopeView& v, float width, bool compact) {
     const float em = ctx.em;
     RopeViewState& s = ctx.view.positional.rope;
@@ -602,7 +640,7 @@ void draw_score_block(PanelContext& ctx, const RopeView& v, float width, bool co
     std::vector<LegendEntry> entries = {{ctx.t("score(δ)"), kScoreColor, Swatch::line}};
     if (far) entries.push_back({format(ctx.t("both positions moved by +%d"), far->shift), kShiftColor, Swatch::ring});
     entries.push_back({ctx.t("the trace: scaled[h, m, n]"), kTraceColor, Swatch::dot});
-    if (v.use == AttentionUse::decoder_self)
+    if (v.use == AttentionUse::decoder_self && !compact)  // compact: the band says it inside the plot
         entries.push_back({c.sliding_window > 0 ? ctx.t("masked: the key after the query, or past the sliding window")
                                                 : ctx.t("key after the query: masked"),
                            with_alpha(ImGui::GetColorU32(ImGuiCol_Text), 0.12f), Swatch::band});
@@ -658,6 +696,7 @@ void draw_score_block(PanelContext& ctx, const RopeView& v, float width, bool co
         for (size_t j = 0; j < curve.offsets.size(); ++j)
             draw->AddCircle(f.at(static_cast<float>(curve.offsets[j]), far->scores[j]), dot + 1.5f * scale, kShiftColor,
                             0, 1.4f * scale);
+    if (compact && v.use == AttentionUse::decoder_self) masked_band_label(ctx, f, pts);
     // The real offset: the trace's own score.
     const float x_real = f.x(static_cast<float>(curve.actual_offset));
     dashed_line(draw, ImVec2(x_real, f.a.y), ImVec2(x_real, f.b.y), with_alpha(kTraceColor, 0.8f), 0.3f * em,
@@ -873,20 +912,24 @@ void draw_rope_panel(PanelContext& ctx) {
     const Stack stack = stack_of(rope_attention_use(c));
     const SequenceView seq = stack == Stack::encoder ? ctx.session.source() : ctx.session.target();
     // On a projector the pairs and the score sit right under the sliders, where a class sees them turn as a slider
-    // moves; the card says what RoPE does, and the notes wait on a hover.
+    // moves; the card says what RoPE does, and the intro and this model's θ wait on the pairs' title's hover.
     const bool compact = ctx.view.settings.classroom;
     const char* intro = ctx.t(
         "Rotary position embeddings (RoPE): nothing is added to the input. Inside every attention, each pair "
         "(x[i], x[i + D/2]) of q and k turns by p·θ_i, where p is the token's position.");
-    if (!compact) text_wrapped_at_spaces(intro);
-    ImGui::TextDisabled(ctx.t("θ_i = θ^(−2i/D),  θ = %g,  D = %d,  H = %d,  H_kv = %d"),
-                        static_cast<double>(c.rope.theta), c.d_head(), c.n_heads, c.kv_heads());
-    if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", intro);
+    const std::string theta = format(ctx.t("θ_i = θ^(−2i/D),  θ = %g,  D = %d,  H = %d,  H_kv = %d"),
+                                     static_cast<double>(c.rope.theta), c.d_head(), c.n_heads, c.kv_heads());
+    if (!compact) {
+        text_wrapped_at_spaces(intro);
+        ImGui::TextDisabled("%s", theta.c_str());
+    }
     const Choice ch = draw_controls(ctx, seq);
-    if (ch.n_tokens == 0)
+    if (ch.n_tokens == 0) {
         text_disabled_wrapped(
             ctx.t("Type token ids in the Input view (for example 1 14 9 17 6 3 22 8) to follow a "
                   "query and a key."));
+        if (compact) ImGui::TextDisabled("%s", theta.c_str());  // no pairs to hover
+    }
     ImGui::Spacing();
 
     const RopeTables& tables = rope_tables(ctx, rope_table_positions(ch.n_tokens));
@@ -904,7 +947,7 @@ void draw_rope_panel(PanelContext& ctx) {
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
         draw_block();
         ImGui::PopTextWrapPos();
-        ImGui::Dummy(ImVec2(0.0f, 0.8f * ctx.em));
+        ImGui::Dummy(ImVec2(0.0f, (compact ? 0.2f : 0.8f) * ctx.em));
         flow.end_block();
     };
     const auto need_view = [&](auto&& draw_with) {
@@ -917,7 +960,11 @@ void draw_rope_panel(PanelContext& ctx) {
             text_disabled_wrapped(view->error.c_str());
     };
     // What the sliders move first (the pairs, the score), then the angles of every pair and position.
-    if (view) block([&] { need_view([&](const RopeView& v) { draw_pairs_block(ctx, v, w, compact); }); });
+    if (view)
+        block([&] {
+            need_view(
+                [&](const RopeView& v) { draw_pairs_block(ctx, v, w, compact, std::string(intro) + "\n" + theta); });
+        });
     if (view) block([&] { need_view([&](const RopeView& v) { draw_score_block(ctx, v, w, compact); }); });
     block([&] { draw_angle_block(ctx, tables, ch, w); });
     block([&] { draw_scaling_block(ctx, tables, ch.n_tokens, w); });
