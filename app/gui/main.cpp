@@ -272,9 +272,9 @@ Frame draw_frame(Running& r) {
     }
     if (r.headless || f.slide) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no stray hover in screenshots
     ImGui::NewFrame();
-    release_held_keys(r.window);  // this frame saw the keys tapped since the last one down
     f.req = r.app.frame(dt);
     ImGui::Render();
+    release_held_keys(r.window);  // this frame saw the keys tapped before it down: now they go up
     if (f.slide) {
         f.fb_w = kSlideWidth, f.fb_h = kSlideHeight;
     } else {

@@ -1,15 +1,18 @@
 // The text fields a user types into and what sits over them, driven frame by frame through Dear ImGui without a
 // display (clicks, keys and characters fed to its IO as the GLFW backend does): the Model panel's path field
 // keeps a path that failed to open, the vocabulary picker opens opaque, with an empty search, and says when
-// nothing matches, and a failed open's notice pushes the view down instead of covering its first line.
+// nothing matches, a failed open's notice pushes the view down instead of covering its first line, and a
+// Ctrl+A tapped between two frames still selects all.
+#include "key_taps.h"
 #include "model_opener.h"
 #include "panels/input_tokens.h"
 #include "panels/model_files.h"
 
-#include <catch2/catch.hpp>
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_internal.h>
 #include <imgui_stdlib.h>
+#include <catch2/catch.hpp>
 
 #include <functional>
 #include <string>
@@ -177,4 +180,123 @@ TEST_CASE("a failed open's notice pushes the view's first line down instead of c
     opener.dismiss();
     f.frame(draw);
     CHECK(head_labels_top == notice_top);  // no notice, no band
+}
+
+TEST_CASE("a Ctrl+A tapped between two frames selects all in a token-id field", "[gui][fields][keys]") {
+    Frames f;
+    KeyTaps taps;
+    // The GLFW backend of Dear ImGui 1.86: a key event sets its held-down flag, and Ctrl follows the Ctrl keys.
+    constexpr int kCtrl = GLFW_KEY_LEFT_CONTROL;
+    const auto backend = [](int key, bool press) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.KeysDown[key] = press;
+        io.KeyCtrl = io.KeysDown[kCtrl];
+    };
+    const auto event = [&](int key, bool press) {
+        if (taps.pass(key, press)) backend(key, press);
+    };
+    std::string submitted;
+    ImVec2 at;
+    const auto draw = [&] {
+        std::string text = "1,5,9";  // the applied ids, as the Input view's field shows them
+        if (ImGui::InputTextWithHint("##ids", "ids", &text, ImGuiInputTextFlags_EnterReturnsTrue)) submitted = text;
+        at = centre_of_last_item();
+    };
+    const auto frame = [&] {  // the app's frame: the held releases go on once the frame has read the keys
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+        ImGui::SetNextWindowSize(ImVec2(800.0f, 600.0f));
+        ImGui::Begin("w", nullptr, ImGuiWindowFlags_NoDecoration);
+        draw();
+        ImGui::End();
+        ImGui::Render();
+        for (const KeyTaps::Event& e : taps.after_frame()) backend(e.key, e.press);
+    };
+    frame();
+    ImGui::GetIO().MousePos = at;
+    ImGui::GetIO().MouseDown[0] = true;
+    frame();
+    ImGui::GetIO().MouseDown[0] = false;
+    frame();
+    // Ctrl down, A down, A up, Ctrl up, all before the next frame (a slow frame, or xdotool's ctrl+a).
+    event(kCtrl, true);
+    event(ImGuiKey_A, true);
+    event(ImGuiKey_A, false);
+    event(kCtrl, false);
+    frame();
+    frame();
+    ImGui::GetIO().AddInputCharacter('4');
+    frame();
+    event(ImGuiKey_Enter, true);
+    event(ImGuiKey_Enter, false);
+    frame();
+    frame();
+    CHECK(submitted == "4");  // all selected, replaced, and submitted: no tap was lost
+}
+
+TEST_CASE("a key held across frames is released at once; taps between two frames reach a frame each",
+          "[gui][keys]") {
+    using Event = KeyTaps::Event;
+    KeyTaps taps;
+    CHECK(taps.pass(65, true));
+    CHECK(taps.after_frame().empty());  // a frame saw it down
+    CHECK(taps.pass(65, false));        // so its release goes on now
+    CHECK_FALSE(taps.pending());
+
+    CHECK(taps.pass(66, true));
+    CHECK_FALSE(taps.pass(66, false));  // not seen yet: kept
+    CHECK_FALSE(taps.pass(66, true));   // a second tap before any frame: queued
+    CHECK_FALSE(taps.pass(66, false));
+    CHECK_FALSE(taps.pass(67, true));   // another key's tap: queued behind it
+    CHECK_FALSE(taps.pass(67, false));
+    CHECK(taps.pending());
+    CHECK(taps.after_frame() == std::vector<Event>{{66, false}});              // frame 1 saw 66 down
+    CHECK(taps.after_frame() == std::vector<Event>{{66, true}});               // frame 2 saw it up
+    CHECK(taps.after_frame() == std::vector<Event>{{66, false}, {67, true}});  // frame 3: 66's second tap
+    CHECK(taps.after_frame() == std::vector<Event>{{67, false}});              // frame 4: 67's
+    CHECK_FALSE(taps.pending());
+    CHECK(taps.after_frame().empty());
+}
+
+TEST_CASE("forty arrow taps between two frames move the cursor forty places", "[gui][fields][keys]") {
+    Frames f;
+    KeyTaps taps;
+    const auto backend = [](int key, bool press) { ImGui::GetIO().KeysDown[key] = press; };
+    std::string submitted;
+    ImVec2 at;
+    const auto draw = [&] {
+        std::string text(60, 'x');
+        if (ImGui::InputTextWithHint("##prompt", "prompt", &text, ImGuiInputTextFlags_EnterReturnsTrue))
+            submitted = text;
+        at = centre_of_last_item();
+    };
+    const auto frame = [&] {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+        ImGui::SetNextWindowSize(ImVec2(800.0f, 600.0f));
+        ImGui::Begin("w", nullptr, ImGuiWindowFlags_NoDecoration);
+        draw();
+        ImGui::End();
+        ImGui::Render();
+        for (const KeyTaps::Event& e : taps.after_frame()) backend(e.key, e.press);
+    };
+    const auto tap = [&](int key) {
+        if (taps.pass(key, true)) backend(key, true);
+        if (taps.pass(key, false)) backend(key, false);
+    };
+    frame();
+    ImGui::GetIO().MousePos = at;
+    ImGui::GetIO().MouseDown[0] = true;
+    frame();
+    ImGui::GetIO().MouseDown[0] = false;
+    frame();
+    tap(ImGuiKey_Home);
+    for (int i = 0; i < 40; ++i) tap(ImGuiKey_RightArrow);  // all before the next frame
+    for (int i = 0; i < 200 && (i < 2 || taps.pending()); ++i) frame();
+    ImGui::GetIO().AddInputCharacter('Q');
+    frame();
+    tap(ImGuiKey_Enter);
+    for (int i = 0; i < 4; ++i) frame();
+    REQUIRE(submitted.size() == 61);
+    CHECK(submitted.find('Q') == 40);
 }

@@ -1,0 +1,50 @@
+// Key taps shorter than a frame, for Dear ImGui 1.86. Its GLFW backend keeps each key as a held-down flag
+// (io.KeysDown) that a frame reads once, so a key pressed and released between two frames never reads as
+// pressed, and of several keys tapped between two frames a text field acts on one: a quick Ctrl+A, or Home and
+// arrow keys tapped while a frame of a long input takes a tenth of a second. KeyTaps sits in front of the
+// backend's key callback and hands the taps on one frame at a time, as Dear ImGui 1.87's input queue does: a
+// release once a frame has seen its key down, and the next tap after that (a frame later for the same key, which
+// a frame must see up). Modifiers (Shift, Ctrl, Alt, Super) go on at once, their releases kept the same way.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace attnlab::gui {
+
+class KeyTaps {
+public:
+    struct Event {
+        int key;
+        bool press;
+        bool operator==(const Event&) const = default;
+    };
+
+    // A key event from the window: true when it goes on to Dear ImGui now, false when it is kept for later frames.
+    bool pass(int key, bool press);
+    // Once a frame has read the keys (after ImGui::Render: Dear ImGui asserts that Ctrl does not change within a
+    // frame): the kept events that go on now.
+    std::vector<Event> after_frame();
+    // Whether kept events wait for frames still (the window should not sit idle meanwhile).
+    bool pending() const;
+
+private:
+    struct KeyState {
+        bool unseen_down = false;   // pressed since the last frame began
+        bool release_kept = false;  // its release, kept until a frame has seen it down
+        int open = 0;               // queued taps of this key whose own release has not come yet
+    };
+    bool tap_in_flight() const;  // a key other than a modifier is down for the coming frame, or taps wait
+    std::map<int, KeyState> keys_;
+    std::deque<int> queued_;  // taps (key presses) not yet handed on, first first
+};
+
+// Puts a KeyTaps in front of the key callback Dear ImGui's GLFW backend installed on `window` (call after
+// ImGui_ImplGlfw_InitForOpenGL), and hands its kept events on (call after each ImGui::Render).
+void install_key_taps(GLFWwindow* window);
+void release_held_keys(GLFWwindow* window);
+
+}  // namespace attnlab::gui
