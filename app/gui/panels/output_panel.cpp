@@ -94,13 +94,16 @@ void bar_tooltip(const PanelContext& ctx, const PositionPrediction& pred, size_t
         ImGui::Text("p = %.4f   logit = %.3f", static_cast<double>(c.p), static_cast<double>(logits_row[c.id]));
     }
     if (sampling) {
-        if (rank < static_cast<size_t>(pred.n_kept))
+        if (rank < static_cast<size_t>(pred.n_kept)) {
             ImGui::Text("%s: %.4f", ctx.t("renormalised over the sampling set"),
                         static_cast<double>(pred.kept_p(rank)));
-        else if (rank < static_cast<size_t>(pred.n_top_k))
-            ImGui::TextDisabled("%s", top_p_cut_note(pred, sampling_options(ctx), ctx.view.settings.korean).c_str());
-        else
+        } else if (rank < static_cast<size_t>(pred.n_top_k)) {  // wrapped as the explanation under it is
+            ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 30.0f * ctx.em);
+            text_disabled_wrapped(top_p_cut_note(pred, sampling_options(ctx), ctx.view.settings.korean).c_str());
+            ImGui::PopTextWrapPos();
+        } else {
             ImGui::TextDisabled("%s", ctx.t("Cut by top k: it is not among the k most probable."));
+        }
     }
     if (c.id == pred.next)
         ImGui::TextColored(ImVec4(0.35f, 0.78f, 0.47f, 1.0f), "%s", ctx.t("the token that really follows"));
