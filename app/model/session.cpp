@@ -92,7 +92,8 @@ bool Session::done() {
 
 void Session::refresh_backward() {
     const ModelConfig& c = stepper_->config();
-    if (!c.has_decoder() && loss_.kind == LossKind::next_token) {  // an encoder's first default: a token to predict
+    // An encoder's default, a token to predict, follows the ids until a loss is chosen (or one it cannot take is).
+    if (!c.has_decoder() && (!loss_chosen_ || loss_.kind == LossKind::next_token)) {
         const auto& ids = stepper_->inputs().src_ids;
         loss_.kind = LossKind::token;
         loss_.position = ids.size() > 1 ? 1 : 0;
@@ -123,6 +124,7 @@ void Session::run_backward() {
 bool Session::set_loss(const LossSpec& loss) {
     if (auto st = BackwardPass::check(*stepper_, loss); !st) return fail(st.error().message);
     loss_ = loss;
+    loss_chosen_ = true;
     return done();
 }
 

@@ -161,6 +161,7 @@ private:
     uint64_t model_serial_ = 1;
     ModelOrigin origin_ = ModelOrigin::file;
     LossSpec loss_;
+    bool loss_chosen_ = false;           // set_loss ran: an encoder-only model's default loss no longer follows its ids
     std::vector<size_t> backward_plan_;  // BackwardPass::plan of the stepper
     std::string backward_unavailable_;
     size_t backward_cursor_ = 0;  // backward steps run; > 0 only with the forward at its end

@@ -81,3 +81,16 @@ TEST_CASE("the loss form names a token by its text, or by its id without a vocab
     CHECK(loss_token_name(*bert, 2023) == "#2023");
     CHECK(loss_token_name(*bert, 7) == "#7");
 }
+
+TEST_CASE("an encoder-only model's default loss is the token at position 1 of the ids it reads", "[app][loss]") {
+    auto bert = Session::from_file(kFixtures + "/hf_bert", "2 7 4 9 3", "", 1);
+    REQUIRE(bert);
+    CHECK(bert->loss().kind == LossKind::token);
+    CHECK(bert->loss().position == 1);
+    CHECK(bert->loss().token == 7);  // the id there, not the starting input's
+    REQUIRE(bert->set_src_ids({2, 11, 4}));
+    CHECK(bert->loss().token == 11);  // still the default: it follows the ids
+    REQUIRE(bert->set_loss({LossKind::token, 4, -1, 2}));
+    REQUIRE(bert->set_src_ids({2, 12, 4}));
+    CHECK(bert->loss().to_string() == "token:4@2");  // a loss the user chose stays
+}
