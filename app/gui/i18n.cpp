@@ -974,6 +974,9 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         // The RoPE view on a projector (helper "tour2", issue 38 D10).
         {"q → q′, turned by m·θ_i", "q → q′, m·θ_i만큼 회전"},
         {"k → k′, turned by n·θ_i", "k → k′, n·θ_i만큼 회전"},
+        // The multi-head chapter's card: what switching a head off did (helper "tour2", issue 38 D9).
+        {"The prediction after \"%s\": %s %s → %s", "\"%s\" 다음 예측: %s %s → %s"},
+        {"; now %s leads with %s", "; 이제 1위는 %s(%s)"},
     };
     return table;
 }

@@ -174,12 +174,25 @@ Status TourRunner::open(int index, Session& session, ViewState& view, const std:
                          view.playground.experiment_keys,
                          {view.positional.rope.query, view.positional.rope.key},
                          session.stepper().config().norm_first};
+    setup_probs_ = last_row_probs(session.stepper());
     return ok_status();
 }
 
 void TourRunner::close(ViewState& view) {
     current_ = -1;
     end_predict(view);
+}
+
+std::optional<PredictionChange> TourRunner::head_off_change(const Session& session) const {
+    const TourChapter* c = chapter();
+    if (!c || c->task != TourTaskKind::ablate_head) return std::nullopt;
+    const ForwardInputs& now = session.stepper().inputs();
+    if (now.src_ids != baseline_.inputs.src_ids || now.tgt_ids != baseline_.inputs.tgt_ids) return std::nullopt;
+    if (now.ablated_heads == baseline_.inputs.ablated_heads) {  // the setup itself: its prediction, once it ran
+        if (setup_probs_.empty()) setup_probs_ = last_row_probs(session.stepper());
+        return std::nullopt;
+    }
+    return prediction_change(setup_probs_, last_row_probs(session.stepper()));
 }
 
 bool TourRunner::task_done(const Session& session, const ViewState& view) const {

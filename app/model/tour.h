@@ -6,6 +6,7 @@
 #include "result.h"
 #include "session.h"
 #include "teach/tour.h"
+#include "tour_prediction.h"
 #include "view_state.h"
 
 #include <cstdint>
@@ -52,6 +53,9 @@ public:
     // Whether stepping keeps the chapter's view (a chapter that asks to step on, through the residual stream or
     // the FFN, is about that view, not about each step's own): the App then does not follow the cursor's step.
     bool keeps_view() const { return chapter() && chapter()->task == TourTaskKind::step_past; }
+    // A chapter whose task switches a head off, once a head is off on the setup's input: what that did to the
+    // Output view's first prediction (the last position's); nullopt otherwise, or before the probs step has run.
+    std::optional<PredictionChange> head_off_change(const Session& session) const;
 
 private:
     // What the chapter's setup left, to compare the learner's edits with.
@@ -66,6 +70,9 @@ private:
     std::vector<TourChapter> chapters_;
     int current_ = -1;
     Baseline baseline_;
+    // (V,) the setup's last-position p: read from the trace once the setup's run has reached the probs step (in
+    // the app that run may end frames after open()), so a cache head_off_change() fills.
+    mutable std::vector<float> setup_probs_;
     TourModelChoice model_choice_;
 };
 

@@ -8,6 +8,7 @@
 #include "panels/tour_chapter_line.h"
 #include "panels/tour_target.h"
 #include "panels/word_wrap.h"
+#include "output_prediction.h"
 #include "slide_export.h"
 
 #include <algorithm>
@@ -113,11 +114,31 @@ std::string model_note(const PanelContext& ctx, const TourRunner& tour, const To
     return ctx.t("On the tour's random Llama-template model, untrained (hover: how to use a trained one).");
 }
 
+// What switching a head off did to the Output view's first prediction, against the chapter's setup:
+// "The prediction after "를": 원해 91.6% → 23.3%", and the token that leads now when another does.
+std::string head_off_text(const PanelContext& ctx, const PredictionChange& change) {
+    const std::optional<Vocab>& vocab = output_vocab(ctx);
+    const SequenceView seq = ctx.config().has_decoder() ? ctx.session.target() : ctx.session.source();
+    const std::string last = seq.labels.empty() ? "" : seq.labels.back();
+    char line[512];
+    std::snprintf(line, sizeof line, ctx.t("The prediction after \"%s\": %s %s → %s"), last.c_str(),
+                  token_or_id(vocab, change.token).c_str(), percent_text(change.before).c_str(),
+                  percent_text(change.after).c_str());
+    std::string text = line;
+    if (change.leader != change.token) {
+        std::snprintf(line, sizeof line, ctx.t("; now %s leads with %s"), token_or_id(vocab, change.leader).c_str(),
+                      percent_text(change.leader_p).c_str());
+        text += line;
+    }
+    return text;
+}
+
 // The height draw_task takes in classroom mode at `width`, its done note counted whether done yet or not (so the
 // card keeps its size when the task is done).
 float classroom_task_height(const PanelContext& ctx, const TourChapter& c, const TourText& t, float width) {
     float h = ImGui::GetTextLineHeightWithSpacing() + wrapped_height(t.task, width) + wrapped_height(t.done, width);
     if (c.task == TourTaskKind::edit_source) h += source_token_strip_height(ctx, width);
+    if (c.task == TourTaskKind::ablate_head) h += 2.0f * ImGui::GetTextLineHeightWithSpacing();  // head_off_text
     h += ImGui::GetStyle().ItemSpacing.y;  // Spacing()
     std::vector<ImVec2> buttons;
     for (const char* label : card_buttons(ctx)) buttons.emplace_back(button_width_for(label), ImGui::GetFrameHeight());
@@ -150,6 +171,8 @@ TourRequest draw_task(PanelContext& ctx, const TourRunner& tour, const TourChapt
             ImGui::GetItemRectMin().y >= clip_min.y - 1.0f && ImGui::GetItemRectMax().y <= clip_max.y + 1.0f;
     }
     if (done) ImGui::TextColored(kDoneColor, "%s", t.done.c_str());
+    if (const auto change = tour.head_off_change(ctx.session))
+        ImGui::TextColored(kDoneColor, "%s", head_off_text(ctx, *change).c_str());
     ImGui::PopTextWrapPos();
     if (ctx.view.settings.classroom && c.task == TourTaskKind::edit_source) draw_source_token_strip(ctx);
     ImGui::Spacing();
