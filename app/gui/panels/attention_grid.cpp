@@ -7,6 +7,7 @@
 #include "panels/token_matrix.h"
 #include "panels/tour_target.h"
 #include "widgets/label_draw.h"
+#include "widgets/value_units.h"
 
 #include "forward/step_path.h"
 
@@ -63,13 +64,32 @@ HeatmapAtlas grid_atlas(PanelContext& ctx, AttentionUse use, int n_layers, float
     return ctx.heatmaps.atlas(std::string(gradient ? "grid-gradient/" : "grid/") + to_string(use), tiles, H, px, px);
 }
 
+// In a classroom the enlarged head stays inside the view (the tour card is beside it, never under the tooltip):
+// beside the pointer on the side with more room, its top as far down the view as the pointer is (so a tooltip no
+// taller than the view ends inside it), and no larger than that room. Returns the room, or 0 at a desk, where
+// ImGui places the tooltip at the pointer.
+float place_in_view(const PanelContext& ctx) {
+    if (!ctx.view.settings.classroom) return 0.0f;
+    const ImVec2 lo = ImGui::GetWindowPos(), size = ImGui::GetWindowSize(), m = ImGui::GetIO().MousePos;
+    const float gap = ctx.em, left_room = m.x - lo.x - gap, right_room = lo.x + size.x - m.x - gap;
+    const bool to_left = left_room > right_room;
+    const float room = std::max(to_left ? left_room : right_room, 0.0f);
+    const float down = std::clamp((m.y - lo.y) / std::max(size.y, 1.0f), 0.0f, 1.0f);
+    ImGui::SetNextWindowPos(ImVec2(to_left ? m.x - gap : m.x + gap, m.y), ImGuiCond_Always,
+                            ImVec2(to_left ? 1.0f : 0.0f, down));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(room, size.y));
+    return std::min(room, size.y);
+}
+
 // The hovered thumbnail, enlarged: its weights with their tokens and numbers, the cell under the pointer
-// outlined and its value, then the step's explanation for that cell.
+// outlined and its value, then the step's explanation for that cell (at a desk; a classroom has the card).
 void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int head, const AttentionTokens& tokens,
                            ImVec2 thumb_min, float thumb, float scale) {
     const ShownEntry shown = shown_entry(ctx, weights_of(site));
     const TraceEntry* e = shown.entry;
+    const float room = place_in_view(ctx);
     ImGui::BeginTooltip();
+    if (room > 0.0f) ImGui::PushTextWrapPos(room - 2.0f * ImGui::GetStyle().WindowPadding.x);  // its lines in the room
     ImGui::Text("%s %d, %s %d", ctx.t("Layer"), site.layer, ctx.t("Head"), head);
     if (head_is_off(ctx, site, head)) ImGui::TextColored(ImVec4(1, .45f, .4f, 1), "%s", ctx.t("Switched off"));
     ImGui::TextDisabled("%s", ctx.t("Click to open; right-click to switch the head off or on."));
@@ -78,6 +98,7 @@ void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int hea
             text_gradient_not_yet(ctx);
         else
             text_not_run_yet(ctx);
+        if (room > 0.0f) ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
         return;
     }
@@ -93,8 +114,9 @@ void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int hea
     TokenMatrix big;
     big.rows = rows, big.cols = cols;
     // About 22 em a side: cells of 0.6-3 em for a sentence; a paragraph's (1,024 tokens) smaller than a pixel,
-    // max-pooled.
-    const float fit = 22.0f * ctx.em / static_cast<float>(std::max(rows, cols));
+    // max-pooled. In a classroom, at most half the room beside the pointer (its labels and lines take the rest).
+    const float side = room > 0.0f ? std::min(22.0f * ctx.em, 0.5f * room) : 22.0f * ctx.em;
+    const float fit = side / static_cast<float>(std::max(rows, cols));
     big.cell = fit >= 0.6f * ctx.em ? std::floor(std::min(fit, 3.0f * ctx.em)) : fit >= 1.0f ? std::floor(fit) : fit;
     big.texture = ctx.heatmaps.texture(src, static_cast<int>(std::ceil(cols * big.cell)),
                                        static_cast<int>(std::ceil(rows * big.cell)));  // texel for pixel
@@ -102,6 +124,12 @@ void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int hea
     big.col_labels = &tokens.keys;
     big.values = e->value.slice(head).data();
     big.mark_row = row, big.mark_col = col;
+    if (shown.gradient) {  // the head's gradients in the detail view's units: -3.648e-05 as "-3.65" (×10^-5)
+        big.exponent = print_exponent(largest_magnitude(big.values, static_cast<size_t>(rows) * cols));
+        ImGui::TextDisabled(
+            "%s",
+            caption_with_unit(gradient_caption(to_string(AttentionStage::weights)), big.exponent).c_str());
+    }
     draw_token_matrix(big);
     const auto name = [](const std::vector<std::string>& v, int i) {
         return i < static_cast<int>(v.size()) ? v[i].c_str() : "?";
@@ -110,12 +138,13 @@ void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int hea
         ImGui::Text("%s → %s:  %s = %.4g", name(tokens.queries, row), name(tokens.keys, col),
                     gradient_caption(to_string(AttentionStage::weights)).c_str(),
                     static_cast<double>(e->value.slice(head)(row, col)));
-        gradient_source_section(ctx, weights_of(site), 30.0f);
+        if (room == 0.0f) gradient_source_section(ctx, weights_of(site), 30.0f);
     } else {
         ImGui::Text("%s → %s:  %.3f", name(tokens.queries, row), name(tokens.keys, col),
                     static_cast<double>(e->value.slice(head)(row, col)));
-        step_explanation_section(ctx, weights_of(site), {head, row, col});
+        if (room == 0.0f) step_explanation_section(ctx, weights_of(site), {head, row, col});
     }
+    if (room > 0.0f) ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
 }
 

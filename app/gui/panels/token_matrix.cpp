@@ -2,6 +2,7 @@
 #include "panels/token_matrix.h"
 
 #include "widgets/label_draw.h"
+#include "widgets/value_units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -75,7 +76,8 @@ void draw_token_matrix(const TokenMatrix& m) {
         const float line_h = ImGui::GetTextLineHeight();
         for (int i = 0; i < m.rows; ++i)
             for (int j = 0; j < m.cols; ++j) {
-                const std::string s = cell_number(m.values[static_cast<size_t>(i) * m.cols + j], decimals);
+                const float v = m.values[static_cast<size_t>(i) * m.cols + j] * print_factor(m.exponent);
+                const std::string s = cell_number(v, decimals);
                 const float w = ImGui::CalcTextSize(s.c_str()).x;
                 const ImVec2 p(grid.x + (j + 0.5f) * m.cell - w * 0.5f, grid.y + (i + 0.5f) * m.cell - line_h * 0.5f);
                 draw->AddText(ImVec2(p.x + 1, p.y + 1), IM_COL32(0, 0, 0, 200), s.c_str());

@@ -17,6 +17,7 @@ struct TokenMatrix {
     const std::vector<std::string>* row_labels = nullptr;
     const std::vector<std::string>* col_labels = nullptr;
     const float* values = nullptr;  // (rows, cols), row-major: printed in the cells when they fit (1 or 2 decimals)
+    int exponent = 0;               // ... as multiples of 10^exponent (widgets/value_units.h: a gradient's)
     int mark_row = -1, mark_col = -1;
     float label_max = 0.0f;  // the widest a label may be, in pixels (0: 6 em)
 };

@@ -4,6 +4,7 @@
 
 #include "panels/token_matrix.h"
 #include "widgets/label_draw.h"
+#include "widgets/value_units.h"
 
 #include <imgui_internal.h>  // SetItemUsingMouseWheel: the wheel zooms the matrix instead of scrolling the pane
 
@@ -134,11 +135,10 @@ ZoomMatrixHit draw_zoom_matrix(PanelContext& ctx, const ZoomMatrixPlot& p, Matri
         if (p.colormap == Colormap::sequential) return (v - lo) / std::max(hi - lo, 1e-12f) > 0.6f;
         return std::abs(v) / std::max(hi, 1e-12f) < 0.45f;
     };
-    // Values all below 0.05 (a gradient's) print in units of a power of ten the colour bar names: 0.000139 as "1.4"
-    // beside "×10^-4", not as "0.0".
-    const float largest = std::max(std::abs(lo), std::abs(hi));
-    const int exponent = largest > 0.0f && largest < 0.05f ? static_cast<int>(std::floor(std::log10(largest))) : 0;
-    const float unit = std::pow(10.0f, static_cast<float>(-exponent));
+    // Values all below 0.05 (a gradient's) print in units of a power of ten the colour bar names
+    // (widgets/value_units.h): 0.000139 as "1.4" beside "×10^-4", not as "0.0".
+    const int exponent = print_exponent(std::max(std::abs(lo), std::abs(hi)));
+    const float unit = print_factor(exponent);
     if (decimals >= 0)
         for (int i = r.row0; i < r.row1; ++i)
             for (int j = r.col0; j < r.col1; ++j) {
@@ -185,7 +185,7 @@ ZoomMatrixHit draw_zoom_matrix(PanelContext& ctx, const ZoomMatrixPlot& p, Matri
     draw_axis_labels(draw, ImVec2(cell0.x, at.y), cols, [&](int j) { return j + r.col0 == keep_col ? text : dim; });
     draw->PopClipRect();
 
-    if (hit.row >= 0) {  // the query, the key and the exact value
+    if (hit.row >= 0 && p.hover_tooltip) {  // the query, the key and the exact value
         ImGui::BeginTooltip();
         if (p.col_labels)
             ImGui::Text("%s → %s", label_of(p.row_labels, hit.row), label_of(p.col_labels, hit.col));
@@ -197,9 +197,7 @@ ZoomMatrixHit draw_zoom_matrix(PanelContext& ctx, const ZoomMatrixPlot& p, Matri
         ImGui::EndTooltip();
     }
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + vp.height + 0.4f * em));
-    const std::string caption = exponent == 0 || decimals < 0 ? std::string(p.caption ? p.caption : "")
-                                                              : std::string(p.caption ? p.caption : "") + "  (×10^" +
-                                                                    std::to_string(exponent) + ")";
+    const std::string caption = caption_with_unit(p.caption ? p.caption : "", decimals < 0 ? 0 : exponent);
     colorbar_widget(ctx.heatmaps.colorbar(p.colormap), lo, hi, std::min(14.0f * em, std::max(vp.width, 6.0f * em)),
                     caption.empty() ? nullptr : caption.c_str());
     return hit;

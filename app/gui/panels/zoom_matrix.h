@@ -29,6 +29,7 @@ struct ZoomMatrixPlot {
     const char* caption = nullptr;                         // under the colour bar
     float max_cell = 0.0f;                                 // the largest a cell is drawn (0: 3.2 em)
     int mark_row = -1, mark_col = -1;                      // the pinned cell, outlined
+    bool hover_tooltip = true;                             // false: the caller writes the hovered cell's tooltip
 };
 
 struct ZoomMatrixHit {
