@@ -29,7 +29,21 @@ public:
         io.DisplaySize = ImVec2(800.0f, 600.0f);
         io.DeltaTime = 1.0f / 60.0f;
         io.IniFilename = nullptr;
-        for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k;  // ImGuiKey_Enter is key Enter, and so on
+        // The keys as Dear ImGui 1.86's GLFW backend maps them: events carry GLFW's key codes.
+        const std::pair<ImGuiKey, int> keys[] = {
+            {ImGuiKey_Tab, GLFW_KEY_TAB},         {ImGuiKey_LeftArrow, GLFW_KEY_LEFT},
+            {ImGuiKey_RightArrow, GLFW_KEY_RIGHT}, {ImGuiKey_UpArrow, GLFW_KEY_UP},
+            {ImGuiKey_DownArrow, GLFW_KEY_DOWN},   {ImGuiKey_PageUp, GLFW_KEY_PAGE_UP},
+            {ImGuiKey_PageDown, GLFW_KEY_PAGE_DOWN}, {ImGuiKey_Home, GLFW_KEY_HOME},
+            {ImGuiKey_End, GLFW_KEY_END},         {ImGuiKey_Insert, GLFW_KEY_INSERT},
+            {ImGuiKey_Delete, GLFW_KEY_DELETE},   {ImGuiKey_Backspace, GLFW_KEY_BACKSPACE},
+            {ImGuiKey_Space, GLFW_KEY_SPACE},     {ImGuiKey_Enter, GLFW_KEY_ENTER},
+            {ImGuiKey_Escape, GLFW_KEY_ESCAPE},   {ImGuiKey_KeyPadEnter, GLFW_KEY_KP_ENTER},
+            {ImGuiKey_A, GLFW_KEY_A},             {ImGuiKey_C, GLFW_KEY_C},
+            {ImGuiKey_V, GLFW_KEY_V},             {ImGuiKey_X, GLFW_KEY_X},
+            {ImGuiKey_Y, GLFW_KEY_Y},             {ImGuiKey_Z, GLFW_KEY_Z},
+        };
+        for (const auto& [imgui_key, glfw_key] : keys) io.KeyMap[imgui_key] = glfw_key;
         unsigned char* pixels = nullptr;
         int w = 0, h = 0;
         io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
@@ -65,7 +79,7 @@ public:
             frame(draw);
         }
     }
-    void key(ImGuiKey key, bool ctrl, const std::function<void()>& draw) {
+    void key(int key, bool ctrl, const std::function<void()>& draw) {  // a GLFW key, held for a frame
         ImGui::GetIO().KeysDown[key] = true;
         ImGui::GetIO().KeyCtrl = ctrl;
         frame(draw);
@@ -75,6 +89,16 @@ public:
 private:
     ImGuiContext* context_;
 };
+
+// A kept event going on to the backend (`backend(key, press)`), or a character to Dear ImGui's queue, as the app
+// hands them on.
+template <class Backend>
+void hand_on(const KeyTaps::Event& e, const Backend& backend) {
+    if (e.kind == KeyTaps::Event::Kind::character)
+        ImGui::GetIO().AddInputCharacter(e.value);
+    else
+        backend(static_cast<int>(e.value), e.kind == KeyTaps::Event::Kind::press);
+}
 
 // The centre of the last item drawn.
 ImVec2 centre_of_last_item() {
@@ -100,7 +124,7 @@ TEST_CASE("the path field keeps a path that failed to open, after Enter and a cl
     f.frame(draw);
     f.click(path_at, draw);
     f.type("/models/nope", draw);
-    f.key(ImGuiKey_Enter, false, draw);
+    f.key(GLFW_KEY_ENTER, false, draw);
     CHECK(enters == 1);
     CHECK(typed == "/models/nope");  // what the open was asked for (and failed)
 
@@ -111,8 +135,8 @@ TEST_CASE("the path field keeps a path that failed to open, after Enter and a cl
     CHECK(typed == "/models/nope");
 
     f.click(path_at, draw);  // back to fix the typo: the path is there to edit
-    f.key(ImGuiKey_Backspace, false, draw);
-    f.key(ImGuiKey_Backspace, false, draw);
+    f.key(GLFW_KEY_BACKSPACE, false, draw);
+    f.key(GLFW_KEY_BACKSPACE, false, draw);
     f.type("ne", draw);
     CHECK(typed == "/models/none");  // Backspace ×2, then "ne"
 }
@@ -193,7 +217,7 @@ TEST_CASE("a Ctrl+A tapped between two frames selects all in a token-id field", 
         io.KeyCtrl = io.KeysDown[kCtrl];
     };
     const auto event = [&](int key, bool press) {
-        if (taps.pass(key, press)) backend(key, press);
+        if (taps.pass_key(key, press)) backend(key, press);
     };
     std::string submitted;
     ImVec2 at;
@@ -210,7 +234,7 @@ TEST_CASE("a Ctrl+A tapped between two frames selects all in a token-id field", 
         draw();
         ImGui::End();
         ImGui::Render();
-        for (const KeyTaps::Event& e : taps.after_frame()) backend(e.key, e.press);
+        for (const KeyTaps::Event& e : taps.after_frame()) hand_on(e, backend);
     };
     frame();
     ImGui::GetIO().MousePos = at;
@@ -220,15 +244,15 @@ TEST_CASE("a Ctrl+A tapped between two frames selects all in a token-id field", 
     frame();
     // Ctrl down, A down, A up, Ctrl up, all before the next frame (a slow frame, or xdotool's ctrl+a).
     event(kCtrl, true);
-    event(ImGuiKey_A, true);
-    event(ImGuiKey_A, false);
+    event(GLFW_KEY_A, true);
+    event(GLFW_KEY_A, false);
     event(kCtrl, false);
     frame();
     frame();
     ImGui::GetIO().AddInputCharacter('4');
     frame();
-    event(ImGuiKey_Enter, true);
-    event(ImGuiKey_Enter, false);
+    event(GLFW_KEY_ENTER, true);
+    event(GLFW_KEY_ENTER, false);
     frame();
     frame();
     CHECK(submitted == "4");  // all selected, replaced, and submitted: no tap was lost
@@ -237,25 +261,72 @@ TEST_CASE("a Ctrl+A tapped between two frames selects all in a token-id field", 
 TEST_CASE("a key held across frames is released at once; taps between two frames reach a frame each",
           "[gui][keys]") {
     using Event = KeyTaps::Event;
+    const auto press = [](int key) { return Event{Event::Kind::press, static_cast<unsigned>(key)}; };
+    const auto release = [](int key) { return Event{Event::Kind::release, static_cast<unsigned>(key)}; };
     KeyTaps taps;
-    CHECK(taps.pass(65, true));
+    CHECK(taps.pass_key(GLFW_KEY_HOME, true));
     CHECK(taps.after_frame().empty());  // a frame saw it down
-    CHECK(taps.pass(65, false));        // so its release goes on now
+    CHECK(taps.pass_key(GLFW_KEY_HOME, false));        // so its release goes on now
     CHECK_FALSE(taps.pending());
 
-    CHECK(taps.pass(66, true));
-    CHECK_FALSE(taps.pass(66, false));  // not seen yet: kept
-    CHECK_FALSE(taps.pass(66, true));   // a second tap before any frame: queued
-    CHECK_FALSE(taps.pass(66, false));
-    CHECK_FALSE(taps.pass(67, true));   // another key's tap: queued behind it
-    CHECK_FALSE(taps.pass(67, false));
+    CHECK(taps.pass_key(GLFW_KEY_RIGHT, true));
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_RIGHT, false));  // not seen yet: kept
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_RIGHT, true));   // a second tap before any frame: queued
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_RIGHT, false));
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_END, true));   // another key's tap: queued behind it
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_END, false));
     CHECK(taps.pending());
-    CHECK(taps.after_frame() == std::vector<Event>{{66, false}});              // frame 1 saw 66 down
-    CHECK(taps.after_frame() == std::vector<Event>{{66, true}});               // frame 2 saw it up
-    CHECK(taps.after_frame() == std::vector<Event>{{66, false}, {67, true}});  // frame 3: 66's second tap
-    CHECK(taps.after_frame() == std::vector<Event>{{67, false}});              // frame 4: 67's
+    CHECK(taps.after_frame() == std::vector<Event>{release(GLFW_KEY_RIGHT)});              // frame 1 saw GLFW_KEY_RIGHT down
+    CHECK(taps.after_frame() == std::vector<Event>{press(GLFW_KEY_RIGHT)});               // frame 2 saw it up
+    CHECK(taps.after_frame() == std::vector<Event>{release(GLFW_KEY_RIGHT), press(GLFW_KEY_END)});  // frame 3: GLFW_KEY_RIGHT's second tap
+    CHECK(taps.after_frame() == std::vector<Event>{release(GLFW_KEY_END)});              // frame 4: GLFW_KEY_END's
     CHECK_FALSE(taps.pending());
     CHECK(taps.after_frame().empty());
+}
+
+TEST_CASE("a tap right after a frame saw the key down waits for a frame that sees it up", "[gui][keys]") {
+    using Event = KeyTaps::Event;
+    KeyTaps taps;
+    CHECK(taps.pass_key(GLFW_KEY_RIGHT, true));
+    CHECK(taps.after_frame().empty());             // frame 1 saw it down
+    CHECK(taps.pass_key(GLFW_KEY_RIGHT, false));   // up now
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_RIGHT, true));  // down again before any frame saw it up: queued
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_RIGHT, false));
+    CHECK(taps.after_frame().empty());  // frame 2 saw it up
+    CHECK(taps.after_frame() == std::vector<Event>{{Event::Kind::press, GLFW_KEY_RIGHT}});  // frame 3 sees it down
+}
+
+TEST_CASE("letters typed alone go on at once; characters typed behind taps keep their place", "[gui][keys]") {
+    using Event = KeyTaps::Event;
+    KeyTaps taps;
+    CHECK(taps.pass_key(GLFW_KEY_Q, true));  // a letter: its character is what counts
+    CHECK(taps.pass_key(GLFW_KEY_Q, false));
+    CHECK(taps.pass_character('q'));
+    CHECK(taps.pass_key(GLFW_KEY_RIGHT, true));
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_RIGHT, false));
+    CHECK_FALSE(taps.pass_character('Q'));  // after the arrow, as typed
+    CHECK(taps.after_frame() == std::vector<Event>{{Event::Kind::release, GLFW_KEY_RIGHT}, {Event::Kind::character, 'Q'}});
+    // A capital typed behind waiting arrows: its Shift waits with it, so no arrow goes on with Shift (selecting).
+    CHECK(taps.pass_key(GLFW_KEY_RIGHT, true));
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_RIGHT, false));
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_LEFT, true));
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_LEFT, false));
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_LEFT_SHIFT, true));
+    CHECK(taps.pass_key(GLFW_KEY_Q, true));
+    CHECK_FALSE(taps.pass_character('Q'));
+    CHECK(taps.pass_key(GLFW_KEY_Q, false));
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_LEFT_SHIFT, false));
+    CHECK(taps.after_frame() == std::vector<Event>{{Event::Kind::release, GLFW_KEY_RIGHT},
+                                                   {Event::Kind::press, GLFW_KEY_LEFT}});
+    CHECK(taps.after_frame() == std::vector<Event>{{Event::Kind::release, GLFW_KEY_LEFT},
+                                                   {Event::Kind::press, GLFW_KEY_LEFT_SHIFT},
+                                                   {Event::Kind::character, 'Q'},
+                                                   {Event::Kind::release, GLFW_KEY_LEFT_SHIFT}});
+    CHECK_FALSE(taps.pending());
+
+    CHECK(taps.pass_key(GLFW_KEY_LEFT_CONTROL, true));
+    CHECK(taps.pass_key(GLFW_KEY_A, true));  // with Ctrl down, A is a tap
+    CHECK_FALSE(taps.pass_key(GLFW_KEY_A, false));
 }
 
 TEST_CASE("forty arrow taps between two frames move the cursor forty places", "[gui][fields][keys]") {
@@ -278,11 +349,11 @@ TEST_CASE("forty arrow taps between two frames move the cursor forty places", "[
         draw();
         ImGui::End();
         ImGui::Render();
-        for (const KeyTaps::Event& e : taps.after_frame()) backend(e.key, e.press);
+        for (const KeyTaps::Event& e : taps.after_frame()) hand_on(e, backend);
     };
     const auto tap = [&](int key) {
-        if (taps.pass(key, true)) backend(key, true);
-        if (taps.pass(key, false)) backend(key, false);
+        if (taps.pass_key(key, true)) backend(key, true);
+        if (taps.pass_key(key, false)) backend(key, false);
     };
     frame();
     ImGui::GetIO().MousePos = at;
@@ -290,12 +361,12 @@ TEST_CASE("forty arrow taps between two frames move the cursor forty places", "[
     frame();
     ImGui::GetIO().MouseDown[0] = false;
     frame();
-    tap(ImGuiKey_Home);
-    for (int i = 0; i < 40; ++i) tap(ImGuiKey_RightArrow);  // all before the next frame
+    tap(GLFW_KEY_HOME);
+    for (int i = 0; i < 40; ++i) tap(GLFW_KEY_RIGHT);  // all before the next frame
     for (int i = 0; i < 200 && (i < 2 || taps.pending()); ++i) frame();
     ImGui::GetIO().AddInputCharacter('Q');
     frame();
-    tap(ImGuiKey_Enter);
+    tap(GLFW_KEY_ENTER);
     for (int i = 0; i < 4; ++i) frame();
     REQUIRE(submitted.size() == 61);
     CHECK(submitted.find('Q') == 40);
