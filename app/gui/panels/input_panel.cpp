@@ -113,9 +113,10 @@ std::vector<std::string> read_lines(const std::string& path) {
     return lines;
 }
 
-// A combo of assets/examples/sentences.txt, read while it is open; a pick becomes the first field's text.
-void examples_combo(PanelContext& ctx, const Side& side, ImGuiID field) {
-    ImGui::SetNextItemWidth(-1.0f);
+// A combo of assets/examples/sentences.txt, `width` wide, read while it is open; a pick becomes the first field's
+// text.
+void examples_combo(PanelContext& ctx, const Side& side, ImGuiID field, float width) {
+    ImGui::SetNextItemWidth(width);
     if (!ImGui::BeginCombo("##examples", ctx.t("Examples"))) return;
     const auto lines = read_lines(ctx.paths.assets + "/examples/sentences.txt");
     for (const auto& line : lines)
@@ -144,8 +145,23 @@ void side_chips(PanelContext& ctx, const Side& side, ImGuiID field) {
     note_command(field, ok, session);
 }
 
-// Label line, text field (applied as it is edited), its error, and the token chips.
-void draw_side(PanelContext& ctx, const Side& side) {
+// The first side's label line ends in the examples where they fit (else they take a line of their own), and the
+// hint on the chips follows it: at the top, so a short panel never cuts it (it scrolls what is below).
+void examples_and_hint(PanelContext& ctx, const Side& side, ImGuiID field) {
+    const float width = 9.0f * ctx.em;
+    ImGui::SameLine();
+    const float room = ImGui::GetContentRegionAvail().x;
+    if (room < width)
+        ImGui::NewLine();
+    else
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room - width);
+    examples_combo(ctx, side, field, width);
+    text_disabled_wrapped(ctx.t("Click a token to change it; orange marks an unknown word."));
+}
+
+// Label line (for the first side with a vocabulary, the examples and the hint too), text field (applied as it is
+// edited), its error, and the token chips.
+void draw_side(PanelContext& ctx, const Side& side, bool first) {
     Session& session = ctx.session;
     ImGui::PushID(side.label);
     const ImGuiID field = ImGui::GetID("##text");
@@ -154,6 +170,8 @@ void draw_side(PanelContext& ctx, const Side& side) {
     const auto& vocab = side.source ? session.model().src_vocab : session.model().tgt_vocab;
     const bool from_text = !vocab || !view.pieces.empty();
 
+    const bool examples = first && vocab;
+    if (examples) ImGui::AlignTextToFramePadding();  // level with the examples' combo
     ImGui::TextUnformatted(ctx.t(side.label));
     ImGui::SameLine();
     ImGui::TextDisabled("%s = %d", side.letter, static_cast<int>(ids.size()));
@@ -165,6 +183,7 @@ void draw_side(PanelContext& ctx, const Side& side) {
         if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(note.c_str()).x) ImGui::NewLine();
         ImGui::TextDisabled("%s", note.c_str());
     }
+    if (examples) examples_and_hint(ctx, side, field);
     if (!vocab) {  // a model without a vocabulary reads token ids, applied on Enter
         const FieldInput in = draft_field(ctx, side, field, join_ids(ids), ctx.t("Token ids, e.g. 4,7,9,2"),
                                           ImGuiInputTextFlags_EnterReturnsTrue);
@@ -199,18 +218,10 @@ void draw_source_token_strip(PanelContext& ctx) {
 
 void draw_input_panel(PanelContext& ctx) {
     const auto sides = sides_of(ctx.config());
-    for (const Side& side : sides) {
-        draw_side(ctx, side);
+    for (size_t i = 0; i < sides.size(); ++i) {
+        draw_side(ctx, sides[i], i == 0);
         ImGui::Spacing();
     }
-    if (sides.empty()) return;
-    ImGui::PushID(sides.front().label);
-    const ImGuiID first_field = ImGui::GetID("##text");
-    ImGui::PopID();
-    const Session& session = ctx.session;
-    if (!(sides.front().source ? session.model().src_vocab : session.model().tgt_vocab)) return;  // ids only
-    examples_combo(ctx, sides.front(), first_field);
-    text_disabled_wrapped(ctx.t("Click a token to change it; orange marks an unknown word."));
 }
 
 }  // namespace attnlab::gui
