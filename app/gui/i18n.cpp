@@ -977,6 +977,13 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         // The multi-head chapter's card: what switching a head off did (helper "tour2", issue 38 D9).
         {"The prediction after \"%s\": %s %s → %s", "\"%s\" 다음 예측: %s %s → %s"},
         {"; now %s leads with %s", "; 이제 1위는 %s(%s)"},
+        // The tour card's note on a kept model it gave an input (helper "tour2", issue 38 D22).
+        {"It has no tokenizer, so the tour typed %d token ids as its input; type your own in the Input view.",
+         "토크나이저가 없어서 둘러보기가 토큰 id %d개를 입력으로 넣었습니다. 입력 뷰에서 직접 입력할 수도 있습니다."},
+        {"Its target was only the start token, so the tour translated the source: the cross-attention has a row for "
+         "each target token.",
+         "타깃이 시작 토큰뿐이어서 둘러보기가 원문을 번역해 두었습니다. 이제 교차 어텐션에 타깃 토큰마다 행이 "
+         "있습니다."},
     };
     return table;
 }

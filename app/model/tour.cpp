@@ -4,6 +4,8 @@
 #include "model_changes.h"
 #include "predict_mode.h"
 
+#include <algorithm>
+
 namespace attnlab::gui {
 
 namespace {
@@ -96,13 +98,35 @@ bool keeps_open_model(const TourChapter& c, const Session& session) {
            !first_unmet(loaded, c.needs);
 }
 
+// A kept model's input, when it would show nothing: ids for a model without a tokenizer reading one token, a
+// translation for a translator whose target is its start token alone. Notes in `choice` what it gave.
+bool give_kept_model_input(Session& session, TourModelChoice& choice) {
+    const ModelConfig& config = session.stepper().config();
+    const bool source = config.has_encoder();  // the sequence typed ids are (as typed_ids_text has it)
+    const ForwardInputs& in = session.stepper().inputs();
+    const std::vector<int> ids = tour_typed_ids(source ? config.src_vocab_size : config.tgt_vocab_size);
+    if (!session.typed_ids_text().empty() && (source ? in.src_ids : in.tgt_ids).size() < 2 &&
+        !(source ? session.set_src_ids(ids) : session.set_tgt_ids(ids)))
+        return false;
+    if (!session.typed_ids_text().empty() && (source ? in.src_ids : in.tgt_ids) == ids) {  // now, or a chapter before
+        choice.input = TourModelChoice::Input::typed_ids;
+        choice.n_typed_ids = static_cast<int>(ids.size());
+    }
+    if (config.arch == Arch::encoder_decoder && in.tgt_ids.size() < 2) {
+        if (!session.translate()) return false;
+        choice.input = TourModelChoice::Input::translated;
+    }
+    return true;
+}
+
 Status set_up(const TourChapter& c, Session& session, ViewState& view, const std::string& assets_dir,
               TourModelChoice& choice) {
     const std::string where = "tour chapter \"" + c.id + "\": ";
     choice = TourModelChoice{};
     if (keeps_open_model(c, session)) {  // the learner's own model: its input stays, its edits go
         choice.kept = true;
-        if (!undo_all_changes(session)) return Error{where + session.error()};
+        if (!undo_all_changes(session) || !give_kept_model_input(session, choice))
+            return Error{where + session.error()};
     } else {
         // The learner's own model (any family but the bundled models' own) gives way: the card says what it lacked.
         if (!c.needs.empty() && session.model().config.family != Family::transformer &&
@@ -149,6 +173,12 @@ Status set_up(const TourChapter& c, Session& session, ViewState& view, const std
 }
 
 }  // namespace
+
+std::vector<int> tour_typed_ids(int vocab_size) {
+    std::vector<int> ids = {1, 14, 9, 17, 6, 3, 22, 8, 11, 4, 30, 5};
+    for (int& id : ids) id %= std::max(1, vocab_size);
+    return ids;
+}
 
 std::string llama_tiny_name() {
     return std::string(kLlamaTinyModel) + " (random, seed " + std::to_string(kLlamaTinySeed) + ")";

@@ -24,10 +24,19 @@ std::string llama_tiny_name();
 
 // Which model a chapter with needs runs on: the one the learner had open (kept), or the chapter's own; and
 // when the learner's own model (a GPT-2, BERT, Llama-family or Marian folder) was replaced, the need it lacked.
+// A kept model whose own input would show nothing gets one from the tour: ids typed for a model without a
+// tokenizer whose prompt was a single token (every head a 1x1 square), or a translation for a translator whose
+// target was only its start token (one cross-attention row); the card says which.
 struct TourModelChoice {
+    enum class Input { as_opened, typed_ids, translated };
     bool kept = false;
     std::optional<TourNeed> missing;
+    Input input = Input::as_opened;
+    int n_typed_ids = 0;  // Input::typed_ids: how many
 };
+
+// The ids the tour types for a model without a tokenizer: twelve small ones, each below `vocab_size`.
+std::vector<int> tour_typed_ids(int vocab_size);
 
 class TourRunner {
 public:

@@ -564,8 +564,9 @@ void draw_pairs_block(PanelContext& ctx, const RopeView& v, float width, bool co
     const float smallest = (compact ? 2.2f : 6.0f) * em;
     const int fit = std::clamp(static_cast<int>((width + gap) / (smallest + gap)), 1, half);
     const int per_row = (half + (half + fit - 1) / fit - 1) / ((half + fit - 1) / fit);
-    const float box =
-        std::min(7.5f * em, (width - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row));
+    // At most 7.5 em a circle (2.8 em compact: a head of few pairs keeps the score under the sliders).
+    const float box = std::min((compact ? 2.8f : 7.5f) * em,
+                               (width - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row));
     const float line_h = ImGui::GetTextLineHeight();
     const int label_lines = compact ? 1 : 2;  // compact: the share; else the pair's name and wavelength above it
     const float cell_h = box + static_cast<float>(label_lines) * line_h + 0.3f * em;

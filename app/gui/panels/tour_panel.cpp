@@ -4,11 +4,11 @@
 // measured the frame before. In classroom mode the card is as wide as it must be for none of it to scroll.
 #include "panels/tour_panel.h"
 
+#include "output_prediction.h"
 #include "panels/input_tokens.h"
 #include "panels/tour_chapter_line.h"
 #include "panels/tour_target.h"
 #include "panels/word_wrap.h"
-#include "output_prediction.h"
 #include "slide_export.h"
 
 #include <algorithm>
@@ -94,8 +94,24 @@ std::string model_note(const PanelContext& ctx, const TourRunner& tour, const To
                        std::string* how = nullptr) {
     if (c.needs.empty()) return "";
     const TourModelChoice& choice = tour.model_choice();
-    if (choice.kept)
-        return std::string(ctx.t("On the model you opened:")) + " " + model_display_name(ctx.session.model_name());
+    if (choice.kept) {
+        std::string note =
+            std::string(ctx.t("On the model you opened:")) + " " + model_display_name(ctx.session.model_name()) + ".";
+        if (choice.input == TourModelChoice::Input::typed_ids) {
+            char line[256];
+            std::snprintf(line, sizeof line,
+                          ctx.t("It has no tokenizer, so the tour typed %d token ids as its input; type your own in "
+                                "the Input view."),
+                          choice.n_typed_ids);
+            note += std::string(" ") + line;
+        } else if (choice.input == TourModelChoice::Input::translated) {
+            note += " ";
+            note += ctx.t(
+                "Its target was only the start token, so the tour translated the source: the cross-attention has a "
+                "row for each target token.");
+        }
+        return note;
+    }
     if (c.model != kLlamaTinyModel)  // a paper chapter that a trained translator the learner opens would run on
         return ctx.t(
             "On the bundled English → Korean model. To see a real translation's alignment, open a Marian folder "
@@ -139,7 +155,7 @@ float classroom_task_height(const PanelContext& ctx, const TourChapter& c, const
     float h = ImGui::GetTextLineHeightWithSpacing() + wrapped_height(t.task, width) + wrapped_height(t.done, width);
     if (c.task == TourTaskKind::edit_source) h += source_token_strip_height(ctx, width);
     if (c.task == TourTaskKind::ablate_head) h += 2.0f * ImGui::GetTextLineHeightWithSpacing();  // head_off_text
-    h += ImGui::GetStyle().ItemSpacing.y;  // Spacing()
+    h += ImGui::GetStyle().ItemSpacing.y;                                                        // Spacing()
     std::vector<ImVec2> buttons;
     for (const char* label : card_buttons(ctx)) buttons.emplace_back(button_width_for(label), ImGui::GetFrameHeight());
     return h + flowed_height(buttons, width);
