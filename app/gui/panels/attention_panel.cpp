@@ -5,6 +5,7 @@
 #include "panels/step_explanation.h"
 #include "panels/word_wrap.h"
 #include "panels/zoom_matrix.h"
+#include "widgets/radio_row.h"
 
 #include "forward/step_path.h"
 #include "ops/attention.h"
@@ -299,12 +300,18 @@ void draw_attention_panel(PanelContext& ctx) {
                 ctx.view.attention.family = f.use;
                 break;
             }
-    for (const Family& f : kFamilies) {
-        if (!family_exists(c, f)) continue;
-        if (ImGui::RadioButton(ctx.t(f.title), ctx.view.attention.family == f.use)) ctx.view.attention.family = f.use;
-        ImGui::SameLine();
-    }
-    ImGui::NewLine();
+    // The families side by side, the next on a new line where it would pass the view's right edge.
+    std::vector<const Family*> shown;
+    std::vector<const char*> titles;
+    int selected = -1;
+    for (const Family& f : kFamilies)
+        if (family_exists(c, f)) {
+            if (f.use == ctx.view.attention.family) selected = static_cast<int>(shown.size());
+            shown.push_back(&f);
+            titles.push_back(ctx.t(f.title));
+        }
+    if (const int clicked = radio_row(titles, selected); clicked >= 0)
+        ctx.view.attention.family = shown[static_cast<size_t>(clicked)]->use;
     const Family& f = family_of(ctx.view.attention.family);
     const int L = family_layers(c, f);
     if (ctx.view.attention.detail_open) {
@@ -312,7 +319,7 @@ void draw_attention_panel(PanelContext& ctx) {
         ImGui::SameLine();
         draw_detail(ctx, f);
     } else {
-        ImGui::TextDisabled("%s", ctx.t("Each square: one head's attention weights (rows: queries, columns: keys)."));
+        text_disabled_wrapped(ctx.t("Each square: one head's attention weights (rows: queries, columns: keys)."));
         if (ctx.config().kv_heads() != ctx.config().n_heads)
             text_disabled_wrapped(
                 ctx.t("A bar under the names joins the heads that share one K and V head "

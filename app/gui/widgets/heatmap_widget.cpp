@@ -140,10 +140,19 @@ void colorbar_widget(ImTextureID ramp, float lo, float hi, float width, const ch
     ImGui::SetCursorScreenPos(
         ImVec2(std::max(ImGui::GetCursorScreenPos().x, p.x + width - ImGui::CalcTextSize(hi_text).x), below.y));
     ImGui::TextUnformatted(hi_text);
-    if (caption) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("  %s", caption);
+    if (!caption) return;
+    // The caption beside the end values where it fits, else under them, wrapped at the window's right edge.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float gap = ImGui::CalcTextSize("  ").x;
+    if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(caption).x <= right) {
+        ImGui::SameLine(0.0f, gap);
+        ImGui::TextDisabled("%s", caption);
+        return;
     }
+    ImGui::SetCursorScreenPos(ImVec2(p.x, ImGui::GetCursorScreenPos().y));
+    ImGui::PushTextWrapPos(right - ImGui::GetWindowPos().x + ImGui::GetScrollX());  // window-local, as ImGui keeps it
+    ImGui::TextDisabled("%s", caption);
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace attnlab::gui
