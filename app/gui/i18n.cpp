@@ -984,6 +984,12 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "each target token.",
          "타깃이 시작 토큰뿐이어서 둘러보기가 원문을 번역해 두었습니다. 이제 교차 어텐션에 타깃 토큰마다 행이 "
          "있습니다."},
+        // The masks view: Mistral's sliding window (helper "masks", issue 38 D5).
+        {"Sliding window (W = %d)", "슬라이딩 윈도 (W = %d)"},
+        {"Blocked by the sliding window (W = %d): the key is %d or more positions back; a query sees itself and the "
+         "%d keys before it.",
+         "슬라이딩 윈도(W = %d) 때문에 차단됨: 키가 쿼리보다 %d칸 이상 앞에 있습니다. 쿼리는 자기 자신과 바로 앞의 키 "
+         "%d개만 봅니다."},
     };
     return table;
 }

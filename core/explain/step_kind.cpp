@@ -89,7 +89,9 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
             if (id.stack == Stack::encoder) return "mask.src_padding";
             return c.target_pad_id() == -1 && c.pad_id != -1 ? "mask.tgt_padding_start" : "mask.tgt_padding";
         case StepKind::look_ahead_mask: return c.sliding_window > 0 ? "mask.look_ahead_window" : "mask.look_ahead";
-        case StepKind::attention_mask: return mask_kind(id.use);
+        case StepKind::attention_mask:
+            if (id.use == AttentionUse::decoder_self && c.sliding_window > 0) return "mask.decoder_self_window";
+            return mask_kind(id.use);
         case StepKind::attention: return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads);
         case StepKind::residual:
             if (c.norm == NormKind::rms_norm) return c.norm_first ? "residual_pre_rms" : "residual_post_rms";

@@ -30,6 +30,7 @@ inline constexpr std::string_view kExplanationKinds[] = {
     "mask.look_ahead",
     "mask.look_ahead_window",
     "mask.decoder_self",
+    "mask.decoder_self_window",
     "mask.cross",
     "self_attn.q",
     "self_attn.k",
