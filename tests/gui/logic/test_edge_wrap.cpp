@@ -16,6 +16,7 @@ template <class Draw>
 float overshoot(float width, Draw draw) {
     ImGuiContext* context = ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // no imgui.ini left in the working folder
     io.DisplaySize = ImVec2(1280, 720);
     io.DeltaTime = 1.0f / 60.0f;
     unsigned char* pixels = nullptr;
