@@ -26,6 +26,7 @@ struct ImGuiOnWindow {
     GLFWwindow* window;
     ImGuiOnWindow() : window(glfwGetCurrentContext()) {
         ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr;  // as the app: no imgui.ini in the working folder
         ImGui_ImplGlfw_InitForOpenGL(window, false);
     }
     ~ImGuiOnWindow() {
