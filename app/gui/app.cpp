@@ -403,6 +403,10 @@ void App::draw_central_view(PanelContext& ctx) {
                 scroll_y_to_section(p, ImGui::GetScrollY(), draw->GetClipRectMin().y, draw->GetClipRectMax().y, gap));
         if (p.min.x < pos.x || p.max.x > pos.x + size.x)
             ImGui::SetScrollX(ImGui::GetScrollX() + p.min.x - pos.x - 0.5f * ctx.em);
+    } else if (scroll_to_target_frames_ > 0 && watched_out_of_sight(p)) {  // the task's widget is on the card
+        const ImDrawList* draw = ImGui::GetWindowDrawList();
+        ImGui::SetScrollY(scroll_y_to_watched(p, ImGui::GetScrollY(), draw->GetClipRectMin().y,
+                                              draw->GetClipRectMax().y, 0.5f * ImGui::GetStyle().ItemSpacing.y));
     }
     ImGui::EndChild();
 }

@@ -40,6 +40,7 @@ constexpr std::pair<const char*, TourWatch> kWatches[] = {
     {"rope_pairs", TourWatch::rope_pairs},
     {"rope_score", TourWatch::rope_score},
     {"padding_masks", TourWatch::padding_masks},
+    {"ffn_rows", TourWatch::ffn_rows},
 };
 
 constexpr const char* kChapterFields[] = {
@@ -141,7 +142,7 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
         }
     }
     if (c.contains("watch")) {
-        const std::string bad = where + ".watch must be an array of: rope_pairs, rope_score, padding_masks";
+        const std::string bad = where + ".watch must be an array of: rope_pairs, rope_score, padding_masks, ffn_rows";
         if (!c["watch"].is_array()) return Error{bad};
         for (const json& w : c["watch"]) {
             const auto* watch = std::find_if(std::begin(kWatches), std::end(kWatches), [&](const auto& k) {

@@ -35,6 +35,7 @@ enum class TourWatch {
     rope_pairs,     // the RoPE view's pair circles
     rope_score,     // the RoPE view's plot of the score against the offset
     padding_masks,  // the Masks view's source and target padding masks
+    ffn_rows,       // the FFN view's zoomed units, one row per token
 };
 
 // What a chapter's text and views need the model to have; the tour keeps a model the learner opened when it
@@ -89,7 +90,7 @@ struct TourChapter {
 // Parses tour.json. Every chapter needs an id, a section, a model, a view, a known task and all four
 // texts in both languages; unknown fields are errors. "parts" (optional) lists {id, en, ko} titles; a
 // chapter's "part" names one, and a part's chapters stand together. "needs" is an array of
-// tour_need_name()s, "watch" an array of "rope_pairs", "rope_score", "padding_masks". Errors are one line and start with `source`.
+// tour_need_name()s, "watch" an array of "rope_pairs", "rope_score", "padding_masks", "ffn_rows". Errors are one line and start with `source`.
 Result<std::vector<TourChapter>> parse_tour(std::string_view json_text, const std::string& source);
 // Reads <assets>/tour/tour.json.
 Result<std::vector<TourChapter>> load_tour(const std::string& assets_dir);

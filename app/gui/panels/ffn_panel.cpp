@@ -5,6 +5,7 @@
 #include "panels/ffn_histogram.h"
 #include "panels/ffn_overview.h"
 #include "panels/step_explanation.h"
+#include "panels/tour_target.h"
 
 #include "forward/step_path.h"
 #include "ops/activation.h"
@@ -151,8 +152,10 @@ void draw_units(PanelContext& ctx, const StepId& id, const TraceEntry& e, const 
                     &units};
     zoom.fixed_range = true, zoom.lo = lo, zoom.hi = hi;
     zoom.max_cell = 1.8f * ctx.em;
+    const ImVec2 zoom_top = ImGui::GetCursorScreenPos();
     if (const HeatmapHit z = plot_matrix(ctx, zoom); z.row >= 0)
         unit_tooltip(ctx, id, h, seq, z.row, first + z.col, relu_out);
+    mark_tour_watch(ctx, TourWatch::ffn_rows, zoom_top, ImGui::GetItemRectMax());  // a row per token, its colour bar
 }
 
 // One (N, F) part of the FFN: its path, its units and their histogram; relu_out: ReLU's output, exact zeros.

@@ -47,7 +47,11 @@ bool on_screen(ImVec2 min, ImVec2 max, ImVec2 screen) {
 TourTargetProbe tour_target_probe(const TourChapter& chapter) {
     TourTargetProbe p;
     p.wanted = chapter.task;
-    for (TourWatch w : chapter.watch) p.watched.push_back(TourWatchMark{w});
+    for (TourWatch w : chapter.watch) {
+        TourWatchMark m;
+        m.what = w;
+        p.watched.push_back(m);
+    }
     return p;
 }
 
@@ -81,6 +85,19 @@ float scroll_y_to_section(const TourTargetProbe& p, float scroll_y, float visibl
         if (m.seen) top = std::min(top, m.min.y), bottom = std::max(bottom, m.max.y);
     const bool all_fit = bottom - top + gap <= visible_bottom - visible_top;
     return scroll_y + (all_fit ? top : p.min.y) - gap - visible_top;
+}
+
+bool watched_out_of_sight(const TourTargetProbe& p) {
+    return std::any_of(p.watched.begin(), p.watched.end(), [](const TourWatchMark& m) { return m.seen && !m.visible; });
+}
+
+float scroll_y_to_watched(const TourTargetProbe& p, float scroll_y, float visible_top, float visible_bottom,
+                          float gap) {
+    float top = visible_bottom, bottom = visible_top;
+    for (const TourWatchMark& m : p.watched)
+        if (m.seen) top = std::min(top, m.min.y), bottom = std::max(bottom, m.max.y);
+    const bool fits = bottom - top + 2.0f * gap <= visible_bottom - visible_top;
+    return scroll_y + (fits ? bottom + gap - visible_bottom : top - gap - visible_top);
 }
 
 std::string tour_target_problem(const TourTargetProbe& p, ImVec2 screen, TourTaskKind kind) {
@@ -119,6 +136,7 @@ const char* tour_watch_name(TourWatch what) {
         case TourWatch::rope_pairs: return "the pair circles";
         case TourWatch::rope_score: return "the plot of the score against the offset";
         case TourWatch::padding_masks: return "the padding masks";
+        case TourWatch::ffn_rows: return "the FFN's rows of every token";
     }
     return "";
 }

@@ -62,6 +62,14 @@ float scroll_y_to_section(const TourTargetProbe& probe, float scroll_y, float vi
 // mask to click at (402,610)-(690,898)").
 std::string tour_target_problem(const TourTargetProbe& probe, ImVec2 screen, TourTaskKind kind);
 
+// Whether a widget the task says to watch was drawn out of the visible part of its window (the view), where the
+// widget the task uses is elsewhere (on the card): the view then scrolls to it with scroll_y_to_watched.
+bool watched_out_of_sight(const TourTargetProbe& probe);
+// The vertical scroll that brings the watched widgets' bottom `gap` above visible_bottom, or, when they are taller
+// than the visible part [visible_top, visible_bottom] (screen y), their top `gap` below visible_top.
+float scroll_y_to_watched(const TourTargetProbe& probe, float scroll_y, float visible_top, float visible_bottom,
+                          float gap);
+
 // The widget a task asks for, in English for the headless check's message ("the temperature slider").
 const char* tour_target_name(TourTaskKind kind);
 // The same for a watched widget ("the pair circles").

@@ -45,6 +45,8 @@ TEST_CASE("the bundled chapters whose task says to watch another widget name it"
             CHECK(c.watch == std::vector<TourWatch>{TourWatch::rope_pairs, TourWatch::rope_score});
         else if (c.id == "masks")  // its card points at the padding masks
             CHECK(c.watch == std::vector<TourWatch>{TourWatch::padding_masks});
+        else if (c.id == "ffn")  // its task, at every token's row of units
+            CHECK(c.watch == std::vector<TourWatch>{TourWatch::ffn_rows});
         else
             CHECK(c.watch.empty());
     }

@@ -111,3 +111,28 @@ TEST_CASE("scrolling to a task widget brings the watched widget above it into vi
     p.watched.back().min.y = 100.0f;  // too far above to show both: the task's widget wins
     CHECK(1000.0f - scroll_y_to_section(p, 0.0f, 100.0f, 700.0f, 6.0f) == 106.0f);
 }
+
+TEST_CASE("a watched widget out of sight, its task's widget on the card, scrolls into view", "[app][tour]") {
+    TourTargetProbe p;  // the task's widget (the source chips) is on the card, not in the view
+    p.wanted = TourTaskKind::edit_source;
+    TourWatchMark rows;
+    rows.what = TourWatch::ffn_rows;
+    rows.seen = true;
+    rows.min = ImVec2(650, 480);
+    rows.max = ImVec2(980, 780);  // its bottom 80 px below the view's visible part [140, 700]
+    rows.visible = false;
+    p.watched.push_back(rows);
+    CHECK(watched_out_of_sight(p));
+    const float gap = 4.0f;
+    const float down = scroll_y_to_watched(p, 30.0f, 140.0f, 700.0f, gap) - 30.0f;
+    CHECK(780.0f - down == 700.0f - gap);  // its bottom just inside
+    CHECK(480.0f - down >= 140.0f);        // and its top still in view
+    // Taller than the visible part: its top goes to the top.
+    p.watched.front().max.y = 1400.0f;
+    CHECK(480.0f - (scroll_y_to_watched(p, 30.0f, 140.0f, 700.0f, gap) - 30.0f) == 140.0f + gap);
+    // In sight, or never drawn: nothing to scroll to.
+    p.watched.front().visible = true;
+    CHECK_FALSE(watched_out_of_sight(p));
+    p.watched.front().seen = false;
+    CHECK_FALSE(watched_out_of_sight(p));
+}
