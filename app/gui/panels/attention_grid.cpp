@@ -7,6 +7,7 @@
 #include "panels/token_matrix.h"
 #include "panels/tour_target.h"
 #include "widgets/label_draw.h"
+#include "widgets/tooltip_beside.h"
 #include "widgets/value_units.h"
 
 #include "forward/step_path.h"
@@ -70,15 +71,11 @@ HeatmapAtlas grid_atlas(PanelContext& ctx, AttentionUse use, int n_layers, float
 // ImGui places the tooltip at the pointer.
 float place_in_view(const PanelContext& ctx) {
     if (!ctx.view.settings.classroom) return 0.0f;
-    const ImVec2 lo = ImGui::GetWindowPos(), size = ImGui::GetWindowSize(), m = ImGui::GetIO().MousePos;
-    const float gap = ctx.em, left_room = m.x - lo.x - gap, right_room = lo.x + size.x - m.x - gap;
-    const bool to_left = left_room > right_room;
-    const float room = std::max(to_left ? left_room : right_room, 0.0f);
-    const float down = std::clamp((m.y - lo.y) / std::max(size.y, 1.0f), 0.0f, 1.0f);
-    ImGui::SetNextWindowPos(ImVec2(to_left ? m.x - gap : m.x + gap, m.y), ImGuiCond_Always,
-                            ImVec2(to_left ? 1.0f : 0.0f, down));
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(room, size.y));
-    return std::min(room, size.y);
+    const TooltipPlacement p =
+        tooltip_beside_pointer(ImGui::GetWindowPos(), ImGui::GetWindowSize(), ImGui::GetIO().MousePos, ctx.em);
+    ImGui::SetNextWindowPos(p.anchor, ImGuiCond_Always, p.pivot);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), p.max_size);
+    return std::min(p.max_size.x, p.max_size.y);
 }
 
 // The hovered thumbnail, enlarged: its weights with their tokens and numbers, the cell under the pointer
