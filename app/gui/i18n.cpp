@@ -990,6 +990,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "%d keys before it.",
          "슬라이딩 윈도(W = %d) 때문에 차단됨: 키가 쿼리보다 %d칸 이상 앞에 있습니다. 쿼리는 자기 자신과 바로 앞의 키 "
          "%d개만 봅니다."},
+        // The RoPE view's score plot, narrow (helper "tour2", issue 38 D10).
+        {"offset δ = m − n", "거리 δ = m − n"},
     };
     return table;
 }

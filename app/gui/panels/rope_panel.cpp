@@ -660,9 +660,11 @@ void draw_score_block(PanelContext& ctx, const RopeView& v, float width, bool co
     f.x_hi = static_cast<float>(std::max(1, T - 1)) + 0.5f;
     f.y_lo = lo - pad, f.y_hi = hi + pad;
     const float h = (compact ? 6.5f : 12.0f) * em;
+    // The x label whole: what δ counts when the plot is wide enough for it, else the offset alone.
+    const char* x_label = ctx.t("offset δ = m − n (positions the key lies before the query)");
+    if (ImGui::CalcTextSize(x_label).x > width - 2.0f * em) x_label = ctx.t("offset δ = m − n");
     f = plot_frame("##rope_score", ImVec2(width, h), f,
-                   integer_ticks(f.x_lo, f.x_hi, std::max(2, static_cast<int>(width / (3.5f * em)))),
-                   ctx.t("offset δ = m − n (positions the key lies before the query)"));
+                   integer_ticks(f.x_lo, f.x_hi, std::max(2, static_cast<int>(width / (3.5f * em)))), x_label);
     mark_tour_watch(ctx, TourWatch::rope_score);
     const bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
     ImDrawList* draw = ImGui::GetWindowDrawList();

@@ -45,9 +45,23 @@ std::array<const char*, 4> card_buttons(const PanelContext& ctx) {
     return {ctx.t("◀ Previous"), ctx.t("Next ▶"), ctx.t("Slides"), ctx.t("End tour")};
 }
 
+// The card's texts break at spaces only, as text_wrapped_at_spaces draws them: ImGui's own wrapping also breaks
+// after '.' and ',' ("Su et al." / ", 2021)", "91." / "6%"), and across a no-break space.
+std::string card_lines(const std::string& text, float width) {
+    return wrap_at_spaces(text, width,
+                          [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
+}
+
 // The height of `text` wrapped at `width` pixels at `scale` times the font size, and the spacing after it.
 float wrapped_height(const std::string& text, float width, float scale = 1.0f) {
-    return scale * ImGui::CalcTextSize(text.c_str(), nullptr, false, width / scale).y + ImGui::GetStyle().ItemSpacing.y;
+    return scale * ImGui::CalcTextSize(card_lines(text, width / scale).c_str()).y + ImGui::GetStyle().ItemSpacing.y;
+}
+
+// text_wrapped_at_spaces in `color`.
+void colored_text_at_spaces(const ImVec4& color, const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    text_wrapped_at_spaces(text.c_str());
+    ImGui::PopStyleColor();
 }
 
 const TourText& chapter_text(const PanelContext& ctx, const TourChapter& c) {
@@ -69,8 +83,7 @@ std::string chapter_line(const PanelContext& ctx, const TourRunner& tour, const 
 
 // The chapter line wrapped at `width`, as the card draws it.
 std::string chapter_line_lines(const PanelContext& ctx, const TourRunner& tour, const TourChapter& c, float width) {
-    return wrap_at_spaces(chapter_line(ctx, tour, c), width,
-                          [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
+    return card_lines(chapter_line(ctx, tour, c), width);
 }
 
 // What the model lacks, as the note names it.
@@ -179,16 +192,16 @@ TourRequest draw_task(PanelContext& ctx, const TourRunner& tour, const TourChapt
     const bool done = tour.task_done(ctx.session, ctx.view);
     ImGui::TextColored(done ? kDoneColor : kTaskColor, "%s %s", done ? "✓" : "▶", ctx.t(done ? "Done" : "Your turn"));
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(t.task.c_str());
+    text_wrapped_at_spaces(t.task.c_str());
     {
         const ImVec2 clip_min = ImGui::GetWindowDrawList()->GetClipRectMin(),
                      clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
         ctx.caches.get<TourTargetProbe>().task_shown =
             ImGui::GetItemRectMin().y >= clip_min.y - 1.0f && ImGui::GetItemRectMax().y <= clip_max.y + 1.0f;
     }
-    if (done) ImGui::TextColored(kDoneColor, "%s", t.done.c_str());
+    if (done) colored_text_at_spaces(kDoneColor, t.done);
     if (const auto change = tour.head_off_change(ctx.session))
-        ImGui::TextColored(kDoneColor, "%s", head_off_text(ctx, *change).c_str());
+        colored_text_at_spaces(kDoneColor, head_off_text(ctx, *change));
     ImGui::PopTextWrapPos();
     if (ctx.view.settings.classroom && c.task == TourTaskKind::edit_source) draw_source_token_strip(ctx);
     ImGui::Spacing();
@@ -228,11 +241,11 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", chapter_line_lines(ctx, tour, *c, ImGui::GetContentRegionAvail().x).c_str());
     ImGui::SetWindowFontScale(kTitleScale);
-    ImGui::TextUnformatted(t.title.c_str());
+    text_wrapped_at_spaces(t.title.c_str());
     ImGui::SetWindowFontScale(1.0f);
     std::string how;
     if (const std::string note = model_note(ctx, tour, *c, &how); !note.empty()) {
-        ImGui::TextColored(kNoteColor, "%s", note.c_str());
+        colored_text_at_spaces(kNoteColor, note);
         if (!how.empty() && ImGui::IsItemHovered()) {  // wrapped: one line of it would be wider than the window
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(24.0f * ctx.em);
@@ -256,9 +269,7 @@ TourRequest draw_tour_panel(PanelContext& ctx, const TourRunner& tour) {
                                        : std::floor(space / ImGui::GetFontSize()) * ImGui::GetFontSize();
     const float look_h = std::max(2.0f * ImGui::GetFontSize(), room);
     ImGui::BeginChild("look", ImVec2(0, look_h), false);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(t.look.c_str());
-    ImGui::PopTextWrapPos();
+    text_wrapped_at_spaces(t.look.c_str());
     ImGui::EndChild();
 
     const float top = ImGui::GetCursorPosY();
