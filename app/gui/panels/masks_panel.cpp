@@ -178,8 +178,10 @@ void mark_for_tour(PanelContext& ctx, const Block& b, ImVec2 origin, ImVec2 end)
     const ImVec2 from(origin.x, origin.y - ImGui::GetFrameHeight());
     if (b.info.padding())  // the tour's padding masks, which the masks chapter says to look at
         mark_tour_watch(ctx, TourWatch::padding_masks, from, end);
-    if (b.info.editable() && b.info.id.use == ctx.view.attention.family)  // the tour's mask to click
+    if (b.info.editable() && b.info.id.use == ctx.view.attention.family) {  // the tour's mask to click
         mark_tour_target(ctx, TourTaskKind::toggle_mask_cell, from, end);
+        if (!b.zoomed()) mark_tour_target_cells(ctx, TourTaskKind::toggle_mask_cell, b.grid.cell);
+    }
 }
 
 // A long input's mask: a padding strip, or the zoomable viewport (Fit by default).

@@ -60,6 +60,11 @@ void mark_tour_target(PanelContext& ctx, TourTaskKind kind, ImVec2 min, ImVec2 m
     if (p.wanted == kind) add_to_mark(p.seen, p.min, p.max, p.visible, min, max);
 }
 
+void mark_tour_target_cells(PanelContext& ctx, TourTaskKind kind, float cell_pixels) {
+    TourTargetProbe& p = ctx.caches.get<TourTargetProbe>();
+    if (p.wanted == kind) p.cell_pixels = p.cell_pixels > 0.0f ? std::min(p.cell_pixels, cell_pixels) : cell_pixels;
+}
+
 void mark_tour_watch(PanelContext& ctx, TourWatch what, ImVec2 min, ImVec2 max) {
     for (TourWatchMark& m : ctx.caches.get<TourTargetProbe>().watched)
         if (m.what == what) add_to_mark(m.seen, m.min, m.max, m.visible, min, max);
@@ -107,6 +112,12 @@ std::string tour_target_problem(const TourTargetProbe& p, ImVec2 screen, TourTas
     if (!p.seen) return "not drawn: " + what;
     if (!p.visible || !on_screen(p.min, p.max, screen))
         return "not fully on screen: " + what + " at " + rect_text(p.min, p.max);
+    if (p.cell_pixels > 0.0f && p.cell_pixels < kLeastTargetCellPixels) {
+        char size[96];
+        std::snprintf(size, sizeof size, "%.1f px a side, under the %.0f px a room can see and click",
+                      static_cast<double>(p.cell_pixels), static_cast<double>(kLeastTargetCellPixels));
+        return "too small: the cells of " + what + " are " + size;
+    }
     for (const TourWatchMark& m : p.watched) {
         const std::string watched = tour_watch_name(m.what);
         if (!m.seen) return "not drawn: " + watched + ", which the task says to watch";

@@ -29,6 +29,7 @@ struct TourTargetProbe {
     bool visible = true;                 // every mark lay inside the visible part of its window
     bool task_shown = true;              // the card's task text was not cut off
     std::string squeezed_cell;           // the first table cell narrower than its text (table_cells.h), if any
+    float cell_pixels = 0.0f;            // the task's widget is a grid of cells to click (a mask): their side; else 0
     std::vector<TourWatchMark> watched;  // one per widget the open chapter's task says to watch
 };
 
@@ -45,6 +46,13 @@ void mark_tour_target(PanelContext& ctx, TourTaskKind kind);
 void mark_tour_watch(PanelContext& ctx, TourWatch what, ImVec2 min, ImVec2 max);
 void mark_tour_watch(PanelContext& ctx, TourWatch what);
 
+// The side, in pixels, of the cells of task `kind`'s widget when it is a grid of cells to click (the mask whose
+// cell the chapter flips), if that is the open chapter's task; the smallest, when several grids are marked.
+void mark_tour_target_cells(PanelContext& ctx, TourTaskKind kind, float cell_pixels);
+// A room sees and hits a cell of at least this many pixels a side on a projector (the audit's D11: 6 px at
+// 1024x768 could be neither seen nor clicked).
+constexpr float kLeastTargetCellPixels = 10.0f;
+
 // Records the cursor's line as the top of the heading of task `kind`'s section, if that is the open
 // chapter's task: call it just before the heading. Scrolled into view, the widget shows from there.
 void mark_tour_section(PanelContext& ctx, TourTaskKind kind);
@@ -57,8 +65,8 @@ float scroll_y_to_section(const TourTargetProbe& probe, float scroll_y, float vi
                           float gap);
 
 // Empty if the probe saw the task's widget drawn fully inside its window's visible part and inside
-// a `screen`-sized window together with every widget the task says to watch, the card's task was not cut off
-// and no table cell was narrower than its text; else what was wrong, in one line ("not fully on screen: the
+// a `screen`-sized window together with every widget the task says to watch, the card's task was not cut off,
+// no table cell was narrower than its text and the cells to click were at least kLeastTargetCellPixels; else what was wrong, in one line ("not fully on screen: the
 // mask to click at (402,610)-(690,898)").
 std::string tour_target_problem(const TourTargetProbe& probe, ImVec2 screen, TourTaskKind kind);
 

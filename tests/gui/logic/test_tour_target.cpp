@@ -47,6 +47,20 @@ TEST_CASE("a task widget below the fold, clipped or never drawn is reported in o
         CHECK(m.find('\n') == std::string::npos);
 }
 
+TEST_CASE("a mask to click whose cells a room cannot see fails the check, in one line", "[app][tour]") {
+    const ImVec2 screen(1024, 768);
+    TourTargetProbe specks = drawn_at(ImVec2(400, 300), ImVec2(535, 435));  // the audit's D11: 23 cells in 135 px
+    specks.cell_pixels = 135.0f / 23.0f;
+    const std::string problem = tour_target_problem(specks, screen, TourTaskKind::toggle_mask_cell);
+    CHECK(problem == "too small: the cells of the mask to click are 5.9 px a side, under the 10 px a room can see and "
+                     "click");
+    TourTargetProbe large = drawn_at(ImVec2(400, 300), ImVec2(735, 635));  // 335 px: 14.6 px a cell
+    large.cell_pixels = 335.0f / 23.0f;
+    CHECK(tour_target_problem(large, screen, TourTaskKind::toggle_mask_cell).empty());
+    TourTargetProbe not_a_grid = drawn_at(ImVec2(400, 300), ImVec2(690, 330));  // a slider: no cells
+    CHECK(tour_target_problem(not_a_grid, screen, TourTaskKind::toggle_mask_cell).empty());
+}
+
 TEST_CASE("scrolling to a task widget puts its section's heading at the top, the line above wholly out of view",
           "[app][tour]") {
     // The view's visible part is y 100..700; the widget is 900 px down, its section's heading 60 px above it.
