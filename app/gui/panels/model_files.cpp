@@ -7,10 +7,12 @@
 
 #include "model_opener.h"
 #include "panels/input_fields.h"
+#include "save_suggestion.h"
 
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace attnlab::gui {
 
@@ -159,7 +161,8 @@ void draw_open_save(PanelContext& ctx) {
     ImGui::Spacing();
     const ImGuiID save_field = ImGui::GetID("##save_path");
     const std::string& name = ctx.session.model_name();
-    const std::string fallback = name.ends_with(".safetensors") ? name : "model.safetensors";
+    const char* home = std::getenv("HOME");
+    const std::string fallback = save_suggestion(name, ctx.paths.assets + "/models", home ? home : "");
     const char* save_label = ctx.t("Save");
     std::string save_path;
     ImGui::SetNextItemWidth(field_width({save_label}));

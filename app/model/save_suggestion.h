@@ -1,0 +1,14 @@
+// The path the Model panel's Save field starts with. A model opened from one of our files saves back to it; a
+// bundled model (assets/models) never does, since saving there would overwrite the model the tour and the next
+// start open: it suggests "<name>-edited.safetensors" in the user's home folder instead.
+#pragma once
+
+#include <string>
+
+namespace attnlab::gui {
+
+// `model_name`: the opened model's path (or a name such as "llama-tiny (random, seed 1)"); `bundled_dir`: the
+// folder of the bundled models; `home`: the user's home folder (empty: the working folder).
+std::string save_suggestion(const std::string& model_name, const std::string& bundled_dir, const std::string& home);
+
+}  // namespace attnlab::gui

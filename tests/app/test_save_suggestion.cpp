@@ -1,0 +1,21 @@
+// The Model panel's Save field (app/model/save_suggestion.h): a bundled model is never suggested as the place to
+// save (the audit saw assets/models/en-ko.safetensors pre-filled, one click from overwriting the tour's model).
+#include "save_suggestion.h"
+
+#include <catch2/catch.hpp>
+
+using namespace attnlab::gui;
+
+TEST_CASE("the Save field suggests the opened file, but never a bundled model's", "[app][save]") {
+    const std::string assets = "/opt/attnlab/assets/models";
+    CHECK(save_suggestion("/home/ana/work/reverse-run.safetensors", assets, "/home/ana") ==
+          "/home/ana/work/reverse-run.safetensors");
+    CHECK(save_suggestion("/opt/attnlab/assets/models/en-ko.safetensors", assets, "/home/ana") ==
+          "/home/ana/en-ko-edited.safetensors");
+    CHECK(save_suggestion("/opt/attnlab/assets/models/../models/reverse.safetensors", assets + "/", "/home/ana") ==
+          "/home/ana/reverse-edited.safetensors");
+    CHECK(save_suggestion("/opt/attnlab/assets/models-old/en-ko.safetensors", assets, "/home/ana") ==
+          "/opt/attnlab/assets/models-old/en-ko.safetensors");  // a folder that only starts with the same name
+    CHECK(save_suggestion("/opt/attnlab/assets/models/en-ko.safetensors", assets, "") == "en-ko-edited.safetensors");
+    CHECK(save_suggestion("llama-tiny (random, seed 1)", assets, "/home/ana") == "model.safetensors");
+}
