@@ -42,10 +42,12 @@ void ProgressScreen::begin_frame(bool korean) {
     korean_ = korean;
     work_start_ = std::chrono::steady_clock::now();
     last_draw_ = {};
+    work_drawing_ = 0.0;
 }
 
 void ProgressScreen::keep_frame(const ImDrawData& data) {
     kept_count_ = 0;
+    dimmed_current_ = false;  // a new picture to dim
     if (!data.Valid) return;
     for (int n = 0; n < data.CmdListsCount; ++n) {
         if (kept_.size() <= static_cast<size_t>(n)) kept_.push_back(std::make_unique<ImDrawList>(nullptr));
@@ -66,15 +68,52 @@ void ProgressScreen::on_progress(const WorkProgress& progress) {
     if (drawing_ || ImGui::GetCurrentContext() == nullptr || ImGui::GetFrameCount() == 0) return;
     const auto now = std::chrono::steady_clock::now();
     const double seconds = std::chrono::duration<double>(now - work_start_).count();
-    if (seconds < kShowAfterSeconds || std::chrono::duration<double>(now - last_draw_).count() < kRedrawSeconds) return;
+    if (seconds < kShowAfterSeconds || std::chrono::duration<double>(now - last_draw_).count() < kRedrawSeconds ||
+        work_drawing_ > kMostDrawing * seconds)
+        return;
     drawing_ = true;
     glfwPollEvents();  // the window answers the window system: moved, exposed, resized
     draw(progress, seconds);
     last_draw_ = std::chrono::steady_clock::now();
+    const double took = std::chrono::duration<double>(last_draw_ - now).count();
+    seconds_drawing_ += took;
+    work_drawing_ += took;
     drawing_ = false;
 }
 
 void ProgressScreen::draw(const WorkProgress& progress, double seconds) {
+    GLint bound = 0;  // a slide's target, when a slide's frame started the work: the card goes to the window
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &bound);
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+    if (!dimmed_current_ || !dimmed_ || dimmed_->width() != fb_w || dimmed_->height() != fb_h) {
+        if (!dimmed_ || dimmed_->width() != fb_w || dimmed_->height() != fb_h) {
+            dimmed_.reset();  // its memory before the new one's
+            if (auto made = OffscreenTarget::create(fb_w, fb_h)) dimmed_.emplace(std::move(*made));
+        }
+        if (dimmed_) {
+            dimmed_->bind();
+            render_dimmed_frame(fb_w, fb_h);
+            dimmed_current_ = true;
+        }
+    }
+    if (dimmed_)
+        dimmed_->copy_to_window();
+    else {  // no offscreen picture to be had: the whole frame for every card
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        render_dimmed_frame(fb_w, fb_h);
+    }
+    ImDrawList card(ImGui::GetDrawListSharedData());
+    begin_list(card);
+    add_card(card, progress, seconds);
+    std::vector<ImDrawList*> lists{&card};
+    render_lists(lists, fb_w, fb_h);
+    glfwSwapBuffers(window_);
+    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(bound));
+    ++cards_drawn_;
+}
+
+void ProgressScreen::render_dimmed_frame(int fb_w, int fb_h) {
     const ImTextureID font_texture = ImGui::GetIO().Fonts->TexID;
     // The last frame, without what no longer exists: a texture released since (a new model's heatmaps, a
     // rebuilt font atlas) or a callback into state the work is changing.
@@ -91,11 +130,20 @@ void ProgressScreen::draw(const WorkProgress& progress, double seconds) {
         cmds.resize(kept);
         lists.push_back(&list);
     }
-    ImDrawList card(ImGui::GetDrawListSharedData());
-    card._ResetForNewFrame();
-    add_card(card, progress, seconds);
-    lists.push_back(&card);
+    ImDrawList dim(ImGui::GetDrawListSharedData());
+    begin_list(dim);
+    const ImVec2 origin = display_origin(), size = display_size();
+    dim.AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(0, 0, 0, 110));
+    lists.push_back(&dim);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    render_lists(lists, fb_w, fb_h);
+    ++frames_dimmed_;
+}
 
+void ProgressScreen::render_lists(std::vector<ImDrawList*>& lists, int fb_w, int fb_h) {
     ImDrawData data;
     data.Valid = true;
     data.CmdLists = lists.data();
@@ -104,28 +152,24 @@ void ProgressScreen::draw(const WorkProgress& progress, double seconds) {
         data.TotalIdxCount += l->IdxBuffer.Size;
         data.TotalVtxCount += l->VtxBuffer.Size;
     }
-    int fb_w = 0, fb_h = 0;
-    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
-    data.DisplayPos = display_pos_;
-    data.DisplaySize = kept_count_ > 0 ? display_size_ : ImGui::GetIO().DisplaySize;
+    data.DisplayPos = display_origin();
+    data.DisplaySize = display_size();
     data.FramebufferScale = framebuffer_scale_;
     glViewport(0, 0, fb_w, fb_h);
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
     renderer_.render(data, is_opaque_);
-    glfwSwapBuffers(window_);
-    ++cards_drawn_;
 }
 
-// The last frame dimmed, and in its middle a card: the step, a bar of the work done, and a hint.
-void ProgressScreen::add_card(ImDrawList& list, const WorkProgress& progress, double seconds) const {
-    const ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
-    const ImVec2 size = kept_count_ > 0 ? display_size_ : ImGui::GetIO().DisplaySize;
-    const ImVec2 origin = kept_count_ > 0 ? display_pos_ : ImVec2(0.0f, 0.0f);
+void ProgressScreen::begin_list(ImDrawList& list) const {
+    list._ResetForNewFrame();
+    const ImVec2 origin = display_origin(), size = display_size();
     list.PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y));
     list.PushTextureID(ImGui::GetIO().Fonts->TexID);
-    list.AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(0, 0, 0, 110));
+}
+
+// In the middle of the (dimmed) window, a card: the step, a bar of the work done, and a hint.
+void ProgressScreen::add_card(ImDrawList& list, const WorkProgress& progress, double seconds) const {
+    const ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
+    const ImVec2 size = display_size(), origin = display_origin();
     if (!font) return;
     const float em = font->FontSize;
     const std::string line = progress_text(progress, seconds, korean_);

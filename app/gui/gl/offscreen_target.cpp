@@ -46,4 +46,11 @@ void OffscreenTarget::bind() const { glBindFramebuffer(GL_FRAMEBUFFER, framebuff
 
 void OffscreenTarget::unbind() { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
 
+void OffscreenTarget::copy_to_window() const {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer_);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    unbind();
+}
+
 }  // namespace attnlab::gui

@@ -19,6 +19,9 @@ public:
 
     void bind() const;     // draws and reads go here
     static void unbind();  // back to the window's framebuffer
+    // Copies the picture onto the window's framebuffer at its lower left corner; the window's framebuffer is
+    // bound after.
+    void copy_to_window() const;
     int width() const { return width_; }
     int height() const { return height_; }
 
