@@ -1,7 +1,8 @@
 // attnlab: the desktop app. Opens a GLFW window with an OpenGL 3.3 context, runs Dear ImGui, and
 // draws the App every frame in one run mode: the interactive window, or headless --screenshot,
-// --tour-slides, --soak or --bench-frames, which exit when done.
+// --tour-slides, --soak, --bench-frames or --bench-edit, which exit when done.
 #include "app.h"
+#include "bench_edit.h"
 #include "default_model.h"
 #include "fonts.h"
 #include "gl/font_texture.h"
@@ -412,6 +413,95 @@ int run_bench_frames(Running& r) {
     return 0;
 }
 
+// What the stepper's reports reach while a bare stepper runs: nothing.
+struct Deaf : ProgressListener {
+    void on_progress(const WorkProgress&) override {}
+};
+
+// --bench-edit POS: one letter typed after token POS of the prompt, as the input field applies it, three times
+// (each undone, untimed). Each edit is paired with the same ids' edit on a bare stepper (the app's config, weights
+// and inputs, heard by no one), as attnlab-cli bench --edits times it, in the same seconds. On stdout as JSON,
+// medians: the app's re-run (the session's command: tokenising, the stepper's re-run and the progress card drawn as
+// the app draws it), of which the cards alone and the tokenising alone; the frame after it, to glFinish; the bare
+// stepper's edit, and the app's re-run over it. 1 if the prompt has no such token.
+int run_bench_edit(Running& r) {
+    constexpr int kEdits = 3;
+    Session& s = r.app.session();
+    const auto edited = text_with_letter_after_token(s, static_cast<size_t>(*r.o.bench_edit), 'x');
+    if (!edited) return fail("--bench-edit: the prompt has no typed token " + std::to_string(*r.o.bench_edit), 1);
+    const bool target = bench_edit_types_target(s);
+    const std::string original = target ? s.tgt_text() : s.src_text();
+    auto type = [&](const std::string& text) { return target ? s.set_tgt_text(text) : s.set_src_text(text); };
+    auto show = [&] {
+        poll_events(r);
+        const Frame f = draw_frame(r);
+        glFinish();
+        present_frame(r, f);
+    };
+    auto side_ids = [&]() -> const std::vector<int>& {
+        return target ? s.stepper().inputs().tgt_ids : s.stepper().inputs().src_ids;
+    };
+    Deaf deaf;
+    auto bare = Stepper::create(s.stepper().config(), s.stepper().weights(), s.stepper().inputs());
+    if (!bare) return fail("--bench-edit: " + bare.error().message, 1);
+    auto set_bare = [&](const std::vector<int>& ids) {
+        const ListenToProgress quiet(deaf);
+        (void)(target ? bare->set_tgt_ids(ids) : bare->set_src_ids(ids));
+    };
+    set_bare(side_ids());
+    {
+        const ListenToProgress quiet(deaf);
+        bare->run_all();
+    }
+    for (int frame = 0; frame < 10; ++frame) show();  // warm-up: textures made, layouts measured
+    using Clock = std::chrono::steady_clock;
+    auto ms_since = [](Clock::time_point t0) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    };
+    auto n_tokens = [&] { return s.stepper().inputs().src_ids.size() + s.stepper().inputs().tgt_ids.size(); };
+    std::vector<double> rerun_ms, card_ms, encode_ms, frame_ms, bare_ms, ratio;
+    const size_t tokens_before = n_tokens();
+    const std::vector<int> ids_before = side_ids();
+    size_t tokens_after = 0, steps_rerun = 0;
+    int cards = 0;
+    for (int n = 0; n < kEdits; ++n) {
+        auto t0 = Clock::now();
+        if (!(target ? encode_target_text(s.model(), *edited) : encode_source_text(s.model(), *edited)))
+            return fail("--bench-edit: the edited prompt does not tokenise", 1);
+        encode_ms.push_back(ms_since(t0));
+        r.progress.begin_frame(r.app.view().settings.korean);  // the card is timed from the keystroke's frame
+        const double drawing = r.progress.seconds_drawing();
+        const int drawn = r.progress.cards_drawn();
+        t0 = Clock::now();
+        if (!type(*edited)) return fail("--bench-edit: " + s.error(), 1);
+        rerun_ms.push_back(ms_since(t0));
+        card_ms.push_back(1e3 * (r.progress.seconds_drawing() - drawing));
+        cards += r.progress.cards_drawn() - drawn;
+        steps_rerun = s.stepper().last_computed();
+        tokens_after = n_tokens();
+        const std::vector<int> ids_after = side_ids();
+        t0 = Clock::now();
+        show();
+        frame_ms.push_back(ms_since(t0));
+        if (!type(original)) return fail("--bench-edit: " + s.error(), 1);
+        show();
+        t0 = Clock::now();
+        set_bare(ids_after);
+        bare_ms.push_back(ms_since(t0));
+        set_bare(ids_before);
+        ratio.push_back(rerun_ms.back() / bare_ms.back());
+    }
+    std::printf(
+        "{\"pos\": %d, \"tokens_before\": %zu, \"tokens_after\": %zu, \"steps_rerun\": %zu, \"threads\": %d, "
+        "\"edits\": %d, \"rerun_median_ms\": %.3f, \"cards_median_ms\": %.3f, \"cards_drawn\": %d, "
+        "\"tokenise_median_ms\": %.3f, \"frame_after_median_ms\": %.3f, \"bare_stepper_median_ms\": %.3f, "
+        "\"rerun_over_bare_median\": %.3f, \"width\": %d, \"height\": %d}\n",
+        *r.o.bench_edit, tokens_before, tokens_after, steps_rerun, thread_count(), kEdits, percentile(rerun_ms, 0.5),
+        percentile(card_ms, 0.5), cards, percentile(encode_ms, 0.5), percentile(frame_ms, 0.5),
+        percentile(bare_ms, 0.5), percentile(ratio, 0.5), r.o.width, r.o.height);
+    return 0;
+}
+
 // The renderers in the window's GL context, the first frame, the model, and the App set up as the flags ask,
 // run in the flags' mode.
 int run_app(GLFWwindow* window, std::vector<std::string>& dropped, ViewState view, const Paths& paths,
@@ -442,6 +532,8 @@ int run_app(GLFWwindow* window, std::vector<std::string>& dropped, ViewState vie
         code = run_soak(r, paths);
     else if (o.bench_frames > 0)
         code = run_bench_frames(r);
+    else if (o.bench_edit)
+        code = run_bench_edit(r);
     else if (o.screenshot)
         code = run_screenshot(r);
     else
@@ -465,8 +557,9 @@ int main(int argc, char** argv) {
     }
     if (o.threads) set_thread_count(*o.threads);
     if (o.tour_slides && !o.tour) return fail("--tour-slides needs --tour N: the chapter to write", 2);
-    const int n_modes = (o.screenshot ? 1 : 0) + (o.bench_frames > 0) + (o.soak_frames > 0) + (o.tour_slides ? 1 : 0);
-    if (n_modes > 1) return fail("give one of --screenshot, --bench-frames, --soak and --tour-slides", 2);
+    const int n_modes = (o.screenshot ? 1 : 0) + (o.bench_frames > 0) + (o.bench_edit ? 1 : 0) + (o.soak_frames > 0) +
+                        (o.tour_slides ? 1 : 0);
+    if (n_modes > 1) return fail("give one of --screenshot, --bench-frames, --bench-edit, --soak and --tour-slides", 2);
     const bool headless = n_modes == 1;
     const Paths paths = find_paths(argv[0]);
     auto view = initial_view(o, headless);

@@ -17,10 +17,11 @@ std::string launch_usage() {
     for (View v : kAllViews) views += std::string(" ") + view_id(v);
     return "usage: attnlab [--help] [--model FILE | --preset tiny|base] [--src TEXT | --src-file FILE] [--view NAME] "
            "[--korean] [--presentation] [--light]\n"
-           "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--soak N] [--size WxH] [--step N] "
-           "[--fresh-settings] [--settings FILE]\n"
-           "               [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict] "
-           "[--tour N [--tour-slides DIR]] [--switch NAME]\n"
+           "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--bench-edit POS] [--soak N] "
+           "[--size WxH] [--step N]\n"
+           "               [--fresh-settings] [--settings FILE]"
+           " [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict]\n"
+           "               [--tour N [--tour-slides DIR]] [--switch NAME]\n"
            "               [--scale X] [--check-tour-target] [--generate N] [--threads N] [--head-off USE:LAYER:HEAD]\n"
            "               [--backward] [--loss next-token|token:ID@POS|logit-diff:A,B@POS]\n"
            "views (--view NAME):" +
@@ -44,6 +45,9 @@ std::string launch_usage() {
            "--threads N runs the forward pass on N threads (default: every core).\n"
            "--src-file FILE reads the input text from a file (a paragraph, say; its final newline dropped).\n"
            "--predict starts in predict mode (P in the app): each step forward covers the view until R.\n"
+           "--bench-edit POS types one letter after token POS of the prompt (or source), three times, each undone,\n"
+           "and prints as JSON the median times of the re-run and of the frame after it, beside the same edit on a\n"
+           "bare stepper (attnlab-cli bench --edits).\n"
            "--soak N drives the app headless for N frames (models, presets, edits, tabs) and exits 1 if its resident\n"
            "memory grew after warm-up.\n"
            "--switch NAME (repeatable) sets a Model view switch on the opened weights: pre-ln, post-ln, relu, gelu,\n"
@@ -207,6 +211,10 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             if (std::find(names.begin(), names.end(), *v) == names.end())
                 return Error{"unknown task '" + *v + "' (expected copy, reverse, sort or en-ko)"};
             o.train_task = *v;
+        } else if (a == "--bench-edit") {
+            auto n = to_int(*v, 0, 1000000);
+            if (!n) return Error{"--bench-edit takes a token position (0 is the first)"};
+            o.bench_edit = *n;
         } else if (a == "--frames" || a == "--bench-frames" || a == "--soak") {
             auto n = to_int(*v, 1, 1000000);
             if (!n) return Error{a + " takes a positive integer"};

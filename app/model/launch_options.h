@@ -27,6 +27,7 @@ struct LaunchOptions {
     std::optional<std::string> preset;  // tiny | base: a seeded random model
     std::optional<std::string> model;   // a .safetensors file
     int bench_frames = 0;               // render this many frames and print p50/p95
+    std::optional<int> bench_edit;      // type a letter after this token of the prompt, time the re-run (bench_edit.h)
     int soak_frames = 0;                // drive the app this many frames (see SoakDriver); exit 1 if memory grew
     std::optional<int> step;            // run the forward pass up to this many steps (default: all)
     int width = 1600, height = 900;

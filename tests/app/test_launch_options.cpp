@@ -123,3 +123,16 @@ TEST_CASE("a head to switch off at launch is USE:LAYER:HEAD (--head-off), each o
     CHECK_FALSE(parse_launch_options({"--head-off", "cross:0:1", "--head-off", "cross:0:1"}));
     CHECK(launch_usage().find("--head-off USE:LAYER:HEAD") != std::string::npos);
 }
+
+TEST_CASE("the --bench-edit POS flag takes a token position from 0, and --help names it") {
+    CHECK_FALSE(parse_launch_options({}).value().bench_edit);
+    CHECK(parse_launch_options({"--bench-edit", "496"}).value().bench_edit == 496);
+    CHECK(parse_launch_options({"--bench-edit", "0"}).value().bench_edit == 0);
+    for (const char* bad : {"-1", "x", "", "1.5"}) {
+        INFO(bad);
+        auto refused = parse_launch_options({"--bench-edit", bad});
+        REQUIRE_FALSE(refused);
+        CHECK(refused.error().message.find("--bench-edit") != std::string::npos);
+    }
+    CHECK(launch_usage().find("[--bench-edit POS]") != std::string::npos);
+}
