@@ -24,3 +24,20 @@ TEST_CASE("the tour's texts never break inside the offset m − n") {
         }
     CHECK(joined >= 4);  // the RoPE chapter's look and task, in both languages
 }
+
+// At the card's type a superscript digit is a speck (the audit's D15: "x²" in the RMSNorm chapter), so powers are
+// written as chapter 7's 10000^(2i/d) is: "x^2".
+TEST_CASE("the tour's texts write powers with ^, never as superscript digits") {
+    auto tour = load_tour(ATTNLAB_SOURCE_DIR "/assets");
+    REQUIRE(tour);
+    const char* superscripts[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹", "⁻", "ⁿ"};
+    for (const TourChapter& c : *tour)
+        for (Language lang : {Language::english, Language::korean}) {
+            const TourText& t = c.in(lang);
+            for (const std::string& text : {t.title, t.look, t.task, t.done})
+                for (const char* s : superscripts) {
+                    INFO(c.id << ": " << text);
+                    CHECK(text.find(s) == std::string::npos);
+                }
+        }
+}
