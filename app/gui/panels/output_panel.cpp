@@ -11,6 +11,7 @@
 #include "panels/sampling_text.h"
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
+#include "prediction_rows.h"
 #include "sampling.h"
 #include "translation_record.h"
 
@@ -24,12 +25,13 @@ namespace {
 constexpr int kMaxBars = 10;        // bars per position
 constexpr int kMaxSampleTopK = 50;  // the Top k slider's end while sampling (0 is "all")
 
-// Derived from the trace, kept between frames so a frame costs nothing until the logits or the options change.
+// Derived from the trace, kept between frames so a frame costs nothing until the logits or the options change, and
+// then only the rows that changed (prediction_rows.h).
 struct PredictionCache {
     uint64_t logits_version = 0;
     SamplingOptions options{0.0f, 0, 0.0f};
     bool sampling = false;
-    std::vector<PositionPrediction> rows;
+    PredictionRows rows;
 };
 
 // Whether the bars show the sampling set: a next-token head that generates, with Sample on.
@@ -47,16 +49,15 @@ const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const Trac
     const SamplingOptions o = sampling_options(ctx);
     if (c.logits_version == logits.version && c.sampling == sampling && c.options.temperature == o.temperature &&
         c.options.top_k == o.top_k && c.options.top_p == o.top_p)
-        return c.rows;
+        return c.rows.rows();
     const bool teacher_forced = predicts == Prediction::next_token;  // position r predicts tgt[r + 1]
     const std::vector<int>& ids = ctx.stepper().inputs().tgt_ids;
-    c = {logits.version, o, sampling, {}};
-    for (int64_t r = 0; r < logits.value.dim(0); ++r) {
-        const size_t following = static_cast<size_t>(r) + 1;
-        const int next = teacher_forced && following < ids.size() ? ids[following] : -1;
-        c.rows.push_back(predict_row(logits.value.row(r), o, sampling, next, kMaxBars));
-    }
-    return c.rows;
+    std::vector<int> next(static_cast<size_t>(logits.value.dim(0)), -1);
+    for (size_t r = 0; teacher_forced && r < next.size() && r + 1 < ids.size(); ++r) next[r] = ids[r + 1];
+    c.logits_version = logits.version;
+    c.options = o;
+    c.sampling = sampling;
+    return c.rows.update(logits.value, next, o, sampling, kMaxBars);
 }
 
 // How many bars a position shows: top k of them (all: kMaxBars) without sampling; with it, the
