@@ -5,8 +5,8 @@
 // has come, and for how long. Work that ends within kShowAfterSeconds draws nothing.
 // The dimmed frame is rendered once, into an offscreen picture of the window's size; each card copies that
 // picture into the window and draws only the card over it. (Rendering the whole frame for every card cost about
-// 40 ms at 1920x1080 under llvmpipe, taken from the work's own cores: a middle-token edit of GPT-2 small over 992
-// tokens re-ran 1.3 to 3.5 times as long in the app as on a bare stepper, issue 38 D6.)
+// 50 ms at 1920x1080 under llvmpipe, ten a second, while the work waited: a middle-token edit of GPT-2 small over 990
+// tokens re-ran 1.1 to 1.35 times as long in the app as on a bare stepper in the same minutes, issue 38 D6.)
 #pragma once
 
 #include "gl/offscreen_target.h"
