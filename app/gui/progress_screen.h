@@ -4,7 +4,7 @@
 // window's events and redraws the last frame, dimmed, under a card: which step runs, how far the work
 // has come, and for how long. Work that ends within kShowAfterSeconds draws nothing.
 // The dimmed frame is rendered once, into an offscreen picture of the window's size; each card copies that
-// picture into the window and draws only the card over it. (Rendering the whole frame for every card cost about
+// picture into the window and draws only the card over it. (Rendering the whole frame for every card cost 17 to
 // 50 ms at 1920x1080 under llvmpipe, ten a second, while the work waited: a middle-token edit of GPT-2 small over 990
 // tokens re-ran 1.1 to 1.35 times as long in the app as on a bare stepper in the same minutes, issue 38 D6.)
 #pragma once
