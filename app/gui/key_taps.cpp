@@ -3,6 +3,7 @@
 #include "key_taps.h"
 
 #include <GLFW/glfw3.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 
@@ -29,6 +30,14 @@ void on_char(GLFWwindow* window, unsigned code_point) {
 
 bool is_modifier(int key) { return key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_RIGHT_SUPER; }
 
+// Whether a Dear ImGui frame is open (between NewFrame and Render): the window's events come then only while a
+// frame's long work keeps the window alive (the progress card), and a modifier that reached Dear ImGui then would
+// change io.KeyShift within the frame, which its end-of-frame check aborts on.
+bool frame_open() {
+    const ImGuiContext* context = ImGui::GetCurrentContext();
+    return context && context->WithinFrameScope;
+}
+
 // GLFW's printable keys end at GLFW_KEY_WORLD_2; the function, editing and navigation keys start at 256.
 constexpr int GLFW_KEY_LAST_PRINTABLE = GLFW_KEY_WORLD_2;
 
@@ -37,7 +46,7 @@ constexpr int GLFW_KEY_LAST_PRINTABLE = GLFW_KEY_WORLD_2;
 bool KeyTaps::pass_key(int key, bool press) {
     if (key < 0) return true;  // GLFW_KEY_UNKNOWN: Dear ImGui has no flag for it
     KeyState& k = keys_[key];
-    if (is_modifier(key) && !queued_.empty()) {  // Shift, Ctrl, … in their place among the taps that wait
+    if (is_modifier(key) && (!queued_.empty() || frame_open())) {  // Shift, Ctrl, … after the frame, in order
         k.down = press;
         queued_.push_back({press ? Kind::press : Kind::release, static_cast<unsigned>(key)});
         return false;

@@ -5,8 +5,10 @@
 // backend's key and character callbacks and hands the taps on one frame at a time, as Dear ImGui 1.87's input
 // queue does: a release once a frame has seen its key down, the next tap after that (a frame later for the same
 // key, which a frame must see up), and characters typed behind taps after them, in the order they came.
-// Modifiers (Shift, Ctrl, Alt, Super) go on at once, their releases kept the same way; letters typed alone go on
-// as they come (their characters are what a field reads).
+// Modifiers (Shift, Ctrl, Alt, Super) go on at once, their releases kept the same way, except while a frame is
+// open (its long work polls the window for the progress card) or taps wait: then they wait for the frame's end, in
+// their place, since Dear ImGui aborts when Shift or Ctrl changes within a frame. Letters typed alone go on as they
+// come (their characters are what a field reads).
 #pragma once
 
 #include <deque>
