@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <utility>
 #include <vector>
@@ -538,8 +539,9 @@ void App::end_frame() {
     if (slides_.finish(session_, view_)) {  // the last slide is written: the app is as it was, and says where
         last_cursor_ = session_.timeline_cursor();
         char line[1024];
+        const char* home = std::getenv("HOME");  // "~/Pictures/attnlab-slides": the whole path fits a 1024-wide bar
         std::snprintf(line, sizeof line, tr(view_.settings.korean, "%d slides saved in %s"), slides_.written(),
-                      slides_.dir().c_str());
+                      path_with_tilde(slides_.dir(), home ? home : "").c_str());
         status = line;
     }
     if (!trim_heap_after_render_) return;

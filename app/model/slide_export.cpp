@@ -61,4 +61,13 @@ std::string default_slides_dir() {
     return (base / "attnlab-slides").string();
 }
 
+std::string path_with_tilde(const std::string& path, const std::string& home) {
+    std::string base = home;
+    while (base.size() > 1 && base.back() == '/') base.pop_back();
+    if (base.empty() || base == "/" || !path.starts_with(base)) return path;
+    const std::string rest = path.substr(base.size());
+    if (!rest.empty() && rest.front() != '/') return path;  // "/home/tom" is not under "/home/to"
+    return "~" + rest;
+}
+
 }  // namespace attnlab::gui

@@ -53,4 +53,8 @@ private:
 // without a home), as an absolute path for the status line.
 std::string default_slides_dir();
 
+// `path` as the menu bar shows it: "~" for `home` when the path lies under it ("/home/t/Pictures/x" ->
+// "~/Pictures/x"), else unchanged; an empty `home` changes nothing.
+std::string path_with_tilde(const std::string& path, const std::string& home);
+
 }  // namespace attnlab::gui

@@ -63,3 +63,12 @@ TEST_CASE("the in-app slides go to a folder under the user's Pictures, named in 
     CHECK(dir.front() == '/');
     CHECK(dir.ends_with("/Pictures/attnlab-slides"));
 }
+
+TEST_CASE("the menu bar names the slides' folder with ~ for the home folder, so it fits a 1280-wide bar") {
+    CHECK(path_with_tilde("/home/teacher/Pictures/attnlab-slides", "/home/teacher") == "~/Pictures/attnlab-slides");
+    CHECK(path_with_tilde("/home/teacher/Pictures/attnlab-slides", "/home/teacher/") == "~/Pictures/attnlab-slides");
+    CHECK(path_with_tilde("/home/teacher", "/home/teacher") == "~");
+    CHECK(path_with_tilde("/home/teachers/slides", "/home/teacher") == "/home/teachers/slides");
+    CHECK(path_with_tilde("/srv/slides", "/home/teacher") == "/srv/slides");
+    CHECK(path_with_tilde("/srv/slides", "") == "/srv/slides");
+}
