@@ -238,9 +238,11 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             o.heads_off.push_back(*head);
         } else if (a == "--size") {
             const auto x = v->find('x');
-            auto w = x == std::string::npos ? std::nullopt : to_int(v->substr(0, x), 320, 8192);
-            auto h = x == std::string::npos ? std::nullopt : to_int(v->substr(x + 1), 240, 8192);
+            auto w = x == std::string::npos ? std::nullopt : to_int(v->substr(0, x), 1, 1000000);
+            auto h = x == std::string::npos ? std::nullopt : to_int(v->substr(x + 1), 1, 1000000);
             if (!w || !h) return Error{"--size takes WIDTHxHEIGHT, e.g. 1600x900"};
+            if (*w < 320 || *h < 240) return Error{"--size " + *v + " is too small: at least 320x240"};
+            if (*w > 8192 || *h > 8192) return Error{"--size " + *v + " is too large: at most 8192x8192"};
             o.width = *w;
             o.height = *h;
         } else {

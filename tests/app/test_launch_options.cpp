@@ -136,3 +136,22 @@ TEST_CASE("the --bench-edit POS flag takes a token position from 0, and --help n
     }
     CHECK(launch_usage().find("[--bench-edit POS]") != std::string::npos);
 }
+
+TEST_CASE("--size names why it refuses a size: not WIDTHxHEIGHT, too small or too large", "[app][launch]") {
+    auto message = [](const char* size) {
+        auto o = parse_launch_options({"--size", size});
+        REQUIRE_FALSE(o);
+        return o.error().message;
+    };
+    const std::string small = message("10x10");  // in the right form: the trial was told it was not
+    CHECK(small.find("too small") != std::string::npos);
+    CHECK(small.find("320x240") != std::string::npos);
+    CHECK(small.find("takes WIDTHxHEIGHT") == std::string::npos);
+    CHECK(message("9000x900").find("too large") != std::string::npos);
+    CHECK(message("big").find("WIDTHxHEIGHT") != std::string::npos);
+    CHECK(message("800xa").find("WIDTHxHEIGHT") != std::string::npos);
+    auto fits = parse_launch_options({"--size", "320x240"});
+    REQUIRE(fits);
+    CHECK(fits->width == 320);
+    CHECK(fits->height == 240);
+}
