@@ -7,6 +7,7 @@
 #include "startup_frame.h"
 
 #include "gl_context.h"
+#include "imgui_on_window.h"
 
 #include <backends/imgui_impl_glfw.h>
 #include <catch2/catch.hpp>
@@ -20,20 +21,6 @@ using namespace attnlab;
 using namespace attnlab::gui;
 
 namespace {
-
-// ImGui with its GLFW backend on the test's window, for one test.
-struct ImGuiOnWindow {
-    GLFWwindow* window;
-    ImGuiOnWindow() : window(glfwGetCurrentContext()) {
-        ImGui::CreateContext();
-        ImGui::GetIO().IniFilename = nullptr;  // as the app: no imgui.ini in the working folder
-        ImGui_ImplGlfw_InitForOpenGL(window, false);
-    }
-    ~ImGuiOnWindow() {
-        ImGui_ImplGlfw_Shutdown();
-        ImGui::DestroyContext();
-    }
-};
 
 // A step of a first pass reported after the card's delay, as a long pass reports its later steps.
 void report_a_late_step(ProgressScreen& progress) {
