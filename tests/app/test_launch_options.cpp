@@ -137,7 +137,7 @@ TEST_CASE("the --bench-edit POS flag takes a token position from 0, and --help n
     CHECK(launch_usage().find("[--bench-edit POS]") != std::string::npos);
 }
 
-TEST_CASE("--size names why it refuses a size: not WIDTHxHEIGHT, too small or too large", "[app][launch]") {
+TEST_CASE("the window size (--size) names why it refuses one: not WIDTHxHEIGHT, too small or too large", "[app][launch]") {
     auto message = [](const char* size) {
         auto o = parse_launch_options({"--size", size});
         REQUIRE_FALSE(o);
