@@ -26,6 +26,9 @@ Status check_ids(const std::vector<int>& ids, int n_vocab, int max_len, const st
 
 namespace {
 
+// What the decoder's sequence is called in a refusal: a decoder-only model's one sequence is the prompt.
+const char* decoder_sequence_name(const ModelConfig& c) { return c.has_encoder() ? "target" : "the prompt"; }
+
 Status check_inputs(const ModelConfig& c, const ForwardInputs& in) {
     if (c.has_encoder()) {
         if (auto st = check_ids(in.src_ids, c.src_vocab_size, c.max_len, "source"); !st) return st;
@@ -39,7 +42,7 @@ Status check_inputs(const ModelConfig& c, const ForwardInputs& in) {
                              std::to_string(i) + " is outside 0.." + std::to_string(c.type_vocab_size - 1)};
     }
     if (c.has_decoder()) {
-        if (auto st = check_ids(in.tgt_ids, c.tgt_vocab_size, c.max_len, "target"); !st) return st;
+        if (auto st = check_ids(in.tgt_ids, c.tgt_vocab_size, c.max_len, decoder_sequence_name(c)); !st) return st;
     }
     return ok_status();
 }
@@ -345,7 +348,7 @@ Status Stepper::set_src_ids(std::vector<int> ids) {
 
 Status Stepper::set_tgt_ids(std::vector<int> ids) {
     if (!config_.has_decoder()) return Error{"this model has no decoder, so no target sequence"};
-    if (auto st = check_ids(ids, config_.tgt_vocab_size, config_.max_len, "target"); !st) return st;
+    if (auto st = check_ids(ids, config_.tgt_vocab_size, config_.max_len, decoder_sequence_name(config_)); !st) return st;
     inputs_.tgt_ids = std::move(ids);
     prune_mask_overrides();
     rerun_rows(kTgtIdsControl);
