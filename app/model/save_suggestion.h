@@ -1,6 +1,7 @@
 // The path the Model panel's Save field starts with. A model opened from one of our files saves back to it; a
 // bundled model (assets/models) never does, since saving there would overwrite the model the tour and the next
-// start open: it suggests "<name>-edited.safetensors" in the user's home folder instead.
+// start open: it suggests "<name>-edited.safetensors" in the user's home folder instead. A model with no file of
+// its own (a Hugging Face folder, a random one) suggests "<folder name>.safetensors" or "model.safetensors" there.
 #pragma once
 
 #include <string>

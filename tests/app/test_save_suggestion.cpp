@@ -17,5 +17,14 @@ TEST_CASE("the Save field suggests the opened file, but never a bundled model's"
     CHECK(save_suggestion("/opt/attnlab/assets/models-old/en-ko.safetensors", assets, "/home/ana") ==
           "/opt/attnlab/assets/models-old/en-ko.safetensors");  // a folder that only starts with the same name
     CHECK(save_suggestion("/opt/attnlab/assets/models/en-ko.safetensors", assets, "") == "en-ko-edited.safetensors");
-    CHECK(save_suggestion("llama-tiny (random, seed 1)", assets, "/home/ana") == "model.safetensors");
+}
+
+// The second trial: a Hugging Face folder model suggested a bare "model.safetensors", saved into the app's working
+// folder, and the menu bar then named no folder. A model without its own .safetensors file saves into home.
+TEST_CASE("a folder model or a random one is suggested a file in the home folder, never a bare name", "[app][save]") {
+    const std::string assets = "/opt/attnlab/assets/models";
+    CHECK(save_suggestion("/tmp/input/gpt2-124m", assets, "/home/ana") == "/home/ana/gpt2-124m.safetensors");
+    CHECK(save_suggestion("/tmp/input/gpt2-124m/", assets, "/home/ana") == "/home/ana/gpt2-124m.safetensors");
+    CHECK(save_suggestion("llama-tiny (random, seed 1)", assets, "/home/ana") == "/home/ana/model.safetensors");
+    CHECK(save_suggestion("/tmp/input/gpt2-124m", assets, "") == "gpt2-124m.safetensors");  // no home: as before
 }
