@@ -72,6 +72,9 @@ const char* sublayer_name(SublayerKind kind, int length) {
 // Row geometry, in em.
 constexpr float kStartW = 1.6f, kEndW = 1.6f, kRowH = 5.8f, kStreamY = 1.9f;
 constexpr float kPlusR = 0.5f, kBoxTop = 1.1f, kBoxH = 2.4f, kLnW = 2.6f;
+// A segment's narrowest: its sublayer box keeps ~2.7 em, room for "Self" over its value, so a decoder layer's three
+// segments fit a 1280-wide classroom window beside the tour card.
+constexpr float kMinSegW = 8.5f;
 
 std::string format_norm(Value v) {
     if (!v) return "…";
@@ -336,7 +339,7 @@ void draw_residual_flow(PanelContext& ctx, const ResidualStack& stack, int token
         std::max(ImGui::CalcTextSize(widest_label.c_str()).x, ImGui::CalcTextSize(ctx.t("Output")).x) + 0.6f * em;
     const float fixed = label_w + (kStartW + kEndW + 1.5f) * em;
     const float seg_w =
-        std::clamp((ImGui::GetContentRegionAvail().x - fixed) / static_cast<float>(n_sub), 10.0f * em, 18.0f * em);
+        std::clamp((ImGui::GetContentRegionAvail().x - fixed) / static_cast<float>(n_sub), kMinSegW * em, 18.0f * em);
     Flow f{ctx, stack, token, ImGui::GetWindowDrawList(), em, label_w, seg_w};
     f.window_hovered = ImGui::IsWindowHovered();
     if (const size_t cursor = ctx.stepper().cursor(); cursor > 0) f.current = ctx.stepper().step(cursor - 1).record.id;

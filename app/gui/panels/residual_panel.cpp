@@ -45,18 +45,27 @@ bool choose_decoder(PanelContext& ctx) {
     return decoder == 1;
 }
 
+// "Pre-LN:  x ← x + Sublayer(LN(x))": the formula stays whole on the label's line when it fits there, else it
+// starts the next line (a narrow classroom view), and wraps only when narrower than the formula itself.
+void labelled_formula(const char* label, const char* formula) {
+    ImGui::TextWrapped("%s:", label);
+    ImGui::SameLine();
+    if (ImGui::CalcTextSize(formula).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+    ImGui::TextWrapped("%s", formula);
+}
+
 void formula_line(const PanelContext& ctx) {
     if (ctx.config().norm == NormKind::rms_norm) {  // the Llama template's norms: RMSNorm, no mean, no β
         if (ctx.config().norm_first)
-            ImGui::Text("%s:  x ← x + Sublayer(RMSNorm(x))", ctx.t("Pre-norm"));
+            labelled_formula(ctx.t("Pre-norm"), "x ← x + Sublayer(RMSNorm(x))");
         else
-            ImGui::Text("%s:  x ← RMSNorm(x + Sublayer(x))", ctx.t("Post-norm, as in the paper"));
+            labelled_formula(ctx.t("Post-norm, as in the paper"), "x ← RMSNorm(x + Sublayer(x))");
         return;
     }
     if (ctx.config().norm_first)
-        ImGui::Text("%s:  x ← x + Sublayer(LN(x))", ctx.t("Pre-LN"));
+        labelled_formula(ctx.t("Pre-LN"), "x ← x + Sublayer(LN(x))");
     else
-        ImGui::Text("%s:  x ← LN(x + Sublayer(x))", ctx.t("Post-LN, as in the paper"));
+        labelled_formula(ctx.t("Post-LN, as in the paper"), "x ← LN(x + Sublayer(x))");
 }
 
 // The stack's tokens as a wrapping row of buttons; clicking one chooses it. <unk> tokens are orange.
