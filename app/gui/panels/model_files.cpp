@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 namespace attnlab::gui {
 
@@ -24,6 +26,20 @@ std::vector<int> head_choices(int d_model) {
     for (int h = 1; h <= std::min(32, d_model); h *= 2)
         if (d_model % h == 0) out.push_back(h);
     return out;
+}
+
+// Saves the model to `typed`, made absolute, so the status line and the menu bar name the folder it went to. A
+// success also clears an earlier open's failure notice: the model on screen is now saved, not missing.
+void save_model(PanelContext& ctx, ImGuiID field, const std::string& typed) {
+    std::error_code ec;
+    std::filesystem::path path = std::filesystem::absolute(typed, ec);
+    if (ec) path = typed;
+    const std::string where = path.lexically_normal().string();
+    const bool saved = ctx.session.save_model_file(where);
+    note_command(field, saved, ctx.session);
+    if (!saved) return;
+    ctx.status = std::string(ctx.t("Saved")) + " " + where;
+    model_opener(ctx).dismiss();
 }
 
 // A list of files by name (full path in the tooltip); returns the one clicked, or "".
@@ -169,7 +185,7 @@ void draw_open_save(PanelContext& ctx) {
     bool save = remembered_text_field("##save_path", "model.safetensors", fallback, save_path);
     ImGui::SameLine();
     save |= ImGui::Button(save_label);
-    if (save && !save_path.empty()) note_command(save_field, ctx.session.save_model_file(save_path), ctx.session);
+    if (save && !save_path.empty()) save_model(ctx, save_field, save_path);
     field_error(ctx.session, save_field);
 }
 
