@@ -70,12 +70,7 @@ HeatmapAtlas grid_atlas(PanelContext& ctx, AttentionUse use, int n_layers, float
 // taller than the view ends inside it), and no larger than that room. Returns the room, or 0 at a desk, where
 // ImGui places the tooltip at the pointer.
 float place_in_view(const PanelContext& ctx) {
-    if (!ctx.view.settings.classroom) return 0.0f;
-    const TooltipPlacement p =
-        tooltip_beside_pointer(ImGui::GetWindowPos(), ImGui::GetWindowSize(), ImGui::GetIO().MousePos, ctx.em);
-    ImGui::SetNextWindowPos(p.anchor, ImGuiCond_Always, p.pivot);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), p.max_size);
-    return std::min(p.max_size.x, p.max_size.y);
+    return ctx.view.settings.classroom ? place_next_tooltip_in_window(ctx.em) : 0.0f;
 }
 
 // The hovered thumbnail, enlarged: its weights with their tokens and numbers, the cell under the pointer

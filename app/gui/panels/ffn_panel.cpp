@@ -6,6 +6,7 @@
 #include "panels/ffn_overview.h"
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
+#include "widgets/tooltip_beside.h"
 
 #include "forward/step_path.h"
 #include "ops/activation.h"
@@ -100,9 +101,15 @@ void zeros_by_layer(const PanelContext& ctx, Stack stack, int n_layers, int show
     }
 }
 
+// One unit's value for one token, then its step's explanation (or the gradient's source). In a classroom it
+// stays inside the view beside the pointer, clear of the tour card's task and done text left of the view.
 void unit_tooltip(const PanelContext& ctx, const StepId& id, const Tensor& h, const SequenceView& seq, int row,
                   int unit, bool relu_out) {
+    const float room = ctx.view.settings.classroom ? place_next_tooltip_in_window(ctx.em) : 0.0f;
     ImGui::BeginTooltip();
+    const float wrap = room > 0.0f ? room - 2.0f * ImGui::GetStyle().WindowPadding.x : 0.0f;
+    if (room > 0.0f) ImGui::PushTextWrapPos(wrap);  // its lines in the room
+    const float explanation_em = room > 0.0f ? std::min(30.0f, wrap / ctx.em) : 30.0f;
     const bool gradient = ctx.session.in_backward();
     ImGui::Text("'%s' (%s %d), %s %d: %s%.4g", seq.labels[static_cast<size_t>(row)].c_str(), ctx.t("token"), row,
                 ctx.t("unit"), unit, gradient ? "∂L/∂h = " : "", h.row(row)(unit));
@@ -111,9 +118,10 @@ void unit_tooltip(const PanelContext& ctx, const StepId& id, const Tensor& h, co
                     100.0f * zero_fraction(h.row(row).data(), h.dim(1)));
     ImGui::TextDisabled("%s", ctx.t("Click to zoom here."));
     if (gradient)
-        gradient_source_section(ctx, id, 30.0f);
+        gradient_source_section(ctx, id, explanation_em);
     else
-        step_explanation_section(ctx, id, {0, row, unit});
+        step_explanation_section(ctx, id, {0, row, unit}, true, explanation_em);
+    if (room > 0.0f) ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
 }
 

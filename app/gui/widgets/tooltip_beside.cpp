@@ -15,4 +15,12 @@ TooltipPlacement tooltip_beside_pointer(ImVec2 view_min, ImVec2 view_size, ImVec
             ImVec2(room, view_size.y)};
 }
 
+float place_next_tooltip_in_window(float gap) {
+    const TooltipPlacement p =
+        tooltip_beside_pointer(ImGui::GetWindowPos(), ImGui::GetWindowSize(), ImGui::GetIO().MousePos, gap);
+    ImGui::SetNextWindowPos(p.anchor, ImGuiCond_Always, p.pivot);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), p.max_size);
+    return std::min(p.max_size.x, p.max_size.y);
+}
+
 }  // namespace attnlab::gui

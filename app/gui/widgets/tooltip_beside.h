@@ -18,4 +18,8 @@ struct TooltipPlacement {
 // and the tooltip's near edge.
 TooltipPlacement tooltip_beside_pointer(ImVec2 view_min, ImVec2 view_size, ImVec2 pointer, float gap);
 
+// The next tooltip (ImGui's SetNextWindowPos and size constraints) beside the pointer inside the current window,
+// `gap` from the pointer; returns the room it has (its width and height at most), for the tooltip's wrap width.
+float place_next_tooltip_in_window(float gap);
+
 }  // namespace attnlab::gui
