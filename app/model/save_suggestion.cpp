@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <system_error>
 #include <iterator>
 
 namespace attnlab::gui {
@@ -38,6 +39,15 @@ std::string save_suggestion(const std::string& model_name, const std::string& bu
     }
     if (bundled_dir.empty() || !inside(model_name, bundled_dir)) return model_name;
     return in_home(home, std::filesystem::path(model_name).stem().string() + "-edited.safetensors");
+}
+
+std::string save_location(const std::string& typed, const std::string& home) {
+    namespace fs = std::filesystem;
+    fs::path path = typed;
+    if (!home.empty() && typed.starts_with("~/")) path = fs::path(home) / typed.substr(2);
+    std::error_code ec;
+    if (fs::path full = fs::absolute(path, ec); !ec) path = std::move(full);
+    return path.lexically_normal().string();
 }
 
 }  // namespace attnlab::gui

@@ -12,4 +12,8 @@ namespace attnlab::gui {
 // folder of the bundled models; `home`: the user's home folder (empty: the working folder).
 std::string save_suggestion(const std::string& model_name, const std::string& bundled_dir, const std::string& home);
 
+// Where a typed save path lands, in full, so the status line and the menu bar name its folder: "a.safetensors" ->
+// "<working folder>/a.safetensors", "~/a.safetensors" -> "<home>/a.safetensors" (when home is known).
+std::string save_location(const std::string& typed, const std::string& home);
+
 }  // namespace attnlab::gui

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 using namespace attnlab::gui;
 
 TEST_CASE("the Save field suggests the opened file, but never a bundled model's", "[app][save]") {
@@ -27,4 +29,11 @@ TEST_CASE("a folder model or a random one is suggested a file in the home folder
     CHECK(save_suggestion("/tmp/input/gpt2-124m/", assets, "/home/ana") == "/home/ana/gpt2-124m.safetensors");
     CHECK(save_suggestion("llama-tiny (random, seed 1)", assets, "/home/ana") == "/home/ana/model.safetensors");
     CHECK(save_suggestion("/tmp/input/gpt2-124m", assets, "") == "gpt2-124m.safetensors");  // no home: as before
+}
+
+TEST_CASE("a typed save path is saved under its full path: the working folder's, or home for ~/", "[app][save]") {
+    const std::string here = std::filesystem::current_path().string();
+    CHECK(save_location("model.safetensors", "/home/ana") == here + "/model.safetensors");
+    CHECK(save_location("~/runs/a.safetensors", "/home/ana") == "/home/ana/runs/a.safetensors");
+    CHECK(save_location("/tmp/x/../a.safetensors", "/home/ana") == "/tmp/a.safetensors");
 }

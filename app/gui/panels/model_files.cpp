@@ -13,8 +13,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
-#include <system_error>
 
 namespace attnlab::gui {
 
@@ -28,13 +26,11 @@ std::vector<int> head_choices(int d_model) {
     return out;
 }
 
-// Saves the model to `typed`, made absolute, so the status line and the menu bar name the folder it went to. A
+// Saves the model to `typed`, made absolute (save_location), so the status line and the menu bar name the folder it went to. A
 // success also clears an earlier open's failure notice: the model on screen is now saved, not missing.
 void save_model(PanelContext& ctx, ImGuiID field, const std::string& typed) {
-    std::error_code ec;
-    std::filesystem::path path = std::filesystem::absolute(typed, ec);
-    if (ec) path = typed;
-    const std::string where = path.lexically_normal().string();
+    const char* home = std::getenv("HOME");
+    const std::string where = save_location(typed, home ? home : "");
     const bool saved = ctx.session.save_model_file(where);
     note_command(field, saved, ctx.session);
     if (!saved) return;
