@@ -954,7 +954,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Cut by top p: the %d tokens kept above already hold %s of p, reaching top p = %.2f.",
          "상위 p에서 잘림: 위에 남은 토큰 %d개가 이미 p의 %s를 차지해 상위 p = %.2f에 이르렀습니다."},
         // Slides, startup (helper "scale", issue 38 D3, D24).
-        {"%d slides saved in %s", "슬라이드 %d장을 %s에 저장했습니다"},
+        {"%d slides saved in %s", "슬라이드 %d장을 %s에 저장"},
         {"Slides not saved:", "슬라이드를 저장하지 못했습니다:"},
         {"Opening %s …", "%s 여는 중…"},
         {"Save this chapter's views as 1920×1080 slides (PNG) in",
