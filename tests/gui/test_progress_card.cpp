@@ -7,7 +7,7 @@
 #include "startup_frame.h"
 
 #include "gl_context.h"
-#include "imgui_on_window.h"
+#include "dear_imgui_on_window.h"
 
 #include <backends/imgui_impl_glfw.h>
 #include <imgui.h>
