@@ -395,8 +395,8 @@ void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, cons
     const bool unpacked = layout == Stored::in_out && N <= kUnpackedRows;
     const int64_t padded = (std::min(kBlockColumns, n) + kPanel - 1) / kPanel * kPanel;
     // (panels, kc, kPanel) for one K block, 64-byte aligned; every float the kernels read is written first.
-    const auto storage =
-        std::make_unique_for_overwrite<float[]>(static_cast<size_t>(std::min(kDepth, K) * padded + 16));
+    // new float[n] leaves the floats unset, as make_unique_for_overwrite would (libc++ 14 lacks it).
+    const std::unique_ptr<float[]> storage(new float[static_cast<size_t>(std::min(kDepth, K) * padded + 16)]);
     float* packed = storage.get() + (16 - reinterpret_cast<uintptr_t>(storage.get()) / sizeof(float) % 16) % 16;
     for (int64_t j0 = 0; j0 < n; j0 += kBlockColumns) {
         const int64_t nc = std::min(kBlockColumns, n - j0);

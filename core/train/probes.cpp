@@ -34,10 +34,12 @@ std::vector<ParamGroup> param_groups(const ModelConfig& config, const Weights& w
     std::vector<ParamGroup> groups;
     for (const auto& [id, prefixes] : wanted) {
         ParamGroup g{id, {}};
-        for (const auto& [name, tensor] : weights.all())
+        for (const auto& entry : weights.all()) {
+            const std::string& name = entry.first;  // a plain reference: clang 14 cannot capture a structured binding
             if (std::any_of(prefixes.begin(), prefixes.end(),
                             [&](const std::string& p) { return starts_with(name, p); }))
                 g.params.push_back(name);
+        }
         if (!g.params.empty()) groups.push_back(std::move(g));
     }
     return groups;
