@@ -15,6 +15,8 @@
 
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #include <immintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 
 namespace attnlab {
@@ -22,6 +24,28 @@ namespace attnlab {
 namespace {
 
 constexpr float kFloatMax = std::numeric_limits<float>::max();
+
+#if defined(__EMSCRIPTEN__)
+// x·y + z rounded once to float, the IEEE fma. Emscripten's std::fma (musl's fmaf) adds in double and rounds that to
+// float, which is two roundings where the float is subnormal. Here the exact product plus z is rounded to double and,
+// when inexact, moved to the neighbour with an odd last bit: then the one rounding to float is the exact sum's (the
+// double keeps at least 2 bits beyond the float's).
+float fma_once(float x, float y, float z) {
+    const double product = double(x) * double(y);  // exact: 48 bits
+    double sum = product + double(z);
+    const double z_part = sum - product;  // the sum's error, exactly (Knuth's two-sum)
+    const double error = (product - (sum - z_part)) + (double(z) - z_part);
+    uint64_t bits;
+    std::memcpy(&bits, &sum, sizeof bits);
+    if (std::isfinite(sum) && error != 0.0 && (bits & 1) == 0) {  // (an ∞ is no rounding)
+        bits += (error > 0.0) == (sum > 0.0) ? 1 : -1;  // one step toward the exact sum
+        std::memcpy(&sum, &bits, sizeof sum);
+    }
+    return static_cast<float>(sum);
+}
+#else
+float fma_once(float x, float y, float z) { return std::fma(x, y, z); }
+#endif
 
 // One register of floats and what the micro-kernel does with it.
 #if defined(__AVX512F__)
@@ -32,7 +56,9 @@ struct Lanes {
     static V load(const float* p) { return _mm512_loadu_ps(p); }
     static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
     static V broadcast(float s) { return _mm512_set1_ps(s); }
-    static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }  // a·b + c, rounded once per lane
+    struct Watch {};  // what a chain of fmas must note to tell whether it rounded as fma_once does: nothing here
+    static V fma(V a, V b, V c, Watch&) { return _mm512_fmadd_ps(a, b, c); }  // a·b + c, rounded once per lane
+    static constexpr bool exact(const Watch&) { return true; }
     static V add(V a, V b) { return _mm512_add_ps(a, b); }
     // Lanes holding NaN or ±∞: those where |v| ≤ FLT_MAX is false.
     static int64_t non_finite(V v) {
@@ -49,7 +75,9 @@ struct Lanes {
     static V load(const float* p) { return _mm256_loadu_ps(p); }
     static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
     static V broadcast(float s) { return _mm256_set1_ps(s); }
-    static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+    struct Watch {};
+    static V fma(V a, V b, V c, Watch&) { return _mm256_fmadd_ps(a, b, c); }
+    static constexpr bool exact(const Watch&) { return true; }
     static V add(V a, V b) { return _mm256_add_ps(a, b); }
     static int64_t non_finite(V v) {
         const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v);
@@ -59,6 +87,62 @@ struct Lanes {
 };
 constexpr int64_t kDepth = 256;             // K block: a tile's rows of x (4 × 256 floats, 4 KB) stay in L1
 constexpr int64_t kBlockBytes = 256 << 10;  // fits a 256 KB - 1 MB L2
+#elif defined(__wasm_simd128__)
+// WebAssembly SIMD has no fused multiply-add, so four floats ride as two f64x2 holding their exact values. A product
+// of two floats is exact in double; its sum with the chain's float is rounded to double, then to float. That is
+// the fma's one rounding except (1) when the double lands exactly halfway between two floats (its low 29 bits
+// 0x10000000) and is not the exact sum, or (2) when the float is subnormal, where halfway is coarser. Case 1 is
+// watched for: every sum's 32-bit words, shifted left 3, go into a running minimum that is INT32_MIN only if some
+// low word had that pattern (a high word can too, rarely: a needless redo), and a tile where it happened is done
+// again one fma_once at a time. Case 2 needs a nonzero |x·w| < 2^-132, ruled out before the product starts
+// (products_can_be_tiny). Six instructions for two floats where x86 has one fma for 8 or 16.
+struct Lanes {
+    struct V {
+        v128_t lo, hi;  // floats 0-1 and 2-3, as doubles
+    };
+    static constexpr int64_t width = 4;
+    // d rounded to float, as a double. The empty asm keeps LLVM 14 from folding the pair into a scalar conversion per
+    // lane (2.5x slower).
+    static v128_t to_float(v128_t d) {
+        v128_t f = wasm_f32x4_demote_f64x2_zero(d);
+        __asm__("" : "+r"(f));
+        return wasm_f64x2_promote_low_f32x4(f);
+    }
+    static V zero() { return {wasm_f64x2_splat(0.0), wasm_f64x2_splat(0.0)}; }
+    static V load(const float* p) {
+        const v128_t f = wasm_v128_load(p);
+        return {wasm_f64x2_promote_low_f32x4(f), wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(f, f, 2, 3, 2, 3))};
+    }
+    static void store(float* p, V v) {
+        wasm_v128_store(p, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(v.lo), wasm_f32x4_demote_f64x2_zero(v.hi),
+                                              0, 1, 4, 5));
+    }
+    static V broadcast(float s) { return {wasm_f64x2_splat(s), wasm_f64x2_splat(s)}; }
+    struct Watch {
+        v128_t least = wasm_i32x4_splat(INT32_MAX);  // the minimum of every sum's words << 3
+    };
+    static v128_t fma_half(v128_t a, v128_t b, v128_t c, Watch& watch) {
+        const v128_t sum = wasm_f64x2_add(wasm_f64x2_mul(a, b), c);
+        watch.least = wasm_i32x4_min(watch.least, wasm_i32x4_shl(sum, 3));
+        return to_float(sum);
+    }
+    static V fma(V a, V b, V c, Watch& watch) {
+        return {fma_half(a.lo, b.lo, c.lo, watch), fma_half(a.hi, b.hi, c.hi, watch)};
+    }
+    static bool exact(const Watch& watch) {
+        return !wasm_v128_any_true(wasm_i32x4_eq(watch.least, wasm_i32x4_splat(INT32_MIN)));
+    }
+    // The sum of two floats rounded to double, then to float, is their float sum (53 ≥ 2·24 + 2 bits).
+    static V add(V a, V b) { return {to_float(wasm_f64x2_add(a.lo, b.lo)), to_float(wasm_f64x2_add(a.hi, b.hi))}; }
+    static int64_t non_finite(V v) {
+        const v128_t largest = wasm_f64x2_splat(kFloatMax);
+        const int finite = __builtin_popcount(wasm_i64x2_bitmask(wasm_f64x2_le(wasm_f64x2_abs(v.lo), largest))) +
+                           __builtin_popcount(wasm_i64x2_bitmask(wasm_f64x2_le(wasm_f64x2_abs(v.hi), largest)));
+        return 4 - finite;
+    }
+};
+constexpr int64_t kDepth = 256;
+constexpr int64_t kBlockBytes = 256 << 10;
 #else
 struct Lanes {
     struct V {
@@ -69,7 +153,9 @@ struct Lanes {
     static V load(const float* p) { return {*p}; }
     static void store(float* p, V v) { *p = v.f; }
     static V broadcast(float s) { return {s}; }
-    static V fma(V a, V b, V c) { return {std::fma(a.f, b.f, c.f)}; }
+    struct Watch {};
+    static V fma(V a, V b, V c, Watch&) { return {fma_once(a.f, b.f, c.f)}; }
+    static constexpr bool exact(const Watch&) { return true; }
     static V add(V a, V b) { return {a.f + b.f}; }
     static int64_t non_finite(V v) { return non_finite_at(v.f); }
 };
@@ -86,6 +172,22 @@ constexpr int64_t kBlockColumns = kBlockPanels * kPanel;
 // With this few rows a panel would be used once or twice after packing: (in, out) weights are then read in place.
 constexpr int64_t kUnpackedRows = 2 * kRows;
 
+// The chains of a micro-kernel's tile (R, V·w) again, one fma_once at a time, into acc: for a tile whose vector fmas
+// may not have rounded once (Lanes::exact).
+template <int R, int V>
+void chains_one_fma_at_a_time(const float* x, int64_t ldx, const float* b, int64_t ldb, int64_t kc, const float* y,
+                              int64_t ldy, bool accumulate, typename Lanes::V (&acc)[R][V]) {
+    float chains[V * Lanes::width];
+    for (int r = 0; r < R; ++r) {
+        for (int64_t c = 0; c < V * Lanes::width; ++c) {
+            float chain = accumulate ? y[r * ldy + c] : 0.0f;
+            for (int64_t k = 0; k < kc; ++k) chain = fma_once(x[r * ldx + k], b[k * ldb + c], chain);
+            chains[c] = chain;
+        }
+        for (int v = 0; v < V; ++v) acc[r][v] = Lanes::load(chains + v * Lanes::width);
+    }
+}
+
 // y[0 : R, 0 : V·w] (row stride ldy) = (accumulate ? y : 0) + x[0 : R, 0 : kc] · b[0 : kc, 0 : V·w], w floats to a
 // register (V = kVecs: a whole panel; fewer: the first registers of a partial one), x's rows ldx apart, b's ldb
 // apart; then the epilogue (its bias (V·w,)) while the outputs are in registers. Each output adds its kc products
@@ -99,6 +201,8 @@ void micro_kernel(const float* x, int64_t ldx, const float* b, int64_t ldb, int6
 #pragma GCC unroll 8
         for (int v = 0; v < V; ++v)
             acc[r][v] = accumulate ? Lanes::load(y + r * ldy + v * Lanes::width) : Lanes::zero();
+    typename Lanes::Watch watch;
+    const float* b_rows = b;
     for (int64_t k = 0; k < kc; ++k, b += ldb) {
         typename Lanes::V w[V];
 #pragma GCC unroll 8
@@ -107,9 +211,10 @@ void micro_kernel(const float* x, int64_t ldx, const float* b, int64_t ldb, int6
         for (int r = 0; r < R; ++r) {
             const typename Lanes::V xr = Lanes::broadcast(x[r * ldx + k]);
 #pragma GCC unroll 8
-            for (int v = 0; v < V; ++v) acc[r][v] = Lanes::fma(xr, w[v], acc[r][v]);
+            for (int v = 0; v < V; ++v) acc[r][v] = Lanes::fma(xr, w[v], acc[r][v], watch);
         }
     }
+    if (!Lanes::exact(watch)) chains_one_fma_at_a_time<R, V>(x, ldx, b_rows, ldb, kc, y, ldy, accumulate, acc);
     if (epilogue.bias) {
 #pragma GCC unroll 8
         for (int v = 0; v < V; ++v) {
@@ -217,13 +322,19 @@ void multiply_row(const float* x, const float* W, int64_t ldw, int64_t K, int64_
         if (steps == kStep) {
             for (; j + Lanes::width <= n; j += Lanes::width) {
                 typename Lanes::V acc = Lanes::load(y + j);
+                typename Lanes::Watch watch;
 #pragma GCC unroll 8
-                for (int64_t s = 0; s < kStep; ++s) acc = Lanes::fma(xs[s], Lanes::load(w + s * ldw + j), acc);
-                Lanes::store(y + j, acc);
+                for (int64_t s = 0; s < kStep; ++s) acc = Lanes::fma(xs[s], Lanes::load(w + s * ldw + j), acc, watch);
+                if (Lanes::exact(watch)) {
+                    Lanes::store(y + j, acc);
+                    continue;
+                }
+                for (int64_t c = j; c < j + Lanes::width; ++c)  // again, one fma_once at a time
+                    for (int64_t s = 0; s < kStep; ++s) y[c] = fma_once(x[k + s], w[s * ldw + c], y[c]);
             }
         }
         for (; j < n; ++j)
-            for (int64_t s = 0; s < steps; ++s) y[j] = std::fma(x[k + s], w[s * ldw + j], y[j]);
+            for (int64_t s = 0; s < steps; ++s) y[j] = fma_once(x[k + s], w[s * ldw + j], y[j]);
     }
 }
 
@@ -294,11 +405,11 @@ void multiply_row_transposed(const float* x, const float* W, int64_t ldw, int64_
         }
         for (int64_t g = 0; g < kGroups; ++g) _mm256_storeu_ps(y + j + 8 * g, acc[g]);
         for (int64_t c = 0; c < 8 * kGroups && k < K; ++c)  // the last K mod 8 steps of each chain
-            for (int64_t kk = k; kk < K; ++kk) y[j + c] = std::fma(x[kk], W[(j + c) * ldw + kk], y[j + c]);
+            for (int64_t kk = k; kk < K; ++kk) y[j + c] = fma_once(x[kk], W[(j + c) * ldw + kk], y[j + c]);
     }
     for (; j < n; ++j) {  // outputs past the last whole group
         float acc = 0.0f;
-        for (int64_t k = 0; k < K; ++k) acc = std::fma(x[k], W[j * ldw + k], acc);
+        for (int64_t k = 0; k < K; ++k) acc = fma_once(x[k], W[j * ldw + k], acc);
         y[j] = acc;
     }
 }
@@ -370,6 +481,44 @@ void pack_out_in(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out
 
 enum class Stored { in_out, out_in };  // W (K, n) or W (n, K)
 
+#if defined(__wasm_simd128__)
+// The smallest |v| ≠ 0 of v (rows, cols), rows ld apart; +∞ if there is none.
+float smallest_nonzero_magnitude(const float* v, int64_t rows, int64_t cols, int64_t ld) {
+    float smallest = std::numeric_limits<float>::infinity();
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+            const float a = std::abs(v[r * ld + c]);
+            smallest = a != 0.0f && a < smallest ? a : smallest;
+        }
+    return smallest;
+}
+
+// Whether some x[i][k]·W(k, j) could be nonzero and below 2^-132 in magnitude: only then can a chain's float be
+// subnormal while its double sum was inexact (the sum's bits span less than 53 otherwise), where Lanes' rounding
+// through double could differ from the fma's.
+bool products_can_be_tiny(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, const float* W,
+                          int64_t ldw, int64_t n) {
+    const double x_floor = smallest_nonzero_magnitude(x, N, K, ldx);
+    const double w_floor = layout == Stored::in_out ? smallest_nonzero_magnitude(W, K, n, ldw)
+                                                    : smallest_nonzero_magnitude(W, n, K, ldw);
+    return x_floor * w_floor < 0x1p-132;
+}
+
+// The contract's own loop, one fma_once at a time, then the epilogue (a tile_depth is left out: the chains past
+// it add only 0·w).
+void gemm_one_fma_at_a_time(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, const float* W,
+                            int64_t ldw, int64_t n, float* y, int64_t ldy, GemmEpilogue epilogue) {
+    for (int64_t i = 0; i < N; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            float chain = 0.0f;
+            for (int64_t k = 0; k < K; ++k)
+                chain = fma_once(x[i * ldx + k], layout == Stored::in_out ? W[k * ldw + j] : W[j * ldw + k], chain);
+            y[i * ldy + j] = chain;
+        }
+    finish_block(y, N, n, ldy, epilogue);
+}
+#endif
+
 void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n,
           float* y, int64_t ldy, GemmEpilogue epilogue, const int64_t* tile_depth = nullptr) {
     assert(N >= 0 && K >= 0 && n >= 0 && ldx >= K && ldy >= n && ldw >= (layout == Stored::in_out ? n : K));
@@ -380,6 +529,12 @@ void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, cons
         finish_block(y, N, n, ldy, epilogue);
         return;
     }
+#if defined(__wasm_simd128__)
+    if (products_can_be_tiny(layout, x, N, K, ldx, W, ldw, n)) {
+        gemm_one_fma_at_a_time(layout, x, N, K, ldx, W, ldw, n, y, ldy, epilogue);
+        return;
+    }
+#endif
     if (layout == Stored::in_out && N == 1) {  // W's whole rows, front to back
         multiply_row(x, W, ldw, tile_depth ? std::clamp<int64_t>(tile_depth[0], 0, K) : K, n, y);
         finish_block(y, 1, n, ldy, epilogue);

@@ -2,15 +2,17 @@
 // y = x·Wᵀ for (out, in) ones (nn.Linear, GPT-2's tied unembedding), all row-major with row strides.
 //
 // The contract: every output is one fused multiply-add chain over k in order,
-//     acc = 0;  for k in 0 .. K-1:  acc = std::fma(x[i][k], W(k, j), acc);  y[i][j] = acc
-// with W(k, j) = W[k][j] (in_out) or W[j][k] (out_in). So y[i][j] depends only on row i of x and
+//     acc = 0;  for k in 0 .. K-1:  acc = fma(x[i][k], W(k, j), acc);  y[i][j] = acc
+// with W(k, j) = W[k][j] (in_out) or W[j][k] (out_in), fma the IEEE one (x·w + acc rounded once: std::fma, but for
+// Emscripten's, which rounds twice where the float is subnormal). So y[i][j] depends only on row i of x and
 // column j of the map: not on N or n, on which rows or columns are computed together, on how threads
-// split the work, or on whether the CPU has AVX-512, AVX2 + FMA or neither. A row recomputed alone
+// split the work, or on whether the CPU has AVX-512, AVX2 + FMA, WebAssembly SIMD or none. A row recomputed alone
 // equals, bit for bit, the same row inside the whole product.
 //
 // Register-blocked micro-kernels keep kGemmRows × kGemmPanel outputs in registers: 8 × 48 with AVX-512 (24 accumulators
-// of its 32 registers), 4 × 24 with AVX2 + FMA (12 accumulators, three registers of W and one broadcast: all 16), 4 × 8
-// in portable code (std::fma); a partial last panel takes only the registers its width needs. W is copied a K block
+// of its 32 registers), 4 × 24 with AVX2 + FMA (12 accumulators, three registers of W and one broadcast: all 16), 2 × 8
+// with WebAssembly SIMD (no fma there: each float of a chain is carried as a double, see gemm.cpp), 4 × 8 in portable
+// code (std::fma); a partial last panel takes only the registers its width needs. W is copied a K block
 // (512 or 256 deep) at a time into contiguous panels kGemmPanel columns wide (gemm_out_in transposes while copying), a
 // block of panels sized for L2; a K block's partial sums are kept in y and carried on exactly. A single row of x reads
 // W in place: (in, out) weights whole rows at a time, (out, in) ones turned into columns 8 × 8 in registers.
@@ -26,6 +28,9 @@ inline constexpr int64_t kGemmRows = 8;    // rows of x per micro-kernel
 #elif defined(__AVX2__) && defined(__FMA__)
 inline constexpr int64_t kGemmPanel = 24;  // three 8-float registers
 inline constexpr int64_t kGemmRows = 4;
+#elif defined(__wasm_simd128__)
+inline constexpr int64_t kGemmPanel = 8;  // two registers of four floats, each held as two of doubles
+inline constexpr int64_t kGemmRows = 2;   // 8 accumulators of the 16 registers V8 has on x86-64
 #else
 inline constexpr int64_t kGemmPanel = 8;
 inline constexpr int64_t kGemmRows = 4;
