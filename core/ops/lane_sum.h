@@ -9,6 +9,8 @@
 
 #if defined(__AVX__)
 #include <immintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 
 #include <algorithm>
@@ -64,6 +66,11 @@ inline bool all_16_equal(const float* x, float value) {
     const __m256 both = _mm256_and_ps(_mm256_cmp_ps(_mm256_loadu_ps(x), v, _CMP_EQ_OQ),
                                       _mm256_cmp_ps(_mm256_loadu_ps(x + 8), v, _CMP_EQ_OQ));
     return _mm256_movemask_ps(both) == 0xFF;
+#elif defined(__wasm_simd128__)
+    const v128_t v = wasm_f32x4_splat(value);
+    const v128_t low = wasm_v128_and(wasm_f32x4_eq(wasm_v128_load(x), v), wasm_f32x4_eq(wasm_v128_load(x + 4), v));
+    const v128_t high = wasm_v128_and(wasm_f32x4_eq(wasm_v128_load(x + 8), v), wasm_f32x4_eq(wasm_v128_load(x + 12), v));
+    return wasm_i32x4_all_true(wasm_v128_and(low, high));
 #else
     bool all = true;
     for (int64_t l = 0; l < kLanes; ++l) all &= x[l] == value;

@@ -81,3 +81,20 @@ TEST_CASE("length_before_run_of finds the last entry that is not the value, at e
         }
     }
 }
+
+TEST_CASE("all_16_equal sees an entry that differs at every one of the 16 places", "[ops]") {
+    for (const float value : {0.0f, -std::numeric_limits<float>::infinity(), 2.5f}) {
+        std::vector<float> x(16, value);
+        CHECK(all_16_equal(x.data(), value));
+        for (size_t at = 0; at < 16; ++at) {
+            INFO("value " << value << ", differing at " << at);
+            for (const float other : {1.0f, std::numeric_limits<float>::quiet_NaN()}) {
+                x[at] = other;
+                CHECK_FALSE(all_16_equal(x.data(), value));
+            }
+            x[at] = value;
+        }
+    }
+    const std::vector<float> nans(16, std::numeric_limits<float>::quiet_NaN());
+    CHECK_FALSE(all_16_equal(nans.data(), std::numeric_limits<float>::quiet_NaN()));  // NaN equals nothing
+}
