@@ -20,9 +20,12 @@ namespace attnlab {
 
 namespace {
 
+// A spin-wait hint: x86's pause, Arm's yield; WebAssembly has none (and the page runs no worker threads).
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
     _mm_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
 #endif
 }
 
