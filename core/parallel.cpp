@@ -2,6 +2,7 @@
 // holds them, on threads started for the call and joined before it returns.
 #include "parallel.h"
 
+#include "platform/threads.h"
 #include "worker_pool.h"
 
 #include <algorithm>
@@ -15,15 +16,14 @@ namespace attnlab {
 
 namespace {
 
-int default_thread_count() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
-
 std::atomic<int> g_thread_count{0};  // 0 = not chosen: every core
 
 }  // namespace
 
 int thread_count() {
+    if (!platform::has_threads()) return 1;  // the web page: every split runs inline, with the same bits
     const int n = g_thread_count.load(std::memory_order_relaxed);
-    return n > 0 ? n : default_thread_count();
+    return n > 0 ? n : platform::hardware_threads();
 }
 
 void set_thread_count(int n) {

@@ -10,8 +10,8 @@
 
 namespace attnlab {
 
-// Threads the forward pass uses: every core by default (std::thread::hardware_concurrency),
-// or what set_thread_count chose (attnlab --threads N, attnlab-cli --threads N).
+// Threads the forward pass uses: every core by default (platform::hardware_threads), or what set_thread_count
+// chose (attnlab --threads N, attnlab-cli --threads N); always 1 where the platform has no threads (the web page).
 int thread_count();
 void set_thread_count(int n);  // n ≥ 1
 // "--threads N"'s value as both attnlab and attnlab-cli read it: a whole number from 1 to kMaxThreads, or nullopt.

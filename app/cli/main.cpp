@@ -1,7 +1,7 @@
 // attnlab-cli: the headless client of the Attention Lab core.
 #include "cli_common.h"
 #include "commands.h"
-#include "memory_reuse.h"
+#include "platform/memory.h"
 #include "parallel.h"
 
 #include <iostream>
@@ -102,7 +102,7 @@ std::optional<std::string> take_threads_flag(attnlab::cli::Argv& args) {
 
 int main(int argc, char** argv) {
     using namespace attnlab::cli;
-    attnlab::keep_freed_memory_for_reuse();
+    attnlab::platform::keep_freed_memory_for_reuse();
     if (argc < 2) return fail("missing command (try attnlab-cli --help)", kExitUsage);
     const std::string command = argv[1];
     if (command == "--help" || command == "-h" || command == "help") {

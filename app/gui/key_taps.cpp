@@ -2,6 +2,8 @@
 // and its bridge to GLFW's key and character callbacks.
 #include "key_taps.h"
 
+#include "glfw_extras.h"
+
 #include <GLFW/glfw3.h>
 #include <imgui_internal.h>
 
@@ -141,7 +143,7 @@ void release_held_keys(GLFWwindow* window) {
         if (e.kind == Kind::character) {
             if (g_backend_char) g_backend_char(window, e.value);
         } else if (g_backend_key) {
-            g_backend_key(window, key, glfwGetKeyScancode(key), e.kind == Kind::press ? GLFW_PRESS : GLFW_RELEASE, 0);
+            g_backend_key(window, key, key_scancode(key), e.kind == Kind::press ? GLFW_PRESS : GLFW_RELEASE, 0);
         }
     }
     if (g_taps.pending()) glfwPostEmptyEvent();  // the next frame comes at once, not after the idle wait

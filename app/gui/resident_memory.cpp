@@ -1,20 +1,9 @@
 #include "resident_memory.h"
 
-#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 
 namespace attnlab::gui {
-
-int64_t resident_kib() {
-    std::FILE* f = std::fopen("/proc/self/statm", "r");
-    if (!f) return 0;
-    long long total_pages = 0, resident_pages = 0;
-    const int read = std::fscanf(f, "%lld %lld", &total_pages, &resident_pages);
-    std::fclose(f);
-    if (read != 2) return 0;
-    return resident_pages * (sysconf(_SC_PAGESIZE) / 1024);
-}
 
 void MemoryTrend::sample(int frame, int64_t kib) {
     if (frame >= warmup_frames_) measured_.push_back({frame, kib});

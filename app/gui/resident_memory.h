@@ -1,4 +1,4 @@
-// Resident memory of this process, sampled over a long headless run, and whether it grew.
+// Resident memory of this process (platform::resident_kib), sampled over a long headless run, and whether it grew.
 #pragma once
 
 #include <cstdint>
@@ -6,9 +6,6 @@
 #include <vector>
 
 namespace attnlab::gui {
-
-// This process's resident set size in KiB (from /proc/self/statm), or 0 where unavailable.
-int64_t resident_kib();
 
 class MemoryTrend {
 public:

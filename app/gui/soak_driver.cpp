@@ -1,5 +1,7 @@
 #include "soak_driver.h"
 
+#include "platform/memory.h"
+
 #include <algorithm>
 #include <array>
 
@@ -94,7 +96,7 @@ void SoakDriver::edit(App& app, int frame) {
 }
 
 void SoakDriver::after_frame(int frame) {
-    if (frame % kSampleEvery == kPauseFrames - 1) memory_.sample(frame, resident_kib());
+    if (frame % kSampleEvery == kPauseFrames - 1) memory_.sample(frame, platform::resident_kib());
 }
 
 }  // namespace attnlab::gui

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <string_view>
 
 namespace attnlab::gui {
@@ -220,9 +221,9 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             if (!n) return Error{a + " takes a positive integer"};
             (a == "--frames" ? o.frames : a == "--soak" ? o.soak_frames : o.bench_frames) = *n;
         } else if (a == "--scale") {
-            float scale = 0.0f;
-            auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), scale);
-            if (ec != std::errc() || p != v->data() + v->size() || !(scale >= 0.5f && scale <= 4.0f))
+            char* end = nullptr;  // strtof, not from_chars: libc++ 14 (the web page's) has no floating-point from_chars
+            const float scale = std::strtof(v->c_str(), &end);
+            if (v->empty() || end != v->c_str() + v->size() || !(scale >= 0.5f && scale <= 4.0f))
                 return Error{"--scale takes the screen's content scale, from 0.5 to 4 (e.g. 2 on a 4K screen)"};
             o.scale = scale;
         } else if (a == "--switch") {

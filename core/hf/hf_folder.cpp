@@ -11,7 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
+#include "bit_cast.h"
 #include <cstdint>
 
 namespace attnlab {
@@ -38,7 +38,7 @@ Error missing_weights_file(const std::string& dir) {
 // Values per thread at least when checking a parameter: a shorter range costs more to hand to a thread.
 constexpr int64_t kCheckGrain = int64_t{1} << 17;
 
-bool is_non_finite(float x) { return (std::bit_cast<uint32_t>(x) & 0x7F800000u) == 0x7F800000u; }  // exponent all ones
+bool is_non_finite(float x) { return (bit_cast<uint32_t>(x) & 0x7F800000u) == 0x7F800000u; }  // exponent all ones
 
 // The flat index of the first NaN or ±∞ in x[begin, end), or end: blocks of 256 tested at once
 // (a loop that vectorises, most are finite), a block that fails searched value by value.

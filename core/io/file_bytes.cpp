@@ -1,6 +1,7 @@
 // POSIX file reading and atomic replacement (write temp, fsync, rename, fsync directory).
 #include "io/file_bytes.h"
 
+#include "platform/saved_files.h"
 #include "text/utf8.h"
 
 #include <fcntl.h>
@@ -142,6 +143,7 @@ Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes
         return io_error(path, "cannot replace with temporary file", err);
     }
     sync_parent_directory(path);
+    platform::file_saved(path);
     return ok_status();
 }
 

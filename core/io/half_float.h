@@ -2,7 +2,7 @@
 // BF16 value, subnormals, ±0, ±inf and NaN payloads included, is representable in F32.
 #pragma once
 
-#include <bit>
+#include "bit_cast.h"
 #include <cstddef>
 #include <cstdint>
 
@@ -16,12 +16,12 @@ inline float f16_to_f32(uint16_t bits) {
     const uint32_t magnitude = static_cast<uint32_t>(bits & 0x7FFFu) << 13;
     const uint32_t exponent = magnitude & exponent_mask;
     const uint32_t rebiased = magnitude + ((127u - 15u) << 23) + (exponent == exponent_mask ? (128u - 16u) << 23 : 0u);
-    const float subnormal = std::bit_cast<float>(rebiased + (1u << 23)) - std::bit_cast<float>((127u - 14u) << 23);
-    const float unsigned_value = exponent == 0 ? subnormal : std::bit_cast<float>(rebiased);
-    return std::bit_cast<float>(std::bit_cast<uint32_t>(unsigned_value) | static_cast<uint32_t>(bits & 0x8000u) << 16);
+    const float subnormal = bit_cast<float>(rebiased + (1u << 23)) - bit_cast<float>((127u - 14u) << 23);
+    const float unsigned_value = exponent == 0 ? subnormal : bit_cast<float>(rebiased);
+    return bit_cast<float>(bit_cast<uint32_t>(unsigned_value) | static_cast<uint32_t>(bits & 0x8000u) << 16);
 }
 
-inline float bf16_to_f32(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
+inline float bf16_to_f32(uint16_t bits) { return bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
 
 // dst[i] = the F16 (BF16) value in bytes src[2i, 2i + 2), little-endian, for i in [0, n); src has
 // any alignment. A long array is split between thread_count() threads (parallel.h).

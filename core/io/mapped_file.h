@@ -1,6 +1,7 @@
-// A whole file mapped read-only into memory (mmap), so a large weights file is paged in as
-// the forward pass reads it instead of being copied. Shared: tensors that view the mapping
-// keep it alive (FloatBuffer::view).
+// A whole file in memory, read-only. On the desktop it is mapped (mmap), so a large weights file is paged in
+// as the forward pass reads it instead of being copied; in the web page, which cannot map files, it is read
+// into memory (core/platform/mapped_file_*.cpp). Shared: tensors that view it keep it alive
+// (FloatBuffer::view).
 #pragma once
 
 #include "result.h"
@@ -20,12 +21,13 @@ public:
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
 
-    std::span<const uint8_t> bytes() const { return {data_, size_}; }
+    std::span<const uint8_t> bytes() const { return bytes_; }
 
 private:
-    MappedFile(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-    const uint8_t* data_;  // nullptr for an empty file (mmap cannot map 0 bytes)
-    size_t size_;
+    struct Storage;  // the platform's hold on the bytes: a mapping, or a copy
+    MappedFile(std::span<const uint8_t> bytes, std::unique_ptr<Storage> storage);
+    std::span<const uint8_t> bytes_;  // empty for an empty file (mmap cannot map 0 bytes)
+    std::unique_ptr<Storage> storage_;
 };
 
 }  // namespace attnlab::io

@@ -2,7 +2,7 @@
 // decoded) and deterministic F32 serialisation.
 #include "io/safetensors.h"
 
-#include <bit>
+#include "bit_cast.h"
 #include <cassert>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -94,7 +94,7 @@ std::vector<uint8_t> serialize_safetensors(const SafetensorsFile& file) {
     append_le(bytes, text.size(), 8);
     bytes.insert(bytes.end(), text.begin(), text.end());
     for (const auto& [name, tensor] : file.tensors)
-        for (const float x : tensor.data) append_le(bytes, std::bit_cast<uint32_t>(x), 4);
+        for (const float x : tensor.data) append_le(bytes, bit_cast<uint32_t>(x), 4);
     return bytes;
 }
 

@@ -4,7 +4,7 @@
 #include "io/half_float.h"
 
 #include <algorithm>
-#include <bit>
+#include "bit_cast.h"
 #include <cassert>
 #include <cstdio>
 #include <limits>
@@ -241,7 +241,7 @@ Tensor decode_tensor(const SafetensorsEntry& entry, std::span<const uint8_t> buf
     switch (entry.dtype) {
         case Dtype::f32:
             for (size_t i = 0; i < n; ++i)
-                t.data[i] = std::bit_cast<float>(static_cast<uint32_t>(load_le(p + 4 * i, 4)));
+                t.data[i] = bit_cast<float>(static_cast<uint32_t>(load_le(p + 4 * i, 4)));
             break;
         case Dtype::f16: f16_array_to_f32(p, t.data.data(), n); break;
         case Dtype::bf16: bf16_array_to_f32(p, t.data.data(), n); break;

@@ -1,7 +1,7 @@
 // keep_freed_memory_for_reuse: a freed trace-sized block stays in the process's heap, so the next run writes
 // into pages it already has instead of faulting fresh ones in. (It was once compiled to nothing: its glibc test
 // came before any libc header, and every re-run of the pass page-faulted its whole trace again.)
-#include "memory_reuse.h"
+#include "platform/memory.h"
 
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,7 @@
 #include <malloc.h>
 
 TEST_CASE("a freed 64 MB block comes from the heap and stays there", "[memory]") {
-    attnlab::keep_freed_memory_for_reuse();
+    attnlab::platform::keep_freed_memory_for_reuse();
     // glibc's default would map it on its own and unmap it on free, and so would any mmap threshold: their largest is
     // 32 MB, and the logits of a 49K vocabulary over 256 tokens are 50 MB.
     constexpr size_t kBlock = size_t{64} << 20;
@@ -28,7 +28,7 @@ TEST_CASE("a freed 64 MB block comes from the heap and stays there", "[memory]")
 }
 
 TEST_CASE("a freed 768 MB block stays in the heap too: a large model's trace is freed at once", "[memory]") {
-    attnlab::keep_freed_memory_for_reuse();
+    attnlab::platform::keep_freed_memory_for_reuse();
     constexpr size_t kBlock = size_t{768} << 20;  // past glibc's default trim threshold and the old 512 MB one
     void* block = std::malloc(kBlock);            // never written, so never resident
     REQUIRE(block != nullptr);

@@ -1,6 +1,7 @@
 // Compiles and links a vertex + fragment shader pair read from disk.
 #include "gl/shader_program.h"
 
+#include "gl/gl_platform.h"
 #include "io/file_bytes.h"
 
 namespace attnlab::gui {
@@ -10,7 +11,7 @@ namespace {
 Result<GLuint> compile(GLenum kind, const std::string& path) {
     auto bytes = io::read_file_bytes(path);
     if (!bytes) return bytes.error();
-    const std::string source(bytes->begin(), bytes->end());
+    const std::string source = shader_source_for_this_gl(std::string(bytes->begin(), bytes->end()));
     const char* text = source.c_str();
     GLuint shader = glCreateShader(kind);
     glShaderSource(shader, 1, &text, nullptr);

@@ -1,6 +1,7 @@
 // ImDrawData -> vertex and index buffers -> one draw per command, clipped by a scissor rectangle.
 #include "gl/ui_renderer.h"
 
+#include "gl/gl_platform.h"
 #include "gl/shader_program.h"
 
 #include <cstddef>
@@ -126,9 +127,8 @@ void UiRenderer::render(const ImDrawData& data, const std::function<bool(ImTextu
                     glEnable(GL_BLEND);
             }
             glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<intptr_t>(cmd.GetTexID())));
-            glDrawElementsBaseVertex(GL_TRIANGLES, static_cast<GLsizei>(cmd.ElemCount), index_type,
-                                     reinterpret_cast<void*>(cmd.IdxOffset * sizeof(ImDrawIdx)),
-                                     static_cast<GLint>(cmd.VtxOffset));
+            draw_imgui_elements(static_cast<GLsizei>(cmd.ElemCount), index_type, cmd.IdxOffset * sizeof(ImDrawIdx),
+                                static_cast<GLint>(cmd.VtxOffset));
         }
     }
     glBindVertexArray(0);

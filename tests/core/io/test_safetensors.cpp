@@ -2,7 +2,7 @@
 // bit-exact round trips, hand-built files, a table of malformed headers, every truncation.
 #include <unistd.h>
 
-#include <bit>
+#include "bit_cast.h"
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -100,7 +100,7 @@ SafetensorsFile sample_file() {
     file.tensors["specials"] =
         make_tensor({8}, {std::numeric_limits<float>::denorm_min(), -1e-40f, std::numeric_limits<float>::infinity(),
                           -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
-                          std::bit_cast<float>(0xFFC12345u), std::bit_cast<float>(0x7F800001u), 0.0f});
+                          attnlab::bit_cast<float>(0xFFC12345u), attnlab::bit_cast<float>(0x7F800001u), 0.0f});
     file.tensors["encoder.layers.0.weight"] = make_tensor({2, 3}, {1.5f, -2.25f, 3.0e38f, 1e-7f, 0.1f, -7.0f});
     file.tensors["cube"] = make_tensor({2, 1, 2}, {1.0f, 2.0f, 3.0f, 4.0f});
     file.tensors["empty"] = make_tensor({0, 3}, {});
@@ -170,7 +170,7 @@ TEST_CASE("F16 and BF16 arrays split between threads widen every encoding bit fo
     auto f16_bits = [](uint16_t h) {  // ±inf and NaN with the payload in the top mantissa bits, else exact
         const uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
         if ((h & 0x7C00) == 0x7C00) return sign | 0x7F800000u | static_cast<uint32_t>(h & 0x3FF) << 13;
-        return std::bit_cast<uint32_t>(static_cast<float>(f16_reference(h)));
+        return attnlab::bit_cast<uint32_t>(static_cast<float>(f16_reference(h)));
     };
     // Known patterns: 1, the smallest and largest subnormals, -0, the largest finite, ±inf,
     // a quiet and a signalling NaN.
@@ -192,8 +192,8 @@ TEST_CASE("F16 and BF16 arrays split between threads widen every encoding bit fo
         bf16_array_to_f32(bytes.data() + 1, bf16.data(), n);
         size_t f16_wrong = 0, bf16_wrong = 0;
         for (size_t i = 0; i < n; ++i) {
-            f16_wrong += std::bit_cast<uint32_t>(f16[i]) != f16_bits(encoding(i));
-            bf16_wrong += std::bit_cast<uint32_t>(bf16[i]) != static_cast<uint32_t>(encoding(i)) << 16;
+            f16_wrong += attnlab::bit_cast<uint32_t>(f16[i]) != f16_bits(encoding(i));
+            bf16_wrong += attnlab::bit_cast<uint32_t>(bf16[i]) != static_cast<uint32_t>(encoding(i)) << 16;
         }
         CHECK(f16_wrong == 0);
         CHECK(bf16_wrong == 0);
@@ -257,7 +257,7 @@ TEST_CASE("write then read round-trips tensors and metadata bit-exactly") {
     const Result<SafetensorsFile> read = read_safetensors(path);
     REQUIRE(read.ok());
     CHECK(same_bits(*read, original));
-    CHECK(std::bit_cast<uint32_t>(read->tensors.at("specials").data[5]) == 0xFFC12345u);
+    CHECK(attnlab::bit_cast<uint32_t>(read->tensors.at("specials").data[5]) == 0xFFC12345u);
     CHECK(dir.entries() == std::set<std::string>{"model.safetensors"});
 }
 

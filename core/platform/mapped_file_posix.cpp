@@ -13,6 +13,20 @@
 
 namespace attnlab::io {
 
+struct MappedFile::Storage {
+    Storage(void* mapping, size_t size) : mapping(mapping), size(size) {}
+    Storage(const Storage&) = delete;  // one owner unmaps, once
+    Storage& operator=(const Storage&) = delete;
+    ~Storage() { ::munmap(mapping, size); }
+    void* mapping;
+    size_t size;
+};
+
+MappedFile::MappedFile(std::span<const uint8_t> bytes, std::unique_ptr<Storage> storage)
+    : bytes_(bytes), storage_(std::move(storage)) {}
+
+MappedFile::~MappedFile() = default;
+
 Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path) {
     const auto fail = [&](const std::string& what, int err) {
         return Error{display_path(path) + ": " + what + " (" + std::generic_category().message(err) + ")"};
@@ -47,11 +61,9 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& pa
         }
     }
     ::close(fd);  // the mapping stays valid without the descriptor
-    return std::shared_ptr<const MappedFile>(new MappedFile(static_cast<const uint8_t*>(data), size));
-}
-
-MappedFile::~MappedFile() {
-    if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+    auto storage = data ? std::make_unique<Storage>(data, size) : nullptr;
+    return std::shared_ptr<const MappedFile>(
+        new MappedFile({static_cast<const uint8_t*>(data), size}, std::move(storage)));
 }
 
 }  // namespace attnlab::io
