@@ -16,3 +16,9 @@ shot() {  # shot NAME WxH FLAGS...
 shot default-1920x1080 1920x1080 --view attention
 shot tour-multi-head-1280x720 1280x720 --classroom --tour 3
 shot tour-masks-ko-1024x768 1024x768 --classroom --korean --tour 9
+# The page, in headless Chromium (tests/web/probe_page.mjs), when the web build is there.
+site="$root/build-web/site"
+if [ -f "$site/attnlab.wasm" ]; then
+  node "$root/tests/web/probe_page.mjs" "$site" "$out/web-attention-1280x720.png" "?view=attention" 1280x720
+  echo "$out/web-attention-1280x720.png"
+fi
