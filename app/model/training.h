@@ -12,11 +12,14 @@ namespace attnlab::gui {
 
 class Training {
 public:
+    explicit Training(WorkMode mode = WorkMode::own_thread) : worker_(mode) {}
     // Starts a run and has the session adopt its step-0 model with the task's first example.
     Status start(Session& session, const TrainJob& job);
     void pause() { worker_.pause(); }
     void resume() { worker_.resume(); }
     void stop() { worker_.stop(); }
+    // Once per frame, between frames (WorkMode::between_frames): advances the run for about `budget`.
+    void pump(std::chrono::milliseconds budget) { worker_.pump(budget); }
 
     // Once per frame: picks up the worker's progress and, while the session shows this run,
     // swaps in its newest snapshot (or step 0 when comparing). Returns whether anything changed.

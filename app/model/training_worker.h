@@ -1,108 +1,42 @@
-// TrainingWorker: runs a Trainer on its own thread and publishes, under a mutex, its progress
-// (loss curve, held-out scores, steps/s, gradient norms by layer and attention entropies by head) and
-// immutable weight snapshots for the UI to pick up.
-// The thread never touches ImGui, GL or the Session: the app polls it once per frame.
+// TrainingWorker: drives a TrainingRun and hands the app copies of what it publishes (progress,
+// weight snapshots, the step-0 model). In WorkMode::own_thread the run goes on a thread of its own,
+// started by start(); in WorkMode::between_frames (the web page, which has no threads) it does
+// nothing until the app calls pump(budget) once a frame. Pause, resume, stop and the getters are
+// the same in both modes. The worker never touches ImGui, GL or the Session: the app polls it.
 #pragma once
 
-#include "model.h"
 #include "result.h"
-#include "train/tasks.h"
-#include "train/trainer.h"
+#include "train_progress.h"
+#include "training_run.h"
+#include "work_mode.h"
 
-#include <condition_variable>
-#include <cstdint>
+#include <chrono>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 namespace attnlab::gui {
 
-// What to train and how the worker reports on it.
-struct TrainJob {
-    TrainSettings settings;
-    int eval_every = 0;              // steps between held-out evaluations; 0: about 25 over the run
-    size_t eval_examples = 200;      // held-out pairs per live evaluation (0: all); decoding is cut
-                                     // at twice the longest reference (heldout_decode_cap)
-    size_t eval_chunk = 10;          // pairs decoded between two looks at stop()
-    bool final_full_eval = true;     // score the finished model on the whole held-out split
-    double snapshot_seconds = 0.25;  // at most this long between weight snapshots while running
-    int probe_every = 0;             // steps between records of the gradient norms and head entropies
-                                     // (ProbeRecord); 0: about kAutoProbePoints over the run
-    static constexpr int kAutoProbePoints = 200;
-};
-
-enum class TrainState { idle, running, paused, finished, stopped, failed };
-const char* to_string(TrainState s);  // "idle", "running", ...
-
-// The training loss as the mean of `stride` consecutive steps per point. The stride doubles
-// (pairs of points merge) whenever the curve would pass kMaxPoints, so memory stays bounded.
-class LossCurve {
-public:
-    static constexpr size_t kMaxPoints = 1024;
-    void add(float loss);
-    size_t size() const { return means_.size(); }
-    int stride() const { return stride_; }
-    float mean(size_t i) const { return means_[i]; }
-    // The step at the middle of point i (steps count from 1).
-    float step_at(size_t i) const { return (static_cast<float>(i) + 0.5f) * static_cast<float>(stride_) + 0.5f; }
-
-private:
-    std::vector<float> means_;
-    int stride_ = 1;
-    double pending_sum_ = 0.0;
-    int pending_n_ = 0;
-};
-
-struct HeldoutPoint {
-    int step = 0;
-    EvalScores scores;
-    bool full = false;  // the whole held-out split (the final evaluation), not the live sample
-};
-
-struct TrainProgress {
-    uint64_t version = 0;  // bumps with every publication
-    uint64_t run = 0;      // which start() this belongs to (0: none yet)
-    TrainState state = TrainState::idle;
-    bool evaluating = false;  // a held-out evaluation is under way
-    TrainJob job;
-    int step = 0, total = 0;
-    double steps_per_second = 0.0;  // training steps only, recent average
-    double eta_seconds = 0.0;       // the remaining steps and evaluations at the recent pace
-    double elapsed_seconds = 0.0;
-    StepReport last;  // the latest step's batch loss, accuracy, learning rate, |g|
-    LossCurve train_loss;
-    std::vector<HeldoutPoint> heldout;
-    // Each layer's gradient norm and each head's attention entropy on probe_example, every
-    // probes.every() steps from step 0 (entropies only there), and at the last step.
-    ProbeRecord probes;
-    TextPair probe_example;
-    int snapshot_step = 0;         // the step of the latest snapshot
-    uint64_t snapshot_serial = 0;  // bumps with every snapshot
-    std::string error;             // why the run failed (state == failed)
-};
-
-// A weight snapshot: immutable tensors shared with the trainer at `step`.
-struct WeightSnapshot {
-    int step = 0;
-    uint64_t serial = 0;
-    std::shared_ptr<const Weights> weights;
-};
-
 class TrainingWorker {
 public:
-    TrainingWorker() = default;
+    explicit TrainingWorker(WorkMode mode = WorkMode::own_thread) : mode_(mode) {}
     ~TrainingWorker();  // stops and joins
     TrainingWorker(const TrainingWorker&) = delete;
     TrainingWorker& operator=(const TrainingWorker&) = delete;
 
+    WorkMode mode() const { return mode_; }
     // Ends any current run, builds the trainer (bad settings are an error here, never an
-    // exception) and starts the thread. The step-0 model is available at once (initial()).
+    // exception) and starts the run: on its thread, or at the next pump(). The step-0 model is
+    // available at once (initial()).
     Status start(const TrainJob& job);
     void pause();  // after the current step or evaluation
     void resume();
-    void stop();          // asks the thread to end and joins it; the last snapshot stays
-    bool active() const;  // a thread is running or paused
+    void stop();          // asks the run to end and waits for it; the last snapshot stays
+    bool active() const;  // a run is running or paused
+
+    // Between frames: advances the run by whole units (a step, an evaluation chunk, a probe) until
+    // `budget` is spent, at least one unit unless it is paused or done. Does nothing in own_thread mode.
+    void pump(std::chrono::milliseconds budget);
 
     // Copies the progress into `out` when it changed since `out.version`; returns whether it did.
     bool poll(TrainProgress& out) const;
@@ -114,22 +48,14 @@ public:
     std::shared_ptr<const Model> latest_model() const;
 
 private:
-    void run(std::unique_ptr<Trainer> trainer);
-    // Returns false when a stop cut it short (then it records no scores).
-    bool evaluate(const Trainer& trainer, size_t max_examples, size_t chunk, bool full);
-    void publish_snapshot(const Trainer& trainer);
-    // Adds a point to the probe record: `grad_norms` (empty at step 0) and the current entropies.
-    void record_probe(const Trainer& trainer, const std::vector<float>& grad_norms);
-    void join();
+    void run_on_thread(TrainingRun& run);  // advance() until done, waiting while paused
 
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    TrainProgress progress_;
-    WeightSnapshot snapshot_;
-    std::shared_ptr<const Model> initial_;
+    const WorkMode mode_;
+    TrainBoard board_;
+    std::shared_ptr<const Model> initial_;  // these two under board_.mutex
     std::vector<TextPair> examples_;
-    bool pause_requested_ = false, stop_requested_ = false;
-    std::thread thread_;
+    std::thread thread_;                  // own_thread: the thread that owns the run
+    std::unique_ptr<TrainingRun> pumped_;  // between_frames: the run pump() advances
 };
 
 }  // namespace attnlab::gui
