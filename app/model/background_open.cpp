@@ -1,4 +1,4 @@
-// The worker behind BackgroundOpen: Session::from_file on its own thread.
+// The work behind BackgroundOpen: Session::from_file, on its own thread or in the next pump().
 #include "background_open.h"
 
 #include <algorithm>
@@ -26,13 +26,27 @@ bool BackgroundOpen::start(const std::string& path, const Session& current) {
     progress_.total.store(0);
     path_ = path;
     started_ = std::chrono::steady_clock::now();
-    worker_ = std::thread([this, path, src = current.src_text(), tgt = current.tgt_text(),
-                           ids = current.typed_ids_text(), first = current.stepper().next_version() + kVersionGap] {
-        const ListenToProgress listening(progress_);
-        result_.emplace(Session::from_file(path, src, tgt, first, ids));
-        finished_.store(true);
-    });
+    started_open_ = true;
+    OpenRequest request{path, current.src_text(), current.tgt_text(), current.typed_ids_text(),
+                        current.stepper().next_version() + kVersionGap};
+    if (mode_ == WorkMode::between_frames)
+        pending_ = std::move(request);
+    else
+        worker_ = std::thread([this, r = std::move(request)] { open_now(r); });
     return true;
+}
+
+void BackgroundOpen::open_now(const OpenRequest& r) {
+    const ListenToProgress listening(progress_);
+    result_.emplace(Session::from_file(r.path, r.src, r.tgt, r.first_version, r.ids));
+    finished_.store(true);
+}
+
+void BackgroundOpen::pump(std::chrono::milliseconds) {
+    if (!pending_) return;
+    const OpenRequest request = std::move(*pending_);
+    pending_.reset();
+    open_now(request);
 }
 
 double BackgroundOpen::seconds() const {
@@ -46,8 +60,9 @@ std::optional<BackgroundOpen::TraceProgress> BackgroundOpen::trace_progress() co
 }
 
 std::optional<Result<Session>> BackgroundOpen::take() {
-    if (!worker_.joinable() || !finished_.load()) return std::nullopt;
-    worker_.join();
+    if (!started_open_ || !finished_.load()) return std::nullopt;
+    if (worker_.joinable()) worker_.join();
+    started_open_ = false;
     std::optional<Result<Session>> out = std::move(result_);
     result_.reset();
     return out;

@@ -1,13 +1,17 @@
 // Opening a model file on a worker thread. Reading GPT-2 small and running its trace over a long
 // sentence take seconds; the window keeps drawing meanwhile and says what it is waiting for. The
 // finished session (or why there is none) is taken on the window's thread, which swaps it in.
+// In WorkMode::between_frames (the web page, no threads; the file is in memory already) the open
+// runs whole in the next pump() instead, on the window's thread: the same work, the same result.
 #pragma once
 
 #include "progress.h"
 #include "session.h"
+#include "work_mode.h"
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <thread>
@@ -16,7 +20,7 @@ namespace attnlab::gui {
 
 class BackgroundOpen {
 public:
-    BackgroundOpen() = default;
+    explicit BackgroundOpen(WorkMode mode = WorkMode::own_thread) : mode_(mode) {}
     BackgroundOpen(const BackgroundOpen&) = delete;
     BackgroundOpen& operator=(const BackgroundOpen&) = delete;
     ~BackgroundOpen();  // waits for a running open: the worker owns nothing the window frees
@@ -25,7 +29,10 @@ public:
     // and its trace versions start far past current's, which may keep changing meanwhile. False while another
     // open is running.
     bool start(const std::string& path, const Session& current);
-    bool running() const { return worker_.joinable() && !finished_.load(); }
+    // Between frames: runs a started open to its end (the budget cannot cut one short). Does nothing in
+    // own_thread mode or when no open waits.
+    void pump(std::chrono::milliseconds budget);
+    bool running() const { return started_open_ && !finished_.load(); }
     const std::string& path() const { return path_; }  // the file being (or last) opened
     double seconds() const;                            // since start
     // How far the first trace has come: steps computed and of how many, once the worker has started
@@ -39,6 +46,13 @@ public:
     std::optional<Result<Session>> take();
 
 private:
+    // What an open needs of the session it replaces, copied when it starts.
+    struct OpenRequest {
+        std::string path, src, tgt, ids;
+        uint64_t first_version = 0;
+    };
+    void open_now(const OpenRequest& request);  // the work, on the worker thread or in pump()
+
     // The worker's progress listener: what the stepper reports on the worker, for the window's thread to read.
     struct SharedProgress : ProgressListener {
         std::atomic<size_t> done{0}, total{0};
@@ -48,7 +62,10 @@ private:
         }
     };
 
-    std::thread worker_;
+    const WorkMode mode_;
+    std::thread worker_;                  // own_thread: the open under way
+    std::optional<OpenRequest> pending_;  // between_frames: the open the next pump() runs
+    bool started_open_ = false;           // an open was started and its result not yet taken
     SharedProgress progress_;
     std::atomic<bool> finished_{false};
     std::optional<Result<Session>> result_;  // written by the worker before finished_, read after it

@@ -117,3 +117,40 @@ TEST_CASE("a GPT-2 session's prompt is the prompt of the GPT-2 folder it opens n
     CHECK(opened->target().labels == current->target().labels);
     CHECK(opened->target().labels.size() == tokens);
 }
+
+TEST_CASE("between frames, an open waits for the next pump and gives the threaded open's session",
+          "[background_open][between_frames]") {
+    const Session current = current_session();
+    BackgroundOpen threaded;
+    REQUIRE(threaded.start(kModel, current));
+    const auto on_thread = wait_for(threaded);
+    REQUIRE(on_thread);
+
+    BackgroundOpen framed(WorkMode::between_frames);
+    REQUIRE(framed.start(kModel, current));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(framed.running());  // nothing happens until a pump
+    CHECK_FALSE(framed.take());
+    CHECK_FALSE(framed.trace_progress());
+    CHECK_FALSE(framed.start(kModel, current));  // one open at a time, as on a thread
+    framed.pump(std::chrono::milliseconds(12));
+    CHECK_FALSE(framed.running());
+    auto opened = framed.take();
+    REQUIRE(opened);
+    REQUIRE(*opened);
+    CHECK_FALSE(framed.take());  // taken once
+    const auto trace = framed.trace_progress();
+    REQUIRE(trace);
+    CHECK(trace->total == (*opened)->stepper().size());
+    CHECK(trace->done == trace->total);
+    CHECK((*opened)->src_text() == on_thread->src_text());
+    CHECK((*opened)->source().labels == on_thread->source().labels);
+    CHECK((*opened)->stepper().output("logits")->data == on_thread->stepper().output("logits")->data);
+    CHECK((*opened)->stepper().run_facts("logits")->version == on_thread->stepper().run_facts("logits")->version);
+
+    REQUIRE(framed.start(ATTNLAB_SOURCE_DIR "/README.md", current));  // and a failure comes back as on a thread
+    framed.pump(std::chrono::milliseconds(12));
+    const auto failed = framed.take();
+    REQUIRE(failed);
+    CHECK_FALSE(*failed);
+}
