@@ -11,7 +11,7 @@ Result<LossAndGradients> loss_and_gradients_parallel(const ModelConfig& config, 
                                                      const std::vector<TokenPair>& pairs, const TrainOptions& options,
                                                      int n_threads) {
     const int n_parts = std::clamp(n_threads, 1, std::max(1, static_cast<int>(pairs.size())));
-    if (n_parts == 1) return loss_and_gradients(config, weights, make_batch(pairs, config), options);
+    if (n_parts == 1) return loss_and_gradients(config, weights, make_batch(pairs, config), options);  // no thread
 
     std::vector<std::optional<Result<LossAndGradients>>> parts(static_cast<size_t>(n_parts));
     auto run_part = [&](int i) {

@@ -2,6 +2,8 @@
 // loss and gradients are computed on its own thread, and the results are merged as if the
 // whole batch had been one (weighted by each part's token count). Deterministic: the split and
 // the merge order are fixed, and part i's dropout seed is derived from options.dropout_seed and i.
+// n_threads ≤ 1 (or a single pair): the whole batch on the calling thread, and no std::thread is
+// started, so that a platform without threads (the web page) trains with threads = 1.
 #pragma once
 
 #include "train/transformer_grad.h"
