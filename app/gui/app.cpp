@@ -88,8 +88,13 @@ constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_N
 
 }  // namespace
 
-App::App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths)
-    : session_(std::move(session)), view_(std::move(view)), heatmaps_(std::move(heatmaps)), paths_(std::move(paths)) {
+App::App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths, WorkMode work)
+    : session_(std::move(session)),
+      view_(std::move(view)),
+      heatmaps_(std::move(heatmaps)),
+      paths_(std::move(paths)),
+      training_(work),
+      opener_(work) {
     if (auto st = tour_.load(paths_.assets); !st) status = st.error().message;
 }
 
@@ -558,6 +563,10 @@ FrameRequests App::frame(float dt) {
     // Square corners throughout, as ImGui's frames and buttons already are: under software rendering each
     // rounded corner costs a dozen more anti-aliased triangles (the tabs alone had 220).
     ImGui::GetStyle().WindowRounding = ImGui::GetStyle().TabRounding = ImGui::GetStyle().ScrollbarRounding = 0.0f;
+    // Between frames (the web page) the run and an open advance here, about 12 ms a frame; with threads, nothing.
+    constexpr std::chrono::milliseconds kFrameWorkBudget{12};
+    opener_.pump(kFrameWorkBudget);
+    training_.pump(kFrameWorkBudget);
     training_.sync(session_);       // the newest snapshot, before any view reads the trace
     opener_.poll(session_, view_);  // the file dialog's choice, before the caches are checked
     forget_old_model();

@@ -38,7 +38,9 @@ struct FrameRequests {
 
 class App {
 public:
-    App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths);
+    // `work`: where training and opening run, on threads of their own or between frames (the web page).
+    App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths,
+        WorkMode work = WorkMode::own_thread);
 
     // Builds the UI for one frame. `dt` is the seconds since the last frame.
     FrameRequests frame(float dt);

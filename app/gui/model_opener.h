@@ -20,6 +20,7 @@ namespace attnlab::gui {
 
 class ModelOpener {
 public:
+    explicit ModelOpener(WorkMode mode = WorkMode::own_thread) : background_(mode) {}
     // Starts opening `path` for the session (poll() swaps it in). On failure the notice explains it (where the
     // user is looking, not the Output view). An open asked for while one runs waits for it to finish.
     void open(const Session& session, const std::string& path);
@@ -30,6 +31,8 @@ public:
     // Once a frame: swaps in a finished open (or explains its failure), starts one the dialog chose or that
     // waited, or notes why nothing was chosen.
     void poll(Session& session, ViewState& view);
+    // Once a frame, before poll(): between frames (WorkMode::between_frames) runs an open that waits.
+    void pump(std::chrono::milliseconds budget) { background_.pump(budget); }
     bool browsing() const { return dialog_.pending(); }
 
     const std::optional<OpenProblem>& problem() const { return problem_; }
