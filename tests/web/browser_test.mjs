@@ -8,9 +8,10 @@
 // console said no error, the page shows no problem (attnlabPage.problems) and its screenshot, written to
 // OUT_DIR/NAME.png, is the page's size with at least 50 colours. The pages:
 //   default-WxH-LANG      the first view, at 1024x768 and 1920x1080, English and Korean (?korean)
-//   tour-NN-WxH-LANG      every chapter of assets/tour/tour.json (?tour=N): English at 1024x768, Korean at 1920x1080
-//   steps-before, -after  the first view before and after three presses of → (a step forward each): the pictures
-//                         must differ by more than the frames of an unstepped page differ from each other
+//   tour-NN-WxH-LANG      every chapter of assets/tour/tour.json (?tour=N), at both sizes, English and Korean
+//   steps-before, -after  the first view before and after three presses of → (a step forward each), the canvas
+//                         focused by a click: the pictures must differ by more than unstepped frames
+//                         (steps-idle, before the click, and steps-before) differ from each other
 // One line per picture, then a summary; exit code 0 only when every check passed.
 import fs from "node:fs";
 import os from "node:os";
@@ -156,6 +157,15 @@ async function pressKey(opened, key, keyCode) {
   await waitForFrames(opened, frames + 2);
 }
 
+// A left click at (X, Y), which focuses the canvas (index.html does on mousedown) so the keys reach the app.
+async function clickToFocus(opened, x, y) {
+  for (const type of ["mouseMoved", "mousePressed", "mouseReleased"])
+    await opened.page.send("Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
+  const { result } = await opened.page.send("Runtime.evaluate", {
+    expression: "document.activeElement === Module.canvas", returnByValue: true });
+  if (!result.value) opened.errors.push("the canvas did not take the focus when clicked");
+}
+
 // The first view, stepped forward three times with →: the picture must change by more than it does unstepped.
 async function checkSteps(ctx) {
   const started = Date.now();
@@ -164,10 +174,9 @@ async function checkSteps(ctx) {
   try {
     let state = await waitForFrames(opened, FRAMES_BEFORE_SHOT);
     const idle = checkPicture(ctx.outDir, "steps-idle", await screenshot(opened.page), SMALL);
-    state = await waitForFrames(opened, state.frames + 3);
+    await clickToFocus(opened, SMALL.width - 8, 10);  // the menu bar's empty right end: no widget there
+    state = await waitForFrames(opened, (await pageState(opened.page)).frames + 3);
     const before = checkPicture(ctx.outDir, "steps-before", await screenshot(opened.page), SMALL);
-    // Focus the canvas as a click would (index.html focuses it on mousedown) without clicking a widget.
-    await opened.page.send("Runtime.evaluate", { expression: "Module.canvas.focus()" });
     for (let i = 0; i < 3; i++) await pressKey(opened, "ArrowRight", 39);
     state = await pageState(opened.page);
     await waitForFrames(opened, state.frames + 3);
@@ -213,8 +222,10 @@ async function main() {
     }
     for (let n = 1; n <= chapters; n++) {
       const nn = String(n).padStart(2, "0");
-      await checkPage(ctx, `tour-${nn}-${sizeName(SMALL)}-en`, `?tour=${n}`, SMALL);
-      await checkPage(ctx, `tour-${nn}-${sizeName(LARGE)}-ko`, `?tour=${n}&korean`, LARGE);
+      for (const size of [SMALL, LARGE]) {
+        await checkPage(ctx, `tour-${nn}-${sizeName(size)}-en`, `?tour=${n}`, size);
+        await checkPage(ctx, `tour-${nn}-${sizeName(size)}-ko`, `?tour=${n}&korean`, size);
+      }
     }
     await checkSteps(ctx);
   } finally {
