@@ -482,14 +482,31 @@ void pack_out_in(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out
 enum class Stored { in_out, out_in };  // W (K, n) or W (n, K)
 
 #if defined(__wasm_simd128__)
-// The smallest |v| ≠ 0 of v (rows, cols), rows ld apart; +∞ if there is none.
+// The smallest |v| ≠ 0 of v (rows, cols), rows ld apart; +∞ if there is none. On the bits: |v|'s bits − 1, unsigned,
+// order the magnitudes with 0 last (a NaN only after +∞), four at a time.
 float smallest_nonzero_magnitude(const float* v, int64_t rows, int64_t cols, int64_t ld) {
-    float smallest = std::numeric_limits<float>::infinity();
-    for (int64_t r = 0; r < rows; ++r)
-        for (int64_t c = 0; c < cols; ++c) {
-            const float a = std::abs(v[r * ld + c]);
-            smallest = a != 0.0f && a < smallest ? a : smallest;
+    constexpr uint32_t kMagnitude = 0x7FFFFFFFu;
+    v128_t least4 = wasm_u32x4_splat(0xFFFFFFFFu);
+    uint32_t least = 0xFFFFFFFFu;
+    for (int64_t r = 0; r < rows; ++r) {
+        const float* row = v + r * ld;
+        int64_t c = 0;
+        for (; c + 4 <= cols; c += 4) {
+            const v128_t magnitude = wasm_v128_and(wasm_v128_load(row + c), wasm_u32x4_splat(kMagnitude));
+            least4 = wasm_u32x4_min(least4, wasm_i32x4_sub(magnitude, wasm_u32x4_splat(1)));
         }
+        for (; c < cols; ++c) {
+            uint32_t bits;
+            std::memcpy(&bits, row + c, sizeof bits);
+            least = std::min(least, (bits & kMagnitude) - 1u);
+        }
+    }
+    least = std::min({least, wasm_u32x4_extract_lane(least4, 0), wasm_u32x4_extract_lane(least4, 1),
+                      wasm_u32x4_extract_lane(least4, 2), wasm_u32x4_extract_lane(least4, 3)});
+    if (least == 0xFFFFFFFFu) return std::numeric_limits<float>::infinity();
+    const uint32_t bits = least + 1u;
+    float smallest;
+    std::memcpy(&smallest, &bits, sizeof smallest);
     return smallest;
 }
 
