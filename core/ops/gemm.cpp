@@ -27,18 +27,21 @@ constexpr float kFloatMax = std::numeric_limits<float>::max();
 
 #if defined(__EMSCRIPTEN__)
 // x·y + z rounded once to float, the IEEE fma. Emscripten's std::fma (musl's fmaf) adds in double and rounds that to
-// float, which is two roundings where the float is subnormal. Here the exact product plus z is rounded to double and,
-// when inexact, moved to the neighbour with an odd last bit: then the one rounding to float is the exact sum's (the
-// double keeps at least 2 bits beyond the float's).
+// float, which is two roundings where the float is subnormal. The product is exact in double, and its sum with z
+// rounded to double rounds to the right float unless that double lies exactly halfway between two floats (its low
+// 29 bits 0x10000000, or anywhere below 2^-126, where the floats are sparser): then the sum's error decides, and the
+// double is moved to its neighbour with an odd last bit, toward the exact sum, before the one rounding to float.
 float fma_once(float x, float y, float z) {
-    const double product = double(x) * double(y);  // exact: 48 bits
+    const double product = double(x) * double(y);
     double sum = product + double(z);
-    const double z_part = sum - product;  // the sum's error, exactly (Knuth's two-sum)
-    const double error = (product - (sum - z_part)) + (double(z) - z_part);
     uint64_t bits;
     std::memcpy(&bits, &sum, sizeof bits);
-    if (std::isfinite(sum) && error != 0.0 && (bits & 1) == 0) {  // (an ∞ is no rounding)
-        bits += (error > 0.0) == (sum > 0.0) ? 1 : -1;  // one step toward the exact sum
+    if (((bits & 0x1FFFFFFFu) != 0x10000000u && std::abs(sum) >= 0x1p-126) || !std::isfinite(sum))
+        return static_cast<float>(sum);
+    const double z_part = sum - product;  // the sum's error, exactly (Knuth's two-sum)
+    const double error = (product - (sum - z_part)) + (double(z) - z_part);
+    if (error != 0.0 && (bits & 1) == 0) {
+        bits += (error > 0.0) == (sum > 0.0) ? 1 : -1;
         std::memcpy(&sum, &bits, sizeof sum);
     }
     return static_cast<float>(sum);
