@@ -1,13 +1,14 @@
 // The frame: menu, fixed layout, keys, playback.
 #include "app.h"
 
-#include "heap_trim.h"
+#include "glfw_extras.h"
 #include "io/trace_file.h"
 #include "panels/changes_bar.h"
 #include "panels/panel_context.h"
 #include "panels/stepper_timeline.h"
 #include "panels/tour_panel.h"
 #include "panels/tour_target.h"
+#include "platform/memory.h"
 #include "predict_mode.h"
 
 #include <GLFW/glfw3.h>  // key codes: ImGui 1.86 indexes keys by the backend's codes
@@ -101,9 +102,8 @@ App::App(Session session, ViewState view, HeatmapRenderer heatmaps, Paths paths,
 UiScaleInputs window_scale_inputs(float content_scale, const Settings& settings) {
     GLFWwindow* window = glfwGetCurrentContext();
     UiScaleInputs in;
-    float unused = 0.0f;
     in.content_scale = content_scale;
-    if (in.content_scale <= 0.0f && window) glfwGetWindowContentScale(window, &in.content_scale, &unused);
+    if (in.content_scale <= 0.0f && window) in.content_scale = window_content_scale(window);
     if (window) glfwGetFramebufferSize(window, &in.width, &in.height);
     in.font_scale = settings.font_scale;
     in.large_type = settings.presentation || settings.classroom;
@@ -550,7 +550,7 @@ void App::end_frame() {
         status = line;
     }
     if (!trim_heap_after_render_) return;
-    return_free_heap_pages();
+    platform::return_free_heap_pages();
     trim_heap_after_render_ = false;
 }
 

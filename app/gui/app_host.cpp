@@ -8,6 +8,7 @@
 #include "io/file_bytes.h"
 #include "key_taps.h"
 #include "model_opener.h"
+#include "platform/threads.h"
 #include "screenshot.h"
 #include "startup_frame.h"
 
@@ -211,7 +212,9 @@ std::unique_ptr<AppHost> AppHost::create(GLFWwindow* window, std::vector<std::st
         fail(session.error().message, 1);
         return nullptr;
     }
-    host->app_.emplace(std::move(*session), std::move(view), std::move(*heatmaps), paths);
+    // Training and opening a model on their own threads, or between frames where there are none (the page).
+    const WorkMode work = platform::has_threads() ? WorkMode::own_thread : WorkMode::between_frames;
+    host->app_.emplace(std::move(*session), std::move(view), std::move(*heatmaps), paths, work);
     App& app = *host->app_;
     if (problem) app.show_open_problem(std::move(*problem));  // where the user looks, as a failed drop would be
     host->started_ = start_from_flags(app, host->font_texture_, o, headless);

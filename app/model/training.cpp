@@ -2,9 +2,9 @@
 #include "training.h"
 
 #include "io/model_file.h"
+#include "platform/threads.h"
 
 #include <algorithm>
-#include <thread>
 
 namespace attnlab::gui {
 
@@ -22,7 +22,7 @@ TrainJob train_job(const TrainForm& form) {
     s.steps = form.steps;
     s.seed = static_cast<uint64_t>(std::max(form.seed, 0));
     s.batch_size = form.batch_size;
-    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    const int cores = platform::hardware_threads();  // 1 in the page: no thread is started
     s.threads = form.threads > 0 ? form.threads : std::max(1, cores - 1);
     job.eval_every = std::max(form.eval_every, 0);
     return job;

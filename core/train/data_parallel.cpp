@@ -1,6 +1,8 @@
 // Splitting a batch across threads and merging the parts' gradients.
 #include "train/data_parallel.h"
 
+#include "platform/threads.h"
+
 #include <algorithm>
 #include <optional>
 #include <thread>
@@ -24,7 +26,12 @@ Result<LossAndGradients> loss_and_gradients_parallel(const ModelConfig& config, 
         parts[static_cast<size_t>(i)] = loss_and_gradients(config, weights, make_batch(part, config), part_options);
     };
     std::vector<std::thread> threads;
-    for (int i = 1; i < n_parts; ++i) threads.emplace_back(run_part, i);
+    for (int i = 1; i < n_parts; ++i) {
+        if (platform::has_threads())
+            threads.emplace_back(run_part, i);
+        else
+            run_part(i);  // the page: the same parts one after another, so the same numbers as on threads
+    }
     run_part(0);
     for (auto& t : threads) t.join();
 

@@ -7,13 +7,13 @@
 #include "panels/input_fields.h"
 #include "panels/line_plot.h"
 #include "panels/training_plots.h"
+#include "platform/threads.h"
 
 #include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <thread>
 
 namespace attnlab::gui {
 
@@ -90,7 +90,7 @@ void draw_form(PanelContext& ctx, bool busy) {
     field_label(ctx.t("Batch"), 6.5f * em, false);
     ImGui::InputInt("##batch", &f.batch_size, 8, 32);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("sentence pairs per step"));
-    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const int cores = platform::hardware_threads();  // 1 in the page
     field_label(ctx.t("Threads"), 4.5f * em, false);
     if (ImGui::BeginCombo("##threads", f.threads == 0 ? ctx.t("auto") : std::to_string(f.threads).c_str())) {
         if (ImGui::Selectable(ctx.t("auto"), f.threads == 0)) f.threads = 0;
