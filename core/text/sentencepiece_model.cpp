@@ -1,12 +1,14 @@
 // Loading a SentencePiece model from its bytes and running the library's encoder and decoder over it.
 #include "text/sentencepiece_model.h"
 
+#include "text/sentencepiece_charsmap.h"
 #include "text/utf8.h"
 
 #include <sentencepiece_processor.h>
 
 #include <algorithm>
 #include <cassert>
+#include <exception>
 
 namespace attnlab {
 
@@ -27,7 +29,12 @@ SentencePieceModel::SentencePieceModel(std::shared_ptr<const sentencepiece::Sent
 
 Result<SentencePieceModel> SentencePieceModel::from_bytes(const TokenizerFile& file) {
     auto processor = std::make_shared<sentencepiece::SentencePieceProcessor>();
-    const sentencepiece::util::Status status = processor->LoadFromSerializedProto(file.text);
+    sentencepiece::util::Status status;
+    try {
+        status = processor->LoadFromSerializedProto(file.text);
+    } catch (const std::exception& e) {  // its trie builder throws, e.g. on an empty piece of a unigram model
+        status = sentencepiece::util::Status(sentencepiece::util::StatusCode::kInternal, e.what());
+    }
     if (!status.ok()) {
         const std::string message = status.message();
         const std::string why = message.find("ParseFromArray") != std::string::npos
@@ -35,6 +42,9 @@ Result<SentencePieceModel> SentencePieceModel::from_bytes(const TokenizerFile& f
                                     : "the library says: \"" + one_line(message) + "\"";
         return Error{one_line(std::string(file.name)) + ": not a SentencePiece model (" + why + ")"};
     }
+    // The library runs these rules unchecked; a broken trie in them would make Encode read outside the model.
+    if (Status rules = check_precompiled_charsmaps(processor->serialized_model_proto()); !rules)
+        return Error{one_line(std::string(file.name)) + ": broken normalization rules (" + rules.error().message + ")"};
     return SentencePieceModel(std::move(processor));
 }
 

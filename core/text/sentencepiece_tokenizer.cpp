@@ -41,7 +41,8 @@ Result<SubwordEncoding> SentencePieceTokenizer::encode(std::string_view text) co
         for (const SentencePiece& p : model_.encode(text.substr(at, segment.span.end - at))) {
             if (model_.is_unknown(p.id)) out.tokens.unknown.push_back(static_cast<int>(out.tokens.ids.size()));
             if (p.span.begin == p.span.end) {
-                out.append_added(p.piece, p.id, at + p.span.begin);
+                // The id's own piece: an unknown "▁" (a model without that piece) is the library's "▁" at id <unk>.
+                out.append_added(vocab_.token(p.id), p.id, at + p.span.begin);
             } else {
                 out.append(text, p.id, {at + p.span.begin, at + p.span.end});
             }
