@@ -13,6 +13,7 @@
 // byte-level tokenizer.json's without its template tokens; WordPiece's [CLS] first and [SEP] last;
 // decode always returns valid UTF-8.
 #include "fuzz_common.h"
+#include "fuzz_subword_checks.h"
 #include "text/byte_level.h"
 #include "text/byte_level_bpe.h"
 #include "text/json_bpe.h"
@@ -205,12 +206,6 @@ JsonBpeTokenizer make_json_bpe(int layout) {
     return std::move(*t);
 }
 
-void check_error(const Error& e, std::string_view expected_start) {
-    FUZZ_CHECK(is_one_line(e.message), "bad error message: " + e.message);
-    FUZZ_CHECK(is_valid_utf8(e.message), "error message is not UTF-8");
-    FUZZ_CHECK(std::string_view(e.message).starts_with(expected_start), "error does not name its source: " + e.message);
-}
-
 void fuzz_word_or_char(const Vocab& vocab, uint8_t mode, std::string_view text) {
     constexpr int unk_id = 3;
     const TokenizerKind kind = (mode & 1) ? TokenizerKind::character : TokenizerKind::word;
@@ -241,35 +236,6 @@ void fuzz_word_or_char(const Vocab& vocab, uint8_t mode, std::string_view text) 
     odd.push_back(-1);
     odd.push_back(vocab.size());
     (void)detokenize(vocab, kind, odd, skip_special);
-}
-
-bool is_code_point_start(std::string_view text, size_t i) {
-    return i == text.size() || (static_cast<uint8_t>(text[i]) & 0xC0) != 0x80;
-}
-
-// What every subword encoding of valid text must satisfy; returns the encoding's ids.
-std::vector<int> check_encoding(const SubwordTokenizer& t, std::string_view text, const SubwordEncoding& e) {
-    const Tokenized& tokens = e.tokens;
-    FUZZ_CHECK(tokens.ids.size() == tokens.pieces.size() && tokens.ids.size() == e.spans.size(), "sizes differ");
-    for (size_t i = 0; i < tokens.ids.size(); ++i) {
-        const TextSpan s = e.spans[i];
-        FUZZ_CHECK(tokens.ids[i] >= 0 && tokens.ids[i] < t.vocab().size(), "id out of range at " + std::to_string(i));
-        FUZZ_CHECK(s.begin <= s.end && s.end <= text.size(), "span outside the text at " + std::to_string(i));
-        FUZZ_CHECK(is_code_point_start(text, s.begin) && is_code_point_start(text, s.end), "span cuts a code point");
-        if (i > 0) FUZZ_CHECK(s.begin >= e.spans[i - 1].begin, "spans go backwards at " + std::to_string(i));
-        if (s.begin < s.end)
-            FUZZ_CHECK(tokens.pieces[i] == text.substr(s.begin, s.end - s.begin), "piece is not the text at its span");
-        else
-            FUZZ_CHECK(tokens.pieces[i] == t.vocab().token(tokens.ids[i]), "an added token's piece is not the token");
-    }
-    for (int u : tokens.unknown)
-        FUZZ_CHECK(u >= 0 && static_cast<size_t>(u) < tokens.ids.size(), "unknown index out of range");
-    std::vector<int> odd = tokens.ids;
-    odd.push_back(-1);
-    odd.push_back(t.vocab().size());
-    FUZZ_CHECK(is_valid_utf8(t.decode(odd, false)) && is_valid_utf8(t.decode(odd, true)),
-               "decode produced invalid UTF-8");
-    return tokens.ids;
 }
 
 void fuzz_bpe(const ByteLevelBpeTokenizer& t, std::string_view text) {

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Regenerate the seed corpora in tests/fuzz/corpus/<target>/ (small, hand-made, deterministic).
 
-Usage: python3 tests/fuzz/make_corpus.py   (from anywhere; standard library only)
+Usage: python3 tests/fuzz/make_corpus.py   (from anywhere; standard library only; the trace seeds are written by
+the native build's attnlab-cli, build/attnlab-cli or $ATTNLAB_CLI)
 """
 import json
+import os
 import pathlib
 import shutil
 import struct
+import subprocess
+import sys
+import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -371,6 +376,167 @@ def make_sharded_index():
     write(t, "bad_empty", b"")
 
 
+# ---------------------------------------------------------------- SentencePiece .model files
+SP_FIXTURES = ROOT / "tests/fixtures/tokenizers/sentencepiece"
+SP_TEXT_MARK = b"\0\0TEXT\0\0"  # fuzz_sentencepiece.cpp: the model's bytes end here, the text follows
+
+
+def sentencepiece_charsmap(model):
+    """Where normalizer_spec.precompiled_charsmap starts in a .model file, and its trie's number of 4-byte units."""
+    def varint(at):
+        value, shift = 0, 0
+        while True:
+            value |= (model[at] & 0x7F) << shift
+            shift += 7
+            at += 1
+            if model[at - 1] < 0x80:
+                return value, at
+
+    def length_delimited(begin, end, wanted):
+        at = begin
+        while at < end:
+            key, at = varint(at)
+            if key & 7 == 0:
+                at = varint(at)[1]
+            elif key & 7 == 2:
+                n, at = varint(at)
+                if key >> 3 == wanted:
+                    return at, n
+                at += n
+            else:
+                at += 8 if key & 7 == 1 else 4
+        raise ValueError(f"field {wanted} not found")
+
+    spec_at, spec_n = length_delimited(0, len(model), 3)  # ModelProto.normalizer_spec
+    charsmap_at, _ = length_delimited(spec_at, spec_at + spec_n, 2)  # NormalizerSpec.precompiled_charsmap
+    return charsmap_at, struct.unpack("<I", model[charsmap_at:charsmap_at + 4])[0] // 4
+
+
+def make_sentencepiece():
+    t = "fuzz_sentencepiece"
+    llama = (SP_FIXTURES / "llama/tokenizer.model").read_bytes()
+    source = (SP_FIXTURES / "marian/source.spm").read_bytes()
+    target = (SP_FIXTURES / "marian/target.spm").read_bytes()
+    # First byte: bit 0 add_bos, bit 1 add_eos.
+    write(t, "llama_bos", b"\x01" + llama)
+    write(t, "llama_bos_eos_text", b"\x03" + llama + SP_TEXT_MARK + "The cat <s> sat </s> 사과 😀 <unk>!".encode())
+    write(t, "llama_plain_bytes_text", b"\x00" + llama + SP_TEXT_MARK + "  two  spaces\n\u00e9 \x7f".encode())
+    write(t, "marian_source_text", b"\x00" + source + SP_TEXT_MARK + b">>kor<< I like apples.")
+    write(t, "marian_target", b"\x00" + target)
+    write(t, "bad_marian_source_bos", b"\x01" + source)  # Marian's models have no <s>
+    # The normalization rules' trie broken in place (found by this target: libsentencepiece read outside the
+    # model): the root's block far past the trie's end, or every replacement past the strings' end.
+    charsmap_at, trie_units = sentencepiece_charsmap(source)
+    root = bytearray(source)
+    root[charsmap_at + 4:charsmap_at + 8] = struct.pack("<I", 0x7FFFFC00)
+    write(t, "bad_charsmap_root_outside_trie", b"\x00" + bytes(root) + SP_TEXT_MARK + b"ABC WXYZ")
+    leaves = bytearray(source)
+    for u in range(trie_units):
+        at = charsmap_at + 4 + 4 * u
+        if struct.unpack("<I", leaves[at:at + 4])[0] >> 31:
+            leaves[at:at + 4] = struct.pack("<I", 0xFFFFFFFF)
+    write(t, "bad_charsmap_replacement_past_end", b"\x00" + bytes(leaves) + SP_TEXT_MARK + b"ABC WXYZ")
+    # A model without the "▁" piece (Marian's has no byte fallback): the library gives "▁" at <unk>'s id with an
+    # empty span (found by this target).
+    no_space = source.replace(b"\x0a\x03\xe2\x96\x81\x15", b"\x0a\x03_x_\x15")
+    assert len(no_space) == len(source) and no_space != source
+    write(t, "marian_without_space_piece", b"\x00" + no_space + SP_TEXT_MARK + b"a b </s> c")
+    # Marian's unigram model with its "▁" piece starting with a NUL byte: libsentencepiece's trie builder reads it as
+    # an empty C string and throws (found by this target).
+    nul_piece = source.replace(b"\x0a\x03\xe2\x96\x81\x15", b"\x0a\x03\x00\x96\x81\x15")
+    assert len(nul_piece) == len(source) and nul_piece != source
+    write(t, "bad_unigram_piece_nul", b"\x00" + nul_piece)
+    write(t, "bad_truncated", b"\x01" + llama[: len(llama) // 2])
+    write(t, "bad_text_not_model", b"\x01" + "▁the ▁cat\n".encode())
+    write(t, "bad_empty", b"\x00")
+
+
+# ---------------------------------------------------------------- tokenizer.json, read and used
+JSON_BPE_FIXTURES = ROOT / "tests/fixtures/tokenizers/json_bpe"
+
+
+def make_tokenizer_json():
+    t = "fuzz_tokenizer_json"
+    text = "Hello, world! it's 2023 — café 한국어 😀\n\n  <|endoftext|> <s>".encode()
+    for layout in ["gpt2", "llama2", "llama3", "mistral", "qwen2", "smollm2"]:
+        write(t, f"{layout}_text", (JSON_BPE_FIXTURES / f"{layout}.json").read_bytes() + b"\0" + text)
+    gpt2 = json.loads((JSON_BPE_FIXTURES / "gpt2.json").read_text())
+    write(t, "gpt2_bad_utf8_text", json.dumps(gpt2).encode() + b"\0abc \xea\xb0")
+    write(t, "bad_model_unigram", json.dumps(dict(gpt2, model=dict(gpt2["model"], type="Unigram"))))
+    added = dict(gpt2, added_tokens=[{"id": 0, "content": "<|endoftext|>", "special": True}])
+    write(t, "bad_added_token_id_taken", json.dumps(added))
+    write(t, "bad_truncated", json.dumps(gpt2)[:300])
+    write(t, "bad_not_object", "[1, 2, 3]")
+
+
+# ---------------------------------------------------------------- settings.json
+def make_settings():
+    t = "fuzz_settings"
+    write(t, "current", json.dumps({
+        "settings": {"korean": True, "dark_theme": False, "font_scale": 1.5, "recent_files": ["/tmp/a.safetensors"]},
+        "tab": "attention", "attention": {"family": "cross", "stage": "weights", "layer": 1, "head": 2},
+        "analysis": {"tool": "circuits"}, "playground": {"preset": "look_ahead"}}, indent=2))
+    write(t, "flat_of_before", json.dumps({"analysis_tool": 1, "layer": 2, "cell": [1, 3], "korean": True}))
+    write(t, "bad_types", json.dumps({"settings": {"korean": "yes", "font_scale": "big", "recent_files": [1, None]},
+                                      "tab": 7, "attention": [], "playground": {"focus": [1]}}))
+    write(t, "bad_out_of_range", json.dumps({"settings": {"font_scale": 1e300}, "attention": {"layer": -5,
+                                             "head": 1e20}, "train": {"experiment_keys": 1000000}}))
+    write(t, "bad_truncated", '{"settings": {"korean": tr')
+    write(t, "bad_empty", "")
+
+
+# ---------------------------------------------------------------- tour.json
+def make_tour():
+    t = "fuzz_tour"
+    tour = json.loads((ROOT / "assets/tour/tour.json").read_text())
+    write(t, "assets_tour", json.dumps(tour, ensure_ascii=False))
+    chapters = tour["chapters"]
+    write(t, "first_two_chapters", json.dumps(dict(tour, chapters=chapters[:2]), ensure_ascii=False))
+    with_part = [c for c in chapters if "part" in c]
+    if with_part:
+        write(t, "one_part_chapter", json.dumps(dict(tour, chapters=with_part[:1]), ensure_ascii=False))
+    one = dict(chapters[0])
+    write(t, "bad_unknown_task", json.dumps({"chapters": [dict(one, task="dance")]}, ensure_ascii=False))
+    write(t, "bad_duplicate_id", json.dumps({"chapters": [one, one]}, ensure_ascii=False))
+    write(t, "bad_no_korean", json.dumps({"chapters": [{k: v for k, v in one.items() if k != "ko"}]},
+                                         ensure_ascii=False))
+    write(t, "bad_unknown_part", json.dumps({"chapters": [dict(one, part="nowhere")]}, ensure_ascii=False))
+    write(t, "bad_empty_chapters", '{"chapters": []}')
+    write(t, "bad_truncated", json.dumps(tour, ensure_ascii=False)[:500])
+
+
+# ---------------------------------------------------------------- trace and gradient files opened as models
+GOLDEN = ROOT / "tests/golden/fixtures"
+
+
+def attnlab_cli(*args):
+    """Runs the native build's attnlab-cli (ATTNLAB_CLI, or build/attnlab-cli), which writes real trace files."""
+    cli = os.environ.get("ATTNLAB_CLI", str(ROOT / "build/attnlab-cli"))
+    if not os.access(cli, os.X_OK):
+        sys.exit(f"make_corpus.py: {cli} is missing; build attnlab-cli first (the trace seeds are its output)")
+    subprocess.run([cli, *map(str, args)], check=True, stdout=subprocess.DEVNULL)
+
+
+def make_trace():
+    t = "fuzz_trace"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp)
+        attnlab_cli("trace", GOLDEN / "decoder_only.model.safetensors", "--tgt-ids", "1,5,7", "--out", out / "dec")
+        attnlab_cli("trace", GOLDEN / "no_pe_h1.model.safetensors", "--src-ids", "1,5", "--tgt-ids", "1,5",
+                    "--out", out / "encdec")
+        attnlab_cli("grad", GOLDEN / "decoder_only.model.safetensors", "--tgt-ids", "1,5,7", "--out", out / "grad")
+        dec = (out / "dec").read_bytes()
+        write(t, "trace_decoder_only", dec)
+        write(t, "trace_encoder_decoder", (out / "encdec").read_bytes())
+        write(t, "gradients_decoder_only", (out / "grad").read_bytes())
+    write(t, "golden_expected_outputs", (GOLDEN / "no_pe_h1.expected.safetensors").read_bytes())
+    write(t, "bad_truncated_trace", dec[: len(dec) // 2])
+    write(t, "bad_header_only", dec[:8 + struct.unpack("<Q", dec[:8])[0]])
+    write(t, "bad_png", b"\x89PNG\r\n\x1a\n" + bytes(24))
+    write(t, "bad_text", "step,value\nembed,1.0\n")
+    write(t, "bad_empty", b"")
+
+
 if __name__ == "__main__":
     if CORPUS.exists():
         shutil.rmtree(CORPUS)
@@ -380,5 +546,10 @@ if __name__ == "__main__":
     make_tokenizers()
     make_hf_folder()
     make_sharded_index()
+    make_sentencepiece()
+    make_tokenizer_json()
+    make_settings()
+    make_tour()
+    make_trace()
     total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
     print(f"{sum(1 for p in CORPUS.rglob('*') if p.is_file())} files, {total} bytes in {CORPUS}")
