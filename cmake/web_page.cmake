@@ -7,7 +7,7 @@ file(MAKE_DIRECTORY "${ATTNLAB_SITE}")
 set(ATTNLAB_WEB_MEMORY -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=64MB)
 
 # ---- the page ----
-add_executable(attnlab app/web/main_web.cpp)
+add_executable(attnlab app/web/main_web.cpp app/web/page_bench.cpp)
 target_link_libraries(attnlab PRIVATE attnlab_gui)
 set(font_dir /usr/share/fonts/truetype)
 set(packed_files
@@ -28,6 +28,15 @@ set_target_properties(attnlab PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${ATTNLAB_SIT
 # The page's own HTML (Emscripten's shell would need its HTML minifier, which fails on Debian's emscripten).
 add_custom_command(TARGET attnlab POST_BUILD
   COMMAND ${CMAKE_COMMAND} -E copy "${CMAKE_SOURCE_DIR}/app/web/index.html" "${ATTNLAB_SITE}/index.html")
+
+# ---- attnlab-cli, for timing the passes in the browser (bench/web_speed.sh, tests/web/bench_page.html): one run of
+# callMain per page, its files written into the page's memory file system first ----
+file(GLOB ATTNLAB_CLI_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/app/cli/*.cpp)
+add_executable(attnlab-cli ${ATTNLAB_CLI_SOURCES})
+target_link_libraries(attnlab-cli PRIVATE attnlab_core nlohmann_json::nlohmann_json)
+target_link_options(attnlab-cli PRIVATE ${ATTNLAB_WEB_MEMORY} -sINVOKE_RUN=0 -sFORCE_FILESYSTEM=1 -sEXIT_RUNTIME=1
+  -sENVIRONMENT=web "SHELL:-s EXPORTED_RUNTIME_METHODS=[FS,callMain,addRunDependency,removeRunDependency]")
+set_target_properties(attnlab-cli PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bench" SUFFIX ".js")
 
 # ---- the tests, under node with the real file system (NODERAWFS): the same fixtures as the desktop's ----
 if(ATTNLAB_TESTS)

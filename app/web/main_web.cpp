@@ -2,9 +2,11 @@
 //
 // index.html turns the page's query into flags (…/index.html?korean&tour=2 is attnlab --korean --tour 2) and the
 // canvas's size into --size, mounts the browser's storage for the settings, and shows what goes wrong in the page.
-// The canvas follows the browser window's size; a file dropped on it opens as on the desktop.
+// The canvas follows the browser window's size; a file dropped on it opens as on the desktop. With
+// ?bench-frames=N the first frames are timed (page_bench.h), then the page goes on as usual.
 #include "app_host.h"
 #include "launch_options.h"
+#include "page_bench.h"
 #include "platform/memory.h"
 
 #include <GLFW/glfw3.h>
@@ -12,6 +14,7 @@
 #include <emscripten/html5.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,7 @@ struct PageLoop {
     LaunchOptions options;
     std::unique_ptr<AppHost> host;
     std::unique_ptr<InteractiveFrames> frames;
+    std::optional<PageFrameBench> bench = std::nullopt;  // with --bench-frames, until its frames are drawn
     long frames_drawn = 0;
 };
 
@@ -43,7 +47,9 @@ void follow_canvas_size(GLFWwindow* window) {
 void frame(void* arg) {
     auto& loop = *static_cast<PageLoop*>(arg);
     follow_canvas_size(loop.window);
-    if (!loop.frames->next()) {  // Quit in the page: the settings are saved and the page says it ended
+    const bool benched = loop.bench && loop.bench->running();
+    const bool go_on = benched ? loop.bench->frame(loop.host->running()) : loop.frames->next();
+    if (!go_on) {  // Quit in the page: the settings are saved and the page says it ended
         loop.frames->finish();
         emscripten_cancel_main_loop();
         EM_ASM(attnlabPage.ended(););
@@ -69,6 +75,7 @@ int main(int argc, char** argv) {
     loop->host = AppHost::create(loop->window, loop->dropped, std::move(*view), paths, loop->options, false);
     if (!loop->host) return 1;
     loop->frames = std::make_unique<InteractiveFrames>(loop->host->running());
+    if (loop->options.bench_frames > 0) loop->bench.emplace(loop->options.bench_frames);
     emscripten_set_main_loop_arg(frame, loop, 0, false);
     return 0;
 }

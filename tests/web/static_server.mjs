@@ -2,6 +2,7 @@
 // types the page needs (application/wasm lets the browser compile the .wasm while it streams in).
 //
 //   const server = await serveFolder("build-web/site");   // server.url is e.g. "http://127.0.0.1:40123/"
+//   serveFolder(folder, { "Cross-Origin-Opener-Policy": "same-origin" })   // and these headers on every file
 //   ...; await server.close();
 import http from "node:http";
 import fs from "node:fs";
@@ -18,7 +19,7 @@ const MIME_TYPES = {
   ".css": "text/css; charset=utf-8",
 };
 
-export function serveFolder(folder) {
+export function serveFolder(folder, headers = {}) {
   const root = path.resolve(folder);
   const server = http.createServer((request, response) => {
     const urlPath = decodeURIComponent(new URL(request.url, "http://x").pathname);
@@ -36,6 +37,7 @@ export function serveFolder(folder) {
         "Content-Type": MIME_TYPES[path.extname(file)] ?? "application/octet-stream",
         "Content-Length": stat.size,
         "Cache-Control": "no-store",
+        ...headers,
       });
       if (request.method === "HEAD") response.end();
       else fs.createReadStream(file).pipe(response);
