@@ -182,8 +182,9 @@ TEST_CASE("model files that cannot be opened leave the session as it was", "[bad
         require_refused(s.open_model_file(dir.file("noise.safetensors")), s, before, "not valid JSON");
     }
     SECTION("a truncated model file, cut anywhere") {
-        uint64_t header = 0;
-        for (int i = 7; i >= 0; --i) header = (header << 8) | good[static_cast<size_t>(i)];
+        uint64_t header_64 = 0;
+        for (int i = 7; i >= 0; --i) header_64 = (header_64 << 8) | good[static_cast<size_t>(i)];
+        const auto header = static_cast<size_t>(header_64);  // size_t is 32 bits in WebAssembly
         for (const size_t cut : {size_t{4}, size_t{8}, size_t{8 + header / 2}, size_t{8 + header},
                                  size_t{8 + header + 100}, good.size() / 2, good.size() - 1}) {
             INFO("cut at " << cut << " of " << good.size());

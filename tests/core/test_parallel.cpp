@@ -65,7 +65,7 @@ TEST_CASE("parallel_for visits every index once, in at most thread_count() chunk
     }
 }
 
-TEST_CASE("parallel_for runs its later chunks on the same kept threads from call to call", "[parallel]") {
+TEST_CASE("parallel_for runs its later chunks on the same kept threads from call to call", "[parallel][needs_threads]") {
     const ThreadCountScope scope(2);
     // A thread_local starts afresh on every new thread (a thread id may be reused, its thread_locals are not).
     static thread_local int chunks_run_here = 0;
@@ -79,7 +79,7 @@ TEST_CASE("parallel_for runs its later chunks on the same kept threads from call
 }
 
 TEST_CASE("parallel_for nested in a chunk, and called from several threads at once, still visits every index once",
-          "[parallel]") {
+          "[parallel][needs_threads]") {
     const ThreadCountScope scope(2);
     SECTION("nested") {
         Visits outer(4), inner(4 * 100);
@@ -110,7 +110,7 @@ TEST_CASE("parallel_for nested in a chunk, and called from several threads at on
     }
 }
 
-TEST_CASE("an exception from the caller's chunk reaches the caller, and the threads stay usable", "[parallel]") {
+TEST_CASE("an exception from the caller's chunk reaches the caller, and the threads stay usable", "[parallel][needs_threads]") {
     const ThreadCountScope scope(2);
     std::atomic<int> second_chunk_runs{0};
     CHECK_THROWS_AS(parallel_for(0, 2, 1,
@@ -143,7 +143,7 @@ TEST_CASE("parallel_rows splits a pass only from kSplitRowEntries entries, in gr
 TEST_CASE(
     "parallel_claim runs every index once, in pieces of whole grains that shrink, and a thread that is held up "
     "does less",
-    "[parallel]") {
+    "[parallel][needs_threads]") {
     for (const int threads : {1, 2, 3}) {
         const ThreadCountScope scope(threads);
         for (const int64_t grain : {1, 7, 48}) {

@@ -72,7 +72,7 @@ TEST_CASE("an edit reports the steps it re-runs, from the first it computes to t
     }
 }
 
-TEST_CASE("work on a thread nobody listens on reports to no one", "[progress]") {
+TEST_CASE("work on a thread nobody listens on reports to no one", "[progress][needs_threads]") {
     Heard heard;
     Stepper s = make_stepper(small_config());
     {

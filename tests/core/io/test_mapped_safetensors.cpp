@@ -18,7 +18,7 @@ namespace {
 
 std::vector<uint8_t> file_bytes(const std::string& header, const std::vector<uint8_t>& data) {
     std::vector<uint8_t> out;
-    for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(header.size() >> (8 * i)));
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(static_cast<uint64_t>(header.size()) >> (8 * i)));  // size_t: 32 bits in wasm
     out.insert(out.end(), header.begin(), header.end());
     out.insert(out.end(), data.begin(), data.end());
     return out;

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 
+#include <unistd.h>  // getpid
+
 using namespace attnlab;
 namespace fs = std::filesystem;
 
