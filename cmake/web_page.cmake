@@ -54,6 +54,6 @@ if(ATTNLAB_TESTS)
     set_target_properties(${suite}_tests PROPERTIES SUFFIX ".js")
     # node 20's fetch() breaks Emscripten 3.1.6's loading of the .wasm file beside the .js.
     add_test(NAME web_${suite}_tests COMMAND node --no-experimental-fetch $<TARGET_FILE:${suite}_tests>
-                                             "~[not_web]")
+                                             "~[needs_threads]")
   endforeach()
 endif()
