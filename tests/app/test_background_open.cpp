@@ -34,7 +34,7 @@ Result<Session> wait_for(BackgroundOpen& open) {
 
 }  // namespace
 
-TEST_CASE("a model opened on a worker is the session opening it in place gives", "[background_open]") {
+TEST_CASE("a model opened on a worker is the session opening it in place gives", "[background_open][needs_threads]") {
     Session current = current_session();
     REQUIRE(current.set_src_text("i like red apples"));
     BackgroundOpen open;
@@ -67,7 +67,7 @@ TEST_CASE("a model opened on a worker is the session opening it in place gives",
     CHECK(current.model_name() == kModel);
 }
 
-TEST_CASE("a file that does not open comes back as the loader's error", "[background_open]") {
+TEST_CASE("a file that does not open comes back as the loader's error", "[background_open][needs_threads]") {
     const Session current = current_session();
     BackgroundOpen open;
     REQUIRE(open.start(ATTNLAB_SOURCE_DIR "/README.md", current));
@@ -79,7 +79,7 @@ TEST_CASE("a file that does not open comes back as the loader's error", "[backgr
 }
 
 TEST_CASE("a GPT-2 folder opens on the user's sentence as its prompt, or without a tokenizer on its first id",
-          "[background_open]") {
+          "[background_open][needs_threads]") {
     const Session current = current_session();  // an encoder-decoder showing "i like red apples"
     BackgroundOpen open;
     REQUIRE(open.start(ATTNLAB_SOURCE_DIR "/tests/golden/fixtures/hf_gpt2", current));
@@ -90,7 +90,7 @@ TEST_CASE("a GPT-2 folder opens on the user's sentence as its prompt, or without
     CHECK(opened->stepper().cursor() == opened->stepper().size());
 }
 
-TEST_CASE("a GPT-2 session's prompt is the prompt of the GPT-2 folder it opens next", "[background_open]") {
+TEST_CASE("a GPT-2 session's prompt is the prompt of the GPT-2 folder it opens next", "[background_open][needs_threads]") {
     // The GPT-2 fixture with the 293-token byte-level BPE of tests/fixtures/tokenizers/gpt2.
     test::TempFolder folder;
     const std::string tokenizer = ATTNLAB_SOURCE_DIR "/tests/fixtures/tokenizers/gpt2/";
@@ -119,7 +119,7 @@ TEST_CASE("a GPT-2 session's prompt is the prompt of the GPT-2 folder it opens n
 }
 
 TEST_CASE("between frames, an open waits for the next pump and gives the threaded open's session",
-          "[background_open][between_frames]") {
+          "[background_open][between_frames][needs_threads]") {
     const Session current = current_session();
     BackgroundOpen threaded;
     REQUIRE(threaded.start(kModel, current));

@@ -32,7 +32,7 @@ Result<Session> wait_for(BackgroundOpen& open) {
 
 }  // namespace
 
-TEST_CASE("an id prompt typed on a model without a vocabulary stays when another such model opens", "[app][open]") {
+TEST_CASE("an id prompt typed on a model without a vocabulary stays when another such model opens", "[app][open][needs_threads]") {
     const std::vector<int> typed = {1, 5, 9, 13, 7, 21, 3, 30, 11, 4};  // all under V = 50
     Session llama = opened("hf_llama");
     REQUIRE_FALSE(llama.model().tgt_vocab);

@@ -23,7 +23,7 @@ using test::same_values;
 using test::wait_for;
 
 TEST_CASE("the worker trains on its thread, evaluates, and publishes snapshots that move away from step 0",
-          "[training]") {
+          "[training][needs_threads]") {
     TrainingWorker worker;
     REQUIRE(worker.start(copy_job(6)));
     REQUIRE(worker.initial());
@@ -56,7 +56,7 @@ TEST_CASE("the worker trains on its thread, evaluates, and publishes snapshots t
     CHECK(same_values(latest->weights, *snap.weights));
 }
 
-TEST_CASE("pause holds the step count until resume, and stop joins a running worker", "[training]") {
+TEST_CASE("pause holds the step count until resume, and stop joins a running worker", "[training][needs_threads]") {
     TrainingWorker worker;
     TrainJob job = copy_job(100000);
     job.eval_every = 100000;
@@ -82,7 +82,7 @@ TEST_CASE("pause holds the step count until resume, and stop joins a running wor
     CHECK(worker.snapshot().step == stopped_at);
 }
 
-TEST_CASE("stop while paused, and destroying a running worker, end the thread", "[training]") {
+TEST_CASE("stop while paused, and destroying a running worker, end the thread", "[training][needs_threads]") {
     {
         TrainingWorker worker;
         REQUIRE(worker.start(copy_job(100000)));
@@ -98,7 +98,7 @@ TEST_CASE("stop while paused, and destroying a running worker, end the thread", 
     SUCCEED("no hang, no crash");
 }
 
-TEST_CASE("bad settings are reported, not thrown", "[training]") {
+TEST_CASE("bad settings are reported, not thrown", "[training][needs_threads]") {
     TrainingWorker worker;
     TrainJob job = copy_job(5);
     job.settings.task = "chess";
@@ -136,7 +136,7 @@ TEST_CASE("bad settings are reported, not thrown", "[training]") {
 }
 
 TEST_CASE("the session adopts the run, then its snapshots, keeping the user's text, masks and heads",
-          "[training][session]") {
+          "[training][session][needs_threads]") {
     Session s = *default_session("/nonexistent-assets", std::nullopt, std::nullopt);
     Training training;
     TrainJob job = copy_job(100000);
@@ -205,7 +205,7 @@ TEST_CASE("the session adopts the run, then its snapshots, keeping the user's te
 }
 
 TEST_CASE("a snapshot fits the session's switched config, and a saved run reopens with its record",
-          "[training][session]") {
+          "[training][session][needs_threads]") {
     Session s = *default_session("/nonexistent-assets", std::nullopt, std::nullopt);
     Training training;
     REQUIRE(training.start(s, copy_job(3)));

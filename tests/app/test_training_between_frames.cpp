@@ -51,7 +51,7 @@ bool same_probes(const ProbeRecord& a, const ProbeRecord& b) {
 }  // namespace
 
 TEST_CASE("a run pumped between frames gives the threaded run's weights, losses, scores and probes, bit for bit",
-          "[training][between_frames]") {
+          "[training][between_frames][needs_threads]") {
     TrainJob job = copy_job(12);
     job.probe_every = 2;
 

@@ -46,7 +46,7 @@ bool wait_for(const std::function<bool()>& done, double seconds = 120.0) {
 TEST_CASE(
     "the worker records gradient norms and head entropies every probe_every steps, and the progress "
     "carries them",
-    "[training][probes]") {
+    "[training][probes][needs_threads]") {
     TrainingWorker worker;
     REQUIRE(worker.start(copy_job(5, 2)));
     const std::shared_ptr<const Model> initial = worker.initial();
@@ -103,7 +103,7 @@ TEST_CASE(
             CHECK(r.entropy(0, s, h) == Approx((*at_start)[s].heads[static_cast<size_t>(h)]).margin(1e-6));
 }
 
-TEST_CASE("probe_every 0 spreads about kAutoProbePoints over the run", "[training][probes]") {
+TEST_CASE("probe_every 0 spreads about kAutoProbePoints over the run", "[training][probes][needs_threads]") {
     TrainingWorker worker;
     REQUIRE(worker.start(copy_job(3, 0)));
     REQUIRE(wait_for([&] { return !worker.active(); }));
@@ -121,7 +121,7 @@ TEST_CASE("probe_every 0 spreads about kAutoProbePoints over the run", "[trainin
     CHECK(long_run.progress().probes.step(0) == 0);  // the untrained model's point comes first
 }
 
-TEST_CASE("the app model's Training hands the panel the record as the run goes", "[training][probes][session]") {
+TEST_CASE("the app model's Training hands the panel the record as the run goes", "[training][probes][session][needs_threads]") {
     Session s = *default_session("/nonexistent-assets", std::nullopt, std::nullopt);
     Training training;
     REQUIRE(training.start(s, copy_job(4, 1)));
