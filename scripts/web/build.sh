@@ -3,7 +3,8 @@
 # emscripten, and the WebAssembly test binaries beside it. Serve the folder with any static server, e.g.
 #   python3 -m http.server -d build-web/site 8000     and open http://localhost:8000
 # ./scripts/web/build.sh --test also runs the tests: the core's and app model's Catch2 tests under node, then the
-# browser test in headless Chromium (tests/web/browser_test.mjs).
+# browser tests in headless Chromium: tests/web/browser_test.mjs (the views and every tour chapter) and
+# tests/web/page_features.mjs (opening a model, saving, the settings, training).
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 attnlab_web_install
@@ -19,4 +20,5 @@ echo "== the page is in $ATTNLAB_WEB_BUILD/site"
 if [ "${1:-}" = "--test" ]; then
   (cd "$ATTNLAB_WEB_BUILD" && ctest --output-on-failure)
   node "$ATTNLAB_ROOT/tests/web/browser_test.mjs" "$ATTNLAB_WEB_BUILD/site" "$ATTNLAB_WEB_BUILD/browser"
+  node "$ATTNLAB_ROOT/tests/web/page_features.mjs" "$ATTNLAB_WEB_BUILD/site" "$ATTNLAB_WEB_BUILD/features"
 fi
