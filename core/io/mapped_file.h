@@ -1,6 +1,6 @@
 // A whole file in memory, read-only. On the desktop it is mapped (mmap), so a large weights file is paged in
 // as the forward pass reads it instead of being copied; in the web page, which cannot map files, it is read
-// into memory (core/platform/mapped_file_*.cpp). Shared: tensors that view it keep it alive
+// into memory (mapped_file_posix.cpp, mapped_file_web.cpp). Shared: tensors that view it keep it alive
 // (FloatBuffer::view).
 #pragma once
 
