@@ -3,43 +3,25 @@
 #include "default_model.h"
 #include "train/probes.h"
 #include "training.h"
+#include "training_support.h"
 
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <cmath>
-#include <functional>
-#include <thread>
 
 using namespace attnlab;
 using namespace attnlab::gui;
 
 namespace {
 
+// The shared small copy run, with the probe interval under test.
 TrainJob copy_job(int steps, int probe_every) {
-    TrainJob job;
-    job.settings.task = "copy";
-    job.settings.steps = steps;
-    job.settings.batch_size = 4;
-    job.settings.threads = 1;
-    job.settings.seed = 3;
-    job.eval_every = 3;
-    job.eval_examples = 8;
-    job.eval_chunk = 4;
-    job.final_full_eval = false;
-    job.snapshot_seconds = 0.0;
+    TrainJob job = test::copy_job(steps);
     job.probe_every = probe_every;
     return job;
 }
 
-bool wait_for(const std::function<bool()>& done, double seconds = 120.0) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (!done()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return true;
-}
+using test::wait_for;
 
 }  // namespace
 
