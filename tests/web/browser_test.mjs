@@ -18,6 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CdpPipe } from "./cdp_pipe.mjs";
+import { listenToConsole } from "./page_console.mjs";
 import { serveFolder } from "./static_server.mjs";
 import { decodePng, distinctColours, differingPixels } from "./png_pixels.mjs";
 
@@ -44,23 +45,7 @@ async function openPage(browser, siteUrl, query, size) {
   const { targetId } = await browser.send("Target.createTarget",
                                           { url: "about:blank", browserContextId, ...size });
   const page = await browser.session(targetId);
-  const errors = [];      // console errors and exceptions: each fails the page
-  const console = [];     // every console line, for OUT_DIR/NAME.log
-  page.on("Runtime.consoleAPICalled", ({ type, args }) => {
-    const text = args.map((a) => a.value ?? a.description ?? a.type).join(" ");
-    console.push(`console.${type}: ${text}`);
-    if (type === "error") errors.push(`console.error: ${text}`);
-  });
-  page.on("Runtime.exceptionThrown", ({ exceptionDetails: d }) => {
-    const text = `exception: ${d.exception?.description ?? d.text} (${d.url ?? ""}:${d.lineNumber})`;
-    console.push(text);
-    errors.push(text);
-  });
-  page.on("Log.entryAdded", ({ entry }) => {
-    const text = `log.${entry.level} (${entry.source}): ${entry.text}${entry.url ? " " + entry.url : ""}`;
-    console.push(text);
-    if (entry.level === "error") errors.push(text);  // index.html names an empty icon: no /favicon.ico request
-  });
+  const { errors, console } = listenToConsole(page);  // each error fails the page; every line is logged
   await page.send("Runtime.enable");
   await page.send("Log.enable");
   await page.send("Page.enable");

@@ -26,6 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CdpPipe } from "./cdp_pipe.mjs";
+import { listenToConsole } from "./page_console.mjs";
 import { serveFolder } from "./static_server.mjs";
 import { decodePng, distinctColours, differingPixels } from "./png_pixels.mjs";
 
@@ -71,22 +72,7 @@ async function openPage(browser, siteUrl, query, { fresh = true, size = SIZE } =
                                           fresh ? { url: "about:blank", browserContextId, ...size }
                                                 : { url: "about:blank", newWindow: true, ...size });
   const page = await browser.session(targetId);
-  const errors = [], console = [];
-  page.on("Runtime.consoleAPICalled", ({ type, args }) => {
-    const text = args.map((a) => a.value ?? a.description ?? a.type).join(" ");
-    console.push(`console.${type}: ${text}`);
-    if (type === "error") errors.push(`console.error: ${text}`);
-  });
-  page.on("Runtime.exceptionThrown", ({ exceptionDetails: d }) => {
-    const text = `exception: ${d.exception?.description ?? d.text} (${d.url ?? ""}:${d.lineNumber})`;
-    console.push(text);
-    errors.push(text);
-  });
-  page.on("Log.entryAdded", ({ entry }) => {
-    const text = `log.${entry.level} (${entry.source}): ${entry.text}${entry.url ? " " + entry.url : ""}`;
-    console.push(text);
-    if (entry.level === "error") errors.push(text);
-  });
+  const { errors, console } = listenToConsole(page);  // each error fails the page; every line is logged
   await page.send("Runtime.enable");
   await page.send("Log.enable");
   await page.send("Page.enable");
