@@ -24,14 +24,9 @@ constexpr std::string_view kFile = "tokenizer.model";
 constexpr std::string_view kTextMark("\0\0TEXT\0\0", 8);
 
 void encode_and_decode(const SentencePieceTokenizer& t, SentencePieceOptions options, std::string_view text) {
-    auto e = t.encode(text);
-    if (!e) {
-        FUZZ_CHECK(!is_valid_utf8(text), "SentencePiece encode failed on valid UTF-8: " + e.error().message);
-        check_error(e.error(), "invalid UTF-8");
-        return;
-    }
-    FUZZ_CHECK(is_valid_utf8(text), "SentencePiece encode accepted invalid UTF-8");
-    const std::vector<int> ids = check_encoding(t, text, *e);
+    const auto e = encode_checked(t, text, "SentencePiece");
+    if (!e) return;
+    const std::vector<int>& ids = e->tokens.ids;
     if (options.add_bos) FUZZ_CHECK(!ids.empty() && ids.front() == *t.bos_id(), "<s> is not first");
     if (options.add_eos) FUZZ_CHECK(!ids.empty() && e->spans.back().begin == text.size(), "</s> is not last");
 }

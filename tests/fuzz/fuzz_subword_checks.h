@@ -10,6 +10,7 @@
 #include "text/utf8.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,23 @@ inline std::vector<int> check_encoding(const attnlab::SubwordTokenizer& t, std::
     FUZZ_CHECK(attnlab::is_valid_utf8(t.decode(odd, false)) && attnlab::is_valid_utf8(t.decode(odd, true)),
                "decode produced invalid UTF-8");
     return tokens.ids;
+}
+
+// Encodes `text` under the contract every subword tokenizer keeps: valid UTF-8 encodes (its ids, pieces and spans
+// checked by check_encoding), invalid UTF-8 is the one-line "invalid UTF-8" error (nullopt). `what` names the
+// tokenizer in a failed check.
+template <class Tokenizer>
+std::optional<attnlab::SubwordEncoding> encode_checked(const Tokenizer& t, std::string_view text,
+                                                       const std::string& what) {
+    auto e = t.encode(text);
+    if (!e) {
+        FUZZ_CHECK(!attnlab::is_valid_utf8(text), what + " encode failed on valid UTF-8: " + e.error().message);
+        check_error(e.error(), "invalid UTF-8");
+        return std::nullopt;
+    }
+    FUZZ_CHECK(attnlab::is_valid_utf8(text), what + " encode accepted invalid UTF-8");
+    check_encoding(t, text, *e);
+    return std::move(*e);
 }
 
 // Text for a tokenizer read from fuzzed bytes to encode: punctuation, digits, accents, Hangul, emoji, runs of

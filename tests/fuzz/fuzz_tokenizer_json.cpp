@@ -34,14 +34,8 @@ void check_record(const TokenizerJson& record) {
 }
 
 void encode_and_decode(const JsonBpeTokenizer& t, std::string_view text) {
-    auto e = t.encode(text);
-    if (!e) {
-        FUZZ_CHECK(!is_valid_utf8(text), "tokenizer.json encode failed on valid UTF-8: " + e.error().message);
-        check_error(e.error(), "invalid UTF-8");
-        return;
-    }
-    FUZZ_CHECK(is_valid_utf8(text), "tokenizer.json encode accepted invalid UTF-8");
-    check_encoding(t, text, *e);
+    const auto e = encode_checked(t, text, "tokenizer.json");
+    if (!e) return;
 }
 
 }  // namespace

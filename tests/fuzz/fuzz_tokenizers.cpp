@@ -239,28 +239,18 @@ void fuzz_word_or_char(const Vocab& vocab, uint8_t mode, std::string_view text) 
 }
 
 void fuzz_bpe(const ByteLevelBpeTokenizer& t, std::string_view text) {
-    auto e = t.encode(text);
-    if (!e) {
-        FUZZ_CHECK(!is_valid_utf8(text), "BPE encode failed on valid UTF-8: " + e.error().message);
-        check_error(e.error(), "invalid UTF-8");
-        return;
-    }
-    FUZZ_CHECK(is_valid_utf8(text), "BPE encode accepted invalid UTF-8");
-    const std::vector<int> ids = check_encoding(t, text, *e);
+    const auto e = encode_checked(t, text, "BPE");
+    if (!e) return;
+    const std::vector<int>& ids = e->tokens.ids;
     FUZZ_CHECK(t.decode(ids, false) == text, "BPE decode(encode(x)) != x");
     FUZZ_CHECK(e->tokens.unknown.empty(), "byte-level BPE reported an unknown token");
 }
 
 // Byte-level layouts without a normalizer give the text back, less the template's tokens.
 void fuzz_json_bpe(const JsonBpeTokenizer& t, std::string_view text, bool round_trips) {
-    auto e = t.encode(text);
-    if (!e) {
-        FUZZ_CHECK(!is_valid_utf8(text), "tokenizer.json encode failed on valid UTF-8: " + e.error().message);
-        check_error(e.error(), "invalid UTF-8");
-        return;
-    }
-    FUZZ_CHECK(is_valid_utf8(text), "tokenizer.json encode accepted invalid UTF-8");
-    const std::vector<int> ids = check_encoding(t, text, *e);
+    const auto e = encode_checked(t, text, "tokenizer.json");
+    if (!e) return;
+    const std::vector<int>& ids = e->tokens.ids;
     FUZZ_CHECK(e->tokens.unknown.empty(), "tokenizer.json BPE reported an unknown token");
     if (round_trips) {
         std::vector<int> plain;  // without the template's <|endoftext|>, whose span is empty
@@ -272,14 +262,9 @@ void fuzz_json_bpe(const JsonBpeTokenizer& t, std::string_view text, bool round_
 }
 
 void fuzz_wordpiece(const WordPieceTokenizer& t, std::string_view text) {
-    auto e = t.encode(text);
-    if (!e) {
-        FUZZ_CHECK(!is_valid_utf8(text), "WordPiece encode failed on valid UTF-8: " + e.error().message);
-        check_error(e.error(), "invalid UTF-8");
-        return;
-    }
-    FUZZ_CHECK(is_valid_utf8(text), "WordPiece encode accepted invalid UTF-8");
-    const std::vector<int> ids = check_encoding(t, text, *e);
+    const auto e = encode_checked(t, text, "WordPiece");
+    if (!e) return;
+    const std::vector<int>& ids = e->tokens.ids;
     FUZZ_CHECK(ids.size() >= 2 && ids.front() == t.cls_id() && ids.back() == t.sep_id(), "not [CLS] ... [SEP]");
     for (int u : e->tokens.unknown)
         FUZZ_CHECK(ids[static_cast<size_t>(u)] == t.unk_id(), "unknown index does not hold [UNK]");
