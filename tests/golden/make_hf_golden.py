@@ -226,6 +226,54 @@ def bert_forward(b, head, cfg, ids, types, on_layer=None):
 
 
 # ----------------------------------------------------------------------------
+# the tiny GPT-2's config and tensors (module level, so make_train20_golden.py builds its GPT-2 with them)
+# ----------------------------------------------------------------------------
+
+def gpt2_config(**over):
+    """The fields GPT-2's config.json has, for the tiny model (n_inner null: the MLP is 4 · n_embd wide)."""
+    c = {
+        "activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"], "attn_pdrop": 0.1,
+        "bos_token_id": 49, "embd_pdrop": 0.1, "eos_token_id": 49, "initializer_range": 0.02,
+        "layer_norm_epsilon": 1e-05, "model_type": "gpt2", "n_ctx": 12, "n_embd": 32, "n_head": 4,
+        "n_inner": None, "n_layer": 2, "n_positions": 12, "resid_pdrop": 0.1,
+        "scale_attn_weights": True, "summary_activation": None, "summary_first_dropout": 0.1,
+        "summary_proj_to_labels": True, "summary_type": "cls_index", "summary_use_proj": True,
+        "vocab_size": 50,
+    }
+    c.update(over)
+    return c
+
+
+def gpt2_weights(cfg, randn):
+    """GPT-2's parameters under the hub names, drawn in this order by randn(*shape, scale=1.0): wte N(0, 1),
+    wpe N(0, 0.5²), norm gains 1 + N(0, 0.2²), biases N(0, 0.1²), Conv1D weights (in, out) N(0, 1/in)."""
+    C, V, P, L = cfg["n_embd"], cfg["vocab_size"], cfg["n_positions"], cfg["n_layer"]
+    F_ = 4 * C  # n_inner null
+    g = {"wte.weight": randn(V, C), "wpe.weight": randn(P, C, scale=0.5)}
+    for i in range(L):
+        p = f"h.{i}."
+        g[p + "ln_1.weight"], g[p + "ln_1.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
+        g[p + "attn.c_attn.weight"], g[p + "attn.c_attn.bias"] = randn(C, 3 * C, scale=C ** -0.5), randn(3 * C, scale=0.1)
+        g[p + "attn.c_proj.weight"], g[p + "attn.c_proj.bias"] = randn(C, C, scale=C ** -0.5), randn(C, scale=0.1)
+        g[p + "ln_2.weight"], g[p + "ln_2.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
+        g[p + "mlp.c_fc.weight"], g[p + "mlp.c_fc.bias"] = randn(C, F_, scale=C ** -0.5), randn(F_, scale=0.1)
+        g[p + "mlp.c_proj.weight"], g[p + "mlp.c_proj.bias"] = randn(F_, C, scale=F_ ** -0.5), randn(C, scale=0.1)
+    g["ln_f.weight"], g["ln_f.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
+    return g
+
+
+def gpt2_buffers(cfg):
+    """What the hub file also holds: each block's causal-mask buffer and the masked-score constant."""
+    import torch
+    P = cfg["n_positions"]
+    out = {}
+    for i in range(cfg["n_layer"]):
+        out[f"h.{i}.attn.bias"] = torch.tril(torch.ones(P, P)).reshape(1, 1, P, P)
+        out[f"h.{i}.attn.masked_bias"] = torch.tensor(-1e4)
+    return out
+
+
+# ----------------------------------------------------------------------------
 # the tiny models (torch imported here: the 124M mode needs only numpy)
 # ----------------------------------------------------------------------------
 
@@ -265,28 +313,10 @@ def tiny_models():
         return torch.stack([entropy, previous, first, self_], dim=-1)
 
     # ---- GPT-2: y = x·W + b with W (in, out) (Conv1D); Q;K;V packed in c_attn's columns ----
-    g_cfg = {
-        "activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"], "attn_pdrop": 0.1,
-        "bos_token_id": 49, "embd_pdrop": 0.1, "eos_token_id": 49, "initializer_range": 0.02,
-        "layer_norm_epsilon": 1e-05, "model_type": "gpt2", "n_ctx": 12, "n_embd": 32, "n_head": 4,
-        "n_inner": None, "n_layer": 2, "n_positions": 12, "resid_pdrop": 0.1,
-        "scale_attn_weights": True, "summary_activation": None, "summary_first_dropout": 0.1,
-        "summary_proj_to_labels": True, "summary_type": "cls_index", "summary_use_proj": True,
-        "vocab_size": 50,
-    }
-    C, H, V, P, L = g_cfg["n_embd"], g_cfg["n_head"], g_cfg["vocab_size"], g_cfg["n_positions"], g_cfg["n_layer"]
-    F_ = 4 * C  # n_inner null
+    g_cfg = gpt2_config()
+    C, H, L = g_cfg["n_embd"], g_cfg["n_head"], g_cfg["n_layer"]
     eps = g_cfg["layer_norm_epsilon"]
-    g = {"wte.weight": randn(V, C), "wpe.weight": randn(P, C, scale=0.5)}
-    for i in range(L):
-        p = f"h.{i}."
-        g[p + "ln_1.weight"], g[p + "ln_1.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
-        g[p + "attn.c_attn.weight"], g[p + "attn.c_attn.bias"] = randn(C, 3 * C, scale=C ** -0.5), randn(3 * C, scale=0.1)
-        g[p + "attn.c_proj.weight"], g[p + "attn.c_proj.bias"] = randn(C, C, scale=C ** -0.5), randn(C, scale=0.1)
-        g[p + "ln_2.weight"], g[p + "ln_2.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
-        g[p + "mlp.c_fc.weight"], g[p + "mlp.c_fc.bias"] = randn(C, F_, scale=C ** -0.5), randn(F_, scale=0.1)
-        g[p + "mlp.c_proj.weight"], g[p + "mlp.c_proj.bias"] = randn(F_, C, scale=F_ ** -0.5), randn(C, scale=0.1)
-    g["ln_f.weight"], g["ln_f.bias"] = 1 + randn(C, scale=0.2), randn(C, scale=0.1)
+    g = gpt2_weights(g_cfg, randn)
     round_to_f32(g)
 
     g_ids = [49, 7, 23, 0, 41, 12, 12, 30, 5]
@@ -313,11 +343,7 @@ def tiny_models():
     g_analysis["qk.scores"] = q @ k.T / math.sqrt(C // H)
     g_analysis["ov.logits"] = v @ g[p + "attn.c_proj.weight"][head_cols, :] @ g["wte.weight"].T
 
-    # The hub file also holds each block's causal-mask buffer and the masked-score constant.
-    g_file = dict(g)
-    for i in range(L):
-        g_file[f"h.{i}.attn.bias"] = torch.tril(torch.ones(P, P)).reshape(1, 1, P, P)
-        g_file[f"h.{i}.attn.masked_bias"] = torch.tensor(-1e4)
+    g_file = {**g, **gpt2_buffers(g_cfg)}
     gpt2 = (g_cfg, sorted(g_file.items()), g_out, {"tgt_ids": json.dumps(g_ids), "src_ids": "[]"}, g_analysis)
 
     # ---- BERT: y = x·Wᵀ + b (nn.Linear); post-LN; word + position + token type, then LayerNorm ----
