@@ -162,16 +162,17 @@ TEST_CASE("text ids: the character tokenizer, a newline included", "[token_file]
     CHECK(t.n_unknown == 1);
 }
 
-TEST_CASE("text ids: GPT-2's byte-level BPE, long text in pieces giving the tokens of the whole", "[token_file]") {
+TEST_CASE("text ids: GPT-2's byte-level BPE, long text in pieces that give the tokens of the whole", "[token_file]") {
     const Model m = gpt2_model();
     const TextIds short_text = text_ids_or_fail("the cat", m);
     CHECK(short_text.ids == m.subword_tokenizer->encode("the cat")->tokens.ids);
     CHECK(short_text.n_unknown == 0);
 
-    // Over 3 pieces, with runs of blank lines and indented lines, which GPT-2's pattern reads across a "\n".
-    std::string text;
-    for (int line = 0; text.size() < 3 * static_cast<size_t>(kTextPieceBytes); ++line)
-        text += line % 7 == 0 ? "\n\n\n" : line % 5 == 0 ? "  indented the\n" : "the cat sat on the mat\n";
+    // The place to cut is searched from byte kTextPieceBytes − 1, here the first "\n" of a run that GPT-2 reads
+    // as "\n\n\n\n " (merged: ĊĊ ĊĊ Ġ) before " the". Cut after that "\n", the tokens would be Ċ | ĊĊ Ċ Ġ; the
+    // piece ends after "cat\n" instead, the first "\n" before a byte that is not white space.
+    const std::string text =
+        std::string(static_cast<size_t>(kTextPieceBytes) - 1, 'x') + "\n\n\n\n  the cat\nsat\n\n  on the mat\n";
     const TextIds whole = text_ids_or_fail(text, m);
     CHECK(whole.ids == m.subword_tokenizer->encode(text)->tokens.ids);
 
