@@ -28,5 +28,6 @@ int run_qk(
     const Argv& argv);  // qk MODEL --layer L --head H [--stack S] (--tokens A,B | --ids 1,2 | --token T | --id N)
 int run_ov(
     const Argv& argv);  // ov MODEL --layer L --head H [--stack S] (--tokens A,B | --ids 1,2 | --token T | --id N)
+int run_detect(const Argv& argv);  // detect MODEL [--len L] [--seed S] [--bos ID] [--json]
 
 }  // namespace attnlab::cli

@@ -65,6 +65,10 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
   ov MODEL --layer L --head H [--stack encoder|decoder] (--tokens ... | --ids ... | --token T | --id N)
      [--top 10] [--json]                       a head's OV circuit: the output logits attending to a token
                                                raises and lowers (for a list: among the list's own tokens)
+  detect MODEL [--len 20] [--seed 0] [--bos ID] [--json]
+                                               head detectors: every self-attention head's induction,
+                                               previous-token and duplicate-token score on L random tokens
+                                               repeated twice (after ID), and the best head for each
   compare MODEL_A [MODEL_B] [--src ... --tgt ...] [--ablate ATTENTION:HEAD,...] [--step PATH] [--top 8] [--json]
                                                both models (or MODEL_A with heads ablated) on A's input: every
                                                step's max |B - A|, rms and relative difference, or one step's
@@ -119,7 +123,8 @@ int main(int argc, char** argv) {
         {"bench-train", run_bench_train}, {"lens", run_lens},
         {"heads", run_heads},     {"similar", run_similar},
         {"pca", run_pca},         {"qk", run_qk},
-        {"ov", run_ov},           {"compare", run_compare}};
+        {"ov", run_ov},           {"compare", run_compare},
+        {"detect", run_detect}};
     // clang-format on
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);

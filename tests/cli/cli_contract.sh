@@ -116,6 +116,13 @@ expect_output "heads lists every head" '^decoder\.layers\.1\.self_attn +3 '
 expect_output "heads gives each head's top key and nearest head" '^decoder\.layers\.0\.self_attn +0 .* [01]\.[0-9]+ [01]\.[0-9]+ h[1-3]$'
 check "lens position"   1 -- "$cli" lens "$g" --src-ids 49,7 --positions 5
 check "heads bad sort"  2 -- "$cli" heads "$g" --src-ids 49 --sort size
+check "detect"          0 -- "$cli" detect "$g" --bos 49 --len 5
+expect_output "detect lists every head" '^decoder\.layers\.1\.self_attn +3( +[01]\.[0-9]{4}){3}$'
+expect_output "detect names the best induction head" '^best induction head: decoder\.layers\.[01]\.self_attn head [0-3] \([01]\.[0-9]{4}\)$'
+check "detect json"     0 -- "$cli" detect "$m" --len 4 --seed 2 --json
+expect_output "detect json has the ids and the grids" '"ids":\[[0-9]+(,[0-9]+){7}\].*"induction":\[\['
+check "detect too long" 1 -- "$cli" detect "$g" --len 7
+check "detect bad len"  2 -- "$cli" detect "$g" --len 1
 check "similar"         0 -- "$cli" similar "$m" --token 사과 --top 3
 expect_output "similar lists neighbours" '^  [+-]0\.[0-9]{4} +[0-9]+  "'
 check "similar unknown" 1 -- "$cli" similar "$m" --token zzzz
