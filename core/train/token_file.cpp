@@ -4,6 +4,8 @@
 #include "io/file_bytes.h"
 #include "text/utf8.h"
 
+#include <algorithm>
+#include <cassert>
 #include <climits>
 
 namespace attnlab {
@@ -89,7 +91,8 @@ Error utf8_error(std::string_view text, std::string_view source) {
         if (!is_valid_utf8(l))
             return Error{std::string(source) + " line " + std::to_string(line) + ": " +
                          split_code_points(l).error().message};
-        start = newline + 1;  // a "\n" byte is never inside a sequence, so some line is the bad one
+        assert(newline != std::string_view::npos);  // a "\n" byte is never inside a sequence: some line is bad
+        start = newline + 1;
     }
 }
 
@@ -127,13 +130,16 @@ Result<std::vector<int>> parse_token_ids(std::string_view text, std::string_view
         }
         if (i == start || (i < end && !is_separator(text[i]))) {
             if (text[i] == '[' || text[i] == ']')
-                return error_at(source, text, i,
-                                std::string("'") + text[i] + "' may only open the file and close it, around all the ids");
-            return error_at(source, text, start,
-                            bad_text(text.substr(0, end), start) + " is not a token id (ids are digits 0-9, at most 2147483647)");
+                return error_at(
+                    source, text, i,
+                    std::string("'") + text[i] + "' may only open the file and close it, around all the ids");
+            return error_at(
+                source, text, start,
+                bad_text(text.substr(0, end), start) + " is not a token id (ids are digits 0-9, at most 2147483647)");
         }
         if (value > INT_MAX)
-            return error_at(source, text, start, bad_text(text.substr(0, end), start) + " is above the largest id, 2147483647");
+            return error_at(source, text, start,
+                            bad_text(text.substr(0, end), start) + " is above the largest id, 2147483647");
         ids.push_back(static_cast<int>(value));
     }
     if (ids.empty()) return Error{std::string(source) + " holds no token ids"};

@@ -7,11 +7,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace attnlab;
@@ -99,7 +99,8 @@ TEST_CASE("token ids: every error is one line naming the place and the text", "[
     CHECK(ids_error("[ ]") == "ids.txt holds no token ids");
     CHECK(ids_error("1 2\n3 1.5 4") ==
           "ids.txt line 2, column 3: \"1.5\" is not a token id (ids are digits 0-9, at most 2147483647)");
-    CHECK(ids_error("-3") == "ids.txt line 1, column 1: \"-3\" is not a token id (ids are digits 0-9, at most 2147483647)");
+    CHECK(ids_error("-3") ==
+          "ids.txt line 1, column 1: \"-3\" is not a token id (ids are digits 0-9, at most 2147483647)");
     CHECK(ids_error("1 +2") ==
           "ids.txt line 1, column 3: \"+2\" is not a token id (ids are digits 0-9, at most 2147483647)");
     CHECK(ids_error("[1, 2x]") ==
@@ -112,16 +113,19 @@ TEST_CASE("token ids: every error is one line naming the place and the text", "[
     CHECK(ids_error("1 a\x01\xFF") ==
           "ids.txt line 1, column 3: \"a\\x01\\xFF\" is not a token id (ids are digits 0-9, at most 2147483647)");
     // A long run is cut after 24 bytes.
-    CHECK(ids_error("1 abcdefghijklmnopqrstuvwxyz") == "ids.txt line 1, column 3: \"abcdefghijklmnopqrstuvwx…\" is "
-                                                       "not a token id (ids are digits 0-9, at most 2147483647)");
+    CHECK(ids_error("1 abcdefghijklmnopqrstuvwxyz") ==
+          "ids.txt line 1, column 3: \"abcdefghijklmnopqrstuvwx…\" is not a token id (ids are digits 0-9, at most "
+          "2147483647)");
     CHECK(ids_error("2147483648") == "ids.txt line 1, column 1: \"2147483648\" is above the largest id, 2147483647");
     CHECK(ids_error("1\n 99999999999999999999999999999") ==
           "ids.txt line 2, column 2: \"999999999999999999999999…\" is above the largest id, 2147483647");
     CHECK(ids_error("  [1, 2") == "ids.txt line 1, column 3: '[' has no ']' at the end of the file to close it");
     CHECK(ids_error("[1, 2] 3") == "ids.txt line 1, column 1: '[' has no ']' at the end of the file to close it");
     CHECK(ids_error("[") == "ids.txt line 1, column 1: '[' has no ']' at the end of the file to close it");
-    CHECK(ids_error("1, 2]") == "ids.txt line 1, column 5: ']' may only open the file and close it, around all the ids");
-    CHECK(ids_error("[[1]]") == "ids.txt line 1, column 2: '[' may only open the file and close it, around all the ids");
+    CHECK(ids_error("1, 2]") ==
+          "ids.txt line 1, column 5: ']' may only open the file and close it, around all the ids");
+    CHECK(ids_error("[[1]]") ==
+          "ids.txt line 1, column 2: '[' may only open the file and close it, around all the ids");
     CHECK(ids_error("[1], [2]") ==
           "ids.txt line 1, column 3: ']' may only open the file and close it, around all the ids");
 }
@@ -135,8 +139,9 @@ TEST_CASE("token ids: read from a file, whose errors name it", "[token_file]") {
     const TempFile bad("bad-ids.txt", "3 1\n4 x\n");
     Result<std::vector<int>> error = read_token_ids(bad.path);
     REQUIRE_FALSE(error.ok());
-    CHECK(error.error().message == bad.path + " line 2, column 3: \"x\" is not a token id (ids are digits 0-9, at most "
-                                              "2147483647)");
+    const std::string expected =
+        bad.path + " line 2, column 3: \"x\" is not a token id (ids are digits 0-9, at most 2147483647)";
+    CHECK(error.error().message == expected);
 
     const TempFile empty("empty-ids.txt", "");
     Result<std::vector<int>> none = read_token_ids(empty.path);
@@ -196,9 +201,11 @@ TEST_CASE("text ids: the tokens a tokenizer adds to each text are left out", "[t
 
 TEST_CASE("text ids: errors", "[token_file]") {
     const Model m = char_model();
-    Result<TextIds> bad = encode_text_ids("ok\nab\xFF" "c\n", "notes.txt", m);
+    const std::string not_utf8 = std::string("ok\nab") + '\xFF' + "c\n";
+    Result<TextIds> bad = encode_text_ids(not_utf8, "notes.txt", m);
     REQUIRE_FALSE(bad.ok());
-    CHECK(bad.error().message == "notes.txt line 2: invalid UTF-8 at byte offset 2: byte 0xF5..0xFF never occurs in UTF-8");
+    CHECK(bad.error().message ==
+          "notes.txt line 2: invalid UTF-8 at byte offset 2: byte 0xF5..0xFF never occurs in UTF-8");
 
     Result<TextIds> empty = encode_text_ids("", "notes.txt", m);
     REQUIRE_FALSE(empty.ok());
