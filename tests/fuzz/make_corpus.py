@@ -485,6 +485,21 @@ def make_settings():
     write(t, "bad_empty", "")
 
 
+# ---------------------------------------------------------------- a file of token ids
+def make_token_ids():
+    t = "fuzz_token_ids"
+    write(t, "spaced", "5 1 4 1 5 9 2 6 5 3 5 8 9 7 9\n")
+    write(t, "json_array", "[3, 1, 4, 1, 5, 9, 2, 6]")
+    write(t, "csv_lines", "1,2,3,\r\n4,5,6\r\n,7,,8\n")
+    write(t, "edges", "  [ 007 0 2147483647 ]\n")
+    write(t, "long", " ".join(str(i * 7919 % 50257) for i in range(2000)))
+    write(t, "bad_float", "1 2.5 3")
+    write(t, "bad_nested", "[[1, 2], [3]]")
+    write(t, "bad_unclosed", "[1, 2")
+    write(t, "bad_too_big", "1 2147483648")
+    write(t, "bad_hangul", "1 사과\n")
+
+
 # ---------------------------------------------------------------- tour.json
 def make_tour():
     t = "fuzz_tour"
@@ -550,6 +565,7 @@ if __name__ == "__main__":
     make_tokenizer_json()
     make_settings()
     make_tour()
+    make_token_ids()
     make_trace()
     total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
     print(f"{sum(1 for p in CORPUS.rglob('*') if p.is_file())} files, {total} bytes in {CORPUS}")
