@@ -30,6 +30,7 @@ namespace {
 const char* decoder_sequence_name(const ModelConfig& c) { return c.has_encoder() ? "target" : "the prompt"; }
 
 Status check_inputs(const ModelConfig& c, const ForwardInputs& in) {
+    if (in.batch != 1) return Error{"the stepper runs one sequence at a time"};
     if (c.has_encoder()) {
         if (auto st = check_ids(in.src_ids, c.src_vocab_size, c.max_len, "source"); !st) return st;
     }

@@ -61,11 +61,12 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                 heads,
                                 [map, n_heads](const StepContext& ctx) {
                                     const CountedOutput x = linear_map_forward_counted(ctx.weights, map, ctx.input(0));
-                                    // (N, ·) -> (H or H_kv, N, D): the same entries
-                                    return StepOutput{split_heads(x.value, n_heads), {}, x.non_finite};
+                                    // (B·T, ·) -> (B·H or B·H_kv, T, D): the same entries
+                                    return StepOutput{split_heads(x.value, n_heads, ctx.inputs.batch), {},
+                                                      x.non_finite};
                                 },
                                 [map](const BackwardContext& b) {
-                                    const Tensor dy = merge_heads(b.d_output);  // (N, H·D)
+                                    const Tensor dy = merge_heads(b.d_output, b.inputs.batch);  // (B·T, H·D)
                                     return InputGrads{linear_map_backward(b.weights, map, b.input(0), dy, b.params)};
                                 }});
     }
@@ -184,11 +185,12 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
          {ablation_control(site)},
          "",
          [site](const StepContext& ctx) {
-             return StepOutput{attention_context(ctx.input(0), ctx.input(1), ablated_of(ctx.inputs, site)), {}};
+             return StepOutput{
+                 attention_context(ctx.input(0), ctx.input(1), ablated_of(ctx.inputs, site), ctx.inputs.batch), {}};
          },
          [site](const BackwardContext& b) {
-             ContextGrads g =
-                 attention_context_backward(b.input(0), b.input(1), b.d_output, ablated_of(b.inputs, site));
+             ContextGrads g = attention_context_backward(b.input(0), b.input(1), b.d_output,
+                                                         ablated_of(b.inputs, site), b.inputs.batch);
              return InputGrads{std::move(g.d_weights), std::move(g.dv)};
          }});
     add(at(AttentionStage::concat), {"Concatenate heads",
@@ -198,9 +200,11 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                      {},
                                      "",
                                      [](const StepContext& ctx) {
-                                         return StepOutput{merge_heads(ctx.input(0)), {}};
+                                         return StepOutput{merge_heads(ctx.input(0), ctx.inputs.batch), {}};
                                      },
-                                     [H](const BackwardContext& b) { return InputGrads{split_heads(b.d_output, H)}; }});
+                                     [H](const BackwardContext& b) {
+                                         return InputGrads{split_heads(b.d_output, H, b.inputs.batch)};
+                                     }});
     return linear(at(AttentionStage::out), "Output projection W^O",
                   "out = " + linear_map_formula(params.out, "concat", "W_O", "b_O"), path(AttentionStage::concat),
                   params.out);

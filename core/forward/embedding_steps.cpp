@@ -14,6 +14,14 @@ const std::vector<int>& side_ids(const StepContext& ctx, Stack stack) {
     return stack == Stack::encoder ? ctx.inputs.src_ids : ctx.inputs.tgt_ids;
 }
 
+// Each sequence of a batch gets the same positions 0..T−1: rows (T, C) -> (B·T, C).
+Tensor each_sequence(const Tensor& rows, int batch) {
+    if (batch == 1) return rows;
+    Tensor out({batch * rows.dim(0), rows.dim(1)});
+    for (int b = 0; b < batch; ++b) out.matrix().middleRows(b * rows.dim(0), rows.dim(0)) = rows.matrix();
+    return out;
+}
+
 Tensor sum_tensors(const std::vector<const Tensor*>& parts) {
     Tensor out = *parts.at(0);
     for (size_t i = 1; i < parts.size(); ++i) {
@@ -82,9 +90,11 @@ std::string GraphBuilder::embedding(Stack side) {
                  {ids_control},
                  "C=" + std::to_string(config_.d_model),
                  [side](const StepContext& ctx) {
-                     const auto n = static_cast<int64_t>(side_ids(ctx, side).size());
-                     return StepOutput{sinusoidal_encoding(n, ctx.config.d_model, ctx.config.sinusoid_layout),
-                                       {}};  // (N, C)
+                     const int64_t n = side == Stack::encoder ? ctx.inputs.src_length() : ctx.inputs.tgt_length();
+                     return StepOutput{each_sequence(sinusoidal_encoding(n, ctx.config.d_model,
+                                                                         ctx.config.sinusoid_layout),
+                                                     ctx.inputs.batch),
+                                       {}};  // (B·T, C)
                  }}));
     } else if (config_.positional == Positional::learned) {
         const std::string positions = params.positions;
@@ -95,17 +105,21 @@ std::string GraphBuilder::embedding(Stack side) {
                                                      {ids_control},
                                                      "",
                                                      [side, positions](const StepContext& ctx) {
-                                                         const auto n =
-                                                             static_cast<int64_t>(side_ids(ctx, side).size());
+                                                         const int64_t n = side == Stack::encoder
+                                                                               ? ctx.inputs.src_length()
+                                                                               : ctx.inputs.tgt_length();
                                                          const Tensor& P = ctx.param(positions);  // (max_len, C)
                                                          assert(n <= P.dim(0));
-                                                         Tensor x({n, P.dim(1)});  // (N, C)
+                                                         Tensor x({n, P.dim(1)});  // (T, C)
                                                          x.matrix() = P.matrix().topRows(n);
-                                                         return StepOutput{std::move(x), {}};
+                                                         return StepOutput{each_sequence(x, ctx.inputs.batch), {}};
                                                      },
                                                      [positions](const BackwardContext& b) {  // dP[pos] += dx[pos]
                                                          Tensor& dP = b.param_grad(positions);
-                                                         dP.matrix().topRows(b.d_output.dim(0)) += b.d_output.matrix();
+                                                         const int64_t n = b.d_output.dim(0) / b.inputs.batch;
+                                                         for (int s = 0; s < b.inputs.batch; ++s)
+                                                             dP.matrix().topRows(n) +=
+                                                                 b.d_output.matrix().middleRows(s * n, n);
                                                          return InputGrads{};
                                                      }}));
     }
@@ -165,7 +179,7 @@ std::string GraphBuilder::embedding(Stack side) {
     }
     if (params.norm) input = norm(id(StepKind::embedding_norm), "Embedding " + norm_name(), input, *params.norm);
     assert(input == step_path(stack_input(config_, side)));
-    return input;
+    return dropped_out(input);
 }
 
 }  // namespace attnlab

@@ -1,5 +1,9 @@
 // The forward pass of each architecture as one ordered list of steps.
 #include "forward/graph_builder.h"
+#include "ops/dropout.h"
+
+#include <cassert>
+#include <cstdio>
 
 namespace attnlab {
 
@@ -40,6 +44,29 @@ std::string GraphBuilder::add(const StepId& id, Step step) {
     step.retention = retention_of(id);
     steps_.push_back(std::move(step));
     return steps_.back().path;
+}
+
+std::string GraphBuilder::dropped_out(const std::string& path) {
+    const float p = options_.dropout;
+    if (p == 0.0f) return path;
+    Step& step = steps_.back();
+    assert(step.path == path && step.backward);
+    char variant[48];
+    std::snprintf(variant, sizeof variant, "dropout p=%.9g", static_cast<double>(p));
+    step.variant += step.variant.empty() ? variant : std::string(" ") + variant;
+    const uint64_t site = dropout_site(path);
+    step.compute = [compute = std::move(step.compute), p, site](const StepContext& ctx) {
+        StepOutput out = compute(ctx);
+        dropout_in_place(out.value, p, ctx.inputs.dropout_seed, site);
+        out.non_finite.reset();  // counted before the drop
+        return out;
+    };
+    step.backward = [backward = std::move(step.backward), p, site](const BackwardContext& b) {
+        Tensor d = b.d_output;  // the same mask on the way back
+        dropout_in_place(d, p, b.inputs.dropout_seed, site);
+        return backward({b.config, b.weights, b.inputs, b.input, b.output, d, b.params});
+    };
+    return path;
 }
 
 namespace {
@@ -95,8 +122,8 @@ void bert_steps(GraphBuilder& g, const ModelConfig& config) {
 
 }  // namespace
 
-std::vector<Step> build_forward_steps(const ModelConfig& config) {
-    GraphBuilder g(config);
+std::vector<Step> build_forward_steps(const ModelConfig& config, const GraphOptions& options) {
+    GraphBuilder g(config, options);
     switch (config.family) {
         case Family::transformer:
         case Family::marian: transformer_steps(g, config); break;

@@ -17,7 +17,7 @@ std::string rope_variant(const RopeConfig& rope);  // RoPE's θ and scaling
 
 class GraphBuilder {
 public:
-    explicit GraphBuilder(const ModelConfig& config) : config_(config) {}
+    GraphBuilder(const ModelConfig& config, const GraphOptions& options) : config_(config), options_(options) {}
     std::vector<Step> take() { return std::move(steps_); }
 
     // src.embed, src.pos, src.token_type, src.input, src.embed_norm (or tgt.*), as far as the
@@ -63,8 +63,11 @@ private:
                        const LinearParams& map);
     // Records `id` (and the path it names) in the step and appends it. Returns the path.
     std::string add(const StepId& id, Step step);
+    // With GraphOptions::dropout: the last step added, which is at `path`, drops out its output. Returns path.
+    std::string dropped_out(const std::string& path);
 
     const ModelConfig& config_;
+    GraphOptions options_;
     std::vector<Step> steps_;
 };
 

@@ -87,10 +87,10 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
     };
     const bool rms = config_.norm == NormKind::rms_norm;
     if (config_.norm_first)  // x + Sublayer(LN(x)), or x + Sublayer(RMSNorm(x))
-        return add_residual(
-            sublayer(this->norm(norm, norm_name() + " " + n + (rms ? " (pre-norm)" : " (pre-LN)"), x, norm_params)),
-            rms ? "x + Sublayer(RMSNorm(x))" : "x + Sublayer(LN(x))");
-    const std::string sum = add_residual(sublayer(x), "x + Sublayer(x)");  // LN(x + Sublayer(x))
+        return add_residual(dropped_out(sublayer(this->norm(
+                                norm, norm_name() + " " + n + (rms ? " (pre-norm)" : " (pre-LN)"), x, norm_params))),
+                            rms ? "x + Sublayer(RMSNorm(x))" : "x + Sublayer(LN(x))");
+    const std::string sum = add_residual(dropped_out(sublayer(x)), "x + Sublayer(x)");  // LN(x + Sublayer(x))
     return this->norm(norm, norm_name() + " " + n + (rms ? " (post-norm)" : " (post-LN)"), sum, norm_params);
 }
 

@@ -5,7 +5,9 @@ namespace attnlab {
 
 namespace {
 
+// The user's cells, on the stepper's one sequence.
 Tensor with_user_overrides(const StepContext& ctx, AttentionUse use, Tensor mask) {
+    if (ctx.inputs.batch != 1) return mask;
     if (auto it = ctx.inputs.mask_overrides.find(use); it != ctx.inputs.mask_overrides.end())
         apply_mask_overrides(mask, it->second);
     return mask;
@@ -33,8 +35,8 @@ std::string GraphBuilder::encoder_self_mask() {
                 {mask_control(use)},
                 "",
                 [](const StepContext& ctx) {
-                    const Tensor& keys = ctx.input(0);
-                    Tensor m = combine_masks(keys.dim(0), keys, nullptr);  // (S, S)
+                    const Tensor& keys = ctx.input(0);  // (B·S,)
+                    Tensor m = combine_masks(ctx.inputs.src_length(), keys, nullptr, ctx.inputs.batch);  // (B·S, S)
                     return StepOutput{with_user_overrides(ctx, AttentionUse::encoder_self, std::move(m)), {}};
                 }});
 }
@@ -64,7 +66,7 @@ std::string GraphBuilder::decoder_self_mask() {
              "",
              [](const StepContext& ctx) {
                  return StepOutput{
-                     look_ahead_mask(static_cast<int64_t>(ctx.inputs.tgt_ids.size()), ctx.config.sliding_window), {}};
+                     look_ahead_mask(ctx.inputs.tgt_length(), ctx.config.sliding_window), {}};  // (T, T)
              }});
     const AttentionUse use = AttentionUse::decoder_self;
     return add(StepId::mask_of(use),
@@ -75,8 +77,8 @@ std::string GraphBuilder::decoder_self_mask() {
                 {mask_control(use)},
                 "",
                 [](const StepContext& ctx) {
-                    const Tensor& keys = ctx.input(0);
-                    Tensor m = combine_masks(keys.dim(0), keys, &ctx.input(1));  // (T, T)
+                    const Tensor& keys = ctx.input(0);  // (B·T,)
+                    Tensor m = combine_masks(ctx.inputs.tgt_length(), keys, &ctx.input(1), ctx.inputs.batch);  // (B·T, T)
                     return StepOutput{with_user_overrides(ctx, AttentionUse::decoder_self, std::move(m)), {}};
                 }});
 }
@@ -92,8 +94,7 @@ std::string GraphBuilder::cross_mask() {
                 {kTgtIdsControl, mask_control(use)},
                 "",
                 [](const StepContext& ctx) {
-                    const auto n_queries = static_cast<int64_t>(ctx.inputs.tgt_ids.size());
-                    Tensor m = combine_masks(n_queries, ctx.input(0), nullptr);  // (T, S)
+                    Tensor m = combine_masks(ctx.inputs.tgt_length(), ctx.input(0), nullptr, ctx.inputs.batch);  // (B·T, S)
                     return StepOutput{with_user_overrides(ctx, AttentionUse::cross, std::move(m)), {}};
                 }});
 }

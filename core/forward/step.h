@@ -21,13 +21,22 @@ namespace attnlab {
 
 // What the user controls besides the weights and the config.
 struct ForwardInputs {
-    std::vector<int> src_ids;                              // (S,) encoder input; pad_id marks padding
-    std::vector<int> tgt_ids;                              // (T,) decoder input, usually <sos> first
+    std::vector<int> src_ids;                              // (B·S,) encoder input; pad_id marks padding
+    std::vector<int> tgt_ids;                              // (B·T,) decoder input, usually <sos> first
     std::map<AttentionUse, MaskOverrides> mask_overrides;  // the mask of one use of attention -> cells
     std::map<AttentionSite, std::set<int>> ablated_heads;  // an attention -> its heads switched off
     // BERT's token type (segment: 0 for the first sentence, 1 for the second) of each source
     // position; positions past its end are type 0, so it may stay empty.
     std::vector<int> src_token_types = {};
+    // Sequences side by side (training's padded batch): sequence b is ids [b·S, (b+1)·S) of src_ids and
+    // [b·T, (b+1)·T) of tgt_ids; every (N, ·) output has its rows, and attention its B·H heads, in that order.
+    // The stepper runs one (B = 1), where the user's mask cells and row re-runs apply.
+    int batch = 1;
+    // Training only: draws the masks of the dropout steps (GraphOptions::dropout) for one batch.
+    uint64_t dropout_seed = 0;
+
+    int64_t src_length() const { return static_cast<int64_t>(src_ids.size()) / batch; }  // S
+    int64_t tgt_length() const { return static_cast<int64_t>(tgt_ids.size()) / batch; }  // T
 };
 
 struct StepOutput {
@@ -97,6 +106,7 @@ public:
     // large weight is not zeroed only to be added to.
     void add(const std::string& name, Tensor part);
     const std::map<std::string, Tensor>& all() const { return grads_; }
+    std::map<std::string, Tensor> take() { return std::move(grads_); }
 
 private:
     std::map<std::string, Tensor> grads_;
@@ -141,8 +151,16 @@ struct Step {
     std::string signature() const;
 };
 
+// How a graph differs from the stepper's: training's variants of the steps.
+struct GraphOptions {
+    // Dropout (inverted, ops/dropout.h) on each stack's input and on every sublayer's output before its residual
+    // add (the paper's §5.4; GPT-2's embd_pdrop and resid_pdrop; BERT's hidden dropout), drawn from
+    // ForwardInputs::dropout_seed. 0: the inference steps. A dropped-out step's backward must not read its output.
+    float dropout = 0.0f;
+};
+
 // The whole forward pass for a config, in execution order.
-std::vector<Step> build_forward_steps(const ModelConfig& config);
+std::vector<Step> build_forward_steps(const ModelConfig& config, const GraphOptions& options = {});
 
 // Whether positions are added to the embeddings (sinusoidal, learned), as opposed to none or rotary (RoPE turns Q
 // and K inside each attention instead).

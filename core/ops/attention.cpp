@@ -51,18 +51,29 @@ void scale_into(const Tensor& scores, float d_head, Tensor& out) {
     });
 }
 
-// out = scaled with −∞ where the mask is 0, split by rows of all the heads (query row r of the (H·Tq) reads mask
-// row r mod Tq); out may be scaled itself.
+// The row of mask (B·Tq, Tk) that row r of the (B·H·Tq) query rows of scores (B·H, Tq, Tk) reads: query r mod Tq
+// of sequence b = head / H. One sequence (B = 1): row r mod Tq, every head sharing the mask.
+struct MaskRows {
+    int64_t Tq, heads_per_sequence;
+    MaskRows(const Tensor& scores, const Tensor& mask)
+        : Tq(scores.dim(1)), heads_per_sequence(scores.dim(0) / (mask.dim(0) / scores.dim(1))) {
+        assert(scores.rank() == 3 && mask.rank() == 2 && mask.dim(0) % Tq == 0 && mask.dim(1) == scores.dim(2));
+        assert(scores.dim(0) % (mask.dim(0) / Tq) == 0);
+    }
+    int64_t of(int64_t r) const { return (r / Tq / heads_per_sequence) * Tq + r % Tq; }
+};
+
+// out = scaled with −∞ where the mask is 0, split by rows of all the heads; out may be scaled itself.
 void mask_into(const Tensor& scaled, const Tensor& mask, Tensor& out) {
-    assert(scaled.rank() == 3 && mask.rank() == 2 && mask.dim(0) == scaled.dim(1) && mask.dim(1) == scaled.dim(2));
     assert(out.shape == scaled.shape);
-    const int64_t Tq = scaled.dim(1), Tk = scaled.dim(2);
-    parallel_rows(scaled.dim(0) * Tq, Tk, [&, Tq, Tk](int64_t first, int64_t end) {
+    const MaskRows rows(scaled, mask);
+    const int64_t Tk = scaled.dim(2);
+    parallel_rows(scaled.dim(0) * rows.Tq, Tk, [&, Tk](int64_t first, int64_t end) {
         // Copies in locals: a store to o[] could otherwise change a float read by reference, and the loop would
         // not vectorise.
         constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
         for (int64_t r = first; r < end; ++r) {
-            const float* m = mask.data.data() + (r % Tq) * Tk;
+            const float* m = mask.data.data() + rows.of(r) * Tk;
             const float* in = scaled.data.data() + r * Tk;
             float* o = out.data.data() + r * Tk;
             for (int64_t j = 0; j < Tk; ++j) o[j] = m[j] == 0.0f ? kMinusInf : in[j];
@@ -72,26 +83,30 @@ void mask_into(const Tensor& scaled, const Tensor& mask, Tensor& out) {
 
 }  // namespace
 
-Tensor split_heads(const Tensor& x, int64_t n_heads) {
-    assert(x.rank() == 2 && x.dim(1) % n_heads == 0);
-    const int64_t T = x.dim(0), C = x.dim(1), D = C / n_heads;
-    Tensor out = Tensor::uninitialized({n_heads, T, D});  // every head written whole
-    parallel_rows(T, C, [&](int64_t first, int64_t end) {
-        for (int64_t t = first; t < end; ++t)
+Tensor split_heads(const Tensor& x, int64_t n_heads, int64_t batch) {
+    assert(x.rank() == 2 && x.dim(1) % n_heads == 0 && x.dim(0) % batch == 0);
+    const int64_t T = x.dim(0) / batch, C = x.dim(1), D = C / n_heads;
+    Tensor out = Tensor::uninitialized({batch * n_heads, T, D});  // every head written whole
+    parallel_rows(batch * T, C, [&](int64_t first, int64_t end) {
+        for (int64_t row = first; row < end; ++row) {
+            const int64_t b = row / T, t = row % T;
             for (int64_t h = 0; h < n_heads; ++h)
-                std::copy_n(x.data.data() + t * C + h * D, D, out.data.data() + (h * T + t) * D);
+                std::copy_n(x.data.data() + row * C + h * D, D, out.data.data() + ((b * n_heads + h) * T + t) * D);
+        }
     });
     return out;
 }
 
-Tensor merge_heads(const Tensor& x) {
-    assert(x.rank() == 3);
-    const int64_t H = x.dim(0), T = x.dim(1), D = x.dim(2);
-    Tensor out = Tensor::uninitialized({T, H * D});  // every head's columns written whole
-    parallel_rows(T, H * D, [&](int64_t first, int64_t end) {
-        for (int64_t t = first; t < end; ++t)
+Tensor merge_heads(const Tensor& x, int64_t batch) {
+    assert(x.rank() == 3 && x.dim(0) % batch == 0);
+    const int64_t H = x.dim(0) / batch, T = x.dim(1), D = x.dim(2);
+    Tensor out = Tensor::uninitialized({batch * T, H * D});  // every head's columns written whole
+    parallel_rows(batch * T, H * D, [&](int64_t first, int64_t end) {
+        for (int64_t row = first; row < end; ++row) {
+            const int64_t b = row / T, t = row % T;
             for (int64_t h = 0; h < H; ++h)
-                std::copy_n(x.data.data() + (h * T + t) * D, D, out.data.data() + t * H * D + h * D);
+                std::copy_n(x.data.data() + ((b * H + h) * T + t) * D, D, out.data.data() + row * H * D + h * D);
+        }
     });
     return out;
 }
@@ -169,16 +184,17 @@ int64_t keys_in_use(const float* weights, int64_t Tk, int64_t first, int64_t end
 // A causal row's weights are exactly 0 past its own position, so each tile of kGemmRows query rows multiplies only
 // the keys up to its last nonzero weight (gemm_in_out_to_depth): about half the products of a causal pass, with the
 // same bits. When a head of V holds a NaN or ±∞ nothing is left out, so 0 · NaN makes the NaN PyTorch's product makes.
-Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated) {
+Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated, int64_t batch) {
     assert(weights.rank() == 3 && v.rank() == 3 && weights.dim(0) % v.dim(0) == 0 && weights.dim(2) == v.dim(1));
     const int64_t H = weights.dim(0), Tq = weights.dim(1), Tk = weights.dim(2), D = v.dim(2);
+    const int64_t heads_per_sequence = H / batch;
     std::vector<char> v_finite(static_cast<size_t>(v.dim(0)));  // (H_kv,)
     for (int64_t g = 0; g < v.dim(0); ++g)
         v_finite[static_cast<size_t>(g)] = count_non_finite(v.slice(g).data(), static_cast<size_t>(Tk * D)) == 0;
     Tensor ctx = Tensor::uninitialized({H, Tq, D});  // every row written below
     for_each_head_rows(H, Tq, Tq * Tk * D, [&](int64_t h, int64_t first, int64_t end) {
         float* out = ctx.slice(h).data();
-        if (ablated.count(static_cast<int>(h))) {  // an ablated head contributes nothing
+        if (ablated.count(static_cast<int>(h % heads_per_sequence))) {  // an ablated head contributes nothing
             std::fill(out + first * D, out + end * D, 0.0f);
             return;
         }
@@ -209,23 +225,25 @@ ScoresGrads attention_scores_backward(const Tensor& q, const Tensor& k, const Te
 }
 
 Tensor mask_scores_backward(const Tensor& d_masked, const Tensor& mask) {
-    assert(d_masked.rank() == 3 && mask.rank() == 2 && mask.numel() == d_masked.dim(1) * d_masked.dim(2));
+    const MaskRows rows(d_masked, mask);
+    const int64_t Tk = d_masked.dim(2);
     Tensor d(d_masked.shape);
-    const int64_t cells = mask.numel();
-    for (int64_t h = 0; h < d_masked.dim(0); ++h)
-        for (int64_t i = 0; i < cells; ++i)
-            if (mask.data[static_cast<size_t>(i)] != 0.0f)
-                d.data[static_cast<size_t>(h * cells + i)] = d_masked.data[static_cast<size_t>(h * cells + i)];
+    for (int64_t r = 0; r < d_masked.dim(0) * rows.Tq; ++r) {
+        const float* m = mask.data.data() + rows.of(r) * Tk;
+        for (int64_t j = 0; j < Tk; ++j)
+            if (m[j] != 0.0f) d.data[static_cast<size_t>(r * Tk + j)] = d_masked.data[static_cast<size_t>(r * Tk + j)];
+    }
     return d;
 }
 
 ContextGrads attention_context_backward(const Tensor& weights, const Tensor& v, const Tensor& d_context,
-                                        const std::set<int>& ablated) {
+                                        const std::set<int>& ablated, int64_t batch) {
     assert(weights.rank() == 3 && v.rank() == 3 && d_context.rank() == 3 && d_context.dim(0) == weights.dim(0));
     const int64_t H = weights.dim(0), Tq = weights.dim(1), Tk = weights.dim(2), D = v.dim(2);
+    const int64_t heads_per_sequence = H / batch;
     ContextGrads g{Tensor(weights.shape), Tensor(v.shape)};
     for (int64_t h = 0; h < H; ++h) {
-        if (ablated.count(static_cast<int>(h))) continue;
+        if (ablated.count(static_cast<int>(h % heads_per_sequence))) continue;
         const int64_t kv = kv_head_of(h, H, v.dim(0));
         const ConstMatMap dc(d_context.slice(h).data(), Tq, D), wh(weights.slice(h).data(), Tq, Tk),
             vh(v.slice(kv).data(), Tk, D);

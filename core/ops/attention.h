@@ -2,6 +2,8 @@
 //   weights = softmax(QKᵀ/√D + mask),  context = weights·V,  out = concat(heads)·W_Oᵀ + b_O
 // Shapes: queries Tq, keys Tk, heads H, per-head width D, C = H·D. K and V may have fewer heads,
 // H_kv dividing H (grouped-query attention): query head h reads K/V head kv_head_of(h).
+// A batch of B sequences is B·H heads, sequence-major: head b·H + h is head h of sequence b (and K/V head
+// b·H_kv + g), so kv_head_of pairs the right heads, and the mask has a block of Tq rows per sequence.
 #pragma once
 
 #include "tensor.h"
@@ -10,8 +12,8 @@
 
 namespace attnlab {
 
-Tensor split_heads(const Tensor& x, int64_t n_heads);  // (T, C) -> (H, T, D)
-Tensor merge_heads(const Tensor& x);                   // (H, T, D) -> (T, C)
+Tensor split_heads(const Tensor& x, int64_t n_heads, int64_t batch = 1);  // (B·T, C) -> (B·H, T, D)
+Tensor merge_heads(const Tensor& x, int64_t batch = 1);                   // (B·H, T, D) -> (B·T, C)
 // The K/V head that query head h shares with the other H / H_kv heads of its group.
 int64_t kv_head_of(int64_t query_head, int64_t n_heads, int64_t n_kv_heads);
 Tensor attention_scores(const Tensor& q, const Tensor& k);  // (H, Tq, D), (H_kv, Tk, D) -> QKᵀ (H, Tq, Tk)
@@ -21,13 +23,14 @@ Tensor attention_scores(const Tensor& q, const Tensor& k);  // (H, Tq, D), (H_kv
 // O(H·T·D), against QKᵀ's O(H·Tq·Tk·D).
 bool scores_cannot_overflow(const Tensor& q, const Tensor& k);
 Tensor scale_scores(const Tensor& scores, float d_head);  // scores / √D
-// −∞ wherever mask (Tq, Tk) is 0; the mask is shared by every head.
+// −∞ wherever mask (B·Tq, Tk) is 0; sequence b's block of Tq rows is shared by its H heads.
 Tensor mask_scores(const Tensor& scaled, const Tensor& mask);
 // The same two, written over their input (the same numbers, without a new (H, Tq, Tk) array).
 void scale_scores_in_place(Tensor& scores, float d_head);
 void mask_scores_in_place(Tensor& scaled, const Tensor& mask);
-// weights (H, Tq, Tk) · V (H_kv, Tk, D) -> (H, Tq, D); heads in `ablated` give zeros.
-Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated);
+// weights (B·H, Tq, Tk) · V (B·H_kv, Tk, D) -> (B·H, Tq, D); heads in `ablated` (numbered 0..H−1 in each
+// sequence) give zeros.
+Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<int>& ablated, int64_t batch = 1);
 
 // Backward of the stages. A K/V head shared by several query heads sums their gradients.
 struct ScoresGrads {
@@ -42,6 +45,6 @@ struct ContextGrads {
 };
 // context[h] = weights[h]·V[g(h)]: dW[h] = dC[h]·V[g]ᵀ, dV[g] = Σ_{h in g} W[h]ᵀ·dC[h]; zero for ablated heads.
 ContextGrads attention_context_backward(const Tensor& weights, const Tensor& v, const Tensor& d_context,
-                                        const std::set<int>& ablated);
+                                        const std::set<int>& ablated, int64_t batch = 1);
 
 }  // namespace attnlab

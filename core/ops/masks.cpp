@@ -20,17 +20,19 @@ Tensor look_ahead_mask(int64_t n, int64_t window) {
     return m;
 }
 
-Tensor combine_masks(int64_t n_queries, const Tensor& keys, const Tensor* causal) {
-    assert(keys.rank() == 1);
-    const int64_t n_keys = keys.dim(0);
+Tensor combine_masks(int64_t n_queries, const Tensor& keys, const Tensor* causal, int64_t batch) {
+    assert(keys.rank() == 1 && keys.dim(0) % batch == 0);
+    const int64_t n_keys = keys.dim(0) / batch;
     assert(!causal || (causal->dim(0) == n_queries && causal->dim(1) == n_keys));
-    Tensor m({n_queries, n_keys});
-    for (int64_t i = 0; i < n_queries; ++i)
-        for (int64_t j = 0; j < n_keys; ++j) {
-            const size_t cell = static_cast<size_t>(i * n_keys + j);
-            const bool allowed = keys.data[static_cast<size_t>(j)] != 0.0f && (!causal || causal->data[cell] != 0.0f);
-            m.data[cell] = allowed ? 1.0f : 0.0f;
-        }
+    Tensor m({batch * n_queries, n_keys});
+    for (int64_t b = 0; b < batch; ++b)
+        for (int64_t i = 0; i < n_queries; ++i)
+            for (int64_t j = 0; j < n_keys; ++j) {
+                const size_t cell = static_cast<size_t>(i * n_keys + j);
+                const bool allowed = keys.data[static_cast<size_t>(b * n_keys + j)] != 0.0f &&
+                                     (!causal || causal->data[cell] != 0.0f);
+                m.data[static_cast<size_t>(b * n_queries * n_keys) + cell] = allowed ? 1.0f : 0.0f;
+            }
     return m;
 }
 

@@ -1,8 +1,9 @@
-// Greedy and beam decoding over TransformerPass.
+// Greedy and beam decoding over the model's step graph (GraphRun): each new token re-runs the decoder's steps, and
+// the encoder's only when the batch of sources changes.
 #include "train/batch_decode.h"
 
 #include "train/batch.h"
-#include "train/transformer_pass.h"
+#include "train/graph_run.h"
 
 #include <algorithm>
 #include <cassert>
@@ -37,18 +38,20 @@ std::vector<std::vector<int>> greedy_decode_batch(const ModelConfig& config, con
     std::vector<std::vector<int>> out(sources.size());
     if (B == 0) return out;
     int S = 0;
-    const std::vector<int> src = padded_sources(config, sources, S);  // (B, S)
-    TransformerPass pass(config, weights, nullptr);
-    const Tensor memory = pass.encode(src, S);  // (B·S, C)
+    ForwardInputs inputs;
+    inputs.src_ids = padded_sources(config, sources, S);  // (B, S)
+    inputs.batch = B;
+    GraphRun run(config);
+    const size_t logits = *run.logits_step();
     max_new_tokens = std::min(max_new_tokens, config.max_len - 1);
     std::vector<char> finished(sources.size(), 0);
     std::vector<std::vector<int>> prefixes(sources.size(), std::vector<int>{config.sos_id});
     for (int t = 0; t < max_new_tokens; ++t) {
         const int T = t + 1;
-        std::vector<int> tgt_in;  // (B, T)
-        tgt_in.reserve(static_cast<size_t>(B) * T);
-        for (const auto& p : prefixes) tgt_in.insert(tgt_in.end(), p.begin(), p.end());
-        const Mat next = rows_at(pass.decode(memory, src, S, tgt_in, T), B, T, t);  // (B, V)
+        inputs.tgt_ids.clear();  // (B, T)
+        for (const auto& p : prefixes) inputs.tgt_ids.insert(inputs.tgt_ids.end(), p.begin(), p.end());
+        run.run(weights, inputs);
+        const Mat next = rows_at(run.output(logits), B, T, t);  // (B, V)
         bool all_done = true;
         for (int b = 0; b < B; ++b) {
             Eigen::Index best = 0;
@@ -75,20 +78,22 @@ std::vector<int> beam_decode(const ModelConfig& config, const Weights& weights, 
     options.max_new_tokens = std::min(options.max_new_tokens, config.max_len - 1);
     int S = 0;
     const std::vector<int> src = padded_sources(config, {source}, S);  // (1, S)
-    TransformerPass pass(config, weights, nullptr);
-    const Tensor memory = pass.encode(src, S);  // (S, C)
+    GraphRun run(config);
+    const size_t logits_step = *run.logits_step();
+    ForwardInputs inputs;
     const NextLogProbs next = [&](const std::vector<std::vector<int>>& prefixes) {
         const int n = static_cast<int>(prefixes.size()), T = static_cast<int>(prefixes.front().size());
-        Tensor memories({int64_t{n} * S, memory.dim(1)});  // (n·S, C): the source once per hypothesis
-        std::vector<int> srcs, tgt_in;                     // (n, S), (n, T)
+        inputs.batch = n;  // the source once per hypothesis: (n, S), and the hypotheses (n, T)
+        inputs.src_ids.clear();
+        inputs.tgt_ids.clear();
         for (int i = 0; i < n; ++i) {
             assert(static_cast<int>(prefixes[static_cast<size_t>(i)].size()) == T);
-            memories.matrix().middleRows(int64_t{i} * S, S) = memory.matrix();
-            srcs.insert(srcs.end(), src.begin(), src.end());
-            tgt_in.insert(tgt_in.end(), prefixes[static_cast<size_t>(i)].begin(),
-                          prefixes[static_cast<size_t>(i)].end());
+            inputs.src_ids.insert(inputs.src_ids.end(), src.begin(), src.end());
+            inputs.tgt_ids.insert(inputs.tgt_ids.end(), prefixes[static_cast<size_t>(i)].begin(),
+                                  prefixes[static_cast<size_t>(i)].end());
         }
-        Mat logits = rows_at(pass.decode(memories, srcs, S, tgt_in, T), n, T, T - 1);  // (n, V)
+        run.run(weights, inputs);
+        Mat logits = rows_at(run.output(logits_step), n, T, T - 1);  // (n, V)
         for (int i = 0; i < n; ++i) {                                                  // log-softmax
             const float max = logits.row(i).maxCoeff();
             const float log_sum = max + std::log((logits.row(i).array() - max).exp().sum());

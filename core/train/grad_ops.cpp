@@ -140,33 +140,6 @@ Tensor softmax_rows_backward(const Tensor& y, const Tensor& dy) {
     return dx;
 }
 
-AttentionHeadGrads attention_head_backward(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
-                                           const Eigen::Ref<const Mat>& v, const Eigen::Ref<const Mat>& weights,
-                                           const Eigen::Ref<const Mat>& dcontext, const Mat* dweights) {
-    const Eigen::Index Tq = q.rows(), Tk = k.rows(), D = q.cols();
-    assert(k.cols() == D && v.rows() == Tk && v.cols() == D);
-    assert(weights.rows() == Tq && weights.cols() == Tk && dcontext.rows() == Tq && dcontext.cols() == D);
-    AttentionHeadGrads g;
-    // context = weights·V  ->  dV = weightsᵀ·dcontext   (Tk, D),  dweights = dcontext·Vᵀ   (Tq, Tk)
-    g.dv.resize(Tk, D);
-    g.dv.noalias() = weights.transpose() * dcontext;
-    Mat dscores(Tq, Tk);  // (Tq, Tk)
-    dscores.noalias() = dcontext * v.transpose();
-    if (dweights) {
-        assert(dweights->rows() == Tq && dweights->cols() == Tk);
-        dscores += *dweights;
-    }
-    // Through the softmax, in place; masked entries have weight 0 and get 0.
-    softmax_backward_rows(weights, dscores, dscores);
-    // scores = q·kᵀ/√D  ->  dq = dscores·k/√D   (Tq, D),  dk = dscoresᵀ·q/√D   (Tk, D)
-    dscores *= 1.0f / std::sqrt(static_cast<float>(D));
-    g.dq.resize(Tq, D);
-    g.dq.noalias() = dscores * k;
-    g.dk.resize(Tk, D);
-    g.dk.noalias() = dscores.transpose() * q;
-    return g;
-}
-
 CrossEntropyResult cross_entropy_forward_backward(const Tensor& logits, const std::vector<int>& targets, int pad_id,
                                                   float label_smoothing) {
     assert(logits.rank() == 2 && static_cast<int64_t>(targets.size()) == logits.dim(0));

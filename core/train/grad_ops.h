@@ -30,18 +30,6 @@ Tensor activation_backward(const Tensor& h, const Tensor& dy, Activation kind);
 // Rows of y that are all zero (fully masked) give zero gradient.
 Tensor softmax_rows_backward(const Tensor& y, const Tensor& dy);
 
-// One head of scaled dot-product attention, given what its forward computed:
-//   q (Tq, D), k (Tk, D), v (Tk, D), weights = softmax(q·kᵀ/√D + mask) (Tq, Tk), dcontext (Tq, D).
-// Masked entries have weight 0, so they pass no gradient. Writes dq (Tq, D), dk (Tk, D), dv (Tk, D).
-// dweights (Tq, Tk), when given, is a gradient on the weights from elsewhere (a penalty on them),
-// added to the one through the context.
-struct AttentionHeadGrads {
-    Mat dq, dk, dv;
-};
-AttentionHeadGrads attention_head_backward(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
-                                           const Eigen::Ref<const Mat>& v, const Eigen::Ref<const Mat>& weights,
-                                           const Eigen::Ref<const Mat>& dcontext, const Mat* dweights = nullptr);
-
 // Cross-entropy with label smoothing ε, as torch.nn.functional.cross_entropy(logits, targets,
 // ignore_index=pad_id, label_smoothing=ε, reduction="mean"): the target distribution is
 // (1 − ε)·one_hot + ε/V over all V classes; rows whose target is pad_id are ignored.

@@ -2,8 +2,8 @@
 #include "train/probes.h"
 
 #include "analysis/head_summary.h"
+#include "train/graph_run.h"
 #include "train/transformer_grad.h"
-#include "train/transformer_pass.h"
 
 #include <algorithm>
 #include <cassert>
@@ -21,7 +21,7 @@ bool starts_with(const std::string& name, const std::string& prefix) {
 }  // namespace
 
 std::vector<ParamGroup> param_groups(const ModelConfig& config, const Weights& weights) {
-    // Each group's parameters by the prefixes TransformerPass builds their names from.
+    // Each group's parameters by the prefixes of the paper family's parameter names (param_names.h).
     std::vector<std::pair<ParamGroupId, std::vector<std::string>>> wanted;
     wanted.push_back({{ParamGroupKind::embeddings, -1}, {"src_embed.", "tgt_embed.", "pos_embed."}});
     for (int i = 0; i < config.n_encoder_layers; ++i)
@@ -76,11 +76,9 @@ std::vector<float> head_entropies(const Tensor& weights) {
 
 std::vector<AttentionSite> pass_attention_sites(const ModelConfig& config) {
     std::vector<AttentionSite> sites;
-    for (int i = 0; i < config.n_encoder_layers; ++i) sites.push_back({AttentionUse::encoder_self, i});
-    for (int i = 0; i < config.n_decoder_layers; ++i) {
-        sites.push_back({AttentionUse::decoder_self, i});
-        sites.push_back({AttentionUse::cross, i});
-    }
+    for (const Step& step : build_forward_steps(config))
+        if (step.record.id.kind == StepKind::attention && step.record.id.stage == AttentionStage::weights)
+            sites.push_back(step.record.id.site());
     return sites;
 }
 
@@ -95,12 +93,17 @@ Result<std::vector<SiteEntropy>> attention_entropies(const ModelConfig& config, 
                                                      const TokenPair& pair) {
     const Batch batch = make_batch({pair}, config);
     if (auto st = check_batch(config, batch); !st) return st.error();
-    TransformerPass pass(config, weights, nullptr);
-    const Tensor memory = pass.encode(batch.src, batch.S);
-    pass.decode(memory, batch.src, batch.S, batch.tgt_in, batch.T);
+    ForwardInputs inputs;
+    inputs.src_ids = batch.src;
+    inputs.tgt_ids = batch.tgt_in;
+    GraphRun run(config);
+    run.run(weights, inputs);
     std::vector<SiteEntropy> out;
-    for (const auto& [site, w] : pass.attention_weights())
-        out.push_back({site, head_entropies(*w), uniform_entropy(site.use, batch.S, batch.T)});
+    for (size_t i = 0; i < run.steps().size(); ++i) {
+        const StepId& id = run.steps()[i].record.id;
+        if (id.kind != StepKind::attention || id.stage != AttentionStage::weights) continue;
+        out.push_back({id.site(), head_entropies(run.output(i)), uniform_entropy(id.use, batch.S, batch.T)});
+    }
     return out;
 }
 

@@ -2,9 +2,9 @@
 // layer's parameters (gradients shrinking or exploding with depth) and the mean attention entropy of
 // every head on one fixed held-out pair (heads sharpening from near-uniform to a few keys).
 //
-// The entropies come from one forward pass of that pair through TransformerPass (a batch of one, no
-// dropout), whose attention caches already hold every head's weights: a few thousandths of a training
-// step of 64 pairs, with no stepper, trace or on-demand stages. The gradient norms are of the step's
+// The entropies come from one forward pass of that pair through the model's step graph (GraphRun: a batch
+// of one, no dropout), which keeps every head's weights: a few thousandths of a training step of 64 pairs,
+// with no stepper, trace or on-demand stages. The gradient norms are of the step's
 // own batch gradients, before Adam clips them.
 #pragma once
 
@@ -51,8 +51,8 @@ std::vector<float> group_norms(const std::vector<ParamGroup>& groups, const Grad
 // as the batched attention keeps them. The Analysis view's head summary (head_stats) by the same formula.
 std::vector<float> head_entropies(const Tensor& weights);
 
-// The attentions of an encoder-decoder in the order TransformerPass runs them: the encoder's
-// self-attention by layer, then each decoder layer's self-attention and cross-attention.
+// The attentions of a model in the order its forward pass runs them: the encoder's self-attention by
+// layer, then each decoder layer's self-attention (and cross-attention).
 std::vector<AttentionSite> pass_attention_sites(const ModelConfig& config);
 
 // What a head that spreads every row evenly over the keys it may see scores at `site` for a pair of

@@ -1,8 +1,10 @@
-// Loss and gradients of one batch, and batched inference logits, with the input checks a user's data needs.
+// Loss and gradients of one batch, and batched inference logits, with the input checks a user's data needs: the
+// model's own step graph run over the batch (GraphRun).
 #include "train/transformer_grad.h"
 
+#include "train/attention_overlap.h"
 #include "train/grad_ops.h"
-#include "train/transformer_pass.h"
+#include "train/graph_run.h"
 
 #include <algorithm>
 #include <string>
@@ -34,9 +36,11 @@ int64_t count_correct(const Tensor& logits, const std::vector<int>& targets, int
 }  // namespace
 
 Status check_batch(const ModelConfig& config, const Batch& batch) {
-    if (config.arch != Arch::encoder_decoder)
-        return Error{"training needs an encoder_decoder model, not " + to_string(config.arch)};
-    if (batch.B <= 0 || batch.S <= 0 || batch.T <= 0) return Error{"the batch is empty"};
+    const bool encoder = config.arch == Arch::encoder_decoder;
+    if (config.arch == Arch::encoder_only)
+        return Error{"training an encoder-only model needs its masked-token loss, not next-token batches"};
+    if (batch.B <= 0 || batch.T <= 0 || (encoder && batch.S <= 0)) return Error{"the batch is empty"};
+    if (!encoder && batch.S != 0) return Error{"a decoder-only model reads no source"};
     if (batch.src.size() != static_cast<size_t>(batch.B) * batch.S ||
         batch.tgt_in.size() != static_cast<size_t>(batch.B) * batch.T || batch.tgt_out.size() != batch.tgt_in.size())
         return Error{"the batch's id arrays do not match its B, S and T"};
@@ -45,31 +49,75 @@ Status check_batch(const ModelConfig& config, const Batch& batch) {
                      std::to_string(config.max_len)};
     if (auto st = check_ids(batch.src, config.src_vocab_size, "source"); !st) return st;
     if (auto st = check_ids(batch.tgt_in, config.tgt_vocab_size, "target"); !st) return st;
-    return check_ids(batch.tgt_out, config.tgt_vocab_size, "target");
+    for (size_t i = 0; i < batch.tgt_out.size(); ++i)  // pad_id marks a target no loss counts, even when it is -1
+        if (batch.tgt_out[i] != batch.pad_id && (batch.tgt_out[i] < 0 || batch.tgt_out[i] >= config.tgt_vocab_size))
+            return Error{"target id " + std::to_string(batch.tgt_out[i]) + " at " + std::to_string(i) +
+                         " is outside the vocabulary (0.." + std::to_string(config.tgt_vocab_size - 1) + ")"};
+    return ok_status();
 }
+
+namespace {
+
+// The graph's inputs for a batch. A batch without padding (pad_id −1: windows of a token stream) masks no key,
+// whatever the model's pad token is.
+ForwardInputs batch_inputs(const Batch& batch, const TrainOptions* options) {
+    ForwardInputs in;
+    in.src_ids = batch.src;
+    in.tgt_ids = batch.tgt_in;
+    in.batch = batch.B;
+    if (options) {
+        in.ablated_heads = options->ablated_heads;
+        in.dropout_seed = options->dropout_seed;
+    }
+    return in;
+}
+
+ModelConfig run_config(ModelConfig config, const Batch& batch) {
+    if (batch.pad_id == -1) config.pad_id = -1;
+    return config;
+}
+
+}  // namespace
 
 Result<LossAndGradients> loss_and_gradients(const ModelConfig& config, const Weights& weights, const Batch& batch,
                                             const TrainOptions& options) {
     if (auto st = check_batch(config, batch); !st) return st.error();
-    TransformerPass pass(config, weights, &options);
-    const Tensor memory = pass.encode(batch.src, batch.S);                                 // (B·S, C)
-    const Tensor logits = pass.decode(memory, batch.src, batch.S, batch.tgt_in, batch.T);  // (B·T, V)
+    const ForwardInputs inputs = batch_inputs(batch, &options);
+    GraphRun run(run_config(config, batch), GraphOptions{options.dropout});
+    run.run(weights, inputs);
+    const size_t logits = *run.logits_step();
     CrossEntropyResult ce =
-        cross_entropy_forward_backward(logits, batch.tgt_out, config.pad_id, options.label_smoothing);
+        cross_entropy_forward_backward(run.output(logits), batch.tgt_out, batch.pad_id, options.label_smoothing);
     LossAndGradients out;
-    out.loss = ce.loss + pass.penalty();
+    out.loss = ce.loss;
     out.n_tokens = ce.n_counted;
-    out.n_correct = count_correct(logits, batch.tgt_out, config.pad_id);
+    out.n_correct = count_correct(run.output(logits), batch.tgt_out, batch.pad_id);
+    std::vector<std::pair<size_t, Tensor>> seeds;
+    seeds.emplace_back(logits, std::move(ce.dlogits));
+    if (options.head_disagreement > 0.0f || options.query_disagreement > 0.0f) {
+        static const std::set<int> none;
+        for (size_t i = 0; i < run.steps().size(); ++i) {
+            const StepId& id = run.steps()[i].record.id;
+            if (id.kind != StepKind::attention || id.stage != AttentionStage::weights) continue;
+            const auto ablated = options.ablated_heads.find(id.site());
+            OverlapPenalty penalty =
+                overlap_penalty(run.output(i), batch.B, ablated == options.ablated_heads.end() ? none : ablated->second,
+                                options.head_disagreement, options.query_disagreement);
+            out.loss += penalty.value;
+            seeds.emplace_back(i, std::move(penalty.d_weights));
+        }
+    }
     out.grads = zero_gradients(weights);
-    pass.backward(ce.dlogits, out.grads);
+    for (auto& [name, grad] : run.backward(std::move(seeds))) out.grads.at(name) = std::move(grad);
     return out;
 }
 
 Result<Tensor> batch_logits(const ModelConfig& config, const Weights& weights, const Batch& batch) {
     if (auto st = check_batch(config, batch); !st) return st.error();
-    TransformerPass pass(config, weights, nullptr);
-    const Tensor memory = pass.encode(batch.src, batch.S);
-    return pass.decode(memory, batch.src, batch.S, batch.tgt_in, batch.T);
+    const ForwardInputs inputs = batch_inputs(batch, nullptr);
+    GraphRun run(run_config(config, batch));
+    run.run(weights, inputs);
+    return run.output(*run.logits_step());
 }
 
 }  // namespace attnlab
