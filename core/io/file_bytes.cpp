@@ -49,14 +49,10 @@ Status write_sync_close(int fd, std::span<const uint8_t> bytes, const std::strin
     return ok_status();
 }
 
-// Best effort: makes the rename itself durable. Some file systems refuse fsync on a directory.
+// Best effort: makes the rename itself durable.
 void sync_parent_directory(const std::string& path) {
-    std::string dir = std::filesystem::path(path).parent_path().string();
-    if (dir.empty()) dir = ".";
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return;
-    ::fsync(fd);
-    ::close(fd);
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    sync_directory(dir.empty() ? "." : dir);
 }
 
 }  // namespace
@@ -145,6 +141,21 @@ Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes
     sync_parent_directory(path);
     platform::file_saved(path);
     return ok_status();
+}
+
+Status write_new_file(const std::string& path, std::span<const uint8_t> bytes) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) return io_error(path, "cannot create", errno);
+    const Status written = write_sync_close(fd, bytes, path);
+    if (!written) ::unlink(path.c_str());
+    return written;
+}
+
+void sync_directory(const std::string& dir) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    ::fsync(fd);
+    ::close(fd);
 }
 
 }  // namespace attnlab::io

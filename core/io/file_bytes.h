@@ -26,4 +26,10 @@ bool is_regular_file(const std::string& path);  // likewise; symbolic links are 
 // path. On any failure the temp file is removed and the old file at path is untouched.
 Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);
 
+// Creates path, which must not exist yet, writes every byte and fsyncs it; on failure the file is removed.
+Status write_new_file(const std::string& path, std::span<const uint8_t> bytes);
+
+// Best effort: fsyncs a directory, so the renames and creations in it are durable (some file systems refuse).
+void sync_directory(const std::string& dir);
+
 }  // namespace attnlab::io
