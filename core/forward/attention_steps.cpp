@@ -6,7 +6,6 @@
 #include "ops/rms_norm.h"
 #include "ops/rotary.h"
 #include "ops/softmax.h"
-#include "train/grad_ops.h"
 
 #include <cstdio>
 

@@ -5,7 +5,6 @@
 #include "ops/activation.h"
 #include "ops/elementwise.h"
 #include "ops/softmax.h"
-#include "train/grad_ops.h"
 
 #include <cassert>
 #include <cstdio>

@@ -2,7 +2,6 @@
 
 #include "ops/layer_norm.h"
 #include "ops/rms_norm.h"
-#include "train/grad_ops.h"
 
 namespace attnlab {
 

@@ -1,12 +1,52 @@
-// ReLU, GELU (erf), GELU (tanh) and SiLU, elementwise.
+// ReLU, GELU (erf), GELU (tanh) and SiLU, elementwise, and their derivatives.
 #include "ops/activation.h"
 
 #include "ops/lane_sum.h"
 #include "parallel.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace attnlab {
+
+namespace {
+
+// dh[i] = dy[i]·act'(h[i]) for i in [begin, end): each entry on its own, so a split between threads keeps every bit.
+void activation_backward_range(const float* h, const float* dy, float* dh, int64_t begin, int64_t end,
+                               Activation kind) {
+    switch (kind) {
+        case Activation::relu:  // ReLU'(h) = [h > 0]
+            for (int64_t i = begin; i < end; ++i) dh[i] = h[i] > 0.0f ? dy[i] : 0.0f;
+            break;
+        case Activation::gelu:  // (hΦ(h))' = Φ(h) + h·φ(h),  φ(h) = e^(−h²/2)/√(2π)
+            for (int64_t i = begin; i < end; ++i) {
+                const float x = h[i];
+                const float cdf = 0.5f * (1.0f + std::erf(x * 0.70710678118654752f));
+                const float pdf = 0.39894228040143268f * std::exp(-0.5f * x * x);
+                dh[i] = dy[i] * (cdf + x * pdf);
+            }
+            break;
+        case Activation::gelu_tanh:  // u = k(h + 0.044715h³), t = tanh u: ½(1 + t) + ½h(1 − t²)·k(1 + 3·0.044715h²)
+            for (int64_t i = begin; i < end; ++i) {
+                const float x = h[i];
+                constexpr float k = 0.79788456080286536f, c = 0.044715f;
+                const float t = std::tanh(k * (x + c * x * x * x));
+                const float du = k * (1.0f + 3.0f * c * x * x);
+                dh[i] = dy[i] * (0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * du);
+            }
+            break;
+        case Activation::silu:  // (h·σ(h))' = σ(h)·(1 + h·(1 − σ(h)))
+            for (int64_t i = begin; i < end; ++i) {
+                const float x = h[i];
+                const float sigma = 1.0f / (1.0f + std::exp(-x));
+                dh[i] = dy[i] * sigma * (1.0f + x * (1.0f - sigma));
+            }
+            break;
+    }
+}
+
+}  // namespace
 
 Tensor activation_forward(const Tensor& h, Activation kind) {
     Tensor a = Tensor::uninitialized(h.shape);  // every entry written below
@@ -45,6 +85,17 @@ const char* activation_formula(Activation kind) {
         case Activation::silu: return "a = SiLU(h) = h·σ(h) = h / (1 + e^(−h))";
     }
     return "";
+}
+
+Tensor activation_backward(const Tensor& h, const Tensor& dy, Activation kind) {
+    assert(h.shape == dy.shape);
+    Tensor dh = Tensor::uninitialized(h.shape);
+    const int64_t n = h.numel();
+    constexpr int64_t kSplitEntries = int64_t{1} << 16;  // GPT-2 small's (256, 3072) FFN: 786k entries
+    parallel_for(0, n, n >= kSplitEntries ? 4096 : std::max<int64_t>(n, 1), [&](int64_t begin, int64_t end) {
+        activation_backward_range(h.data.data(), dy.data.data(), dh.data.data(), begin, end, kind);
+    });
+    return dh;
 }
 
 }  // namespace attnlab

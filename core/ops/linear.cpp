@@ -1,4 +1,5 @@
-// y = x·W[rows]ᵀ + b[rows]  (W (out, in)),  y = x·W[:, cols] + b[cols]  (W (in, out)), both by ops/gemm.h
+// y = x·W[rows]ᵀ + b[rows]  (W (out, in)),  y = x·W[:, cols] + b[cols]  (W (in, out)), both by ops/gemm.h;
+// and the backward of the first, dx = dy·W[rows], by Eigen.
 #include "ops/linear.h"
 
 #include "ops/gemm.h"
@@ -47,6 +48,34 @@ Tensor linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor
     Tensor y({x.dim(0), n_out});  // (N, out)
     linear_in_out_forward(x, weight, bias, col_begin, n_out, whole(y));
     return y;
+}
+
+Tensor linear_backward(const Tensor& x, const Tensor& weight, const Tensor& dy, Tensor* dweight, Tensor* dbias,
+                       int64_t row_begin) {
+    assert(x.rank() == 2 && weight.rank() == 2 && dy.rank() == 2);
+    assert(x.dim(1) == weight.dim(1) && dy.dim(0) == x.dim(0));
+    const int64_t n_in = weight.dim(1), n_out = dy.dim(1);
+    assert(row_begin >= 0 && row_begin + n_out <= weight.dim(0));
+    ConstMatMap w(weight.data.data() + row_begin * n_in, n_out, n_in);  // (out, in)
+    ConstMatMap xm = x.matrix();                                        // (N, in)
+    ConstMatMap dym = dy.matrix();                                      // (N, out)
+
+    // dx = dy·W[rows]   (N, in)
+    Tensor dx({x.dim(0), n_in});
+    dx.matrix().noalias() = dym * w;
+    if (dweight) {
+        assert(dweight->shape == weight.shape);
+        // dW[rows] += dyᵀ·x   (out, in)
+        MatMap dw(dweight->data.data() + row_begin * n_in, n_out, n_in);
+        dw.noalias() += dym.transpose() * xm;
+    }
+    if (dbias) {
+        assert(dbias->rank() == 1 && row_begin + n_out <= dbias->dim(0));
+        // db[rows] += Σ_rows dy   (out)
+        RowVecMap db(dbias->data.data() + row_begin, n_out);
+        db += dym.colwise().sum();
+    }
+    return dx;
 }
 
 }  // namespace attnlab

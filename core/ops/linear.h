@@ -1,5 +1,5 @@
 // Linear layer as nn.Linear computes it: y = x·Wᵀ + b, W stored (out, in); and as GPT-2's
-// Conv1D does: y = x·W + b, W stored (in, out).
+// Conv1D does: y = x·W + b, W stored (in, out). And the backward of the first.
 #pragma once
 
 #include "tensor.h"
@@ -24,5 +24,12 @@ Tensor linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor
                              int64_t n_out);
 void linear_in_out_forward(const Tensor& x, const Tensor& weight, const Tensor* bias, int64_t col_begin, int64_t n_out,
                            OutputColumns y, int64_t* non_finite = nullptr);  // as linear_forward's
+
+// y = x·W[rows]ᵀ + b[rows] (linear_forward with row_begin, n_out = dy's width).
+// x (N, in), weight (·, in), dy (N, n_out) -> dx (N, in);
+// dweight (same shape as weight) rows [row_begin, row_begin + n_out) += dyᵀ·x; dbias[rows] += Σ_rows dy.
+// Accumulators left null are not wanted; a parameter used twice (tied embeddings) sums.
+Tensor linear_backward(const Tensor& x, const Tensor& weight, const Tensor& dy, Tensor* dweight, Tensor* dbias,
+                       int64_t row_begin = 0);
 
 }  // namespace attnlab

@@ -3,12 +3,14 @@
 // A row's bits depend on the row alone (ops/lane_sum.h): not on where it lies in memory, nor on a run
 // of masked keys at its end, which get exactly 0 without entering the sum. So a query row keeps its
 // bits when the sequence grows by keys it cannot see, as the stepper's row-by-row re-run needs.
+// The backward, dx = y ⊙ (dy − Σ_j dy·y) per row, by Eigen.
 #include "ops/softmax.h"
 
 #include "ops/lane_sum.h"
 #include "parallel.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -47,6 +49,14 @@ void softmax_into(const Tensor& x, Tensor& y, std::vector<int64_t>* fully_masked
             if (masked[static_cast<size_t>(r)]) fully_masked_rows->push_back(r);
 }
 
+// dx = y ⊙ (dy − Σ_j dy·y), per row. dx may be the same memory as dy.   (R, K)
+void softmax_backward_rows(const Eigen::Ref<const Mat>& y, const Eigen::Ref<const Mat>& dy, Eigen::Ref<Mat> dx) {
+    assert(y.rows() == dy.rows() && y.cols() == dy.cols() && dx.rows() == y.rows() && dx.cols() == y.cols());
+    Eigen::VectorXf dot(y.rows());  // (R)  Σ_j dy·y
+    dot.noalias() = y.cwiseProduct(dy).rowwise().sum();
+    dx.array() = y.array() * (dy.array().colwise() - dot.array());
+}
+
 }  // namespace
 
 Tensor softmax_rows(const Tensor& x, std::vector<int64_t>* fully_masked_rows) {
@@ -57,6 +67,14 @@ Tensor softmax_rows(const Tensor& x, std::vector<int64_t>* fully_masked_rows) {
 
 void softmax_rows_in_place(Tensor& x, std::vector<int64_t>* fully_masked_rows) {
     softmax_into(x, x, fully_masked_rows);
+}
+
+Tensor softmax_rows_backward(const Tensor& y, const Tensor& dy) {
+    assert(y.rank() >= 1 && y.shape == dy.shape);
+    Tensor dx(y.shape);
+    // An all-zero row of y (fully masked) gives y ⊙ (…) = 0.
+    softmax_backward_rows(y.matrix(), dy.matrix(), dx.matrix());
+    return dx;
 }
 
 }  // namespace attnlab

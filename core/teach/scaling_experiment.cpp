@@ -2,7 +2,6 @@
 #include "teach/scaling_experiment.h"
 
 #include "ops/softmax.h"
-#include "train/grad_ops.h"
 
 #include <algorithm>
 #include <cmath>

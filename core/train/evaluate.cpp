@@ -1,8 +1,8 @@
 // Held-out evaluation: decode every source, compare with its reference, and measure the loss.
 #include "train/evaluate.h"
 
+#include "ops/cross_entropy.h"
 #include "train/batch_decode.h"
-#include "train/grad_ops.h"
 #include "train/metrics.h"
 #include "train/transformer_grad.h"
 
