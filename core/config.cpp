@@ -290,6 +290,8 @@ double kv_cache_bytes_per_token(const ModelConfig& c) {
     return 2.0 * c.n_decoder_layers * c.kv_heads() * c.d_head() * static_cast<double>(sizeof(float));
 }
 
+Stack last_stack(const ModelConfig& c) { return c.has_decoder() ? Stack::decoder : Stack::encoder; }
+
 bool uses_llama_template(Family f) {
     return f == Family::llama || f == Family::mistral || f == Family::qwen2 || f == Family::qwen3;
 }

@@ -11,6 +11,8 @@
 namespace attnlab {
 
 enum class Arch { encoder_decoder, encoder_only, decoder_only };
+// One of a model's stacks of layers: an encoder_decoder has both, encoder_only and decoder_only one each.
+enum class Stack { encoder, decoder };
 enum class Activation { relu, gelu, gelu_tanh, silu };  // gelu is the erf form; silu = x·σ(x) (swish)
 // rotary: no position is added to the embeddings; q and k are rotated in each attention (RoPE).
 enum class Positional { sinusoidal, learned, none, rotary };
@@ -111,6 +113,8 @@ std::string describe_architecture(const ModelConfig& config);
 // What a generating decoder keeps for each token: K and V of every decoder self-attention, H_kv heads of D
 // floats (4 bytes each, as this engine stores them). 0 for a model without a decoder.
 double kv_cache_bytes_per_token(const ModelConfig& config);
+// The stack whose output the head reads: the decoder when the model has one, else the encoder.
+Stack last_stack(const ModelConfig& config);
 // llama, mistral, qwen2, qwen3: the decoder-only template of rotary positions, RMSNorm and SwiGLU.
 bool uses_llama_template(Family f);
 

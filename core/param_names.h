@@ -18,7 +18,6 @@
 #pragma once
 
 #include "config.h"
-#include "forward/step_id.h"
 #include "tensor.h"
 
 #include <optional>

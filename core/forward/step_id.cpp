@@ -7,8 +7,6 @@ Stack stack_of(AttentionUse use) { return use == AttentionUse::encoder_self ? St
 
 Sequence sequence_of(Stack stack) { return stack == Stack::encoder ? Sequence::source : Sequence::target; }
 
-Stack last_stack(const ModelConfig& config) { return config.has_decoder() ? Stack::decoder : Stack::encoder; }
-
 Prediction prediction_of(const ModelConfig& config) {
     return config.arch == Arch::encoder_only ? Prediction::masked_tokens : Prediction::next_token;
 }

@@ -10,7 +10,6 @@
 
 namespace attnlab {
 
-enum class Stack { encoder, decoder };
 // The tokens a step's rows (or key columns) index.
 enum class Sequence { source, target };
 
@@ -109,7 +108,6 @@ struct StepRecord {
 
 Stack stack_of(AttentionUse use);
 Sequence sequence_of(Stack stack);
-Stack last_stack(const ModelConfig& config);
 Prediction prediction_of(const ModelConfig& config);
 bool is_score_stage(AttentionStage stage);  // scores, scaled, masked, weights: (H, N, M)
 const char* to_string(AttentionUse use);    // "encoder_self", "decoder_self", "cross"
