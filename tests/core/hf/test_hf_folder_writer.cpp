@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -117,11 +118,13 @@ TEST_CASE("a changed Hugging Face model is saved under its file's names and reop
         // The change is in the file: the saved weights are not the source's.
         CHECK_FALSE(same_bits(reopened.model.weights.at(parameter_specs(model.config)[0].name),
                               open_or_fail(source).model.weights.at(parameter_specs(model.config)[0].name)));
-        // When ATTNLAB_KEEP_HF_FOLDER names a folder, the GPT-2 and Llama saves are kept there for
-        // tests/golden/check_hf_folder_loads.py.
+        // When ATTNLAB_KEEP_HF_FOLDER names a folder, the saves of the families tests/golden/check_hf_folder_loads.py
+        // checks are kept there (train20/gpt2 as train20_gpt2).
         const char* keep = std::getenv("ATTNLAB_KEEP_HF_FOLDER");
-        if (keep && (fixture == "hf_gpt2" || fixture == "hf_llama")) {
-            const std::string kept = std::string(keep) + "/" + fixture;
+        if (keep && model.config.family != Family::bert && model.config.family != Family::marian) {
+            std::string kept_name = fixture;
+            std::replace(kept_name.begin(), kept_name.end(), '/', '_');
+            const std::string kept = std::string(keep) + "/" + kept_name;
             std::filesystem::remove_all(kept);
             std::filesystem::create_directories(keep);
             std::filesystem::copy(out, kept);
