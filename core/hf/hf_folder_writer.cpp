@@ -9,25 +9,25 @@
 #include "io/safetensors.h"
 #include "io/safetensors_header.h"
 
-#include <array>
+#include <algorithm>
 #include <string_view>
 
 namespace attnlab {
 
 namespace {
 
-// The tokenizer's files save_pretrained writes, and generation_config.json (besides any *.spm).
-constexpr std::array<std::string_view, 11> kTokenizerFiles = {"tokenizer.json",
-                                                              "tokenizer_config.json",
-                                                              "special_tokens_map.json",
-                                                              "added_tokens.json",
-                                                              "vocab.json",
-                                                              "vocab.txt",
-                                                              "merges.txt",
-                                                              "tokenizer.model",
-                                                              "spiece.model",
-                                                              "sentencepiece.bpe.model",
-                                                              "generation_config.json"};
+bool is_one_of(const std::string& name, std::initializer_list<std::string_view> names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Whether save_pretrained writes a file of this name beside config.json: the tokenizer's files and
+// generation_config.json.
+bool is_tokenizer_file(const std::string& name) {
+    return name.ends_with(".spm") ||
+           is_one_of(name, {"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json",
+                            "vocab.json", "vocab.txt", "merges.txt", "tokenizer.model", "spiece.model",
+                            "sentencepiece.bpe.model", "generation_config.json"});
+}
 
 bool ends_with_any(const std::string& name, std::initializer_list<std::string_view> suffixes) {
     for (const std::string_view s : suffixes)
@@ -108,12 +108,6 @@ Result<io::FolderFile> copied_file(const std::string& dir, const std::string& na
 }
 
 }  // namespace
-
-bool is_tokenizer_file(const std::string& name) {
-    for (const std::string_view n : kTokenizerFiles)
-        if (name == n) return true;
-    return name.ends_with(".spm");
-}
 
 Status write_hf_folder(const std::string& out_folder, const Model& model, const std::string& source_folder) {
     if (!io::is_regular_file(source_folder + "/config.json"))

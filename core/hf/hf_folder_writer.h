@@ -7,7 +7,8 @@
 // Of what the source holds beyond the parameters, save_pretrained writes neither the non-persistent buffers
 // (GPT-2's attn.bias and attn.masked_bias, BERT's position_ids, older Llamas' rotary_emb.inv_freq) nor tied
 // copies of the token table (lm_head.weight, cls.predictions.decoder.weight, Marian's encoder and decoder
-// embed_tokens): those are left out. The rest (BERT's pooler, Marian's sinusoid tables) is copied unchanged.
+// embed_tokens): those are left out. The rest (BERT's pooler, Marian's sinusoid tables) is copied unchanged, as F32;
+// an integer tensor other than those buffers cannot be written as F32 and is left out too.
 #pragma once
 
 #include "model.h"
@@ -23,10 +24,5 @@ namespace attnlab {
 // source folder, a file, a folder of other things, or cannot be written; the source is not a Hugging Face folder
 // or does not match the model.
 Status write_hf_folder(const std::string& out_folder, const Model& model, const std::string& source_folder);
-
-// Whether save_pretrained writes a file of this name beside config.json: the tokenizer's files
-// (tokenizer.json, vocab.json, merges.txt, vocab.txt, *.spm, tokenizer.model, tokenizer_config.json, …) and
-// generation_config.json.
-bool is_tokenizer_file(const std::string& name);
 
 }  // namespace attnlab
