@@ -17,11 +17,15 @@ namespace attnlab {
 namespace {
 
 std::atomic<int> g_thread_count{0};  // 0 = not chosen: every core
+thread_local int t_serial_scopes = 0;  // SerialScopes alive on this thread
 
 }  // namespace
 
+SerialScope::SerialScope() { ++t_serial_scopes; }
+SerialScope::~SerialScope() { --t_serial_scopes; }
+
 int thread_count() {
-    if (!platform::has_threads()) return 1;  // the web page: every split runs inline, with the same bits
+    if (!platform::has_threads() || t_serial_scopes > 0) return 1;  // every split runs inline, with the same bits
     const int n = g_thread_count.load(std::memory_order_relaxed);
     return n > 0 ? n : platform::hardware_threads();
 }

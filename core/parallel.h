@@ -14,6 +14,17 @@ namespace attnlab {
 // chose (attnlab --threads N, attnlab-cli --threads N); always 1 where the platform has no threads (the web page).
 int thread_count();
 void set_thread_count(int n);  // n ≥ 1
+
+// While one lives, thread_count() is 1 on the thread that made it, so every split it calls runs inline: for work
+// that is already one of several threads' parts (data-parallel training), where a split inside would start threads
+// of its own for every product.
+class SerialScope {
+public:
+    SerialScope();
+    ~SerialScope();
+    SerialScope(const SerialScope&) = delete;
+    SerialScope& operator=(const SerialScope&) = delete;
+};
 // "--threads N"'s value as both attnlab and attnlab-cli read it: a whole number from 1 to kMaxThreads, or nullopt.
 inline constexpr int kMaxThreads = 256;
 std::optional<int> parse_thread_count(const std::string& text);

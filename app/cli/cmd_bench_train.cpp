@@ -52,7 +52,7 @@ int run_bench_train(const Argv& argv) {
     for (long long s = 0; s < *steps + 3; ++s) {  // three warm-up steps
         const auto t0 = Clock::now();
         options.dropout_seed = static_cast<uint64_t>(s);
-        auto r = loss_and_gradients_parallel(*config, weights, pairs, options, threads);
+        auto r = loss_and_gradients_parallel(*config, weights, make_batch(pairs, *config), options, threads);
         if (!r) return fail("bench-train: " + r.error().message, kExitBadInput);
         adam.step(weights, r->grads, warmup_learning_rate(config->d_model, static_cast<int>(s) + 1, 4000, 1.0f));
         if (s >= 3) ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());

@@ -1,16 +1,21 @@
-// attnlab-cli train: trains a preset on a task with a progress bar, evaluates on the held-out
-// split at intervals, and checkpoints atomically. Ctrl-C stops after the current step and saves.
+// attnlab-cli train: trains a task's new model (a preset on copy, reverse, sort, en-ko or induction) or an opened
+// model of any family on a file's tokens, with a progress bar; evaluates at intervals, logs each step's loss, and
+// checkpoints atomically. Ctrl-C stops after the current step and saves.
 #include "cli_common.h"
 #include "commands.h"
+#include "hf/hf_folder_writer.h"
+#include "hf/open_model.h"
 #include "io/model_file.h"
-#include "parallel.h"
-#include "train/trainer.h"
+#include "train/token_file.h"
+#include "train/window_batches.h"
+#include "train_args.h"
 
 #include <unistd.h>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace attnlab::cli {
@@ -44,114 +49,140 @@ void print_progress(const StepReport& r, int total, double steps_per_second, boo
     std::fflush(stderr);
 }
 
-void print_eval(int step, const EvalScores& s, bool with_bleu) {
-    std::printf("held-out @ step %d: exact match %.1f%%  token accuracy %.1f%%", step, 100.0 * s.exact_match,
-                100.0 * s.token_accuracy);
-    if (with_bleu) std::printf("  BLEU %.1f", s.bleu);
-    std::printf("  loss %.3f  (%d sentences)\n", s.loss, s.n_examples);
+// What the run has learnt so far: the held-out split's scores, or the induction task's two losses.
+void print_eval(const Trainer& t, const EvalOptions& options) {
+    if (t.has_heldout()) {
+        const EvalScores s = t.evaluate(options);
+        std::printf("held-out @ step %d: exact match %.1f%%  token accuracy %.1f%%", t.steps_done(),
+                    100.0 * s.exact_match, 100.0 * s.token_accuracy);
+        if (t.settings().task == "en-ko") std::printf("  BLEU %.1f", s.bleu);
+        std::printf("  loss %.3f  (%d sentences)\n", s.loss, s.n_examples);
+    } else if (const auto copies = t.copy_losses()) {
+        std::printf("step %d: loss on the first copy %.3f, on the second copy %.3f\n", t.steps_done(), copies->first,
+                    copies->second);
+    } else {
+        return;
+    }
     std::fflush(stdout);
+}
+
+// The opened model's batches: its tokens from --text or --data-ids, cut into windows.
+Result<std::unique_ptr<SequenceBatches>> file_batches(const TrainCommand& c, const Model& model) {
+    std::vector<int> ids;
+    if (c.data_ids) {
+        auto read = read_token_ids(*c.data_ids);
+        if (!read) return read.error();
+        const int vocab = model.config.has_decoder() ? model.config.tgt_vocab_size : model.config.src_vocab_size;
+        if (auto st = check_ids_in_vocab(*read, vocab); !st) return Error{*c.data_ids + ": " + st.error().message};
+        ids = std::move(*read);
+    } else {
+        auto read = read_text_ids(*c.text, model);
+        if (!read) return read.error();
+        if (read->n_unknown > 0)
+            std::fprintf(stderr, "note: %lld tokens of %s are unknown to the tokenizer\n",
+                         static_cast<long long>(read->n_unknown), c.text->c_str());
+        ids = std::move(read->ids);
+    }
+    const int64_t n_ids = static_cast<int64_t>(ids.size());
+    auto windows = TokenWindows::make(std::move(ids), c.seq_len, c.settings.batch_size, c.shuffle);
+    if (!windows) return Error{(c.data_ids ? *c.data_ids : *c.text) + ": " + windows.error().message};
+    std::printf("%lld tokens: %lld windows of %d + 1\n", static_cast<long long>(n_ids),
+                static_cast<long long>(windows->n_windows()), c.seq_len);
+    return std::unique_ptr<SequenceBatches>(std::make_unique<WindowBatches>(std::move(*windows)));
+}
+
+struct Opened {
+    std::unique_ptr<Trainer> trainer;
+    std::optional<std::string> hf_folder;  // the --init folder a Hugging Face model came from
+};
+
+Result<Opened> make_trainer(const TrainCommand& c) {
+    if (!c.init) {
+        auto trainer = Trainer::create(c.settings);
+        if (!trainer) return trainer.error();
+        return Opened{std::move(*trainer), std::nullopt};
+    }
+    auto loaded = open_model(*c.init);
+    if (!loaded) return loaded.error();
+    auto batches = file_batches(c, loaded->model);
+    if (!batches) return batches.error();
+    // A Hugging Face folder, given as the folder or as its config.json, is saved as one.
+    const std::filesystem::path init(*c.init);
+    std::optional<std::string> folder;
+    if (std::filesystem::is_directory(init)) folder = init.string();
+    if (init.filename() == "config.json") folder = init.parent_path().string();
+    auto trainer = Trainer::create_on(std::move(loaded->model), std::move(*batches), c.settings);
+    if (!trainer) return trainer.error();
+    return Opened{std::move(*trainer), folder};
+}
+
+Status save(const Opened& run, const std::string& out) {
+    if (run.hf_folder) return write_hf_folder(out, run.trainer->model(), *run.hf_folder);
+    return io::write_model(out, run.trainer->model());
 }
 
 }  // namespace
 
 int run_train(const Argv& argv) {
-    Args args;
-    const ArgSpec spec{{"task", "preset", "steps", "seed", "out", "batch", "eval-every", "eval-size", "dropout",
-                        "warmup", "lr-scale", "clip", "head-disagreement", "query-disagreement"},
-                       {"quiet"},
-                       0};
-    if (auto err = parse_args(argv, spec, args)) return fail("train: " + *err, kExitUsage);
-    if (!args.get("task") || !args.get("out")) return fail("train: --task and --out are required", kExitUsage);
-    TrainSettings settings;
-    settings.task = *args.get("task");
-    settings.preset = args.get("preset").value_or("tiny");
-    auto integer = [&](const char* flag, long long fallback, long long lo, long long hi, long long& out) {
-        auto v = parse_integer(args.get(flag).value_or(std::to_string(fallback)));
-        if (!v || *v < lo || *v > hi) return false;
-        out = *v;
-        return true;
-    };
-    auto real = [&](const char* flag, double fallback, double lo, double hi, double& out) {
-        const std::string text = args.get(flag).value_or(std::to_string(fallback));
-        char* end = nullptr;
-        out = std::strtod(text.c_str(), &end);
-        return end && *end == '\0' && !text.empty() && out >= lo && out <= hi;
-    };
-    long long steps = 0, seed = 0, batch = 0, eval_every = 0, eval_size = 0, warmup = 0;
-    double dropout = 0, lr_scale = 0, clip = 0, heads = 0, queries = 0;
-    if (!integer("steps", settings.steps, 1, 10'000'000, steps) || !integer("seed", 1, 0, 1LL << 62, seed) ||
-        !integer("batch", settings.batch_size, 1, 4096, batch) ||
-        !integer("eval-every", 500, 1, 10'000'000, eval_every) || !integer("eval-size", 500, 0, 1'000'000, eval_size) ||
-        !integer("warmup", settings.adam.warmup_steps, 1, 10'000'000, warmup))
-        return fail("train: --steps, --seed, --batch, --eval-every, --eval-size and --warmup take positive integers",
-                    kExitUsage);
-    if (!real("dropout", settings.dropout, 0.0, 0.95, dropout) ||
-        !real("lr-scale", settings.adam.lr_scale, 1e-6, 100.0, lr_scale) ||
-        !real("clip", settings.adam.clip_norm, 0.0, 1e6, clip) ||
-        !real("head-disagreement", settings.head_disagreement, 0.0, 100.0, heads) ||
-        !real("query-disagreement", settings.query_disagreement, 0.0, 100.0, queries))
-        return fail(
-            "train: --dropout takes 0..0.95, --lr-scale a positive number, --clip 0 (off) or a norm, "
-            "--head-disagreement and --query-disagreement 0..100",
-            kExitUsage);
-    settings.steps = static_cast<int>(steps);
-    settings.seed = static_cast<uint64_t>(seed);
-    settings.batch_size = static_cast<int>(batch);
-    settings.dropout = static_cast<float>(dropout);
-    settings.adam.warmup_steps = static_cast<int>(warmup);
-    settings.threads = thread_count();  // --threads N (main.cpp), default every core
-    settings.adam.lr_scale = static_cast<float>(lr_scale);
-    settings.adam.clip_norm = static_cast<float>(clip);
-    settings.head_disagreement = static_cast<float>(heads);
-    settings.query_disagreement = static_cast<float>(queries);
-    const std::string out = *args.get("out");
-
-    auto trainer = Trainer::create(settings);
-    if (!trainer) return fail("train: " + trainer.error().message, kExitUsage);
+    auto parsed = parse_train_command(argv);
+    if (auto* err = std::get_if<std::string>(&parsed)) return fail("train: " + *err, kExitUsage);
+    const TrainCommand& c = std::get<TrainCommand>(parsed);
+    auto opened = make_trainer(c);
+    if (!opened) return fail("train: " + opened.error().message, c.init ? kExitBadInput : kExitUsage);
     // Fail before training, not after it, when the output cannot be written (an existing file stays until
     // the first checkpoint replaces it).
-    const std::filesystem::path out_dir = std::filesystem::absolute(out).parent_path();
+    const std::filesystem::path out_dir = std::filesystem::absolute(c.out).parent_path();
     if (!std::filesystem::is_directory(out_dir) || access(out_dir.c_str(), W_OK) != 0)
-        return fail("train: cannot write " + out + ": " + out_dir.string() + " is not a writable directory",
+        return fail("train: cannot write " + c.out + ": " + out_dir.string() + " is not a writable directory",
                     kExitBadInput);
+    std::ofstream log;
+    if (c.log) {
+        log.open(*c.log, std::ios::trunc);
+        if (!log) return fail("train: cannot write the log " + *c.log, kExitBadInput);
+    }
 
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
-    const bool tty = isatty(STDERR_FILENO) && !args.has("quiet");
-    const bool with_bleu = settings.task == "en-ko";
+    const bool tty = isatty(STDERR_FILENO) && !c.quiet;
     EvalOptions eval;
-    eval.max_examples = static_cast<size_t>(eval_size);
-    eval.label_smoothing = settings.label_smoothing;
-    std::printf("training %s on %s: %lld parameters, %d steps of %d pairs, seed %llu -> %s\n", settings.preset.c_str(),
-                settings.task.c_str(), static_cast<long long>(parameter_count((*trainer)->model().config)),
-                settings.steps, settings.batch_size, static_cast<unsigned long long>(settings.seed), out.c_str());
+    eval.max_examples = static_cast<size_t>(c.eval_size);
+    eval.label_smoothing = c.settings.label_smoothing;
+    Trainer& t = *opened->trainer;
+    std::printf("training %s on %s: %lld parameters, %d steps of %d sequences, seed %llu -> %s\n",
+                c.init ? c.init->c_str() : c.settings.preset.c_str(),
+                c.init ? (c.text ? c.text : c.data_ids)->c_str() : c.settings.task.c_str(),
+                static_cast<long long>(parameter_count(t.model().config)), c.settings.steps, c.settings.batch_size,
+                static_cast<unsigned long long>(c.settings.seed), c.out.c_str());
     std::fflush(stdout);
 
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
-    Trainer& t = **trainer;
     while (!t.finished() && !g_interrupted) {
         const StepReport r = t.train_step();
+        if (log) {
+            char line[96];
+            std::snprintf(line, sizeof line, "{\"step\": %d, \"loss\": %.9g}\n", r.step, r.loss);
+            log << line << std::flush;
+        }
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         const double rate = elapsed > 0 ? r.step / elapsed : 0.0;
-        if (tty ? (r.step % 10 == 0 || t.finished()) : (r.step % eval_every == 0 || r.step == 1))
-            print_progress(r, settings.steps, rate, tty);
-        if (r.step % eval_every == 0 || t.finished()) {
+        if (tty ? (r.step % 10 == 0 || t.finished()) : (r.step % c.eval_every == 0 || r.step == 1))
+            print_progress(r, c.settings.steps, rate, tty);
+        if (r.step % c.eval_every == 0 || t.finished()) {
             if (tty) std::fputc('\n', stderr);
-            print_eval(r.step, t.evaluate(eval), with_bleu);
-            if (auto st = io::write_model(out, t.model()); !st)
-                return fail("train: " + st.error().message, kExitBadInput);
+            print_eval(t, eval);
+            if (auto st = save(*opened, c.out); !st) return fail("train: " + st.error().message, kExitBadInput);
         }
     }
     if (g_interrupted) {
         if (tty) std::fputc('\n', stderr);
-        if (auto st = io::write_model(out, t.model()); !st) return fail("train: " + st.error().message, kExitBadInput);
-        std::printf("interrupted at step %d; saved %s\n", t.steps_done(), out.c_str());
+        if (auto st = save(*opened, c.out); !st) return fail("train: " + st.error().message, kExitBadInput);
+        std::printf("interrupted at step %d; saved %s\n", t.steps_done(), c.out.c_str());
         return 130;
     }
     const double total = std::chrono::duration<double>(Clock::now() - start).count();
     std::printf("done: %d steps in %s (%.1f steps/s); saved %s\n", t.steps_done(), format_duration(total).c_str(),
-                t.steps_done() / total, out.c_str());
+                t.steps_done() / total, c.out.c_str());
     return 0;
 }
 

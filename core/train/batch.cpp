@@ -33,4 +33,17 @@ Batch make_batch(const std::vector<TokenPair>& pairs, const ModelConfig& config)
     return batch;
 }
 
+Batch batch_rows(const Batch& batch, int begin, int end) {
+    Batch part = batch;
+    part.B = end - begin;
+    auto rows = [&](const std::vector<int>& ids, int width) {
+        const auto first = ids.begin() + static_cast<std::ptrdiff_t>(begin) * width;
+        return std::vector<int>(first, first + static_cast<std::ptrdiff_t>(part.B) * width);
+    };
+    part.src = rows(batch.src, batch.S);
+    part.tgt_in = rows(batch.tgt_in, batch.T);
+    part.tgt_out = rows(batch.tgt_out, batch.T);
+    return part;
+}
+
 }  // namespace attnlab

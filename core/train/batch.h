@@ -25,4 +25,7 @@ struct Batch {
 
 Batch make_batch(const std::vector<TokenPair>& pairs, const ModelConfig& config);
 
+// Sequences [begin, end) of a batch, with its S, T and pad_id.
+Batch batch_rows(const Batch& batch, int begin, int end);
+
 }  // namespace attnlab

@@ -1,6 +1,7 @@
 // Splitting a batch across threads and merging the parts' gradients.
 #include "train/data_parallel.h"
 
+#include "parallel.h"
 #include "platform/threads.h"
 
 #include <algorithm>
@@ -10,20 +11,17 @@
 namespace attnlab {
 
 Result<LossAndGradients> loss_and_gradients_parallel(const ModelConfig& config, const Weights& weights,
-                                                     const std::vector<TokenPair>& pairs, const TrainOptions& options,
-                                                     int n_threads) {
-    const int n_parts = std::clamp(n_threads, 1, std::max(1, static_cast<int>(pairs.size())));
-    if (n_parts == 1) return loss_and_gradients(config, weights, make_batch(pairs, config), options);  // no thread
+                                                     const Batch& batch, const TrainOptions& options, int n_threads) {
+    const int n_parts = std::clamp(n_threads, 1, std::max(1, batch.B));
+    if (n_parts == 1) return loss_and_gradients(config, weights, batch, options);  // no thread
 
     std::vector<std::optional<Result<LossAndGradients>>> parts(static_cast<size_t>(n_parts));
     auto run_part = [&](int i) {
-        const size_t begin = pairs.size() * static_cast<size_t>(i) / static_cast<size_t>(n_parts);
-        const size_t end = pairs.size() * static_cast<size_t>(i + 1) / static_cast<size_t>(n_parts);
-        const std::vector<TokenPair> part(pairs.begin() + static_cast<std::ptrdiff_t>(begin),
-                                          pairs.begin() + static_cast<std::ptrdiff_t>(end));
+        const SerialScope serial;  // the parts are the split: the ops inside each run on its thread alone
+        const int begin = batch.B * i / n_parts, end = batch.B * (i + 1) / n_parts;
         TrainOptions part_options = options;
         part_options.dropout_seed = options.dropout_seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(i);
-        parts[static_cast<size_t>(i)] = loss_and_gradients(config, weights, make_batch(part, config), part_options);
+        parts[static_cast<size_t>(i)] = loss_and_gradients(config, weights, batch_rows(batch, begin, end), part_options);
     };
     std::vector<std::thread> threads;
     for (int i = 1; i < n_parts; ++i) {

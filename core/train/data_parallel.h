@@ -1,4 +1,4 @@
-// Data parallelism for one training step: the pairs are split into n_threads parts, each part's
+// Data parallelism for one training step: the batch's sequences are split into n_threads parts, each part's
 // loss and gradients are computed on its own thread, and the results are merged as if the
 // whole batch had been one (weighted by each part's token count). Deterministic: the split and
 // the merge order are fixed, and part i's dropout seed is derived from options.dropout_seed and i.
@@ -13,7 +13,6 @@
 namespace attnlab {
 
 Result<LossAndGradients> loss_and_gradients_parallel(const ModelConfig& config, const Weights& weights,
-                                                     const std::vector<TokenPair>& pairs, const TrainOptions& options,
-                                                     int n_threads);
+                                                     const Batch& batch, const TrainOptions& options, int n_threads);
 
 }  // namespace attnlab

@@ -96,13 +96,20 @@ Result<std::vector<SiteEntropy>> attention_entropies(const ModelConfig& config, 
     ForwardInputs inputs;
     inputs.src_ids = batch.src;
     inputs.tgt_ids = batch.tgt_in;
+    return attention_entropies(config, weights, inputs);
+}
+
+std::vector<SiteEntropy> attention_entropies(const ModelConfig& config, const Weights& weights,
+                                             const ForwardInputs& sequence) {
+    assert(sequence.batch == 1);
     GraphRun run(config);
-    run.run(weights, inputs);
+    run.run(weights, sequence);
+    const int S = static_cast<int>(sequence.src_ids.size()), T = static_cast<int>(sequence.tgt_ids.size());
     std::vector<SiteEntropy> out;
     for (size_t i = 0; i < run.steps().size(); ++i) {
         const StepId& id = run.steps()[i].record.id;
         if (id.kind != StepKind::attention || id.stage != AttentionStage::weights) continue;
-        out.push_back({id.site(), head_entropies(run.output(i)), uniform_entropy(id.use, batch.S, batch.T)});
+        out.push_back({id.site(), head_entropies(run.output(i)), uniform_entropy(id.use, S, T)});
     }
     return out;
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "config.h"
+#include "forward/step.h"
 #include "forward/step_id.h"
 #include "result.h"
 #include "tensor.h"
@@ -70,6 +71,9 @@ struct SiteEntropy {
 // pass_attention_sites' order. Errors as loss_and_gradients's (arch, ids, lengths).
 Result<std::vector<SiteEntropy>> attention_entropies(const ModelConfig& config, const Weights& weights,
                                                      const TokenPair& pair);
+// The same for one sequence (or pair) the caller has checked (any family: a decoder-only model reads tgt_ids).
+std::vector<SiteEntropy> attention_entropies(const ModelConfig& config, const Weights& weights,
+                                             const ForwardInputs& sequence);
 
 // A run's record at points along it: each group's gradient norm and each head's entropy. A point is
 // due every `every` steps (step 0, before any training, has entropies only: its gradient norms are NaN).

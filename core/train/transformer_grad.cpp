@@ -3,7 +3,7 @@
 #include "train/transformer_grad.h"
 
 #include "train/attention_overlap.h"
-#include "train/grad_ops.h"
+#include "ops/cross_entropy.h"
 #include "train/graph_run.h"
 
 #include <algorithm>

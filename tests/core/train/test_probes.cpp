@@ -143,7 +143,7 @@ TEST_CASE("a training step reports the norms of its own batch's gradients, summi
     options.dropout = s.dropout;
     options.dropout_seed = rng();
     const Model before = t.model();
-    auto direct = loss_and_gradients_parallel(before.config, before.weights, pairs, options, s.threads);
+    auto direct = loss_and_gradients_parallel(before.config, before.weights, make_batch(pairs, before.config), options, s.threads);
     REQUIRE(direct.ok());
 
     const StepReport report = t.train_step();

@@ -217,7 +217,7 @@ TEST_CASE("splitting a batch across threads gives the whole batch's loss and gra
     REQUIRE(whole.ok());
     for (int threads : {2, 3, 8}) {
         INFO(threads << " threads");
-        auto split = loss_and_gradients_parallel(c, w, pairs, options, threads);
+        auto split = loss_and_gradients_parallel(c, w, make_batch(pairs, c), options, threads);
         REQUIRE(split.ok());
         CHECK(split->n_tokens == whole->n_tokens);
         CHECK(split->n_correct == whole->n_correct);
