@@ -70,6 +70,36 @@ for attempt in 1 2 3; do
   "$cli" info "$k" > /dev/null 2>&1 && ok || bad "SIGKILL attempt $attempt: the last checkpoint does not load"
 done
 
+# An opened model trains on a file's ids and text: one log line a step, the loss before the update, and the saved
+# file reopens. The paper-shaped fixture of the training oracle is a decoder-only model file.
+fixtures="$(cd "$(dirname "$0")/../golden/fixtures/train20" && pwd)"
+paper="$fixtures/paper/model.safetensors"
+check "train --init ids" 0 -- "$cli" train --init "$paper" --data-ids "$fixtures/paper/ids.txt" --seq-len 8 --batch 4 \
+  --steps 12 --optimizer sgd --lr 0.2 --schedule constant --log "$work/log.jsonl" --out "$work/tuned.safetensors"
+[ "$(wc -l < "$work/log.jsonl")" -eq 12 ] && ok || bad "--log wrote $(wc -l < "$work/log.jsonl") lines for 12 steps"
+head -n 1 "$work/log.jsonl" | grep -qE '^\{"step": 1, "loss": [0-9.]+\}$' && ok || bad "--log line 1: $(head -n 1 "$work/log.jsonl")"
+"$cli" info "$work/tuned.safetensors" > /dev/null 2>&1 && ok || bad "the trained model does not reopen"
+printf '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20\n' > "$work/few.txt"
+check "train --init, too few ids for one window" 1 -- "$cli" train --init "$paper" --data-ids "$fixtures/paper/ids.txt" \
+  --seq-len 300 --out "$work/x.safetensors"
+printf '3 4 x 5\n' > "$work/bad_ids.txt"
+check "train --init, a bad ids file" 1 -- "$cli" train --init "$paper" --data-ids "$work/bad_ids.txt" --seq-len 2 \
+  --out "$work/x.safetensors"
+grep -q "line 1, column 5" "$work/err" && ok || bad "the bad ids file's error names no place: $(cat "$work/err")"
+printf '900 1 2 3\n' > "$work/big_ids.txt"
+check "train --init, an id past the vocabulary" 1 -- "$cli" train --init "$paper" --data-ids "$work/big_ids.txt" \
+  --seq-len 2 --out "$work/x.safetensors"
+check "train --init, a missing model" 1 -- "$cli" train --init "$work/none.safetensors" --data-ids "$work/few.txt" \
+  --out "$work/x.safetensors"
+check "--init and --task" 2 -- "$cli" train --init "$paper" --task copy --data-ids "$work/few.txt" --out "$work/x.safetensors"
+check "--init without data" 2 -- "$cli" train --init "$paper" --out "$work/x.safetensors"
+check "--text and --data-ids" 2 -- "$cli" train --init "$paper" --text a --data-ids b --out "$work/x.safetensors"
+check "bad optimizer" 2 -- "$cli" train --task copy --optimizer adamw --out "$work/x.safetensors"
+check "bad schedule" 2 -- "$cli" train --task copy --schedule cosine --out "$work/x.safetensors"
+check "constant without a rate" 2 -- "$cli" train --task copy --schedule constant --out "$work/x.safetensors"
+check "bad lr" 2 -- "$cli" train --task copy --lr -1 --out "$work/x.safetensors"
+check "unwritable log" 1 -- "$cli" train --task copy --steps 2 --log "$work/no/such/log.jsonl" --out "$work/x.safetensors"
+
 # Bad usage: exit 2. Bad input: exit 1.
 check "no --task"      2 -- "$cli" train --out "$work/x.safetensors"
 check "unknown task"   2 -- "$cli" train --task juggle --out "$work/x.safetensors"
