@@ -100,25 +100,12 @@ void Stepper::rebuild_index() {
             readers_[it->second].push_back(i);
         }
         index_[steps_[i].path] = i;
-        id_index_[id_key(steps_[i].record.id)] = i;
+        id_index_[steps_[i].record.id] = i;
     }
 }
 
-uint64_t Stepper::id_key(const StepId& id) {
-    assert(id.layer >= -1 && id.layer < (1 << 20) && id.sublayer >= 0 && id.sublayer < 16);
-    uint64_t key = static_cast<uint64_t>(id.kind);
-    for (const auto& [value, bits] : {std::pair<uint64_t, int>{static_cast<uint64_t>(id.stack), 1},
-                                      {static_cast<uint64_t>(id.layer + 1), 21},
-                                      {static_cast<uint64_t>(id.sublayer), 4},
-                                      {static_cast<uint64_t>(id.use), 2},
-                                      {static_cast<uint64_t>(id.stage), 4},
-                                      {static_cast<uint64_t>(id.part), 2}})
-        key = key << bits | value;
-    return key;
-}
-
 std::optional<size_t> Stepper::find(const StepId& id) const {
-    auto it = id_index_.find(id_key(id));
+    auto it = id_index_.find(id);
     if (it == id_index_.end()) return std::nullopt;
     return it->second;
 }

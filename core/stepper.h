@@ -95,7 +95,6 @@ public:
 private:
     Stepper(ModelConfig config, Weights weights, ForwardInputs inputs, uint64_t first_version);
     void rebuild_index();
-    static uint64_t id_key(const StepId& id);  // the id packed into one number, for id_index_
     void compute(size_t i);
     void report_computed(size_t i);  // to this thread's progress listener (progress.h), as part of the call's work
     // Whether step i's new output is finite without counting: its inputs' counts are 0, and the step keeps
@@ -129,7 +128,7 @@ private:
     mutable std::vector<char> dropped_;               // an on-demand output not held now (its metadata is)
     mutable std::deque<size_t> recently_recomputed_;  // on-demand steps recomputed on request, oldest first
     std::unordered_map<std::string, size_t> index_;   // path -> step
-    std::unordered_map<uint64_t, size_t> id_index_;   // id_key(id) -> step
+    std::unordered_map<StepId, size_t, StepIdHash> id_index_;  // id -> step
     size_t cursor_ = 0;
     uint64_t next_version_ = 1;
     size_t last_computed_ = 0;

@@ -55,4 +55,13 @@ StepRecord StepRecord::of(const StepId& id, const ModelConfig& config) {
     return r;
 }
 
+size_t StepIdHash::operator()(const StepId& id) const {
+    uint64_t h = 0xCBF29CE484222325ull;  // FNV-1a over the fields
+    for (const int64_t field : {static_cast<int64_t>(id.kind), static_cast<int64_t>(id.stack), int64_t{id.layer},
+                                int64_t{id.sublayer}, static_cast<int64_t>(id.use), static_cast<int64_t>(id.stage),
+                                static_cast<int64_t>(id.part)})
+        h = (h ^ static_cast<uint64_t>(field)) * 0x100000001B3ull;
+    return static_cast<size_t>(h ^ (h >> 32));
+}
+
 }  // namespace attnlab

@@ -78,7 +78,7 @@ struct StepId {
     AttentionStage stage = AttentionStage::q;       // attention
     FfnPart part = FfnPart::hidden;                 // ffn
 
-    bool operator==(const StepId&) const = default;
+    auto operator<=>(const StepId&) const = default;
 
     static StepId of(StepKind kind, Stack stack) { return {kind, stack}; }
     static StepId attention_at(AttentionSite site, AttentionStage stage);
@@ -92,6 +92,11 @@ struct StepId {
     static StepId head(StepKind kind, const ModelConfig& config);  // head_*, logits, probs: on the last stack
 
     AttentionSite site() const { return {use, layer}; }  // attention steps
+};
+
+// For unordered maps keyed by step: every field mixed in.
+struct StepIdHash {
+    size_t operator()(const StepId& id) const;
 };
 
 // Everything the graph builder knows of a step besides its computation.

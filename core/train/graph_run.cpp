@@ -19,14 +19,15 @@ GraphRun::GraphRun(const ModelConfig& config, const GraphOptions& options)
             carries_[i] = carries_[i] || carries_[j];
         }
         index[steps_[i].path] = i;
+        index_[steps_[i].record.id] = i;
     }
     outputs_.resize(steps_.size());
 }
 
 std::optional<size_t> GraphRun::find(const StepId& id) const {
-    for (size_t i = 0; i < steps_.size(); ++i)
-        if (steps_[i].record.id == id) return i;
-    return std::nullopt;
+    const auto it = index_.find(id);
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
 }
 
 void GraphRun::run(const Weights& weights, const ForwardInputs& inputs) {

@@ -8,6 +8,7 @@
 #include "forward/step.h"
 
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,7 @@ private:
     std::vector<std::vector<size_t>> input_index_;  // step i's inputs as step indices
     std::vector<char> carries_;                     // step i's output depends on a parameter
     std::vector<Tensor> outputs_;                   // aligned with steps_
+    std::unordered_map<StepId, size_t, StepIdHash> index_;  // id -> step
     const Weights* weights_ = nullptr;
     const ForwardInputs* inputs_ = nullptr;
     std::vector<int> last_src_;  // the source and batch of the last run

@@ -1,5 +1,6 @@
 // The stepper: stepping equals a full run, stepping back is exact, and every kind of edit's
 // incremental re-run equals a full recompute while touching only the steps it affects.
+#include "hf/open_model.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
@@ -286,4 +287,24 @@ TEST_CASE("mask cells outside a shortened sequence are forgotten", "[stepper]") 
     REQUIRE(s.set_src_ids({5, 9, 7, 12, 2}));
     CHECK(s.output("masks.encoder_self")->data[4 * 5 + 0] == 1.0f);  // not brought back on another token
     CHECK(s.inputs().mask_overrides.at(AttentionUse::encoder_self).empty());
+}
+
+TEST_CASE("find(StepId) names every step of a model, gated FFN parts included, and ids order", "[stepper]") {
+    // A Llama's gated FFN has gate, activation, up, gated and out: five of FfnPart's six values in one layer.
+    auto llama = open_model(std::string(ATTNLAB_SOURCE_DIR) + "/tests/golden/fixtures/hf_llama");
+    if (!llama) FAIL(llama.error().message);
+    auto s = Stepper::create(llama->model.config, llama->model.weights, ForwardInputs{{}, {1, 5, 7}, {}, {}});
+    if (!s) FAIL(s.error().message);
+    s->run_all();
+    for (size_t i = 0; i < s->size(); ++i) {
+        INFO(s->step(i).path);
+        REQUIRE(s->find(s->step(i).record.id) == i);
+    }
+    const StepId gate = StepId::ffn_at(Stack::decoder, 0, FfnPart::gate);
+    const StepId gated = StepId::ffn_at(Stack::decoder, 0, FfnPart::gated);
+    REQUIRE(s->find(gate).has_value());
+    REQUIRE(s->find(gated).has_value());
+    CHECK(s->find(gate) != s->find(gated));
+    CHECK(gate < gated);
+    CHECK(StepIdHash{}(gate) != StepIdHash{}(gated));
 }
