@@ -42,7 +42,7 @@ Batch batch_rows(const Batch& batch, int begin, int end) {
     };
     part.src = rows(batch.src, batch.S);
     part.tgt_in = rows(batch.tgt_in, batch.T);
-    part.tgt_out = rows(batch.tgt_out, batch.T);
+    part.tgt_out = rows(batch.tgt_out, batch.target_width());
     return part;
 }
 

@@ -5,6 +5,7 @@
 #include "train/data_parallel.h"
 #include "train/graph_run.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace attnlab {
@@ -44,6 +45,29 @@ Result<Model> induction_model(const TrainSettings& settings) {
                  nullptr};
 }
 
+std::string arch_phrase(Arch arch) {
+    switch (arch) {
+        case Arch::decoder_only: return "a decoder-only model";
+        case Arch::encoder_only: return "an encoder-only model";
+        case Arch::encoder_decoder: return "an encoder-decoder";
+    }
+    return "a model";
+}
+
+// The first sequence of a batch without its padding: the probe attention_entropies reads.
+ForwardInputs first_sequence(const Batch& batch) {
+    int s = batch.S;  // the source without its trailing padding
+    while (s > 0 && batch.src[static_cast<size_t>(s - 1)] == batch.pad_id) --s;
+    ForwardInputs probe;
+    probe.src_ids.assign(batch.src.begin(), batch.src.begin() + s);
+    // A pair's decoder input is as long as its targets (<sos> counts where <eos> does); next-token sequences are
+    // not padded.
+    const auto targets = batch.tgt_out.begin();
+    const auto n = batch.S > 0 ? std::find(targets, targets + batch.T, batch.pad_id) - targets : batch.T;
+    probe.tgt_ids.assign(batch.tgt_in.begin(), batch.tgt_in.begin() + n);
+    return probe;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Trainer>> Trainer::create(const TrainSettings& settings) {
@@ -75,10 +99,9 @@ Result<std::unique_ptr<Trainer>> Trainer::create_on(Model model, std::unique_ptr
                                                     const TrainSettings& settings) {
     if (auto st = check_settings(settings); !st) return st.error();
     const ModelConfig& c = model.config;
-    if (c.arch == Arch::encoder_only)
-        return Error{"this is an encoder-only model: it trains on masked tokens, not on next-token sequences"};
-    if (c.arch == Arch::encoder_decoder)
-        return Error{"this is an encoder-decoder: it trains on (source, target) pairs, not on one token sequence"};
+    if (batches->trains() != c.arch)
+        return Error{"this is " + arch_phrase(c.arch) + ": train it on " + batches_name(c.arch) + ", not on " +
+                     batches_name(batches->trains())};
     // The first batch's ids must fit the model (the caller's data: a file's ids may be past the vocabulary).
     const Batch first = batches->batch(0);
     if (auto st = check_batch(c, first); !st) return st.error();
@@ -102,7 +125,7 @@ Trainer::Trainer(TrainSettings settings, std::unique_ptr<Task> task, std::unique
         probe_.tgt_ids = probe.tgt_in;
     } else {
         copy_probe_ = batches_->batch(0);
-        probe_.tgt_ids.assign(copy_probe_.tgt_in.begin(), copy_probe_.tgt_in.begin() + copy_probe_.T);
+        probe_ = first_sequence(copy_probe_);
     }
 }
 

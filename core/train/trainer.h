@@ -1,8 +1,8 @@
 // A training run: a model, what it trains on, the optimiser (train/optimizer.h), and, for a task of pairs, held-out
 // evaluation. Either a task makes the model (copy, reverse, sort, en-ko: a preset encoder-decoder for its
 // vocabularies; induction: a decoder-only model), or the caller brings an opened model of any family with batches
-// of next-token sequences (a file's windows). The CLI and the app's worker thread drive it one step at a time; it
-// does no I/O and keeps no clock, so the caller decides about progress, checkpoints and stopping.
+// of its kind (a file's windows, masked windows, or pairs). The CLI and the app's worker thread drive it one step at
+// a time; it does no I/O and keeps no clock, so the caller decides about progress, checkpoints and stopping.
 #pragma once
 
 #include "model.h"
@@ -50,7 +50,10 @@ public:
     // Errors: unknown task or preset, steps or batch size < 1, dropout outside [0, 1), optimiser settings
     // (check_optimizer).
     static Result<std::unique_ptr<Trainer>> create(const TrainSettings& settings);
-    // Trains `model` (any family with a decoder and an output head) on `batches`; settings.task is ignored.
+    // Trains `model` (any family with an output head) on `batches` of the kind its arch trains on
+    // (SequenceBatches::trains()): next-token sequences for a decoder-only model, masked tokens (MaskedBatches) for
+    // an encoder-only one, pairs (PairBatches) for an encoder-decoder; settings.task is ignored. Errors: other
+    // batches (one line naming the kind to give), a first batch that does not fit the model (check_batch).
     static Result<std::unique_ptr<Trainer>> create_on(Model model, std::unique_ptr<SequenceBatches> batches,
                                                       const TrainSettings& settings);
 

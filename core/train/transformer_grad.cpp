@@ -33,12 +33,37 @@ int64_t count_correct(const Tensor& logits, const std::vector<int>& targets, int
     return correct;
 }
 
+// pad_id marks a target no loss counts, even when it is -1.
+Status check_targets(const Batch& batch, int vocab_size) {
+    for (size_t i = 0; i < batch.tgt_out.size(); ++i)
+        if (batch.tgt_out[i] != batch.pad_id && (batch.tgt_out[i] < 0 || batch.tgt_out[i] >= vocab_size))
+            return Error{"target id " + std::to_string(batch.tgt_out[i]) + " at " + std::to_string(i) +
+                         " is outside the vocabulary (0.." + std::to_string(vocab_size - 1) + ")"};
+    return ok_status();
+}
+
+// An encoder-only (masked-token) batch: B sources of S ids, no decoder input (T = 0), a target for every source
+// position, (B, S).
+Status check_masked_batch(const ModelConfig& config, const Batch& batch) {
+    if (batch.B <= 0 || batch.S <= 0) return Error{"the batch is empty"};
+    if (batch.T != 0 || !batch.tgt_in.empty())
+        return Error{"an encoder-only model reads no target sequence: give masked sources (T = 0)"};
+    if (batch.src.size() != static_cast<size_t>(batch.B) * batch.S || batch.tgt_out.size() != batch.src.size())
+        return Error{"the batch's id arrays do not match its B and S"};
+    if (batch.S > config.max_len)
+        return Error{"a sequence of " + std::to_string(batch.S) + " tokens is longer than max_len " +
+                     std::to_string(config.max_len)};
+    if (auto st = check_ids(batch.src, config.src_vocab_size, "source"); !st) return st;
+    return check_targets(batch, config.output_vocab_size());
+}
+
 }  // namespace
 
 Status check_batch(const ModelConfig& config, const Batch& batch) {
+    if (config.output_head == OutputHead::none)
+        return Error{"this model has no output head (a BERT file without its MLM head): there are no logits to train"};
+    if (config.arch == Arch::encoder_only) return check_masked_batch(config, batch);
     const bool encoder = config.arch == Arch::encoder_decoder;
-    if (config.arch == Arch::encoder_only)
-        return Error{"training an encoder-only model needs its masked-token loss, not next-token batches"};
     if (batch.B <= 0 || batch.T <= 0 || (encoder && batch.S <= 0)) return Error{"the batch is empty"};
     if (!encoder && batch.S != 0) return Error{"a decoder-only model reads no source"};
     if (batch.src.size() != static_cast<size_t>(batch.B) * batch.S ||
@@ -49,11 +74,7 @@ Status check_batch(const ModelConfig& config, const Batch& batch) {
                      std::to_string(config.max_len)};
     if (auto st = check_ids(batch.src, config.src_vocab_size, "source"); !st) return st;
     if (auto st = check_ids(batch.tgt_in, config.tgt_vocab_size, "target"); !st) return st;
-    for (size_t i = 0; i < batch.tgt_out.size(); ++i)  // pad_id marks a target no loss counts, even when it is -1
-        if (batch.tgt_out[i] != batch.pad_id && (batch.tgt_out[i] < 0 || batch.tgt_out[i] >= config.tgt_vocab_size))
-            return Error{"target id " + std::to_string(batch.tgt_out[i]) + " at " + std::to_string(i) +
-                         " is outside the vocabulary (0.." + std::to_string(config.tgt_vocab_size - 1) + ")"};
-    return ok_status();
+    return check_targets(batch, config.tgt_vocab_size);
 }
 
 namespace {

@@ -23,16 +23,18 @@ struct LossAndGradients {
     Gradients grads;        // dloss/dθ for every parameter
 };
 
-// What every pass over a user's batch checks first: an encoder_decoder config, a non-empty batch whose id
-// arrays match its B, S and T, lengths within max_len and ids within the vocabularies.
+// What every pass over a user's batch checks first: a config with an output head, a non-empty batch whose id
+// arrays match its B, S and T (an encoder-only model's: T = 0 and tgt_out (B, S), batch.h), lengths within max_len
+// and ids within the vocabularies.
 Status check_batch(const ModelConfig& config, const Batch& batch);
 
-// One forward and backward pass. Only Arch::encoder_decoder is supported; other archs,
-// ids outside the vocabularies and sequences longer than max_len return an error.
+// One forward and backward pass, for every arch: the loss over the logits of the B·T target rows (B·S source rows
+// for an encoder-only model). A batch check_batch refuses returns its error.
 Result<LossAndGradients> loss_and_gradients(const ModelConfig& config, const Weights& weights, const Batch& batch,
                                             const TrainOptions& options);
 
-// Inference over a batch (no dropout): logits (B·T, V) for every target position.
+// Inference over a batch (no dropout): logits (B·T, V) for every target position ((B·S, V): every source position of
+// an encoder-only model).
 Result<Tensor> batch_logits(const ModelConfig& config, const Weights& weights, const Batch& batch);
 
 }  // namespace attnlab
