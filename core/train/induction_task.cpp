@@ -26,6 +26,35 @@ Vocab induction_vocab(int ordinary) {
     return std::move(vocab).value();
 }
 
+Result<ModelConfig> induction_config(const std::string& preset, int vocab_size, int length) {
+    ModelConfig c;
+    if (preset == "induction") {
+        c.family = Family::llama;
+        c.d_model = 32;
+        c.n_heads = 2;
+        c.n_decoder_layers = 2;
+        c.d_ff = 64;
+        c.positional = Positional::rotary;
+        c.norm = NormKind::rms_norm;
+        c.gated_ffn = true;
+        c.activation = Activation::silu;
+        c.qkv_bias = c.out_bias = c.ffn_bias = false;
+        c.scale_embedding = false;
+        c.src_vocab_size = vocab_size;
+        c.tgt_vocab_size = vocab_size;
+    } else {
+        auto preset_c = preset_config(preset, vocab_size, vocab_size);
+        if (!preset_c) return Error{"unknown preset '" + preset + "' (expected induction, tiny or base)"};
+        c = *preset_c;
+    }
+    c.arch = Arch::decoder_only;
+    c.n_encoder_layers = 0;
+    c.norm_first = true;  // pre-LN trains without warm-up tricks, as GPT-2 does
+    c.max_len = std::max(c.max_len, 2 * length + 1);
+    if (auto st = validate_config(c); !st) return st.error();
+    return c;
+}
+
 InductionTask make_induction_task(int ordinary, int length) {
     assert(ordinary >= 1 && length >= 2);
     return InductionTask{ordinary + 4, std::max(2, length / 2), length, 1, 0, {0, 1, 2, 3}};
@@ -44,7 +73,10 @@ Batch InductionBatches::batch(int64_t k) {
                               static_cast<uint64_t>(row);
         const int span = task_.length - task_.min_length + 1;
         const int L = task_.min_length + static_cast<int>(mix_seed(seed) % static_cast<uint64_t>(span));
+        const int P = task_.length - L;  // the filler's length, and the padding's
         std::vector<int> sequence = {task_.bos};  // (2·L_max + 1)
+        const std::vector<int> filler = repeated_random_tokens(task_.vocab_size, P, mix_seed(seed + 1), task_.excluded);
+        sequence.insert(sequence.end(), filler.begin(), filler.begin() + P);
         const std::vector<int> tokens = repeated_random_tokens(task_.vocab_size, L, seed, task_.excluded);
         sequence.insert(sequence.end(), tokens.begin(), tokens.end());
         sequence.resize(static_cast<size_t>(T) + 1, task_.pad);
@@ -57,15 +89,16 @@ Batch InductionBatches::batch(int64_t k) {
 CopyLosses copy_losses(const InductionTask& task, const Batch& batch, const Tensor& logits) {
     assert(logits.dim(0) == int64_t{batch.B} * batch.T);
     // Target position t predicts sequence[t + 1]; the copies' tokens x_1 … x_{L−1} are at sequence positions
-    // 2 … L (first) and L + 2 … 2L (second), so t in [1, L − 1] and [L + 1, 2L − 1].
+    // P + 2 … P + L (first) and P + L + 2 … P + 2L (second), so t in [P + 1, P + L − 1] and [P + L + 1, P + 2L − 1].
     double sums[2] = {0.0, 0.0};
     int64_t n = 0;
     for (int b = 0; b < batch.B; ++b) {
         const auto row_targets = batch.tgt_out.begin() + int64_t{b} * batch.T;
-        const int L = static_cast<int>(batch.T - std::count(row_targets, row_targets + batch.T, task.pad)) / 2;
+        const int P = static_cast<int>(std::count(row_targets, row_targets + batch.T, task.pad));
+        const int L = batch.T / 2 - P;
         n += L - 1;
         for (int copy = 0; copy < 2; ++copy)
-            for (int t = copy * L + 1; t <= copy * L + L - 1; ++t) {
+            for (int t = P + copy * L + 1; t <= P + copy * L + L - 1; ++t) {
                 const int64_t row = int64_t{b} * batch.T + t;
                 const auto z = logits.row(row);
                 const float max = z.maxCoeff();

@@ -11,7 +11,8 @@
 
 using namespace attnlab;
 
-TEST_CASE("an induction batch: <bos>, L tokens, the same L again, <pad>; inputs and targets one apart", "[induction]") {
+TEST_CASE("an induction batch: <bos>, P filler tokens, L tokens, the same L again, P <pad>; inputs and targets one apart",
+          "[induction]") {
     const InductionTask task = make_induction_task(20, 6);
     CHECK(task.vocab_size == 24);
     CHECK(task.min_length == 3);
@@ -27,18 +28,19 @@ TEST_CASE("an induction batch: <bos>, L tokens, the same L again, <pad>; inputs 
         const int* out = b.tgt_out.data() + row * 12;
         CHECK(in[0] == 1);  // <sos> as <bos>
         for (int t = 0; t + 1 < 12; ++t) CHECK(out[t] == in[t + 1]);
-        const int L = static_cast<int>(std::count_if(out, out + 12, [](int id) { return id != 0; })) / 2;
+        const int P = static_cast<int>(std::count(out, out + 12, 0));
+        const int L = 6 - P;
         REQUIRE(L >= 3);
         REQUIRE(L <= 6);
         lengths.insert(L);
-        for (int i = 0; i < L; ++i) {
-            CHECK(out[i] >= 4);  // never a special token
-            CHECK(out[i] < 24);
-            CHECK(out[L + i] == out[i]);  // the second copy
+        for (int t = 0; t < P + 2 * L; ++t) {
+            CHECK(out[t] >= 4);  // filler and copies: never a special token
+            CHECK(out[t] < 24);
         }
-        for (int t = 2 * L; t < 12; ++t) CHECK(out[t] == 0);  // then padding
+        for (int i = 0; i < L; ++i) CHECK(out[P + L + i] == out[P + i]);  // the second copy
+        for (int t = P + 2 * L; t < 12; ++t) CHECK(out[t] == 0);          // then as much padding as filler
     }
-    CHECK(lengths.size() > 1);  // no one L for a positional head to learn
+    CHECK(lengths.size() > 1);  // no one L for a positional head to learn, nor one place for the copies
     CHECK(b.tgt_in != batches.batch(1).tgt_in);                        // every batch is new
     CHECK(b.tgt_in == InductionBatches(task, 16, 7).batch(0).tgt_in);  // and the same from the same seed
     CHECK(b.tgt_in != InductionBatches(task, 16, 8).batch(0).tgt_in);
@@ -51,14 +53,16 @@ TEST_CASE("copy losses by hand: uniform logits give ln V on both copies, a copie
     CopyLosses uniform = copy_losses(task, b, logits);
     CHECK(uniform.first == Approx(std::log(10.0)));
     CHECK(uniform.second == Approx(std::log(10.0)));
-    // A model sure of the right token on the second copy's predictable positions (t = L+1 … 2L−1) only.
-    std::vector<int> first_copy_rows;  // rows t = 1 … L−1 of each sequence
+    // A model sure of the right token on the second copy's predictable positions (t = P+L+1 … P+2L−1) only.
+    std::vector<int> first_copy_rows;  // rows t = P+1 … P+L−1 of each sequence
     for (int row = 0; row < 4; ++row) {
         const auto out = b.tgt_out.begin() + row * 8;
-        const int L = static_cast<int>(std::count_if(out, out + 8, [](int id) { return id != 0; })) / 2;
-        for (int t = L + 1; t <= 2 * L - 1; ++t) logits.row(row * 8 + t)(out[t]) = 50.0f;
-        logits.row(row * 8 + L)(out[L]) = 50.0f;  // x_0 of the second copy: counted in neither
-        for (int t = 1; t < L; ++t) first_copy_rows.push_back(row * 8 + t);
+        const int P = static_cast<int>(std::count(out, out + 8, 0));
+        const int L = 4 - P;
+        for (int t = P + L + 1; t <= P + 2 * L - 1; ++t) logits.row(row * 8 + t)(out[t]) = 50.0f;
+        logits.row(row * 8 + P + L)(out[P + L]) = 50.0f;  // x_0 of the second copy: counted in neither
+        for (int t = 0; t < P; ++t) logits.row(row * 8 + t)(out[t]) = 50.0f;  // the filler: counted in neither
+        for (int t = P + 1; t < P + L; ++t) first_copy_rows.push_back(row * 8 + t);
     }
     const CopyLosses copier = copy_losses(task, b, logits);
     CHECK(copier.first == Approx(std::log(10.0)));
@@ -69,6 +73,24 @@ TEST_CASE("copy losses by hand: uniform logits give ln V on both copies, a copie
     const double right = static_cast<double>((first_copy_rows.size() + 1) / 2);
     CHECK(copy_losses(task, b, logits).first ==
           Approx(std::log(10.0) * (first_copy_rows.size() - right) / first_copy_rows.size()).epsilon(1e-4));
+}
+
+TEST_CASE("induction_config: the induction preset is a two-layer RoPE decoder; tiny is ours made decoder-only",
+          "[induction]") {
+    auto c = induction_config("induction", 44, 12);
+    REQUIRE(c);
+    CHECK(c->arch == Arch::decoder_only);
+    CHECK(c->positional == Positional::rotary);
+    CHECK(c->n_decoder_layers == 2);
+    CHECK(c->max_len >= 25);
+    auto tiny = induction_config("tiny", 44, 40);
+    REQUIRE(tiny);
+    CHECK(tiny->family == Family::transformer);
+    CHECK(tiny->norm_first);
+    CHECK(tiny->max_len == 81);
+    auto bad = induction_config("huge", 44, 12);
+    REQUIRE(!bad);
+    CHECK(bad.error().message.find("huge") != std::string::npos);
 }
 
 TEST_CASE("the induction task trains a decoder-only model whose loss falls", "[induction][train]") {
