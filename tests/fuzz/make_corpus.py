@@ -552,6 +552,47 @@ def make_trace():
     write(t, "bad_empty", b"")
 
 
+# ---------------------------------------------------------------- training history
+def parse_safetensors(blob):
+    """bytes -> (list of (name, shape, values) in offset order, metadata); F32 only."""
+    n = struct.unpack("<Q", blob[:8])[0]
+    header = json.loads(blob[8:8 + n])
+    metadata = header.pop("__metadata__", {})
+    data = blob[8 + n:]
+    tensors = []
+    for name, h in sorted(header.items(), key=lambda kv: kv[1]["data_offsets"][0]):
+        a, b = h["data_offsets"]
+        tensors.append((name, h["shape"], list(struct.unpack(f"<{(b - a) // 4}f", data[a:b]))))
+    return tensors, metadata
+
+
+def training_history(steps=(0, 5), induction=0.5, drop=None):
+    """tiny_model's weights as every checkpoint of a history (train/training_history_file.h), L = 3."""
+    tensors, metadata = parse_safetensors(tiny_model())
+    config = json.loads(metadata["config"])
+    layers = config["n_encoder_layers"] * (config["arch"] != "decoder_only") + \
+        config["n_decoder_layers"] * (config["arch"] != "encoder_only")
+    n, heads = len(steps), config["n_heads"]
+    out = [(f"checkpoint.{i}.{name}", shape, values) for i in range(n) for name, shape, values in tensors
+           if (i, name) != drop]
+    out += [("history.step", [n], list(steps)), ("history.loss", [n], [float("nan")] + [2.5] * (n - 1)),
+            ("history.first_copy", [n], [3.0] * n), ("history.second_copy", [n], [1.0] * n)]
+    for name, value in (("induction", induction), ("previous_token", 0.25), ("duplicate_token", 0.0)):
+        out.append((f"history.{name}", [n, layers, heads], [value] * (n * layers * heads)))
+    metadata["history"] = json.dumps({"format": 1, "detect_length": 3})
+    return safetensors(out, metadata)
+
+
+def make_training_history():
+    t = "fuzz_training_history"
+    write(t, "two_checkpoints", training_history())
+    write(t, "one_checkpoint", training_history(steps=(0,)))
+    write(t, "bad_steps_out_of_order", training_history(steps=(5, 5)))
+    write(t, "bad_score_above_1", training_history(induction=1.5))
+    write(t, "bad_missing_weight", training_history(drop=(1, "generator.weight")))
+    write(t, "bad_model_file", tiny_model())
+
+
 if __name__ == "__main__":
     if CORPUS.exists():
         shutil.rmtree(CORPUS)
@@ -567,5 +608,6 @@ if __name__ == "__main__":
     make_tour()
     make_token_ids()
     make_trace()
+    make_training_history()
     total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
     print(f"{sum(1 for p in CORPUS.rglob('*') if p.is_file())} files, {total} bytes in {CORPUS}")
