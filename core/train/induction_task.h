@@ -44,7 +44,7 @@ Vocab induction_vocab(int ordinary);
 //                previous-token head needs only a relative offset and no absolute position offers a shortcut
 //                (with our family's sinusoids, layer 0 learnt to attend about halfway back, and layer 1 copied
 //                from there without an induction head); it shows its induction head within 1000 steps
-//                (docs/training.md, "Induction")
+//                (assets/models/README.md, "Induction")
 //   "tiny", "base"  that preset of our family (preset_config), decoder-only and pre-LN
 // Errors: an unknown preset.
 Result<ModelConfig> induction_config(const std::string& preset, int vocab_size, int length);
