@@ -121,14 +121,10 @@ Result<TrainingHistory> history_from_safetensors(io::SafetensorsFile file, const
         columns[k] = std::move(*t);
     }
 
-    // The model every checkpoint belongs to: the metadata without the history's tensors.
-    io::SafetensorsFile header;
-    header.metadata = file.metadata;
-    header.metadata.erase("history");
-    auto model = io::model_from_safetensors(header, source_name);
-    // With no weights the model is incomplete; only the config and vocabularies are taken from it here.
-    std::vector<io::SafetensorsFile> parts(static_cast<size_t>(n));
-    std::vector<std::string> leftovers;
+    // The metadata every checkpoint's model is read with: a model file's.
+    std::map<std::string, std::string> metadata = file.metadata;
+    metadata.erase("history");
+    std::vector<io::SafetensorsFile> parts(static_cast<size_t>(n));  // each checkpoint as a model file
     Tensor scores[3];
     for (int kind = 0; kind < 3; ++kind) {
         auto t = take(kScoreNames[kind]);
@@ -142,7 +138,7 @@ Result<TrainingHistory> history_from_safetensors(io::SafetensorsFile file, const
     }
     for (int64_t i = 0; i < n; ++i) {
         io::SafetensorsFile& part = parts[static_cast<size_t>(i)];
-        part.metadata = header.metadata;
+        part.metadata = metadata;
         auto m = io::model_from_safetensors(std::move(part), source_name + " checkpoint " + std::to_string(i));
         if (!m) return m.error();
         if (i == 0) {
@@ -174,7 +170,6 @@ Result<TrainingHistory> history_from_safetensors(io::SafetensorsFile file, const
         c.weights = std::move(m->weights);
         history.checkpoints.push_back(std::move(c));
     }
-    (void)model;
     const Shape score_shape{n, history.layers, history.heads};
     const size_t per = static_cast<size_t>(history.layers) * static_cast<size_t>(history.heads);
     for (int kind = 0; kind < 3; ++kind) {
