@@ -24,11 +24,12 @@ Result<MaskTokens> mask_tokens(const Model& model) {
         return Error{"masked-token batches train an encoder-only model (BERT); this is a " + to_string(c.arch) +
                      " model"};
     if (c.output_head == OutputHead::none)
-        return Error{"this BERT has no masked-language-model head (its file has no cls.predictions weights), so it "
-                     "cannot be trained on masked tokens"};
+        return Error{
+            "this BERT has no masked-language-model head (its file has no cls.predictions weights), so it "
+            "cannot be trained on masked tokens"};
     const Vocab* vocab = model.subword_tokenizer ? &model.subword_tokenizer->vocab()
-                         : model.src_vocab      ? &*model.src_vocab
-                                                : nullptr;
+                         : model.src_vocab       ? &*model.src_vocab
+                                                 : nullptr;
     if (!vocab) return Error{"this model has no tokenizer, so no [MASK] token to mask with"};
     const auto mask = vocab->find("[MASK]");
     if (!mask) return Error{"this model's vocabulary has no [MASK] token to mask with"};
@@ -40,8 +41,8 @@ Result<MaskTokens> mask_tokens(const Model& model) {
     if (c.pad_id >= 0) tokens.special.push_back(c.pad_id);
     std::sort(tokens.special.begin(), tokens.special.end());
     tokens.special.erase(std::unique(tokens.special.begin(), tokens.special.end()), tokens.special.end());
-    const auto n_special_below = std::lower_bound(tokens.special.begin(), tokens.special.end(), tokens.n_tokens) -
-                                 tokens.special.begin();
+    const auto n_special_below =
+        std::lower_bound(tokens.special.begin(), tokens.special.end(), tokens.n_tokens) - tokens.special.begin();
     if (n_special_below >= tokens.n_tokens) return Error{"this model's vocabulary has only special tokens"};
     return tokens;
 }

@@ -46,8 +46,9 @@ Model open_bert(const TempFolder& folder, bool with_vocab = true) {
     return std::move(loaded->model);
 }
 
-const char* kBertText = "the cat sat . the cat sat ! a cat sat , the cat plays . the cat sat . cafe cats sat . "
-                        "the cat sat , a cat plays ! the cat sat . i sat . the cat sat . a cafe , the cat sat .";
+const char* kBertText =
+    "the cat sat . the cat sat ! a cat sat , the cat plays . the cat sat . cafe cats sat . "
+    "the cat sat , a cat plays ! the cat sat . i sat . the cat sat . a cafe , the cat sat .";
 
 TokenWindows bert_windows(const Model& model, int seq_len, int batch_size) {
     auto ids = encode_text_ids(kBertText, "text", model);
@@ -304,7 +305,8 @@ TEST_CASE("a trainer takes the batches of its model's kind and names the kind to
     ModelConfig decoder_only = small_config();
     decoder_only.arch = Arch::decoder_only;
     decoder_only.n_encoder_layers = 0;
-    Model gpt{decoder_only, init_weights(decoder_only, 1), std::nullopt, std::nullopt, TokenizerKind::word, std::nullopt,
+    Model gpt{decoder_only, init_weights(decoder_only, 1), std::nullopt,
+              std::nullopt, TokenizerKind::word,           std::nullopt,
               nullptr};
     std::vector<int> stream(50, 9);
     auto masked = std::make_unique<MaskedBatches>(*TokenWindows::make(stream, 8, 2, std::nullopt), toy_tokens(), 1);

@@ -33,8 +33,9 @@ Model marian() {
     return std::move(loaded->model);
 }
 
-const char* kFourPairs = "the cat sat\tle chat est assis\na dog ran\tle chien court\r\n\nthe dog\tle chien\n"
-                         "a cat\tle chat\n";
+const char* kFourPairs =
+    "the cat sat\tle chat est assis\na dog ran\tle chien court\r\n\nthe dog\tle chien\n"
+    "a cat\tle chat\n";
 
 std::string error_of(const Model& model, std::string_view tsv) {
     auto made = PairBatches::make(model, tsv, "pairs.tsv", 2);
@@ -52,8 +53,8 @@ TEST_CASE("pairs of our own family are batched as make_batch batches them, k·B 
     REQUIRE(batches);
     CHECK((*batches)->trains() == Arch::encoder_decoder);
     REQUIRE((*batches)->n_pairs() == 4);
-    const std::vector<TokenPair> bare{{{4, 5, 6}, {10, 11, 14, 15}}, {{7, 8, 9}, {10, 12, 13}}, {{4, 8}, {10, 12}},
-                                      {{7, 5}, {10, 11}}};
+    const std::vector<TokenPair> bare{
+        {{4, 5, 6}, {10, 11, 14, 15}}, {{7, 8, 9}, {10, 12, 13}}, {{4, 8}, {10, 12}}, {{7, 5}, {10, 11}}};
     for (int64_t k : {0, 1, 5}) {
         std::vector<TokenPair> want;
         for (int b = 0; b < 3; ++b) want.push_back(bare[static_cast<size_t>((k * 3 + b) % 4)]);
@@ -111,8 +112,9 @@ TEST_CASE("a bad pairs file is one line naming the file and line", "[train][pair
     ModelConfig decoder_only = small_config();
     decoder_only.arch = Arch::decoder_only;
     decoder_only.n_encoder_layers = 0;
-    const Model gpt{decoder_only, init_weights(decoder_only, 1), std::nullopt, std::nullopt, TokenizerKind::word,
-                    std::nullopt, nullptr};
+    const Model gpt{decoder_only, init_weights(decoder_only, 1), std::nullopt,
+                    std::nullopt, TokenizerKind::word,           std::nullopt,
+                    nullptr};
     CHECK(error_of(gpt, kFourPairs) == "(source, target) pairs train an encoder-decoder; this is a decoder_only model");
     auto missing = PairBatches::read("/nonexistent/pairs.tsv", model, 2);
     REQUIRE_FALSE(missing);
