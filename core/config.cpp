@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <type_traits>
+#include <utility>
 
 namespace attnlab {
 
@@ -64,103 +66,141 @@ constexpr EnumNames<RopeScaling, 3> kRopeScalingNames{
 constexpr EnumNames<OutputHead, 3> kOutputHeadNames{
     {{{OutputHead::linear, "linear"}, {OutputHead::transform, "transform"}, {OutputHead::none, "none"}}}};
 
-const std::set<std::string> kFields = {"arch",
-                                       "d_model",
-                                       "n_heads",
-                                       "n_encoder_layers",
-                                       "n_decoder_layers",
-                                       "d_ff",
-                                       "activation",
-                                       "norm_first",
-                                       "final_norm",
-                                       "positional",
-                                       "sinusoid_layout",
-                                       "max_len",
-                                       "scale_embedding",
-                                       "tie_embeddings",
-                                       "layer_norm_eps",
-                                       "src_vocab_size",
-                                       "tgt_vocab_size",
-                                       "pad_id",
-                                       "sos_id",
-                                       "eos_id",
-                                       "unk_id",
-                                       "family",
-                                       "type_vocab_size",
-                                       "embedding_norm",
-                                       "output_head",
-                                       "n_kv_heads",
-                                       "head_dim",
-                                       "norm",
-                                       "gated_ffn",
-                                       "qkv_bias",
-                                       "out_bias",
-                                       "ffn_bias",
-                                       "qk_norm",
-                                       "sliding_window",
-                                       "rope",
-                                       "never_generated"};
+const auto& enum_names(Arch) { return kArchNames; }
+const auto& enum_names(Activation) { return kActivationNames; }
+const auto& enum_names(Positional) { return kPositionalNames; }
+const auto& enum_names(Family) { return kFamilyNames; }
+const auto& enum_names(SinusoidLayout) { return kSinusoidLayoutNames; }
+const auto& enum_names(NormKind) { return kNormNames; }
+const auto& enum_names(RopeScaling) { return kRopeScalingNames; }
+const auto& enum_names(OutputHead) { return kOutputHeadNames; }
 
-// Reads one field of the config object into `out`, or explains why it cannot.
+template <class T>
+std::string read_fields(const json& j, T& out, const std::string& path);
+
+// Reads each field a struct's fields() visits from its JSON object, in that order, until one is missing or
+// malformed; `context` begins the error ("config: ", or "config: rope: " inside the rope).
 class FieldReader {
 public:
-    explicit FieldReader(const json& j) : j_(j) {}
+    FieldReader(const json& j, std::string context) : j_(j), context_(std::move(context)) {}
     const std::string& error() const { return error_; }
-    bool has(const char* key) const { return j_.contains(key); }
 
-    void get_int(const char* key, int& out) {
-        const json* v = find(key);
-        if (!v) return;
-        if (!v->is_number_integer()) return fail(key, "must be an integer");
-        const auto x = v->get<int64_t>();
-        if (x < -1000000000 || x > 1000000000) return fail(key, "is out of range");
-        out = static_cast<int>(x);
+    template <class T>
+    void operator()(const char* key, T& out) {
+        if (const json* v = find(key, /*required=*/true)) read(key, *v, out);
     }
-    void get_bool(const char* key, bool& out) {
-        const json* v = find(key);
-        if (!v) return;
-        if (!v->is_boolean()) return fail(key, "must be true or false");
-        out = v->get<bool>();
-    }
-    void get_float(const char* key, float& out) {
-        const json* v = find(key);
-        if (!v) return;
-        if (!v->is_number()) return fail(key, "must be a number");
-        out = v->get<float>();
-    }
-    void get_ids(const char* key, std::vector<int>& out) {
-        const json* v = find(key);
-        if (!v) return;
-        if (!v->is_array()) return fail(key, "must be a list of token ids");
-        out.clear();
-        for (const json& id : *v) {
-            if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > 1000000000)
-                return fail(key, "must be a list of token ids");
-            out.push_back(id.get<int>());
-        }
-    }
-    template <class E, size_t N>
-    void get_enum(const char* key, const EnumNames<E, N>& names, E& out) {
-        const json* v = find(key);
-        if (!v) return;
-        if (!v->is_string() || !names.parse(v->get<std::string>(), out))
-            return fail(key, "must be one of " + names.choices());
+    template <class T, class Rule>
+    void operator()(const char* key, T& out, Rule) {
+        if (const json* v = find(key, /*required=*/false)) read(key, *v, out);
     }
 
 private:
-    const json* find(const char* key) {
+    template <class T>
+    void read(const char* key, const json& v, T& out) {
+        if constexpr (std::is_same_v<T, bool>) {
+            if (!v.is_boolean()) return fail(key, "must be true or false");
+            out = v.get<bool>();
+        } else if constexpr (std::is_same_v<T, int>) {
+            if (!v.is_number_integer()) return fail(key, "must be an integer");
+            const auto x = v.get<int64_t>();
+            if (x < -1000000000 || x > 1000000000) return fail(key, "is out of range");
+            out = static_cast<int>(x);
+        } else if constexpr (std::is_same_v<T, float>) {
+            if (!v.is_number()) return fail(key, "must be a number");
+            out = v.get<float>();
+        } else if constexpr (std::is_same_v<T, std::vector<int>>) {
+            if (!v.is_array()) return fail(key, "must be a list of token ids");
+            out.clear();
+            for (const json& id : v) {
+                if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > 1000000000)
+                    return fail(key, "must be a list of token ids");
+                out.push_back(id.get<int>());
+            }
+        } else if constexpr (std::is_enum_v<T>) {
+            const auto& names = enum_names(T{});
+            if (!v.is_string() || !names.parse(v.get<std::string>(), out))
+                return fail(key, "must be one of " + names.choices());
+        } else {  // a struct of its own fields, as the rope
+            if (!v.is_object()) return fail(key, "must be an object");
+            T value;
+            error_ = read_fields(v, value, key);
+            if (error_.empty()) out = value;
+        }
+    }
+    const json* find(const char* key, bool required) {
         if (!error_.empty()) return nullptr;
         auto it = j_.find(key);
-        if (it == j_.end()) {
-            error_ = std::string("config: missing field '") + key + "'";
-            return nullptr;
-        }
-        return &*it;
+        if (it != j_.end()) return &*it;
+        if (required) error_ = context_ + "missing field '" + key + "'";
+        return nullptr;
     }
-    void fail(const char* key, const std::string& why) { error_ = std::string("config: field '") + key + "' " + why; }
+    void fail(const char* key, const std::string& why) { error_ = context_ + "field '" + key + "' " + why; }
     const json& j_;
+    std::string context_;
     std::string error_;
 };
+
+// `j` (an object) into `out`, or the error: an unknown key first, then the fields in fields() order.
+// `path` names a nested struct ("rope"), empty for the config itself.
+template <class T>
+std::string read_fields(const json& j, T& out, const std::string& path) {
+    std::set<std::string> known;
+    out.fields([&known](const char* key, auto&&...) { known.insert(key); });
+    for (auto& [key, value] : j.items())
+        if (!known.count(key))  // quoted as JSON, so a hostile key cannot break the one-line message
+            return "config: unknown field " + (path.empty() ? "" : path + ".") +
+                   json(key).dump(-1, ' ', false, json::error_handler_t::replace);
+    FieldReader r(j, path.empty() ? "config: " : "config: " + path + ": ");
+    out.fields(r);
+    return r.error();
+}
+
+template <class T>
+json fields_json(const T& x, bool every_field);
+
+template <class T>
+json json_value(const T& x, bool every_field) {
+    if constexpr (std::is_enum_v<T>)
+        return to_string(x);
+    else if constexpr (std::is_class_v<T> && !std::is_same_v<T, std::vector<int>>)
+        return fields_json(x, every_field);
+    else
+        return x;
+}
+
+// Writes each field a struct's fields() visits under its name: a required one always, an optional one by
+// its rule, OmittedAtDefault's against `defaults` (the default struct's JSON of every field), or every
+// field when `defaults` is null.
+class FieldWriter {
+public:
+    FieldWriter(json& out, const json* defaults) : out_(out), defaults_(defaults) {}
+    template <class T>
+    void operator()(const char* key, const T& value) {
+        out_[key] = json_value(value, !defaults_);
+    }
+    template <class T>
+    void operator()(const char* key, const T& value, OmittedAtDefault) {
+        json x = json_value(value, !defaults_);
+        if (!defaults_ || x != defaults_->at(key)) out_[key] = std::move(x);
+    }
+    template <class T>
+    void operator()(const char* key, const T& value, WrittenIf rule) {
+        if (!defaults_ || rule.when) out_[key] = json_value(value, !defaults_);
+    }
+
+private:
+    json& out_;
+    const json* defaults_;
+};
+
+template <class T>
+json fields_json(const T& x, bool every_field) {
+    const json defaults = every_field ? json() : fields_json(T{}, true);
+    json out = json::object();
+    FieldWriter w(out, every_field ? nullptr : &defaults);
+    const_cast<T&>(x).fields(w);  // fields() hands out references; the writer only reads them
+    return out;
+}
 
 // Each family's files name only some of the switches' tensors; a switch without names is refused.
 Status validate_family(const ModelConfig& c) {
@@ -199,38 +239,6 @@ Status validate_family(const ModelConfig& c) {
         if (c.output_head == OutputHead::linear) return bad("has an output_head of transform (MLM) or none");
     }
     return ok_status();
-}
-
-const std::set<std::string> kRopeFields = {"theta",           "scaling",          "factor",
-                                           "low_freq_factor", "high_freq_factor", "original_max_position"};
-
-Result<RopeConfig> rope_from_json(const json& j) {
-    if (!j.is_object()) return Error{"config: field 'rope' must be an object"};
-    for (auto& [key, value] : j.items())
-        if (!kRopeFields.count(key))
-            return Error{"config: unknown field rope." +
-                         nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
-    RopeConfig rope;
-    FieldReader r(j);
-    r.get_float("theta", rope.theta);
-    r.get_enum("scaling", kRopeScalingNames, rope.scaling);
-    if (r.has("factor")) r.get_float("factor", rope.factor);
-    if (r.has("low_freq_factor")) r.get_float("low_freq_factor", rope.low_freq_factor);
-    if (r.has("high_freq_factor")) r.get_float("high_freq_factor", rope.high_freq_factor);
-    if (r.has("original_max_position")) r.get_int("original_max_position", rope.original_max_position);
-    if (!r.error().empty()) return Error{"config: rope: " + r.error().substr(std::string("config: ").size())};
-    return rope;
-}
-
-json rope_to_json(const RopeConfig& rope) {
-    json j = {{"theta", rope.theta}, {"scaling", to_string(rope.scaling)}};
-    if (rope.scaling != RopeScaling::none) j["factor"] = rope.factor;
-    if (rope.scaling == RopeScaling::llama3) {
-        j["low_freq_factor"] = rope.low_freq_factor;
-        j["high_freq_factor"] = rope.high_freq_factor;
-        j["original_max_position"] = rope.original_max_position;
-    }
-    return j;
 }
 
 Status validate_rope(const RopeConfig& r) {
@@ -300,100 +308,13 @@ Result<ModelConfig> config_from_json(const std::string& json_text) {
     json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) return Error{"config: not valid JSON"};
     if (!j.is_object()) return Error{"config: must be a JSON object"};
-    for (auto& [key, value] : j.items())
-        if (!kFields.count(key))  // quoted as JSON, so a hostile key cannot break the one-line message
-            return Error{"config: unknown field " +
-                         nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
-
     ModelConfig c;
-    FieldReader r(j);
-    r.get_enum("arch", kArchNames, c.arch);
-    r.get_int("d_model", c.d_model);
-    r.get_int("n_heads", c.n_heads);
-    r.get_int("n_encoder_layers", c.n_encoder_layers);
-    r.get_int("n_decoder_layers", c.n_decoder_layers);
-    r.get_int("d_ff", c.d_ff);
-    r.get_enum("activation", kActivationNames, c.activation);
-    r.get_bool("norm_first", c.norm_first);
-    r.get_bool("final_norm", c.final_norm);
-    r.get_enum("positional", kPositionalNames, c.positional);
-    r.get_int("max_len", c.max_len);
-    r.get_bool("scale_embedding", c.scale_embedding);
-    r.get_bool("tie_embeddings", c.tie_embeddings);
-    r.get_float("layer_norm_eps", c.layer_norm_eps);
-    r.get_int("src_vocab_size", c.src_vocab_size);
-    r.get_int("tgt_vocab_size", c.tgt_vocab_size);
-    r.get_int("pad_id", c.pad_id);
-    r.get_int("sos_id", c.sos_id);
-    r.get_int("eos_id", c.eos_id);
-    r.get_int("unk_id", c.unk_id);
-    if (r.has("family")) r.get_enum("family", kFamilyNames, c.family);
-    if (r.has("type_vocab_size")) r.get_int("type_vocab_size", c.type_vocab_size);
-    if (r.has("embedding_norm")) r.get_bool("embedding_norm", c.embedding_norm);
-    if (r.has("output_head")) r.get_enum("output_head", kOutputHeadNames, c.output_head);
-    if (r.has("n_kv_heads")) r.get_int("n_kv_heads", c.n_kv_heads);
-    if (r.has("head_dim")) r.get_int("head_dim", c.head_dim);
-    if (r.has("norm")) r.get_enum("norm", kNormNames, c.norm);
-    if (r.has("gated_ffn")) r.get_bool("gated_ffn", c.gated_ffn);
-    if (r.has("qkv_bias")) r.get_bool("qkv_bias", c.qkv_bias);
-    if (r.has("out_bias")) r.get_bool("out_bias", c.out_bias);
-    if (r.has("ffn_bias")) r.get_bool("ffn_bias", c.ffn_bias);
-    if (r.has("qk_norm")) r.get_bool("qk_norm", c.qk_norm);
-    if (r.has("sliding_window")) r.get_int("sliding_window", c.sliding_window);
-    if (r.has("sinusoid_layout")) r.get_enum("sinusoid_layout", kSinusoidLayoutNames, c.sinusoid_layout);
-    if (r.has("never_generated")) r.get_ids("never_generated", c.never_generated);
-    if (!r.error().empty()) return Error{r.error()};
-    if (r.has("rope")) {
-        if (auto rope = rope_from_json(j["rope"]); rope)
-            c.rope = *rope;
-        else
-            return rope.error();
-    }
+    if (std::string error = read_fields(j, c, ""); !error.empty()) return Error{error};
     if (auto st = validate_config(c); !st) return st.error();
     return c;
 }
 
-std::string config_to_json(const ModelConfig& c) {
-    json j = json::object();
-    j["arch"] = to_string(c.arch);
-    j["d_model"] = c.d_model;
-    j["n_heads"] = c.n_heads;
-    j["n_encoder_layers"] = c.n_encoder_layers;
-    j["n_decoder_layers"] = c.n_decoder_layers;
-    j["d_ff"] = c.d_ff;
-    j["activation"] = to_string(c.activation);
-    j["norm_first"] = c.norm_first;
-    j["final_norm"] = c.final_norm;
-    j["positional"] = to_string(c.positional);
-    j["max_len"] = c.max_len;
-    j["scale_embedding"] = c.scale_embedding;
-    j["tie_embeddings"] = c.tie_embeddings;
-    j["layer_norm_eps"] = c.layer_norm_eps;
-    j["src_vocab_size"] = c.src_vocab_size;
-    j["tgt_vocab_size"] = c.tgt_vocab_size;
-    j["pad_id"] = c.pad_id;
-    j["sos_id"] = c.sos_id;
-    j["eos_id"] = c.eos_id;
-    j["unk_id"] = c.unk_id;
-    const ModelConfig defaults;
-    if (c.family != defaults.family) j["family"] = to_string(c.family);
-    if (c.type_vocab_size != defaults.type_vocab_size) j["type_vocab_size"] = c.type_vocab_size;
-    if (c.embedding_norm != defaults.embedding_norm) j["embedding_norm"] = c.embedding_norm;
-    if (c.output_head != defaults.output_head) j["output_head"] = to_string(c.output_head);
-    if (c.n_kv_heads != defaults.n_kv_heads) j["n_kv_heads"] = c.n_kv_heads;
-    if (c.head_dim != defaults.head_dim) j["head_dim"] = c.head_dim;
-    if (c.norm != defaults.norm) j["norm"] = to_string(c.norm);
-    if (c.gated_ffn != defaults.gated_ffn) j["gated_ffn"] = c.gated_ffn;
-    if (c.qkv_bias != defaults.qkv_bias) j["qkv_bias"] = c.qkv_bias;
-    if (c.out_bias != defaults.out_bias) j["out_bias"] = c.out_bias;
-    if (c.ffn_bias != defaults.ffn_bias) j["ffn_bias"] = c.ffn_bias;
-    if (c.qk_norm != defaults.qk_norm) j["qk_norm"] = c.qk_norm;
-    if (c.sliding_window != defaults.sliding_window) j["sliding_window"] = c.sliding_window;
-    if (c.sinusoid_layout != defaults.sinusoid_layout) j["sinusoid_layout"] = to_string(c.sinusoid_layout);
-    if (c.positional == Positional::rotary) j["rope"] = rope_to_json(c.rope);
-    if (!c.never_generated.empty()) j["never_generated"] = c.never_generated;
-    return j.dump();
-}
+std::string config_to_json(const ModelConfig& c) { return fields_json(c, false).dump(); }
 
 Status validate_config(const ModelConfig& c) {
     auto bad = [](const std::string& m) { return Status(Error{"config: " + m}); };

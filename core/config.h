@@ -32,6 +32,15 @@ enum class RopeScaling { none, linear, llama3 };
 // head).  none: the model ends at its stack output (a BERT file without a head).
 enum class OutputHead { linear, transform, none };
 
+// A config struct lists its JSON fields once, in fields(): v("name", member) for a required field, always
+// written and an error when missing; with a rule after it for an optional one, which reads as its default
+// when missing. config.cpp's reader, writer and list of known keys all visit it.
+struct OmittedAtDefault {};  // written only when not the default
+struct WrittenIf {           // written only when `when`
+    bool when;
+};
+inline constexpr OmittedAtDefault kOmittedAtDefault{};
+
 // Rotary position embeddings (Positional::rotary): pair i of a head, (x[i], x[i + D/2]), turns by
 // pos·θ_i, θ_i = theta^(−2i/D), as rescaled by `scaling` (ops/rotary.h has the formulas).
 struct RopeConfig {
@@ -42,6 +51,15 @@ struct RopeConfig {
     float high_freq_factor = 4.0f;     // llama3: wavelengths below original_max_position / this are kept
     int original_max_position = 8192;  // llama3: the context the model was first trained on
 
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("theta", theta);
+        v("scaling", scaling);
+        v("factor", factor, WrittenIf{scaling != RopeScaling::none});
+        v("low_freq_factor", low_freq_factor, WrittenIf{scaling == RopeScaling::llama3});
+        v("high_freq_factor", high_freq_factor, WrittenIf{scaling == RopeScaling::llama3});
+        v("original_max_position", original_max_position, WrittenIf{scaling == RopeScaling::llama3});
+    }
     bool operator==(const RopeConfig&) const = default;
 };
 
@@ -96,6 +114,46 @@ struct ModelConfig {
     // The vocabulary the output projection predicts over.
     int output_vocab_size() const { return arch == Arch::encoder_only ? src_vocab_size : tgt_vocab_size; }
 
+    // The reader's order: of several missing or malformed fields, an error names the first listed.
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("arch", arch);
+        v("d_model", d_model);
+        v("n_heads", n_heads);
+        v("n_encoder_layers", n_encoder_layers);
+        v("n_decoder_layers", n_decoder_layers);
+        v("d_ff", d_ff);
+        v("activation", activation);
+        v("norm_first", norm_first);
+        v("final_norm", final_norm);
+        v("positional", positional);
+        v("max_len", max_len);
+        v("scale_embedding", scale_embedding);
+        v("tie_embeddings", tie_embeddings);
+        v("layer_norm_eps", layer_norm_eps);
+        v("src_vocab_size", src_vocab_size);
+        v("tgt_vocab_size", tgt_vocab_size);
+        v("pad_id", pad_id);
+        v("sos_id", sos_id);
+        v("eos_id", eos_id);
+        v("unk_id", unk_id);
+        v("family", family, kOmittedAtDefault);
+        v("type_vocab_size", type_vocab_size, kOmittedAtDefault);
+        v("embedding_norm", embedding_norm, kOmittedAtDefault);
+        v("output_head", output_head, kOmittedAtDefault);
+        v("n_kv_heads", n_kv_heads, kOmittedAtDefault);
+        v("head_dim", head_dim, kOmittedAtDefault);
+        v("norm", norm, kOmittedAtDefault);
+        v("gated_ffn", gated_ffn, kOmittedAtDefault);
+        v("qkv_bias", qkv_bias, kOmittedAtDefault);
+        v("out_bias", out_bias, kOmittedAtDefault);
+        v("ffn_bias", ffn_bias, kOmittedAtDefault);
+        v("qk_norm", qk_norm, kOmittedAtDefault);
+        v("sliding_window", sliding_window, kOmittedAtDefault);
+        v("sinusoid_layout", sinusoid_layout, kOmittedAtDefault);
+        v("never_generated", never_generated, kOmittedAtDefault);
+        v("rope", rope, WrittenIf{positional == Positional::rotary});
+    }
     bool operator==(const ModelConfig&) const = default;
 };
 
@@ -118,9 +176,8 @@ Stack last_stack(const ModelConfig& config);
 // llama, mistral, qwen2, qwen3: the decoder-only template of rotary positions, RMSNorm and SwiGLU.
 bool uses_llama_template(Family f);
 
-// Every field is required but those after unk_id (family, type_vocab_size, embedding_norm,
-// output_head and the Llama template's), which default to our Transformer's; unknown fields are
-// an error, so a typo cannot pass silently.
+// The fields are ModelConfig::fields(): every one is required but those after unk_id, which default to our
+// Transformer's; unknown fields are an error, so a typo cannot pass silently.
 Result<ModelConfig> config_from_json(const std::string& json_text);
 // Compact, fields in a fixed order; the optional ones only when not their defaults, so
 // our own models' JSON is what it always was.

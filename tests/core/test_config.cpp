@@ -5,6 +5,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <set>
+#include <type_traits>
+
 using namespace attnlab;
 
 TEST_CASE("config JSON round-trips and uses the documented field names", "[config]") {
@@ -33,6 +37,134 @@ TEST_CASE("config JSON round-trips and uses the documented field names", "[confi
     auto back = config_from_json(text);
     REQUIRE(back);
     CHECK(*back == c);
+}
+
+namespace {
+
+// Each field a struct's fields() lists, under its dotted name, as text: to see which fields a config sets.
+struct FieldTexts {
+    std::map<std::string, std::string>& out;
+    std::string prefix;
+    template <class T, class... Rule>
+    void operator()(const char* key, T& value, const Rule&...) {
+        const std::string name = prefix + key;
+        if constexpr (std::is_same_v<T, std::vector<int>>) {
+            for (const int id : value) out[name] += std::to_string(id) + " ";
+            out[name] += "]";
+        } else if constexpr (std::is_class_v<T>)
+            value.fields(FieldTexts{out, name + "."});
+        else
+            out[name] = std::to_string(static_cast<double>(value));
+    }
+};
+
+std::map<std::string, std::string> field_texts(ModelConfig c) {
+    std::map<std::string, std::string> out;
+    c.fields(FieldTexts{out, ""});
+    return out;
+}
+
+// Three valid configs that between them set every field away from its default.
+std::vector<ModelConfig> configs_setting_every_field() {
+    ModelConfig bert;
+    bert.family = Family::bert;
+    bert.arch = Arch::encoder_only;
+    bert.d_model = 48;
+    bert.n_heads = 6;
+    bert.n_encoder_layers = 3;
+    bert.n_decoder_layers = 0;
+    bert.d_ff = 100;
+    bert.activation = Activation::gelu;
+    bert.norm_first = true;
+    bert.final_norm = false;
+    bert.positional = Positional::learned;
+    bert.sinusoid_layout = SinusoidLayout::halves;
+    bert.max_len = 40;
+    bert.scale_embedding = false;
+    bert.tie_embeddings = true;
+    bert.layer_norm_eps = 1e-12f;
+    bert.src_vocab_size = 30;
+    bert.pad_id = 4, bert.sos_id = 5, bert.eos_id = 6, bert.unk_id = 7;
+    bert.type_vocab_size = 2;
+    bert.embedding_norm = true;
+    bert.output_head = OutputHead::transform;
+    ModelConfig qwen3;
+    qwen3.family = Family::qwen3;
+    qwen3.arch = Arch::decoder_only;
+    qwen3.n_encoder_layers = 0;
+    qwen3.positional = Positional::rotary;
+    qwen3.norm = NormKind::rms_norm;
+    qwen3.gated_ffn = true;
+    qwen3.qkv_bias = qwen3.out_bias = qwen3.ffn_bias = false;
+    qwen3.qk_norm = true;
+    qwen3.n_kv_heads = 2;
+    qwen3.head_dim = 8;
+    qwen3.rope = {500000.0f, RopeScaling::llama3, 8.0f, 2.0f, 16.0f, 4096};
+    qwen3.tgt_vocab_size = 50;
+    qwen3.never_generated = {7, 9};
+    ModelConfig mistral = qwen3;
+    mistral.family = Family::mistral;
+    mistral.qk_norm = false;
+    mistral.sliding_window = 5;
+    mistral.rope = {1000.0f, RopeScaling::linear, 2.0f};
+    return {bert, qwen3, mistral};
+}
+
+}  // namespace
+
+TEST_CASE("every field ModelConfig::fields() lists round-trips through config_to_json and back", "[config]") {
+    const auto defaults = field_texts(ModelConfig{});
+    std::set<std::string> set_somewhere;
+    for (const ModelConfig& c : configs_setting_every_field()) {
+        REQUIRE(validate_config(c));
+        const std::string text = config_to_json(c);
+        INFO(text);
+        auto back = config_from_json(text);
+        REQUIRE(back);
+        CHECK(*back == c);
+        for (const auto& [name, value] : field_texts(c))
+            if (value != defaults.at(name)) set_somewhere.insert(name);
+    }
+    CHECK(defaults.size() == 41);  // 35 of the config's own and the rope's 6
+    for (const auto& [name, value] : defaults) {
+        INFO(name);
+        CHECK(set_somewhere.count(name) == 1);
+    }
+}
+
+TEST_CASE("an unknown key, in the config or its rope, is refused by name before any other error", "[config]") {
+    auto j = nlohmann::json::parse(config_to_json(configs_setting_every_field()[1]));
+    auto error_of = [](const nlohmann::json& bad) {
+        auto r = config_from_json(bad.dump());
+        REQUIRE_FALSE(r);
+        return r.error().message;
+    };
+    auto unknown = j;
+    unknown["n_layers"] = 2;
+    unknown.erase("d_model");
+    CHECK(error_of(unknown) == "config: unknown field \"n_layers\"");
+    auto rope_unknown = j;
+    rope_unknown["rope"]["beta"] = 1;
+    rope_unknown["rope"].erase("theta");
+    CHECK(error_of(rope_unknown) == "config: unknown field rope.\"beta\"");
+    auto rope_missing = j;
+    rope_missing["rope"].erase("theta");
+    CHECK(error_of(rope_missing) == "config: rope: missing field 'theta'");
+    auto rope_mistyped = j;
+    rope_mistyped["rope"]["original_max_position"] = 1.5;
+    CHECK(error_of(rope_mistyped) == "config: rope: field 'original_max_position' must be an integer");
+    auto rope_not_object = j;
+    rope_not_object["rope"] = 3;
+    CHECK(error_of(rope_not_object) == "config: field 'rope' must be an object");
+    auto missing = j;
+    missing.erase("d_model");
+    missing["n_heads"] = "four";
+    CHECK(error_of(missing) == "config: missing field 'd_model'");  // the first listed of the two
+    auto optional_absent = j;
+    optional_absent.erase("never_generated");
+    auto read = config_from_json(optional_absent.dump());
+    REQUIRE(read);
+    CHECK(read->never_generated.empty());
 }
 
 TEST_CASE("Marian's switches round-trip and are written only when set", "[config]") {
