@@ -914,6 +914,27 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Loss and scores", "손실과 점수"},
         {"Gradient norm by layer", "층별 기울기 노름"},
         {"Attention entropy by head", "헤드별 어텐션 엔트로피"},
+        // The training view's induction task (induction_plots.cpp).
+        {"induction: random tokens, then the same again; the second copy can be predicted by copying what followed "
+         "each token the first time",
+         "induction: 무작위 토큰을 한 번 더 되풀이한 수열. 두 번째 사본은 처음에 각 토큰 뒤에 무엇이 왔는지 "
+         "베끼면 예측할 수 있습니다"},
+        {"Loss and heads", "손실과 헤드"},
+        {"Loss on each copy", "사본별 손실"},
+        {"cross-entropy per token, on a fixed batch", "토큰당 교차 엔트로피, 고정된 배치에서"},
+        {"first copy", "첫 번째 사본"},
+        {"second copy", "두 번째 사본"},
+        {"Induction score by head", "헤드별 유도 점수"},
+        {"latest", "최신"},
+        {"Scores of layer %d, head %d", "층 %d, 헤드 %d의 점수"},
+        {"(clicked)", "(클릭한 헤드)"},
+        {"(the best induction head; click a cell for another)", "(유도 점수가 가장 높은 헤드. 다른 헤드는 칸을 클릭)"},
+        {"induction", "유도"},
+        {"previous token", "이전 토큰"},
+        {"duplicate token", "중복 토큰"},
+        {"layer %d, head %d at step %d\ninduction %.2f\nprevious token %.2f\nduplicate token %.2f\nClick to plot "
+         "this head.",
+         "층 %d, 헤드 %d, 단계 %d\n유도 %.2f\n이전 토큰 %.2f\n중복 토큰 %.2f\n클릭하면 이 헤드를 그립니다."},
         {"encoder %d", "인코더 %d"},
         {"encoder final norm", "인코더 최종 정규화"},
         {"decoder %d", "디코더 %d"},

@@ -21,7 +21,7 @@ std::string launch_usage() {
            "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--bench-edit POS] [--soak N] "
            "[--size WxH] [--step N]\n"
            "               [--fresh-settings] [--settings FILE]"
-           " [--train-steps N [--train-task copy|reverse|sort|en-ko]] [--classroom] [--predict]\n"
+           " [--train-steps N [--train-task copy|reverse|sort|en-ko|induction]] [--classroom] [--predict]\n"
            "               [--tour N [--tour-slides DIR]] [--switch NAME]\n"
            "               [--scale X] [--check-tour-target] [--generate N] [--threads N] [--head-off USE:LAYER:HEAD]\n"
            "               [--backward] [--loss next-token|token:ID@POS|logit-diff:A,B@POS]\n"
@@ -208,9 +208,8 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             if (!n) return Error{"--threads takes a whole number of threads from 1 to " + std::to_string(kMaxThreads)};
             o.threads = *n;
         } else if (a == "--train-task") {
-            const auto names = task_names();
-            if (std::find(names.begin(), names.end(), *v) == names.end())
-                return Error{"unknown task '" + *v + "' (expected copy, reverse, sort or en-ko)"};
+            if (!is_train_task(*v))
+                return Error{"unknown task '" + *v + "' (expected copy, reverse, sort, en-ko or induction)"};
             o.train_task = *v;
         } else if (a == "--bench-edit") {
             auto n = to_int(*v, 0, 1000000);

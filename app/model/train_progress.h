@@ -4,6 +4,7 @@
 // them) and TrainingWorker (which hands copies to the app).
 #pragma once
 
+#include "induction_record.h"
 #include "model.h"
 #include "train/tasks.h"
 #include "train/trainer.h"
@@ -74,6 +75,8 @@ struct TrainProgress {
     // probes.every() steps from step 0 (entropies only there), and at the last step.
     ProbeRecord probes;
     TextPair probe_example;
+    // The induction task's copy losses and head scores at the same points as `probes` (empty for other tasks).
+    InductionRecord induction;
     int snapshot_step = 0;         // the step of the latest snapshot
     uint64_t snapshot_serial = 0;  // bumps with every snapshot
     std::string error;             // why the run failed (state == failed)

@@ -1,18 +1,25 @@
 // The run as a sequence of units: the step-0 probe, the step-0 evaluation (in chunks), then training
 // steps with an evaluation every eval_every steps and a weight snapshot at most every snapshot_seconds,
 // then the final evaluation. A pause is honoured before a step; a stop before a step and after each
-// evaluation chunk (so the step-0 probe and one chunk always run, as they did on the thread alone).
+// evaluation chunk (so the step-0 probe and one chunk always run, as they did on the thread alone). A run without a
+// held-out split (the induction task's) has no evaluations: it ends with its last step.
 #include "training_run.h"
+
+#include "analysis/head_detectors.h"
 
 #include <algorithm>
 #include <cassert>
 #include <exception>
+#include <stdexcept>
 
 namespace attnlab::gui {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The random tokens the head detectors read at every probe point: the same sequence all through the run.
+constexpr uint64_t kHeadProbeSeed = 7;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -24,7 +31,7 @@ TrainingRun::TrainingRun(std::unique_ptr<Trainer> trainer, TrainBoard& board)
         std::lock_guard lock(board_.mutex);
         job_ = board_.progress.job;
     }
-    heldout_size_ = trainer_->task().heldout().size();
+    if (trainer_->has_heldout()) heldout_size_ = trainer_->task().heldout().size();
     live_examples_ = job_.eval_examples ? std::min(job_.eval_examples, heldout_size_) : heldout_size_;
 }
 
@@ -40,8 +47,11 @@ RunStep TrainingRun::advance() {
 RunStep TrainingRun::advance_unguarded() {
     switch (phase_) {
         case Phase::first_probe:
-            record_probe({});   // step 0: entropies of the untrained model, no gradient yet
-            start_eval(false);  // where the untrained model starts
+            record_probe({});  // step 0: entropies of the untrained model, no gradient yet
+            if (trainer_->has_heldout())
+                start_eval(false);  // where the untrained model starts
+            else
+                phase_ = Phase::training;
             break;
         case Phase::evaluating: eval_chunk(); break;
         case Phase::training:
@@ -84,7 +94,7 @@ void TrainingRun::train_one_step() {
     const StepReport report = trainer_->train_step();
     const double s = seconds_since(t0);
     step_seconds_ = step_seconds_ > 0.0 ? 0.9 * step_seconds_ + 0.1 * s : s;
-    const bool eval_now = report.step % job_.eval_every == 0 && !trainer_->finished();
+    const bool eval_now = trainer_->has_heldout() && report.step % job_.eval_every == 0 && !trainer_->finished();
     {
         std::lock_guard lock(board_.mutex);
         TrainProgress& p = board_.progress;
@@ -93,7 +103,7 @@ void TrainingRun::train_one_step() {
         p.train_loss.add(static_cast<float>(report.loss));
         p.steps_per_second = step_seconds_ > 0.0 ? 1.0 / step_seconds_ : 0.0;
         const int left = job_.settings.steps - report.step;
-        const double evals_left = static_cast<double>(left / job_.eval_every);
+        const double evals_left = trainer_->has_heldout() ? static_cast<double>(left / job_.eval_every) : 0.0;
         // The final evaluation runs on every pair and decodes to <eos>: a guess from the live one.
         const double final_eval = job_.final_full_eval ? 2.0 * eval_seconds_ * static_cast<double>(heldout_size_) /
                                                              static_cast<double>(live_examples_)
@@ -109,8 +119,10 @@ void TrainingRun::train_one_step() {
     }
     if (eval_now)
         start_eval(false);
-    else if (trainer_->finished())
+    else if (trainer_->finished() && trainer_->has_heldout())
         start_eval(true);
+    else if (trainer_->finished())
+        finish(false);
 }
 
 void TrainingRun::start_eval(bool final_eval) {
@@ -193,9 +205,25 @@ void TrainingRun::publish_snapshot() {
 }
 
 void TrainingRun::record_probe(const std::vector<float>& grad_norms) {
-    const std::vector<SiteEntropy> entropies = trainer_->attention_entropies();  // outside the lock
+    // Outside the lock: the entropies, and for the induction task the copy losses and the head scores.
+    const std::vector<SiteEntropy> entropies = trainer_->attention_entropies();
+    const std::optional<CopyLosses> copies = trainer_->copy_losses();
+    std::optional<HeadDetectorScores> heads;
+    if (copies) {
+        const Model& m = trainer_->model();
+        auto scored = detect_heads(m.config, m.weights,
+                                   HeadDetectorOptions{trainer_->settings().induction_length, kHeadProbeSeed, 1});
+        if (!scored) throw std::runtime_error(scored.error().message);  // the trainer made the model for the task
+        heads = std::move(*scored);
+    }
     std::lock_guard lock(board_.mutex);
     board_.progress.probes.add(trainer_->steps_done(), grad_norms, entropies);
+    if (copies) {
+        InductionRecord& r = board_.progress.induction;
+        if (r.n_layers() == 0)
+            r = InductionRecord(static_cast<int>(heads->layers.size()), trainer_->model().config.n_heads);
+        r.add(trainer_->steps_done(), *copies, *heads);
+    }
     ++board_.progress.version;
 }
 

@@ -2,6 +2,8 @@
 // app's side of the board: pause, resume, stop, and copies of the progress and snapshots.
 #include "training_worker.h"
 
+#include "analysis/head_detectors.h"
+
 #include <algorithm>
 
 namespace attnlab::gui {
@@ -12,6 +14,18 @@ int auto_eval_every(int total) { return std::max(10, (total + 24) / 25); }
 
 int auto_probe_every(int total) {
     return std::max(1, (total + TrainJob::kAutoProbePoints - 1) / TrainJob::kAutoProbePoints);
+}
+
+// A task without pairs (induction) shows its kind of sequence in the views: a few random tokens, then the same again,
+// as the source text (which a decoder-only session reads as its one sequence).
+std::vector<TextPair> repeated_example(const Trainer& trainer) {
+    const Model& m = trainer.model();
+    if (trainer.settings().task != "induction" || !m.tgt_vocab) return {};
+    const InductionTask task = make_induction_task(trainer.settings().induction_tokens, trainer.settings().induction_length);
+    TextPair pair;
+    for (int id : repeated_random_tokens(task.vocab_size, task.min_length, trainer.settings().seed, task.excluded))
+        pair.src.push_back(m.tgt_vocab->token(id));
+    return {pair};
 }
 
 }  // namespace
@@ -41,7 +55,7 @@ Status TrainingWorker::start(const TrainJob& job) {
         p.job.eval_every = job.eval_every > 0 ? job.eval_every : auto_eval_every(job.settings.steps);
         p.state = TrainState::running;
         initial_ = std::make_shared<const Model>((*trainer)->model());
-        examples_ = (*trainer)->task().examples();
+        examples_ = (*trainer)->has_heldout() ? (*trainer)->task().examples() : repeated_example(**trainer);
         board_.snapshot = {0, 1, std::make_shared<const Weights>(initial_->weights)};
         std::vector<ParamGroupId> groups;
         for (const ParamGroup& g : (*trainer)->param_groups()) groups.push_back(g.id);

@@ -202,8 +202,14 @@ void migrate_flat_settings(nlohmann::json& j) {
 
 }  // namespace
 
+std::vector<std::string> train_task_names() {
+    std::vector<std::string> names = task_names();
+    names.push_back("induction");
+    return names;
+}
+
 bool is_train_task(const std::string& task) {
-    const auto tasks = task_names();
+    const auto tasks = train_task_names();
     return std::find(tasks.begin(), tasks.end(), task) != tasks.end();
 }
 

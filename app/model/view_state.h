@@ -248,9 +248,11 @@ struct StepperViewState {
 };
 
 // The training view's form: what the next run trains, and how its curves are drawn.
-bool is_train_task(const std::string& task);  // one of task_names()
+// The tasks the training view offers: task_names()'s pairs, then "induction" (a decoder-only model).
+std::vector<std::string> train_task_names();
+bool is_train_task(const std::string& task);  // one of train_task_names()
 struct TrainForm {
-    std::string task = "en-ko";  // see task_names()
+    std::string task = "en-ko";  // see train_task_names()
     std::string preset = "tiny";
     int steps = 3000;
     int seed = 1;

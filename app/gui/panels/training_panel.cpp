@@ -4,6 +4,7 @@
 // entropy (training_plots), and the other views following the snapshots. Compare the weights with
 // step 0, and save the trained model.
 #include "model_changes.h"
+#include "panels/induction_plots.h"
 #include "panels/input_fields.h"
 #include "panels/line_plot.h"
 #include "panels/training_plots.h"
@@ -32,6 +33,10 @@ const char* task_description(const std::string& task) {
     if (task == "reverse") return tr_noop("reverse: the target is the source's letters, back to front");
     if (task == "sort") return tr_noop("sort: the target is the source's letters in alphabetical order");
     if (task == "en-ko") return tr_noop("en-ko: template English sentences and their Korean translations (SVO -> SOV)");
+    if (task == "induction")
+        return tr_noop(
+            "induction: random tokens, then the same again; the second copy can be predicted by copying what followed "
+            "each token the first time");
     return "";
 }
 
@@ -66,7 +71,7 @@ void draw_form(PanelContext& ctx, bool busy) {
     ImGui::BeginDisabled(busy);
     field_label(ctx.t("Task"), 7.0f * em, true);
     if (ImGui::BeginCombo("##task", f.task.c_str())) {
-        for (const std::string& name : task_names()) {
+        for (const std::string& name : train_task_names()) {
             if (ImGui::Selectable(name.c_str(), name == f.task)) f.task = name;
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t(task_description(name)));
         }
@@ -114,6 +119,7 @@ void draw_form(PanelContext& ctx, bool busy) {
     f.batch_size = std::clamp(f.batch_size, 1, 4096);
     f.threads = std::clamp(f.threads, 0, 64);
     f.eval_every = std::max(f.eval_every, 0);
+    if (f.task == "induction") text_disabled_wrapped(ctx.t(task_description(f.task)));
     if (f.preset == "base")
         ImGui::TextColored(
             kWarnColor, "%s",
@@ -391,7 +397,8 @@ void score_numbers(const PanelContext& ctx, const TrainProgress& p, bool bleu, f
 }
 
 void draw_curves(PanelContext& ctx, const TrainProgress& p, float height) {
-    const bool bleu = (p.run ? p.job.settings.task : ctx.view.train.task) == "en-ko";
+    const std::string& task = p.run ? p.job.settings.task : ctx.view.train.task;
+    const bool bleu = task == "en-ko", induction = task == "induction";
     const float em = ctx.em, avail = ImGui::GetContentRegionAvail().x;
     const bool side_by_side = avail >= 32.0f * em;
     const float loss_w = side_by_side ? std::floor(avail * 0.58f) : avail;
@@ -421,6 +428,10 @@ void draw_curves(PanelContext& ctx, const TrainProgress& p, float height) {
     loss_plot(ctx, p, ImVec2(loss_w, plot_h));
     ImGui::EndGroup();
     if (side_by_side) ImGui::SameLine(left_x + loss_w + spacing);  // where the scores' width was reckoned from
+    if (induction) {
+        draw_copy_losses(ctx, p, ImVec2(scores_w, side_by_side ? height : plot_h + header_h));
+        return;
+    }
     ImGui::BeginGroup();
     ImGui::PushID("scores");
     const float y0 = ImGui::GetCursorPosY();
@@ -436,7 +447,8 @@ void draw_curves(PanelContext& ctx, const TrainProgress& p, float height) {
 // each as a tab of its own (side by side, a 1024x768 screen would leave the last two a few lines each).
 void draw_plots(PanelContext& ctx, const TrainProgress& p, float height) {
     const ImGuiStyle& style = ImGui::GetStyle();
-    if (height >= 30.0f * ctx.em) {
+    const bool induction = (p.run ? p.job.settings.task : ctx.view.train.task) == "induction";
+    if (height >= 30.0f * ctx.em && !induction) {
         const float top = std::floor(0.5f * (height - style.ItemSpacing.y));
         const float y0 = ImGui::GetCursorPosY();
         draw_curves(ctx, p, top);
@@ -446,12 +458,19 @@ void draw_plots(PanelContext& ctx, const TrainProgress& p, float height) {
     const float y0 = ImGui::GetCursorPosY();
     if (!ImGui::BeginTabBar("##training_plots")) return;
     // Fixed ids after ###, so a change of language keeps the open tab.
-    const std::string loss_tab = std::string(ctx.t("Loss and scores")) + "###loss_tab";
+    const std::string loss_tab =
+        std::string(induction ? ctx.t("Loss and heads") : ctx.t("Loss and scores")) + "###loss_tab";
     const std::string grad_tab = std::string(ctx.t("Gradient norm by layer")) + "###grad_tab";
     const std::string entropy_tab = std::string(ctx.t("Attention entropy by head")) + "###entropy_tab";
     const auto rest = [&] { return ImVec2(ImGui::GetContentRegionAvail().x, height - (ImGui::GetCursorPosY() - y0)); };
     if (ImGui::BeginTabItem(loss_tab.c_str())) {
-        draw_curves(ctx, p, rest().y);
+        if (induction) {
+            // The copy losses above the heads' scores, on the same steps, so the drop and the head line up.
+            draw_curves(ctx, p, std::floor(0.5f * (rest().y - style.ItemSpacing.y)));
+            draw_head_scores(ctx, p, rest());
+        } else {
+            draw_curves(ctx, p, rest().y);
+        }
         ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem(grad_tab.c_str())) {
