@@ -6,7 +6,11 @@
 #include "hf/hf_folder_writer.h"
 #include "hf/open_model.h"
 #include "io/model_file.h"
+#include "train/masked_batches.h"
+#include "train/pair_batches.h"
 #include "train/token_file.h"
+#include "train/training_history.h"
+#include "train/training_history_file.h"
 #include "train/window_batches.h"
 #include "train_args.h"
 
@@ -66,8 +70,20 @@ void print_eval(const Trainer& t, const EvalOptions& options) {
     std::fflush(stdout);
 }
 
-// The opened model's batches: its tokens from --text or --data-ids, cut into windows.
+// The opened model's batches: an encoder-decoder's pairs from --pairs; otherwise its tokens from --text or
+// --data-ids cut into windows, as next-token sequences (a decoder) or masked tokens (an encoder-only model).
 Result<std::unique_ptr<SequenceBatches>> file_batches(const TrainCommand& c, const Model& model) {
+    if (model.config.arch == Arch::encoder_decoder) {
+        if (!c.pairs) return Error{"this model is an encoder-decoder: it trains on --pairs FILE (source<TAB>target lines)"};
+        auto pairs = PairBatches::read(*c.pairs, model, c.settings.batch_size);
+        if (!pairs) return pairs.error();
+        if ((*pairs)->n_unknown() > 0)
+            std::fprintf(stderr, "note: %lld tokens of %s are unknown to the tokenizer\n",
+                         static_cast<long long>((*pairs)->n_unknown()), c.pairs->c_str());
+        std::printf("%lld pairs\n", static_cast<long long>((*pairs)->n_pairs()));
+        return std::unique_ptr<SequenceBatches>(std::move(*pairs));
+    }
+    if (c.pairs) return Error{"--pairs trains an encoder-decoder; this model reads one sequence: give --text or --data-ids"};
     std::vector<int> ids;
     if (c.data_ids) {
         auto read = read_token_ids(*c.data_ids);
@@ -88,6 +104,11 @@ Result<std::unique_ptr<SequenceBatches>> file_batches(const TrainCommand& c, con
     if (!windows) return Error{(c.data_ids ? *c.data_ids : *c.text) + ": " + windows.error().message};
     std::printf("%lld tokens: %lld windows of %d + 1\n", static_cast<long long>(n_ids),
                 static_cast<long long>(windows->n_windows()), c.seq_len);
+    if (model.config.arch == Arch::encoder_only) {
+        auto masked = MaskedBatches::make(model, std::move(*windows), c.settings.seed);
+        if (!masked) return masked.error();
+        return std::unique_ptr<SequenceBatches>(std::move(*masked));
+    }
     return std::unique_ptr<SequenceBatches>(std::make_unique<WindowBatches>(std::move(*windows)));
 }
 
@@ -135,6 +156,12 @@ int run_train(const Argv& argv) {
     if (!std::filesystem::is_directory(out_dir) || access(out_dir.c_str(), W_OK) != 0)
         return fail("train: cannot write " + c.out + ": " + out_dir.string() + " is not a writable directory",
                     kExitBadInput);
+    std::optional<TrainingHistory> history;  // --history: checkpoints from step 0
+    if (c.history) {
+        history = start_history(opened->trainer->model(), c.settings.induction_length);
+        if (auto st = record_checkpoint(*history, *opened->trainer, std::nullopt); !st)
+            return fail("train: " + st.error().message, kExitBadInput);
+    }
     std::ofstream log;
     if (c.log) {
         log.open(*c.log, std::ios::trunc);
@@ -150,7 +177,7 @@ int run_train(const Argv& argv) {
     Trainer& t = *opened->trainer;
     std::printf("training %s on %s: %lld parameters, %d steps of %d sequences, seed %llu -> %s\n",
                 c.init ? c.init->c_str() : c.settings.preset.c_str(),
-                c.init ? (c.text ? c.text : c.data_ids)->c_str() : c.settings.task.c_str(),
+                c.init ? (c.text ? c.text : c.data_ids ? c.data_ids : c.pairs)->c_str() : c.settings.task.c_str(),
                 static_cast<long long>(parameter_count(t.model().config)), c.settings.steps, c.settings.batch_size,
                 static_cast<unsigned long long>(c.settings.seed), c.out.c_str());
     std::fflush(stdout);
@@ -168,6 +195,12 @@ int run_train(const Argv& argv) {
         const double rate = elapsed > 0 ? r.step / elapsed : 0.0;
         if (tty ? (r.step % 10 == 0 || t.finished()) : (r.step % c.eval_every == 0 || r.step == 1))
             print_progress(r, c.settings.steps, rate, tty);
+        if (history && (r.step % c.history_every == 0 || t.finished())) {
+            if (auto st = record_checkpoint(*history, t, r.loss); !st)
+                return fail("train: " + st.error().message, kExitBadInput);
+            if (auto st = write_training_history(*c.history, *history); !st)
+                return fail("train: " + st.error().message, kExitBadInput);
+        }
         if (r.step % c.eval_every == 0 || t.finished()) {
             if (tty) std::fputc('\n', stderr);
             print_eval(t, eval);

@@ -10,7 +10,7 @@ namespace attnlab::cli {
 
 namespace {
 
-const ArgSpec kSpec{{"task", "preset", "init", "text", "data-ids", "seq-len", "shuffle", "steps", "seed", "out", "batch",
+const ArgSpec kSpec{{"task", "preset", "init", "text", "data-ids", "pairs", "history", "history-every", "seq-len", "shuffle", "steps", "seed", "out", "batch",
                      "eval-every", "eval-size", "dropout", "label-smoothing", "optimizer", "lr", "schedule", "warmup",
                      "lr-scale", "clip", "adam-beta1", "adam-beta2", "adam-eps", "head-disagreement",
                      "query-disagreement", "log"},
@@ -44,16 +44,23 @@ std::variant<TrainCommand, std::string> parse_train_command(const Argv& argv) {
     c.init = args.get("init");
     c.text = args.get("text");
     c.data_ids = args.get("data-ids");
+    c.pairs = args.get("pairs");
+    c.history = args.get("history");
     c.log = args.get("log");
     if (!args.get("out")) return "--out is required";
     c.out = *args.get("out");
     if (c.init.has_value() == args.get("task").has_value()) return "give --task NAME or --init MODEL, one of them";
-    if (c.text && c.data_ids) return "give --text FILE or --data-ids FILE, not both";
-    if (c.init && !c.text && !c.data_ids) return "--init MODEL trains on --text FILE or --data-ids FILE";
-    if (!c.init && (c.text || c.data_ids)) return "--text and --data-ids train an opened model (--init MODEL)";
+    if ((c.text ? 1 : 0) + (c.data_ids ? 1 : 0) + (c.pairs ? 1 : 0) > 1)
+        return "give one of --text FILE, --data-ids FILE and --pairs FILE";
+    if (c.init && !c.text && !c.data_ids && !c.pairs)
+        return "--init MODEL trains on --text FILE or --data-ids FILE (--pairs FILE for an encoder-decoder)";
+    if (!c.init && (c.text || c.data_ids || c.pairs))
+        return "--text, --data-ids and --pairs train an opened model (--init MODEL)";
+    if (c.history && args.get("task").value_or("") != "induction")
+        return "--history records the induction task's checkpoints: give --task induction";
     if (c.init && args.get("preset")) return "--preset makes a task's new model; --init brings its own";
     s.task = args.get("task").value_or("");
-    s.preset = args.get("preset").value_or("tiny");
+    s.preset = args.get("preset").value_or(s.task == "induction" ? "induction" : "tiny");
     c.quiet = args.has("quiet");
 
     const auto steps = integer(args, "steps", s.steps, 1, 10'000'000), seed = integer(args, "seed", 1, 0, 1LL << 62);
@@ -61,8 +68,10 @@ std::variant<TrainCommand, std::string> parse_train_command(const Argv& argv) {
     const auto eval_every = integer(args, "eval-every", 500, 1, 10'000'000);
     const auto eval_size = integer(args, "eval-size", 500, 0, 1'000'000);
     const auto warmup = integer(args, "warmup", o.adam.warmup_steps, 1, 10'000'000);
-    if (!steps || !seed || !batch || !seq_len || !eval_every || !eval_size || !warmup)
-        return "--steps, --seed, --batch, --seq-len, --eval-every, --eval-size and --warmup take positive integers";
+    const auto history_every = integer(args, "history-every", 50, 1, 10'000'000);
+    if (!steps || !seed || !batch || !seq_len || !eval_every || !eval_size || !warmup || !history_every)
+        return "--steps, --seed, --batch, --seq-len, --eval-every, --eval-size, --warmup and --history-every take "
+               "positive integers";
     if (args.get("shuffle")) {
         const auto shuffle = parse_integer(*args.get("shuffle"));
         if (!shuffle || *shuffle < 0) return "--shuffle takes a seed, a non-negative integer";
@@ -104,6 +113,7 @@ std::variant<TrainCommand, std::string> parse_train_command(const Argv& argv) {
     c.seq_len = static_cast<int>(*seq_len);
     c.eval_every = static_cast<int>(*eval_every);
     c.eval_size = static_cast<int>(*eval_size);
+    c.history_every = static_cast<int>(*history_every);
     return c;
 }
 

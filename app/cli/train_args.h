@@ -20,9 +20,12 @@ struct TrainCommand {
     std::optional<std::string> init;      // --init MODEL: a model file or a Hugging Face folder; else settings.task
     std::optional<std::string> text;      // --text FILE, through the model's tokenizer
     std::optional<std::string> data_ids;  // --data-ids FILE
+    std::optional<std::string> pairs;     // --pairs FILE: source<TAB>target lines, for an encoder-decoder
     int seq_len = 64;                     // --seq-len: the windows' length
     std::optional<uint64_t> shuffle;      // --shuffle SEED
     std::optional<std::string> log;       // --log FILE.jsonl
+    std::optional<std::string> history;   // --history FILE: the induction task's checkpoints and head scores
+    int history_every = 50;               // --history-every K
     std::string out;
     int eval_every = 500, eval_size = 500;
     bool quiet = false;

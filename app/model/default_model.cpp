@@ -4,6 +4,7 @@
 #include "hf/open_model.h"
 #include "io/file_bytes.h"
 #include "io/model_file.h"
+#include "train/training_history_file.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -41,7 +42,8 @@ std::vector<std::string> bundled_model_files(const std::string& assets) {
     std::vector<std::string> out;
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(assets) / "models", ec))
-        if (e.path().extension() == ".safetensors") out.push_back(e.path().string());
+        if (e.path().extension() == ".safetensors" && !is_training_history_file(e.path().filename().string()))
+            out.push_back(e.path().string());
     std::sort(out.begin(), out.end());
     return out;
 }

@@ -18,7 +18,7 @@ inline constexpr const char* kExampleTarget = "나 는 빨간 사과 를 좋아�
 
 // assets/models/en-ko.safetensors if it exists, else "".
 std::string bundled_default_model(const std::string& assets);
-// Every assets/models/*.safetensors, sorted by path.
+// Every assets/models/*.safetensors model, sorted by path (training histories, *.history.safetensors, left out).
 std::vector<std::string> bundled_model_files(const std::string& assets);
 
 // `preset` forces a random model; `src` replaces the example sentence (and then no target is set).

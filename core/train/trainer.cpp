@@ -29,12 +29,8 @@ Result<Model> induction_model(const TrainSettings& settings) {
     if (settings.induction_length < 2 || settings.induction_tokens < 1)
         return Error{"the induction task needs sequences of at least 2 tokens and at least 1 token to draw"};
     const Vocab vocab = induction_vocab(settings.induction_tokens);
-    auto config = preset_config(settings.preset, vocab.size(), vocab.size());
+    auto config = induction_config(settings.preset, vocab.size(), settings.induction_length);
     if (!config) return config.error();
-    config->arch = Arch::decoder_only;
-    config->n_encoder_layers = 0;
-    config->norm_first = true;  // pre-LN trains without warm-up tricks, as GPT-2 does
-    config->max_len = std::max(config->max_len, 2 * settings.induction_length + 1);
     if (auto st = validate_config(*config); !st) return st.error();
     return Model{*config,
                  init_weights(*config, settings.seed),

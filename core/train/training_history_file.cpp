@@ -196,4 +196,9 @@ Result<TrainingHistory> read_training_history(const std::string& path) {
     return history_from_safetensors(std::move(*file), io::display_path(path));
 }
 
+bool is_training_history_file(const std::string& name) {
+    const std::string suffix = ".history.safetensors";
+    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 }  // namespace attnlab

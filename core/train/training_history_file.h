@@ -27,4 +27,8 @@ Status write_training_history(const std::string& path, const TrainingHistory& hi
 Result<TrainingHistory> history_from_safetensors(io::SafetensorsFile file, const std::string& source_name);
 Result<TrainingHistory> read_training_history(const std::string& path);
 
+// Whether a file name is a history's, by the name it is saved under beside its model: "*.history.safetensors".
+// A model list leaves such files out: they open as histories, not as models.
+bool is_training_history_file(const std::string& name);
+
 }  // namespace attnlab

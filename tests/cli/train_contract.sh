@@ -94,6 +94,15 @@ check "train --init, a missing model" 1 -- "$cli" train --init "$work/none.safet
 check "--init and --task" 2 -- "$cli" train --init "$paper" --task copy --data-ids "$work/few.txt" --out "$work/x.safetensors"
 check "--init without data" 2 -- "$cli" train --init "$paper" --out "$work/x.safetensors"
 check "--text and --data-ids" 2 -- "$cli" train --init "$paper" --text a --data-ids b --out "$work/x.safetensors"
+check "train induction with a history" 0 -- "$cli" train --task induction --steps 20 --batch 8 --lr 3e-3 \
+  --schedule constant --history "$work/ind.history.safetensors" --history-every 10 --eval-every 10 \
+  --out "$work/ind.safetensors"
+grep -q "step 20: loss on the first copy [0-9.]*, on the second copy [0-9.]*" "$work/out" && ok || bad "no copy losses"
+[ -s "$work/ind.history.safetensors" ] && ok || bad "--history wrote nothing"
+check "--history without the induction task" 2 -- "$cli" train --task copy --history "$work/h.safetensors" \
+  --out "$work/x.safetensors"
+check "--pairs for a decoder-only model" 1 -- "$cli" train --init "$paper" --pairs "$work/few.txt" \
+  --out "$work/x.safetensors"
 check "bad optimizer" 2 -- "$cli" train --task copy --optimizer adamw --out "$work/x.safetensors"
 check "bad schedule" 2 -- "$cli" train --task copy --schedule cosine --out "$work/x.safetensors"
 check "constant without a rate" 2 -- "$cli" train --task copy --schedule constant --out "$work/x.safetensors"
