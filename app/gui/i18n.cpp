@@ -919,7 +919,6 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "each token the first time",
          "induction: 무작위 토큰을 한 번 더 되풀이한 수열. 두 번째 사본은 처음에 각 토큰 뒤에 무엇이 왔는지 "
          "베끼면 예측할 수 있습니다"},
-        {"Loss and heads", "손실과 헤드"},
         {"Loss on each copy", "사본별 손실"},
         {"cross-entropy per token, on a fixed batch", "토큰당 교차 엔트로피, 고정된 배치에서"},
         {"first copy", "첫 번째 사본"},

@@ -459,18 +459,17 @@ void draw_plots(PanelContext& ctx, const TrainProgress& p, float height) {
     if (!ImGui::BeginTabBar("##training_plots")) return;
     // Fixed ids after ###, so a change of language keeps the open tab.
     const std::string loss_tab =
-        std::string(induction ? ctx.t("Loss and heads") : ctx.t("Loss and scores")) + "###loss_tab";
+        std::string(induction ? ctx.t("Loss on each copy") : ctx.t("Loss and scores")) + "###loss_tab";
     const std::string grad_tab = std::string(ctx.t("Gradient norm by layer")) + "###grad_tab";
     const std::string entropy_tab = std::string(ctx.t("Attention entropy by head")) + "###entropy_tab";
     const auto rest = [&] { return ImVec2(ImGui::GetContentRegionAvail().x, height - (ImGui::GetCursorPosY() - y0)); };
     if (ImGui::BeginTabItem(loss_tab.c_str())) {
-        if (induction) {
-            // The copy losses above the heads' scores, on the same steps, so the drop and the head line up.
-            draw_curves(ctx, p, std::floor(0.5f * (rest().y - style.ItemSpacing.y)));
-            draw_head_scores(ctx, p, rest());
-        } else {
-            draw_curves(ctx, p, rest().y);
-        }
+        draw_curves(ctx, p, rest().y);
+        ImGui::EndTabItem();
+    }
+    const std::string heads_tab = std::string(ctx.t("Induction score by head")) + "###heads_tab";
+    if (induction && ImGui::BeginTabItem(heads_tab.c_str())) {
+        draw_head_scores(ctx, p, rest());
         ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem(grad_tab.c_str())) {
