@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # attnlab-cli explain MODEL --step N exits 0 for every step of every model we ship or test
 # against: each golden fixture (*.model.safetensors and the Hugging Face folders hf_*) and each
-# bundled model (assets/models/*.safetensors), in English and in Korean. One explain call per
-# step per language. Usage: explain_every_step.sh ATTNLAB_CLI SOURCE_DIR
+# bundled model (assets/models/*.safetensors, but not the training histories *.history.safetensors), in
+# English and in Korean. One explain call per step per language. Usage: explain_every_step.sh ATTNLAB_CLI SOURCE_DIR
 set -uo pipefail
 cli="$1"
 root="$2"
@@ -15,7 +15,10 @@ fail() {  # fail MESSAGE: counts a failure and shows the last command's stderr
   echo "FAIL $1"; sed 's/^/  /' "$work/err" | head -n 5; failed=$((failed + 1))
 }
 
-models=("$root"/tests/golden/fixtures/*.model.safetensors "$root"/tests/golden/fixtures/hf_* "$root"/assets/models/*.safetensors)
+models=("$root"/tests/golden/fixtures/*.model.safetensors "$root"/tests/golden/fixtures/hf_*)
+for bundled in "$root"/assets/models/*.safetensors; do
+  case "$bundled" in *.history.safetensors) ;; *) models+=("$bundled") ;; esac
+done
 [ "${#models[@]}" -ge 12 ] || { echo "FAIL found only ${#models[@]} models"; failed=$((failed + 1)); }
 
 for model in "${models[@]}"; do
