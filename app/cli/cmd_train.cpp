@@ -6,12 +6,9 @@
 #include "hf/hf_folder_writer.h"
 #include "hf/open_model.h"
 #include "io/model_file.h"
-#include "train/masked_batches.h"
-#include "train/pair_batches.h"
-#include "train/token_file.h"
 #include "train/training_history.h"
+#include "train/training_data.h"
 #include "train/training_history_file.h"
-#include "train/window_batches.h"
 #include "train_args.h"
 
 #include <unistd.h>
@@ -70,46 +67,26 @@ void print_eval(const Trainer& t, const EvalOptions& options) {
     std::fflush(stdout);
 }
 
-// The opened model's batches: an encoder-decoder's pairs from --pairs; otherwise its tokens from --text or
-// --data-ids cut into windows, as next-token sequences (a decoder) or masked tokens (an encoder-only model).
+// The opened model's batches, from the file its flags name: --pairs for an encoder-decoder, else --text or --data-ids.
 Result<std::unique_ptr<SequenceBatches>> file_batches(const TrainCommand& c, const Model& model) {
-    if (model.config.arch == Arch::encoder_decoder) {
-        if (!c.pairs) return Error{"this model is an encoder-decoder: it trains on --pairs FILE (source<TAB>target lines)"};
-        auto pairs = PairBatches::read(*c.pairs, model, c.settings.batch_size);
-        if (!pairs) return pairs.error();
-        if ((*pairs)->n_unknown() > 0)
-            std::fprintf(stderr, "note: %lld tokens of %s are unknown to the tokenizer\n",
-                         static_cast<long long>((*pairs)->n_unknown()), c.pairs->c_str());
-        std::printf("%lld pairs\n", static_cast<long long>((*pairs)->n_pairs()));
-        return std::unique_ptr<SequenceBatches>(std::move(*pairs));
-    }
-    if (c.pairs) return Error{"--pairs trains an encoder-decoder; this model reads one sequence: give --text or --data-ids"};
-    std::vector<int> ids;
-    if (c.data_ids) {
-        auto read = read_token_ids(*c.data_ids);
-        if (!read) return read.error();
-        const int vocab = model.config.has_decoder() ? model.config.tgt_vocab_size : model.config.src_vocab_size;
-        if (auto st = check_ids_in_vocab(*read, vocab); !st) return Error{*c.data_ids + ": " + st.error().message};
-        ids = std::move(*read);
-    } else {
-        auto read = read_text_ids(*c.text, model);
-        if (!read) return read.error();
-        if (read->n_unknown > 0)
-            std::fprintf(stderr, "note: %lld tokens of %s are unknown to the tokenizer\n",
-                         static_cast<long long>(read->n_unknown), c.text->c_str());
-        ids = std::move(read->ids);
-    }
-    const int64_t n_ids = static_cast<int64_t>(ids.size());
-    auto windows = TokenWindows::make(std::move(ids), c.seq_len, c.settings.batch_size, c.shuffle);
-    if (!windows) return Error{(c.data_ids ? *c.data_ids : *c.text) + ": " + windows.error().message};
-    std::printf("%lld tokens: %lld windows of %d + 1\n", static_cast<long long>(n_ids),
-                static_cast<long long>(windows->n_windows()), c.seq_len);
-    if (model.config.arch == Arch::encoder_only) {
-        auto masked = MaskedBatches::make(model, std::move(*windows), c.settings.seed);
-        if (!masked) return masked.error();
-        return std::unique_ptr<SequenceBatches>(std::move(*masked));
-    }
-    return std::unique_ptr<SequenceBatches>(std::make_unique<WindowBatches>(std::move(*windows)));
+    if (trains_on_pairs(model.config.arch) && !c.pairs)
+        return Error{"this model is an encoder-decoder: it trains on --pairs FILE (source<TAB>target lines)"};
+    if (!trains_on_pairs(model.config.arch) && c.pairs)
+        return Error{"--pairs trains an encoder-decoder; this model reads one sequence: give --text or --data-ids"};
+    DataFileSpec spec;
+    spec.kind = c.pairs ? DataFileKind::pairs : c.data_ids ? DataFileKind::token_ids : DataFileKind::text;
+    spec.path = c.pairs ? *c.pairs : c.data_ids ? *c.data_ids : *c.text;
+    spec.seq_len = c.seq_len;
+    spec.batch_size = c.settings.batch_size;
+    spec.shuffle = c.shuffle;
+    spec.seed = c.settings.seed;
+    auto data = read_training_data(model, spec);
+    if (!data) return data.error();
+    if (data->n_unknown > 0)
+        std::fprintf(stderr, "note: %lld tokens of %s are unknown to the tokenizer\n",
+                     static_cast<long long>(data->n_unknown), spec.path.c_str());
+    std::printf("%s\n", data->summary.c_str());
+    return std::move(data->batches);
 }
 
 struct Opened {
@@ -127,14 +104,9 @@ Result<Opened> make_trainer(const TrainCommand& c) {
     if (!loaded) return loaded.error();
     auto batches = file_batches(c, loaded->model);
     if (!batches) return batches.error();
-    // A Hugging Face folder, given as the folder or as its config.json, is saved as one.
-    const std::filesystem::path init(*c.init);
-    std::optional<std::string> folder;
-    if (std::filesystem::is_directory(init)) folder = init.string();
-    if (init.filename() == "config.json") folder = init.parent_path().string();
     auto trainer = Trainer::create_on(std::move(loaded->model), std::move(*batches), c.settings);
     if (!trainer) return trainer.error();
-    return Opened{std::move(*trainer), folder};
+    return Opened{std::move(*trainer), hf_folder_of(*c.init)};  // a Hugging Face model is saved as a folder
 }
 
 Status save(const Opened& run, const std::string& out) {

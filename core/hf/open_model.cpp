@@ -8,10 +8,15 @@
 
 namespace attnlab {
 
-Result<LoadedModel> open_model(const std::string& path) {
-    if (io::is_directory(path)) return load_hf_folder(path);
+std::optional<std::string> hf_folder_of(const std::string& path) {
+    if (io::is_directory(path)) return path;
     if (const std::filesystem::path p(path); p.filename() == "config.json")
-        return load_hf_folder(p.has_parent_path() ? p.parent_path().string() : ".");
+        return p.has_parent_path() ? p.parent_path().string() : ".";
+    return std::nullopt;
+}
+
+Result<LoadedModel> open_model(const std::string& path) {
+    if (const auto folder = hf_folder_of(path)) return load_hf_folder(*folder);
     auto model = io::read_model(path);
     if (!model) return model.error();
     return LoadedModel{std::move(*model), "Attention Lab model file", {}, {}};

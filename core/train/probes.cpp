@@ -2,6 +2,7 @@
 #include "train/probes.h"
 
 #include "analysis/head_summary.h"
+#include "param_names.h"
 #include "train/graph_run.h"
 #include "train/transformer_grad.h"
 
@@ -9,37 +10,92 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <set>
 
 namespace attnlab {
 
 namespace {
 
-bool starts_with(const std::string& name, const std::string& prefix) {
-    return name.compare(0, prefix.size(), prefix) == 0;
+void add_linear(std::vector<std::string>& names, const LinearParams& p) {
+    names.push_back(p.weight);
+    if (!p.bias.empty()) names.push_back(p.bias);
+}
+
+void add_norm(std::vector<std::string>& names, const std::optional<NormParams>& p) {
+    if (!p) return;
+    names.push_back(p->weight);
+    if (!p->bias.empty()) names.push_back(p->bias);
+}
+
+void add_attention(std::vector<std::string>& names, const AttentionParams& p) {
+    for (const LinearParams* l : {&p.q, &p.k, &p.v, &p.out}) add_linear(names, *l);
+    add_norm(names, p.q_norm);
+    add_norm(names, p.k_norm);
+}
+
+std::vector<std::string> layer_names(const ModelConfig& config, Stack stack, int layer) {
+    const LayerParams p = layer_params(config, stack, layer);
+    std::vector<std::string> names;
+    add_attention(names, p.self_attn);
+    if (p.cross_attn) add_attention(names, *p.cross_attn);
+    add_linear(names, p.ffn_in);
+    add_linear(names, p.ffn_out);
+    if (p.ffn_gate) add_linear(names, *p.ffn_gate);
+    for (const NormParams& n : p.norms) add_norm(names, n);
+    return names;
+}
+
+std::vector<std::string> embedding_names(const ModelConfig& config) {
+    std::vector<std::string> names;
+    for (Stack stack : {Stack::encoder, Stack::decoder}) {
+        if (stack == Stack::encoder ? !config.has_encoder() : !config.has_decoder()) continue;
+        const EmbeddingParams p = embedding_params(config, stack);
+        for (const std::string* n : {&p.tokens, &p.positions, &p.token_types})
+            if (!n->empty()) names.push_back(*n);
+        add_norm(names, p.norm);
+    }
+    return names;
+}
+
+// The decoder's final norm and the output head (its transform, norm and unembedding).
+std::vector<std::string> head_names(const ModelConfig& config) {
+    std::vector<std::string> names;
+    if (config.has_decoder()) add_norm(names, final_norm_params(config, Stack::decoder));
+    if (config.output_head == OutputHead::none) return names;
+    const HeadParams p = head_params(config);
+    if (p.transform) add_linear(names, *p.transform);
+    add_norm(names, p.transform_norm);
+    add_linear(names, p.unembed);
+    return names;
 }
 
 }  // namespace
 
 std::vector<ParamGroup> param_groups(const ModelConfig& config, const Weights& weights) {
-    // Each group's parameters by the prefixes of the paper family's parameter names (param_names.h).
+    // Each group's parameters as the family names them (param_names.h), in the forward pass's order.
     std::vector<std::pair<ParamGroupId, std::vector<std::string>>> wanted;
-    wanted.push_back({{ParamGroupKind::embeddings, -1}, {"src_embed.", "tgt_embed.", "pos_embed."}});
-    for (int i = 0; i < config.n_encoder_layers; ++i)
-        wanted.push_back({{ParamGroupKind::encoder_layer, i}, {"encoder.layers." + std::to_string(i) + "."}});
-    wanted.push_back({{ParamGroupKind::encoder_norm, -1}, {"encoder.norm."}});
-    for (int i = 0; i < config.n_decoder_layers; ++i)
-        wanted.push_back({{ParamGroupKind::decoder_layer, i}, {"decoder.layers." + std::to_string(i) + "."}});
-    wanted.push_back({{ParamGroupKind::output_head, -1}, {"decoder.norm.", "generator."}});
+    wanted.push_back({{ParamGroupKind::embeddings, -1}, embedding_names(config)});
+    if (config.has_encoder()) {
+        for (int i = 0; i < config.n_encoder_layers; ++i)
+            wanted.push_back({{ParamGroupKind::encoder_layer, i}, layer_names(config, Stack::encoder, i)});
+        std::vector<std::string> norm;
+        add_norm(norm, final_norm_params(config, Stack::encoder));
+        wanted.push_back({{ParamGroupKind::encoder_norm, -1}, norm});
+    }
+    if (config.has_decoder())
+        for (int i = 0; i < config.n_decoder_layers; ++i)
+            wanted.push_back({{ParamGroupKind::decoder_layer, i}, layer_names(config, Stack::decoder, i)});
+    wanted.push_back({{ParamGroupKind::output_head, -1}, head_names(config)});
 
+    // A name in an earlier group (a tied token table, a packed Q;K;V read three times) is not listed again; names the
+    // weights lack (an optional bias) are left out, and so are groups left empty.
+    std::set<std::string> seen;
     std::vector<ParamGroup> groups;
-    for (const auto& [id, prefixes] : wanted) {
+    for (const auto& [id, names] : wanted) {
         ParamGroup g{id, {}};
-        for (const auto& entry : weights.all()) {
-            const std::string& name = entry.first;  // a plain reference: clang 14 cannot capture a structured binding
-            if (std::any_of(prefixes.begin(), prefixes.end(),
-                            [&](const std::string& p) { return starts_with(name, p); }))
-                g.params.push_back(name);
-        }
+        for (const std::string& name : names)
+            if (weights.find(name) && seen.insert(name).second) g.params.push_back(name);
+        std::sort(g.params.begin(), g.params.end());
         if (!g.params.empty()) groups.push_back(std::move(g));
     }
     return groups;

@@ -37,10 +37,11 @@ struct ParamGroup {
     std::vector<std::string> params;  // names in Weights and Gradients
 };
 
-// Every parameter of an encoder-decoder's `weights` in exactly one group: the embeddings (source, target,
-// learned positions), each encoder layer, the encoder's final norm, each decoder layer, and the output
-// head (the decoder's final norm, generator.weight and generator.bias; with tied embeddings the output
-// projection's gradient is the target embedding's, in the embeddings' row). Empty groups are left out.
+// The parameters of `weights` the forward pass reads, each in exactly one group, for any family (by its names,
+// param_names.h): the embeddings (token tables, learned positions, token types, their norm), each encoder layer, the
+// encoder's final norm, each decoder layer, and the output head (the decoder's final norm, the head's transform and
+// its unembedding; with tied embeddings the unembedding's gradient is the token table's, in the embeddings' row).
+// Empty groups are left out; a group's names are sorted.
 std::vector<ParamGroup> param_groups(const ModelConfig& config, const Weights& weights);
 
 // √(Σ g²) over each group's parameters' gradients, in the groups' order.

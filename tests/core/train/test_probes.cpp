@@ -1,9 +1,11 @@
 // What a training run records besides its loss (train/probes.h): gradient norms by layer against the
 // gradients loss_and_gradients returns, head entropies by hand and against the stepper's attention
 // weights, the trainer's per-step norms, and the record's bounded thinning.
+#include "../hf/hf_golden_support.h"
 #include "../test_support.h"
 #include "analysis/head_summary.h"
 #include "train/data_parallel.h"
+#include "train/graph_run.h"
 #include "train/probes.h"
 #include "train/trainer.h"
 
@@ -118,6 +120,43 @@ TEST_CASE("the rows follow the model: learned positions, tied embeddings, no fin
     REQUIRE(deep_groups.size() == 1 + 12 + 1 + 1 + 1);
     CHECK(deep_groups[2].id == ParamGroupId{ParamGroupKind::encoder_layer, 1});
     CHECK(deep_groups[2].params.size() == 12);
+}
+
+TEST_CASE("every family's rows hold each parameter its gradient reaches once, in the forward pass's order",
+          "[train][probes]") {
+    for (const char* family : {"hf_gpt2", "hf_bert", "hf_llama", "hf_qwen3", "hf_marian"}) {
+        INFO(family);
+        const LoadedModel loaded = open(hf_fixture(family));
+        const ModelConfig& c = loaded.model.config;
+        const Expected expected = read_expected(family);
+        GraphRun run(c);
+        run.run(loaded.model.weights, expected.inputs);
+        const size_t logits = *run.logits_step();
+        const std::map<std::string, Tensor> grads =
+            run.backward({{logits, random_tensor(run.output(logits).shape, 3)}});
+
+        const std::vector<ParamGroup> groups = param_groups(c, loaded.model.weights);
+        std::vector<ParamGroupId> want = {{ParamGroupKind::embeddings, -1}};
+        if (c.has_encoder())
+            for (int i = 0; i < c.n_encoder_layers; ++i) want.push_back({ParamGroupKind::encoder_layer, i});
+        if (c.has_decoder())
+            for (int i = 0; i < c.n_decoder_layers; ++i) want.push_back({ParamGroupKind::decoder_layer, i});
+        want.push_back({ParamGroupKind::output_head, -1});
+        REQUIRE(groups.size() == want.size());  // none of these has an encoder's final norm
+        for (size_t g = 0; g < groups.size(); ++g) CHECK(groups[g].id == want[g]);
+
+        std::map<std::string, int> listed;
+        for (const ParamGroup& g : groups)
+            for (const std::string& name : g.params) ++listed[name];
+        for (const auto& entry : grads) {
+            INFO(entry.first);
+            CHECK(listed[entry.first] == 1);
+        }
+        for (const auto& entry : listed) CHECK(loaded.model.weights.find(entry.first) != nullptr);
+        double sum = 0.0;
+        for (float n : group_norms(groups, grads)) sum += static_cast<double>(n) * n;
+        CHECK(std::sqrt(sum) == Approx(global_norm(grads)).epsilon(1e-5));
+    }
 }
 
 TEST_CASE("a training step reports the norms of its own batch's gradients, summing to the global norm",
