@@ -23,6 +23,9 @@ struct FileDialogResult {
     std::string message;
 };
 
+// What the chooser is for: a model (a file, or a Hugging Face folder's files), or one data file of any kind.
+enum class FilePick { model, data };
+
 class FileDialog {
 public:
     FileDialog() = default;
@@ -32,8 +35,9 @@ public:
 
     // Runs `command` (a program on PATH and its arguments) on a worker thread. The program prints
     // the chosen path on stdout and exits 0, or exits 1 when cancelled (zenity's contract).
-    // False, and nothing started, while a dialog is already open.
-    bool start(std::vector<std::string> command);
+    // False, and nothing started, while a dialog is already open. The page has no programs: it opens the
+    // browser's chooser for `pick` instead (the command's filters say the same on the desktop).
+    bool start(std::vector<std::string> command, FilePick pick = FilePick::model);
     // Started, and its result not yet taken.
     bool pending() const { return shared_ != nullptr; }
     // The result, once, after the dialog closed; nullopt while it is open or when none was started.
@@ -41,6 +45,8 @@ public:
 
     // zenity's file chooser for models: *.safetensors, or a Hugging Face folder's config.json.
     static std::vector<std::string> model_chooser(const std::string& title);
+    // zenity's file chooser for a training run's data: text, token ids or pairs (*.txt, *.tsv, *.ids), or any file.
+    static std::vector<std::string> data_chooser(const std::string& title);
 
 private:
     struct Shared;  // what the worker and the UI thread share, under its mutex

@@ -104,7 +104,7 @@ FileDialog::~FileDialog() {
     if (worker_.joinable()) worker_.join();
 }
 
-bool FileDialog::start(std::vector<std::string> command) {
+bool FileDialog::start(std::vector<std::string> command, FilePick) {
     if (shared_ || command.empty()) return false;
     shared_ = std::make_shared<Shared>();
     worker_ = std::thread(&FileDialog::work, shared_, std::move(command));
@@ -127,6 +127,11 @@ std::optional<FileDialogResult> FileDialog::take() {
 std::vector<std::string> FileDialog::model_chooser(const std::string& title) {
     // A Hugging Face folder is chosen by its config.json.
     return {"zenity", "--file-selection", "--title=" + title, "--file-filter=Models | *.safetensors config.json",
+            "--file-filter=* | *"};
+}
+
+std::vector<std::string> FileDialog::data_chooser(const std::string& title) {
+    return {"zenity", "--file-selection", "--title=" + title, "--file-filter=Text, ids, pairs | *.txt *.tsv *.ids",
             "--file-filter=* | *"};
 }
 

@@ -199,10 +199,15 @@ bool Session::open_model_file(const std::string& path) {
     return true;
 }
 
-bool Session::save_model_file(const std::string& path) {
+Model Session::live_model() const {
     Model m = model_;
     m.config = stepper_->config();
     m.weights = stepper_->weights();
+    return m;
+}
+
+bool Session::save_model_file(const std::string& path) {
+    Model m = live_model();
     if (auto st = io::write_model(path, m); !st) return fail(st.error().message);
     model_ = std::move(m);  // the file now holds the switches and edits: they no longer differ from it
     model_name_ = path;

@@ -50,6 +50,8 @@ public:
     // switches and edits, are the stepper's; model_changes.h lists what differs.
     const Model& model() const { return model_; }
     ModelOrigin origin() const { return origin_; }
+    // The model as the views show it: model() with the stepper's live config and weights (switches and edits).
+    Model live_model() const;
     const Stepper& stepper() const { return *stepper_; }
     const std::string& model_name() const { return model_name_; }
     const std::string& error() const { return error_; }  // the last command's failure, or empty

@@ -7,18 +7,29 @@
 #include "induction_record.h"
 #include "model.h"
 #include "train/tasks.h"
+#include "train/training_data.h"
 #include "train/trainer.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace attnlab::gui {
 
+// Training the model the views show on a file of the user's, in place of a task's new model.
+struct OpenedModelRun {
+    std::shared_ptr<const Model> model;    // its live config and weights when the run was asked for
+    std::string name;                      // as the views' title showed it
+    DataFileSpec data;
+    std::optional<std::string> hf_folder;  // the Hugging Face folder it was opened from: it is saved as one
+};
+
 // What to train and how the worker reports on it.
 struct TrainJob {
-    TrainSettings settings;
+    TrainSettings settings;  // settings.task and preset unused with `opened`
+    std::optional<OpenedModelRun> opened;
     int eval_every = 0;              // steps between held-out evaluations; 0: about 25 over the run
     size_t eval_examples = 200;      // held-out pairs per live evaluation (0: all); decoding is cut
                                      // at twice the longest reference (heldout_decode_cap)
@@ -79,6 +90,8 @@ struct TrainProgress {
     InductionRecord induction;
     int snapshot_step = 0;         // the step of the latest snapshot
     uint64_t snapshot_serial = 0;  // bumps with every snapshot
+    std::string data_summary;      // an opened model's data: "12345 tokens: 190 windows of 64 + 1", "1000 pairs"
+    int64_t data_unknown = 0;      // its tokens the tokenizer had no piece for
     std::string error;             // why the run failed (state == failed)
 };
 

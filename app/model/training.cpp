@@ -1,7 +1,10 @@
 // The training run as the session sees it: adopt at start, swap snapshots in, compare with step 0.
 #include "training.h"
 
+#include "hf/hf_folder_writer.h"
+#include "hf/open_model.h"
 #include "io/model_file.h"
+#include "model_display_name.h"
 #include "platform/threads.h"
 
 #include <algorithm>
@@ -28,8 +31,37 @@ TrainJob train_job(const TrainForm& form) {
     return job;
 }
 
+Result<TrainJob> opened_model_job(const TrainForm& form, const Session& session, const Training& training) {
+    if (session.model().config.output_head == OutputHead::none)
+        return Error{"this model has no output head: there is no loss to train it on"};
+    if (form.data_path.empty()) return Error{"choose a file to train on"};
+    TrainJob job = train_job(form);
+    TrainSettings& s = job.settings;
+    s.dropout = 0.0f;  // an opened model is fine-tuned as attnlab-cli train --init does it
+    s.label_smoothing = 0.0f;
+    s.optimizer.schedule = LrSchedule::constant;
+    s.optimizer.lr = form.learning_rate;
+    OpenedModelRun run;
+    run.model = std::make_shared<const Model>(session.live_model());
+    run.name = model_display_name(session.model_name());
+    run.data.kind = trains_on_pairs(session.model().config.arch) ? DataFileKind::pairs : form.data_kind;
+    run.data.path = form.data_path;
+    run.data.seq_len = form.seq_len;
+    run.data.batch_size = form.batch_size;
+    run.data.seed = s.seed;
+    // A Hugging Face model stays one: opened from its folder, or trained here from one.
+    if (session.origin() == ModelOrigin::file)
+        run.hf_folder = hf_folder_of(session.model_name());
+    else if (training.linked(session) && training.progress().job.opened)
+        run.hf_folder = training.progress().job.opened->hf_folder;
+    job.opened = std::move(run);
+    return job;
+}
+
 std::string Training::model_name(int step) const {
     const TrainSettings& s = progress_.job.settings;
+    if (const auto& opened = progress_.job.opened)
+        return opened->name + " · trained · step " + std::to_string(step) + (compare_ && step == 0 ? " (compare)" : "");
     return "trained " + s.task + " (" + s.preset + ", seed " + std::to_string(s.seed) + ") · step " +
            std::to_string(step) + (compare_ && step == 0 ? " (compare)" : "");
 }
@@ -91,6 +123,8 @@ void Training::set_compare(Session& session, bool pinned, bool held) {
 Status Training::save(const std::string& path) const {
     const std::shared_ptr<const Model> model = worker_.latest_model();
     if (!model) return Error{"nothing trained yet: start a run first"};
+    if (const auto& opened = progress_.job.opened; opened && opened->hf_folder)
+        return write_hf_folder(path, *model, *opened->hf_folder);
     return io::write_model(path, *model);
 }
 

@@ -62,6 +62,11 @@ private:
 // The run the Training view's form describes.
 TrainJob train_job(const TrainForm& form);
 
+// The run the form describes on the model the views show (its live config and weights, switches and edits
+// included) and the form's data file; a Hugging Face model (opened from its folder, or a run of one) is saved as a
+// folder. Errors: no output head, no file chosen. The file is read when the run starts.
+Result<TrainJob> opened_model_job(const TrainForm& form, const Session& session, const Training& training);
+
 // "i like red apples": a pair's words as the word tokenizer's text.
 std::string join_words(const std::vector<std::string>& words);
 

@@ -9,6 +9,7 @@
 #include "session.h"
 #include "teach/hand_attention.h"
 #include "teach/hand_presets.h"
+#include "train/training_data.h"
 
 #include <optional>
 #include <string>
@@ -251,26 +252,42 @@ struct StepperViewState {
 // The tasks the training view offers: task_names()'s pairs, then "induction" (a decoder-only model).
 std::vector<std::string> train_task_names();
 bool is_train_task(const std::string& task);  // one of train_task_names()
+// What Start trains: a task's new model, or the model the views show (opened from a file or folder) on a
+// file of the user's.
+enum class TrainTarget { new_model, opened_model };
+
 struct TrainForm {
+    TrainTarget target = TrainTarget::new_model;
     std::string task = "en-ko";  // see train_task_names()
-    std::string preset = "tiny";
+    std::string preset = "tiny";  // "tiny", "base"; the induction task also "induction"
     int steps = 3000;
     int seed = 1;
     int batch_size = 64;
     int threads = 0;       // the batch is split across this many threads; 0: every core but one (the UI's)
     int eval_every = 0;    // steps between held-out evaluations; 0: automatic
     bool log_loss = true;  // the loss curve's y axis is logarithmic
+    // The opened model's data: a file of text (through its tokenizer) or of token ids, cut into windows of
+    // seq_len + 1; an encoder-decoder reads pairs whatever data_kind says.
+    std::string data_path;
+    DataFileKind data_kind = DataFileKind::text;
+    int seq_len = 64;
+    float learning_rate = 3e-4f;  // Adam at a constant rate, a common fine-tuning rate
 
     template <class Visit>
     void fields(Visit&& v) {
+        v("target", target);
         v("task", task, [](const std::string& t) { return is_train_task(t); });
-        v("preset", preset, [](const std::string& p) { return p == "tiny" || p == "base"; });
+        v("preset", preset, [](const std::string& p) { return p == "tiny" || p == "base" || p == "induction"; });
         v("steps", steps);
         v("seed", seed);
         v("batch_size", batch_size);
         v("threads", threads);
         v("eval_every", eval_every);
         v("log_loss", log_loss);
+        v("data_path", data_path);
+        v("data_kind", data_kind, [](DataFileKind k) { return k != DataFileKind::pairs; });
+        v("seq_len", seq_len, [](int n) { return n >= 1 && n <= 65536; });
+        v("learning_rate", learning_rate, [](float r) { return r > 0.0f && r < 1.0f; });
     }
 };
 
@@ -355,6 +372,16 @@ struct EnumNames<View> {
                                               {View::training, "training"},
                                               {View::playground, "playground"},
                                               {View::analysis, "analysis"}};
+};
+template <>
+struct EnumNames<TrainTarget> {
+    static constexpr EnumName<TrainTarget> list[] = {{TrainTarget::new_model, "new_model"},
+                                                     {TrainTarget::opened_model, "opened_model"}};
+};
+template <>
+struct EnumNames<DataFileKind> {
+    static constexpr EnumName<DataFileKind> list[] = {
+        {DataFileKind::text, "text"}, {DataFileKind::token_ids, "token_ids"}, {DataFileKind::pairs, "pairs"}};
 };
 template <>
 struct EnumNames<AnalysisTool> {

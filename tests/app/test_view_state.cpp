@@ -37,7 +37,8 @@ ViewState every_field_changed() {
     v.analysis.compare.ablated = {{{AttentionUse::decoder_self, 1}, 2}};
     v.analysis.compare.step = "decoder.layers.1.self_attn.weights";
     v.stepper.steps_per_second = 12.0f;
-    v.train = {"reverse", "base", 500, 3, 16, 2, 50, false};
+    v.train = {TrainTarget::opened_model, "reverse", "base", 500, 3, 16, 2, 50, false, "/data/notes.txt",
+               DataFileKind::token_ids, 32, 1e-3f};
     v.playground.experiment = true, v.playground.show_inputs = false;
     v.playground.spec = look_ahead_example();
     v.playground.preset = PlaygroundPreset::look_ahead;

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <initializer_list>
 #include <string>
 
@@ -112,13 +111,6 @@ void gradient_source_section(const PanelContext& ctx, const StepId& id, float wi
 const std::optional<Vocab>& output_vocab(const PanelContext& ctx) {
     const Model& m = ctx.session.model();
     return ctx.config().has_decoder() ? m.tgt_vocab : m.src_vocab;
-}
-
-std::string model_display_name(const std::string& path) {
-    std::filesystem::path p = std::filesystem::path(path).lexically_normal();
-    if (!p.has_filename()) p = p.parent_path();  // "dir/"
-    if (p.filename() == "config.json" && p.has_parent_path()) p = p.parent_path();
-    return p.filename().string();
 }
 
 void text_disabled_wrapped(const char* text) {

@@ -8,6 +8,7 @@
 #include "i18n.h"
 #include "paths.h"
 #include "session.h"
+#include "model_display_name.h"
 #include "training.h"
 #include "view_state.h"
 #include "widgets/heatmap_widget.h"
@@ -114,8 +115,6 @@ bool value_slider_int(const char* label, const char* id, int* v, int lo, int hi,
 float value_slider_width(const char* label, const char* widest_value, float width);
 // The last stack's vocabulary: what the model predicts (the decoder's, or an encoder-only model's).
 const std::optional<Vocab>& output_vocab(const PanelContext& ctx);
-// A model path as lists show it: the file's name, or the folder's for a Hugging Face folder or its config.json.
-std::string model_display_name(const std::string& path);
 // A small "CSV" button that writes `tensor` to attnlab-<name>.csv in the working directory.
 void csv_export_button(PanelContext& ctx, const std::string& name, const Tensor& tensor);
 // A heatmap of a (rows, cols) block of floats with labels and a colour bar; returns the hit.
