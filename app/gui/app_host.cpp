@@ -104,10 +104,19 @@ bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& 
         TrainForm& form = app.view().train;  // the form shows the run the flags started
         form.steps = o.train_steps;
         if (o.train_task) form.task = *o.train_task;
-        TrainJob job = train_job(form);
-        job.final_full_eval = !headless;  // a screenshot shows the live scores; no wait for all 500
-        if (!app.start_training(job)) {
-            fail(app.session().error(), 1);
+        if (o.train_on) {
+            form.target = TrainTarget::opened_model;
+            form.data_path = *o.train_on;
+            const bool ids = std::filesystem::path(*o.train_on).extension() == ".ids";
+            form.data_kind = ids ? DataFileKind::token_ids : DataFileKind::text;
+        } else {
+            form.target = TrainTarget::new_model;
+        }
+        Result<TrainJob> job =
+            o.train_on ? opened_model_job(form, app.session(), app.training()) : Result<TrainJob>(train_job(form));
+        if (job) job->final_full_eval = !headless;  // a screenshot shows the live scores; no wait for all 500
+        if (!job || !app.start_training(*job)) {
+            fail(job ? app.session().error() : job.error().message, 1);
             started = false;
         }
     }

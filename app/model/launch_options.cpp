@@ -21,7 +21,8 @@ std::string launch_usage() {
            "               [--screenshot OUT.png [--frames N]] [--bench-frames N] [--bench-edit POS] [--soak N] "
            "[--size WxH] [--step N]\n"
            "               [--fresh-settings] [--settings FILE]"
-           " [--train-steps N [--train-task copy|reverse|sort|en-ko|induction]] [--classroom] [--predict]\n"
+           " [--train-steps N [--train-task copy|reverse|sort|en-ko|induction | --train-on FILE]]\n"
+           "               [--classroom] [--predict]\n"
            "               [--tour N [--tour-slides DIR]] [--switch NAME]\n"
            "               [--scale X] [--check-tour-target] [--generate N] [--threads N] [--head-off USE:LAYER:HEAD]\n"
            "               [--backward] [--loss next-token|token:ID@POS|logit-diff:A,B@POS]\n"
@@ -32,6 +33,8 @@ std::string launch_usage() {
            "random tiny model over assets/vocab/en.txt and ko.txt.\n"
            "--train-steps N starts a training run of N steps at launch (the Training view's preset, seed and batch;\n"
            "its task, or --train-task); with --screenshot the picture is taken once that run has finished.\n"
+           "--train-on FILE makes that run train the opened model on FILE: text through its tokenizer, token ids\n"
+           "when the name ends in .ids, source<TAB>target pairs for an encoder-decoder.\n"
            "--tour N opens chapter N of the guided tour; with --tour-slides DIR it writes that chapter's slides (each\n"
            "the view alone under the chapter's title, 1920x1080 in large type whatever --size says) as PNGs into DIR "
            "and exits.\n"
@@ -211,6 +214,8 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
             if (!is_train_task(*v))
                 return Error{"unknown task '" + *v + "' (expected copy, reverse, sort, en-ko or induction)"};
             o.train_task = *v;
+        } else if (a == "--train-on") {
+            o.train_on = *v;
         } else if (a == "--bench-edit") {
             auto n = to_int(*v, 0, 1000000);
             if (!n) return Error{"--bench-edit takes a token position (0 is the first)"};
@@ -251,6 +256,8 @@ Result<LaunchOptions> parse_launch_options(const std::vector<std::string>& args)
     }
     if (o.model && o.preset) return Error{"give --model or --preset, not both"};
     if (o.train_task && o.train_steps == 0) return Error{"--train-task needs --train-steps N"};
+    if (o.train_on && o.train_steps == 0) return Error{"--train-on needs --train-steps N"};
+    if (o.train_on && o.train_task) return Error{"give --train-task or --train-on, not both"};
     if (o.check_tour_target && (!o.tour || !o.screenshot))
         return Error{"--check-tour-target needs --tour N and --screenshot OUT.png"};
     return o;

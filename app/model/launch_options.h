@@ -44,6 +44,7 @@ struct LaunchOptions {
     int train_steps = 0;                     // start a training run of this many steps at launch; a
                                              // screenshot waits until it has finished
     std::optional<std::string> train_task;   // that run's task (default: the Training view's choice)
+    std::optional<std::string> train_on;     // or: train the opened model on this file (ids when it ends in .ids)
     int generate_tokens = 0;                 // start the Output view's generation token by token at launch; a
                                              // screenshot is taken as this many new tokens have appeared
     std::vector<std::string> switches;       // --switch NAME, in order: the Model view's switches set at launch

@@ -288,6 +288,12 @@ TEST_CASE("the training form persists and --train-steps is parsed", "[view_state
     CHECK_FALSE(parse_launch_options({"--train-steps", "0"}));
     CHECK_FALSE(parse_launch_options({"--train-steps", "10", "--train-task", "chess"}));
     CHECK_FALSE(parse_launch_options({"--train-task", "copy"}));
+    auto on = parse_launch_options({"--train-steps", "5", "--train-on", "notes.txt"});
+    REQUIRE(on);
+    CHECK(*on->train_on == "notes.txt");
+    CHECK(parse_launch_options({"--train-on", "notes.txt"}).error().message == "--train-on needs --train-steps N");
+    CHECK(parse_launch_options({"--train-steps", "5", "--train-on", "a.txt", "--train-task", "copy"}).error().message ==
+          "give --train-task or --train-on, not both");
     CHECK(parse_launch_options({"--help"})->help);
 }
 

@@ -38,6 +38,8 @@ void draw_data_file(PanelContext& ctx, bool pairs) {
     }
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(pairs ? ctx.t("Pairs file") : ctx.t("Data file"));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", what_it_trains_on(ctx, ctx.session.model().config.arch));
     ImGui::SameLine();
     const char* choose = ctx.t("Choose…");
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -59,20 +61,13 @@ void draw_opened_model_form(PanelContext& ctx) {
     TrainForm& f = ctx.view.train;
     const ModelConfig& c = ctx.session.model().config;
     const bool pairs = trains_on_pairs(c.arch);
-    const char* reads = pairs                              ? ctx.t("it trains on pairs: source<TAB>target, one a line")
-                        : c.arch == Arch::encoder_only     ? ctx.t("it trains on masked tokens (15% of each window)")
-                                                           : ctx.t("it trains on the next token of each window");
-    ImGui::TextDisabled("%s · %s · %s", model_display_name(ctx.session.model_name()).c_str(), to_string(c.family).c_str(),
-                        reads);
     draw_data_file(ctx, pairs);
     if (!pairs) {
-        ImGui::AlignTextToFramePadding();
-        ImGui::TextUnformatted(ctx.t("The file holds"));
-        ImGui::SameLine();
+        // What the file holds, then the window, on the same lines as the rest when they fit.
         const int picked = radio_row({ctx.t("text, read by the model's tokenizer"), ctx.t("token ids")},
                                      f.data_kind == DataFileKind::token_ids ? 1 : 0);
         if (picked >= 0) f.data_kind = picked == 1 ? DataFileKind::token_ids : DataFileKind::text;
-        field_label(ctx.t("Window"), 6.5f * ctx.em, true);
+        field_label(ctx.t("Window"), 6.5f * ctx.em, false);
         ImGui::InputInt("##seq_len", &f.seq_len, 8, 64);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", ctx.t("tokens in one training sequence: the file is cut into windows of this "
@@ -85,6 +80,12 @@ void draw_opened_model_form(PanelContext& ctx) {
         ImGui::SetTooltip("%s", ctx.t("Adam at this constant rate, from the model's current weights"));
     f.learning_rate = std::clamp(f.learning_rate, 1e-7f, 0.5f);
     draw_run_fields(ctx, pairs ? ctx.t("pairs per step") : ctx.t("windows per step"));
+}
+
+const char* what_it_trains_on(const PanelContext& ctx, Arch arch) {
+    if (trains_on_pairs(arch)) return ctx.t("it trains on pairs: source<TAB>target, one a line");
+    if (arch == Arch::encoder_only) return ctx.t("it trains on masked tokens (15% of each window)");
+    return ctx.t("it trains on the next token of each window");
 }
 
 }  // namespace attnlab::gui

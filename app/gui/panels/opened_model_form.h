@@ -8,4 +8,7 @@ namespace attnlab::gui {
 
 void draw_opened_model_form(PanelContext& ctx);
 
+// "it trains on the next token of each window", on masked tokens, or on pairs: what a model of `arch` learns from.
+const char* what_it_trains_on(const PanelContext& ctx, Arch arch);
+
 }  // namespace attnlab::gui
