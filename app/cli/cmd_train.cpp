@@ -82,10 +82,10 @@ Result<std::unique_ptr<SequenceBatches>> file_batches(const TrainCommand& c, con
     spec.seed = c.settings.seed;
     auto data = read_training_data(model, spec);
     if (!data) return data.error();
-    if (data->n_unknown > 0)
+    if (data->counts.unknown > 0)
         std::fprintf(stderr, "note: %lld tokens of %s are unknown to the tokenizer\n",
-                     static_cast<long long>(data->n_unknown), spec.path.c_str());
-    std::printf("%s\n", data->summary.c_str());
+                     static_cast<long long>(data->counts.unknown), spec.path.c_str());
+    std::printf("%s\n", describe(data->counts).c_str());
     return std::move(data->batches);
 }
 

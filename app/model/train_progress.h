@@ -90,8 +90,7 @@ struct TrainProgress {
     InductionRecord induction;
     int snapshot_step = 0;         // the step of the latest snapshot
     uint64_t snapshot_serial = 0;  // bumps with every snapshot
-    std::string data_summary;      // an opened model's data: "12345 tokens: 190 windows of 64 + 1", "1000 pairs"
-    int64_t data_unknown = 0;      // its tokens the tokenizer had no piece for
+    DataCounts data;               // what an opened model's file held
     std::string error;             // why the run failed (state == failed)
 };
 

@@ -46,7 +46,7 @@ Result<TrainJob> opened_model_job(const TrainForm& form, const Session& session,
     run.name = model_display_name(session.model_name());
     run.data.kind = trains_on_pairs(session.model().config.arch) ? DataFileKind::pairs : form.data_kind;
     run.data.path = form.data_path;
-    run.data.seq_len = form.seq_len;
+    run.data.seq_len = std::clamp(form.seq_len, 1, std::max(1, session.model().config.max_len));
     run.data.batch_size = form.batch_size;
     run.data.seed = s.seed;
     // A Hugging Face model stays one: opened from its folder, or trained here from one.

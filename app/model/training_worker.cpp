@@ -28,13 +28,12 @@ std::vector<TextPair> repeated_example(const Trainer& trainer) {
     return {pair};
 }
 
-// The task's new model, or the opened model on its file's batches (with what the file held).
-Result<std::unique_ptr<Trainer>> make_trainer(const TrainJob& job, std::string& data_summary, int64_t& data_unknown) {
+// The task's new model, or the opened model on its file's batches (`counts`: what the file held).
+Result<std::unique_ptr<Trainer>> make_trainer(const TrainJob& job, DataCounts& counts) {
     if (!job.opened) return Trainer::create(job.settings);
     auto data = read_training_data(*job.opened->model, job.opened->data);
     if (!data) return data.error();
-    data_summary = data->summary;
-    data_unknown = data->n_unknown;
+    counts = data->counts;
     return Trainer::create_on(*job.opened->model, std::move(data->batches), job.settings);
 }
 
@@ -44,9 +43,8 @@ TrainingWorker::~TrainingWorker() { stop(); }
 
 Status TrainingWorker::start(const TrainJob& job) {
     stop();
-    std::string data_summary;
-    int64_t data_unknown = 0;
-    auto trainer = make_trainer(job, data_summary, data_unknown);
+    DataCounts counts;
+    auto trainer = make_trainer(job, counts);
     {
         std::lock_guard lock(board_.mutex);
         TrainProgress& p = board_.progress;
@@ -56,8 +54,7 @@ Status TrainingWorker::start(const TrainJob& job) {
         p.run = run_id;
         p.job = job;
         p.total = job.settings.steps;
-        p.data_summary = data_summary;
-        p.data_unknown = data_unknown;
+        p.data = counts;
         initial_.reset();  // nothing of an earlier run stays once a new one is asked for
         examples_.clear();
         board_.snapshot = {};

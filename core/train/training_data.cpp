@@ -15,8 +15,8 @@ Result<TrainingData> read_pairs(const Model& model, const DataFileSpec& spec) {
     auto pairs = PairBatches::read(spec.path, model, spec.batch_size);
     if (!pairs) return pairs.error();
     TrainingData data;
-    data.summary = std::to_string((*pairs)->n_pairs()) + " pairs";
-    data.n_unknown = (*pairs)->n_unknown();
+    data.counts.pairs = (*pairs)->n_pairs();
+    data.counts.unknown = (*pairs)->n_unknown();
     data.batches = std::move(*pairs);
     return data;
 }
@@ -38,9 +38,10 @@ Result<TrainingData> read_windows(const Model& model, const DataFileSpec& spec) 
     auto windows = TokenWindows::make(std::move(stream->ids), spec.seq_len, spec.batch_size, spec.shuffle);
     if (!windows) return Error{spec.path + ": " + windows.error().message};
     TrainingData data;
-    data.summary = std::to_string(n_ids) + " tokens: " + std::to_string(windows->n_windows()) + " windows of " +
-                   std::to_string(spec.seq_len) + " + 1";
-    data.n_unknown = stream->n_unknown;
+    data.counts.tokens = n_ids;
+    data.counts.windows = windows->n_windows();
+    data.counts.seq_len = spec.seq_len;
+    data.counts.unknown = stream->n_unknown;
     if (model.config.arch == Arch::encoder_only) {
         auto masked = MaskedBatches::make(model, std::move(*windows), spec.seed);
         if (!masked) return masked.error();
@@ -52,6 +53,12 @@ Result<TrainingData> read_windows(const Model& model, const DataFileSpec& spec) 
 }
 
 }  // namespace
+
+std::string describe(const DataCounts& c) {
+    if (c.pairs > 0) return std::to_string(c.pairs) + " pairs";
+    return std::to_string(c.tokens) + " tokens: " + std::to_string(c.windows) + " windows of " +
+           std::to_string(c.seq_len) + " + 1";
+}
 
 bool trains_on_pairs(Arch arch) { return arch == Arch::encoder_decoder; }
 

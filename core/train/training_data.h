@@ -30,10 +30,20 @@ struct DataFileSpec {
 // The kind of file `arch` trains on: pairs for an encoder-decoder, else a stream (text unless the caller asks for ids).
 bool trains_on_pairs(Arch arch);
 
+// What the file held: a stream's tokens and whole windows, or its pairs.
+struct DataCounts {
+    int64_t tokens = 0, windows = 0;  // a stream (windows of seq_len + 1)
+    int seq_len = 0;
+    int64_t pairs = 0;    // a file of pairs
+    int64_t unknown = 0;  // tokens the tokenizer had no piece for (they became its unknown token)
+};
+
+// "12345 tokens: 190 windows of 64 + 1", or "1000 pairs".
+std::string describe(const DataCounts& counts);
+
 struct TrainingData {
     std::unique_ptr<SequenceBatches> batches;  // batches->trains() is the model's arch
-    std::string summary;                       // "12345 tokens: 190 windows of 64 + 1", "1000 pairs"
-    int64_t n_unknown = 0;                     // tokens the tokenizer had no piece for (they became its unknown token)
+    DataCounts counts;
 };
 
 // Errors are one line naming the file: it cannot be read, holds too few tokens for one window, an id past the model's

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Renders every view of attnlab under Xvfb, on the default (bundled or tiny) and the paper-base
 # model and in Korean, and checks each run exits 0 and writes a full-size PNG with many distinct
-# colours. The training view is taken after a short run (--train-steps waits for it to finish),
+# colours. The training view is taken after a short run (--train-steps waits for it to finish; --train-on
+# trains the opened GPT-2 fixture on a file),
 # and the attention view once more after that run, from the trained snapshot. The playground is
 # taken in both halves (its experiment through a settings file), in Korean and in presentation mode, and the
 # Output view mid-generation token by token (--generate N), in classroom mode too.
@@ -75,6 +76,11 @@ run "hf-bert-qk" --view analysis --model "$out/hf_bert" --src "the cats play" --
 run "hf-llama-rope" --view positional --model "$root/tests/golden/fixtures/hf_llama" --src "1 14 9 17 6 3 22 8 30 12 5 7"
 run "korean-hf-llama3-rope" --view positional --model "$root/tests/golden/fixtures/hf_llama3_scaled" \
   --src "1 14 9 17 6 3 22 8 30 12 5 7" --korean
+# The opened model trained on a file: the GPT-2 fixture on token ids, in Korean (its loss, then the views follow).
+awk 'BEGIN { for (i = 0; i < 400; ++i) printf "%d ", 4 + (i * 7) % 40 }' > "$out/gpt2.ids"
+echo '{"train": {"batch_size": 4, "seq_len": 8, "threads": 1}}' > "$out/train-opened.json"
+run "korean-hf-gpt2-training" --view training --model "$root/tests/golden/fixtures/hf_gpt2" --train-steps 20 \
+  --train-on "$out/gpt2.ids" --settings "$out/train-opened.json" --korean
 run "output-generating" --view output --generate 3
 run "korean-classroom-output-generating" --view output --generate 4 --classroom --korean
 echo "$passed passed, $failed failed"

@@ -45,7 +45,7 @@ void draw_data_file(PanelContext& ctx, bool pairs) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float button_w = ImGui::CalcTextSize(choose).x + 2.0f * style.FramePadding.x;
     ImGui::SetNextItemWidth(std::max(8.0f * ctx.em, ImGui::GetContentRegionAvail().x - button_w - style.ItemSpacing.x));
-    ImGui::InputTextWithHint("##data_path", pairs ? "pairs.tsv" : "notes.txt", &f.data_path);
+    ImGui::InputTextWithHint("##data_path", pairs ? ctx.t("a file of source<TAB>target lines") : ctx.t("a text file, or a file of token ids"), &f.data_path);
     ImGui::SameLine();
     ImGui::BeginDisabled(chooser.dialog.pending());
     if (ImGui::Button(choose) &&
