@@ -934,6 +934,17 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"layer %d, head %d at step %d\ninduction %.2f\nprevious token %.2f\nduplicate token %.2f\nClick to plot "
          "this head.",
          "층 %d, 헤드 %d, 단계 %d\n유도 %.2f\n이전 토큰 %.2f\n중복 토큰 %.2f\n클릭하면 이 헤드를 그립니다."},
+        // The training view's history of a model opened with one beside it (checkpoint_slider.cpp).
+        {"Training history", "학습 기록"},
+        {"%s · %d checkpoints", "%s · 체크포인트 %d개"},
+        {"step %d", "단계 %d"},
+        {"at step %d", "단계 %d에서"},
+        {"Walks through the checkpoints, one every second or so; every view follows.",
+         "체크포인트를 1초 남짓에 하나씩 차례로 보여 줍니다. 모든 보기가 따라갑니다."},
+        {"Drag to a checkpoint: every view shows the model as it was at that step.",
+         "체크포인트로 끌어 보세요. 모든 보기가 그 단계의 모델을 보여 줍니다."},
+        {"The views show the model as its file has it.", "보기는 파일에 저장된 그대로의 모델을 보여 줍니다."},
+        {"The training history beside this model could not be read:", "이 모델 옆의 학습 기록을 읽지 못했습니다:"},
         {"encoder %d", "인코더 %d"},
         {"encoder final norm", "인코더 최종 정규화"},
         {"decoder %d", "디코더 %d"},

@@ -17,8 +17,9 @@ InductionRecord record_of(const TrainingHistory& history) {
     for (const HistoryCheckpoint& c : history.checkpoints) {
         HeadDetectorScores scores;
         for (size_t l = 0; l < static_cast<size_t>(history.layers); ++l)
-            scores.layers.push_back({{}, {c.heads.begin() + static_cast<std::ptrdiff_t>(l * H),
-                                          c.heads.begin() + static_cast<std::ptrdiff_t>((l + 1) * H)}});
+            scores.layers.push_back({{},
+                                     {c.heads.begin() + static_cast<std::ptrdiff_t>(l * H),
+                                      c.heads.begin() + static_cast<std::ptrdiff_t>((l + 1) * H)}});
         record.add(c.step, c.copies, scores);
     }
     return record;

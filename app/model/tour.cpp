@@ -87,6 +87,8 @@ Status check_fits(const TourChapter& c, const Stepper& stepper, View tab, const 
         return Error{"the PE curves need positions added to the embeddings and the positional view"};
     if (c.task == TourTaskKind::switch_norm_placement && tab != View::model)
         return Error{"the norm placement switch is in the model view"};
+    if (c.task == TourTaskKind::scrub_checkpoint && tab != View::training)
+        return Error{"the checkpoint slider is in the training view"};
     return ok_status();
 }
 
@@ -203,7 +205,8 @@ Status TourRunner::open(int index, Session& session, ViewState& view, const std:
                          {view.positional.dims[0], view.positional.dims[1]},
                          view.playground.experiment_keys,
                          {view.positional.rope.query, view.positional.rope.key},
-                         session.stepper().config().norm_first};
+                         session.stepper().config().norm_first,
+                         session.model().weights};
     setup_probs_ = last_row_probs(session.stepper());
     return ok_status();
 }
@@ -245,6 +248,7 @@ bool TourRunner::task_done(const Session& session, const ViewState& view) const 
         case TourTaskKind::change_rope_rows:
             return view.positional.rope.query != baseline_.rope_rows[0] ||
                    view.positional.rope.key != baseline_.rope_rows[1];
+        case TourTaskKind::scrub_checkpoint: return session.model().weights.all() != baseline_.weights.all();
     }
     return false;
 }

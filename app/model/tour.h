@@ -75,6 +75,7 @@ private:
         int experiment_keys = 0;
         int rope_rows[2] = {0, 0};  // the RoPE view's query m and key n
         bool norm_first = false;    // the live config's norm placement
+        Weights weights;            // the model as loaded (shared tensors): a checkpoint moved to swaps them
     };
     std::vector<TourChapter> chapters_;
     int current_ = -1;

@@ -27,6 +27,7 @@ constexpr std::pair<const char*, TourTaskKind> kTasks[] = {
     {"change_experiment_keys", TourTaskKind::change_experiment_keys},
     {"change_rope_rows", TourTaskKind::change_rope_rows},
     {"switch_norm_placement", TourTaskKind::switch_norm_placement},
+    {"scrub_checkpoint", TourTaskKind::scrub_checkpoint},
 };
 
 constexpr std::pair<const char*, TourNeed> kNeeds[] = {

@@ -27,6 +27,7 @@ enum class TourTaskKind {
     change_experiment_keys,  // change n in the "why √d_k" experiment
     change_rope_rows,        // move the RoPE view's query m or key n
     switch_norm_placement,   // flip the Model view's pre-norm / post-norm switch
+    scrub_checkpoint,        // move the training view's slider to another checkpoint of the model's history
 };
 
 // What a chapter's task asks the learner to watch, apart from the widget the task uses: the headless check

@@ -7,9 +7,9 @@
 #include "session_support.h"
 #include "train/training_history_file.h"
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 using namespace attnlab;
 using namespace attnlab::gui;
@@ -101,8 +101,8 @@ TEST_CASE("the bundled induction model's history is read beside it, and a move s
     CHECK(player.shown());
     CHECK(s.model_name() == name);
     const float untrained = induction_stripe(s);
-    CHECK(untrained < 0.3f);  // step 0 spreads its attention
-    CHECK(trained > 0.5f);    // the induction head copies
+    CHECK(untrained < 0.3f);    // step 0 spreads its attention
+    CHECK(trained > 0.5f);      // the induction head copies
     CHECK(player.show(s, 99));  // clamped to the last
     CHECK(player.selected() == 15);
     CHECK(induction_stripe(s) == Approx(trained));

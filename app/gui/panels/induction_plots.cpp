@@ -52,13 +52,17 @@ void header(const PanelContext& ctx, const char* title, const char* note, float 
     (void)ctx;
 }
 
-// The layer × head grid of the latest induction scores, each cell with its value; returns the clicked cell, if any.
-void score_grid(PanelContext& ctx, const InductionRecord& r, FollowedHead& followed, const ScoredHead& shown,
+// The layer × head grid of the induction scores at `point` (-1: the latest), each cell with its value; a click on a
+// cell follows that head.
+void score_grid(PanelContext& ctx, const InductionRecord& r, int point, FollowedHead& followed, const ScoredHead& shown,
                 ImVec2 size) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float em = ctx.em;
-    const float label_w = ImGui::CalcTextSize(ctx.t("layer")).x + 1.6f * em, label_h = 1.4f * em;
+    // The left column holds the layer numbers and, in its top corner, "head" (beside the head numbers: at the grid's
+    // right it ran into the next plot's "score").
+    const float head_w = ImGui::CalcTextSize(ctx.t("head")).x;
+    const float label_w = std::max(ImGui::CalcTextSize(ctx.t("layer")).x, head_w) + 1.6f * em, label_h = 1.4f * em;
     const int L = r.n_layers(), H = r.n_heads();
     ImGui::Dummy(size);
     if (r.empty() || L == 0 || H == 0) {
@@ -68,7 +72,7 @@ void score_grid(PanelContext& ctx, const InductionRecord& r, FollowedHead& follo
                     ImGui::GetColorU32(ImGuiCol_TextDisabled), note);
         return;
     }
-    const size_t last = r.size() - 1;
+    const size_t at = point < 0 ? r.size() - 1 : std::min(static_cast<size_t>(point), r.size() - 1);
     const float cell = std::max(1.0f, std::min((size.x - label_w) / H, (size.y - 2.0f * label_h) / L));
     const ImVec2 grid(origin.x + label_w, origin.y + label_h);
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
@@ -85,7 +89,7 @@ void score_grid(PanelContext& ctx, const InductionRecord& r, FollowedHead& follo
         const float w = ImGui::CalcTextSize(buf).x;
         dl->AddText(ImVec2(grid.x - w - 0.4f * em, grid.y + (l + 0.5f) * cell - 0.5f * em), text, buf);
         for (int h = 0; h < H; ++h) {
-            const float s = r.score(last, l, h, HeadScoreKind::induction);
+            const float s = r.score(at, l, h, HeadScoreKind::induction);
             const ImVec2 a(grid.x + h * cell, grid.y + l * cell), b(a.x + cell - 1.0f, a.y + cell - 1.0f);
             dl->AddRectFilled(a, b, score_color(s));
             if (cell >= 2.2f * em) {
@@ -95,21 +99,21 @@ void score_grid(PanelContext& ctx, const InductionRecord& r, FollowedHead& follo
                             s > 0.55f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255), buf);
             }
             if (shown.layer == l && shown.head == h)
-                dl->AddRect(ImVec2(a.x - 1.0f, a.y - 1.0f), ImVec2(b.x + 1.0f, b.y + 1.0f), IM_COL32(255, 255, 255, 255),
-                            0.0f, 0, 3.0f);
+                dl->AddRect(ImVec2(a.x - 1.0f, a.y - 1.0f), ImVec2(b.x + 1.0f, b.y + 1.0f),
+                            IM_COL32(255, 255, 255, 255), 0.0f, 0, 3.0f);
             const bool over = mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
             if (over && ImGui::IsItemHovered()) {
                 ImGui::SetTooltip(ctx.t("layer %d, head %d at step %d\ninduction %.2f\nprevious token %.2f\nduplicate "
                                         "token %.2f\nClick to plot this head."),
-                                  l, h, r.step(last), static_cast<double>(s),
-                                  static_cast<double>(r.score(last, l, h, HeadScoreKind::previous_token)),
-                                  static_cast<double>(r.score(last, l, h, HeadScoreKind::duplicate_token)));
+                                  l, h, r.step(at), static_cast<double>(s),
+                                  static_cast<double>(r.score(at, l, h, HeadScoreKind::previous_token)),
+                                  static_cast<double>(r.score(at, l, h, HeadScoreKind::duplicate_token)));
                 if (clicked) followed = {true, {l, h}};
             }
         }
     }
-    // Axis names: "head" above the numbers' row's right, "layer" left of the rows.
-    dl->AddText(ImVec2(grid.x + H * cell + 0.4f * em, origin.y), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+    // Axis names: "head" left of the head numbers, "layer" below the layer numbers.
+    dl->AddText(ImVec2(grid.x - head_w - 0.4f * em, origin.y), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                 ctx.t("head"));
     dl->AddText(ImVec2(origin.x, grid.y + L * cell + 0.2f * em), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                 ctx.t("layer"));
@@ -118,10 +122,17 @@ void score_grid(PanelContext& ctx, const InductionRecord& r, FollowedHead& follo
 }  // namespace
 
 void draw_copy_losses(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
+    draw_copy_losses(ctx, p.induction, {x_max(ctx, p), -1}, size);
+}
+
+void draw_head_scores(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
+    draw_head_scores(ctx, p.induction, {x_max(ctx, p), -1}, size);
+}
+
+void draw_copy_losses(PanelContext& ctx, const InductionRecord& r, const InductionPlotFocus& focus, ImVec2 size) {
     ImGui::BeginGroup();
     const float y0 = ImGui::GetCursorPosY();
     header(ctx, ctx.t("Loss on each copy"), ctx.t("cross-entropy per token, on a fixed batch"), size.x);
-    const InductionRecord& r = p.induction;
     PlotSeries first{ctx.t("first copy"), kFirstCopyColor, {}, 2.0f};
     PlotSeries second{ctx.t("second copy"), kSecondCopyColor, {}, 2.0f};
     for (size_t i = 0; i < r.size(); ++i) {
@@ -132,7 +143,9 @@ void draw_copy_losses(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
     PlotAxes axes;
     axes.x_label = ctx.t("step");
     axes.y_label = ctx.t("loss");
-    axes.x_max = x_max(ctx, p);
+    axes.x_max = focus.x_max;
+    if (focus.point >= 0 && static_cast<size_t>(focus.point) < r.size())
+        axes.marker_x = static_cast<float>(r.step(static_cast<size_t>(focus.point)));
     axes.fixed_y = true;
     axes.y_min = 0.0f;
     float top = 1.0f;
@@ -144,21 +157,25 @@ void draw_copy_losses(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
     ImGui::EndGroup();
 }
 
-void draw_head_scores(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
-    const InductionRecord& r = p.induction;
+void draw_head_scores(PanelContext& ctx, const InductionRecord& r, const InductionPlotFocus& focus, ImVec2 size) {
     FollowedHead& followed = ctx.caches.get<FollowedHead>();
-    if (followed.chosen && (followed.head.layer >= r.n_layers() || followed.head.head >= r.n_heads()))
-        followed = {};
-    const ScoredHead shown = followed.chosen || r.empty() ? followed.head : best_head(r, r.size() - 1, HeadScoreKind::induction);
+    if (followed.chosen && (followed.head.layer >= r.n_layers() || followed.head.head >= r.n_heads())) followed = {};
+    const bool marked = focus.point >= 0 && static_cast<size_t>(focus.point) < r.size();
+    const size_t point = marked ? static_cast<size_t>(focus.point) : r.size() - 1;
+    const ScoredHead shown =
+        followed.chosen || r.empty() ? followed.head : best_head(r, point, HeadScoreKind::induction);
     const float em = ctx.em, spacing = ImGui::GetStyle().ItemSpacing.x;
     const float grid_w = std::clamp(std::floor(0.34f * size.x), 10.0f * em, 18.0f * em);
     const float lines_w = size.x - grid_w - spacing;
     const float header_h = ImGui::GetFrameHeightWithSpacing();
 
     ImGui::BeginGroup();
-    header(ctx, ctx.t("Induction score by head"), ctx.t("latest"), grid_w);
+    char at_step[64];
+    if (marked) std::snprintf(at_step, sizeof at_step, ctx.t("at step %d"), r.step(point));
+    header(ctx, ctx.t("Induction score by head"), marked ? at_step : ctx.t("latest"), grid_w);
     ImGui::PushID("grid");
-    score_grid(ctx, r, followed, shown, ImVec2(grid_w, std::max(4.0f * em, size.y - header_h)));
+    score_grid(ctx, r, marked ? static_cast<int>(point) : -1, followed, shown,
+               ImVec2(grid_w, std::max(4.0f * em, size.y - header_h)));
     ImGui::PopID();
     ImGui::EndGroup();
     ImGui::SameLine(0.0f, spacing);
@@ -181,7 +198,8 @@ void draw_head_scores(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
     PlotAxes axes;
     axes.x_label = ctx.t("step");
     axes.y_label = ctx.t("score");
-    axes.x_max = x_max(ctx, p);
+    axes.x_max = focus.x_max;
+    if (marked) axes.marker_x = static_cast<float>(r.step(point));
     axes.fixed_y = true;
     axes.y_min = 0.0f;
     axes.y_max = 1.0f;

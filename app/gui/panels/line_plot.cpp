@@ -170,6 +170,20 @@ void line_plot(const char* id, ImVec2 size, const PlotAxes& axes, const std::vec
         if (s.dots || px.size() == 1)
             for (const ImVec2& q : px) draw->AddCircleFilled(q, 3.0f * scale, s.color);
     }
+    if (axes.marker_x && *axes.marker_x >= x_lo && *axes.marker_x <= x_hi) {
+        const float mx = to_x(*axes.marker_x);
+        draw->AddLine(ImVec2(mx, a.y), ImVec2(mx, b.y), with_alpha(text, 0.85f), 2.0f * scale);
+        for (const auto& s : series) {
+            if (s.points.empty()) continue;
+            const auto it = std::min_element(s.points.begin(), s.points.end(), [&](const ImVec2& p, const ImVec2& q) {
+                return std::abs(p.x - *axes.marker_x) < std::abs(q.x - *axes.marker_x);
+            });
+            if (!std::isfinite(it->y)) continue;
+            const ImVec2 q(to_x(it->x), to_y(it->y));
+            draw->AddCircleFilled(q, 5.0f * scale, text);
+            draw->AddCircleFilled(q, 3.5f * scale, s.color);
+        }
+    }
     draw->PopClipRect();
     bool has_points = false;
     for (const auto& s : series) has_points = has_points || !s.points.empty();

@@ -1,11 +1,12 @@
 // A small line plot drawn with ImDrawList (ImGui 1.86 has no plotting beyond PlotLines):
 // axes with round-number ticks and labels, a linear or logarithmic y axis, several coloured
 // series with an optional dot per point, a legend above the plot (where it covers no curve), and a
-// hover line with each series' value.
+// hover line with each series' value, and optionally a marked x (the step a slider shows).
 #pragma once
 
 #include <imgui.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ struct PlotAxes {
     float y_min = 0.0f, y_max = 1.0f;
     const char* y_tick_format = "%g";
     const char* empty_note = nullptr;  // shown in the middle when no series has points
+    std::optional<float> marker_x;     // a vertical line there, with a dot on each series' point nearest it
 };
 
 // Draws the plot in a (width, height) box at the cursor and advances the cursor past it.

@@ -138,6 +138,7 @@ const char* tour_target_name(TourTaskKind kind) {
         case TourTaskKind::change_experiment_keys: return "the slider of n";
         case TourTaskKind::change_rope_rows: return "the query and key sliders";
         case TourTaskKind::switch_norm_placement: return "the norm placement switch";
+        case TourTaskKind::scrub_checkpoint: return "the checkpoint slider and its plots";
     }
     return "";
 }

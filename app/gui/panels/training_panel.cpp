@@ -4,6 +4,7 @@
 // entropy (training_plots), and the other views following the snapshots. Compare the weights with
 // step 0, and save the trained model.
 #include "model_changes.h"
+#include "panels/checkpoint_slider.h"
 #include "panels/induction_plots.h"
 #include "panels/input_fields.h"
 #include "panels/line_plot.h"
@@ -319,13 +320,23 @@ void loss_plot(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
     PlotSeries heldout{ctx.t("held-out"), kHeldoutColor, {}, 2.0f, true};
     for (const HeldoutPoint& h : p.heldout)
         heldout.points.emplace_back(static_cast<float>(h.step), static_cast<float>(h.scores.loss));
+    // The induction task has no held-out pairs: its fixed batch's loss on either copy instead.
+    const bool induction = (p.run ? p.job.settings.task : ctx.view.train.task) == "induction";
+    PlotSeries first{ctx.t("first copy"), kTrainColor, {}, 2.0f, true};
+    PlotSeries second{ctx.t("second copy"), kHeldoutColor, {}, 2.0f, true};
+    for (size_t i = 0; i < p.induction.size(); ++i) {
+        first.points.emplace_back(static_cast<float>(p.induction.step(i)), p.induction.first_copy_loss(i));
+        second.points.emplace_back(static_cast<float>(p.induction.step(i)), p.induction.second_copy_loss(i));
+    }
     PlotAxes axes;
     axes.x_label = ctx.t("step");
     axes.y_label = "";  // the header above the plot says it
     axes.x_max = static_cast<float>(std::max(p.run ? p.total : ctx.view.train.steps, 1));
     axes.log_y = ctx.view.train.log_loss;
     axes.empty_note = ctx.t("Press Start to train.");
-    line_plot("##loss", size, axes, {batch, train, heldout});
+    line_plot("##loss", size, axes,
+              induction ? std::vector<PlotSeries>{batch, train, first, second}
+                        : std::vector<PlotSeries>{batch, train, heldout});
 }
 
 void score_plot(PanelContext& ctx, const TrainProgress& p, ImVec2 size, bool bleu) {
@@ -557,7 +568,9 @@ void draw_training_panel(PanelContext& ctx) {
     const float below = ctx.training.has_run()
                             ? 2.0f * ImGui::GetFrameHeightWithSpacing() + 2.0f * style.ItemSpacing.y + 0.5f * ctx.em
                             : 0.0f;
-    draw_plots(ctx, p, ImGui::GetContentRegionAvail().y - below);
+    // Between runs, the history beside the model the views show (if it has one) in place of the run's curves.
+    if (ctx.training.active() || !draw_checkpoint_history(ctx, ImGui::GetContentRegionAvail().y - below))
+        draw_plots(ctx, p, ImGui::GetContentRegionAvail().y - below);
     if (ctx.training.has_run()) ImGui::Separator();
     draw_compare(ctx);
     draw_save(ctx);
