@@ -5,6 +5,8 @@
 // exist in the model it runs on.
 #include "tour.h"
 
+#include "checkpoint_player.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -36,6 +38,14 @@ void do_the_task(const TourChapter& c, Session& s, ViewState& v) {
             REQUIRE(s.set_config(config));
             break;
         }
+        case TourTaskKind::scrub_checkpoint: {  // the training view's slider, moved to step 400
+            CheckpointPlayer player;
+            player.follow(s);
+            REQUIRE(player.has_history());
+            REQUIRE(player.show(s, 5));
+            REQUIRE(player.history().checkpoints[5].step == 400);
+            break;
+        }
     }
 }
 
@@ -50,7 +60,7 @@ Session some_other_model() {
 TEST_CASE("every tour chapter sets the app up, and notices its task done") {
     TourRunner tour;
     REQUIRE(tour.load(kAssets));
-    REQUIRE(tour.chapters().size() == 14);
+    REQUIRE(tour.chapters().size() == 15);
     for (int i = 0; i < static_cast<int>(tour.chapters().size()); ++i) {
         const TourChapter& c = tour.chapters()[static_cast<size_t>(i)];
         INFO("chapter " << i + 1 << " " << c.id);
@@ -109,7 +119,7 @@ TEST_CASE("a chapter that cannot be set up closes the tour with a one-line reaso
     ViewState v;
     auto past_end = tour.open(99, s, v, kAssets);
     REQUIRE_FALSE(past_end);
-    CHECK(past_end.error().message == "the tour has chapters 1 to 14");
+    CHECK(past_end.error().message == "the tour has chapters 1 to 15");
     CHECK_FALSE(tour.active());
     // The bundled model is missing from this assets folder: the chapter names itself and the file.
     auto missing = tour.open(0, s, v, ATTNLAB_SOURCE_DIR "/tests");
@@ -347,6 +357,7 @@ TEST_CASE("a chapter pointing at what its model lacks does not open, and says wh
          "no step decoder.layers.0.ffn.gate"},
         {R"("view": "masks", "needs": ["rotary"], "task": "toggle_mask_cell")", "needs a model with rotary"},
         {R"("view": "residual", "task": "switch_norm_placement")", "the norm placement switch is in the model view"},
+        {R"("view": "attention", "task": "scrub_checkpoint")", "the checkpoint slider is in the training view"},
     };
     for (const Case& k : cases) {
         INFO(k.fields);

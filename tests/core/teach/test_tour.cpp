@@ -26,10 +26,10 @@ std::string chapter(const std::string& extra) {
 
 }  // namespace
 
-TEST_CASE("the bundled tour covers sections 3.1 to 3.5, each chapter in English and Korean") {
+TEST_CASE("the bundled tour covers sections 3.1 to 3.5 and training (5), each chapter in English and Korean") {
     auto tour = load_tour(ATTNLAB_SOURCE_DIR "/assets");
     REQUIRE(tour);
-    REQUIRE(tour->size() == 14);
+    REQUIRE(tour->size() == 15);
     std::set<std::string> sections;
     for (const TourChapter& c : *tour) {
         INFO(c.id);
@@ -46,7 +46,11 @@ TEST_CASE("the bundled tour covers sections 3.1 to 3.5, each chapter in English 
         }
         if (c.task == TourTaskKind::step_past) CHECK(!c.task_step.empty());
     }
-    CHECK(sections == std::set<std::string>{"3.1", "3.2.1", "3.2.2", "3.2.3", "3.3", "3.4", "3.5"});
+    CHECK(sections == std::set<std::string>{"3.1", "3.2.1", "3.2.2", "3.2.3", "3.3", "3.4", "3.5", "5"});
+    // The induction chapter (issue 35) scrubs the bundled induction model's training history.
+    CHECK(std::any_of(tour->begin(), tour->end(), [](const TourChapter& c) {
+        return c.task == TourTaskKind::scrub_checkpoint && c.model == "induction.safetensors" && c.view == "training";
+    }));
     // Two chapters' tasks the issue names: toggle a mask cell, and watch the softmax saturate as d_k grows.
     CHECK(std::any_of(tour->begin(), tour->end(),
                       [](const TourChapter& c) { return c.task == TourTaskKind::toggle_mask_cell; }));
