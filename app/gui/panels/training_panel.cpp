@@ -8,8 +8,10 @@
 #include "panels/induction_plots.h"
 #include "panels/input_fields.h"
 #include "panels/line_plot.h"
+#include "panels/opened_model_form.h"
+#include "panels/train_form_fields.h"
 #include "panels/training_plots.h"
-#include "platform/threads.h"
+#include "widgets/radio_row.h"
 
 #include <imgui_stdlib.h>
 
@@ -52,79 +54,68 @@ std::string clock_text(double seconds) {
     return buf;
 }
 
-// A label, then its widget `width` wide; after the first, the pair goes on the same line if it fits.
-void field_label(const char* label, float width, bool first) {
-    const float em = ImGui::GetFontSize(), gap = 1.2f * em;
-    if (!first) {
-        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-        const float need = gap + ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x + width;
-        if (ImGui::GetItemRectMax().x + need <= right) ImGui::SameLine(0.0f, gap);
-    }
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(label);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(width);
+// The presets the task's model can take: the induction task's own besides the paper's two.
+std::vector<const char*> presets_of(const std::string& task) {
+    if (task == "induction") return {"induction", "tiny", "base"};
+    return {"tiny", "base"};
 }
 
-void draw_form(PanelContext& ctx, bool busy) {
+void draw_task_form(PanelContext& ctx) {
     TrainForm& f = ctx.view.train;
     const float em = ctx.em;
-    ImGui::BeginDisabled(busy);
     field_label(ctx.t("Task"), 7.0f * em, true);
     if (ImGui::BeginCombo("##task", f.task.c_str())) {
         for (const std::string& name : train_task_names()) {
-            if (ImGui::Selectable(name.c_str(), name == f.task)) f.task = name;
+            if (ImGui::Selectable(name.c_str(), name == f.task)) {
+                f.task = name;
+                f.preset = presets_of(name).front();  // the task's own preset first
+            }
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t(task_description(name)));
         }
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t(task_description(f.task)));
-    field_label(ctx.t("Preset"), 5.5f * em, false);
+    const std::vector<const char*> presets = presets_of(f.task);
+    if (std::find(presets.begin(), presets.end(), f.preset) == presets.end()) f.preset = presets.front();
+    field_label(ctx.t("Preset"), 6.5f * em, false);
     if (ImGui::BeginCombo("##preset", f.preset.c_str())) {
-        for (const char* p : {"tiny", "base"})
+        for (const char* p : presets)
             if (ImGui::Selectable(p, f.preset == p)) f.preset = p;
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("tiny: C=64, 2+2 layers; base: the paper's C=512, 6+6 layers"));
-    field_label(ctx.t("Steps"), 7.5f * em, false);
-    ImGui::InputInt("##steps", &f.steps, 100, 1000);
-    field_label(ctx.t("Seed"), 6.5f * em, false);
-    ImGui::InputInt("##seed", &f.seed);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("fixes the held-out split, the initial weights, the batches and dropout"));
-    field_label(ctx.t("Batch"), 6.5f * em, false);
-    ImGui::InputInt("##batch", &f.batch_size, 8, 32);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t("sentence pairs per step"));
-    const int cores = platform::hardware_threads();  // 1 in the page
-    field_label(ctx.t("Threads"), 4.5f * em, false);
-    if (ImGui::BeginCombo("##threads", f.threads == 0 ? ctx.t("auto") : std::to_string(f.threads).c_str())) {
-        if (ImGui::Selectable(ctx.t("auto"), f.threads == 0)) f.threads = 0;
-        for (int n = 1; n <= std::max(cores, 2); ++n)
-            if (ImGui::Selectable(std::to_string(n).c_str(), n == f.threads)) f.threads = n;
-        ImGui::EndCombo();
-    }
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
-            "%s",
-            ctx.t("the batch is split across this many threads; auto: every core but one, which draws the views"));
+        ImGui::SetTooltip("%s", f.task == "induction" ? ctx.t("induction: a 2-layer Llama-style model, C=32, 2 heads; "
+                                                              "tiny: C=64, 2 layers; base: C=512, 6 layers")
+                                                      : ctx.t("tiny: C=64, 2+2 layers; base: the paper's C=512, 6+6 layers"));
+    draw_run_fields(ctx, ctx.t("sentence pairs per step"));
     field_label(ctx.t("Evaluate every"), 6.5f * em, false);
     ImGui::DragInt("##eval_every", &f.eval_every, 1.0f, 0, 1000000, f.eval_every == 0 ? ctx.t("auto") : "%d",
                    ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "%s", ctx.t("steps between held-out evaluations; 0 (auto): about 25 per run. Drag or double-click."));
-    ImGui::EndDisabled();
-    f.steps = std::clamp(f.steps, 1, 10000000);
-    f.seed = std::max(f.seed, 0);
-    f.batch_size = std::clamp(f.batch_size, 1, 4096);
-    f.threads = std::clamp(f.threads, 0, 64);
     f.eval_every = std::max(f.eval_every, 0);
     if (f.task == "induction") text_disabled_wrapped(ctx.t(task_description(f.task)));
     if (f.preset == "base")
         ImGui::TextColored(
             kWarnColor, "%s",
             ctx.t("base is the paper's size (C=512, 6+6 layers): a step takes seconds here, not milliseconds."));
+}
+
+// What Start trains, then that kind of run's fields.
+void draw_form(PanelContext& ctx, bool busy) {
+    TrainForm& f = ctx.view.train;
+    ImGui::BeginDisabled(busy);
+    const std::string opened = std::string(ctx.t("The model in the views")) + " (" +
+                               model_display_name(ctx.session.model_name()) + ")";
+    const int picked = radio_row({ctx.t("A new model for a task"), opened.c_str()},
+                                 f.target == TrainTarget::opened_model ? 1 : 0);
+    if (picked >= 0) f.target = picked == 1 ? TrainTarget::opened_model : TrainTarget::new_model;
+    if (f.target == TrainTarget::opened_model)
+        draw_opened_model_form(ctx);
+    else
+        draw_task_form(ctx);
+    ImGui::EndDisabled();
 }
 
 std::string status_line(const PanelContext& ctx, const TrainProgress& p) {
@@ -144,7 +135,14 @@ std::string status_line(const PanelContext& ctx, const TrainProgress& p) {
 }
 
 void start_run(PanelContext& ctx, ImGuiID field) {
-    if (auto st = ctx.training.start(ctx.session, train_job(ctx.view.train)); !st) {
+    const TrainForm& f = ctx.view.train;
+    Result<TrainJob> job =
+        f.target == TrainTarget::opened_model ? opened_model_job(f, ctx.session, ctx.training) : Result<TrainJob>(train_job(f));
+    if (!job) {
+        note_command(field, ctx.session.reject(job.error().message), ctx.session);
+        return;
+    }
+    if (auto st = ctx.training.start(ctx.session, *job); !st) {
         const bool ok = ctx.session.reject(st.error().message);
         // The worker's own failures show in the status line; the session's (adopting the model) below.
         if (ctx.training.progress().state != TrainState::failed) note_command(field, ok, ctx.session);
@@ -243,8 +241,10 @@ void draw_controls(PanelContext& ctx, const TrainProgress& p) {
     const ImGuiID field = ImGui::GetID("##start");
     const bool busy = ctx.training.active();
     if (!busy) {
+        const bool opened = ctx.view.train.target == TrainTarget::opened_model;
         if (ImGui::Button(ctx.t("Start"))) {
-            const ReplaceQuestion q = replacing_model_question(ctx.session);
+            // Training the model the views show keeps it (with its edits) as step 0: nothing is replaced.
+            const ReplaceQuestion q = opened ? ReplaceQuestion{} : replacing_model_question(ctx.session);
             if (q.ask) {
                 ctx.caches.get<ReplaceDialog>() = {q, save_name(ctx), ""};
                 ImGui::OpenPopup(kReplacePopup);
@@ -253,7 +253,9 @@ void draw_controls(PanelContext& ctx, const TrainProgress& p) {
             }
         }
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", ctx.t("A new model for the task, trained from step 0; every view follows it."));
+            ImGui::SetTooltip("%s", opened ? ctx.t("Trains the model the views show on the file, from its current "
+                                                   "weights; every view follows it.")
+                                           : ctx.t("A new model for the task, trained from step 0; every view follows it."));
         draw_replace_dialog(ctx, field);
     } else {
         if (p.state == TrainState::paused ? ImGui::Button(ctx.t("Resume")) : ImGui::Button(ctx.t("Pause"))) {
@@ -295,7 +297,9 @@ void draw_controls(PanelContext& ctx, const TrainProgress& p) {
     if (p.step > 0)
         draw_run_details(ctx, p);
     else
-        text_disabled_wrapped(ctx.t("Loss is the label-smoothed cross-entropy per target token (ε = 0.1)."));
+        text_disabled_wrapped(ctx.view.train.target == TrainTarget::opened_model
+                                  ? ctx.t("Loss is the mean cross-entropy of the tokens the model predicts, unsmoothed.")
+                                  : ctx.t("Loss is the label-smoothed cross-entropy per target token (ε = 0.1)."));
 }
 
 // The batch losses averaged over a centred window of about 1/40 of the points: the trend under the noise.
@@ -335,8 +339,9 @@ void loss_plot(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
     axes.log_y = ctx.view.train.log_loss;
     axes.empty_note = ctx.t("Press Start to train.");
     line_plot("##loss", size, axes,
-              induction ? std::vector<PlotSeries>{batch, train, first, second}
-                        : std::vector<PlotSeries>{batch, train, heldout});
+              induction     ? std::vector<PlotSeries>{batch, train, first, second}
+              : p.job.opened ? std::vector<PlotSeries>{batch, train}
+                             : std::vector<PlotSeries>{batch, train, heldout});
 }
 
 void score_plot(PanelContext& ctx, const TrainProgress& p, ImVec2 size, bool bleu) {
@@ -407,7 +412,31 @@ void score_numbers(const PanelContext& ctx, const TrainProgress& p, bool bleu, f
     }
 }
 
+// An opened model's run has no held-out split: its loss takes the whole width, under what its file held.
+void draw_opened_loss(PanelContext& ctx, const TrainProgress& p, float height) {
+    const float y0 = ImGui::GetCursorPosY();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(ctx.t("Loss"));
+    ImGui::SameLine();
+    ImGui::Checkbox(ctx.t("log scale"), &ctx.view.train.log_loss);
+    char counts[160];
+    if (p.data.pairs > 0)
+        std::snprintf(counts, sizeof counts, ctx.t("%lld pairs"), static_cast<long long>(p.data.pairs));
+    else
+        std::snprintf(counts, sizeof counts, ctx.t("%lld tokens: %lld windows of %d + 1"),
+                      static_cast<long long>(p.data.tokens), static_cast<long long>(p.data.windows), p.data.seq_len);
+    const std::string about = std::string(what_it_trains_on(ctx, p.job.opened->model->config.arch)) + " · " +
+                              model_display_name(p.job.opened->data.path) + " · " + counts;
+    if (same_line_if_fits(ImGui::CalcTextSize(about.c_str()).x, 1.5f * ctx.em)) ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", about.c_str());
+    loss_plot(ctx, p, ImVec2(ImGui::GetContentRegionAvail().x, std::max(8.0f * ctx.em, height - (ImGui::GetCursorPosY() - y0))));
+}
+
 void draw_curves(PanelContext& ctx, const TrainProgress& p, float height) {
+    if (p.run && p.job.opened) {
+        draw_opened_loss(ctx, p, height);
+        return;
+    }
     const std::string& task = p.run ? p.job.settings.task : ctx.view.train.task;
     const bool bleu = task == "en-ko", induction = task == "induction";
     const float em = ctx.em, avail = ImGui::GetContentRegionAvail().x;
@@ -470,7 +499,8 @@ void draw_plots(PanelContext& ctx, const TrainProgress& p, float height) {
     if (!ImGui::BeginTabBar("##training_plots")) return;
     // Fixed ids after ###, so a change of language keeps the open tab.
     const std::string loss_tab =
-        std::string(induction ? ctx.t("Loss on each copy") : ctx.t("Loss and scores")) + "###loss_tab";
+        std::string(induction ? ctx.t("Loss on each copy") : p.job.opened ? ctx.t("Loss") : ctx.t("Loss and scores")) +
+        "###loss_tab";
     const std::string grad_tab = std::string(ctx.t("Gradient norm by layer")) + "###grad_tab";
     const std::string entropy_tab = std::string(ctx.t("Attention entropy by head")) + "###entropy_tab";
     const auto rest = [&] { return ImVec2(ImGui::GetContentRegionAvail().x, height - (ImGui::GetCursorPosY() - y0)); };
@@ -538,12 +568,19 @@ void draw_save(PanelContext& ctx) {
     ImGui::SetNextItemWidth(
         std::min(28.0f * ctx.em, ImGui::GetContentRegionAvail().x - button_w - ImGui::GetStyle().ItemSpacing.x));
     std::string path;
-    const std::string fallback = "trained-" + t.progress().job.settings.task + ".safetensors";
-    bool save = remembered_text_field("##save_trained", "model.safetensors", fallback, path);
+    const std::optional<OpenedModelRun>& opened = t.progress().job.opened;
+    const bool folder = opened && opened->hf_folder;
+    const std::string fallback =
+        !opened  ? "trained-" + t.progress().job.settings.task + ".safetensors"
+        : folder ? opened->name + "-trained"
+                 : std::filesystem::path(opened->name).stem().string() + "-trained.safetensors";
+    bool save = remembered_text_field("##save_trained", folder ? "folder" : "model.safetensors", fallback, path);
     ImGui::SameLine();
     save |= ImGui::Button(label);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("The newest snapshot, with the task's vocabularies; written atomically."));
+        ImGui::SetTooltip("%s", folder ? ctx.t("The newest snapshot as a Hugging Face folder: its config.json, "
+                                               "model.safetensors and tokenizer files; written atomically.")
+                                       : ctx.t("The newest snapshot, with the task's vocabularies; written atomically."));
     if (save && !path.empty()) {
         if (auto st = t.save(path); st) {
             ctx.status = std::string(ctx.t("Saved")) + " " + path;

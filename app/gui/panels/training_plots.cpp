@@ -132,6 +132,10 @@ void gradient_plot(const PanelContext& ctx, const TrainProgress& p, ImVec2 size)
 // The use and layer of the attention whose heads the entropy plot shows: after the last item if they fit
 // before `right` (unless `first`), else on a line of their own.
 void entropy_choice(const PanelContext& ctx, const ProbeRecord& r, EntropyChoice& choice, float right, bool first) {
+    // A choice the model lacks (cross-attention in a decoder-only model, a layer past its depth): its first attention.
+    const std::vector<AttentionSite>& sites = r.sites();
+    if (!sites.empty() && std::find(sites.begin(), sites.end(), AttentionSite{choice.use, choice.layer}) == sites.end())
+        choice = {sites.front().use, sites.front().layer};
     int layers[3] = {0, 0, 0};  // per AttentionUse
     for (const AttentionSite& s : r.sites())
         layers[static_cast<int>(s.use)] = std::max(layers[static_cast<int>(s.use)], s.layer + 1);
@@ -231,9 +235,10 @@ void draw_head_entropies(PanelContext& ctx, const TrainProgress& p, ImVec2 size,
         "Each head's attention entropy, −Σ p·ln p over the keys, averaged over the query rows, in nats, on one "
         "held-out pair. 0: every row on one key; the grey line: every key alike. Heads that sharpen as training "
         "goes on are heads finding their job.");
-    const std::string pair = p.run ? std::string(ctx.t("held-out pair:")) + " " + join_words(p.probe_example.src) +
-                                         "  →  " + join_words(p.probe_example.tgt)
-                                   : std::string();
+    const std::string pair = !p.run        ? std::string()
+                             : p.job.opened ? std::string(ctx.t("on the first sequence of the first batch"))
+                                            : std::string(ctx.t("held-out pair:")) + " " + join_words(p.probe_example.src) +
+                                                  "  →  " + join_words(p.probe_example.tgt);
     const std::string tooltip = pair.empty() ? std::string(about) : std::string(about) + "\n\n" + pair;
     EntropyChoice& choice = ctx.caches.get<EntropyChoice>();
     if (titled) {
