@@ -500,6 +500,27 @@ def make_token_ids():
     write(t, "bad_hangul", "1 사과\n")
 
 
+# ---------------------------------------------------------------- (source, target) pairs, a TSV
+def make_token_pairs():
+    t = "fuzz_token_pairs"
+    # First byte: the batch size, 1 + byte % 4; the TSV follows. The model's max_len is 12: a side holds at most 11
+    # characters besides its <eos> (source) or <sos> (target).
+    write(t, "three_pairs_b2", b"\x01" + b"hello\tbonjour\ncat\tchat\nI like it.\tJ'aime.\n")
+    write(t, "one_pair_b4", b"\x03" + b"a\tb")
+    write(t, "crlf_and_blank_lines_b3", b"\x02" + b"ab\tcd\r\n\r\n\nx y\tz\r\n\n")
+    write(t, "longest_sides_b2", b"\x01" + b"abcdefghijk\tlmnopqrstuv\nq\tr\n")
+    write(t, "unknown_chars_b1", b"\x00" + "사과\tapple\n\x00\x7f\t\u00e9t\u00e9\n".encode())
+    write(t, "bad_no_tab", b"\x00" + b"a\tb\nno tab here\n")
+    write(t, "bad_two_tabs", b"\x00" + b"a\tb\tc\n")
+    write(t, "bad_empty_source", b"\x00" + b"\tb\n")
+    write(t, "bad_blank_target", b"\x00" + b"a\t  \r\n")
+    write(t, "bad_source_too_long", b"\x00" + b"abcdefghijkl\tb\n")
+    write(t, "bad_target_too_long", b"\x00" + b"a\tabcdefghijkl\n")
+    write(t, "bad_invalid_utf8", b"\x00" + b"a\t\xea\xb0\n")
+    write(t, "bad_no_pairs", b"\x00" + b"\n\r\n\n")
+    write(t, "bad_empty", b"\x00")
+
+
 # ---------------------------------------------------------------- tour.json
 def make_tour():
     t = "fuzz_tour"
@@ -607,6 +628,7 @@ if __name__ == "__main__":
     make_settings()
     make_tour()
     make_token_ids()
+    make_token_pairs()
     make_trace()
     make_training_history()
     total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
