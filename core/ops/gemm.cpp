@@ -461,6 +461,31 @@ void transpose_16x16(const float* src, int64_t lds, float* dst, int64_t ldd) {
 }
 #endif
 
+}  // namespace
+
+void transpose(const float* m, int64_t rows, int64_t cols, int64_t ldm, float* t, int64_t ldt) {
+    // Each strip of B rows: B × B blocks by `block`, then its last cols mod B columns one float at a time.
+    const auto strips = [&](int64_t& r, int64_t B, auto block) {
+        for (; r + B <= rows; r += B) {
+            int64_t c = 0;
+            for (; c + B <= cols; c += B) block(m + r * ldm + c, ldm, t + c * ldt + r, ldt);
+            for (; c < cols; ++c)
+                for (int64_t i = r; i < r + B; ++i) t[c * ldt + i] = m[i * ldm + c];
+        }
+    };
+    int64_t r = 0;
+#if defined(__AVX512F__)
+    strips(r, 16, transpose_16x16);
+#endif
+#if defined(__AVX2__)
+    strips(r, 8, transpose_8x8);
+#endif
+    for (; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) t[c * ldt + r] = m[r * ldm + c];
+}
+
+namespace {
+
 // B of W's rows (src, ldw apart) into B columns of a panel (rows kPanel apart): B × B blocks turned by `transpose`,
 // the last kc mod B entries of each row one by one.
 template <int B, class Transpose>

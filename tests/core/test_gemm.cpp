@@ -277,3 +277,26 @@ TEST_CASE("linear maps count the NaN and ±∞ of what they write, with the bias
     CHECK(counted_in_out == 50 + 8);
 }
 
+TEST_CASE("transpose turns any shape, with row strides, float for float", "[ops][gemm]") {
+    struct Case {
+        int64_t rows, cols, m_gap, t_gap;
+    };
+    // 16 × 16 and 8 × 8 blocks, with strips and columns left over; a single row or column; strides past the width.
+    for (const Case c : {Case{640, 64, 0, 0}, Case{37, 21, 3, 5}, Case{16, 16, 0, 0}, Case{1, 9, 0, 0},
+                         Case{23, 1, 0, 2}, Case{8, 40, 1, 0}, Case{45, 300, 0, 0}}) {
+        INFO(c.rows << " x " << c.cols);
+        const int64_t ldm = c.cols + c.m_gap, ldt = c.rows + c.t_gap;
+        std::vector<float> m(static_cast<size_t>(c.rows * ldm));
+        for (size_t i = 0; i < m.size(); ++i) m[i] = static_cast<float>(i);
+        std::vector<float> t(static_cast<size_t>(c.cols * ldt), -1.0f);
+        transpose(m.data(), c.rows, c.cols, ldm, t.data(), ldt);
+        int64_t wrong = 0, gap_touched = 0;
+        for (int64_t j = 0; j < c.cols; ++j) {
+            for (int64_t i = 0; i < c.rows; ++i)
+                wrong += t[static_cast<size_t>(j * ldt + i)] != m[static_cast<size_t>(i * ldm + j)];
+            for (int64_t i = c.rows; i < ldt; ++i) gap_touched += t[static_cast<size_t>(j * ldt + i)] != -1.0f;
+        }
+        CHECK(wrong == 0);
+        CHECK(gap_touched == 0);
+    }
+}
