@@ -93,9 +93,9 @@ void Stepper::rebuild_index() {
     input_index_.assign(steps_.size(), {});
     readers_.assign(steps_.size(), {});
     for (size_t i = 0; i < steps_.size(); ++i) {
-        for (const auto& in : steps_[i].inputs) {
-            auto it = index_.find(in);
-            assert(it != index_.end() && "a step reads a path no earlier step writes");
+        for (const StepId& in : steps_[i].inputs) {
+            auto it = id_index_.find(in);
+            assert(it != id_index_.end() && "a step reads a step that comes after it");
             input_index_[i].push_back(it->second);
             readers_[it->second].push_back(i);
         }
@@ -305,7 +305,7 @@ void Stepper::rerun_affected(Seed seed) {
     }
 }
 
-void Stepper::rerun_control(const std::string& control) {
+void Stepper::rerun_control(const Control& control) {
     rerun_affected([&](size_t i) {
         for (const auto& c : steps_[i].controls)
             if (c == control) return true;
@@ -348,12 +348,12 @@ Status Stepper::set_mask_cell(AttentionUse use, int row, int col, bool allowed) 
     if (row < 0 || col < 0 || row >= config_.max_len || col >= config_.max_len)
         return Error{"mask cell (" + std::to_string(row) + ", " + std::to_string(col) + ") is outside max_len"};
     inputs_.mask_overrides[use][{row, col}] = allowed;
-    rerun_control(mask_control(use));
+    rerun_control(Control::mask_of(use));
     return ok_status();
 }
 
 void Stepper::clear_mask_overrides(AttentionUse use) {
-    if (inputs_.mask_overrides.erase(use)) rerun_control(mask_control(use));
+    if (inputs_.mask_overrides.erase(use)) rerun_control(Control::mask_of(use));
 }
 
 Status Stepper::set_head_ablated(const AttentionSite& site, int head, bool ablated) {
@@ -367,7 +367,7 @@ Status Stepper::set_head_ablated(const AttentionSite& site, int head, bool ablat
     else
         heads.erase(head);
     if (heads.empty()) inputs_.ablated_heads.erase(site);
-    rerun_control(ablation_control(site));
+    rerun_control(Control::ablation_of(site));
     return ok_status();
 }
 

@@ -45,6 +45,8 @@ public:
     const std::vector<Step>& steps() const { return steps_; }
     std::optional<size_t> find(const std::string& path) const;  // by the user-visible name
     std::optional<size_t> find(const StepId& id) const;         // by what the step is
+    // Step i's inputs (Step::inputs) as step indices, resolved once when the steps are made.
+    const std::vector<size_t>& input_indices(size_t i) const { return input_index_.at(i); }
     size_t cursor() const { return cursor_; }
     bool step_forward();         // runs step[cursor]; false at the end
     bool step_back();            // un-runs the last step; false at the start
@@ -112,9 +114,9 @@ private:
     // Recomputes, below the cursor, every step for which seed(i) holds and every step downstream of one.
     template <class Seed>
     void rerun_affected(Seed seed);
-    void rerun_control(const std::string& control);
+    void rerun_control(const Control& control);
     // After an edit of the ids (control src_ids or tgt_ids): re-runs the rows that can differ (stepper_rows.cpp).
-    void rerun_rows(const std::string& control);
+    void rerun_rows(const Control& control);
     bool rows_rerun_applies() const;
     void prune_mask_overrides();
 

@@ -47,7 +47,7 @@ bool Stepper::rows_rerun_applies() const {
     return !first_non_finite_step().has_value();
 }
 
-void Stepper::rerun_rows(const std::string& control) {
+void Stepper::rerun_rows(const Control& control) {
     if (!rows_rerun_applies()) return rerun_control(control);
     begin_call();
     const size_t n = cursor_;

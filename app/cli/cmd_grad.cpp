@@ -29,7 +29,7 @@ int run_grad(const Argv& argv) {
     if (auto st = io::write_safetensors(*args.get("out"), file); !st) return fail(st.error().message, kExitBadInput);
     std::printf("loss %s = %.6g (%s)\n", loss->to_string().c_str(), backward->loss(), loss->definition().c_str());
     std::printf("wrote %s: %zu backward steps, %zu step gradients, %zu parameter gradients\n", args.get("out")->c_str(),
-                backward->size(), backward->gradients().size(), backward->param_grads().size());
+                backward->size(), backward->reached().size(), backward->param_grads().size());
     return 0;
 }
 

@@ -1,6 +1,7 @@
 // attnlab-cli trace / steps: run the forward pass step by step and write or list the steps.
 #include "cli_common.h"
 #include "commands.h"
+#include "forward/step_path.h"
 #include "io/trace_file.h"
 
 #include <nlohmann/json.hpp>
@@ -12,7 +13,11 @@ namespace attnlab::cli {
 namespace {
 
 nlohmann::json step_json(const Step& s) {
-    return {{"path", s.path}, {"title", s.title}, {"formula", s.formula}, {"inputs", s.inputs}, {"params", s.params}};
+    return {{"path", s.path},
+            {"title", s.title},
+            {"formula", s.formula},
+            {"inputs", step_paths(s.inputs)},
+            {"params", s.params}};
 }
 
 // __metadata__["non_finite"]: where NaN/Inf first appears and how many values each step holds,
@@ -87,7 +92,7 @@ int run_steps(const Argv& argv) {
     for (size_t i = 0; i < stepper->size(); ++i) {
         const Step& s = stepper->step(i);
         std::string inputs;
-        for (const auto& in : s.inputs) inputs += (inputs.empty() ? "" : ", ") + in;
+        for (const StepId& in : s.inputs) inputs += (inputs.empty() ? "" : ", ") + step_path(in);
         std::printf("%4zu  %-44s %s\n      %s\n", i, s.path.c_str(), s.title.c_str(), s.formula.c_str());
         if (!inputs.empty()) std::printf("      reads: %s\n", inputs.c_str());
     }

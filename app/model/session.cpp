@@ -131,7 +131,7 @@ bool Session::set_loss(const LossSpec& loss) {
 const TraceEntry* Session::gradient(const StepId& id) const {
     if (!backward_ || backward_cursor_ == 0) return nullptr;
     const auto i = stepper_->find(id);
-    return i ? backward_->gradient(stepper_->step(*i).path) : nullptr;
+    return i ? backward_->gradient(*i) : nullptr;
 }
 
 SequenceView Session::source() const {

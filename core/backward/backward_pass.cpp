@@ -7,14 +7,6 @@ namespace attnlab {
 
 namespace {
 
-// forward step -> the forward steps it reads
-std::vector<std::vector<size_t>> input_indices(const Stepper& forward) {
-    std::vector<std::vector<size_t>> index(forward.size());
-    for (size_t i = 0; i < forward.size(); ++i)
-        for (const auto& path : forward.step(i).inputs) index[i].push_back(*forward.find(path));
-    return index;
-}
-
 // What the loss reads besides the logits: the sequence they predict and its padding id.
 struct LossTargets {
     const std::vector<int>& ids;
@@ -41,18 +33,17 @@ Status BackwardPass::check(const Stepper& forward, const LossSpec& loss) {
 std::vector<size_t> BackwardPass::plan(const Stepper& forward) {
     const auto logits = forward.find(StepId::head(StepKind::logits, forward.config()));
     if (!logits) return {};
-    const auto inputs = input_indices(forward);
     std::vector<char> carries(forward.size(), 0);  // the output depends on a parameter
     for (size_t i = 0; i < forward.size(); ++i) {
         carries[i] = !forward.step(i).params.empty();
-        for (size_t j : inputs[i]) carries[i] = carries[i] || carries[j];
+        for (size_t j : forward.input_indices(i)) carries[i] = carries[i] || carries[j];
     }
     std::vector<char> reaches_loss(forward.size(), 0);  // the loss reads the output, through the steps after it
     reaches_loss[*logits] = 1;
     std::vector<size_t> order;
     for (size_t i = *logits + 1; i-- > 0;) {
         if (!reaches_loss[i]) continue;
-        for (size_t j : inputs[i]) reaches_loss[j] = 1;
+        for (size_t j : forward.input_indices(i)) reaches_loss[j] = 1;
         if (carries[i] && forward.step(i).backward) order.push_back(i);
     }
     return order;
@@ -64,41 +55,46 @@ Result<BackwardPass> BackwardPass::create(const Stepper& forward, const LossSpec
     if (!logits) return Error{kNoLogits};
     if (forward.cursor() != forward.size()) return Error{"run the forward pass to its end before the backward pass"};
     const LossTargets targets = loss_targets(forward);
-    const std::string& logits_path = forward.step(*logits).path;
-    auto value = evaluate_loss(loss, *forward.output(logits_path), targets.ids, targets.pad_id);
+    auto value =
+        evaluate_loss(loss, *forward.output(StepId::head(StepKind::logits, config)), targets.ids, targets.pad_id);
     if (!value) return value.error();
 
     BackwardPass pass;
     pass.loss_ = loss;
     pass.loss_value_ = value->value;
     pass.next_version_ = first_version;
-    pass.gradients_[logits_path] = {std::move(value->d_logits), {}, pass.next_version_++, 0};
+    pass.gradients_.resize(forward.size());
+    pass.gradients_[*logits] = {std::move(value->d_logits), {}, pass.next_version_++, 0};
     pass.order_ = plan(forward);
     // A gradient is whole once the last backward step that adds to it (its last reader) has run.
-    pass.complete_after_[logits_path] = 0;
+    pass.complete_after_.assign(forward.size(), kNever);
+    pass.complete_after_[*logits] = 0;
     for (size_t k = 0; k < pass.order_.size(); ++k)
-        for (const auto& path : forward.step(pass.order_[k]).inputs) pass.complete_after_[path] = k + 1;
+        for (size_t j : forward.input_indices(pass.order_[k])) pass.complete_after_[j] = k + 1;
+    for (size_t i = 0; i < forward.size(); ++i) pass.index_[forward.step(i).path] = i;
     return pass;
 }
 
 bool BackwardPass::step(const Stepper& forward) {
     if (done()) return false;
-    const Step& s = forward.step(order_[cursor_]);
-    const auto found = gradients_.find(s.path);
-    const Tensor zero = found == gradients_.end() ? Tensor(forward.run_facts(s.path)->value.shape) : Tensor{};
-    const Tensor& d_output = found == gradients_.end() ? zero : found->second.value;
+    const size_t i = order_[cursor_];
+    const Step& s = forward.step(i);
+    const std::vector<size_t>& inputs = forward.input_indices(i);
+    const bool arrived = !gradients_[i].value.empty();
+    const Tensor zero = arrived ? Tensor{} : Tensor(forward.run_facts(s.record.id)->value.shape);
+    const Tensor& d_output = arrived ? gradients_[i].value : zero;
     const BackwardContext b{forward.config(),
                             forward.weights(),
                             forward.inputs(),
                             [&](size_t j) -> const Tensor& { return *forward.output(s.inputs.at(j)); },
-                            [&]() -> const Tensor& { return *forward.output(s.path); },
+                            [&]() -> const Tensor& { return *forward.output(s.record.id); },
                             d_output,
                             params_};
     InputGrads grads = s.backward(b);
-    assert(grads.size() == s.inputs.size() && "one gradient (or an empty tensor) per input");
+    assert(grads.size() == inputs.size() && "one gradient (or an empty tensor) per input");
     for (size_t j = 0; j < grads.size(); ++j) {
         if (grads[j].empty()) continue;
-        TraceEntry& sum = gradients_[s.inputs[j]];
+        TraceEntry& sum = gradients_[inputs[j]];
         if (sum.value.empty()) {
             sum.value = std::move(grads[j]);
         } else {
@@ -115,11 +111,23 @@ void BackwardPass::run_to(const Stepper& forward, size_t cursor) {
     while (cursor_ < std::min(cursor, order_.size())) step(forward);
 }
 
+const TraceEntry* BackwardPass::gradient(size_t forward_step) const {
+    if (forward_step >= gradients_.size() || gradients_[forward_step].value.empty()) return nullptr;
+    const size_t whole = complete_after_[forward_step];
+    if (whole == kNever || cursor_ < whole) return nullptr;
+    return &gradients_[forward_step];
+}
+
 const TraceEntry* BackwardPass::gradient(const std::string& path) const {
-    const auto found = gradients_.find(path);
-    const auto whole = complete_after_.find(path);
-    if (found == gradients_.end() || whole == complete_after_.end() || cursor_ < whole->second) return nullptr;
-    return &found->second;
+    const auto found = index_.find(path);
+    return found == index_.end() ? nullptr : gradient(found->second);
+}
+
+std::vector<size_t> BackwardPass::reached() const {
+    std::vector<size_t> steps;
+    for (size_t i = 0; i < gradients_.size(); ++i)
+        if (!gradients_[i].value.empty()) steps.push_back(i);
+    return steps;
 }
 
 }  // namespace attnlab

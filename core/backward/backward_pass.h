@@ -1,7 +1,7 @@
 // The backward pass as steps: after the forward pass has run to its end, one backward step per forward step that
 // a gradient reaches, in reverse order. Backward step k computes, from dL/d(output) of its forward step, dL/d(each
-// input) and adds dL/d(each parameter) (Step::backward). The gradients live in their own trace, under the forward
-// steps' paths; the forward trace is only read.
+// input) and adds dL/d(each parameter) (Step::backward). The gradients live in their own trace, by forward step
+// index; the forward trace is only read.
 //
 // Stepping one backward step at a time and running them all at once do the same arithmetic in the same order:
 // the gradients are the same bits.
@@ -11,8 +11,8 @@
 #include "stepper.h"
 
 #include <map>
-#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace attnlab {
@@ -44,11 +44,13 @@ public:
     void run_to(const Stepper& forward, size_t cursor);
     void run_all(const Stepper& forward) { run_to(forward, size()); }
 
-    // dL/d(the output of the forward step at path), once every backward step that adds to it has run; nullptr
-    // before that, and for a step no gradient reaches.
+    // dL/d(the output of forward step i), once every backward step that adds to it has run; nullptr before that,
+    // and for a step no gradient reaches.
+    const TraceEntry* gradient(size_t forward_step) const;
+    // The same by the forward step's path, for the files and the tests that name steps so.
     const TraceEntry* gradient(const std::string& path) const;
-    // The gradient arrays so far, by path, whole or not.
-    const std::map<std::string, TraceEntry>& gradients() const { return gradients_; }
+    // The forward steps some gradient has reached so far, whole or not, in forward order.
+    std::vector<size_t> reached() const;
     // dL/d(parameter), each summed over every step that reads it, complete once done().
     const std::map<std::string, Tensor>& param_grads() const { return params_.all(); }
     uint64_t next_version() const { return next_version_; }
@@ -58,9 +60,13 @@ private:
 
     LossSpec loss_;
     double loss_value_ = 0.0;
-    std::vector<size_t> order_;                     // forward step indices, last first
-    std::map<std::string, size_t> complete_after_;  // path -> backward steps run when its gradient is whole
-    std::map<std::string, TraceEntry> gradients_;   // forward path -> dL/d(output)
+    std::vector<size_t> order_;  // forward step indices, last first
+    // Aligned with the forward steps: the backward steps run when step i's gradient is whole (kNever: no gradient
+    // reaches it), and dL/d(output of step i) (an empty value until one arrives).
+    static constexpr size_t kNever = static_cast<size_t>(-1);
+    std::vector<size_t> complete_after_;
+    std::vector<TraceEntry> gradients_;
+    std::unordered_map<std::string, size_t> index_;  // forward path -> step, for gradient(path)
     ParamGrads params_;
     size_t cursor_ = 0;
     uint64_t next_version_ = 1;

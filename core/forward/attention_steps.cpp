@@ -31,10 +31,9 @@ std::string rope_variant(const RopeConfig& rope) {
     return buf;
 }
 
-std::string GraphBuilder::attention(const AttentionSite& site, const AttentionParams& params,
-                                    const std::string& q_input, const std::string& kv_input, const std::string& mask) {
+StepId GraphBuilder::attention(const AttentionSite& site, const AttentionParams& params, const StepId& q_input,
+                               const StepId& kv_input, const StepId& mask) {
     auto at = [&site](AttentionStage stage) { return StepId::attention_at(site, stage); };
-    auto path = [&at](AttentionStage stage) { return step_path(at(stage)); };
     // The split and the scale depend on H and D, which no parameter shape pins down.
     // The split and the scale depend on H, H_kv and D, which no parameter shape pins down.
     const int H = config_.n_heads, H_kv = config_.kv_heads();
@@ -69,9 +68,9 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                     return InputGrads{linear_map_backward(b.weights, map, b.input(0), dy, b.params)};
                                 }});
     }
-    std::string q = path(AttentionStage::q), k = path(AttentionStage::k);
+    StepId q = at(AttentionStage::q), k = at(AttentionStage::k);
     if (params.q_norm && params.k_norm) {  // qwen3: each head's row of Q and K through an RMSNorm of width D
-        auto head_norm = [&](AttentionStage stage, const std::string& input, const NormParams& norm, const char* who,
+        auto head_norm = [&](AttentionStage stage, const StepId& input, const NormParams& norm, const char* who,
                              const std::string& x) {
             const std::string g = norm.weight;
             return add(
@@ -95,7 +94,7 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
     }
     if (config_.positional == Positional::rotary) {
         const std::vector<float> frequencies = rope_inverse_frequencies(config_.rope, config_.d_head());
-        auto rotate = [&](AttentionStage stage, const std::string& input, const std::string& letter) {
+        auto rotate = [&](AttentionStage stage, const StepId& input, const std::string& letter) {
             const std::string x = letter == "Q" ? "q" : "k";
             return add(at(stage), {"Rotate " + letter + " by position (RoPE)",
                                    x + "'[i], " + x + "'[i+D/2] = " + x + "[i]·cos(pθ_i) − " + x +
@@ -130,7 +129,7 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
          }});
     add(at(AttentionStage::scaled), {"Scale by 1/√D",
                                      "scaled = scores / √D",
-                                     {path(AttentionStage::scores)},
+                                     {at(AttentionStage::scores)},
                                      {},
                                      {},
                                      heads,
@@ -146,7 +145,7 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                      }});
     add(at(AttentionStage::masked), {"Apply the mask",
                                      "masked = scaled, with −∞ where M[i, j] = 0",
-                                     {path(AttentionStage::scaled), mask},
+                                     {at(AttentionStage::scaled), mask},
                                      {},
                                      {},
                                      "",
@@ -161,7 +160,7 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
     add(at(AttentionStage::weights),
         {"Softmax over keys",
          "weights[h, i, :] = softmax(masked[h, i, :])",
-         {path(AttentionStage::masked)},
+         {at(AttentionStage::masked)},
          {},
          {},
          "",
@@ -179,9 +178,9 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
     add(at(AttentionStage::context),
         {"Weighted sum of values",
          H_kv == H ? "context[h] = weights[h]·V[h]" : "context[h] = weights[h]·V[g(h)]",
-         {path(AttentionStage::weights), path(AttentionStage::v)},
+         {at(AttentionStage::weights), at(AttentionStage::v)},
          {},
-         {ablation_control(site)},
+         {Control::ablation_of(site)},
          "",
          [site](const StepContext& ctx) {
              return StepOutput{
@@ -192,20 +191,19 @@ std::string GraphBuilder::attention(const AttentionSite& site, const AttentionPa
                                                          ablated_of(b.inputs, site), b.inputs.batch);
              return InputGrads{std::move(g.d_weights), std::move(g.dv)};
          }});
-    add(at(AttentionStage::concat), {"Concatenate heads",
-                                     "concat = [context[0] | … | context[H−1]]",
-                                     {path(AttentionStage::context)},
-                                     {},
-                                     {},
-                                     "",
-                                     [](const StepContext& ctx) {
-                                         return StepOutput{merge_heads(ctx.input(0), ctx.inputs.batch), {}};
-                                     },
-                                     [H](const BackwardContext& b) {
-                                         return InputGrads{split_heads(b.d_output, H, b.inputs.batch)};
-                                     }});
+    add(at(AttentionStage::concat),
+        {"Concatenate heads",
+         "concat = [context[0] | … | context[H−1]]",
+         {at(AttentionStage::context)},
+         {},
+         {},
+         "",
+         [](const StepContext& ctx) {
+             return StepOutput{merge_heads(ctx.input(0), ctx.inputs.batch), {}};
+         },
+         [H](const BackwardContext& b) { return InputGrads{split_heads(b.d_output, H, b.inputs.batch)}; }});
     return linear(at(AttentionStage::out), "Output projection W^O",
-                  "out = " + linear_map_formula(params.out, "concat", "W_O", "b_O"), path(AttentionStage::concat),
+                  "out = " + linear_map_formula(params.out, "concat", "W_O", "b_O"), at(AttentionStage::concat),
                   params.out);
 }
 

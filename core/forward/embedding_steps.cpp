@@ -42,40 +42,40 @@ StepId stack_input(const ModelConfig& config, Stack stack) {
     return StepId::of(summed ? StepKind::embedding_sum : StepKind::token_embedding, stack);
 }
 
-std::string GraphBuilder::embedding(Stack side) {
+StepId GraphBuilder::embedding(Stack side) {
     const bool src = side == Stack::encoder;
     auto id = [side](StepKind kind) { return StepId::of(kind, side); };
     const EmbeddingParams params = embedding_params(config_, side);
     const std::string table = params.tokens;
-    const std::string ids_control = src ? kSrcIdsControl : kTgtIdsControl;
+    const Control ids_control = src ? kSrcIdsControl : kTgtIdsControl;
     const float scale = config_.scale_embedding ? std::sqrt(static_cast<float>(config_.d_model)) : 1.0f;
     const std::string e = src ? "E_src" : "E_tgt";
 
-    const std::string embed = add(id(StepKind::token_embedding),
-                                  {src ? "Source token embeddings" : "Target token embeddings",
-                                   config_.scale_embedding ? "x_emb = " + e + "[token]·√C" : "x_emb = " + e + "[token]",
-                                   {},
-                                   {table},
-                                   {ids_control},
-                                   "",
-                                   [side, table, scale](const StepContext& ctx) {
-                                       const auto& ids = side_ids(ctx, side);
-                                       const Tensor& E = ctx.param(table);                      // (V, C)
-                                       Tensor x({static_cast<int64_t>(ids.size()), E.dim(1)});  // (N, C)
-                                       for (size_t i = 0; i < ids.size(); ++i) {
-                                           assert(ids[i] >= 0 && ids[i] < E.dim(0));
-                                           x.row(static_cast<int64_t>(i)) = E.row(ids[i]) * scale;
-                                       }
-                                       return StepOutput{std::move(x), {}};
-                                   },
-                                   [side, table, scale](const BackwardContext& b) {  // dE[token] += dx·scale
-                                       const auto& ids = side == Stack::encoder ? b.inputs.src_ids : b.inputs.tgt_ids;
-                                       Tensor& dE = b.param_grad(table);  // (V, C)
-                                       for (size_t i = 0; i < ids.size(); ++i)
-                                           dE.row(ids[i]) += b.d_output.row(static_cast<int64_t>(i)) * scale;
-                                       return InputGrads{};
-                                   }});
-    std::vector<std::string> parts = {embed};
+    const StepId embed = add(id(StepKind::token_embedding),
+                             {src ? "Source token embeddings" : "Target token embeddings",
+                              config_.scale_embedding ? "x_emb = " + e + "[token]·√C" : "x_emb = " + e + "[token]",
+                              {},
+                              {table},
+                              {ids_control},
+                              "",
+                              [side, table, scale](const StepContext& ctx) {
+                                  const auto& ids = side_ids(ctx, side);
+                                  const Tensor& E = ctx.param(table);                      // (V, C)
+                                  Tensor x({static_cast<int64_t>(ids.size()), E.dim(1)});  // (N, C)
+                                  for (size_t i = 0; i < ids.size(); ++i) {
+                                      assert(ids[i] >= 0 && ids[i] < E.dim(0));
+                                      x.row(static_cast<int64_t>(i)) = E.row(ids[i]) * scale;
+                                  }
+                                  return StepOutput{std::move(x), {}};
+                              },
+                              [side, table, scale](const BackwardContext& b) {  // dE[token] += dx·scale
+                                  const auto& ids = side == Stack::encoder ? b.inputs.src_ids : b.inputs.tgt_ids;
+                                  Tensor& dE = b.param_grad(table);  // (V, C)
+                                  for (size_t i = 0; i < ids.size(); ++i)
+                                      dE.row(ids[i]) += b.d_output.row(static_cast<int64_t>(i)) * scale;
+                                  return InputGrads{};
+                              }});
+    std::vector<StepId> parts = {embed};
     std::string sum_formula = "x = x_emb", sum_title = "Embedding";
 
     if (config_.positional == Positional::sinusoidal) {
@@ -162,7 +162,7 @@ std::string GraphBuilder::embedding(Stack side) {
         sum_title += " + token type";
     }
 
-    std::string input = embed;
+    StepId input = embed;
     if (parts.size() > 1) {
         input = add(id(StepKind::embedding_sum), {sum_title,
                                                   sum_formula,
@@ -178,7 +178,7 @@ std::string GraphBuilder::embedding(Stack side) {
                                                   }});
     }
     if (params.norm) input = norm(id(StepKind::embedding_norm), "Embedding " + norm_name(), input, *params.norm);
-    assert(input == step_path(stack_input(config_, side)));
+    assert(input == stack_input(config_, side));
     return dropped_out(input);
 }
 

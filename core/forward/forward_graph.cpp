@@ -9,8 +9,9 @@ namespace attnlab {
 
 std::string Step::signature() const {
     std::string s = path + '\n' + formula + '\n' + variant;
-    for (const auto* list : {&inputs, &params, &controls})
-        for (const auto& name : *list) s += '\n' + name;
+    for (const StepId& input : inputs) s += '\n' + step_path(input);
+    for (const std::string& param : params) s += '\n' + param;
+    for (const Control& control : controls) s += '\n' + control.name();
     return s;
 }
 
@@ -34,27 +35,34 @@ bool finite_from_finite(const StepId& id) {
            id.stage == AttentionStage::weights || id.stage == AttentionStage::concat;
 }
 
-std::string mask_control(AttentionUse use) { return "mask:" + step_path(StepId::mask_of(use)); }
+std::string Control::name() const {
+    switch (kind) {
+        case ControlKind::src_ids: return "src_ids";
+        case ControlKind::tgt_ids: return "tgt_ids";
+        case ControlKind::src_token_types: return "src_token_types";
+        case ControlKind::mask: return "mask:" + step_path(StepId::mask_of(use));
+        case ControlKind::ablation: return "ablation:" + attention_name(site);
+    }
+    return "";
+}
 
-std::string ablation_control(const AttentionSite& site) { return "ablation:" + attention_name(site); }
-
-std::string GraphBuilder::add(const StepId& id, Step step) {
+StepId GraphBuilder::add(const StepId& id, Step step) {
     step.record = StepRecord::of(id, config_);
     step.path = step_path(id);
     step.retention = retention_of(id);
     steps_.push_back(std::move(step));
-    return steps_.back().path;
+    return id;
 }
 
-std::string GraphBuilder::dropped_out(const std::string& path) {
+StepId GraphBuilder::dropped_out(const StepId& id) {
     const float p = options_.dropout;
-    if (p == 0.0f) return path;
+    if (p == 0.0f) return id;
     Step& step = steps_.back();
-    assert(step.path == path && step.backward);
+    assert(step.record.id == id && step.backward);
     char variant[48];
     std::snprintf(variant, sizeof variant, "dropout p=%.9g", static_cast<double>(p));
     step.variant += step.variant.empty() ? variant : std::string(" ") + variant;
-    const uint64_t site = dropout_site(path);
+    const uint64_t site = dropout_site(step.path);
     step.compute = [compute = std::move(step.compute), p, site](const StepContext& ctx) {
         StepOutput out = compute(ctx);
         dropout_in_place(out.value, p, ctx.inputs.dropout_seed, site);
@@ -66,7 +74,7 @@ std::string GraphBuilder::dropped_out(const std::string& path) {
         dropout_in_place(d, p, b.inputs.dropout_seed, site);
         return backward({b.config, b.weights, b.inputs, b.input, b.output, d, b.params});
     };
-    return path;
+    return id;
 }
 
 namespace {
@@ -76,19 +84,19 @@ namespace {
 // torch.nn.Transformer in each of its architectures: encoder-decoder (the paper's), encoder-only
 // and decoder-only; and Marian, the paper's encoder-decoder without final norms, its sinusoids in halves.
 void transformer_steps(GraphBuilder& g, const ModelConfig& config) {
-    std::string memory;
+    StepId memory;
     if (config.has_encoder()) {
-        std::string x = g.embedding(Stack::encoder);
-        const std::string mask = g.encoder_self_mask();
+        StepId x = g.embedding(Stack::encoder);
+        const StepId mask = g.encoder_self_mask();
         for (int i = 0; i < config.n_encoder_layers; ++i)
             x = g.self_block(AttentionUse::encoder_self, i, layer_params(config, Stack::encoder, i), x, mask);
         memory = g.stack_output(Stack::encoder, x);
         if (config.arch == Arch::encoder_only) g.output_head(memory);
     }
     if (config.has_decoder()) {
-        std::string x = g.embedding(Stack::decoder);
-        const std::string self_mask = g.decoder_self_mask();
-        const std::string cross_mask = config.arch == Arch::encoder_decoder ? g.cross_mask() : "";
+        StepId x = g.embedding(Stack::decoder);
+        const StepId self_mask = g.decoder_self_mask();
+        const StepId cross_mask = config.arch == Arch::encoder_decoder ? g.cross_mask() : StepId{};
         for (int i = 0; i < config.n_decoder_layers; ++i) {
             const LayerParams params = layer_params(config, Stack::decoder, i);
             x = config.arch == Arch::decoder_only ? g.self_block(AttentionUse::decoder_self, i, params, x, self_mask)
@@ -103,8 +111,8 @@ void transformer_steps(GraphBuilder& g, const ModelConfig& config) {
 // token embeddings alone, as positions enter as RoPE in each attention; pre-norm RMSNorm blocks, grouped-query
 // attention, a SwiGLU FFN; a final RMSNorm; lm_head). The config's switches make the difference.
 void decoder_only_steps(GraphBuilder& g, const ModelConfig& config) {
-    std::string x = g.embedding(Stack::decoder);
-    const std::string mask = g.decoder_self_mask();
+    StepId x = g.embedding(Stack::decoder);
+    const StepId mask = g.decoder_self_mask();
     for (int i = 0; i < config.n_decoder_layers; ++i)
         x = g.self_block(AttentionUse::decoder_self, i, layer_params(config, Stack::decoder, i), x, mask);
     g.output_head(g.stack_output(Stack::decoder, x));
@@ -113,8 +121,8 @@ void decoder_only_steps(GraphBuilder& g, const ModelConfig& config) {
 // BERT: word + position + token-type embeddings and their LayerNorm, an encoder of post-LN
 // blocks over the padding mask, and, when the file has it, the masked-LM head.
 void bert_steps(GraphBuilder& g, const ModelConfig& config) {
-    std::string x = g.embedding(Stack::encoder);
-    const std::string mask = g.encoder_self_mask();
+    StepId x = g.embedding(Stack::encoder);
+    const StepId mask = g.encoder_self_mask();
     for (int i = 0; i < config.n_encoder_layers; ++i)
         x = g.self_block(AttentionUse::encoder_self, i, layer_params(config, Stack::encoder, i), x, mask);
     g.output_head(g.stack_output(Stack::encoder, x));

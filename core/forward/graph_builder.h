@@ -1,5 +1,5 @@
 // GraphBuilder: appends the steps of each part of the Transformer (embeddings, masks,
-// attention, sublayers, blocks, output head) and returns the paths of what it added.
+// attention, sublayers, blocks, output head) and returns the ids of what it added.
 // It is the only writer of a step's record and path: each step is added under a typed
 // StepId, and its path is step_path(id). Parameters are read where the config's family
 // keeps them (param_names.h).
@@ -21,50 +21,49 @@ public:
     std::vector<Step> take() { return std::move(steps_); }
 
     // src.embed, src.pos, src.token_type, src.input, src.embed_norm (or tgt.*), as far as the
-    // config has them. Returns the path of the stack's input (N, C).
-    std::string embedding(Stack stack);
+    // config has them. Returns the stack's input (N, C).
+    StepId embedding(Stack stack);
     // masks.src_padding (S,) and masks.encoder_self (S, S).
-    std::string encoder_self_mask();
+    StepId encoder_self_mask();
     // masks.tgt_padding (T,), masks.look_ahead (T, T), masks.decoder_self (T, T).
-    std::string decoder_self_mask();
+    StepId decoder_self_mask();
     // masks.cross (T, S), built from the source padding.
-    std::string cross_mask();
+    StepId cross_mask();
 
     // q, k, v, scores, scaled, masked, weights, context, concat, out of one attention.
     // Queries come from q_input (Tq, C); keys and values from kv_input (Tk, C). Returns out (Tq, C).
-    std::string attention(const AttentionSite& site, const AttentionParams& params, const std::string& q_input,
-                          const std::string& kv_input, const std::string& mask);
+    StepId attention(const AttentionSite& site, const AttentionParams& params, const StepId& q_input,
+                     const StepId& kv_input, const StepId& mask);
     // ffn.hidden (N, F), ffn.activation (N, F), ffn.out (N, C); a gated FFN: ffn.gate, ffn.activation, ffn.up,
     // ffn.gated (N, F each) and ffn.out. Returns ffn.out.
-    std::string feed_forward(Stack stack, int layer, const LayerParams& params, const std::string& input);
+    StepId feed_forward(Stack stack, int layer, const LayerParams& params, const StepId& input);
     // Self-attention (of `use`) + FFN: an encoder layer, or a decoder_only block. Returns the layer output.
-    std::string self_block(AttentionUse use, int layer, const LayerParams& params, const std::string& input,
-                           const std::string& mask);
+    StepId self_block(AttentionUse use, int layer, const LayerParams& params, const StepId& input, const StepId& mask);
     // Decoder self-attention + cross-attention over `memory` + FFN. Returns the layer output.
-    std::string cross_block(int layer, const LayerParams& params, const std::string& input, const std::string& memory,
-                            const std::string& self_mask, const std::string& cross_mask);
+    StepId cross_block(int layer, const LayerParams& params, const StepId& input, const StepId& memory,
+                       const StepId& self_mask, const StepId& cross_mask);
     // encoder.output / decoder.output: the final LayerNorm, or the last layer's output as is.
-    std::string stack_output(Stack stack, const std::string& input);
+    StepId stack_output(Stack stack, const StepId& input);
     // head.transform, head.activation, head.norm (output_head transform), then logits (N, V)
     // and probs (N, V); nothing for output_head none.
-    void output_head(const std::string& input);
+    void output_head(const StepId& input);
 
 private:
-    using SublayerFn = std::function<std::string(const std::string& normed_or_raw_input)>;
+    using SublayerFn = std::function<StepId(const StepId& normed_or_raw_input)>;
     // Wraps sublayer k of a layer with its residual and LayerNorm, post-LN or pre-LN per config.
     // Returns the stream after it.
-    std::string residual_sublayer(Stack stack, int layer, int k, const std::string& x, const NormParams& norm,
-                                  const SublayerFn& sublayer);
+    StepId residual_sublayer(Stack stack, int layer, int k, const StepId& x, const NormParams& norm,
+                             const SublayerFn& sublayer);
     // The config's norm (LayerNorm or RMSNorm) of a stream (N, C).
-    std::string norm(const StepId& id, const std::string& title, const std::string& input, const NormParams& params);
+    StepId norm(const StepId& id, const std::string& title, const StepId& input, const NormParams& params);
     std::string norm_name() const;  // "LayerNorm" or "RMSNorm"
     // A step y = x·Aᵀ + b of one LinearParams map.
-    std::string linear(const StepId& id, const std::string& title, const std::string& formula, const std::string& input,
-                       const LinearParams& map);
-    // Records `id` (and the path it names) in the step and appends it. Returns the path.
-    std::string add(const StepId& id, Step step);
-    // With GraphOptions::dropout: the last step added, which is at `path`, drops out its output. Returns path.
-    std::string dropped_out(const std::string& path);
+    StepId linear(const StepId& id, const std::string& title, const std::string& formula, const StepId& input,
+                  const LinearParams& map);
+    // Records `id` (and the path it names) in the step and appends it. Returns id.
+    StepId add(const StepId& id, Step step);
+    // With GraphOptions::dropout: the last step added, which is `id`, drops out its output. Returns id.
+    StepId dropped_out(const StepId& id);
 
     const ModelConfig& config_;
     GraphOptions options_;

@@ -28,8 +28,7 @@ std::string eps_variant(float eps) {
 
 std::string GraphBuilder::norm_name() const { return config_.norm == NormKind::rms_norm ? "RMSNorm" : "LayerNorm"; }
 
-std::string GraphBuilder::norm(const StepId& id, const std::string& title, const std::string& input,
-                               const NormParams& params) {
+StepId GraphBuilder::norm(const StepId& id, const std::string& title, const StepId& input, const NormParams& params) {
     const bool rms = config_.norm == NormKind::rms_norm;
     return add(id,
                {title,
@@ -46,8 +45,8 @@ std::string GraphBuilder::norm(const StepId& id, const std::string& title, const
                 }});
 }
 
-std::string GraphBuilder::linear(const StepId& id, const std::string& title, const std::string& formula,
-                                 const std::string& input, const LinearParams& map) {
+StepId GraphBuilder::linear(const StepId& id, const std::string& title, const std::string& formula, const StepId& input,
+                            const LinearParams& map) {
     return add(id, {title,
                     formula,
                     {input},
@@ -63,12 +62,12 @@ std::string GraphBuilder::linear(const StepId& id, const std::string& title, con
                     }});
 }
 
-std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const std::string& x,
-                                            const NormParams& norm_params, const SublayerFn& sublayer) {
+StepId GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const StepId& x, const NormParams& norm_params,
+                                       const SublayerFn& sublayer) {
     const std::string n = std::to_string(k);
     const StepId residual = StepId::sublayer_at(StepKind::residual, stack, layer, k);
     const StepId norm = StepId::sublayer_at(StepKind::norm, stack, layer, k);
-    auto add_residual = [&](const std::string& sublayer_out, const char* formula) {
+    auto add_residual = [&](const StepId& sublayer_out, const char* formula) {
         return add(residual, {"Residual add " + n,
                               formula,
                               {x, sublayer_out},
@@ -89,13 +88,13 @@ std::string GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const
         return add_residual(dropped_out(sublayer(this->norm(
                                 norm, norm_name() + " " + n + (rms ? " (pre-norm)" : " (pre-LN)"), x, norm_params))),
                             rms ? "x + Sublayer(RMSNorm(x))" : "x + Sublayer(LN(x))");
-    const std::string sum = add_residual(dropped_out(sublayer(x)), "x + Sublayer(x)");  // LN(x + Sublayer(x))
+    const StepId sum = add_residual(dropped_out(sublayer(x)), "x + Sublayer(x)");  // LN(x + Sublayer(x))
     return this->norm(norm, norm_name() + " " + n + (rms ? " (post-norm)" : " (post-LN)"), sum, norm_params);
 }
 
-std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams& params, const std::string& input) {
+StepId GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams& params, const StepId& input) {
     auto part = [&](FfnPart p) { return StepId::ffn_at(stack, layer, p); };
-    auto activation = [&](const std::string& of) {
+    auto activation = [&](const StepId& of) {
         return add(part(FfnPart::activation),
                    {"FFN activation (" + to_string(config_.activation) + ")",
                     activation_formula(config_.activation),
@@ -109,22 +108,22 @@ std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams
                     activation_step_backward});
     };
     if (!params.ffn_gate) {
-        const std::string hidden = linear(part(FfnPart::hidden), "FFN first linear",
-                                          "h = " + linear_map_formula(params.ffn_in, "x", "W_1", "b_1"), input,
-                                          params.ffn_in);  // (N, F)
+        const StepId hidden = linear(part(FfnPart::hidden), "FFN first linear",
+                                     "h = " + linear_map_formula(params.ffn_in, "x", "W_1", "b_1"), input,
+                                     params.ffn_in);  // (N, F)
         return linear(part(FfnPart::out), "FFN second linear",
                       "FFN(x) = " + linear_map_formula(params.ffn_out, "a", "W_2", "b_2"), activation(hidden),
                       params.ffn_out);  // (N, C)
     }
     // SwiGLU: the activated gate scales the up projection entry by entry.
-    const std::string gate = linear(part(FfnPart::gate), "FFN gate",
-                                    "g = " + linear_map_formula(*params.ffn_gate, "x", "W_gate", "b_gate"), input,
-                                    *params.ffn_gate);  // (N, F)
-    const std::string activated = activation(gate);
-    const std::string up = linear(part(FfnPart::up), "FFN up projection",
-                                  "u = " + linear_map_formula(params.ffn_in, "x", "W_up", "b_up"), input,
-                                  params.ffn_in);  // (N, F)
-    const std::string gated =
+    const StepId gate = linear(part(FfnPart::gate), "FFN gate",
+                               "g = " + linear_map_formula(*params.ffn_gate, "x", "W_gate", "b_gate"), input,
+                               *params.ffn_gate);  // (N, F)
+    const StepId activated = activation(gate);
+    const StepId up = linear(part(FfnPart::up), "FFN up projection",
+                             "u = " + linear_map_formula(params.ffn_in, "x", "W_up", "b_up"), input,
+                             params.ffn_in);  // (N, F)
+    const StepId gated =
         add(part(FfnPart::gated), {"Gate × up",
                                    "h = a ⊙ u",
                                    {activated, up},
@@ -148,32 +147,31 @@ std::string GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams
                   params.ffn_out);  // (N, C)
 }
 
-std::string GraphBuilder::self_block(AttentionUse use, int layer, const LayerParams& params, const std::string& input,
-                                     const std::string& mask) {
+StepId GraphBuilder::self_block(AttentionUse use, int layer, const LayerParams& params, const StepId& input,
+                                const StepId& mask) {
     const Stack stack = stack_of(use);
-    std::string x = residual_sublayer(stack, layer, 1, input, params.norms.at(0), [&](const std::string& in) {
+    StepId x = residual_sublayer(stack, layer, 1, input, params.norms.at(0), [&](const StepId& in) {
         return attention({use, layer}, params.self_attn, in, in, mask);
     });
     return residual_sublayer(stack, layer, 2, x, params.norms.at(1),
-                             [&](const std::string& in) { return feed_forward(stack, layer, params, in); });
+                             [&](const StepId& in) { return feed_forward(stack, layer, params, in); });
 }
 
-std::string GraphBuilder::cross_block(int layer, const LayerParams& params, const std::string& input,
-                                      const std::string& memory, const std::string& self_mask,
-                                      const std::string& cross_mask) {
+StepId GraphBuilder::cross_block(int layer, const LayerParams& params, const StepId& input, const StepId& memory,
+                                 const StepId& self_mask, const StepId& cross_mask) {
     assert(params.cross_attn && params.norms.size() == 3);
     const Stack stack = Stack::decoder;
-    std::string x = residual_sublayer(stack, layer, 1, input, params.norms[0], [&](const std::string& in) {
+    StepId x = residual_sublayer(stack, layer, 1, input, params.norms[0], [&](const StepId& in) {
         return attention({AttentionUse::decoder_self, layer}, params.self_attn, in, in, self_mask);
     });
-    x = residual_sublayer(stack, layer, 2, x, params.norms[1], [&](const std::string& in) {
+    x = residual_sublayer(stack, layer, 2, x, params.norms[1], [&](const StepId& in) {
         return attention({AttentionUse::cross, layer}, *params.cross_attn, in, memory, cross_mask);
     });
     return residual_sublayer(stack, layer, 3, x, params.norms[2],
-                             [&](const std::string& in) { return feed_forward(stack, layer, params, in); });
+                             [&](const StepId& in) { return feed_forward(stack, layer, params, in); });
 }
 
-std::string GraphBuilder::stack_output(Stack stack, const std::string& input) {
+StepId GraphBuilder::stack_output(Stack stack, const StepId& input) {
     const std::string name = stack == Stack::encoder ? "encoder" : "decoder";
     const StepId id = StepId::of(StepKind::stack_output, stack);
     if (const auto params = final_norm_params(config_, stack))
@@ -190,32 +188,31 @@ std::string GraphBuilder::stack_output(Stack stack, const std::string& input) {
                     [](const BackwardContext& b) { return InputGrads{b.d_output}; }});
 }
 
-void GraphBuilder::output_head(const std::string& input) {
+void GraphBuilder::output_head(const StepId& input) {
     if (config_.output_head == OutputHead::none) return;
     const HeadParams head = head_params(config_);
     auto id = [this](StepKind kind) { return StepId::head(kind, config_); };
-    std::string x = input;
+    StepId x = input;
     if (head.transform) {  // BERT's MLM head: LN(act(x·W_tᵀ + b_t)) before the unembedding
-        const std::string t =
-            linear(id(StepKind::head_transform), "Head transform",
-                   "t = " + linear_map_formula(*head.transform, "x", "W_t", "b_t"), x, *head.transform);
-        const std::string a = add(id(StepKind::head_activation),
-                                  {"Head activation (" + to_string(config_.activation) + ")",
-                                   activation_formula(config_.activation),
-                                   {t},
-                                   {},
-                                   {},
-                                   "",
-                                   [](const StepContext& ctx) {
-                                       return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
-                                   },
-                                   activation_step_backward});
+        const StepId t = linear(id(StepKind::head_transform), "Head transform",
+                                "t = " + linear_map_formula(*head.transform, "x", "W_t", "b_t"), x, *head.transform);
+        const StepId a = add(id(StepKind::head_activation),
+                             {"Head activation (" + to_string(config_.activation) + ")",
+                              activation_formula(config_.activation),
+                              {t},
+                              {},
+                              {},
+                              "",
+                              [](const StepContext& ctx) {
+                                  return StepOutput{activation_forward(ctx.input(0), ctx.config.activation), {}};
+                              },
+                              activation_step_backward});
         x = norm(id(StepKind::head_norm), "Head " + norm_name(), a, *head.transform_norm);
     }
     const bool tied = config_.tie_embeddings;
     const std::string formula = "logits = " + linear_map_formula(head.unembed, "x", tied ? "E" : "W_gen", "b") +
                                 (tied ? "  (tied to the embedding)" : "");
-    const std::string logits = linear(id(StepKind::logits), "Output projection", formula, x, head.unembed);  // (N, V)
+    const StepId logits = linear(id(StepKind::logits), "Output projection", formula, x, head.unembed);  // (N, V)
     const bool masked = prediction_of(config_) == Prediction::masked_tokens;
     add(id(StepKind::probs), {masked ? "Masked-token probabilities" : "Next-token probabilities",
                               "p = softmax(logits)",

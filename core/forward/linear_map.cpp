@@ -67,7 +67,7 @@ namespace {
 
 Tensor transposed(const Tensor& m) {  // (R, C) -> (C, R)
     Tensor t = Tensor::uninitialized({m.dim(1), m.dim(0)});
-    t.matrix() = m.matrix().transpose();
+    transpose(m.data.data(), m.dim(0), m.dim(1), m.dim(1), t.data.data(), m.dim(0));
     return t;
 }
 

@@ -15,24 +15,24 @@ Tensor with_user_overrides(const StepContext& ctx, AttentionUse use, Tensor mask
 
 }  // namespace
 
-std::string GraphBuilder::encoder_self_mask() {
-    const std::string padding = add(StepId::of(StepKind::padding_mask, Stack::encoder),
-                                    {"Source padding",
-                                     "keep_j = (src_j ≠ <pad>)",
-                                     {},
-                                     {},
-                                     {kSrcIdsControl},
-                                     "pad=" + std::to_string(config_.pad_id),
-                                     [](const StepContext& ctx) {
-                                         return StepOutput{key_padding(ctx.inputs.src_ids, ctx.config.pad_id), {}};
-                                     }});
+StepId GraphBuilder::encoder_self_mask() {
+    const StepId padding = add(StepId::of(StepKind::padding_mask, Stack::encoder),
+                               {"Source padding",
+                                "keep_j = (src_j ≠ <pad>)",
+                                {},
+                                {},
+                                {kSrcIdsControl},
+                                "pad=" + std::to_string(config_.pad_id),
+                                [](const StepContext& ctx) {
+                                    return StepOutput{key_padding(ctx.inputs.src_ids, ctx.config.pad_id), {}};
+                                }});
     const AttentionUse use = AttentionUse::encoder_self;
     return add(StepId::mask_of(use),
                {"Encoder self-attention mask",
                 "M[i, j] = keep_j  (padding masks keys only)",
                 {padding},
                 {},
-                {mask_control(use)},
+                {Control::mask_of(use)},
                 "",
                 [](const StepContext& ctx) {
                     const Tensor& keys = ctx.input(0);  // (B·S,)
@@ -41,9 +41,9 @@ std::string GraphBuilder::encoder_self_mask() {
                 }});
 }
 
-std::string GraphBuilder::decoder_self_mask() {
+StepId GraphBuilder::decoder_self_mask() {
     const bool starts_with_pad = config_.target_pad_id() == -1 && config_.pad_id != -1;
-    const std::string padding =
+    const StepId padding =
         add(StepId::of(StepKind::padding_mask, Stack::decoder),
             {"Target padding",
              starts_with_pad ? "keep_j = 1  (the decoder starts from <pad>)" : "keep_j = (tgt_j ≠ <pad>)",
@@ -55,7 +55,7 @@ std::string GraphBuilder::decoder_self_mask() {
                  return StepOutput{key_padding(ctx.inputs.tgt_ids, ctx.config.target_pad_id()), {}};
              }});
     const int window = config_.sliding_window;
-    const std::string look_ahead =
+    const StepId look_ahead =
         add(StepId::of(StepKind::look_ahead_mask, Stack::decoder),
             {window > 0 ? "Look-ahead mask, sliding window " + std::to_string(window) : "Look-ahead mask",
              window > 0 ? "A[i, j] = 1 if i − W < j ≤ i else 0  (W = " + std::to_string(window) + ")"
@@ -74,7 +74,7 @@ std::string GraphBuilder::decoder_self_mask() {
                 "M[i, j] = A[i, j] ∧ keep_j",
                 {padding, look_ahead},
                 {},
-                {mask_control(use)},
+                {Control::mask_of(use)},
                 "",
                 [](const StepContext& ctx) {
                     const Tensor& keys = ctx.input(0);  // (B·T,)
@@ -83,15 +83,15 @@ std::string GraphBuilder::decoder_self_mask() {
                 }});
 }
 
-std::string GraphBuilder::cross_mask() {
+StepId GraphBuilder::cross_mask() {
     const AttentionUse use = AttentionUse::cross;
-    const std::string source_padding = step_path(StepId::of(StepKind::padding_mask, Stack::encoder));
+    const StepId source_padding = StepId::of(StepKind::padding_mask, Stack::encoder);
     return add(StepId::mask_of(use),
                {"Cross-attention mask",
                 "M[i, j] = keep_j of the source  (T × S)",
                 {source_padding},
                 {},
-                {kTgtIdsControl, mask_control(use)},
+                {kTgtIdsControl, Control::mask_of(use)},
                 "",
                 [](const StepContext& ctx) {
                     Tensor m = combine_masks(ctx.inputs.tgt_length(), ctx.input(0), nullptr, ctx.inputs.batch);  // (B·T, S)

@@ -74,12 +74,28 @@ inline Tensor own_first_input(const StepContext& ctx) {
     return out;
 }
 
-// Names of the controls a step can read (Step::controls).
-inline const std::string kSrcIdsControl = "src_ids";
-inline const std::string kTgtIdsControl = "tgt_ids";
-inline const std::string kSrcTokenTypesControl = "src_token_types";
-std::string mask_control(AttentionUse use);
-std::string ablation_control(const AttentionSite& site);
+// A part of ForwardInputs a step reads (Step::controls): when it changes, the step and what reads it run again.
+enum class ControlKind {
+    src_ids,          // ForwardInputs::src_ids
+    tgt_ids,          // tgt_ids
+    src_token_types,  // src_token_types
+    mask,             // the user's cells of one use's mask: mask_overrides[use]
+    ablation,         // the heads switched off in one attention: ablated_heads[site]
+};
+struct Control {
+    ControlKind kind = ControlKind::src_ids;
+    AttentionUse use = AttentionUse::encoder_self;  // mask
+    AttentionSite site = {};                        // ablation
+    auto operator<=>(const Control&) const = default;
+
+    static Control mask_of(AttentionUse use) { return {ControlKind::mask, use, {}}; }
+    static Control ablation_of(const AttentionSite& site) { return {ControlKind::ablation, {}, site}; }
+    // "src_ids", "tgt_ids", "src_token_types", "mask:<the mask step's path>", "ablation:<attention name>"
+    std::string name() const;
+};
+inline constexpr Control kSrcIdsControl{ControlKind::src_ids};
+inline constexpr Control kTgtIdsControl{ControlKind::tgt_ids};
+inline constexpr Control kSrcTokenTypesControl{ControlKind::src_token_types};
 
 // Whether the trace keeps a step's output. Outputs that are an exact, cheap function of one kept output are on
 // demand: the attention stages QKᵀ, ÷√D and the mask ((H, Tq, Tk) each, three quarters of a long trace), the
@@ -134,9 +150,9 @@ using InputGrads = std::vector<Tensor>;
 struct Step {
     std::string title;                  // short, for the timeline
     std::string formula;                // what it computes, in the paper's notation
-    std::vector<std::string> inputs;    // trace paths it reads, in the order compute() expects
+    std::vector<StepId> inputs;         // the steps whose outputs it reads, in the order compute() expects
     std::vector<std::string> params;    // weight names it reads
-    std::vector<std::string> controls;  // src_ids, tgt_ids, src_token_types, mask:<path>, ablation:<path>
+    std::vector<Control> controls;      // the parts of ForwardInputs it reads
     std::string variant;                // config details that change the result but not the formula (ε, ...)
     std::function<StepOutput(const StepContext&)> compute;
     // The chain rule through compute: empty for a step whose output depends on no parameter (masks, sinusoids,

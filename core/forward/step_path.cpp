@@ -71,6 +71,12 @@ std::optional<AttentionSite> find_attention(const std::vector<Step>& steps, cons
     return std::nullopt;
 }
 
+std::vector<std::string> step_paths(const std::vector<StepId>& ids) {
+    std::vector<std::string> paths;
+    for (const StepId& id : ids) paths.push_back(step_path(id));
+    return paths;
+}
+
 std::string step_path(const StepId& id) {
     const std::string side = side_prefix(id.stack);
     switch (id.kind) {

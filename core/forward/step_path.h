@@ -13,6 +13,7 @@
 namespace attnlab {
 
 std::string step_path(const StepId& id);
+std::vector<std::string> step_paths(const std::vector<StepId>& ids);  // each one's, in order (a step's inputs)
 // "decoder.layers.1.cross_attn": the prefix of the attention's stage paths.
 std::string attention_name(const AttentionSite& site);
 // "encoder.layers.0": the prefix of a layer's step paths.

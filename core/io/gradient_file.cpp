@@ -8,8 +8,8 @@ namespace attnlab::io {
 
 SafetensorsFile gradients_to_safetensors(const Stepper& forward, const BackwardPass& backward) {
     SafetensorsFile file;
-    for (const auto& [path, grad] : backward.gradients())
-        if (const TraceEntry* whole = backward.gradient(path)) file.tensors[path] = whole->value;
+    for (const size_t i : backward.reached())
+        if (const TraceEntry* whole = backward.gradient(i)) file.tensors[forward.step(i).path] = whole->value;
     if (backward.done())
         for (const auto& [name, grad] : backward.param_grads()) file.tensors["param." + name] = grad;
     nlohmann::json steps = nlohmann::json::array();

@@ -1,6 +1,8 @@
 // Stepper trace -> safetensors.
 #include "io/trace_file.h"
 
+#include "forward/step_path.h"
+
 #include <nlohmann/json.hpp>
 
 namespace attnlab::io {
@@ -12,8 +14,11 @@ SafetensorsFile trace_to_safetensors(const Stepper& stepper) {
         const Step& s = stepper.step(i);
         const TraceEntry* e = stepper.entry(s.path);
         file.tensors[s.path] = e->value;
-        steps.push_back(
-            {{"path", s.path}, {"title", s.title}, {"formula", s.formula}, {"inputs", s.inputs}, {"params", s.params}});
+        steps.push_back({{"path", s.path},
+                         {"title", s.title},
+                         {"formula", s.formula},
+                         {"inputs", step_paths(s.inputs)},
+                         {"params", s.params}});
         if (!e->fully_masked_rows.empty()) masked_rows[s.path] = e->fully_masked_rows;
     }
     file.metadata["steps"] = steps.dump();

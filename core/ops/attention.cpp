@@ -213,7 +213,7 @@ Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<
 ScoresGrads attention_scores_backward(const Tensor& q, const Tensor& k, const Tensor& d_scores) {
     assert(q.rank() == 3 && k.rank() == 3 && d_scores.rank() == 3 && d_scores.dim(0) == q.dim(0));
     const int64_t H = q.dim(0), Tq = q.dim(1), Tk = k.dim(1), D = q.dim(2);
-    ScoresGrads g{Tensor({H, Tq, D}), Tensor(k.shape)};
+    ScoresGrads g{Tensor::uninitialized({H, Tq, D}), Tensor(k.shape)};  // dQ written head by head, dK summed
     for (int64_t h = 0; h < H; ++h) {
         const int64_t kv = kv_head_of(h, H, k.dim(0));
         const ConstMatMap ds(d_scores.slice(h).data(), Tq, Tk), qh(q.slice(h).data(), Tq, D),
@@ -227,11 +227,12 @@ ScoresGrads attention_scores_backward(const Tensor& q, const Tensor& k, const Te
 Tensor mask_scores_backward(const Tensor& d_masked, const Tensor& mask) {
     const MaskRows rows(d_masked, mask);
     const int64_t Tk = d_masked.dim(2);
-    Tensor d(d_masked.shape);
+    Tensor d = Tensor::uninitialized(d_masked.shape);  // every entry written below
     for (int64_t r = 0; r < d_masked.dim(0) * rows.Tq; ++r) {
         const float* m = mask.data.data() + rows.of(r) * Tk;
-        for (int64_t j = 0; j < Tk; ++j)
-            if (m[j] != 0.0f) d.data[static_cast<size_t>(r * Tk + j)] = d_masked.data[static_cast<size_t>(r * Tk + j)];
+        const float* in = d_masked.data.data() + r * Tk;
+        float* out = d.data.data() + r * Tk;
+        for (int64_t j = 0; j < Tk; ++j) out[j] = m[j] != 0.0f ? in[j] : 0.0f;
     }
     return d;
 }
@@ -241,9 +242,12 @@ ContextGrads attention_context_backward(const Tensor& weights, const Tensor& v, 
     assert(weights.rank() == 3 && v.rank() == 3 && d_context.rank() == 3 && d_context.dim(0) == weights.dim(0));
     const int64_t H = weights.dim(0), Tq = weights.dim(1), Tk = weights.dim(2), D = v.dim(2);
     const int64_t heads_per_sequence = H / batch;
-    ContextGrads g{Tensor(weights.shape), Tensor(v.shape)};
+    ContextGrads g{Tensor::uninitialized(weights.shape), Tensor(v.shape)};  // dW written head by head, dV summed
     for (int64_t h = 0; h < H; ++h) {
-        if (ablated.count(static_cast<int>(h % heads_per_sequence))) continue;
+        if (ablated.count(static_cast<int>(h % heads_per_sequence))) {
+            std::fill_n(g.d_weights.slice(h).data(), Tq * Tk, 0.0f);
+            continue;
+        }
         const int64_t kv = kv_head_of(h, H, v.dim(0));
         const ConstMatMap dc(d_context.slice(h).data(), Tq, D), wh(weights.slice(h).data(), Tq, Tk),
             vh(v.slice(kv).data(), Tk, D);

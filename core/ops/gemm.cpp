@@ -269,6 +269,19 @@ constexpr auto micro_kernels(std::index_sequence<V...>) {
 // panel at D = 64 is 16 of 48 columns).
 constexpr auto kMicroKernels = micro_kernels(std::make_index_sequence<kVecs>());
 
+// Copies shorter than a panel, of a length known only at run time, as element-wise loops that compile to (masked)
+// vector moves: memcpy and std::fill of such lengths were inlined as `rep movs` and `rep stos`, whose start-up cost
+// more than the copy (packing a 16-column partial panel took longer than multiplying it).
+// dst[0 : kPanel] = src[0 : n], then zeros (n ≤ kPanel).
+void copy_padded(const float* src, int64_t n, float* dst) {
+    for (int64_t c = 0; c < kPanel; ++c) dst[c] = c < n ? src[c] : 0.0f;
+}
+// dst[0 : n] = src[0 : n] (n ≤ kPanel); the rest of dst is left alone.
+void copy_short(const float* src, int64_t n, float* dst) {
+    for (int64_t c = 0; c < kPanel; ++c)
+        if (c < n) dst[c] = src[c];
+}
+
 // Which k a tile of rows multiplies: all of them, or those below its own depth (gemm_in_out_to_depth).
 struct TileDepths {
     const int64_t* depth = nullptr;  // (tiles,) or nullptr: every k
@@ -296,15 +309,15 @@ void multiply_panels(const float* x, int64_t N, int64_t ldx, const float* b, int
             const float* bias = last.bias ? last.bias + j : nullptr;
             const int64_t vecs = (width + Lanes::width - 1) / Lanes::width;  // the registers its width needs
             const MicroKernel kernel = kMicroKernels[static_cast<size_t>(vecs - 1)][static_cast<size_t>(rows - 1)];
-            if (width == kPanel) {
+            if (width == vecs * Lanes::width) {  // whole registers: the kernel reads and writes only the panel's own
                 kernel(xi, ldx, b + p * panel_stride, ldb, depth, yij, ldy, accumulate, {bias, last.non_finite});
                 continue;
             }
-            float tile[kRows * kPanel] = {};  // (rows, kPanel): the partial panel's outputs
+            float tile[kRows * kPanel];  // (rows, kPanel): the partial panel's outputs
             if (accumulate)
-                for (int64_t r = 0; r < rows; ++r) std::memcpy(tile + r * kPanel, yij + r * ldy, width * sizeof(float));
+                for (int64_t r = 0; r < rows; ++r) copy_padded(yij + r * ldy, width, tile + r * kPanel);
             kernel(xi, ldx, b + p * panel_stride, ldb, depth, tile, kPanel, accumulate, {});
-            for (int64_t r = 0; r < rows; ++r) std::memcpy(yij + r * ldy, tile + r * kPanel, width * sizeof(float));
+            for (int64_t r = 0; r < rows; ++r) copy_short(tile + r * kPanel, width, yij + r * ldy);
             finish_block(yij, rows, width, ldy, {bias, last.non_finite});  // not the padding's 0 · ∞
         }
     }
@@ -352,8 +365,7 @@ void pack_in_out(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out
                 std::memcpy(dst, row + j, kPanel * sizeof(float));  // a constant size: inlined
                 continue;
             }
-            std::memcpy(dst, row + j, width * sizeof(float));
-            std::fill(dst + width, dst + kPanel, 0.0f);
+            copy_padded(row + j, width, dst);
         }
     }
 }
@@ -449,6 +461,31 @@ void transpose_16x16(const float* src, int64_t lds, float* dst, int64_t ldd) {
 }
 #endif
 
+}  // namespace
+
+void transpose(const float* m, int64_t rows, int64_t cols, int64_t ldm, float* t, int64_t ldt) {
+    // Each strip of B rows: B × B blocks by `block`, then its last cols mod B columns one float at a time.
+    const auto strips = [&](int64_t& r, int64_t B, auto block) {
+        for (; r + B <= rows; r += B) {
+            int64_t c = 0;
+            for (; c + B <= cols; c += B) block(m + r * ldm + c, ldm, t + c * ldt + r, ldt);
+            for (; c < cols; ++c)
+                for (int64_t i = r; i < r + B; ++i) t[c * ldt + i] = m[i * ldm + c];
+        }
+    };
+    int64_t r = 0;
+#if defined(__AVX512F__)
+    strips(r, 16, transpose_16x16);
+#endif
+#if defined(__AVX2__)
+    strips(r, 8, transpose_8x8);
+#endif
+    for (; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) t[c * ldt + r] = m[r * ldm + c];
+}
+
+namespace {
+
 // B of W's rows (src, ldw apart) into B columns of a panel (rows kPanel apart): B × B blocks turned by `transpose`,
 // the last kc mod B entries of each row one by one.
 template <int B, class Transpose>
@@ -464,6 +501,7 @@ void pack_out_in(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out
     for (int64_t j = 0, p = 0; j < nc; j += kPanel, ++p) {
         float* panel = out + p * kc * kPanel;
         const int64_t width = std::min(kPanel, nc - j);
+        if (width < kPanel) std::fill(panel, panel + kc * kPanel, 0.0f);  // the padding columns, in one long fill
         int64_t c = 0;  // W's rows j + c … become the panel's columns c …
 #if defined(__AVX512F__)
         for (; c + 16 <= width; c += 16)  // 16 × 16 blocks where they fit
@@ -477,8 +515,6 @@ void pack_out_in(const float* W, int64_t ldw, int64_t kc, int64_t nc, float* out
             const float* src = W + (j + c) * ldw;
             for (int64_t k = 0; k < kc; ++k) panel[k * kPanel + c] = src[k];
         }
-        if (width < kPanel)
-            for (int64_t k = 0; k < kc; ++k) std::fill(panel + k * kPanel + width, panel + (k + 1) * kPanel, 0.0f);
     }
 }
 

@@ -58,4 +58,8 @@ void gemm_in_out_to_depth(const float* x, int64_t N, int64_t K, int64_t ldx, con
 void gemm_out_in(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
                  int64_t ldy, GemmEpilogue epilogue = {});
 
+// t (cols, rows) = mᵀ, m (rows, cols) with rows ldm apart, t's rows ldt apart: 16 × 16 (AVX-512) or 8 × 8 (AVX2)
+// blocks turned in registers. For a product whose sum runs down the rows of both factors (a linear map's dW = dyᵀ·x).
+void transpose(const float* m, int64_t rows, int64_t cols, int64_t ldm, float* t, int64_t ldt);
+
 }  // namespace attnlab

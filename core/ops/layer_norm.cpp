@@ -39,8 +39,8 @@ Tensor layer_norm_backward(const Tensor& x, const Tensor& gain, float eps, const
     ConstMatMap in = x.matrix();    // (N, C)
     ConstMatMap dym = dy.matrix();  // (N, C)
     ConstRowVecMap g(gain.data.data(), C);
-    Tensor dx(x.shape);
-    MatMap out = dx.matrix();  // (N, C)
+    Tensor dx = Tensor::uninitialized(x.shape);  // every row written below
+    MatMap out = dx.matrix();                    // (N, C)
     assert(!dgain || dgain->numel() == C);
     if (dbias) {
         assert(dbias->numel() == C);

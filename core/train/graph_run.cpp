@@ -8,17 +8,15 @@ namespace attnlab {
 
 GraphRun::GraphRun(const ModelConfig& config, const GraphOptions& options)
     : config_(config), steps_(build_forward_steps(config, options)) {
-    std::unordered_map<std::string, size_t> index;  // path -> step
     input_index_.resize(steps_.size());
     carries_.assign(steps_.size(), 0);
     for (size_t i = 0; i < steps_.size(); ++i) {
         carries_[i] = !steps_[i].params.empty();
-        for (const auto& path : steps_[i].inputs) {
-            const size_t j = index.at(path);
+        for (const StepId& input : steps_[i].inputs) {
+            const size_t j = index_.at(input);
             input_index_[i].push_back(j);
             carries_[i] = carries_[i] || carries_[j];
         }
-        index[steps_[i].path] = i;
         index_[steps_[i].record.id] = i;
     }
     outputs_.resize(steps_.size());

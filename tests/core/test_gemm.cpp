@@ -86,10 +86,13 @@ struct Shape3 {
     int64_t N, K, n, x_gap, w_gap;
 };
 // N = 1 and a few rows (W read in place), N past one and two row blocks, n not a multiple of the panel and
-// wider than one column block, K = 1, K just past one K block, K = 3072 (GPT-2's FFN down map), strided x.
+// wider than one column block, K = 1, K just past one K block, K = 3072 (GPT-2's FFN down map), strided x; a last
+// panel of whole registers (64 and 80 columns: 16 and 32 past a 48-wide panel, 16 and 8 past a 24-wide one), which
+// the kernel writes in place, across two K blocks.
 const Shape3 kShapes[] = {{1, 1, 1, 0, 0},      {1, 768, 200, 0, 0},  {3, 1, 97, 5, 2},       {5, 33, 7, 0, 0},
                           {8, 257, 49, 1, 3},   {13, 64, 1000, 7, 0}, {17, 100, 96, 0, 11},   {19, 3072, 61, 2, 1},
-                          {64, 300, 545, 9, 4}, {70, 513, 130, 0, 0}, {2, 3072, 100, 768, 0}, {1, 37, 75, 3, 5}};
+                          {64, 300, 545, 9, 4}, {70, 513, 130, 0, 0}, {2, 3072, 100, 768, 0}, {1, 37, 75, 3, 5},
+                          {21, 640, 64, 0, 0},  {35, 600, 80, 2, 3}};
 
 }  // namespace
 
@@ -272,4 +275,28 @@ TEST_CASE("linear maps count the NaN and ±∞ of what they write, with the bias
     CHECK(counted == 50 + 8);
     linear_in_out_forward(x, w_in_out, &b, 10, 50, out, &counted_in_out);
     CHECK(counted_in_out == 50 + 8);
+}
+
+TEST_CASE("transpose turns any shape, with row strides, float for float", "[ops][gemm]") {
+    struct Case {
+        int64_t rows, cols, m_gap, t_gap;
+    };
+    // 16 × 16 and 8 × 8 blocks, with strips and columns left over; a single row or column; strides past the width.
+    for (const Case c : {Case{640, 64, 0, 0}, Case{37, 21, 3, 5}, Case{16, 16, 0, 0}, Case{1, 9, 0, 0},
+                         Case{23, 1, 0, 2}, Case{8, 40, 1, 0}, Case{45, 300, 0, 0}}) {
+        INFO(c.rows << " x " << c.cols);
+        const int64_t ldm = c.cols + c.m_gap, ldt = c.rows + c.t_gap;
+        std::vector<float> m(static_cast<size_t>(c.rows * ldm));
+        for (size_t i = 0; i < m.size(); ++i) m[i] = static_cast<float>(i);
+        std::vector<float> t(static_cast<size_t>(c.cols * ldt), -1.0f);
+        transpose(m.data(), c.rows, c.cols, ldm, t.data(), ldt);
+        int64_t wrong = 0, gap_touched = 0;
+        for (int64_t j = 0; j < c.cols; ++j) {
+            for (int64_t i = 0; i < c.rows; ++i)
+                wrong += t[static_cast<size_t>(j * ldt + i)] != m[static_cast<size_t>(i * ldm + j)];
+            for (int64_t i = c.rows; i < ldt; ++i) gap_touched += t[static_cast<size_t>(j * ldt + i)] != -1.0f;
+        }
+        CHECK(wrong == 0);
+        CHECK(gap_touched == 0);
+    }
 }

@@ -1,5 +1,6 @@
 // On-demand attention stages: the trace holds QKᵀ, ÷√D and the masked scores only while a step needs them, and
 // what entry()/output() recompute for a view equals, bit for bit, a trace that stored every step.
+#include "forward/step_path.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
@@ -18,7 +19,7 @@ std::map<std::string, Tensor> fully_stored_trace(const Stepper& s) {
     std::map<std::string, Tensor> out;
     for (const Step& step : s.steps()) {
         StepContext ctx{s.config(), s.weights(), s.inputs(), {}};
-        for (const auto& in : step.inputs) ctx.in.push_back(&out.at(in));
+        for (const StepId& in : step.inputs) ctx.in.push_back(&out.at(step_path(in)));
         out[step.path] = step.compute(ctx).value;
     }
     return out;

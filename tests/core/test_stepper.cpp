@@ -1,5 +1,6 @@
 // The stepper: stepping equals a full run, stepping back is exact, and every kind of edit's
 // incremental re-run equals a full recompute while touching only the steps it affects.
+#include "forward/step_path.h"
 #include "hf/open_model.h"
 #include "test_support.h"
 
@@ -111,8 +112,23 @@ TEST_CASE("the forward pass lists named steps with titles, formulas and inputs",
     }
     // Every input names an earlier step.
     for (size_t i = 0; i < s.size(); ++i)
-        for (const auto& in : s.step(i).inputs) CHECK(index_of(s, in) < i);
-    CHECK(s.step(index_of(s, "decoder.layers.0.cross_attn.k")).inputs == std::vector<std::string>{"encoder.output"});
+        for (const StepId& in : s.step(i).inputs) CHECK(index_of(s, step_path(in)) < i);
+    CHECK(step_paths(s.step(index_of(s, "decoder.layers.0.cross_attn.k")).inputs) ==
+          std::vector<std::string>{"encoder.output"});
+}
+
+TEST_CASE("steps read typed controls: the ids, one use's mask cells, one attention's ablated heads", "[stepper]") {
+    const Stepper s = make_stepper(small_config());
+    const auto controls_of = [&](const std::string& path) { return s.step(index_of(s, path)).controls; };
+    const AttentionSite cross{AttentionUse::cross, 1};
+    CHECK(controls_of("src.embed") == std::vector<Control>{kSrcIdsControl});
+    CHECK(controls_of("masks.cross") == std::vector<Control>{kTgtIdsControl, Control::mask_of(AttentionUse::cross)});
+    CHECK(controls_of("decoder.layers.1.cross_attn.context") == std::vector<Control>{Control::ablation_of(cross)});
+    CHECK(controls_of("decoder.layers.1.cross_attn.q").empty());
+    // Their names, as a step's signature lists them.
+    CHECK(Control::mask_of(AttentionUse::cross).name() == "mask:masks.cross");
+    CHECK(Control::ablation_of(cross).name() == "ablation:decoder.layers.1.cross_attn");
+    CHECK(kSrcTokenTypesControl.name() == "src_token_types");
 }
 
 TEST_CASE("step back then forward gives the same outputs, and un-run steps are not readable", "[stepper]") {

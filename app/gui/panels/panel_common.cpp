@@ -87,12 +87,11 @@ void gradient_source_section(const PanelContext& ctx, const StepId& id, float wi
     const Session& s = ctx.session;
     const auto index = ctx.stepper().find(id);
     if (!index || !s.backward()) return;
-    const std::string& path = ctx.stepper().step(*index).path;
     // The backward steps that read this output added to its gradient; name the last of them to run.
     std::optional<size_t> from;
     for (size_t k = 0; k < s.backward_steps(); ++k) {
         const Step& reader = ctx.stepper().step(s.backward_forward_index(k));
-        if (std::find(reader.inputs.begin(), reader.inputs.end(), path) != reader.inputs.end()) from = k;
+        if (std::find(reader.inputs.begin(), reader.inputs.end(), id) != reader.inputs.end()) from = k;
     }
     if (width_em > 0.0f) ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width_em * ctx.em);
     if (!from) {
