@@ -54,6 +54,16 @@ std::string clock_text(double seconds) {
     return buf;
 }
 
+// Whether the plots are an opened model's run (the run's, or before one the form's choice) rather than a task's.
+bool opened_run(const PanelContext& ctx, const TrainProgress& p) {
+    return p.run ? p.job.opened.has_value() : ctx.view.train.target == TrainTarget::opened_model;
+}
+
+// The induction task's run (or, before one, the form's choice): its copy losses and head scores replace held-out scores.
+bool induction_run(const PanelContext& ctx, const TrainProgress& p) {
+    return !opened_run(ctx, p) && (p.run ? p.job.settings.task : ctx.view.train.task) == "induction";
+}
+
 // The presets the task's model can take: the induction task's own besides the paper's two.
 std::vector<const char*> presets_of(const std::string& task) {
     if (task == "induction") return {"induction", "tiny", "base"};
@@ -325,7 +335,7 @@ void loss_plot(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
     for (const HeldoutPoint& h : p.heldout)
         heldout.points.emplace_back(static_cast<float>(h.step), static_cast<float>(h.scores.loss));
     // The induction task has no held-out pairs: its fixed batch's loss on either copy instead.
-    const bool induction = (p.run ? p.job.settings.task : ctx.view.train.task) == "induction";
+    const bool induction = induction_run(ctx, p);
     PlotSeries first{ctx.t("first copy"), kTrainColor, {}, 2.0f, true};
     PlotSeries second{ctx.t("second copy"), kHeldoutColor, {}, 2.0f, true};
     for (size_t i = 0; i < p.induction.size(); ++i) {
@@ -340,7 +350,7 @@ void loss_plot(PanelContext& ctx, const TrainProgress& p, ImVec2 size) {
     axes.empty_note = ctx.t("Press Start to train.");
     line_plot("##loss", size, axes,
               induction     ? std::vector<PlotSeries>{batch, train, first, second}
-              : p.job.opened ? std::vector<PlotSeries>{batch, train}
+              : opened_run(ctx, p) ? std::vector<PlotSeries>{batch, train}
                              : std::vector<PlotSeries>{batch, train, heldout});
 }
 
@@ -419,26 +429,31 @@ void draw_opened_loss(PanelContext& ctx, const TrainProgress& p, float height) {
     ImGui::TextUnformatted(ctx.t("Loss"));
     ImGui::SameLine();
     ImGui::Checkbox(ctx.t("log scale"), &ctx.view.train.log_loss);
-    char counts[160];
-    if (p.data.pairs > 0)
-        std::snprintf(counts, sizeof counts, ctx.t("%lld pairs"), static_cast<long long>(p.data.pairs));
-    else
-        std::snprintf(counts, sizeof counts, ctx.t("%lld tokens: %lld windows of %d + 1"),
-                      static_cast<long long>(p.data.tokens), static_cast<long long>(p.data.windows), p.data.seq_len);
-    const std::string about = std::string(what_it_trains_on(ctx, p.job.opened->model->config.arch)) + " · " +
-                              model_display_name(p.job.opened->data.path) + " · " + counts;
+    // What it trains on, then (once a run has read its file) the file and what it held.
+    const Arch arch = p.run ? p.job.opened->model->config.arch : ctx.session.model().config.arch;
+    std::string about = what_it_trains_on(ctx, arch);
+    if (p.run && (p.data.tokens > 0 || p.data.pairs > 0)) {
+        char counts[160];
+        if (p.data.pairs > 0)
+            std::snprintf(counts, sizeof counts, ctx.t("%lld pairs"), static_cast<long long>(p.data.pairs));
+        else
+            std::snprintf(counts, sizeof counts, ctx.t("%lld tokens: %lld windows of %d + 1"),
+                          static_cast<long long>(p.data.tokens), static_cast<long long>(p.data.windows),
+                          p.data.seq_len);
+        about += " · " + model_display_name(p.job.opened->data.path) + " · " + counts;
+    }
     if (same_line_if_fits(ImGui::CalcTextSize(about.c_str()).x, 1.5f * ctx.em)) ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", about.c_str());
     loss_plot(ctx, p, ImVec2(ImGui::GetContentRegionAvail().x, std::max(8.0f * ctx.em, height - (ImGui::GetCursorPosY() - y0))));
 }
 
 void draw_curves(PanelContext& ctx, const TrainProgress& p, float height) {
-    if (p.run && p.job.opened) {
+    if (opened_run(ctx, p)) {
         draw_opened_loss(ctx, p, height);
         return;
     }
     const std::string& task = p.run ? p.job.settings.task : ctx.view.train.task;
-    const bool bleu = task == "en-ko", induction = task == "induction";
+    const bool bleu = task == "en-ko", induction = induction_run(ctx, p);
     const float em = ctx.em, avail = ImGui::GetContentRegionAvail().x;
     const bool side_by_side = avail >= 32.0f * em;
     const float loss_w = side_by_side ? std::floor(avail * 0.58f) : avail;
@@ -487,7 +502,7 @@ void draw_curves(PanelContext& ctx, const TrainProgress& p, float height) {
 // each as a tab of its own (side by side, a 1024x768 screen would leave the last two a few lines each).
 void draw_plots(PanelContext& ctx, const TrainProgress& p, float height) {
     const ImGuiStyle& style = ImGui::GetStyle();
-    const bool induction = (p.run ? p.job.settings.task : ctx.view.train.task) == "induction";
+    const bool induction = induction_run(ctx, p);
     if (height >= 30.0f * ctx.em && !induction) {
         const float top = std::floor(0.5f * (height - style.ItemSpacing.y));
         const float y0 = ImGui::GetCursorPosY();
@@ -499,7 +514,7 @@ void draw_plots(PanelContext& ctx, const TrainProgress& p, float height) {
     if (!ImGui::BeginTabBar("##training_plots")) return;
     // Fixed ids after ###, so a change of language keeps the open tab.
     const std::string loss_tab =
-        std::string(induction ? ctx.t("Loss on each copy") : p.job.opened ? ctx.t("Loss") : ctx.t("Loss and scores")) +
+        std::string(induction ? ctx.t("Loss on each copy") : opened_run(ctx, p) ? ctx.t("Loss") : ctx.t("Loss and scores")) +
         "###loss_tab";
     const std::string grad_tab = std::string(ctx.t("Gradient norm by layer")) + "###grad_tab";
     const std::string entropy_tab = std::string(ctx.t("Attention entropy by head")) + "###entropy_tab";
