@@ -103,7 +103,10 @@ bool start_from_flags(App& app, FontTexture& font_texture, const LaunchOptions& 
     if (o.train_steps > 0) {
         TrainForm& form = app.view().train;  // the form shows the run the flags started
         form.steps = o.train_steps;
-        if (o.train_task) form.task = *o.train_task;
+        if (o.train_task) {
+            form.task = *o.train_task;
+            form.preset = train_presets(form.task).front();
+        }
         if (o.train_on) {
             form.target = TrainTarget::opened_model;
             form.data_path = *o.train_on;

@@ -17,6 +17,11 @@ std::string join_words(const std::vector<std::string>& words) {
     return out;
 }
 
+std::vector<const char*> train_presets(const std::string& task) {
+    if (task == "induction") return {"induction", "tiny", "base"};
+    return {"tiny", "base"};
+}
+
 TrainJob train_job(const TrainForm& form) {
     TrainJob job;
     TrainSettings& s = job.settings;

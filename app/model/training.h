@@ -8,6 +8,9 @@
 #include "training_worker.h"
 #include "view_state.h"
 
+#include <string>
+#include <vector>
+
 namespace attnlab::gui {
 
 class Training {
@@ -61,6 +64,9 @@ private:
 
 // The run the Training view's form describes.
 TrainJob train_job(const TrainForm& form);
+
+// The presets a task's new model can take, its own first: the induction task's besides the paper's two.
+std::vector<const char*> train_presets(const std::string& task);
 
 // The run the form describes on the model the views show (its live config and weights, switches and edits
 // included) and the form's data file; a Hugging Face model (opened from its folder, or a run of one) is saved as a

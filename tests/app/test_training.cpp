@@ -288,6 +288,8 @@ TEST_CASE("the training form persists and --train-steps is parsed", "[view_state
     CHECK_FALSE(parse_launch_options({"--train-steps", "0"}));
     CHECK_FALSE(parse_launch_options({"--train-steps", "10", "--train-task", "chess"}));
     CHECK_FALSE(parse_launch_options({"--train-task", "copy"}));
+    CHECK(std::string(train_presets("induction").front()) == "induction");  // the task's own preset first
+    CHECK(std::string(train_presets("copy").front()) == "tiny");
     auto on = parse_launch_options({"--train-steps", "5", "--train-on", "notes.txt"});
     REQUIRE(on);
     CHECK(*on->train_on == "notes.txt");

@@ -64,12 +64,6 @@ bool induction_run(const PanelContext& ctx, const TrainProgress& p) {
     return !opened_run(ctx, p) && (p.run ? p.job.settings.task : ctx.view.train.task) == "induction";
 }
 
-// The presets the task's model can take: the induction task's own besides the paper's two.
-std::vector<const char*> presets_of(const std::string& task) {
-    if (task == "induction") return {"induction", "tiny", "base"};
-    return {"tiny", "base"};
-}
-
 void draw_task_form(PanelContext& ctx) {
     TrainForm& f = ctx.view.train;
     const float em = ctx.em;
@@ -78,14 +72,14 @@ void draw_task_form(PanelContext& ctx) {
         for (const std::string& name : train_task_names()) {
             if (ImGui::Selectable(name.c_str(), name == f.task)) {
                 f.task = name;
-                f.preset = presets_of(name).front();  // the task's own preset first
+                f.preset = train_presets(name).front();  // the task's own preset first
             }
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t(task_description(name)));
         }
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.t(task_description(f.task)));
-    const std::vector<const char*> presets = presets_of(f.task);
+    const std::vector<const char*> presets = train_presets(f.task);
     if (std::find(presets.begin(), presets.end(), f.preset) == presets.end()) f.preset = presets.front();
     field_label(ctx.t("Preset"), 6.5f * em, false);
     if (ImGui::BeginCombo("##preset", f.preset.c_str())) {
