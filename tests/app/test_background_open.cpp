@@ -91,18 +91,8 @@ TEST_CASE("a GPT-2 folder opens on the user's sentence as its prompt, or without
 }
 
 TEST_CASE("a GPT-2 session's prompt is the prompt of the GPT-2 folder it opens next", "[background_open][needs_threads]") {
-    // The GPT-2 fixture with the 293-token byte-level BPE of tests/fixtures/tokenizers/gpt2.
     test::TempFolder folder;
-    const std::string tokenizer = ATTNLAB_SOURCE_DIR "/tests/fixtures/tokenizers/gpt2/";
-    test::write_edited_copy(
-        "hf_gpt2", folder, [](nlohmann::json& c) { c["vocab_size"] = 293; },
-        [](std::map<std::string, Tensor>& t) {
-            Tensor wte({293, 32});
-            for (size_t i = 0; i < wte.data.size(); ++i) wte.data[i] = 0.01f * static_cast<float>(i % 97);
-            t["wte.weight"] = wte;
-        });
-    for (const char* f : {"vocab.json", "merges.txt"})
-        test::write_text(folder.file(f), test::read_text(tokenizer + f));
+    test::write_gpt2_with_tokenizer(folder);
     auto current = Session::from_file(folder.path(), "", "", 1);
     REQUIRE(current);
     REQUIRE(current->set_src_text("hello world"));  // a decoder-only model keeps its prompt as the target text

@@ -17,20 +17,6 @@ using namespace attnlab::gui;
 
 namespace {
 
-// The GPT-2 fixture with the 293-token byte-level BPE of tests/fixtures/tokenizers/gpt2, so it reads text.
-void write_gpt2_with_tokenizer(const attnlab::test::TempFolder& folder) {
-    const std::string tokenizer = ATTNLAB_SOURCE_DIR "/tests/fixtures/tokenizers/gpt2/";
-    attnlab::test::write_edited_copy(
-        "hf_gpt2", folder, [](nlohmann::json& c) { c["vocab_size"] = 293; },
-        [](std::map<std::string, Tensor>& t) {
-            Tensor wte({293, 32});
-            for (size_t i = 0; i < wte.data.size(); ++i) wte.data[i] = 0.01f * static_cast<float>(i % 97);
-            t["wte.weight"] = wte;
-        });
-    for (const char* f : {"vocab.json", "merges.txt"})
-        attnlab::test::write_text(folder.file(f), attnlab::test::read_text(tokenizer + f));
-}
-
 // hf_bert (vocab_size 50, max_position 16, with its MLM head) with the 43-token vocab.txt of
 // tests/fixtures/tokenizers/bert, which has the [MASK] token masked batches need.
 void write_bert_with_vocab(const attnlab::test::TempFolder& folder) {
@@ -66,7 +52,7 @@ void run_to_end(Training& training, Session& session) {
 TEST_CASE("a GPT-2 folder trains on a text file through its tokenizer; the views follow; it saves as a folder",
           "[training][opened]") {
     attnlab::test::TempFolder model_folder, out_root;
-    write_gpt2_with_tokenizer(model_folder);
+    attnlab::test::write_gpt2_with_tokenizer(model_folder);
     const std::string text = out_root.file("notes.txt");
     attnlab::test::write_text(text, "the cat sat on the mat. the dog sat on the log. the cat saw the dog on the mat.\n");
     auto opened = Session::from_file(model_folder.path(), "", "", 1);

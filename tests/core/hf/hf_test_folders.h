@@ -91,6 +91,20 @@ inline void write_sharded_copy(const std::string& name, const TempFolder& to, co
     write_text(to.file("model.safetensors.index.json"), index.dump(2));
 }
 
+// The GPT-2 fixture with the 293-token byte-level BPE of tests/fixtures/tokenizers/gpt2 (its token table resized to
+// match, with small varied values), so that it reads text.
+inline void write_gpt2_with_tokenizer(const TempFolder& to) {
+    const std::string tokenizer = std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/tokenizers/gpt2/";
+    write_edited_copy(
+        "hf_gpt2", to, [](nlohmann::json& c) { c["vocab_size"] = 293; },
+        [](std::map<std::string, Tensor>& t) {
+            Tensor wte({293, 32});
+            for (size_t i = 0; i < wte.data.size(); ++i) wte.data[i] = 0.01f * static_cast<float>(i % 97);
+            t["wte.weight"] = wte;
+        });
+    for (const char* f : {"vocab.json", "merges.txt"}) write_text(to.file(f), read_text(tokenizer + f));
+}
+
 // Renames every tensor for which `rename` gives a new name ("" drops it).
 inline TensorEdit rename_tensors(std::function<std::string(const std::string&)> rename) {
     return [rename](std::map<std::string, Tensor>& tensors) {
