@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <set>
 #include <type_traits>
 #include <utility>
@@ -265,33 +264,6 @@ std::string to_string(OutputHead h) { return kOutputHeadNames.name(h); }
 std::string to_string(NormKind n) { return kNormNames.name(n); }
 std::string to_string(RopeScaling s) { return kRopeScalingNames.name(s); }
 std::string to_string(SinusoidLayout l) { return kSinusoidLayoutNames.name(l); }
-
-std::string describe_architecture(const ModelConfig& c) {
-    const bool rms = c.norm == NormKind::rms_norm;
-    std::string s = to_string(c.arch) + ", ";
-    s += rms ? (c.norm_first ? "pre-norm RMSNorm" : "post-norm RMSNorm") : (c.norm_first ? "pre-LN" : "post-LN");
-    s += c.gated_ffn ? ", gated FFN (" + to_string(c.activation) + ")" : ", " + to_string(c.activation) + " FFN";
-    s += ", " + to_string(c.positional) + " positions";
-    if (c.positional == Positional::sinusoidal && c.sinusoid_layout == SinusoidLayout::halves)
-        s += " (sines, then cosines)";
-    if (c.positional == Positional::rotary) {
-        char rope[96];
-        std::snprintf(rope, sizeof rope, " (θ %g%s", static_cast<double>(c.rope.theta),
-                      c.rope.scaling == RopeScaling::none ? ")" : ", ");
-        s += rope;
-        if (c.rope.scaling != RopeScaling::none) {
-            std::snprintf(rope, sizeof rope, "%s ×%g)", to_string(c.rope.scaling).c_str(),
-                          static_cast<double>(c.rope.factor));
-            s += rope;
-        }
-    }
-    if (c.kv_heads() != c.n_heads)
-        s += ", " + std::to_string(c.n_heads) + " query heads sharing " + std::to_string(c.kv_heads()) + " K/V head" +
-             (c.kv_heads() == 1 ? "" : "s");
-    if (c.qk_norm) s += ", RMSNorm of Q and K per head";
-    if (c.sliding_window > 0) s += ", sliding window " + std::to_string(c.sliding_window);
-    return s;
-}
 
 double kv_cache_bytes_per_token(const ModelConfig& c) {
     if (!c.has_decoder()) return 0.0;

@@ -165,9 +165,6 @@ std::string to_string(OutputHead h);
 std::string to_string(NormKind n);
 std::string to_string(RopeScaling s);
 std::string to_string(SinusoidLayout l);
-// One line of what the model computes, e.g. "decoder_only, pre-norm RMSNorm, gated FFN (silu), rotary positions
-// (θ 500000, llama3 ×8), 4 query heads sharing 1 K/V head, sliding window 3".
-std::string describe_architecture(const ModelConfig& config);
 // What a generating decoder keeps for each token: K and V of every decoder self-attention, H_kv heads of D
 // floats (4 bytes each, as this engine stores them). 0 for a model without a decoder.
 double kv_cache_bytes_per_token(const ModelConfig& config);

@@ -1,6 +1,7 @@
 // attnlab-cli info MODEL: what a model file or a Hugging Face folder holds.
 #include "cli_common.h"
 #include "commands.h"
+#include "forward/mechanisms/architecture.h"
 #include "hf/hf_tokenizer.h"
 #include "hf/open_model.h"
 #include "io/file_bytes.h"

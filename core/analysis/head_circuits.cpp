@@ -1,10 +1,10 @@
 #include "analysis/head_circuits.h"
 
 #include "forward/linear_map.h"
-#include "forward/norm_map.h"
+#include "forward/mechanisms/head_norm.h"
+#include "forward/mechanisms/norm.h"
+#include "forward/mechanisms/positions.h"
 #include "ops/attention.h"
-#include "ops/rms_norm.h"
-#include "ops/rotary.h"
 
 #include <cmath>
 #include <numeric>
@@ -48,7 +48,7 @@ LinearParams without_bias(LinearParams map) {
 Tensor head_projection(const ModelConfig& config, const Weights& weights, const LinearParams& map, int head,
                        const std::optional<NormParams>& head_norm, const Mat& x) {
     Tensor y = linear_map_forward(weights, head_slice(map, head, config.d_head()), Tensor::from_matrix(x));
-    if (head_norm) y = rms_norm_forward(y, weights.at(head_norm->weight), config.layer_norm_eps);
+    if (head_norm) y = HeadNormMechanism(config).forward(weights, *head_norm, y);
     return y;
 }
 
@@ -73,9 +73,9 @@ Result<Mat> head_token_inputs(const ModelConfig& config, const Weights& weights,
                          std::to_string(table.dim(0) - 1)};
         x.row(static_cast<int64_t>(i)) = table.row(ids[i]) * scale;
     }
-    if (embedding.norm) x = norm_forward(config, weights, *embedding.norm, x);
-    if (config.norm_first)
-        x = norm_forward(config, weights, layer_params(config, ref.stack, ref.layer).norms.front(), x);
+    const NormMechanism norm(config);
+    if (embedding.norm) x = norm.forward(weights, *embedding.norm, x);
+    if (norm.before_sublayer()) x = norm.forward(weights, layer_params(config, ref.stack, ref.layer).norms.front(), x);
     return Mat(x.matrix());
 }
 
@@ -90,8 +90,8 @@ Result<Mat> qk_circuit(const ModelConfig& config, const Weights& weights, const 
     const int kv = static_cast<int>(kv_head_of(ref.head, config.n_heads, config.kv_heads()));
     Tensor q = head_projection(config, weights, attention.q, ref.head, attention.q_norm, *queries);  // (nq, D)
     const Tensor k = head_projection(config, weights, attention.k, kv, attention.k_norm, *keys);     // (nk, D)
-    if (config.positional == Positional::rotary)  // the key at position 0, the query `offset` after it
-        q = rotate_rows_at(q, rope_inverse_frequencies(config.rope, D), offset);
+    if (const PositionMechanism positions(config); positions.rotates_queries_and_keys())
+        q = positions.rotated_at(q, offset);  // the key at position 0, the query `offset` after it
     return Mat(q.matrix() * k.matrix().transpose() / std::sqrt(static_cast<float>(D)));
 }
 

@@ -3,7 +3,7 @@
 #include "analysis/token_ranking.h"
 
 #include "forward/linear_map.h"
-#include "forward/norm_map.h"
+#include "forward/mechanisms/norm.h"
 #include "ops/activation.h"
 #include "ops/softmax.h"
 #include "param_names.h"
@@ -18,11 +18,12 @@ namespace {
 
 // (N, C) residual rows -> (N, V) probabilities, as the model's own end would make them.
 Tensor read_out(const ModelConfig& config, const Weights& weights, Stack stack, Tensor x) {
-    if (const auto norm = final_norm_params(config, stack)) x = norm_forward(config, weights, *norm, x);
+    const NormMechanism norm(config);
+    if (const auto params = final_norm_params(config, stack)) x = norm.forward(weights, *params, x);
     const HeadParams head = head_params(config);
     if (head.transform) {
         x = activation_forward(linear_map_forward(weights, *head.transform, x), config.activation);
-        x = norm_forward(config, weights, *head.transform_norm, x);
+        x = norm.forward(weights, *head.transform_norm, x);
     }
     return softmax_rows(linear_map_forward(weights, head.unembed, x));
 }
@@ -44,7 +45,8 @@ std::vector<TokenProbability> top_k(ConstRowVecMap p, int k) {
 
 StepId layer_output(const ModelConfig& config, Stack stack, int layer) {
     const int last_sublayer = stack == Stack::decoder && config.arch == Arch::encoder_decoder ? 3 : 2;
-    return StepId::sublayer_at(config.norm_first ? StepKind::residual : StepKind::norm, stack, layer, last_sublayer);
+    return StepId::sublayer_at(NormMechanism(config).before_sublayer() ? StepKind::residual : StepKind::norm, stack,
+                               layer, last_sublayer);
 }
 
 Result<LogitLens> logit_lens(const Stepper& stepper, std::vector<int> positions, int k) {

@@ -2,6 +2,7 @@
 // one key's pairs and score as a function of their offset, checked against the trace.
 #include "analysis/rope_view.h"
 
+#include "forward/mechanisms/positions.h"
 #include "ops/attention.h"
 #include "ops/rotary.h"
 
@@ -111,7 +112,7 @@ std::vector<float> rope_score_curve(const float* q, const float* k, int head_dim
 
 Result<RopeView> rope_view(const Stepper& stepper, const RopeHeadRef& ref, const std::vector<int>& shifts) {
     const ModelConfig& c = stepper.config();
-    if (c.positional != Positional::rotary) return Error{"this model has no rotary positions"};
+    if (!PositionMechanism(c).rotates_queries_and_keys()) return Error{"this model has no rotary positions"};
     const AttentionUse use = rope_attention_use(c);
     const int layers = stack_layers(c, stack_of(use));
     if (ref.layer < 0 || ref.layer >= layers)

@@ -1,6 +1,9 @@
 // Forward step -> backward explanation kind: one case per StepKind (and attention stage), as step_kind.cpp does.
 #include "explain/backward_kind.h"
 
+#include "forward/mechanisms/head_norm.h"
+#include "forward/mechanisms/positions.h"
+
 #include <cassert>
 
 namespace attnlab {
@@ -13,9 +16,9 @@ std::string_view attention_backward_kind(AttentionStage stage) {
         case AttentionStage::k:
         case AttentionStage::v: return "qkv";
         case AttentionStage::q_norm:
-        case AttentionStage::k_norm: return "head_norm";
+        case AttentionStage::k_norm: return HeadNormMechanism::backward_kind();
         case AttentionStage::q_rot:
-        case AttentionStage::k_rot: return "rotary";
+        case AttentionStage::k_rot: return PositionMechanism::rotation_backward_kind();
         case AttentionStage::scores: return "scores";
         case AttentionStage::scaled: return "scaled";
         case AttentionStage::masked: return "masked";

@@ -1,6 +1,8 @@
 // Numbers of the residual adds, LayerNorms, the FFN and the MLM head's layers for the focused token row.
 #include "explain/number_format.h"
 #include "explain/step_values.h"
+#include "forward/mechanisms/feed_forward.h"
+#include "forward/mechanisms/norm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,36 +42,10 @@ void activation_values(const StepSite& s, const Tensor& a, int64_t r, StepValues
     v.text["neg_pct"] = format_percent(fraction(count_negative(a), a.numel()));
 }
 
-// h = a ⊙ u: the entry of the row where the gate passes the most, and where it shuts up the most.
-void gated_values(const StepSite& s, const Tensor& h, int64_t r, StepValues& v) {  // a, u, h (N, F)
-    const auto a = s.input(0).row(r), u = s.input(1).row(r);
-    Eigen::Index largest = 0;
-    h.row(r).cwiseAbs().maxCoeff(&largest);
-    v.text["col"] = std::to_string(largest);
-    v.text["a"] = format_number(a(largest));
-    v.text["u"] = format_number(u(largest));
-    v.text["h"] = format_number(h.row(r)(largest));
-    int64_t shut = 0;  // entries the gate scales by less than 0.1 in size
-    for (Eigen::Index c = 0; c < a.size(); ++c) shut += std::abs(a(c)) < 0.1f;
-    v.text["shut_pct"] = format_percent(fraction(shut, a.size()));
-}
-
 }  // namespace
 
-// x̂ = (x − mean) / √(var + ε) of the step's input row, and the output row's mean and std after γ, β.
 void add_norm_values(const StepSite& s, const Tensor& y, int64_t r, StepValues& v) {
-    const auto x = s.input(0).row(r);
-    if (s.config().norm == NormKind::rms_norm) {  // x / √(mean(x²) + ε) · γ
-        v.text["rms"] = format_number(std::sqrt(x.squaredNorm() / static_cast<double>(x.size()) +
-                                                static_cast<double>(s.config().layer_norm_eps)));
-        v.text["out_rms"] = format_number(std::sqrt(y.row(r).squaredNorm() / static_cast<double>(y.dim(1))));
-        v.text["mean"] = format_number(row_mean(x));
-        return;
-    }
-    v.text["mean"] = format_number(row_mean(x));
-    v.text["std"] = format_number(row_std(x, s.config().layer_norm_eps));
-    v.text["out_mean"] = format_number(row_mean(y.row(r)));
-    v.text["out_std"] = format_number(row_std(y.row(r)));
+    add_numbers(NormMechanism(s.config()).row_numbers(s.input(0).row(r), y.row(r)), v);
 }
 
 void add_layer_values(const StepSite& s, StepValues& v) {
@@ -96,7 +72,10 @@ void add_layer_values(const StepSite& s, StepValues& v) {
                 case FfnPart::gate:
                 case FfnPart::up: v.text["neg_pct"] = format_percent(fraction(count_negative(y), y.numel())); return;
                 case FfnPart::activation: return activation_values(s, y, r, v);
-                case FfnPart::gated: return gated_values(s, y, r, v);
+                case FfnPart::gated:  // h = a ⊙ u
+                    return add_numbers(
+                        FeedForwardMechanism(s.config()).gate_numbers(s.input(0).row(r), s.input(1).row(r), y.row(r)),
+                        v);
                 case FfnPart::out: v.text["norm"] = format_number(row_norm(y.row(r))); return;
             }
             return;

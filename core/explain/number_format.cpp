@@ -1,5 +1,6 @@
-// Number formatting and row statistics for explanations.
+// Number formatting for explanations.
 #include "explain/number_format.h"
+#include "explain/step_values.h"
 
 #include <cmath>
 #include <cstdio>
@@ -32,23 +33,14 @@ std::string format_percent(double fraction) {
 
 std::string format_count(int64_t n) { return std::to_string(n); }
 
-double row_norm(RowRef row) {
-    double s = 0;
-    for (Eigen::Index j = 0; j < row.size(); ++j) s += static_cast<double>(row(j)) * row(j);
-    return std::sqrt(s);
-}
-
-double row_mean(RowRef row) {
-    double s = 0;
-    for (Eigen::Index j = 0; j < row.size(); ++j) s += row(j);
-    return row.size() ? s / static_cast<double>(row.size()) : 0.0;
-}
-
-double row_std(RowRef row, double eps) {
-    const double mean = row_mean(row);
-    double s = 0;
-    for (Eigen::Index j = 0; j < row.size(); ++j) s += (row(j) - mean) * (row(j) - mean);
-    return std::sqrt((row.size() ? s / static_cast<double>(row.size()) : 0.0) + eps);
+void add_numbers(const ExplainNumbers& numbers, StepValues& v) {
+    for (const ExplainNumber& n : numbers) {
+        switch (n.shown) {
+            case ShownAs::measure: v.text[n.placeholder] = format_number(n.value); break;
+            case ShownAs::whole: v.text[n.placeholder] = format_count(static_cast<int64_t>(n.value)); break;
+            case ShownAs::percent: v.text[n.placeholder] = format_percent(n.value); break;
+        }
+    }
 }
 
 }  // namespace attnlab

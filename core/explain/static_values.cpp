@@ -3,6 +3,7 @@
 // and how its linear map is written (x·Wᵀ for an (out, in) weight, x·W for GPT-2's (in, out)).
 #include "explain/number_format.h"
 #include "explain/step_values.h"
+#include "forward/mechanisms/feed_forward.h"
 #include "param_names.h"
 
 #include <cmath>
@@ -74,12 +75,7 @@ std::string bias_symbol(const StepId& id, const ModelConfig& c) {
             default: return "b_O";
         }
     }
-    switch (id.part) {
-        case FfnPart::hidden: return "b_1";
-        case FfnPart::gate: return "b_gate";
-        case FfnPart::up: return "b_up";
-        default: return c.gated_ffn ? "b_down" : "b_2";
-    }
+    return FeedForwardMechanism(c).bias_symbol(id.part);
 }
 
 void add_stack_terms(Stack stack, const ModelConfig& c, StepValues& v) {

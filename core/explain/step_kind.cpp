@@ -2,6 +2,10 @@
 // cannot go unexplained without the compiler saying so.
 #include "explain/step_kind.h"
 
+#include "forward/mechanisms/feed_forward.h"
+#include "forward/mechanisms/head_norm.h"
+#include "forward/mechanisms/norm.h"
+#include "forward/mechanisms/positions.h"
 #include "param_names.h"
 
 #include <cassert>
@@ -19,8 +23,8 @@ const char* attention_kind(AttentionUse use, AttentionStage stage, bool grouped)
         case AttentionStage::q: return cross ? "cross_attn.q" : "self_attn.q";
         case AttentionStage::k: return cross ? "cross_attn.k" : grouped ? "self_attn.k_grouped" : "self_attn.k";
         case AttentionStage::v: return cross ? "cross_attn.v" : grouped ? "self_attn.v_grouped" : "self_attn.v";
-        case AttentionStage::q_norm: return "attn.q_norm";
-        case AttentionStage::k_norm: return "attn.k_norm";
+        case AttentionStage::q_norm:
+        case AttentionStage::k_norm: return HeadNormMechanism::kind(stage);
         case AttentionStage::q_rot: return "attn.q_rot";
         case AttentionStage::k_rot: return "attn.k_rot";
         case AttentionStage::scores: return "attn.scores";
@@ -45,42 +49,14 @@ const char* mask_kind(AttentionUse use) {
     return "";
 }
 
-// "ffn.gelu", "mlm_head.relu", …: an activation's texts, in the FFN or in BERT's MLM head.
-std::string activation_kind(const char* where, Activation activation) {
-    switch (activation) {
-        case Activation::relu: return std::string(where) + ".relu";
-        case Activation::gelu: return std::string(where) + ".gelu";
-        case Activation::gelu_tanh: return std::string(where) + ".gelu_tanh";
-        case Activation::silu: return std::string(where) + ".silu";
-    }
-    assert(false && "every activation has a kind");
-    return "";
-}
-
-std::string ffn_kind(FfnPart part, Activation activation, bool gated) {
-    switch (part) {
-        case FfnPart::hidden: return "ffn.hidden";
-        case FfnPart::gate: return "ffn.gate";
-        case FfnPart::activation: return activation_kind("ffn", activation);
-        case FfnPart::up: return "ffn.up";
-        case FfnPart::gated: return "ffn.gated";
-        case FfnPart::out: return gated ? "ffn.down" : "ffn.out";
-    }
-    assert(false && "every FFN part has a kind");
-    return "";
-}
-
 }  // namespace
 
 std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
     const StepId& id = record.id;
     switch (id.kind) {
         case StepKind::token_embedding:
-            if (c.scale_embedding) return "embed_scaled";
-            return c.positional == Positional::rotary ? "embed_rotary" : "embed";
-        case StepKind::position:
-            if (c.positional == Positional::learned) return "pos_learned";
-            return c.sinusoid_layout == SinusoidLayout::halves ? "pos_sinusoidal_halves" : "pos_sinusoidal";
+            return c.scale_embedding ? "embed_scaled" : PositionMechanism(c).token_embedding_kind();
+        case StepKind::position: return PositionMechanism(c).position_kind();
         case StepKind::token_type: return "token_type";
         case StepKind::embedding_sum:
             return embedding_params(c, id.stack).token_types.empty() ? "input" : "input_token_type";
@@ -93,18 +69,13 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
             if (id.use == AttentionUse::decoder_self && c.sliding_window > 0) return "mask.decoder_self_window";
             return mask_kind(id.use);
         case StepKind::attention: return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads);
-        case StepKind::residual:
-            if (c.norm == NormKind::rms_norm) return c.norm_first ? "residual_pre_rms" : "residual_post_rms";
-            return c.norm_first ? "residual_pre_ln" : "residual_post_ln";
-        case StepKind::norm:
-            if (c.norm == NormKind::rms_norm) return c.norm_first ? "norm_pre_rms" : "norm_post_rms";
-            return c.norm_first ? "norm_pre_ln" : "norm_post_ln";
-        case StepKind::ffn: return ffn_kind(id.part, c.activation, c.gated_ffn);
+        case StepKind::residual: return NormMechanism(c).residual_kind();
+        case StepKind::norm: return NormMechanism(c).sublayer_kind();
+        case StepKind::ffn: return FeedForwardMechanism(c).kind(id.part);
         case StepKind::stack_output:
-            if (!final_norm_params(c, id.stack)) return "stack_output_plain";
-            return c.norm == NormKind::rms_norm ? "stack_output_rms" : "stack_output_norm";
+            return final_norm_params(c, id.stack) ? NormMechanism(c).stack_output_kind() : "stack_output_plain";
         case StepKind::head_transform: return "mlm_head.transform";
-        case StepKind::head_activation: return activation_kind("mlm_head", c.activation);
+        case StepKind::head_activation: return "mlm_head." + to_string(c.activation);  // mlm_head.gelu, …
         case StepKind::head_norm: return "mlm_head.norm";
         case StepKind::logits: return c.tie_embeddings ? "logits_tied" : "logits";
         case StepKind::probs: return record.predicts == Prediction::masked_tokens ? "probs_masked" : "probs";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "explain/explanation.h"
+#include "forward/mechanisms/mechanism.h"
 
 #include <map>
 #include <string>
@@ -37,6 +38,9 @@ struct StepSite {
     std::string vocab_label(int64_t id) const;  // a token of the output vocabulary
 };
 
+// Writes a mechanism's numbers under their placeholders, each formatted as it is shown.
+void add_numbers(const ExplainNumbers& numbers, StepValues& v);
+
 // Values every step has, whether or not it has run: sizes, names, which sublayer, how its
 // linear map is written.
 void add_static_values(const StepSite& site, StepValues& v);
@@ -46,8 +50,7 @@ void add_mask_values(const StepSite& site, StepValues& v);       // padding, loo
 void add_attention_values(const StepSite& site, StepValues& v);  // every attention stage
 void add_layer_values(const StepSite& site, StepValues& v);      // residual, LayerNorms, FFN, the MLM head's layers
 void add_output_values(const StepSite& site, StepValues& v);     // stack outputs, logits, probs
-// A LayerNorm's numbers for row r of its output y (N, C): the input row's mean and √(var + ε),
-// the output row's mean and std. Shared by every LayerNorm step.
+// A norm's numbers for row r of its output y (N, C) (NormMechanism::row_numbers). Shared by every norm step.
 void add_norm_values(const StepSite& site, const Tensor& y, int64_t r, StepValues& v);
 
 }  // namespace attnlab

@@ -3,11 +3,9 @@
 #include "forward/graph_builder.h"
 #include "forward/linear_map.h"
 #include "ops/attention.h"
-#include "ops/rms_norm.h"
-#include "ops/rotary.h"
 #include "ops/softmax.h"
 
-#include <cstdio>
+#include <cassert>
 
 namespace attnlab {
 
@@ -22,19 +20,9 @@ const std::set<int>& ablated_of(const ForwardInputs& inputs, const AttentionSite
 
 }  // namespace
 
-std::string rope_variant(const RopeConfig& rope) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "rope theta=%.9g scaling=%s factor=%.9g low=%.9g high=%.9g original=%d",
-                  static_cast<double>(rope.theta), to_string(rope.scaling).c_str(), static_cast<double>(rope.factor),
-                  static_cast<double>(rope.low_freq_factor), static_cast<double>(rope.high_freq_factor),
-                  rope.original_max_position);
-    return buf;
-}
-
 StepId GraphBuilder::attention(const AttentionSite& site, const AttentionParams& params, const StepId& q_input,
                                const StepId& kv_input, const StepId& mask) {
     auto at = [&site](AttentionStage stage) { return StepId::attention_at(site, stage); };
-    // The split and the scale depend on H and D, which no parameter shape pins down.
     // The split and the scale depend on H, H_kv and D, which no parameter shape pins down.
     const int H = config_.n_heads, H_kv = config_.kv_heads();
     const std::string heads = "H=" + std::to_string(H) + " D=" + std::to_string(config_.d_head()) +
@@ -51,67 +39,32 @@ StepId GraphBuilder::attention(const AttentionSite& site, const AttentionParams&
                                       ? ", split into H_kv heads of D (each shared by H/H_kv query heads)"
                                   : config_.head_dim > 0 ? ", split into H heads of D"
                                                          : ", split into H heads of D = C/H";
-        add(at(stages[which]), {names[which] + std::string(" per head"),
-                                L + " = " + linear_map_formula(map, "x", "W_" + L, "b_" + L) + split,
-                                {which == 0 ? q_input : kv_input},
-                                linear_map_param_names(map),
-                                {},
-                                heads,
-                                [map, n_heads](const StepContext& ctx) {
-                                    const CountedOutput x = linear_map_forward_counted(ctx.weights, map, ctx.input(0));
-                                    // (B·T, ·) -> (B·H or B·H_kv, T, D): the same entries
-                                    return StepOutput{split_heads(x.value, n_heads, ctx.inputs.batch), {},
-                                                      x.non_finite};
-                                },
-                                [map](const BackwardContext& b) {
-                                    const Tensor dy = merge_heads(b.d_output, b.inputs.batch);  // (B·T, H·D)
-                                    return InputGrads{linear_map_backward(b.weights, map, b.input(0), dy, b.params)};
-                                }});
+        add(at(stages[which]),
+            {names[which] + std::string(" per head"),
+             L + " = " + linear_map_formula(map, "x", "W_" + L, "b_" + L) + split,
+             {which == 0 ? q_input : kv_input},
+             linear_map_param_names(map),
+             {},
+             heads,
+             [map, n_heads](const StepContext& ctx) {
+                 const CountedOutput x = linear_map_forward_counted(ctx.weights, map, ctx.input(0));
+                 // (B·T, ·) -> (B·H or B·H_kv, T, D): the same entries
+                 return StepOutput{split_heads(x.value, n_heads, ctx.inputs.batch), {}, x.non_finite};
+             },
+             [map](const BackwardContext& b) {
+                 const Tensor dy = merge_heads(b.d_output, b.inputs.batch);  // (B·T, H·D)
+                 return InputGrads{linear_map_backward(b.weights, map, b.input(0), dy, b.params)};
+             }});
     }
     StepId q = at(AttentionStage::q), k = at(AttentionStage::k);
-    if (params.q_norm && params.k_norm) {  // qwen3: each head's row of Q and K through an RMSNorm of width D
-        auto head_norm = [&](AttentionStage stage, const StepId& input, const NormParams& norm, const char* who,
-                             const std::string& x) {
-            const std::string g = norm.weight;
-            return add(
-                at(stage),
-                {std::string("RMSNorm of each ") + who + " head",
-                 x + " / √(mean(" + x + "²) + ε) · γ  (over the D numbers of one head)",
-                 {input},
-                 {g},
-                 {},
-                 eps_variant(config_.layer_norm_eps),
-                 [g](const StepContext& ctx) {
-                     return StepOutput{rms_norm_forward(ctx.input(0), ctx.param(g), ctx.config.layer_norm_eps), {}};
-                 },
-                 [g](const BackwardContext& b) {
-                     return InputGrads{rms_norm_backward(b.input(0), b.param(g), b.config.layer_norm_eps, b.d_output,
-                                                         b.param_grad(g))};
-                 }});
-        };
-        q = head_norm(AttentionStage::q_norm, q, *params.q_norm, "query", "q");
-        k = head_norm(AttentionStage::k_norm, k, *params.k_norm, "key", "k");
+    if (head_norm_.on()) {  // qwen3: each head's row of Q and K through an RMSNorm of width D
+        assert(params.q_norm && params.k_norm);
+        q = add(head_norm_.step(site, AttentionStage::q_norm, q, *params.q_norm));
+        k = add(head_norm_.step(site, AttentionStage::k_norm, k, *params.k_norm));
     }
-    if (config_.positional == Positional::rotary) {
-        const std::vector<float> frequencies = rope_inverse_frequencies(config_.rope, config_.d_head());
-        auto rotate = [&](AttentionStage stage, const StepId& input, const std::string& letter) {
-            const std::string x = letter == "Q" ? "q" : "k";
-            return add(at(stage), {"Rotate " + letter + " by position (RoPE)",
-                                   x + "'[i], " + x + "'[i+D/2] = " + x + "[i]·cos(pθ_i) − " + x +
-                                       "[i+D/2]·sin(pθ_i), " + x + "[i+D/2]·cos(pθ_i) + " + x + "[i]·sin(pθ_i)",
-                                   {input},
-                                   {},
-                                   {},
-                                   rope_variant(config_.rope),
-                                   [frequencies](const StepContext& ctx) {
-                                       return StepOutput{apply_rotary(ctx.input(0), frequencies, ctx.first_row), {}};
-                                   },
-                                   [frequencies](const BackwardContext& b) {  // every row, from position 0
-                                       return InputGrads{apply_rotary_backward(b.d_output, frequencies, 0)};
-                                   }});
-        };
-        q = rotate(AttentionStage::q_rot, q, "Q");
-        k = rotate(AttentionStage::k_rot, k, "K");
+    if (positions_.rotates_queries_and_keys()) {
+        q = add(positions_.rotation_step(site, AttentionStage::q_rot, q));
+        k = add(positions_.rotation_step(site, AttentionStage::k_rot, k));
     }
     add(at(AttentionStage::scores),
         {"Scores QKᵀ",
@@ -187,8 +140,8 @@ StepId GraphBuilder::attention(const AttentionSite& site, const AttentionParams&
                  attention_context(ctx.input(0), ctx.input(1), ablated_of(ctx.inputs, site), ctx.inputs.batch), {}};
          },
          [site](const BackwardContext& b) {
-             ContextGrads g = attention_context_backward(b.input(0), b.input(1), b.d_output,
-                                                         ablated_of(b.inputs, site), b.inputs.batch);
+             ContextGrads g = attention_context_backward(b.input(0), b.input(1), b.d_output, ablated_of(b.inputs, site),
+                                                         b.inputs.batch);
              return InputGrads{std::move(g.d_weights), std::move(g.dv)};
          }});
     add(at(AttentionStage::concat),
@@ -202,9 +155,10 @@ StepId GraphBuilder::attention(const AttentionSite& site, const AttentionParams&
              return StepOutput{merge_heads(ctx.input(0), ctx.inputs.batch), {}};
          },
          [H](const BackwardContext& b) { return InputGrads{split_heads(b.d_output, H, b.inputs.batch)}; }});
-    return linear(at(AttentionStage::out), "Output projection W^O",
-                  "out = " + linear_map_formula(params.out, "concat", "W_O", "b_O"), at(AttentionStage::concat),
-                  params.out);
+    return add(
+        at(AttentionStage::out),
+        linear_map_step("Output projection W^O", "out = " + linear_map_formula(params.out, "concat", "W_O", "b_O"),
+                        at(AttentionStage::concat), params.out));
 }
 
 }  // namespace attnlab

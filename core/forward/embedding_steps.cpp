@@ -1,7 +1,6 @@
 // Steps that turn token ids into the model's input: token embeddings, positions, token types,
 // their sum, and (BERT) a LayerNorm over it.
 #include "forward/graph_builder.h"
-#include "ops/positional.h"
 
 #include <cassert>
 #include <cmath>
@@ -12,14 +11,6 @@ namespace {
 
 const std::vector<int>& side_ids(const StepContext& ctx, Stack stack) {
     return stack == Stack::encoder ? ctx.inputs.src_ids : ctx.inputs.tgt_ids;
-}
-
-// Each sequence of a batch gets the same positions 0..T−1: rows (T, C) -> (B·T, C).
-Tensor each_sequence(const Tensor& rows, int batch) {
-    if (batch == 1) return rows;
-    Tensor out({batch * rows.dim(0), rows.dim(1)});
-    for (int b = 0; b < batch; ++b) out.matrix().middleRows(b * rows.dim(0), rows.dim(0)) = rows.matrix();
-    return out;
 }
 
 Tensor sum_tensors(const std::vector<const Tensor*>& parts) {
@@ -33,12 +24,10 @@ Tensor sum_tensors(const std::vector<const Tensor*>& parts) {
 
 }  // namespace
 
-bool adds_positions(Positional p) { return p == Positional::sinusoidal || p == Positional::learned; }
-
 StepId stack_input(const ModelConfig& config, Stack stack) {
     const EmbeddingParams params = embedding_params(config, stack);
     if (params.norm) return StepId::of(StepKind::embedding_norm, stack);
-    const bool summed = adds_positions(config.positional) || !params.token_types.empty();
+    const bool summed = PositionMechanism(config).added_to_embeddings() || !params.token_types.empty();
     return StepId::of(summed ? StepKind::embedding_sum : StepKind::token_embedding, stack);
 }
 
@@ -78,55 +67,10 @@ StepId GraphBuilder::embedding(Stack side) {
     std::vector<StepId> parts = {embed};
     std::string sum_formula = "x = x_emb", sum_title = "Embedding";
 
-    if (config_.positional == Positional::sinusoidal) {
-        const bool halves = config_.sinusoid_layout == SinusoidLayout::halves;
-        parts.push_back(
-            add(id(StepKind::position),
-                {halves ? "Sinusoidal positional encoding (sines, then cosines)" : "Sinusoidal positional encoding",
-                 halves ? "PE(pos, i) = sin(pos / 10000^(2i/C)),  PE(pos, C/2 + i) = cos(pos / 10000^(2i/C))"
-                        : "PE(pos, 2i) = sin(pos / 10000^(2i/C)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/C))",
-                 {},
-                 {},
-                 {ids_control},
-                 "C=" + std::to_string(config_.d_model),
-                 [side](const StepContext& ctx) {
-                     const int64_t n = side == Stack::encoder ? ctx.inputs.src_length() : ctx.inputs.tgt_length();
-                     return StepOutput{each_sequence(sinusoidal_encoding(n, ctx.config.d_model,
-                                                                         ctx.config.sinusoid_layout),
-                                                     ctx.inputs.batch),
-                                       {}};  // (B·T, C)
-                 }}));
-    } else if (config_.positional == Positional::learned) {
-        const std::string positions = params.positions;
-        parts.push_back(add(id(StepKind::position), {"Learned position embeddings",
-                                                     "P[pos]",
-                                                     {},
-                                                     {positions},
-                                                     {ids_control},
-                                                     "",
-                                                     [side, positions](const StepContext& ctx) {
-                                                         const int64_t n = side == Stack::encoder
-                                                                               ? ctx.inputs.src_length()
-                                                                               : ctx.inputs.tgt_length();
-                                                         const Tensor& P = ctx.param(positions);  // (max_len, C)
-                                                         assert(n <= P.dim(0));
-                                                         Tensor x({n, P.dim(1)});  // (T, C)
-                                                         x.matrix() = P.matrix().topRows(n);
-                                                         return StepOutput{each_sequence(x, ctx.inputs.batch), {}};
-                                                     },
-                                                     [positions](const BackwardContext& b) {  // dP[pos] += dx[pos]
-                                                         Tensor& dP = b.param_grad(positions);
-                                                         const int64_t n = b.d_output.dim(0) / b.inputs.batch;
-                                                         for (int s = 0; s < b.inputs.batch; ++s)
-                                                             dP.matrix().topRows(n) +=
-                                                                 b.d_output.matrix().middleRows(s * n, n);
-                                                         return InputGrads{};
-                                                     }}));
-    }
-    if (adds_positions(config_.positional)) {
-        sum_formula += " + PE";
-        sum_title += " + position";
-    }
+    if (auto positions = positions_.embedding_step(side, params, ids_control))  // (B·T, C)
+        parts.push_back(add(std::move(*positions)));
+    sum_formula += positions_.sum_formula_part();
+    sum_title += positions_.sum_title_part();
 
     if (!params.token_types.empty()) {
         assert(src && "token types belong to the source");
@@ -177,7 +121,9 @@ StepId GraphBuilder::embedding(Stack side) {
                                                       return InputGrads(n, b.d_output);  // each part gets all of it
                                                   }});
     }
-    if (params.norm) input = norm(id(StepKind::embedding_norm), "Embedding " + norm_name(), input, *params.norm);
+    if (params.norm)
+        input = add(
+            norm_.step(id(StepKind::embedding_norm), std::string("Embedding ") + norm_.name(), input, *params.norm));
     assert(input == stack_input(config_, side));
     return dropped_out(input);
 }

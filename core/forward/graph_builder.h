@@ -2,22 +2,29 @@
 // attention, sublayers, blocks, output head) and returns the ids of what it added.
 // It is the only writer of a step's record and path: each step is added under a typed
 // StepId, and its path is step_path(id). Parameters are read where the config's family
-// keeps them (param_names.h).
+// keeps them (param_names.h); the steps of a mechanism (the norm, the positions, the FFN, the
+// head norms) are the mechanism's own (forward/mechanisms/), which the builder wires in.
 #pragma once
 
+#include "forward/mechanisms/feed_forward.h"
+#include "forward/mechanisms/head_norm.h"
+#include "forward/mechanisms/norm.h"
+#include "forward/mechanisms/positions.h"
 #include "forward/step.h"
 #include "forward/step_path.h"
 #include "param_names.h"
 
 namespace attnlab {
 
-// Step variants: config details that change a step's result but not its formula.
-std::string eps_variant(float eps);                // a norm's ε
-std::string rope_variant(const RopeConfig& rope);  // RoPE's θ and scaling
-
 class GraphBuilder {
 public:
-    GraphBuilder(const ModelConfig& config, const GraphOptions& options) : config_(config), options_(options) {}
+    GraphBuilder(const ModelConfig& config, const GraphOptions& options)
+        : config_(config),
+          options_(options),
+          norm_(config),
+          positions_(config),
+          feed_forward_(config),
+          head_norm_(config) {}
     std::vector<Step> take() { return std::move(steps_); }
 
     // src.embed, src.pos, src.token_type, src.input, src.embed_norm (or tgt.*), as far as the
@@ -50,23 +57,22 @@ public:
 
 private:
     using SublayerFn = std::function<StepId(const StepId& normed_or_raw_input)>;
-    // Wraps sublayer k of a layer with its residual and LayerNorm, post-LN or pre-LN per config.
-    // Returns the stream after it.
+    // Wraps sublayer k of a layer with its residual and norm, after it or before it as the norm mechanism places
+    // it. Returns the stream after it.
     StepId residual_sublayer(Stack stack, int layer, int k, const StepId& x, const NormParams& norm,
                              const SublayerFn& sublayer);
-    // The config's norm (LayerNorm or RMSNorm) of a stream (N, C).
-    StepId norm(const StepId& id, const std::string& title, const StepId& input, const NormParams& params);
-    std::string norm_name() const;  // "LayerNorm" or "RMSNorm"
-    // A step y = x·Aᵀ + b of one LinearParams map.
-    StepId linear(const StepId& id, const std::string& title, const std::string& formula, const StepId& input,
-                  const LinearParams& map);
     // Records `id` (and the path it names) in the step and appends it. Returns id.
     StepId add(const StepId& id, Step step);
+    StepId add(PlacedStep placed) { return add(placed.id, std::move(placed.step)); }
     // With GraphOptions::dropout: the last step added, which is `id`, drops out its output. Returns id.
     StepId dropped_out(const StepId& id);
 
     const ModelConfig& config_;
     GraphOptions options_;
+    NormMechanism norm_;
+    PositionMechanism positions_;
+    FeedForwardMechanism feed_forward_;
+    HeadNormMechanism head_norm_;
     std::vector<Step> steps_;
 };
 

@@ -136,4 +136,20 @@ std::vector<std::string> linear_map_param_names(const LinearParams& map) {
     return {map.weight, map.bias};
 }
 
+Step linear_map_step(std::string title, std::string formula, const StepId& input, const LinearParams& map) {
+    return {std::move(title),
+            std::move(formula),
+            {input},
+            linear_map_param_names(map),
+            {},
+            "",
+            [map](const StepContext& ctx) {
+                CountedOutput y = linear_map_forward_counted(ctx.weights, map, ctx.input(0));
+                return StepOutput{std::move(y.value), {}, y.non_finite};
+            },
+            [map](const BackwardContext& b) {
+                return InputGrads{linear_map_backward(b.weights, map, b.input(0), b.d_output, b.params)};
+            }};
+}
+
 }  // namespace attnlab

@@ -34,5 +34,7 @@ Tensor linear_map_backward(const Weights& weights, const LinearParams& map, cons
 std::string linear_map_formula(const LinearParams& map, const std::string& x, const std::string& w,
                                const std::string& b);
 std::vector<std::string> linear_map_param_names(const LinearParams& map);  // weight, then bias if named
+// The step y = x·Wᵀ + b (or x·W + b) of one map over its one input: (N, in) -> (N, out), with its backward.
+Step linear_map_step(std::string title, std::string formula, const StepId& input, const LinearParams& map);
 
 }  // namespace attnlab

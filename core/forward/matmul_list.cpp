@@ -1,6 +1,8 @@
 // The forward pass's matrix products, from the config alone (see forward_graph.cpp for the steps).
 #include "forward/matmul_list.h"
 
+#include "forward/mechanisms/feed_forward.h"
+
 namespace attnlab {
 
 namespace {
@@ -29,7 +31,7 @@ void add_attention(std::vector<MatmulShape>& out, const ModelConfig& c, const st
 void add_ffn(std::vector<MatmulShape>& out, const ModelConfig& c, const std::string& stack, int64_t rows,
              int64_t n_layers) {
     out.push_back({stack + " FFN first map", rows, c.d_model, c.d_ff, n_layers});
-    if (c.gated_ffn) out.push_back({stack + " FFN gate map", rows, c.d_model, c.d_ff, n_layers});
+    if (FeedForwardMechanism(c).gated()) out.push_back({stack + " FFN gate map", rows, c.d_model, c.d_ff, n_layers});
     out.push_back({stack + " FFN second map", rows, c.d_ff, c.d_model, n_layers});
 }
 

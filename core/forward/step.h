@@ -148,12 +148,12 @@ struct BackwardContext {
 using InputGrads = std::vector<Tensor>;
 
 struct Step {
-    std::string title;                  // short, for the timeline
-    std::string formula;                // what it computes, in the paper's notation
-    std::vector<StepId> inputs;         // the steps whose outputs it reads, in the order compute() expects
-    std::vector<std::string> params;    // weight names it reads
-    std::vector<Control> controls;      // the parts of ForwardInputs it reads
-    std::string variant;                // config details that change the result but not the formula (ε, ...)
+    std::string title;                // short, for the timeline
+    std::string formula;              // what it computes, in the paper's notation
+    std::vector<StepId> inputs;       // the steps whose outputs it reads, in the order compute() expects
+    std::vector<std::string> params;  // weight names it reads
+    std::vector<Control> controls;    // the parts of ForwardInputs it reads
+    std::string variant;              // config details that change the result but not the formula (ε, ...)
     std::function<StepOutput(const StepContext&)> compute;
     // The chain rule through compute: empty for a step whose output depends on no parameter (masks, sinusoids,
     // the probabilities, which no loss reads).
@@ -177,10 +177,6 @@ struct GraphOptions {
 
 // The whole forward pass for a config, in execution order.
 std::vector<Step> build_forward_steps(const ModelConfig& config, const GraphOptions& options = {});
-
-// Whether positions are added to the embeddings (sinusoidal, learned), as opposed to none or rotary (RoPE turns Q
-// and K inside each attention instead).
-bool adds_positions(Positional p);
 
 // The step whose output (N, C) a stack's first layer reads: the embedding LayerNorm, the sum of
 // the embeddings, or the token embeddings alone, as far as the config has them.

@@ -1,6 +1,9 @@
 // Reads and checks tour.json: {"chapters": [{id, section, setup fields, "task", "en": texts, "ko": texts}]}.
 #include "teach/tour.h"
 
+#include "forward/mechanisms/feed_forward.h"
+#include "forward/mechanisms/norm.h"
+#include "forward/mechanisms/positions.h"
 #include "io/file_bytes.h"
 
 #include <nlohmann/json.hpp>
@@ -235,10 +238,10 @@ const char* tour_need_name(TourNeed need) {
 bool meets(const ModelConfig& config, TourNeed need) {
     switch (need) {
         case TourNeed::decoder_only: return config.arch == Arch::decoder_only;
-        case TourNeed::pre_norm: return config.norm_first;
-        case TourNeed::rms_norm: return config.norm == NormKind::rms_norm;
-        case TourNeed::rotary: return config.positional == Positional::rotary;
-        case TourNeed::gated_ffn: return config.gated_ffn;
+        case TourNeed::pre_norm: return NormMechanism(config).before_sublayer();
+        case TourNeed::rms_norm: return NormMechanism(config).rms();
+        case TourNeed::rotary: return PositionMechanism(config).rotates_queries_and_keys();
+        case TourNeed::gated_ffn: return FeedForwardMechanism(config).gated();
         case TourNeed::grouped_query: return config.kv_heads() < config.n_heads;
         case TourNeed::translator: return config.arch == Arch::encoder_decoder;
     }

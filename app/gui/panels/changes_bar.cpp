@@ -4,6 +4,8 @@
 
 #include "model_changes.h"
 
+#include "forward/mechanisms/norm.h"
+
 #include <imgui.h>
 
 #include <cstdio>
@@ -23,9 +25,9 @@ struct ChangesCache {
 };
 
 // The switch's name; the norm switch names the model's own norm (the Llama template's is RMSNorm).
-const char* switch_name(ConfigSwitch s, NormKind norm) {
+const char* switch_name(ConfigSwitch s, const NormMechanism& norm) {
     switch (s) {
-        case ConfigSwitch::layer_norm: return norm == NormKind::rms_norm ? tr_noop("RMSNorm") : tr_noop("LayerNorm");
+        case ConfigSwitch::layer_norm: return norm.rms() ? tr_noop("RMSNorm") : tr_noop("LayerNorm");
         case ConfigSwitch::activation: return tr_noop("Activation");
         case ConfigSwitch::positional: return tr_noop("Positions");
         case ConfigSwitch::scale_embedding: return tr_noop("Embedding × √d_model");
@@ -38,9 +40,11 @@ const char* switch_name(ConfigSwitch s, NormKind norm) {
 // The switch's value in `c`, in English for ctx.t (the activations' names are notation in both languages).
 const char* switch_value(const ModelConfig& c, ConfigSwitch s) {
     switch (s) {
-        case ConfigSwitch::layer_norm:
-            if (c.norm == NormKind::rms_norm) return c.norm_first ? tr_noop("Pre-norm") : tr_noop("Post-norm");
-            return c.norm_first ? tr_noop("Pre-LN") : tr_noop("Post-LN");
+        case ConfigSwitch::layer_norm: {
+            const NormMechanism norm(c);
+            if (norm.rms()) return norm.before_sublayer() ? tr_noop("Pre-norm") : tr_noop("Post-norm");
+            return norm.before_sublayer() ? tr_noop("Pre-LN") : tr_noop("Post-LN");
+        }
         case ConfigSwitch::activation:
             switch (c.activation) {
                 case Activation::relu: return "ReLU";
@@ -124,7 +128,7 @@ std::string switch_change_text(const ModelConfig& live, const ModelConfig& loade
                                ModelOrigin origin, bool korean) {
     char buf[192];
     const char* format = tr(korean, origin == ModelOrigin::random ? "%s: %s (was %s)" : "%s: %s (trained with %s)");
-    std::snprintf(buf, sizeof buf, format, tr(korean, switch_name(which, live.norm)),
+    std::snprintf(buf, sizeof buf, format, tr(korean, switch_name(which, NormMechanism(live))),
                   tr(korean, switch_value(live, which)), tr(korean, switch_value(loaded, which)));
     return buf;
 }

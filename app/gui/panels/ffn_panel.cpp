@@ -8,6 +8,7 @@
 #include "panels/tour_target.h"
 #include "widgets/tooltip_beside.h"
 
+#include "forward/mechanisms/feed_forward.h"
 #include "forward/step_path.h"
 #include "ops/activation.h"
 
@@ -211,7 +212,7 @@ void draw_ffn_panel(PanelContext& ctx) {
     const int n_layers = decoder ? c.n_decoder_layers : c.n_encoder_layers;
     const int layer = choose_layer(ctx, n_layers);
     const char* act = activation_name(c.activation);
-    if (c.gated_ffn) return draw_gated_ffn(ctx, stack, layer, choose_gated_part(ctx, act));
+    if (FeedForwardMechanism(c).gated()) return draw_gated_ffn(ctx, stack, layer, choose_gated_part(ctx, act));
     const bool pre = choose_pre_activation(ctx);
 
     ImGui::Text("FFN(x) = %s(x·W_1ᵀ + b_1)·W_2ᵀ + b_2", act);

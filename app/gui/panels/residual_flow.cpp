@@ -3,6 +3,7 @@
 #include "panels/residual_flow.h"
 #include "panels/step_explanation.h"
 
+#include "forward/mechanisms/norm.h"
 #include "forward/step_path.h"
 
 #include <algorithm>
@@ -168,8 +169,7 @@ void plus_node(Flow& f, ImVec2 c, const StepId& id, Value v) {
 void norm_box(Flow& f, ImVec2 a, ImVec2 b, const StepId& id, Value v, bool value_inside) {
     f.draw->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg), 0.25f * f.em);
     f.draw->AddRect(a, b, v ? kNormColor : f.dim(), 0.25f * f.em, 0, 1.5f);
-    const bool rms = f.ctx.config().norm == NormKind::rms_norm;
-    const char* label = rms ? "RMS" : "LN";
+    const char* label = NormMechanism(f.ctx.config()).rms() ? "RMS" : "LN";
     const ImVec2 ln = ImGui::CalcTextSize(label);
     const float cx = (a.x + b.x) * 0.5f;
     if (value_inside) {
@@ -218,7 +218,7 @@ Value segment(Flow& f, const ResidualSublayer& sub, float x_a, float y0, Value v
     const float fork = x_a + 0.5f * em, x_end = x_a + f.seg_w;
     const Value v_out = row_norm(s, sub.out, f.token), v_res = row_norm(s, sub.residual, f.token);
     const Value v_norm = row_norm(s, sub.norm, f.token);
-    const bool pre_ln = f.ctx.config().norm_first;
+    const bool pre_ln = NormMechanism(f.ctx.config()).before_sublayer();
 
     const float plus = pre_ln ? x_end - 0.9f * em : x_end - (kLnW + 1.4f) * em;
     float box_left = fork + 0.6f * em;
@@ -301,7 +301,7 @@ void output_row(Flow& f, ImVec2 origin, Value v_in, const StepId& in) {
     }
     stream_segment(f, x, x + 2.0f * em, y, v_out);
     arrow_head(f, ImVec2(x + 2.0f * em, y), ImVec2(1, 0), v_out ? f.text() : f.dim());
-    const bool rms = c.norm == NormKind::rms_norm;
+    const bool rms = NormMechanism(c).rms();
     const char* note = c.final_norm ? (rms ? tr_noop("final RMSNorm") : tr_noop("final LayerNorm"))
                                     : (rms ? tr_noop("no final RMSNorm: the last layer's stream")
                                            : tr_noop("no final LayerNorm: the last layer's stream"));
@@ -352,7 +352,8 @@ void draw_residual_flow(PanelContext& ctx, const ResidualStack& stack, int token
     StepId in = stack.input;
     for (size_t i = 0; i < stack.layers.size(); ++i) {
         v = layer_row(f, static_cast<int>(i), ImVec2(origin.x, y), v, in);
-        in = ctx.config().norm_first ? stack.layers[i].back().residual : stack.layers[i].back().norm;
+        in = NormMechanism(ctx.config()).before_sublayer() ? stack.layers[i].back().residual
+                                                           : stack.layers[i].back().norm;
         y += kRowH * em;
     }
     output_row(f, ImVec2(origin.x, y), v, in);

@@ -5,6 +5,7 @@
 #include "panels/residual_flow.h"
 #include "panels/step_explanation.h"
 
+#include "forward/mechanisms/norm.h"
 #include "forward/step_path.h"
 
 #include <algorithm>
@@ -55,17 +56,11 @@ void labelled_formula(const char* label, const char* formula) {
 }
 
 void formula_line(const PanelContext& ctx) {
-    if (ctx.config().norm == NormKind::rms_norm) {  // the Llama template's norms: RMSNorm, no mean, no β
-        if (ctx.config().norm_first)
-            labelled_formula(ctx.t("Pre-norm"), "x ← x + Sublayer(RMSNorm(x))");
-        else
-            labelled_formula(ctx.t("Post-norm, as in the paper"), "x ← RMSNorm(x + Sublayer(x))");
-        return;
-    }
-    if (ctx.config().norm_first)
-        labelled_formula(ctx.t("Pre-LN"), "x ← x + Sublayer(LN(x))");
-    else
-        labelled_formula(ctx.t("Post-LN, as in the paper"), "x ← LN(x + Sublayer(x))");
+    const NormMechanism norm(ctx.config());  // the Llama template's norms are RMSNorms: no mean, no β
+    const char* label = norm.before_sublayer() ? (norm.rms() ? tr_noop("Pre-norm") : tr_noop("Pre-LN"))
+                        : norm.rms()           ? tr_noop("Post-norm, as in the paper")
+                                               : tr_noop("Post-LN, as in the paper");
+    labelled_formula(ctx.t(label), norm.stream_formula().c_str());
 }
 
 // The stack's tokens as a wrapping row of buttons; clicking one chooses it. <unk> tokens are orange.
@@ -93,7 +88,8 @@ struct StreamColumn {
 
 // Every state of the stream in flow order: the input, then per sublayer ⊕ (and LN when post-LN), then the final LN.
 std::vector<StreamColumn> stream_columns(const PanelContext& ctx, const ResidualStack& stack) {
-    const bool pre_ln = ctx.config().norm_first, rms = ctx.config().norm == NormKind::rms_norm;
+    const NormMechanism norm(ctx.config());
+    const bool pre_ln = norm.before_sublayer(), rms = norm.rms();
     std::vector<StreamColumn> cols = {{ctx.t("input"), stack.input}};
     for (size_t i = 0; i < stack.layers.size(); ++i)
         for (size_t k = 0; k < stack.layers[i].size(); ++k) {

@@ -1,0 +1,41 @@
+// The feed-forward mechanism (ModelConfig::gated_ffn, activation): act(x·W_1ᵀ)·W_2ᵀ, or gated (SwiGLU with silu):
+// (act(x·W_gateᵀ) ⊙ x·W_upᵀ)·W_downᵀ, biases where the family has them. The one reader of gated_ffn.
+#pragma once
+
+#include "forward/mechanisms/mechanism.h"
+#include "ops/row_stats.h"
+#include "param_names.h"
+
+#include <string>
+
+namespace attnlab {
+
+class FeedForwardMechanism {
+public:
+    explicit FeedForwardMechanism(const ModelConfig& config)
+        : gated_(config.gated_ffn), activation_(config.activation) {}
+
+    bool gated() const { return gated_; }
+    std::string describe() const;  // "gelu FFN", "gated FFN (silu)"
+    // The steps of one layer's FFN over its input (N, C), in order: ffn.hidden (N, F), ffn.activation (N, F),
+    // ffn.out (N, C); gated: ffn.gate, ffn.activation, ffn.up, ffn.gated (N, F each), ffn.out. The last is ffn.out.
+    std::vector<PlacedStep> steps(Stack stack, int layer, const LayerParams& params, const StepId& input) const;
+
+    // The explanation kind of a part: "ffn.hidden", "ffn.gelu", "ffn.down", …
+    std::string kind(FfnPart part) const;
+    const char* bias_symbol(
+        FfnPart part) const;  // as its formulas name the part's bias: b_1, b_gate, b_up, b_down, b_2
+    // Numbers of h = a ⊙ u for one row: the column where |h| is largest ("col") with its "a", "u" and "h", and the
+    // share of the row's gate entries under 0.1 in size ("shut_pct", a fraction).
+    ExplainNumbers gate_numbers(RowRef a, RowRef u, RowRef h) const;
+
+private:
+    bool gated_;
+    Activation activation_;
+};
+
+// The step a = act(h) of an activation over its one input (N, F) -> (N, F), with its backward: the FFN's, and the
+// activation of BERT's MLM head.
+Step activation_step(Activation activation, std::string title, const StepId& input);
+
+}  // namespace attnlab

@@ -1,0 +1,87 @@
+#include "forward/mechanisms/norm.h"
+
+#include "ops/layer_norm.h"
+#include "ops/rms_norm.h"
+
+#include <cstdio>
+
+namespace attnlab {
+
+std::string eps_variant(float eps) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "eps=%.9g", static_cast<double>(eps));
+    return buf;
+}
+
+const char* NormMechanism::name() const { return rms() ? "RMSNorm" : "LayerNorm"; }
+
+const char* NormMechanism::symbol() const { return rms() ? "RMSNorm" : "LN"; }
+
+std::string NormMechanism::residual_formula() const {
+    return first_ ? std::string("x + Sublayer(") + symbol() + "(x))" : "x + Sublayer(x)";
+}
+
+std::string NormMechanism::stream_formula() const {
+    return first_ ? "x ← " + residual_formula() : std::string("x ← ") + symbol() + "(x + Sublayer(x))";
+}
+
+std::string NormMechanism::sublayer_title(int k) const {
+    const char* place = first_ ? (rms() ? " (pre-norm)" : " (pre-LN)") : (rms() ? " (post-norm)" : " (post-LN)");
+    return std::string(name()) + " " + std::to_string(k) + place;
+}
+
+std::string NormMechanism::describe() const {
+    if (rms()) return first_ ? "pre-norm RMSNorm" : "post-norm RMSNorm";
+    return first_ ? "pre-LN" : "post-LN";
+}
+
+PlacedStep NormMechanism::step(const StepId& id, std::string title, const StepId& input,
+                               const NormParams& params) const {
+    const NormMechanism norm = *this;
+    return {id,
+            {std::move(title),
+             rms() ? "RMSNorm(x) = x / √(mean(x²) + ε) · γ" : "LN(x) = (x − mean) / √(var + ε) · γ + β",
+             {input},
+             rms() ? std::vector<std::string>{params.weight} : std::vector<std::string>{params.weight, params.bias},
+             {},
+             eps_variant(eps_),
+             [norm, params](const StepContext& ctx) {
+                 return StepOutput{norm.forward(ctx.weights, params, ctx.input(0)), {}};
+             },
+             [norm, params](const BackwardContext& b) {
+                 return InputGrads{norm.backward(b.weights, params, b.input(0), b.d_output, b.params)};
+             }}};
+}
+
+Tensor NormMechanism::forward(const Weights& weights, const NormParams& params, const Tensor& x) const {
+    if (rms()) return rms_norm_forward(x, weights.at(params.weight), eps_);
+    return layer_norm_forward(x, weights.at(params.weight), weights.at(params.bias), eps_);
+}
+
+Tensor NormMechanism::backward(const Weights& weights, const NormParams& params, const Tensor& x, const Tensor& dy,
+                               ParamGrads& grads) const {
+    const Tensor& gain = weights.at(params.weight);
+    Tensor& d_gain = grads.of(params.weight, gain.shape);
+    if (rms()) return rms_norm_backward(x, gain, eps_, dy, d_gain);
+    Tensor& d_bias = grads.of(params.bias, weights.at(params.bias).shape);
+    return layer_norm_backward(x, gain, eps_, dy, &d_gain, &d_bias);
+}
+
+const char* NormMechanism::residual_kind() const {
+    if (rms()) return first_ ? "residual_pre_rms" : "residual_post_rms";
+    return first_ ? "residual_pre_ln" : "residual_post_ln";
+}
+
+const char* NormMechanism::sublayer_kind() const {
+    if (rms()) return first_ ? "norm_pre_rms" : "norm_post_rms";
+    return first_ ? "norm_pre_ln" : "norm_post_ln";
+}
+
+const char* NormMechanism::stack_output_kind() const { return rms() ? "stack_output_rms" : "stack_output_norm"; }
+
+ExplainNumbers NormMechanism::row_numbers(RowRef x, RowRef y) const {
+    if (rms()) return {{"rms", row_rms(x, eps_)}, {"out_rms", row_rms(y)}, {"mean", row_mean(x)}};
+    return {{"mean", row_mean(x)}, {"std", row_std(x, eps_)}, {"out_mean", row_mean(y)}, {"out_std", row_std(y)}};
+}
+
+}  // namespace attnlab

@@ -1,0 +1,55 @@
+// The norm mechanism: LayerNorm (x − mean)/√(var + ε)·γ + β, or RMSNorm x/√(mean(x²) + ε)·γ (ModelConfig::norm),
+// with its ε (layer_norm_eps) and its place around each sublayer (norm_first: before it, on the branch; else after
+// the residual add, on the stream). The one reader of those switches.
+#pragma once
+
+#include "forward/mechanisms/mechanism.h"
+#include "ops/row_stats.h"
+#include "param_names.h"
+
+#include <string>
+
+namespace attnlab {
+
+class NormMechanism {
+public:
+    explicit NormMechanism(const ModelConfig& config)
+        : kind_(config.norm), eps_(config.layer_norm_eps), first_(config.norm_first) {}
+
+    bool rms() const { return kind_ == NormKind::rms_norm; }
+    bool before_sublayer() const { return first_; }  // pre-norm: x + Sublayer(N(x)); post-norm: N(x + Sublayer(x))
+    const char* name() const;                        // "LayerNorm", "RMSNorm"
+    const char* symbol() const;                      // as formulas write it: "LN", "RMSNorm"
+    // The residual add of a sublayer: "x + Sublayer(LN(x))" before it, "x + Sublayer(x)" after.
+    std::string residual_formula() const;
+    // One sublayer as the stream sees it: "x ← x + Sublayer(LN(x))" or "x ← LN(x + Sublayer(x))".
+    std::string stream_formula() const;
+    // The norm of sublayer k of a layer: "LayerNorm 2 (post-LN)", "RMSNorm 1 (pre-norm)".
+    std::string sublayer_title(int k) const;
+    std::string describe() const;  // "pre-LN", "post-LN", "pre-norm RMSNorm", "post-norm RMSNorm"
+
+    // The step applying the norm to its one input: (N, C) -> (N, C), reading `params`' γ (and β).
+    PlacedStep step(const StepId& id, std::string title, const StepId& input, const NormParams& params) const;
+    Tensor forward(const Weights& weights, const NormParams& params, const Tensor& x) const;  // (N, C) -> (N, C)
+    // x, dy (N, C) -> dL/dx (N, C); adds dL/dγ (and dL/dβ) into grads.
+    Tensor backward(const Weights& weights, const NormParams& params, const Tensor& x, const Tensor& dy,
+                    ParamGrads& grads) const;
+
+    // The explanation kinds (the language files' "steps" keys) of its steps and of the residual add beside them.
+    const char* residual_kind() const;      // residual_pre_ln, residual_post_rms, …
+    const char* sublayer_kind() const;      // norm_pre_ln, norm_post_rms, …
+    const char* stack_output_kind() const;  // stack_output_norm, stack_output_rms
+    // The numbers its explanations show for input row x and output row y: LayerNorm: x's "mean" and "std"
+    // (√(var + ε)), y's "out_mean" and "out_std"; RMSNorm: x's "rms" (√(mean(x²) + ε)) and "mean", y's "out_rms".
+    ExplainNumbers row_numbers(RowRef x, RowRef y) const;
+
+private:
+    NormKind kind_;
+    float eps_;
+    bool first_;
+};
+
+// A step variant of a norm's ε (Step::variant), shared with the head norms.
+std::string eps_variant(float eps);
+
+}  // namespace attnlab

@@ -1,0 +1,174 @@
+#include "forward/mechanisms/positions.h"
+
+#include "ops/positional.h"
+#include "ops/rotary.h"
+#include "ops/row_stats.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+
+namespace attnlab {
+
+namespace {
+
+// Each sequence of a batch gets the same positions 0..T−1: rows (T, C) -> (B·T, C).
+Tensor each_sequence(const Tensor& rows, int batch) {
+    if (batch == 1) return rows;
+    Tensor out({batch * rows.dim(0), rows.dim(1)});
+    for (int b = 0; b < batch; ++b) out.matrix().middleRows(b * rows.dim(0), rows.dim(0)) = rows.matrix();
+    return out;
+}
+
+int64_t length_of(const ForwardInputs& inputs, Stack stack) {  // T of the stack's sequences
+    return stack == Stack::encoder ? inputs.src_length() : inputs.tgt_length();
+}
+
+Step sinusoid_step(Stack stack, SinusoidLayout layout, int d_model, Control ids_control) {
+    const bool halves = layout == SinusoidLayout::halves;
+    return {halves ? "Sinusoidal positional encoding (sines, then cosines)" : "Sinusoidal positional encoding",
+            halves ? "PE(pos, i) = sin(pos / 10000^(2i/C)),  PE(pos, C/2 + i) = cos(pos / 10000^(2i/C))"
+                   : "PE(pos, 2i) = sin(pos / 10000^(2i/C)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/C))",
+            {},
+            {},
+            {ids_control},
+            "C=" + std::to_string(d_model),
+            [stack, layout, d_model](const StepContext& ctx) {
+                return StepOutput{
+                    each_sequence(sinusoidal_encoding(length_of(ctx.inputs, stack), d_model, layout), ctx.inputs.batch),
+                    {}};  // (B·T, C)
+            }};
+}
+
+Step learned_step(Stack stack, const std::string& table, Control ids_control) {
+    return {"Learned position embeddings",
+            "P[pos]",
+            {},
+            {table},
+            {ids_control},
+            "",
+            [stack, table](const StepContext& ctx) {
+                const int64_t n = length_of(ctx.inputs, stack);
+                const Tensor& P = ctx.param(table);  // (max_len, C)
+                assert(n <= P.dim(0));
+                Tensor x({n, P.dim(1)});  // (T, C)
+                x.matrix() = P.matrix().topRows(n);
+                return StepOutput{each_sequence(x, ctx.inputs.batch), {}};
+            },
+            [table](const BackwardContext& b) {  // dP[pos] += dx[pos] of every sequence
+                Tensor& dP = b.param_grad(table);
+                const int64_t n = b.d_output.dim(0) / b.inputs.batch;
+                for (int s = 0; s < b.inputs.batch; ++s)
+                    dP.matrix().topRows(n) += b.d_output.matrix().middleRows(s * n, n);
+                return InputGrads{};
+            }};
+}
+
+// One sine–cosine pair of frequency i, read from the table: PE(pos, 2i) = sin(pos / 10000^(2i/C)) and
+// PE(pos, 2i+1) = cos(same angle) interleaved, or columns i and ⌈C/2⌉ + i in halves.
+ExplainNumbers sinusoid_numbers(const Tensor& pe, int64_t pos, int64_t dim, SinusoidLayout layout) {  // pe (N, C)
+    const int64_t C = pe.dim(1), n_sines = (C + 1) / 2;
+    const bool halves = layout == SinusoidLayout::halves;
+    const int64_t i = halves ? std::min(dim < n_sines ? dim : dim - n_sines, C / 2 - 1)
+                             : std::max<int64_t>(0, std::min(dim - dim % 2, C - 2)) / 2;
+    const int64_t sin_col = halves ? i : 2 * i, cos_col = std::min(halves ? n_sines + i : 2 * i + 1, C - 1);
+    const double angle =
+        static_cast<double>(pos) / std::pow(10000.0, static_cast<double>(2 * i) / static_cast<double>(C));
+    auto whole = [](int64_t n) { return static_cast<double>(n); };
+    return {{"two_i", whole(2 * i), ShownAs::whole},
+            {"two_i1", whole(2 * i + 1), ShownAs::whole},
+            {"sin_col", whole(sin_col), ShownAs::whole},
+            {"cos_col", whole(cos_col), ShownAs::whole},
+            {"angle", angle},
+            {"sin", pe.row(pos)(sin_col)},
+            {"cos", pe.row(pos)(cos_col)}};
+}
+
+}  // namespace
+
+std::string rope_variant(const RopeConfig& rope) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "rope theta=%.9g scaling=%s factor=%.9g low=%.9g high=%.9g original=%d",
+                  static_cast<double>(rope.theta), to_string(rope.scaling).c_str(), static_cast<double>(rope.factor),
+                  static_cast<double>(rope.low_freq_factor), static_cast<double>(rope.high_freq_factor),
+                  rope.original_max_position);
+    return buf;
+}
+
+std::optional<PlacedStep> PositionMechanism::embedding_step(Stack stack, const EmbeddingParams& params,
+                                                            Control ids_control) const {
+    const StepId id = StepId::of(StepKind::position, stack);
+    switch (scheme_) {
+        case Positional::sinusoidal: return PlacedStep{id, sinusoid_step(stack, layout_, d_model_, ids_control)};
+        case Positional::learned: return PlacedStep{id, learned_step(stack, params.positions, ids_control)};
+        case Positional::none:
+        case Positional::rotary: return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+PlacedStep PositionMechanism::rotation_step(const AttentionSite& site, AttentionStage stage,
+                                            const StepId& input) const {
+    assert(rotates_queries_and_keys() && (stage == AttentionStage::q_rot || stage == AttentionStage::k_rot));
+    const std::vector<float> frequencies = rope_inverse_frequencies(rope_, d_head_);
+    const std::string letter = stage == AttentionStage::q_rot ? "Q" : "K",
+                      x = stage == AttentionStage::q_rot ? "q" : "k";
+    return {StepId::attention_at(site, stage),
+            {"Rotate " + letter + " by position (RoPE)",
+             x + "'[i], " + x + "'[i+D/2] = " + x + "[i]·cos(pθ_i) − " + x + "[i+D/2]·sin(pθ_i), " + x +
+                 "[i+D/2]·cos(pθ_i) + " + x + "[i]·sin(pθ_i)",
+             {input},
+             {},
+             {},
+             rope_variant(rope_),
+             [frequencies](const StepContext& ctx) {
+                 return StepOutput{apply_rotary(ctx.input(0), frequencies, ctx.first_row), {}};
+             },
+             [frequencies](const BackwardContext& b) {  // every row, from position 0
+                 return InputGrads{apply_rotary_backward(b.d_output, frequencies, 0)};
+             }}};
+}
+
+Tensor PositionMechanism::rotated_at(const Tensor& rows, int64_t position) const {
+    assert(rotates_queries_and_keys());
+    return rotate_rows_at(rows, rope_inverse_frequencies(rope_, d_head_), position);
+}
+
+const char* PositionMechanism::token_embedding_kind() const {
+    return scheme_ == Positional::rotary ? "embed_rotary" : "embed";
+}
+
+const char* PositionMechanism::position_kind() const {
+    if (scheme_ == Positional::learned) return "pos_learned";
+    return layout_ == SinusoidLayout::halves ? "pos_sinusoidal_halves" : "pos_sinusoidal";
+}
+
+ExplainNumbers PositionMechanism::position_numbers(const Tensor& positions, int64_t pos,
+                                                   std::optional<int64_t> focused_col) const {
+    const bool sinusoid = scheme_ == Positional::sinusoidal;
+    const int64_t col = focused_col ? *focused_col : std::min<int64_t>(sinusoid ? 2 : 0, positions.dim(1) - 1);
+    if (sinusoid) return sinusoid_numbers(positions, pos, col, layout_);
+    return {{"dim", static_cast<double>(col), ShownAs::whole},
+            {"value", positions.row(pos)(col)},
+            {"norm", row_norm(positions.row(pos))}};
+}
+
+std::string PositionMechanism::describe() const {
+    std::string s = to_string(scheme_) + " positions";
+    if (scheme_ == Positional::sinusoidal && layout_ == SinusoidLayout::halves) s += " (sines, then cosines)";
+    if (scheme_ == Positional::rotary) {
+        char rope[96];
+        std::snprintf(rope, sizeof rope, " (θ %g%s", static_cast<double>(rope_.theta),
+                      rope_.scaling == RopeScaling::none ? ")" : ", ");
+        s += rope;
+        if (rope_.scaling != RopeScaling::none) {
+            std::snprintf(rope, sizeof rope, "%s ×%g)", to_string(rope_.scaling).c_str(),
+                          static_cast<double>(rope_.factor));
+            s += rope;
+        }
+    }
+    return s;
+}
+
+}  // namespace attnlab
