@@ -5,6 +5,7 @@
 #include "cli_common.h"
 #include "cli_tokens.h"
 #include "commands.h"
+#include "forward/mechanisms/positions.h"
 #include "hf/open_model.h"
 #include "param_names.h"
 
@@ -180,7 +181,7 @@ int run_circuit(Circuit circuit, const Argv& argv) {
         auto m = qk_circuit(model.config, model.weights, r.head, r.ids, r.whole_vocabulary ? every_token(V) : r.ids,
                             r.offset);
         if (!m) return fail(std::string(name) + ": " + m.error().message, kExitBadInput);
-        if (model.config.positional == Positional::rotary && !r.json)
+        if (PositionMechanism(model.config).rotates_queries_and_keys() && !r.json)
             std::printf("RoPE: scores of a query %d position%s after its key (--offset N for another)\n", r.offset,
                         r.offset == 1 || r.offset == -1 ? "" : "s");
         if (r.whole_vocabulary)

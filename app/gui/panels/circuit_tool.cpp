@@ -2,6 +2,7 @@
 
 #include "analysis/head_circuits.h"
 #include "analysis/token_ranking.h"
+#include "forward/mechanisms/positions.h"
 #include "panels/input_fields.h"
 
 #include <imgui.h>
@@ -147,7 +148,7 @@ void draw_head_picker(PanelContext& ctx) {
     value_slider_int(ctx.t("Layer"), "##layer", &c.layer, 0, std::max(0, layers - 1), "%d", 6.0f * ctx.em);
     ImGui::SameLine();
     value_slider_int(ctx.t("Head"), "##head", &c.head, 0, config.n_heads - 1, "%d", 6.0f * ctx.em);
-    if (c.ov || config.positional != Positional::rotary) return;
+    if (c.ov || !PositionMechanism(config).rotates_queries_and_keys()) return;
     // A rotary head scores a query and a key by how far apart they are: its QK circuit is one offset's.
     c.rope_offset = std::clamp(c.rope_offset, 0, 64);
     value_slider_int(ctx.t("Offset m − n"), "##offset", &c.rope_offset, 0, 64, "%d", 8.0f * ctx.em);

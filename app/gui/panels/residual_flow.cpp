@@ -169,7 +169,8 @@ void plus_node(Flow& f, ImVec2 c, const StepId& id, Value v) {
 void norm_box(Flow& f, ImVec2 a, ImVec2 b, const StepId& id, Value v, bool value_inside) {
     f.draw->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg), 0.25f * f.em);
     f.draw->AddRect(a, b, v ? kNormColor : f.dim(), 0.25f * f.em, 0, 1.5f);
-    const char* label = NormMechanism(f.ctx.config()).rms() ? "RMS" : "LN";
+    const bool rms = NormMechanism(f.ctx.config()).rms();
+    const char* label = rms ? "RMS" : "LN";
     const ImVec2 ln = ImGui::CalcTextSize(label);
     const float cx = (a.x + b.x) * 0.5f;
     if (value_inside) {
