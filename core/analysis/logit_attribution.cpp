@@ -1,6 +1,7 @@
 #include "analysis/logit_attribution.h"
 
 #include "forward/step_path.h"
+#include "ops/activation.h"
 #include "param_names.h"
 
 #include <Eigen/Dense>
@@ -61,6 +62,11 @@ public:
         add(std::move(bias_meta), vector_of(weights.at(norm.bias), 0, x.size()));
     }
 
+    // Each component through c -> (c·Aᵀ) ⊙ s: a_t = Aᵀ (C_in, C_out), s (C_out,).
+    void map_linear(const MatD& a_t, const RowD& s) {
+        for (RowD& v : vectors_) v = (v * a_t).cwiseProduct(s);
+    }
+
     std::vector<AttributionComponent>& meta() { return meta_; }
     const std::vector<RowD>& vectors() const { return vectors_; }
 
@@ -116,6 +122,26 @@ Status add_attention(Stream& stream, const Stepper& stepper, const AttentionSite
     return ok_status();
 }
 
+// BERT's head transform t = x·W_tᵀ + b_t and its activation a = act(t), frozen as the diagonal scale s = a/t
+// (act'(0), as act(ε)/ε, where t = 0): each component c -> (c·W_tᵀ) ⊙ s, and b_t ⊙ s joins as a component.
+// t, a: the run's rows (C,).
+void add_head_transform(Stream& stream, const ModelConfig& config, const Weights& weights, const LinearParams& map,
+                        const RowD& t, const RowD& a, AttributionComponent bias_meta) {
+    const int64_t C = t.size();
+    MatD w_t(map.n_in, C);  // W_tᵀ (C_in, C)
+    for (int64_t o = 0; o < C; ++o)
+        for (int64_t i = 0; i < map.n_in; ++i) w_t(i, o) = weight_at(weights.at(map.weight), map, o, i);
+    constexpr float kEps = 1e-6f;
+    Tensor eps({1, 1});
+    eps.data[0] = kEps;
+    const double slope_at_0 = static_cast<double>(activation_forward(eps, config.activation).data[0]) / kEps;
+    RowD s(C);  // (C,)
+    for (int64_t c = 0; c < C; ++c) s(c) = t(c) == 0.0 ? slope_at_0 : a(c) / t(c);
+    stream.map_linear(w_t, s);
+    if (const Tensor* b = bias_of(weights, map))
+        stream.add(std::move(bias_meta), vector_of(*b, map.out_begin, C).cwiseProduct(s));
+}
+
 // The run's row q of the output of step `input` of step i (what a norm normalised).
 RowD input_row(const Stepper& stepper, size_t i, size_t input, int64_t q) {
     return row_of(*stepper.output(stepper.step(stepper.input_indices(i).at(input)).path), q);
@@ -130,6 +156,7 @@ const char* to_string(ComponentKind kind) {
         case ComponentKind::attention_bias: return "attention_bias";
         case ComponentKind::ffn: return "ffn";
         case ComponentKind::norm_bias: return "norm_bias";
+        case ComponentKind::head_transform_bias: return "head_transform_bias";
         case ComponentKind::unembedding_bias: return "unembedding_bias";
     }
     return "?";
@@ -139,8 +166,6 @@ Result<LogitAttribution> attribute_logits(const Stepper& stepper, const Attribut
     const ModelConfig& config = stepper.config();
     if (config.output_head == OutputHead::none) return Error{"this model has no output head: no logits to attribute"};
     const HeadParams head = head_params(config);
-    if (head.transform)
-        return Error{"attribution through an output head with a transform (BERT's MLM head) is not supported yet"};
     if (stepper.inputs().batch != 1) return Error{"attribution takes one sequence, not a batch"};
     const StepId logits_id = StepId::head(StepKind::logits, config);
     const Tensor* logits = stepper.output(logits_id);  // (N, V)
@@ -179,6 +204,13 @@ Result<LogitAttribution> attribute_logits(const Stepper& stepper, const Attribut
                 layer_params(config, stack, id.layer).norms.at(static_cast<size_t>(id.sublayer - 1));
             stream.freeze_norm(config, stepper.weights(), norm, input_row(stepper, i, 0, q),
                                {ComponentKind::norm_bias, stepper.step(i).path + ".bias", stack, id.layer});
+        } else if (id.kind == StepKind::head_transform) {
+            const RowD a = row_of(*stepper.output(StepId::head(StepKind::head_activation, config)), q);
+            add_head_transform(stream, config, stepper.weights(), *head.transform, row_of(*stepper.output(id), q), a,
+                               {ComponentKind::head_transform_bias, stepper.step(i).path + ".bias", stack});
+        } else if (id.kind == StepKind::head_norm) {
+            stream.freeze_norm(config, stepper.weights(), *head.transform_norm, input_row(stepper, i, 0, q),
+                               {ComponentKind::norm_bias, stepper.step(i).path + ".bias", stack});
         } else if (id.kind == StepKind::stack_output) {
             if (const auto norm = final_norm_params(config, stack))
                 stream.freeze_norm(config, stepper.weights(), *norm, input_row(stepper, i, 0, q),

@@ -7,7 +7,10 @@
 // linear: LayerNorm c ↦ (c − mean(c))/σ ⊙ γ, σ = √(var(x) + ε) of the run's row x, its β a component of its own;
 // RMSNorm c ↦ c/rms(x) ⊙ γ. Each component's vector (C,) goes through those, then through the unembedding row of
 // A (minus that of B for logit-diff). The shares sum to the metric up to rounding (computed in double).
-// Not supported (one-line errors): an output head with a transform (BERT's MLM head), a batch of sequences.
+// BERT's MLM head (transform, activation, LayerNorm) is frozen the same way: the activation as the diagonal scale
+// act(t)/t of this run's t (act'(0) where t = 0), the head's LayerNorm at this run's σ; the transform's bias and
+// that norm's β are components. BERT's stream starts at the embeddings' LayerNorm: "the embeddings" is its row.
+// Not supported (one-line error): a batch of sequences.
 #pragma once
 
 #include "analysis/attribution_metric.h"
@@ -19,7 +22,7 @@
 
 namespace attnlab {
 
-enum class ComponentKind { embedding, head, attention_bias, ffn, norm_bias, unembedding_bias };
+enum class ComponentKind { embedding, head, attention_bias, ffn, norm_bias, head_transform_bias, unembedding_bias };
 const char* to_string(ComponentKind kind);  // "embedding", "head", "attention_bias", "ffn", "norm_bias", ...
 
 struct AttributionComponent {
@@ -40,8 +43,8 @@ struct LogitAttribution {
     std::vector<AttributionComponent> components;  // in the order they write into the stream
 };
 
-// For a stepper that has run its logits. Errors: the model has no output head or one with a transform, the
-// logits have not been computed, the position or a token id is out of range, a batch of several sequences.
+// For a stepper that has run its logits. Errors: the model has no output head, the logits have not been
+// computed, the position or a token id is out of range, a batch of several sequences.
 Result<LogitAttribution> attribute_logits(const Stepper& stepper, const AttributionMetric& metric);
 
 }  // namespace attnlab

@@ -69,7 +69,11 @@ check "position past end" 1 -- "$cli" attribute "$g" $ids --metric logit:4@9
 expect_stderr "position named" 'position 9 is past the end'
 check "unknown token id" 1 -- "$cli" attribute "$g" $ids --metric logit-diff:4,50@2
 expect_stderr "token named" 'token id 50 is not in the vocabulary'
-check "bert refused"     1 -- "$cli" attribute "$root/tests/golden/fixtures/hf_bert" --src-ids 1,5,9,3 --metric logit:4@1
+check "bert"             0 -- "$cli" attribute "$root/tests/golden/fixtures/hf_bert" --src-ids 1,5,9,3 --metric logit:4@1 --top 1000
+expect_output "bert's head transform bias is a component" '^head\.transform\.bias +head_transform_bias +-?[0-9]+\.[0-9]{6}$'
+check "bert json"        0 -- "$cli" attribute "$root/tests/golden/fixtures/hf_bert" --src-ids 1,5,9,3 --metric logit:4@1 --json
+expect_output "bert json names the head's parts" '"name":"head\.transform\.bias".*"name":"head\.norm\.bias".*"name":"cls\.predictions\.bias"'
+check "decoder-only given both" 2 -- "$cli" attribute "$g" $ids --src-ids 1,2 --metric logit:4@3
 check "bad top"          2 -- "$cli" attribute "$g" $ids --metric logit:4@3 --top 0
 
 echo "attribute contract: $passed passed, $failed failed"

@@ -73,6 +73,8 @@ def fail(message):
 #   ("attn", name, w (H, Tq, Tk), v (H_kv, Tk, D), W_O (C, H·D), b_O (C,) or None)
 #   ("ffn", name, out (T, C))
 #   ("norm", bias_name, x (T, C), gamma (C,), beta (C,) or None (RMSNorm), eps)
+#   ("transform", bias_name, W_t (C, C), b_t (C,), t (T, C), act(t) (T, C), act'(0)): BERT's head transform and its
+#       activation, frozen as the diagonal scale act(t)/t (act'(0) where t = 0)
 # ---------------------------------------------------------------------------------------------------------------
 
 def attribute(events, pos, u, out_bias):
@@ -97,6 +99,12 @@ def attribute(events, pos, u, out_bias):
         elif kind == "ffn":
             names.append(ev[1])
             vecs.append(ev[2][pos])
+        elif kind == "transform":
+            _, bias_name, w_t, b_t, t, a, slope_at_0 = ev
+            s = torch.where(t[pos] == 0, torch.full_like(t[pos], slope_at_0), a[pos] / t[pos])
+            vecs = [(w_t @ c) * s for c in vecs]
+            names.append(bias_name)
+            vecs.append(b_t * s)
         elif kind == "norm":
             _, bias_name, x, gamma, beta, eps = ev
             row = x[pos]
@@ -313,6 +321,57 @@ def marian_run(folder, src, tgt):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# BERT: the embeddings' LayerNorm, post-LN encoder layers over key padding, erf GELU, the MLM head (dense, GELU,
+# LayerNorm, the tied decoder and cls.predictions.bias)
+# ---------------------------------------------------------------------------------------------------------------
+
+def bert_run(folder, ids, types):
+    cfg = json.load(open(os.path.join(folder, "config.json")))
+    _, w = read_tensors(os.path.join(folder, "model.safetensors"))
+    C, H, eps = cfg["hidden_size"], cfg["num_attention_heads"], cfg["layer_norm_eps"]
+    D = C // H
+    T = len(ids)
+
+    def ln(x, p):
+        return layer_norm(x, w[p + ".weight"], w[p + ".bias"], eps)
+
+    def dense(x, p):
+        return x @ w[p + ".weight"].T + w[p + ".bias"]
+
+    e = "bert.embeddings."
+    x = ln(w[e + "word_embeddings.weight"][ids] + w[e + "position_embeddings.weight"][:T] +
+           w[e + "token_type_embeddings.weight"][types], e + "LayerNorm")
+    events = [("embed", x.clone())]
+    padded = torch.tensor([i == cfg["pad_token_id"] for i in ids])
+    for i in range(cfg["num_hidden_layers"]):
+        p = "bert.encoder.layer.%d." % i
+        name = "encoder.layers.%d." % i
+        q, k, v = (split_heads(dense(x, p + "attention.self." + n), H) for n in ("query", "key", "value"))
+        att = torch.softmax((q @ k.transpose(1, 2) / math.sqrt(D)).masked_fill(padded, float("-inf")), -1)
+        a = dense((att @ v).transpose(0, 1).reshape(T, C), p + "attention.output.dense")
+        events.append(("attn", name + "self_attn", att, v, w[p + "attention.output.dense.weight"],
+                       w[p + "attention.output.dense.bias"]))
+        x = x + a
+        events.append(("norm", name + "norm1.bias", x, w[p + "attention.output.LayerNorm.weight"],
+                       w[p + "attention.output.LayerNorm.bias"], eps))
+        x = ln(x, p + "attention.output.LayerNorm")
+        f = dense(F.gelu(dense(x, p + "intermediate.dense")), p + "output.dense")
+        events.append(("ffn", name + "ffn", f))
+        x = x + f
+        events.append(("norm", name + "norm2.bias", x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"],
+                       eps))
+        x = ln(x, p + "output.LayerNorm")
+    h = "cls.predictions.transform."
+    t = dense(x, h + "dense")
+    a = F.gelu(t)
+    events.append(("transform", "head.transform.bias", w[h + "dense.weight"], w[h + "dense.bias"], t, a, 0.5))
+    events.append(("norm", "head.norm.bias", a, w[h + "LayerNorm.weight"], w[h + "LayerNorm.bias"], eps))
+    bias = w["cls.predictions.bias"]
+    logits = ln(a, h + "LayerNorm") @ w[e + "word_embeddings.weight"].T + bias
+    return events, logits, (w[e + "word_embeddings.weight"], bias, "cls.predictions.bias")
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # ours: torch.nn.Transformer (make_golden.LabModel) run with hooks on the decoder's modules
 # ---------------------------------------------------------------------------------------------------------------
 
@@ -381,6 +440,7 @@ CASES = [
     ("post_ln", "post_ln_relu", "ours", "logit:7@2"),
     ("pre_ln", "pre_ln_gelu", "ours", "logit-diff:9,6@3"),
     ("marian", "hf_marian", "marian", "logit:21@3"),
+    ("bert", "hf_bert", "bert", "logit-diff:17,31@1"),
 ]
 
 
@@ -388,17 +448,20 @@ def expected_of(fixture):
     folder = os.path.join(FIXTURES, fixture)
     path = os.path.join(folder, "expected.safetensors") if os.path.isdir(folder) else folder + ".expected.safetensors"
     meta, t = read_tensors(path)
-    return json.loads(meta["src_ids"]), json.loads(meta["tgt_ids"]), t["logits"]
+    return json.loads(meta["src_ids"]), json.loads(meta["tgt_ids"]), json.loads(meta.get("src_token_types", "[]")), \
+        t["logits"]
 
 
 def run_case(case, fixture, family, spec):
-    src, tgt, want_logits = expected_of(fixture)
+    src, tgt, types, want_logits = expected_of(fixture)
     folder = os.path.join(FIXTURES, fixture)
     with torch.enable_grad():
         if family == "gpt2":
             events, logits, head = gpt2_run(folder, tgt)
         elif family == "llama":
             events, logits, head = llama_run(folder, tgt)
+        elif family == "bert":
+            events, logits, head = bert_run(folder, src, types)
         elif family == "marian":
             events, logits, head = marian_run(folder, src, tgt)
         else:
@@ -415,8 +478,7 @@ def run_case(case, fixture, family, spec):
         fail("%s: the shares sum to %.12g, the metric is %.12g" % (case, total, metric))
     print("%-10s %-18s %-14s %4d components, total %.6f (logits max diff %.2g)" %
           (case, fixture, spec, len(shares), total, diff))
-    return {"case": case, "fixture": fixture, "src_ids": src if family in ("ours", "marian") else [],
-            "tgt_ids": tgt, "metric": spec, "total": total, "metric_from_logits": metric, "components": shares}
+    return {"case": case, "fixture": fixture, "src_ids": src, "src_token_types": types, "tgt_ids": tgt, "metric": spec, "total": total, "metric_from_logits": metric, "components": shares}
 
 
 def main():

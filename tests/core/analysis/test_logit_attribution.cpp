@@ -1,5 +1,6 @@
 // Direct logit attribution (core/analysis/logit_attribution) against the PyTorch oracle of
-// tests/golden/make_attribution_golden.py (fixtures/attribution.json): GPT-2, Llama, ours post-LN and pre-LN, Marian.
+// tests/golden/make_attribution_golden.py (fixtures/attribution.json): GPT-2, Llama, ours post-LN and pre-LN, Marian,
+// BERT with its MLM head.
 #include "analysis/logit_attribution.h"
 #include "hf/open_model.h"
 #include "stepper.h"
@@ -28,12 +29,14 @@ std::string model_path(const std::string& fixture) {
 }
 
 // The fixture's model run on the ids, every step computed.
-Stepper run_fixture(const std::string& fixture, std::vector<int> src, std::vector<int> tgt) {
+Stepper run_fixture(const std::string& fixture, std::vector<int> src, std::vector<int> tgt,
+                    std::vector<int> src_types = {}) {
     auto loaded = open_model(model_path(fixture));
     REQUIRE(loaded);
     ForwardInputs inputs;
     inputs.src_ids = std::move(src);
     inputs.tgt_ids = std::move(tgt);
+    inputs.src_token_types = std::move(src_types);
     auto stepper = Stepper::create(loaded->model.config, loaded->model.weights, inputs);
     REQUIRE(stepper);
     stepper->run_all();
@@ -48,11 +51,11 @@ bool close(double got, double want) { return std::fabs(got - want) <= 1e-4 + 1e-
 
 TEST_CASE("attribute_logits: every family's shares sum to the metric and match PyTorch's", "[attribution]") {
     const nlohmann::json cases = oracle_cases();
-    REQUIRE(cases.size() == 6);
+    REQUIRE(cases.size() == 7);
     for (const nlohmann::json& c : cases) {
         const std::string name = c.at("case");
         INFO(name);
-        const Stepper stepper = run_fixture(c.at("fixture"), c.at("src_ids"), c.at("tgt_ids"));
+        const Stepper stepper = run_fixture(c.at("fixture"), c.at("src_ids"), c.at("tgt_ids"), c.at("src_token_types"));
         auto metric = AttributionMetric::parse(c.at("metric"));
         REQUIRE(metric);
         auto a = attribute_logits(stepper, *metric);
@@ -113,6 +116,19 @@ TEST_CASE("attribute_logits: component records of an encoder-decoder (heads by s
     CHECK(a->components.back().kind == ComponentKind::unembedding_bias);
 }
 
+TEST_CASE("attribute_logits: BERT's MLM head adds its transform's bias and its LayerNorm's beta", "[attribution]") {
+    const Stepper stepper = run_fixture("hf_bert", {2, 17, 31, 8, 3, 44, 9, 3, 0}, {}, {0, 0, 0, 0, 0, 1, 1, 1, 0});
+    auto a = attribute_logits(stepper, *AttributionMetric::parse("logit:17@1"));
+    REQUIRE(a);
+    const auto& c = a->components;
+    REQUIRE(c.size() > 3);
+    CHECK(c[c.size() - 3].kind == ComponentKind::head_transform_bias);
+    CHECK(c[c.size() - 2].name == "head.norm.bias");
+    CHECK(c.back().name == "cls.predictions.bias");
+    for (const AttributionComponent& k : c) CHECK_FALSE((k.kind == ComponentKind::head && k.source == 8));  // <pad>
+    CHECK(std::fabs(a->total - a->metric_value) <= 1e-4 * std::max(1.0, std::fabs(a->metric_value)));
+}
+
 TEST_CASE("attribute_logits: an ablated head has no share and the rest still sums to the metric", "[attribution]") {
     Stepper stepper = gpt2_stepper();
     const AttentionSite site{AttentionUse::decoder_self, 1};
@@ -152,8 +168,7 @@ TEST_CASE("AttributionMetric::parse: the two forms, and one-line errors for the 
     CHECK(prob.error().message.find("not supported yet") != std::string::npos);
 }
 
-TEST_CASE("attribute_logits: one-line errors for a position past the end, an unknown id, BERT, no logits",
-          "[attribution]") {
+TEST_CASE("attribute_logits: one-line errors for a position past the end, an unknown id, no logits", "[attribution]") {
     const Stepper stepper = gpt2_stepper();  // 9 positions, V = 50
     const auto error_of = [](const Stepper& s, const char* spec) {
         auto r = attribute_logits(s, *AttributionMetric::parse(spec));
@@ -168,13 +183,4 @@ TEST_CASE("attribute_logits: one-line errors for a position past the end, an unk
     Stepper unrun = gpt2_stepper();
     unrun.run_to(0);
     CHECK(error_of(unrun, "logit:4@1").find("not reached the logits") != std::string::npos);
-
-    auto bert = open_model(kFixtures + "hf_bert");
-    REQUIRE(bert);
-    ForwardInputs inputs;
-    inputs.src_ids = {1, 5, 9, 3};
-    auto bert_stepper = Stepper::create(bert->model.config, bert->model.weights, inputs);
-    REQUIRE(bert_stepper);
-    bert_stepper->run_all();
-    CHECK(error_of(*bert_stepper, "logit:4@1").find("not supported yet") != std::string::npos);
 }
