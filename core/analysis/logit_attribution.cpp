@@ -6,8 +6,16 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <optional>
 
 namespace attnlab {
+
+// How the split is computed: the frozen norms (and BERT's frozen head transform) are linear maps f_0 … f_{M−1} of
+// the whole stream, in stream order, and the metric is the stream's end · u, u the unembedding direction. A
+// component c written after f_0 … f_{k−1} reaches the end as f_{M−1}(… f_k(c)), so its share is c · R_k with the
+// readout R_M = u, R_k = f_kᵀ(R_{k+1}). The readouts are computed first (backwards, one (C,) vector per map); each
+// component's share is then one dot product where it is written: no component's (C,) vector is kept, and a head's
+// shares over all source positions come from one (H·D, C) × (C,) product.
 
 namespace {
 
@@ -36,49 +44,70 @@ const Tensor* bias_of(const Weights& weights, const LinearParams& map) {
     return map.bias_optional ? weights.find(map.bias) : &weights.at(map.bias);
 }
 
-// The residual stream at one position as a list of components, each a vector (C,) the stream holds as the sum.
-class Stream {
-public:
-    void add(AttributionComponent meta, RowD v) {
-        meta_.push_back(std::move(meta));
-        vectors_.push_back(std::move(v));
+// One map of the whole stream frozen at this run's values, c -> f(c), and what joins the stream after it.
+//   LayerNorm  f(c) = (c − mean(c)) ⊙ γ/σ          (centre, scale = γ/σ; bias β)
+//   RMSNorm    f(c) = c ⊙ γ/rms                     (scale = γ/rms; no bias)
+//   transform  f(c) = (c·W_tᵀ) ⊙ s, s = act(t)/t   (w_t = W_tᵀ (C_in, C), scale = s; bias b_t ⊙ s)
+struct FrozenMap {
+    RowD scale;           // (C,)
+    bool centre = false;  // centre the input first
+    MatD w_t;             // (C_in, C), or empty
+    std::optional<RowD> bias;
+    AttributionComponent bias_meta;
+
+    RowD pull_back(const RowD& readout) const {  // fᵀ: the readout after the map -> before it
+        RowD g = readout.cwiseProduct(scale);
+        if (centre) g.array() -= g.mean();
+        if (w_t.size() > 0) g = (w_t * g.transpose()).transpose();
+        return g;
     }
-
-    // A norm of the stream frozen at the run's scale; x (C,) is the row the run normalised. LayerNorm: each
-    // component c -> (c − mean(c))/σ ⊙ γ, and β joins as a component; RMSNorm: c -> c/rms ⊙ γ.
-    void freeze_norm(const ModelConfig& config, const Weights& weights, const NormParams& norm, const RowD& x,
-                     AttributionComponent bias_meta) {
-        const double C = static_cast<double>(x.size());
-        const double eps = static_cast<double>(config.layer_norm_eps);
-        const RowD gamma = vector_of(weights.at(norm.weight), 0, x.size());
-        if (config.norm == NormKind::rms_norm) {
-            const double inv_rms = 1.0 / std::sqrt(x.squaredNorm() / C + eps);
-            for (RowD& v : vectors_) v = v.cwiseProduct(gamma) * inv_rms;
-            return;
-        }
-        const double var = (x.array() - x.mean()).matrix().squaredNorm() / C;
-        const double inv_sigma = 1.0 / std::sqrt(var + eps);
-        for (RowD& v : vectors_) v = (v.array() - v.mean()).matrix().cwiseProduct(gamma) * inv_sigma;
-        add(std::move(bias_meta), vector_of(weights.at(norm.bias), 0, x.size()));
-    }
-
-    // Each component through c -> (c·Aᵀ) ⊙ s: a_t = Aᵀ (C_in, C_out), s (C_out,).
-    void map_linear(const MatD& a_t, const RowD& s) {
-        for (RowD& v : vectors_) v = (v * a_t).cwiseProduct(s);
-    }
-
-    std::vector<AttributionComponent>& meta() { return meta_; }
-    const std::vector<RowD>& vectors() const { return vectors_; }
-
-private:
-    std::vector<AttributionComponent> meta_;
-    std::vector<RowD> vectors_;  // aligned with meta_
 };
 
-// One attention's output at query q split over its heads and source positions, and its output bias:
-// share(h, j) = w[h, q, j] · V[g(h), j] · W_O[:, h·D:(h+1)·D]ᵀ, g(h) = ⌊h·H_kv/H⌋. Ablated heads write nothing.
-// Entries the softmax gave exactly 0 (masked keys) are left out.
-Status add_attention(Stream& stream, const Stepper& stepper, const AttentionSite& site, int64_t q) {
+// A norm of the stream frozen at the run's scale; x (C,) is the row the run normalised.
+FrozenMap frozen_norm(const ModelConfig& config, const Weights& weights, const NormParams& norm, const RowD& x,
+                      AttributionComponent bias_meta) {
+    const double C = static_cast<double>(x.size());
+    const double eps = static_cast<double>(config.layer_norm_eps);
+    FrozenMap f;
+    f.scale = vector_of(weights.at(norm.weight), 0, x.size());  // γ
+    if (config.norm == NormKind::rms_norm) {
+        f.scale /= std::sqrt(x.squaredNorm() / C + eps);
+        return f;
+    }
+    f.scale /= std::sqrt((x.array() - x.mean()).matrix().squaredNorm() / C + eps);
+    f.centre = true;
+    f.bias = vector_of(weights.at(norm.bias), 0, x.size());
+    f.bias_meta = std::move(bias_meta);
+    return f;
+}
+
+// BERT's head transform t = x·W_tᵀ + b_t and its activation a = act(t), frozen as the diagonal scale s = a/t
+// (act'(0), as act(ε)/ε, where t = 0). t, a: the run's rows (C,).
+FrozenMap frozen_transform(const ModelConfig& config, const Weights& weights, const LinearParams& map, const RowD& t,
+                           const RowD& a, AttributionComponent bias_meta) {
+    const int64_t C = t.size();
+    FrozenMap f;
+    f.w_t.resize(map.n_in, C);  // W_tᵀ (C_in, C)
+    for (int64_t o = 0; o < C; ++o)
+        for (int64_t i = 0; i < map.n_in; ++i) f.w_t(i, o) = weight_at(weights.at(map.weight), map, o, i);
+    constexpr float kEps = 1e-6f;
+    Tensor eps({1, 1});
+    eps.data[0] = kEps;
+    const double slope_at_0 = static_cast<double>(activation_forward(eps, config.activation).data[0]) / kEps;
+    f.scale.resize(C);
+    for (int64_t c = 0; c < C; ++c) f.scale(c) = t(c) == 0.0 ? slope_at_0 : a(c) / t(c);
+    if (const Tensor* b = bias_of(weights, map)) {
+        f.bias = vector_of(*b, map.out_begin, C).cwiseProduct(f.scale);
+        f.bias_meta = std::move(bias_meta);
+    }
+    return f;
+}
+
+// One attention's output at query q split over its heads and source positions, and its output bias, read through
+// `readout` (C,): share(h, j) = w[h, q, j] · V[g(h), j] · (W_O[:, h·D:(h+1)·D]ᵀ · readout), g(h) = ⌊h·H_kv/H⌋.
+// Ablated heads write nothing; entries the softmax gave exactly 0 (masked keys) are left out.
+Status add_attention(std::vector<AttributionComponent>& out, const Stepper& stepper, const AttentionSite& site,
+                     int64_t q, const RowD& readout) {
     const ModelConfig& config = stepper.config();
     const Tensor* weights = stepper.output(StepId::attention_at(site, AttentionStage::weights));  // (H, Tq, Tk)
     const Tensor* values = stepper.output(StepId::attention_at(site, AttentionStage::v));         // (H_kv, Tk, D)
@@ -90,11 +119,14 @@ Status add_attention(Stream& stream, const Stepper& stepper, const AttentionSite
         return Error{name + ": unexpected shapes of its weights " + shape_string(weights->shape) + " and V " +
                      shape_string(values->shape)};
     const LayerParams layer = layer_params(config, stack_of(site.use), site.layer);
-    const LinearParams& out = site.use == AttentionUse::cross ? layer.cross_attn->out : layer.self_attn.out;
-    const Tensor& w_o = stepper.weights().at(out.weight);
-    MatD w_o_t(H * D, C);  // W_Oᵀ (H·D, C)
-    for (int64_t c = 0; c < C; ++c)
-        for (int64_t k = 0; k < H * D; ++k) w_o_t(k, c) = weight_at(w_o, out, c, k);
+    const LinearParams& out_map = site.use == AttentionUse::cross ? layer.cross_attn->out : layer.self_attn.out;
+    const Tensor& w_o = stepper.weights().at(out_map.weight);
+    Eigen::VectorXd o(H * D);  // W_Oᵀ · readout (H·D,)
+    for (int64_t k = 0; k < H * D; ++k) {
+        double sum = 0.0;
+        for (int64_t c = 0; c < C; ++c) sum += weight_at(w_o, out_map, c, k) * readout(c);
+        o(k) = sum;
+    }
     const auto ablated = stepper.inputs().ablated_heads.find(site);
     for (int64_t h = 0; h < H; ++h) {
         if (ablated != stepper.inputs().ablated_heads.end() && ablated->second.count(static_cast<int>(h))) continue;
@@ -102,49 +134,81 @@ Status add_attention(Stream& stream, const Stepper& stepper, const AttentionSite
         for (int64_t j = 0; j < Tk; ++j) {
             const double w = weights->data[static_cast<size_t>((h * Tq + q) * Tk + j)];
             if (w == 0.0) continue;
-            const RowD v = vector_of(*values, (g * Tk + j) * D, D);  // (D,)
-            RowD share = w * (v * w_o_t.block(h * D, 0, D, C));      // (C,)
-            AttributionComponent meta{ComponentKind::head,
-                                      name + ".head" + std::to_string(h) + "@" + std::to_string(j),
-                                      stack_of(site.use),
-                                      site.layer,
-                                      static_cast<int>(h),
-                                      static_cast<int>(j),
-                                      site.use};
-            stream.add(std::move(meta), std::move(share));
+            AttributionComponent c{ComponentKind::head,
+                                   name + ".head" + std::to_string(h) + "@" + std::to_string(j),
+                                   stack_of(site.use),
+                                   site.layer,
+                                   static_cast<int>(h),
+                                   static_cast<int>(j),
+                                   site.use};
+            c.value = w * vector_of(*values, (g * Tk + j) * D, D).dot(o.segment(h * D, D).transpose());
+            out.push_back(std::move(c));
         }
     }
-    if (const Tensor* b = bias_of(stepper.weights(), out)) {
-        AttributionComponent meta{
+    if (const Tensor* b = bias_of(stepper.weights(), out_map)) {
+        AttributionComponent c{
             ComponentKind::attention_bias, name + ".out_bias", stack_of(site.use), site.layer, -1, -1, site.use};
-        stream.add(std::move(meta), vector_of(*b, out.out_begin, C));
+        c.value = vector_of(*b, out_map.out_begin, C).dot(readout);
+        out.push_back(std::move(c));
     }
     return ok_status();
 }
 
-// BERT's head transform t = x·W_tᵀ + b_t and its activation a = act(t), frozen as the diagonal scale s = a/t
-// (act'(0), as act(ε)/ε, where t = 0): each component c -> (c·W_tᵀ) ⊙ s, and b_t ⊙ s joins as a component.
-// t, a: the run's rows (C,).
-void add_head_transform(Stream& stream, const ModelConfig& config, const Weights& weights, const LinearParams& map,
-                        const RowD& t, const RowD& a, AttributionComponent bias_meta) {
-    const int64_t C = t.size();
-    MatD w_t(map.n_in, C);  // W_tᵀ (C_in, C)
-    for (int64_t o = 0; o < C; ++o)
-        for (int64_t i = 0; i < map.n_in; ++i) w_t(i, o) = weight_at(weights.at(map.weight), map, o, i);
-    constexpr float kEps = 1e-6f;
-    Tensor eps({1, 1});
-    eps.data[0] = kEps;
-    const double slope_at_0 = static_cast<double>(activation_forward(eps, config.activation).data[0]) / kEps;
-    RowD s(C);  // (C,)
-    for (int64_t c = 0; c < C; ++c) s(c) = t(c) == 0.0 ? slope_at_0 : a(c) / t(c);
-    stream.map_linear(w_t, s);
-    if (const Tensor* b = bias_of(weights, map))
-        stream.add(std::move(bias_meta), vector_of(*b, map.out_begin, C).cwiseProduct(s));
+// The run's row q of the output of input 0 of step i (what a norm normalised).
+RowD input_row(const Stepper& stepper, size_t i, int64_t q) {
+    return row_of(*stepper.output(stepper.step(stepper.input_indices(i).at(0)).path), q);
 }
 
-// The run's row q of the output of step `input` of step i (what a norm normalised).
-RowD input_row(const Stepper& stepper, size_t i, size_t input, int64_t q) {
-    return row_of(*stepper.output(stepper.step(stepper.input_indices(i).at(input)).path), q);
+// What a step of the metric's stack does to the stream: writes into it, maps all of it (frozen), or nothing.
+enum class StreamRole { none, writes, maps };
+
+StreamRole role_of(const ModelConfig& config, const StepId& id, Stack stack) {
+    if (id.stack != stack) return StreamRole::none;
+    switch (id.kind) {
+        case StepKind::residual: return StreamRole::writes;
+        case StepKind::norm: return config.norm_first ? StreamRole::none : StreamRole::maps;
+        case StepKind::head_transform:
+        case StepKind::head_norm: return StreamRole::maps;
+        case StepKind::stack_output: return final_norm_params(config, stack) ? StreamRole::maps : StreamRole::none;
+        default: return StreamRole::none;
+    }
+}
+
+// The frozen map of step i (role maps) at position q.
+FrozenMap frozen_map_of(const Stepper& stepper, size_t i, int64_t q) {
+    const ModelConfig& config = stepper.config();
+    const Weights& weights = stepper.weights();
+    const StepId& id = stepper.step(i).record.id;
+    const Stack stack = id.stack;
+    const std::string bias_name = stepper.step(i).path + ".bias";
+    if (id.kind == StepKind::head_transform) {
+        const RowD a = row_of(*stepper.output(StepId::head(StepKind::head_activation, config)), q);
+        return frozen_transform(config, weights, *head_params(config).transform, row_of(*stepper.output(id), q), a,
+                                {ComponentKind::head_transform_bias, bias_name, stack});
+    }
+    if (id.kind == StepKind::head_norm)
+        return frozen_norm(config, weights, *head_params(config).transform_norm, input_row(stepper, i, q),
+                           {ComponentKind::norm_bias, bias_name, stack});
+    if (id.kind == StepKind::stack_output)
+        return frozen_norm(config, weights, *final_norm_params(config, stack), input_row(stepper, i, q),
+                           {ComponentKind::norm_bias, bias_name, stack});
+    const NormParams norm = layer_params(config, stack, id.layer).norms.at(static_cast<size_t>(id.sublayer - 1));
+    return frozen_norm(config, weights, norm, input_row(stepper, i, q),
+                       {ComponentKind::norm_bias, bias_name, stack, id.layer});
+}
+
+// The shares step i (role writes: a residual add) writes, read through `readout`.
+Status add_writes(std::vector<AttributionComponent>& out, const Stepper& stepper, size_t i, int64_t q,
+                  const RowD& readout) {
+    const StepId& id = stepper.step(i).record.id;
+    const StepId& sub = stepper.step(stepper.input_indices(i).at(1)).record.id;
+    if (sub.kind == StepKind::attention) return add_attention(out, stepper, sub.site(), q, readout);
+    if (sub.kind != StepKind::ffn)
+        return Error{stepper.step(i).path + ": a residual add of neither an attention nor an FFN"};
+    AttributionComponent c{ComponentKind::ffn, layer_name(id.stack, id.layer) + ".ffn", id.stack, id.layer};
+    c.value = row_of(*stepper.output(sub), q).dot(readout);
+    out.push_back(std::move(c));
+    return ok_status();
 }
 
 }  // namespace
@@ -181,62 +245,52 @@ Result<LogitAttribution> attribute_logits(const Stepper& stepper, const Attribut
                          std::to_string(V - 1) + ")"};
     }
     const Stack stack = logits_id.stack;
-    Stream stream;
-    const StepId input_id = stack_input(config, stack);
-    const Tensor* input = stepper.output(input_id);  // (N, C)
+    const Tensor* input = stepper.output(stack_input(config, stack));  // (N, C)
     if (!input) return Error{"the forward pass has not computed the stack's input"};
-    stream.add({ComponentKind::embedding, "embeddings", stack}, row_of(*input, q));
-    for (size_t i = 0; i < stepper.size(); ++i) {
-        const StepId& id = stepper.step(i).record.id;
-        if (id.stack != stack) continue;
-        if (id.kind == StepKind::residual) {
-            const StepId& sub = stepper.step(stepper.input_indices(i).at(1)).record.id;
-            if (sub.kind == StepKind::attention) {
-                if (auto st = add_attention(stream, stepper, sub.site(), q); !st) return st.error();
-            } else if (sub.kind == StepKind::ffn) {
-                stream.add({ComponentKind::ffn, layer_name(stack, id.layer) + ".ffn", stack, id.layer},
-                           row_of(*stepper.output(sub), q));
-            } else {
-                return Error{stepper.step(i).path + ": a residual add of neither an attention nor an FFN"};
-            }
-        } else if (id.kind == StepKind::norm && !config.norm_first) {
-            const NormParams norm =
-                layer_params(config, stack, id.layer).norms.at(static_cast<size_t>(id.sublayer - 1));
-            stream.freeze_norm(config, stepper.weights(), norm, input_row(stepper, i, 0, q),
-                               {ComponentKind::norm_bias, stepper.step(i).path + ".bias", stack, id.layer});
-        } else if (id.kind == StepKind::head_transform) {
-            const RowD a = row_of(*stepper.output(StepId::head(StepKind::head_activation, config)), q);
-            add_head_transform(stream, config, stepper.weights(), *head.transform, row_of(*stepper.output(id), q), a,
-                               {ComponentKind::head_transform_bias, stepper.step(i).path + ".bias", stack});
-        } else if (id.kind == StepKind::head_norm) {
-            stream.freeze_norm(config, stepper.weights(), *head.transform_norm, input_row(stepper, i, 0, q),
-                               {ComponentKind::norm_bias, stepper.step(i).path + ".bias", stack});
-        } else if (id.kind == StepKind::stack_output) {
-            if (const auto norm = final_norm_params(config, stack))
-                stream.freeze_norm(config, stepper.weights(), *norm, input_row(stepper, i, 0, q),
-                                   {ComponentKind::norm_bias, stepper.step(i).path + ".bias", stack});
-        }
-    }
-    // The unembedding row of A, minus that of B: u (C,).
+
+    // The frozen maps in stream order, then the readouts R_0 … R_M (R_M = u, the unembedding row of A minus B's).
+    std::vector<FrozenMap> maps;
+    for (size_t i = 0; i < stepper.size(); ++i)
+        if (role_of(config, stepper.step(i).record.id, stack) == StreamRole::maps)
+            maps.push_back(frozen_map_of(stepper, i, q));
     const Tensor& w_u = stepper.weights().at(head.unembed.weight);
     const int64_t C = config.d_model;
-    RowD u(C);
+    std::vector<RowD> readout(maps.size() + 1);
+    readout.back().resize(C);
     for (int64_t c = 0; c < C; ++c)
-        u(c) = weight_at(w_u, head.unembed, metric.token, c) -
-               (diff ? weight_at(w_u, head.unembed, metric.other, c) : 0.0);
+        readout.back()(c) = weight_at(w_u, head.unembed, metric.token, c) -
+                            (diff ? weight_at(w_u, head.unembed, metric.other, c) : 0.0);
+    for (size_t k = maps.size(); k-- > 0;) readout[k] = maps[k].pull_back(readout[k + 1]);
+
+    // Every write in stream order, each read through the readout where it joins.
     LogitAttribution result;
     result.metric = metric;
-    result.components = std::move(stream.meta());
-    for (size_t k = 0; k < result.components.size(); ++k) result.components[k].value = stream.vectors()[k].dot(u);
+    std::vector<AttributionComponent>& out = result.components;
+    AttributionComponent embeddings{ComponentKind::embedding, "embeddings", stack};
+    embeddings.value = row_of(*input, q).dot(readout[0]);
+    out.push_back(std::move(embeddings));
+    size_t k = 0;  // maps passed
+    for (size_t i = 0; i < stepper.size(); ++i) {
+        const StreamRole role = role_of(config, stepper.step(i).record.id, stack);
+        if (role == StreamRole::writes) {
+            if (auto st = add_writes(out, stepper, i, q, readout[k]); !st) return st.error();
+        } else if (role == StreamRole::maps) {
+            const FrozenMap& f = maps[k++];
+            if (!f.bias) continue;
+            AttributionComponent c = f.bias_meta;
+            c.value = f.bias->dot(readout[k]);
+            out.push_back(std::move(c));
+        }
+    }
     if (const Tensor* b = bias_of(stepper.weights(), head.unembed)) {
         const auto at = [&](int id) {
             return static_cast<double>(b->data[static_cast<size_t>(head.unembed.out_begin + id)]);
         };
-        AttributionComponent meta{ComponentKind::unembedding_bias, head.unembed.bias, stack};
-        meta.value = at(metric.token) - (diff ? at(metric.other) : 0.0);
-        result.components.push_back(std::move(meta));
+        AttributionComponent c{ComponentKind::unembedding_bias, head.unembed.bias, stack};
+        c.value = at(metric.token) - (diff ? at(metric.other) : 0.0);
+        out.push_back(std::move(c));
     }
-    for (const AttributionComponent& c : result.components) result.total += c.value;
+    for (const AttributionComponent& c : out) result.total += c.value;
     const auto logit = [&](int id) { return static_cast<double>(logits->data[static_cast<size_t>(q * V + id)]); };
     result.metric_value = logit(metric.token) - (diff ? logit(metric.other) : 0.0);
     return result;

@@ -6,7 +6,9 @@
 // Every norm on the stream (post-norm sublayers' norms, the final norm) is frozen at this run's scale and so is
 // linear: LayerNorm c ↦ (c − mean(c))/σ ⊙ γ, σ = √(var(x) + ε) of the run's row x, its β a component of its own;
 // RMSNorm c ↦ c/rms(x) ⊙ γ. Each component's vector (C,) goes through those, then through the unembedding row of
-// A (minus that of B for logit-diff). The shares sum to the metric up to rounding (computed in double).
+// A (minus that of B for logit-diff). The shares sum to the metric up to rounding (computed in double). They are
+// computed by pulling the unembedding direction back through the frozen maps (logit_attribution.cpp): memory O(C)
+// beyond the result, whatever the number of heads and positions.
 // BERT's MLM head (transform, activation, LayerNorm) is frozen the same way: the activation as the diagonal scale
 // act(t)/t of this run's t (act'(0) where t = 0), the head's LayerNorm at this run's σ; the transform's bias and
 // that norm's β are components. BERT's stream starts at the embeddings' LayerNorm: "the embeddings" is its row.
