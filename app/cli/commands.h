@@ -29,5 +29,7 @@ int run_qk(
 int run_ov(
     const Argv& argv);  // ov MODEL --layer L --head H [--stack S] (--tokens A,B | --ids 1,2 | --token T | --id N)
 int run_detect(const Argv& argv);  // detect MODEL [--len L] [--seed S] [--bos ID] [--json]
+// attribute MODEL [inputs] --metric logit:A@POS|logit-diff:A,B@POS [--top K] [--json]
+int run_attribute(const Argv& argv);
 
 }  // namespace attnlab::cli

@@ -69,6 +69,11 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                head detectors: every self-attention head's induction,
                                                previous-token and duplicate-token score on L random tokens
                                                repeated twice (after ID), and the best head for each
+  attribute MODEL [--src ... --tgt ...] --metric logit:A@POS | logit-diff:A,B@POS [--top 20] [--json]
+                                               direct logit attribution: the metric split exactly into the share
+                                               of the embeddings, each head at each source position, each
+                                               attention's output bias, each FFN and each norm's bias, read
+                                               through the norms frozen at this run's scale and the unembedding
   compare MODEL_A [MODEL_B] [--src ... --tgt ...] [--ablate ATTENTION:HEAD,...] [--step PATH] [--top 8] [--json]
                                                both models (or MODEL_A with heads ablated) on A's input: every
                                                step's max |B - A|, rms and relative difference, or one step's
@@ -124,7 +129,7 @@ int main(int argc, char** argv) {
         {"heads", run_heads},     {"similar", run_similar},
         {"pca", run_pca},         {"qk", run_qk},
         {"ov", run_ov},           {"compare", run_compare},
-        {"detect", run_detect}};
+        {"detect", run_detect},   {"attribute", run_attribute}};
     // clang-format on
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
