@@ -1,5 +1,6 @@
 #include "analysis/logit_attribution.h"
 
+#include "forward/mechanisms/norm.h"
 #include "forward/step_path.h"
 #include "ops/activation.h"
 #include "param_names.h"
@@ -66,15 +67,10 @@ struct FrozenMap {
 // A norm of the stream frozen at the run's scale; x (C,) is the row the run normalised.
 FrozenMap frozen_norm(const ModelConfig& config, const Weights& weights, const NormParams& norm, const RowD& x,
                       AttributionComponent bias_meta) {
-    const double C = static_cast<double>(x.size());
-    const double eps = static_cast<double>(config.layer_norm_eps);
+    const NormMechanism mechanism(config);
     FrozenMap f;
-    f.scale = vector_of(weights.at(norm.weight), 0, x.size());  // γ
-    if (config.norm == NormKind::rms_norm) {
-        f.scale /= std::sqrt(x.squaredNorm() / C + eps);
-        return f;
-    }
-    f.scale /= std::sqrt((x.array() - x.mean()).matrix().squaredNorm() / C + eps);
+    f.scale = vector_of(weights.at(norm.weight), 0, x.size()) / mechanism.frozen_divisor(x);  // γ / σ or γ / rms
+    if (!mechanism.centres()) return f;  // RMSNorm: no mean, no β
     f.centre = true;
     f.bias = vector_of(weights.at(norm.bias), 0, x.size());
     f.bias_meta = std::move(bias_meta);
@@ -166,7 +162,7 @@ StreamRole role_of(const ModelConfig& config, const StepId& id, Stack stack) {
     if (id.stack != stack) return StreamRole::none;
     switch (id.kind) {
         case StepKind::residual: return StreamRole::writes;
-        case StepKind::norm: return config.norm_first ? StreamRole::none : StreamRole::maps;
+        case StepKind::norm: return NormMechanism(config).before_sublayer() ? StreamRole::none : StreamRole::maps;
         case StepKind::head_transform:
         case StepKind::head_norm: return StreamRole::maps;
         case StepKind::stack_output: return final_norm_params(config, stack) ? StreamRole::maps : StreamRole::none;

@@ -3,6 +3,7 @@
 #include "ops/layer_norm.h"
 #include "ops/rms_norm.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace attnlab {
@@ -65,6 +66,12 @@ Tensor NormMechanism::backward(const Weights& weights, const NormParams& params,
     if (rms()) return rms_norm_backward(x, gain, eps_, dy, d_gain);
     Tensor& d_bias = grads.of(params.bias, weights.at(params.bias).shape);
     return layer_norm_backward(x, gain, eps_, dy, &d_gain, &d_bias);
+}
+
+double NormMechanism::frozen_divisor(const Eigen::Ref<const Eigen::RowVectorXd>& x) const {
+    const double n = static_cast<double>(x.size()), eps = static_cast<double>(eps_);
+    if (rms()) return std::sqrt(x.squaredNorm() / n + eps);
+    return std::sqrt((x.array() - x.mean()).matrix().squaredNorm() / n + eps);
 }
 
 const char* NormMechanism::residual_kind() const {

@@ -35,6 +35,12 @@ public:
     Tensor backward(const Weights& weights, const NormParams& params, const Tensor& x, const Tensor& dy,
                     ParamGrads& grads) const;
 
+    // The norm as a linear map frozen at one row x of this run (what direct logit attribution reads a share
+    // through): x' -> (x' − mean(x'), when it centres)·γ / divisor + β, where divisor = √(var(x) + ε) for LayerNorm
+    // (which centres and has β) and √(mean(x²) + ε) for RMSNorm (neither).
+    bool centres() const { return !rms(); }
+    double frozen_divisor(const Eigen::Ref<const Eigen::RowVectorXd>& x) const;
+
     // The explanation kinds (the language files' "steps" keys) of its steps and of the residual add beside them.
     const char* residual_kind() const;      // residual_pre_ln, residual_post_rms, …
     const char* sublayer_kind() const;      // norm_pre_ln, norm_post_rms, …
