@@ -172,6 +172,7 @@ void Stepper::compute(size_t i) {
         std::erase(recently_recomputed_, first);
     }
     const int64_t non_finite = known_finite(i) ? 0 : count_non_finite(steps_[i], out, ctx.in);
+    remember_for_undo(i);
     trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++, non_finite};
     dropped_[i] = 0;
     ++last_computed_;
@@ -249,6 +250,7 @@ std::optional<size_t> Stepper::first_non_finite_step() const {
 }
 
 void Stepper::begin_call() {
+    undo_patch();
     drop_held_for_views();
     work_first_ = kNoStep;
     work_end_ = cursor_;
@@ -386,6 +388,7 @@ Status Stepper::set_model(const ModelConfig& config, Weights weights) {
     if (auto st = check_weights(config, weights); !st) return st.error();
     if (auto st = check_inputs(config, inputs_); !st) return st.error();
 
+    undo_patch();
     drop_held_for_views();
     std::vector<Step> new_steps = build_forward_steps(config);
     // A new step may keep its old output when the same path computed the same function

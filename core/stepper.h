@@ -90,6 +90,23 @@ public:
     // parameter tensors are unchanged keep their outputs.
     Status set_model(const ModelConfig& config, Weights weights);
 
+    // ---- a patch (activation patching, analysis/activation_patching.h): part of one step's output overwritten ----
+    // The step's rows [row, row + n) along row_axis (step_rows.h) become `values`: (n, ·) for an (N, ·) output, or
+    // head `head`'s rows of an (H, N, D) output. Below the cursor, the steps reading it are re-run: by rows (only
+    // the rows the patch can change, as after an edit of the ids), or whole. The inputs are not edited: the patch
+    // stays until undo_patch() or the next call that changes the stepper, which undoes it first. The step must be
+    // kept (Retention::kept), below the cursor, and not a mask.
+    enum class PatchRerun { rows, whole };
+    struct OutputPatch {
+        size_t step = 0;
+        int64_t row = 0;
+        int head = -1;  // ≥ 0: that head of an (H, N, D) output
+        Tensor values;  // (n, ·): n rows of the step's output (of the head's slice)
+    };
+    Status patch_output(const OutputPatch& patch, PatchRerun rerun = PatchRerun::rows);
+    // Puts back every output the patch changed as it was, computing nothing; a no-op without a patch.
+    void undo_patch();
+
     const ModelConfig& config() const { return config_; }
     const Weights& weights() const { return weights_; }
     const ForwardInputs& inputs() const { return inputs_; }
@@ -117,6 +134,17 @@ private:
     void rerun_control(const Control& control);
     // After an edit of the ids (control src_ids or tgt_ids): re-runs the rows that can differ (stepper_rows.cpp).
     void rerun_rows(const Control& control);
+    // What a row re-run starts from: an edited control, or a step whose rows from first_row on were overwritten.
+    struct RowSeed {
+        const Control* control = nullptr;
+        size_t patched = static_cast<size_t>(-1);
+        int64_t first_row = 0;
+    };
+    // The row re-run itself, after begin_call(); false when it stopped because a changed V row is not finite
+    // (a NaN reaches every query through a zero weight): the caller re-runs whole.
+    bool rerun_rows_from(const RowSeed& seed);
+    // A patch's undo log (stepper_patch.cpp): before a patch re-run writes step i's entry, the entry as it was.
+    void remember_for_undo(size_t i);
     bool rows_rerun_applies() const;
     void prune_mask_overrides();
 
@@ -138,6 +166,13 @@ private:
     static constexpr size_t kNoStep = static_cast<size_t>(-1);
     size_t work_first_ = kNoStep, work_end_ = 0;
     std::vector<int64_t> computed_from_;  // aligned with steps_: last_computed_from(), kRowsUnchanged for none
+    struct UndoEntry {
+        size_t step;
+        TraceEntry entry;
+        char dropped;
+    };
+    bool recording_undo_ = false;     // a patch's re-run is writing: remember_for_undo() keeps entries
+    std::vector<UndoEntry> undo_;     // the open patch's log, in write order (the first of a step is its original)
 };
 
 // NaN and ±∞ entries of step's output `value` computed from `in` (TraceEntry::non_finite): in a masked stage the

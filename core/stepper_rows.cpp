@@ -50,10 +50,14 @@ bool Stepper::rows_rerun_applies() const {
 void Stepper::rerun_rows(const Control& control) {
     if (!rows_rerun_applies()) return rerun_control(control);
     begin_call();
+    if (!rerun_rows_from({&control})) rerun_control(control);
+}
+
+bool Stepper::rerun_rows_from(const RowSeed& seed) {
     const size_t n = cursor_;
     auto reads_control = [&](size_t i) {
         const auto& c = steps_[i].controls;
-        return std::find(c.begin(), c.end(), control) != c.end();
+        return seed.control && std::find(c.begin(), c.end(), *seed.control) != c.end();
     };
     // The mask the attention of an attention step reads: the masked stage's second input.
     auto mask_of = [&](size_t i) -> const Tensor& {
@@ -68,6 +72,10 @@ void Stepper::rerun_rows(const Control& control) {
     for (size_t i = 0; i < n; ++i) {
         const Step& step = steps_[i];
         shape[i] = trace_[i].value.shape;
+        if (i == seed.patched) {  // already overwritten
+            changed[i] = seed.first_row;
+            continue;
+        }
         if (!computes_by_rows(step)) {
             bool dirty = reads_control(i);
             for (size_t j : input_index_[i]) dirty = dirty || changed[j] != kRowsUnchanged;
@@ -78,6 +86,7 @@ void Stepper::rerun_rows(const Control& control) {
             if (changed[i] == kRowsUnchanged) continue;  // the same numbers: the old output and version stay
             const int64_t non_finite = count_non_finite(step, out, ctx.in);
             shape[i] = out.value.shape;
+            remember_for_undo(i);
             trace_[i] = {std::move(out.value), std::move(out.fully_masked_rows), next_version_++, non_finite};
             ++last_computed_;
             computed_from_[i] = 0;
@@ -109,7 +118,7 @@ void Stepper::rerun_rows(const Control& control) {
     std::vector<int64_t> from(n, kRowsUnchanged);
     for (size_t i = n; i-- > 0;) {
         const Step& step = steps_[i];
-        if (!computes_by_rows(step)) continue;
+        if (!computes_by_rows(step) || i == seed.patched) continue;
         int64_t start = changed[i];
         if (step.retention == Retention::on_demand)
             for (size_t r : readers_[i])
@@ -133,7 +142,7 @@ void Stepper::rerun_rows(const Control& control) {
         // A changed V row that is not finite reaches every query through its zero weight (0·∞ = NaN).
         if (key && id.stage == AttentionStage::context && changed[input_index_[i][*key]] != kRowsUnchanged &&
             trace_[input_index_[i][*key]].non_finite > 0)
-            return rerun_control(control);
+            return false;
         std::vector<Tensor> sliced(input_index_[i].size());  // query-row inputs: their rows [from, N)
         StepContext ctx{config_, weights_, inputs_, {}};
         ctx.first_row = from[i];
@@ -181,6 +190,7 @@ void Stepper::rerun_rows(const Control& control) {
         for (int64_t r : trace_[i].fully_masked_rows)
             if (r < from[i]) fully_masked.push_back(r);
         for (int64_t r : out.fully_masked_rows) fully_masked.push_back(r + from[i]);
+        remember_for_undo(i);
         if (step.retention == Retention::on_demand) {
             held[i] = {from[i], std::move(out.value)};
             Tensor facts;  // the shape without the numbers, as a dropped output keeps it
@@ -197,6 +207,7 @@ void Stepper::rerun_rows(const Control& control) {
             if (readers_left[j] > 0 && --readers_left[j] == 0) held[j] = {};
         report_computed(i);
     }
+    return true;
 }
 
 }  // namespace attnlab

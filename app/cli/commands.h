@@ -31,5 +31,8 @@ int run_ov(
 int run_detect(const Argv& argv);  // detect MODEL [--len L] [--seed S] [--bos ID] [--json]
 // attribute MODEL [inputs] --metric logit:A@POS|logit-diff:A,B@POS [--top K] [--json]
 int run_attribute(const Argv& argv);
+// patch MODEL (--clean TEXT | --clean-ids IDS) (--corrupt TEXT | --corrupt-ids IDS) [--tgt ...] --metric SPEC
+//       --what residual|attn-out|ffn-out|heads [--approx gradient] [--json]
+int run_patch(const Argv& argv);
 
 }  // namespace attnlab::cli

@@ -74,6 +74,13 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                of the embeddings, each head at each source position, each
                                                attention's output bias, each FFN and each norm's bias, read
                                                through the norms frozen at this run's scale and the unembedding
+  patch MODEL (--clean TEXT | --clean-ids IDS) (--corrupt TEXT | --corrupt-ids IDS) [--tgt ...]
+     --metric SPEC --what residual|attn-out|ffn-out|heads [--approx gradient] [--json]
+                                               activation patching: the corrupted input run with one piece of
+                                               the clean run put back (the stream entering each layer, each
+                                               attention's or FFN's output, at each position; each head's
+                                               weights.V), the metric of each patched run, or its estimate from
+                                               one backward pass (logit-diff metrics)
   compare MODEL_A [MODEL_B] [--src ... --tgt ...] [--ablate ATTENTION:HEAD,...] [--step PATH] [--top 8] [--json]
                                                both models (or MODEL_A with heads ablated) on A's input: every
                                                step's max |B - A|, rms and relative difference, or one step's
@@ -129,7 +136,8 @@ int main(int argc, char** argv) {
         {"heads", run_heads},     {"similar", run_similar},
         {"pca", run_pca},         {"qk", run_qk},
         {"ov", run_ov},           {"compare", run_compare},
-        {"detect", run_detect},   {"attribute", run_attribute}};
+        {"detect", run_detect},   {"attribute", run_attribute},
+        {"patch", run_patch}};
     // clang-format on
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);

@@ -1,0 +1,70 @@
+// Activation patching: run the corrupted input with one piece of the clean run put back, and read the metric
+// (attribution_metric.h) off the logits; and attribution patching, the same grid estimated from one backward pass
+// at the corrupted run: metric(corrupt) + Σ (clean − corrupt) · ∂metric/∂piece over the piece's entries.
+// The pieces, each a grid over the layers of the stack the logits read (the decoder's; an encoder-only model's
+// encoder):
+//   residual  the stream entering layer l at position p: input 0 of the layer's first residual add (the stack's
+//             input for l = 0; after a post-LN model's norm, the norm's output)          L × T
+//   attn-out  the self-attention's output after W_O, before the add (input 1 of it)       L × T
+//   ffn-out   the FFN's output, before the add (input 1 of the layer's last add)          L × T
+//   heads     head h's weights·V (H, N, D) at every position                              L × H
+// A patch is Stepper::patch_output: the row re-run computes only the rows the patch can change, then undoes it.
+#pragma once
+
+#include "analysis/attribution_metric.h"
+#include "result.h"
+#include "stepper.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+enum class PatchPiece { residual, attn_out, ffn_out, heads };
+Result<PatchPiece> parse_patch_piece(const std::string& text);  // "residual", "attn-out", "ffn-out", "heads"
+const char* to_string(PatchPiece piece);
+
+// The step each row (layer) of the piece's grid patches, in layer order. Errors: no logits, no such sublayer.
+Result<std::vector<size_t>> patch_steps(const Stepper& stepper, PatchPiece piece);
+
+// The metric read off the stepper's logits; one-line errors for a position past the end or a token id outside
+// the vocabulary, as attribute_logits gives them.
+Result<double> metric_value(const Stepper& stepper, const AttributionMetric& metric);
+
+struct PatchGrid {
+    PatchPiece piece = PatchPiece::residual;
+    int64_t rows = 0, cols = 0;  // layers × positions, or layers × heads
+    double clean = 0.0;          // the metric on the clean run
+    double corrupt = 0.0;        // on the corrupted run
+    std::vector<double> values;  // (rows, cols): the patched run's metric, or its gradient estimate
+
+    double at(int64_t r, int64_t c) const { return values[static_cast<size_t>(r * cols + c)]; }
+    // (value − corrupt) / (clean − corrupt): 1 where the patch brings the whole clean metric back; NaN when the
+    // clean and corrupted metrics are equal.
+    double normalised(int64_t r, int64_t c) const;
+};
+
+// The clean run's outputs of the patch steps (one tensor per layer), taken before the ids change.
+std::vector<Tensor> clean_pieces(const Stepper& clean, const std::vector<size_t>& steps);
+
+// Cells done so far, of all; called after each cell.
+using PatchProgress = std::function<void(int64_t done, int64_t total)>;
+
+// The exact grid on `corrupted` (run to its end): each cell one patch_output of the clean values, the metric
+// read, the patch undone; a cell whose clean values are the corrupted run's own bits (a position before the first
+// token that differs, in a causal stack) is not run: its value is the corrupted metric, as the patch would give it
+// bit for bit. The stepper ends as it began.
+Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::vector<Tensor>& clean,
+                             const AttributionMetric& metric, double clean_value,
+                             Stepper::PatchRerun rerun = Stepper::PatchRerun::rows, const PatchProgress& progress = {});
+
+// The gradient estimate of the same grid, from one backward pass of the metric at `corrupted`. The backward pass
+// has a loss for logit-diff (backward/loss.h) but none for a single logit: logit:A@POS is a one-line error.
+Result<PatchGrid> patch_grid_gradient(const Stepper& corrupted, PatchPiece piece, const std::vector<Tensor>& clean,
+                                      const AttributionMetric& metric, double clean_value);
+
+// Pearson's correlation of two grids' values over their cells (NaN when either is constant).
+double grid_correlation(const PatchGrid& a, const PatchGrid& b);
+
+}  // namespace attnlab

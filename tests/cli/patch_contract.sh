@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# attnlab-cli patch: its JSON (clean, corrupt, rows, cols, values; the exact grid and --approx gradient, each
+# checked against fixtures/patching.json), its table, and one line on stderr with exit 1 (bad input) or 2 (bad
+# usage) for each bad argument.
+#   bash tests/cli/patch_contract.sh build/attnlab-cli .
+set -uo pipefail
+cli="$1"
+root="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+check() {  # check NAME EXPECTED_CODE -- command...
+  local name="$1" want="$2"
+  shift 3
+  timeout 60 "$@" > "$work/out" 2> "$work/err"
+  local code=$?
+  local lines
+  lines=$(wc -l < "$work/err")
+  if [ "$code" -ne "$want" ]; then
+    echo "FAIL $name: exit $code, wanted $want"; sed 's/^/  /' "$work/err"; failed=$((failed + 1)); return
+  fi
+  if [ "$want" -ne 0 ] && { [ "$lines" -ne 1 ] || ! grep -q '^attnlab-cli: ' "$work/err"; }; then
+    echo "FAIL $name: wanted one 'attnlab-cli:' line on stderr, got $lines:"; sed 's/^/  /' "$work/err"
+    failed=$((failed + 1)); return
+  fi
+  passed=$((passed + 1))
+}
+
+expect_output() {  # expect_output NAME PATTERN: the last command's stdout matches
+  if grep -qE "$2" "$work/out"; then passed=$((passed + 1)); else
+    echo "FAIL $1: stdout lacks /$2/"; sed 's/^/  /' "$work/out" | head -n 20; failed=$((failed + 1)); fi
+}
+
+expect_stderr() {  # expect_stderr NAME PATTERN: the last command's stderr matches
+  if grep -qE "$2" "$work/err"; then passed=$((passed + 1)); else
+    echo "FAIL $1: stderr lacks /$2/"; sed 's/^/  /' "$work/err"; failed=$((failed + 1)); fi
+}
+
+g="$root/tests/golden/fixtures/hf_gpt2"
+m="$root/tests/golden/fixtures/post_ln_relu.model.safetensors"
+run="--clean-ids 49,7,23,0,41,12,12,30,5 --corrupt-ids 49,7,11,0,41,12,12,30,5"
+
+# Both grids against the oracle (patching.json, case gpt2: the same ids, metric and pieces).
+for what in residual heads; do
+  for approx in "" "--approx gradient"; do
+    check "patch $what $approx json" 0 -- "$cli" patch "$g" $run --metric logit-diff:7,23@8 --what $what $approx --json
+    python3 - "$work/out" "$root/tests/golden/fixtures/patching.json" "$what" "$approx" <<'PY' && passed=$((passed + 1)) || { echo "FAIL patch $what $approx against the oracle"; failed=$((failed + 1)); }
+import json, sys
+got = json.load(open(sys.argv[1]))
+case = [c for c in json.load(open(sys.argv[2]))["cases"] if c["case"] == "gpt2" and c["piece"] == sys.argv[3]][0]
+want = case["gradient" if sys.argv[4] else "values"]
+assert got["rows"] == len(want) and got["cols"] == len(want[0]), (got["rows"], got["cols"])
+assert abs(got["clean"] - case["clean"]) < 1e-4 and abs(got["corrupt"] - case["corrupt"]) < 1e-4, got
+for gr, wr in zip(got["values"], want):
+    for g, w in zip(gr, wr):
+        assert abs(g - w) < 1e-4 + 1e-4 * abs(w), (g, w)
+assert got["method"] == ("gradient" if sys.argv[4] else "exact")
+assert ("gradient_correlation" in got) == (not sys.argv[4])
+PY
+  done
+done
+expect_output "json keys" '^\{"clean":.*"cols":4,"corrupt":.*"method":"gradient","metric":"logit-diff:7,23@8","normalised":\[\[.*"rows":2,"values":\[\[.*"what":"heads"\}$'
+
+check "patch table" 0 -- "$cli" patch "$m" --clean-ids 7,4,5,4,11,2 --corrupt-ids 7,9,5,4,11,2 --tgt-ids 1,4,8,7,9 --metric logit-diff:7,3@2 --what ffn-out
+expect_output "table header" '^ffn-out patching of layer x position \(exact\): clean -?[0-9.]+, corrupt -?[0-9.]+$'
+expect_output "table rows" '^layer   1( +-?[0-9.]+| +nan){5}$'
+expect_output "table agreement" '^Pearson correlation with the gradient estimate: -?[0-9.]+$'
+
+check "lengths differ"    1 -- "$cli" patch "$g" --clean-ids 49,7,23 --corrupt-ids 49,7 --metric logit:4@1 --what residual
+expect_stderr "lengths named" 'the clean and corrupted prompt differ in length: 3 and 2 tokens'
+check "position past end" 1 -- "$cli" patch "$g" $run --metric logit:4@9 --what residual
+expect_stderr "position named" 'position 9 is past the end'
+check "unknown token id"  1 -- "$cli" patch "$g" $run --metric logit-diff:4,50@2 --what residual
+expect_stderr "token named" 'token id 50 is not in the vocabulary'
+check "corrupt id outside" 1 -- "$cli" patch "$g" --clean-ids 4,5 --corrupt-ids 4,500 --metric logit:4@1 --what heads
+check "init a model with a vocabulary" 0 -- "$cli" init --preset tiny --seed 4 --src-vocab "$root/assets/vocab/en.txt" --tgt-vocab "$root/assets/vocab/ko.txt" --out "$work/tiny.safetensors"
+check "text"              0 -- "$cli" patch "$work/tiny.safetensors" --clean "i like red apples" --corrupt "i like green apples" --tgt-ids 1,4 --metric logit:4@1 --what residual --json
+expect_output "text: the decoder's 2 layers x 2 target positions" '"cols":2,.*"rows":2,'
+check "unknown word"      1 -- "$cli" patch "$work/tiny.safetensors" --clean "i like red apples" --corrupt "i like zzqx apples" --tgt-ids 1,4 --metric logit:4@1 --what heads
+expect_stderr "word named" "'zzqx' is not in the vocabulary"
+check "target differs is impossible: one --tgt" 0 -- "$cli" patch "$m" --clean-ids 7,4,2 --corrupt-ids 7,5,2 --tgt-ids 1,4 --metric logit:4@1 --what attn-out --json
+check "gradient of a logit" 1 -- "$cli" patch "$g" $run --metric logit:4@3 --what residual --approx gradient
+expect_stderr "gradient names the metric it needs" 'needs a logit-diff'
+check "missing metric"    2 -- "$cli" patch "$g" $run --what residual
+check "missing what"      2 -- "$cli" patch "$g" $run --metric logit:4@3
+check "unknown what"      2 -- "$cli" patch "$g" $run --metric logit:4@3 --what mlp
+check "bad approx"        2 -- "$cli" patch "$g" $run --metric logit:4@3 --what residual --approx linear
+check "clean twice"       2 -- "$cli" patch "$g" $run --clean "a b" --metric logit:4@3 --what residual
+check "no corrupt"        2 -- "$cli" patch "$g" --clean-ids 4,5 --metric logit:4@1 --what residual
+
+echo "patch contract: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

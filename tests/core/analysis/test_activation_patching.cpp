@@ -1,0 +1,228 @@
+// Activation patching (core/analysis/activation_patching, Stepper::patch_output) against the PyTorch oracle of
+// tests/golden/make_patching_golden.py (fixtures/patching.json: GPT-2, Llama, ours post-LN and pre-LN): the exact
+// grids and the gradient estimates; a patch of a piece with its own value changing nothing; the row re-run's grids
+// equal to whole re-runs, bit for bit; the undo restoring every output; the one-line errors.
+#include "analysis/activation_patching.h"
+#include "hf/open_model.h"
+#include "stepper.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+using namespace attnlab;
+
+namespace {
+
+const std::string kFixtures = std::string(ATTNLAB_SOURCE_DIR) + "/tests/golden/fixtures/";
+
+std::string model_path(const std::string& fixture) {
+    return fixture.rfind("hf_", 0) == 0 ? kFixtures + fixture : kFixtures + fixture + ".model.safetensors";
+}
+
+Stepper run_fixture(const std::string& fixture, std::vector<int> src, std::vector<int> tgt) {
+    auto loaded = open_model(model_path(fixture));
+    REQUIRE(loaded);
+    ForwardInputs inputs;
+    inputs.src_ids = std::move(src);
+    inputs.tgt_ids = std::move(tgt);
+    auto stepper = Stepper::create(loaded->model.config, loaded->model.weights, inputs);
+    REQUIRE(stepper);
+    stepper->run_all();
+    return std::move(*stepper);
+}
+
+// The stepper of the corrupted run (the clean run's ids changed by the row re-run), the clean metric and pieces.
+struct Runs {
+    Stepper stepper;
+    double clean = 0.0;
+    std::vector<Tensor> pieces;
+};
+
+Runs runs(const nlohmann::json& c, PatchPiece piece, const AttributionMetric& metric) {
+    Stepper s = run_fixture(c.at("fixture"), c.at("src_ids"), c.at("tgt_ids"));
+    auto clean = metric_value(s, metric);
+    REQUIRE(clean);
+    auto steps = patch_steps(s, piece);
+    REQUIRE(steps);
+    std::vector<Tensor> pieces = clean_pieces(s, *steps);
+    if (s.config().has_encoder())
+        REQUIRE(s.set_src_ids(c.at("corrupt_src_ids")));
+    else
+        REQUIRE(s.set_tgt_ids(c.at("corrupt_tgt_ids")));
+    return {std::move(s), *clean, std::move(pieces)};
+}
+
+bool close(double got, double want) { return std::fabs(got - want) <= 1e-4 + 1e-4 * std::fabs(want); }
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+Stepper gpt2() { return run_fixture("hf_gpt2", {}, {49, 7, 23, 0, 41, 12, 12, 30, 5}); }
+
+const AttributionMetric kGpt2Metric{AttributionMetricKind::logit_diff, 7, 23, 8};
+
+}  // namespace
+
+TEST_CASE("patch grids: exact and gradient estimates match PyTorch within 1e-4", "[patching]") {
+    std::ifstream in(kFixtures + "patching.json");
+    REQUIRE(in);
+    const nlohmann::json cases = nlohmann::json::parse(in).at("cases");
+    REQUIRE(cases.size() == 14);
+    for (const nlohmann::json& c : cases) {
+        INFO(c.at("case").get<std::string>() << " " << c.at("piece").get<std::string>());
+        auto metric = AttributionMetric::parse(c.at("metric"));
+        REQUIRE(metric);
+        auto piece = parse_patch_piece(c.at("piece"));
+        REQUIRE(piece);
+        Runs r = runs(c, *piece, *metric);
+        CHECK(close(r.clean, c.at("clean")));
+        auto exact = patch_grid(r.stepper, *piece, r.pieces, *metric, r.clean);
+        REQUIRE(exact);
+        CHECK(close(exact->corrupt, c.at("corrupt")));
+        const auto& want = c.at("values");
+        REQUIRE(exact->rows == static_cast<int64_t>(want.size()));
+        REQUIRE(exact->cols == static_cast<int64_t>(want[0].size()));
+        for (int64_t l = 0; l < exact->rows; ++l)
+            for (int64_t p = 0; p < exact->cols; ++p) {
+                INFO("layer " << l << " cell " << p);
+                CHECK(close(exact->at(l, p), want[static_cast<size_t>(l)][static_cast<size_t>(p)]));
+            }
+        auto estimate = patch_grid_gradient(r.stepper, *piece, r.pieces, *metric, r.clean);
+        if (metric->kind == AttributionMetricKind::logit) {
+            REQUIRE_FALSE(estimate);
+            CHECK(estimate.error().message.find("logit-diff") != std::string::npos);
+            continue;
+        }
+        REQUIRE(estimate);
+        const auto& want_g = c.at("gradient");
+        for (int64_t l = 0; l < estimate->rows; ++l)
+            for (int64_t p = 0; p < estimate->cols; ++p) {
+                INFO("gradient: layer " << l << " cell " << p);
+                CHECK(close(estimate->at(l, p), want_g[static_cast<size_t>(l)][static_cast<size_t>(p)]));
+            }
+    }
+}
+
+TEST_CASE("patch_output: every piece patched with its own value changes nothing, bit for bit", "[patching]") {
+    Stepper s = gpt2();
+    const StepId logits_id = StepId::head(StepKind::logits, s.config());
+    const Tensor logits = *s.output(logits_id);
+    for (PatchPiece piece : {PatchPiece::residual, PatchPiece::attn_out, PatchPiece::ffn_out, PatchPiece::heads}) {
+        INFO(to_string(piece));
+        auto steps = patch_steps(s, piece);
+        REQUIRE(steps);
+        const std::vector<Tensor> own = clean_pieces(s, *steps);
+        for (size_t l = 0; l < steps->size(); ++l) {
+            const Tensor& t = own[l];
+            const int64_t cells = t.dim(0), per_cell = t.numel() / cells;
+            for (int64_t c = 0; c < cells; ++c) {
+                INFO("layer " << l << " cell " << c);
+                const bool heads = piece == PatchPiece::heads;
+                Tensor values(heads ? Shape{t.dim(1), t.dim(2)} : Shape{1, per_cell});
+                std::copy_n(t.data.begin() + c * per_cell, per_cell, values.data.begin());
+                REQUIRE(s.patch_output({(*steps)[l], heads ? 0 : c, heads ? static_cast<int>(c) : -1, values}));
+                CHECK(s.last_computed() > 1);  // the steps after it did re-run
+                CHECK(s.output(logits_id)->data == logits.data);
+                s.undo_patch();
+            }
+        }
+    }
+    // patch_grid skips such cells: the same bits without a run.
+    auto steps = patch_steps(s, PatchPiece::ffn_out);
+    auto grid = patch_grid(s, PatchPiece::ffn_out, clean_pieces(s, *steps), kGpt2Metric, 0.0);
+    REQUIRE(grid);
+    for (double v : grid->values) CHECK(same_bits(v, grid->corrupt));
+}
+
+TEST_CASE("patch grids: the row re-run gives the whole re-run's grid, bit for bit, computing less", "[patching]") {
+    for (PatchPiece piece : {PatchPiece::residual, PatchPiece::attn_out, PatchPiece::ffn_out, PatchPiece::heads}) {
+        INFO(to_string(piece));
+        Stepper clean = gpt2();
+        auto steps = patch_steps(clean, piece);
+        REQUIRE(steps);
+        const std::vector<Tensor> pieces = clean_pieces(clean, *steps);
+        const double clean_value = *metric_value(clean, kGpt2Metric);
+        Stepper s = std::move(clean);
+        REQUIRE(s.set_tgt_ids({49, 7, 11, 0, 41, 12, 12, 30, 5}));
+        auto rows = patch_grid(s, piece, pieces, kGpt2Metric, clean_value, Stepper::PatchRerun::rows);
+        auto whole = patch_grid(s, piece, pieces, kGpt2Metric, clean_value, Stepper::PatchRerun::whole);
+        REQUIRE(rows);
+        REQUIRE(whole);
+        REQUIRE(rows->values.size() == whole->values.size());
+        for (size_t k = 0; k < rows->values.size(); ++k) CHECK(same_bits(rows->values[k], whole->values[k]));
+        // Some cell moves the metric: the comparison is not of untouched runs.
+        CHECK(std::any_of(rows->values.begin(), rows->values.end(), [&](double v) { return v != rows->corrupt; }));
+    }
+    // A residual patch at the last position re-runs one row of each step after it.
+    Stepper s = gpt2();
+    const size_t step = patch_steps(s, PatchPiece::residual)->at(1);
+    Tensor row({1, s.config().d_model});
+    std::fill(row.data.begin(), row.data.end(), 0.5f);
+    REQUIRE(s.patch_output({step, 8, -1, row}, Stepper::PatchRerun::rows));
+    const auto logits = s.find(StepId::head(StepKind::logits, s.config()));
+    REQUIRE(logits);
+    CHECK(s.last_computed_from(*logits) == std::optional<int64_t>(8));
+}
+
+TEST_CASE("patch_output: undo puts back every output and version; a later edit undoes it first", "[patching]") {
+    Stepper s = gpt2();
+    std::vector<Tensor> values;
+    std::vector<uint64_t> versions;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const TraceEntry* e = s.entry(s.step(i).path);
+        values.push_back(e->value);
+        versions.push_back(e->version);
+    }
+    const size_t step = patch_steps(s, PatchPiece::heads)->at(0);
+    Tensor head({9, s.config().d_head()});
+    std::fill(head.data.begin(), head.data.end(), 1.0f);
+    REQUIRE(s.patch_output({step, 0, 2, head}));
+    const auto logits = s.find(StepId::head(StepKind::logits, s.config()));
+    CHECK(s.output(s.step(*logits).path)->data != values[*logits].data);
+    s.undo_patch();
+    for (size_t i = 0; i < s.size(); ++i) {
+        INFO(s.step(i).path);
+        const TraceEntry* e = s.entry(s.step(i).path);
+        CHECK(e->value.data == values[i].data);
+        CHECK(e->version == versions[i]);
+    }
+    REQUIRE(s.patch_output({step, 0, 2, head}));
+    REQUIRE(s.set_tgt_ids({49, 7, 23, 0, 41, 12, 12, 30, 5}));  // the same ids: only the undo changes the trace
+    CHECK(s.output(s.step(*logits).path)->data == values[*logits].data);
+}
+
+TEST_CASE("patch_output and the grids: one-line errors", "[patching]") {
+    Stepper s = gpt2();
+    const size_t resid = patch_steps(s, PatchPiece::residual)->at(1);
+    const size_t heads = patch_steps(s, PatchPiece::heads)->at(0);
+    Tensor row({1, s.config().d_model});
+    auto past = s.patch_output({resid, 9, -1, row});
+    REQUIRE_FALSE(past);
+    CHECK(past.error().message.find("does not fit") != std::string::npos);
+    CHECK_FALSE(s.patch_output({resid, 0, -1, Tensor({1, 3})}));
+    CHECK_FALSE(s.patch_output({resid, 0, 0, row}));      // no heads
+    CHECK_FALSE(s.patch_output({heads, 0, -1, row}));     // one head at a time
+    CHECK_FALSE(s.patch_output({heads, 0, 99, Tensor({9, s.config().d_head()})}));
+    const auto mask = s.find(StepId::mask_of(AttentionUse::decoder_self));
+    if (mask) CHECK_FALSE(s.patch_output({*mask, 0, -1, Tensor({1, 9})}));
+    CHECK(past.error().message.find('\n') == std::string::npos);
+
+    auto bad_piece = parse_patch_piece("mlp");
+    REQUIRE_FALSE(bad_piece);
+    CHECK(bad_piece.error().message == "unknown piece 'mlp': residual, attn-out, ffn-out or heads");
+    auto far = metric_value(s, {AttributionMetricKind::logit, 4, -1, 9});
+    REQUIRE_FALSE(far);
+    CHECK(far.error().message.find("position 9 is past the end") == 0);
+    auto token = metric_value(s, {AttributionMetricKind::logit_diff, 4, 100000, 3});
+    REQUIRE_FALSE(token);
+    CHECK(token.error().message.find("token id 100000 is not in the vocabulary") == 0);
+    std::vector<Tensor> shorter = clean_pieces(s, *patch_steps(s, PatchPiece::residual));
+    shorter[0] = Tensor({8, s.config().d_model});
+    auto lengths = patch_grid(s, PatchPiece::residual, shorter, kGpt2Metric, 0.0);
+    REQUIRE_FALSE(lengths);
+    CHECK(lengths.error().message.find("must have the same length") != std::string::npos);
+}
