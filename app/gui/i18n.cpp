@@ -1065,6 +1065,46 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "%d개만 봅니다."},
         // The RoPE view's score plot, narrow (helper "tour2", issue 38 D10).
         {"offset δ = m − n", "거리 δ = m − n"},
+        // The Output view's "Why this output?": direct logit attribution (helper "s11_h3", issue 34).
+        {"Predictions", "예측"},
+        {"Why this output?", "왜 이 출력인가?"},
+        {"Logit of A", "A의 로짓"},
+        {"Logit A − logit B", "A의 로짓 − B의 로짓"},
+        {"Position", "위치"},
+        {"Top prediction", "최상위 예측"},
+        {"A: the most probable token at the last position; B: the runner-up.",
+         "A: 마지막 위치에서 가장 확률이 높은 토큰, B: 그다음 토큰."},
+        {"Type a token of the vocabulary (or its id); Enter picks it.",
+         "어휘 사전의 토큰(또는 그 id)을 입력하고 Enter를 누르면 선택됩니다."},
+        {"\"%s\" is not in the vocabulary", "\"%s\"은(는) 어휘 사전에 없습니다"},
+        {"Position %d (\"%s\"): %s = %.3f", "위치 %d (\"%s\"): %s = %.3f"},
+        {"Check: the shares sum to %.4f; the metric is %.4f", "검산: 몫의 합 %.4f, 지표 %.4f"},
+        {"Each share is a component's output read through the norms, frozen at this run's scale, and the "
+         "unembedding: they add up to the metric exactly.",
+         "각 몫은 한 구성 요소의 출력을 이번 실행의 스케일로 고정한 정규화와 언임베딩에 통과시켜 읽은 값입니다. "
+         "몫을 모두 더하면 지표와 정확히 같습니다."},
+        {"Each head's share, summed over its source tokens", "헤드별 몫 (원천 토큰 전체의 합)"},
+        {"L%d self", "L%d 셀프"},
+        {"L%d cross", "L%d 교차"},
+        {"L%d heads", "L%d 헤드"},
+        {"L%d FFN", "L%d 피드포워드"},
+        {"Layer %d, head %d", "레이어 %d, 헤드 %d"},
+        {"Share: %s", "몫: %s"},
+        {"Click: its share through each source token, and the tokens it pushes.",
+         "클릭: 원천 토큰별 몫과 이 헤드가 밀어 올리고 내리는 토큰을 봅니다."},
+        {"Red raises the metric, blue lowers it.", "빨강은 지표를 올리고, 파랑은 내립니다."},
+        {"Click an FFN: the tokens it pushes up and down.", "피드포워드를 클릭: 그것이 밀어 올리고 내리는 토큰."},
+        {"biases", "편향"},
+        {"The embeddings, each layer's heads and FFN, the biases", "임베딩, 레이어별 헤드와 피드포워드, 편향"},
+        {"What it pushes up and down", "밀어 올리는 토큰과 내리는 토큰"},
+        {"Its output at this position through the final norm (frozen at this run's scale) and the unembedding: the "
+         "largest and smallest direct logits.",
+         "이 위치에서의 출력을 마지막 정규화(이번 실행의 스케일로 고정)와 언임베딩에 통과시킨 직접 로짓 중 가장 큰 "
+         "것과 가장 작은 것입니다."},
+        {"Up", "올림"},
+        {"Down", "내림"},
+        {"Its share through each source token (on the heatmap's scale):", "원천 토큰별 몫 (히트맵과 같은 눈금):"},
+        {"The FFN of layer %d", "레이어 %d의 피드포워드"},
     };
     return table;
 }

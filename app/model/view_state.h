@@ -143,6 +143,22 @@ struct FfnViewState {
 
 // The output view: the bars and the generation. Sample draws with top_k (0: all) and top_p (1: all),
 // as core/sampling.h; off, it takes the argmax. sample_seed is the next draw's seed.
+// The Output view's "Why this output?" (attribution_tool.h): the metric picked (−1: its default, not saved: ids
+// and positions belong to one model and input) and the component selected (a head: its grid row and head; or an FFN).
+struct WhyOutputState {
+    bool open = false;  // the view shows "Why this output?" instead of the probabilities
+    bool diff = false;  // logit-diff:A,B@POS, else logit:A@POS
+    int token = -1, other = -1, position = -1;
+    int row = -1, head = -1;  // the selected head; −1: the strongest
+    int ffn_layer = -1;       // the selected FFN, when no head is selected
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("open", open);
+        v("diff", diff);
+    }
+};
+
 struct OutputViewState {
     int top_k = 5;
     float temperature = 1.0f;
@@ -151,6 +167,7 @@ struct OutputViewState {
     float top_p = 1.0f;
     float tokens_per_second = 1.5f;  // the animated generation's speed
     GenerationPlayer animation;      // generation token by token (not saved)
+    WhyOutputState why;
 
     GenerationChoice choice() const { return {sample, temperature, top_k, top_p, tokens_per_second}; }
 
@@ -162,6 +179,7 @@ struct OutputViewState {
         v("sample_seed", sample_seed);
         v("top_p", top_p);
         v("tokens_per_second", tokens_per_second, clamped(0.25f, 10.0f));
+        v("why", why);
     }
 };
 

@@ -5,7 +5,8 @@
 # trains the opened GPT-2 fixture on a file),
 # and the attention view once more after that run, from the trained snapshot. The playground is
 # taken in both halves (its experiment through a settings file), in Korean and in presentation mode, and the
-# Output view mid-generation token by token (--generate N), in classroom mode too.
+# Output view mid-generation token by token (--generate N), in classroom mode too, and its "Why this output?" at
+# 1024x768, 1280x720 and 1920x1080.
 #   screenshot_views.sh APP PNG_STATS [OUT] [sanitized]   sanitized: a sanitizer build, many times
 #                                                         slower: shorter training runs, longer limits
 set -uo pipefail
@@ -19,12 +20,14 @@ train_steps=$([ "$sanitized" = 1 ] && echo 20 || echo 40)
 mkdir -p "$out"
 passed=0
 failed=0
-run() {  # run NAME ARGS...
+run() {  # run NAME ARGS...; screen=WxH run ...: at that size (a projector's 1024x768, full HD)
   local name="$1"
   shift
-  local png="$out/$name.png"
+  local png="$out/$name.png" size="${screen:-1600x900}"
+  local want_w="${size%x*}" want_h="${size#*x}"
   rm -f "$png"
-  timeout "$limit" xvfb-run -a -s "-screen 0 1600x900x24" "$app" --screenshot "$png" "$@" > "$out/$name.log" 2>&1
+  timeout "$limit" xvfb-run -a -s "-screen 0 ${size}x24" "$app" --screenshot "$png" --size "$size" "$@" \
+    > "$out/$name.log" 2>&1
   local status=$?
   if [ "$status" -eq 124 ]; then
     echo "FAIL $name: still running after $limit s"; failed=$((failed + 1)); return
@@ -32,7 +35,7 @@ run() {  # run NAME ARGS...
     echo "FAIL $name: attnlab exited $status"; sed 's/^/  /' "$out/$name.log"; failed=$((failed + 1)); return
   fi
   read -r w h colours < <("$png_stats" "$png") || { echo "FAIL $name: no readable PNG"; failed=$((failed + 1)); return; }
-  if [ "$w" -ne 1600 ] || [ "$h" -ne 900 ] || [ "$colours" -lt 200 ]; then
+  if [ "$w" -ne "$want_w" ] || [ "$h" -ne "$want_h" ] || [ "$colours" -lt 200 ]; then
     echo "FAIL $name: ${w}x${h}, $colours colours"; failed=$((failed + 1)); return
   fi
   echo "ok   $name: $colours colours"
@@ -83,5 +86,16 @@ run "korean-hf-gpt2-training" --view training --model "$root/tests/golden/fixtur
   --train-on "$out/gpt2.ids" --settings "$out/train-opened.json" --korean
 run "output-generating" --view output --generate 3
 run "korean-classroom-output-generating" --view output --generate 4 --classroom --korean
+# The Output view's "Why this output?" (direct logit attribution): the bundled model, on a projector and in full HD,
+# in English and Korean; the GPT-2 fixture with a logit difference.
+echo '{"output": {"why": {"open": true}}}' > "$out/output-why.json"
+echo '{"output": {"why": {"open": true, "diff": true}}}' > "$out/output-why-diff.json"
+run "output-why" --view output --settings "$out/output-why.json"
+screen=1024x768 run "output-why-1024x768" --view output --settings "$out/output-why.json"
+screen=1024x768 run "korean-output-why-1024x768" --view output --settings "$out/output-why.json" --korean
+screen=1920x1080 run "output-why-1920x1080" --view output --settings "$out/output-why.json"
+screen=1920x1080 run "korean-output-why-1920x1080" --view output --settings "$out/output-why.json" --korean
+screen=1280x720 run "hf-gpt2-output-why-diff-1280x720" --view output --model "$root/tests/golden/fixtures/hf_gpt2" \
+  --src "49 7 23 0 41 12 12 30 5" --settings "$out/output-why-diff.json"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

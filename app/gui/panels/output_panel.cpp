@@ -4,6 +4,7 @@
 // translate greedily to <eos>, or play token by token (generation_strip.h: the large bars then show the
 // position that chose the newest token); or, for BERT's masked-LM head, the token at that position. While
 // Sample is on, the bars show the sampling set: kept tokens with p → their renormalised p, cut ones dimmed.
+// "Why this output?" beside the predictions explains one logit by its components (panels/why_output.h).
 #include "output_prediction.h"
 #include "panels/generation_strip.h"
 #include "panels/loss_controls.h"
@@ -11,9 +12,11 @@
 #include "panels/sampling_text.h"
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
+#include "panels/why_output.h"
 #include "prediction_rows.h"
 #include "sampling.h"
 #include "translation_record.h"
+#include "widgets/radio_row.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -336,6 +339,14 @@ std::optional<Prediction> head_prediction(const PanelContext& ctx) {
 }  // namespace
 
 void draw_output_panel(PanelContext& ctx) {
+    bool& why = ctx.view.output.why.open;
+    if (ctx.caches.get<TourTargetProbe>().wanted == TourTaskKind::change_temperature) why = false;  // its slider
+    const int picked = radio_row({ctx.t("Predictions"), ctx.t("Why this output?")}, why ? 1 : 0);
+    if (picked >= 0) why = picked == 1;
+    if (why) {
+        draw_why_output(ctx);
+        return;
+    }
     const bool next_token = head_prediction(ctx).value_or(Prediction::next_token) == Prediction::next_token;
     const bool generates = next_token && ctx.config().has_decoder();  // BERT's masked-LM head does not
     const bool sampling = shows_sampling(ctx, generates);
