@@ -4,32 +4,7 @@
 set -uo pipefail
 cli="$1"
 root="$2"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-check() {  # check NAME EXPECTED_CODE -- command...
-  local name="$1" want="$2"
-  shift 3
-  timeout 60 "$@" > "$work/out" 2> "$work/err"
-  local code=$?
-  local lines
-  lines=$(wc -l < "$work/err")
-  if [ "$code" -ne "$want" ]; then
-    echo "FAIL $name: exit $code, wanted $want"; sed 's/^/  /' "$work/err"; failed=$((failed + 1)); return
-  fi
-  if [ "$want" -ne 0 ] && { [ "$lines" -ne 1 ] || ! grep -q '^attnlab-cli: ' "$work/err"; }; then
-    echo "FAIL $name: wanted one 'attnlab-cli:' line on stderr, got $lines:"; sed 's/^/  /' "$work/err"
-    failed=$((failed + 1)); return
-  fi
-  passed=$((passed + 1))
-}
-
-expect_output() {  # expect_output NAME PATTERN: the last command's stdout matches
-  if grep -qE "$2" "$work/out"; then passed=$((passed + 1)); else
-    echo "FAIL $1: stdout lacks /$2/"; sed 's/^/  /' "$work/out" | head -n 20; failed=$((failed + 1)); fi
-}
+source "$(dirname "$0")/contract_checks.sh"
 
 m="$work/tiny.safetensors"
 check "init"            0 -- "$cli" init --preset tiny --seed 4 --src-vocab "$root/assets/vocab/en.txt" --tgt-vocab "$root/assets/vocab/ko.txt" --out "$m"
@@ -178,10 +153,6 @@ check "unwritable out"  1 -- "$cli" trace "$m" --src "i" --out "$work/no/such/di
 check "missing vocab"   1 -- "$cli" init --preset tiny --src-vocab "$work/none.txt" --tgt-vocab "$work/none.txt" --out "$work/y.safetensors"
 
 # compare: an --ablate name resolves against model B's attentions; each error is one line that names it.
-expect_stderr() {  # expect_stderr NAME PATTERN: the last command's stderr matches
-  if grep -qE "$2" "$work/err"; then passed=$((passed + 1)); else
-    echo "FAIL $1: stderr lacks /$2/"; sed 's/^/  /' "$work/err"; failed=$((failed + 1)); fi
-}
 check "compare unknown attention" 1 -- "$cli" compare "$g" --src-ids 49 --ablate decoder.layers.1.self_attn:0,encoder.layers.0.self_attn:1
 expect_stderr "compare names the unknown attention" "^attnlab-cli: compare: 'encoder\.layers\.0\.self_attn' is not an attention of model B$"
 check "compare head range" 1 -- "$cli" compare "$g" --src-ids 49 --ablate decoder.layers.1.self_attn:9
