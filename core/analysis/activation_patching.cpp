@@ -139,9 +139,18 @@ std::vector<Tensor> clean_pieces(const Stepper& clean, const std::vector<size_t>
     return out;
 }
 
-Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::vector<Tensor>& clean,
-                             const AttributionMetric& metric, double clean_value, Stepper::PatchRerun rerun,
-                             const PatchProgress& progress) {
+namespace {
+
+// What both grids start from: the piece's steps (one a row of the grid), the metric on the corrupted run, and that
+// run's own outputs of those steps.
+struct GridStart {
+    std::vector<size_t> steps;
+    double corrupt = 0.0;
+    std::vector<const Tensor*> now;
+};
+
+Result<GridStart> grid_start(const Stepper& corrupted, PatchPiece piece, const std::vector<Tensor>& clean,
+                             const AttributionMetric& metric) {
     auto steps = patch_steps(corrupted, piece);
     if (!steps) return steps.error();
     auto corrupt = metric_value(corrupted, metric);
@@ -149,21 +158,34 @@ Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::ve
     auto now = corrupted_pieces(corrupted, *steps, clean);
     if (!now) return now.error();
     if (steps->empty()) return Error{"the model has no layers to patch"};
-    PatchGrid g = empty_grid(piece, clean[0], static_cast<int64_t>(steps->size()), clean_value, *corrupt);
+    return GridStart{std::move(*steps), *corrupt, std::move(*now)};
+}
+
+}  // namespace
+
+Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::vector<Tensor>& clean,
+                             const AttributionMetric& metric, double clean_value, Stepper::PatchRerun rerun,
+                             const PatchProgress& progress) {
+    auto start = grid_start(corrupted, piece, clean, metric);
+    if (!start) return start.error();
+    const std::vector<size_t>& steps = start->steps;
+    const double corrupt = start->corrupt;
+    const std::vector<const Tensor*>& now = start->now;
+    PatchGrid g = empty_grid(piece, clean[0], static_cast<int64_t>(steps.size()), clean_value, corrupt);
     const bool heads = piece == PatchPiece::heads;
     for (int64_t l = 0; l < g.rows; ++l) {
         const Tensor& from = clean[static_cast<size_t>(l)];
         const int64_t per_cell = from.numel() / g.cols;  // a row (·,), or a head's (N, D)
         for (int64_t c = 0; c < g.cols; ++c) {
             // A cell whose clean values are the corrupted run's own bits changes nothing: the metric stays.
-            const float* own = (*now)[static_cast<size_t>(l)]->data.data() + c * per_cell;
+            const float* own = now[static_cast<size_t>(l)]->data.data() + c * per_cell;
             if (std::equal(own, own + per_cell, from.data.data() + c * per_cell,
                            [](float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; })) {
-                g.values[static_cast<size_t>(l * g.cols + c)] = *corrupt;
+                g.values[static_cast<size_t>(l * g.cols + c)] = corrupt;
                 if (progress) progress(l * g.cols + c + 1, g.rows * g.cols);
                 continue;
             }
-            Stepper::OutputPatch patch{(*steps)[static_cast<size_t>(l)], heads ? 0 : c, heads ? static_cast<int>(c) : -1,
+            Stepper::OutputPatch patch{steps[static_cast<size_t>(l)], heads ? 0 : c, heads ? static_cast<int>(c) : -1,
                                        heads ? head_slice(from, c) : one_row(from, c)};
             if (auto st = corrupted.patch_output(patch, rerun); !st) return st.error();
             auto value = metric_value(corrupted, metric);
@@ -181,22 +203,20 @@ Result<PatchGrid> patch_grid_gradient(const Stepper& corrupted, PatchPiece piece
     if (metric.kind != AttributionMetricKind::logit_diff)
         return Error{"the gradient estimate needs a logit-diff:A,B@POS metric: the backward pass has no loss for one "
                      "logit"};
-    auto steps = patch_steps(corrupted, piece);
-    if (!steps) return steps.error();
-    auto corrupt = metric_value(corrupted, metric);
-    if (!corrupt) return corrupt.error();
-    auto now = corrupted_pieces(corrupted, *steps, clean);
-    if (!now) return now.error();
-    if (steps->empty()) return Error{"the model has no layers to patch"};
+    auto start = grid_start(corrupted, piece, clean, metric);
+    if (!start) return start.error();
+    const std::vector<size_t>& steps = start->steps;
+    const double corrupt = start->corrupt;
+    const std::vector<const Tensor*>& now = start->now;
     LossSpec loss{LossKind::logit_diff, metric.token, metric.other, metric.position};
     auto backward = BackwardPass::create(corrupted, loss);
     if (!backward) return backward.error();
     backward->run_all(corrupted);
-    PatchGrid g = empty_grid(piece, clean[0], static_cast<int64_t>(steps->size()), clean_value, *corrupt);
+    PatchGrid g = empty_grid(piece, clean[0], static_cast<int64_t>(steps.size()), clean_value, corrupt);
     for (int64_t l = 0; l < g.rows; ++l) {
         const Tensor& a = clean[static_cast<size_t>(l)];
-        const Tensor& b = *(*now)[static_cast<size_t>(l)];
-        const TraceEntry* grad = backward->gradient((*steps)[static_cast<size_t>(l)]);
+        const Tensor& b = *now[static_cast<size_t>(l)];
+        const TraceEntry* grad = backward->gradient(steps[static_cast<size_t>(l)]);
         const int64_t per_cell = a.numel() / g.cols;  // a row (·,), or a head's (N, D)
         for (int64_t c = 0; c < g.cols; ++c) {
             double sum = 0.0;
@@ -205,7 +225,7 @@ Result<PatchGrid> patch_grid_gradient(const Stepper& corrupted, PatchPiece piece
                     const size_t i = static_cast<size_t>(k);
                     sum += (static_cast<double>(a.data[i]) - b.data[i]) * grad->value.data[i];
                 }
-            g.values[static_cast<size_t>(l * g.cols + c)] = *corrupt + sum;
+            g.values[static_cast<size_t>(l * g.cols + c)] = corrupt + sum;
         }
     }
     return g;
