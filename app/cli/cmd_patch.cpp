@@ -1,10 +1,10 @@
 // attnlab-cli patch: activation patching (core/analysis/activation_patching.h through app/model/patching_tool.h):
 // the corrupted input run with one piece of the clean run put back, for every layer × position (or layer × head),
 // and the metric read off each patched run; or its estimate from one backward pass (--approx gradient).
-#include "../model/patching_tool.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "hf/open_model.h"
+#include "patching_tool.h"
 
 #include <nlohmann/json.hpp>
 
@@ -56,8 +56,8 @@ void print_table(const PatchGrid& g, const char* method) {
 
 int run_patch(const Argv& argv) {
     Args args;
-    const std::set<std::string> flags = {"clean", "clean-ids", "corrupt", "corrupt-ids", "tgt",     "tgt-ids",
-                                         "src-types", "metric", "what",   "approx"};
+    const std::set<std::string> flags = {"clean",   "clean-ids", "corrupt", "corrupt-ids", "tgt",
+                                         "tgt-ids", "src-types", "metric",  "what",        "approx"};
     if (auto err = parse_args(argv, {flags, {"json"}, 1}, args)) return fail("patch: " + *err, kExitUsage);
     for (const char* run : {"clean", "corrupt"})
         if (args.has(run) == args.has(std::string(run) + "-ids"))
@@ -86,7 +86,8 @@ int run_patch(const Argv& argv) {
     // Beside the exact grid, how well one backward pass estimates it (logit-diff metrics: the backward has a loss).
     std::optional<double> agreement;
     if (!approx && metric->kind == AttributionMetricKind::logit_diff)
-        if (auto estimate = tool->grid(*piece, gui::PatchMethod::gradient)) agreement = grid_correlation(*grid, *estimate);
+        if (auto estimate = tool->grid(*piece, gui::PatchMethod::gradient))
+            agreement = grid_correlation(*grid, *estimate);
 
     if (args.has("json")) {
         nlohmann::json out = {{"metric", metric->to_string()},

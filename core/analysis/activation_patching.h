@@ -22,6 +22,8 @@
 namespace attnlab {
 
 enum class PatchPiece { residual, attn_out, ffn_out, heads };
+inline constexpr PatchPiece kPatchPieces[] = {PatchPiece::residual, PatchPiece::attn_out, PatchPiece::ffn_out,
+                                              PatchPiece::heads};
 Result<PatchPiece> parse_patch_piece(const std::string& text);  // "residual", "attn-out", "ffn-out", "heads"
 const char* to_string(PatchPiece piece);
 
