@@ -1068,6 +1068,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         // The Output view's "Why this output?": direct logit attribution (helper "s11_h3", issue 34).
         {"Predictions", "예측"},
         {"Why this output?", "왜 이 출력인가?"},
+        {"Switch this head off", "이 헤드 끄기"},
+        {"Switch this head on", "이 헤드 켜기"},
         {"Logit of A", "A의 로짓"},
         {"Logit A − logit B", "A의 로짓 − B의 로짓"},
         {"Position", "위치"},

@@ -1,5 +1,6 @@
 #include "tour.h"
 
+#include "attribution_tool.h"
 #include "forward/step_path.h"
 #include "model_changes.h"
 #include "predict_mode.h"
@@ -169,6 +170,16 @@ Status set_up(const TourChapter& c, Session& session, ViewState& view, const std
     view.attention.head = c.head;
     view.attention.detail_open = c.detail;
     view.playground.experiment = c.playground_experiment;
+    if (!c.metric.empty()) {  // "Why this output?" on the chapter's metric (parse_tour checked its spelling)
+        const AttributionMetric metric = *AttributionMetric::parse(c.metric);
+        WhyOutputState& why = view.output.why;
+        why.open = true;
+        why.diff = metric.kind == AttributionMetricKind::logit_diff;
+        why.token = metric.token;
+        why.other = metric.other;
+        why.position = static_cast<int>(metric.position);
+        why.row = why.head = why.ffn_layer = -1;
+    }
     view.stepper.playing = false;
     view.stepper.hidden = view.settings.predict;  // in predict mode a chapter opens with its answer covered
     return ok_status();
@@ -208,6 +219,7 @@ Status TourRunner::open(int index, Session& session, ViewState& view, const std:
                          session.stepper().config().norm_first,
                          session.model().weights};
     setup_probs_ = last_row_probs(session.stepper());
+    strongest_.reset();
     return ok_status();
 }
 
@@ -218,7 +230,8 @@ void TourRunner::close(ViewState& view) {
 
 std::optional<PredictionChange> TourRunner::head_off_change(const Session& session) const {
     const TourChapter* c = chapter();
-    if (!c || c->task != TourTaskKind::ablate_head) return std::nullopt;
+    if (!c || (c->task != TourTaskKind::ablate_head && c->task != TourTaskKind::ablate_strongest_head))
+        return std::nullopt;
     const ForwardInputs& now = session.stepper().inputs();
     if (now.src_ids != baseline_.inputs.src_ids || now.tgt_ids != baseline_.inputs.tgt_ids) return std::nullopt;
     if (now.ablated_heads == baseline_.inputs.ablated_heads) {  // the setup itself: its prediction, once it ran
@@ -226,6 +239,21 @@ std::optional<PredictionChange> TourRunner::head_off_change(const Session& sessi
         return std::nullopt;
     }
     return prediction_change(setup_probs_, last_row_probs(session.stepper()));
+}
+
+std::optional<std::pair<AttentionSite, int>> TourRunner::strongest_head(const Session& session) const {
+    const TourChapter* c = chapter();
+    if (!c || c->task != TourTaskKind::ablate_strongest_head) return std::nullopt;
+    const ForwardInputs& now = session.stepper().inputs();
+    if (!strongest_ && now.src_ids == baseline_.inputs.src_ids && now.tgt_ids == baseline_.inputs.tgt_ids &&
+        now.ablated_heads == baseline_.inputs.ablated_heads) {  // the setup's own run
+        const AttributionMetric metric = *AttributionMetric::parse(c->metric);
+        AttributionTool tool;
+        tool.update(session.stepper(), {metric.kind, metric.token, metric.other, static_cast<int>(metric.position)});
+        if (const auto best = tool.ready() ? tool.strongest_head() : std::nullopt)
+            strongest_ = std::make_pair(tool.grid().rows[best->first], best->second);
+    }
+    return strongest_;
 }
 
 bool TourRunner::task_done(const Session& session, const ViewState& view) const {
@@ -249,6 +277,11 @@ bool TourRunner::task_done(const Session& session, const ViewState& view) const 
             return view.positional.rope.query != baseline_.rope_rows[0] ||
                    view.positional.rope.key != baseline_.rope_rows[1];
         case TourTaskKind::scrub_checkpoint: return session.model().weights.all() != baseline_.weights.all();
+        case TourTaskKind::ablate_strongest_head: {
+            const auto best = strongest_head(session);
+            const auto off = best ? now.ablated_heads.find(best->first) : now.ablated_heads.end();
+            return off != now.ablated_heads.end() && off->second.count(best->second) > 0;
+        }
     }
     return false;
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnlab::gui {
@@ -65,6 +66,9 @@ public:
     // A chapter whose task switches a head off, once a head is off on the setup's input: what that did to the
     // Output view's first prediction (the last position's); nullopt otherwise, or before the probs step has run.
     std::optional<PredictionChange> head_off_change(const Session& session) const;
+    // ablate_strongest_head: the head with the largest |share| of the chapter's metric on the setup's run (its
+    // attention and head), once that run has its logits; nullopt before, or for another task.
+    std::optional<std::pair<AttentionSite, int>> strongest_head(const Session& session) const;
 
 private:
     // What the chapter's setup left, to compare the learner's edits with.
@@ -83,6 +87,7 @@ private:
     // (V,) the setup's last-position p: read from the trace once the setup's run has reached the probs step (in
     // the app that run may end frames after open()), so a cache head_off_change() fills.
     mutable std::vector<float> setup_probs_;
+    mutable std::optional<std::pair<AttentionSite, int>> strongest_;  // strongest_head()'s, read once
     TourModelChoice model_choice_;
 };
 

@@ -1,6 +1,7 @@
 // Reads and checks tour.json: {"chapters": [{id, section, setup fields, "task", "en": texts, "ko": texts}]}.
 #include "teach/tour.h"
 
+#include "analysis/attribution_metric.h"
 #include "forward/mechanisms/feed_forward.h"
 #include "forward/mechanisms/norm.h"
 #include "forward/mechanisms/positions.h"
@@ -31,6 +32,7 @@ constexpr std::pair<const char*, TourTaskKind> kTasks[] = {
     {"change_rope_rows", TourTaskKind::change_rope_rows},
     {"switch_norm_placement", TourTaskKind::switch_norm_placement},
     {"scrub_checkpoint", TourTaskKind::scrub_checkpoint},
+    {"ablate_strongest_head", TourTaskKind::ablate_strongest_head},
 };
 
 constexpr std::pair<const char*, TourNeed> kNeeds[] = {
@@ -50,7 +52,7 @@ constexpr std::pair<const char*, TourWatch> kWatches[] = {
 constexpr const char* kChapterFields[] = {
     "id",     "section", "model", "src",  "tgt",    "src_padding",           "tgt_padding", "view", "step",
     "family", "stage",   "layer", "head", "detail", "playground_experiment", "slides",      "task", "task_step",
-    "en",     "ko",      "needs", "part", "watch"};
+    "en",     "ko",      "needs", "part", "watch", "metric"};
 
 // A key as a message shows it: JSON-quoted, so a hostile key stays one line.
 std::string json_quoted(const std::string& key) {
@@ -107,7 +109,7 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
           std::tuple{"model", &ch.model, true}, std::tuple{"src", &ch.src, false}, std::tuple{"tgt", &ch.tgt, false},
           std::tuple{"view", &ch.view, true}, std::tuple{"step", &ch.step, false},
           std::tuple{"family", &ch.family, false}, std::tuple{"stage", &ch.stage, false},
-          std::tuple{"task_step", &ch.task_step, false}})
+          std::tuple{"task_step", &ch.task_step, false}, std::tuple{"metric", &ch.metric, false}})
         if (auto st = read_string(c, field, required, *target, where); !st) return st.error();
     if (auto st = read_int(c, "layer", ch.layer, where); !st) return st.error();
     if (auto st = read_int(c, "head", ch.head, where); !st) return st.error();
@@ -130,6 +132,11 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
     ch.task = kind->second;
     if (ch.task == TourTaskKind::step_past && ch.task_step.empty())
         return Error{where + ": the task step_past needs \"task_step\""};
+    if (!ch.metric.empty())
+        if (auto metric = AttributionMetric::parse(ch.metric); !metric)
+            return Error{where + ".metric: " + metric.error().message};
+    if (ch.task == TourTaskKind::ablate_strongest_head && ch.metric.empty())
+        return Error{where + ": the task ablate_strongest_head needs \"metric\""};
     if (auto st = read_text(c, "en", ch.text[0], where); !st) return st.error();
     if (auto st = read_text(c, "ko", ch.text[1], where); !st) return st.error();
     if (c.contains("needs")) {

@@ -28,6 +28,7 @@ enum class TourTaskKind {
     change_rope_rows,        // move the RoPE view's query m or key n
     switch_norm_placement,   // flip the Model view's pre-norm / post-norm switch
     scrub_checkpoint,        // move the training view's slider to another checkpoint of the model's history
+    ablate_strongest_head,   // switch off the head with the largest share of the chapter's metric (its `metric`)
 };
 
 // What a chapter's task asks the learner to watch, apart from the widget the task uses: the headless check
@@ -73,6 +74,9 @@ struct TourChapter {
     std::vector<std::string> slides;  // views of the exported slides, after the setup's own
     TourTaskKind task = TourTaskKind::step_past;
     std::string task_step;         // step_past: the step
+    // The Output view's "Why this output?" opens on this metric (analysis/attribution_metric.h's spelling,
+    // "logit-diff:32,34@0"); empty: the view stays as it was. ablate_strongest_head needs one.
+    std::string metric;
     TourText text[2];              // [Language::english], [Language::korean]
     std::vector<TourNeed> needs;   // what the model must have; empty: whatever `model` is
     std::vector<TourWatch> watch;  // what the task says to watch, beside its widget

@@ -22,7 +22,7 @@ namespace {
 const std::string kAssets = ATTNLAB_SOURCE_DIR "/assets";
 
 // Does what the chapter asks, as the learner would through the views.
-void do_the_task(const TourChapter& c, Session& s, ViewState& v) {
+void do_the_task(const TourRunner& tour, const TourChapter& c, Session& s, ViewState& v) {
     switch (c.task) {
         case TourTaskKind::step_past: s.run_to(*s.stepper().find(c.task_step) + 1); break;
         case TourTaskKind::edit_source: REQUIRE(s.set_src_text("we eat sweet bread")); break;
@@ -46,6 +46,12 @@ void do_the_task(const TourChapter& c, Session& s, ViewState& v) {
             REQUIRE(player.history().checkpoints[5].step == 400);
             break;
         }
+        case TourTaskKind::ablate_strongest_head: {  // the reddest cell of "Why this output?", switched off
+            const auto best = tour.strongest_head(s);
+            REQUIRE(best);
+            REQUIRE(s.toggle_head(best->first, best->second));
+            break;
+        }
     }
 }
 
@@ -60,7 +66,7 @@ Session some_other_model() {
 TEST_CASE("every tour chapter sets the app up, and notices its task done") {
     TourRunner tour;
     REQUIRE(tour.load(kAssets));
-    REQUIRE(tour.chapters().size() == 15);
+    REQUIRE(tour.chapters().size() == 16);
     for (int i = 0; i < static_cast<int>(tour.chapters().size()); ++i) {
         const TourChapter& c = tour.chapters()[static_cast<size_t>(i)];
         INFO("chapter " << i + 1 << " " << c.id);
@@ -81,7 +87,7 @@ TEST_CASE("every tour chapter sets the app up, and notices its task done") {
             CHECK(s.stepper().cursor() == s.stepper().size());
         CHECK(v.playground.experiment == c.playground_experiment);
         CHECK_FALSE(tour.task_done(s, v));
-        do_the_task(c, s, v);
+        do_the_task(tour, c, s, v);
         CHECK(tour.task_done(s, v));
     }
 }
@@ -119,7 +125,7 @@ TEST_CASE("a chapter that cannot be set up closes the tour with a one-line reaso
     ViewState v;
     auto past_end = tour.open(99, s, v, kAssets);
     REQUIRE_FALSE(past_end);
-    CHECK(past_end.error().message == "the tour has chapters 1 to 15");
+    CHECK(past_end.error().message == "the tour has chapters 1 to 16");
     CHECK_FALSE(tour.active());
     // The bundled model is missing from this assets folder: the chapter names itself and the file.
     auto missing = tour.open(0, s, v, ATTNLAB_SOURCE_DIR "/tests");
@@ -277,7 +283,7 @@ TEST_CASE("a Llama-family model the learner opened is kept by every chapter whos
             CHECK(s.stepper().inputs().ablated_heads.empty());
             check_points_at_what_exists(c, s, v);
             CHECK_FALSE(tour.task_done(s, v));
-            do_the_task(c, s, v);
+            do_the_task(tour, c, s, v);
             CHECK(tour.task_done(s, v));
         }
     }
@@ -329,7 +335,7 @@ TEST_CASE("the cross-attention chapter keeps a Marian folder the learner opened,
     CHECK(v.attention.family == AttentionUse::cross);
     check_points_at_what_exists(c, s, v);
     CHECK_FALSE(tour.task_done(s, v));
-    do_the_task(c, s, v);
+    do_the_task(tour, c, s, v);
     CHECK(tour.task_done(s, v));
 
     // A translator file of our own (a golden fixture's random weights) is not kept: the chapter opens its bundled one.
@@ -375,4 +381,35 @@ TEST_CASE("a chapter pointing at what its model lacks does not open, and says wh
         CHECK(st.error().message.find(k.expected) != std::string::npos);
         CHECK_FALSE(tour.active());
     }
+}
+
+TEST_CASE("\"Which head did it?\" opens Why this output? on its metric, and wants the strongest head off") {
+    TourRunner tour;
+    REQUIRE(tour.load(kAssets));
+    const auto& chapters = tour.chapters();
+    const auto it = std::find_if(chapters.begin(), chapters.end(), [](const TourChapter& c) {
+        return c.task == TourTaskKind::ablate_strongest_head;
+    });
+    REQUIRE(it != chapters.end());
+    Session s = some_other_model();
+    ViewState v;
+    REQUIRE(tour.open(static_cast<int>(it - chapters.begin()), s, v, kAssets));
+    // logit-diff:32,34@0: 나 over 너 at the first target position, which the chapter's empty target makes the last.
+    CHECK(v.output.why.open);
+    CHECK(v.output.why.diff);
+    CHECK(v.output.why.token == 32);
+    CHECK(v.output.why.other == 34);
+    CHECK(v.output.why.position == 0);
+    CHECK(s.stepper().inputs().tgt_ids.size() == 1);
+    // `attnlab-cli attribute` (checked against PyTorch in [attribution]) puts decoder layer 1's cross-attention
+    // head 2 first among the heads (1.34 of the 7.44), and head 0 of the same attention second (0.93).
+    const auto best = tour.strongest_head(s);
+    REQUIRE(best);
+    CHECK(best->first == AttentionSite{AttentionUse::cross, 1});
+    CHECK(best->second == 2);
+    REQUIRE(s.toggle_head({AttentionUse::cross, 1}, 0));  // the runner-up alone is not the task
+    CHECK_FALSE(tour.task_done(s, v));
+    REQUIRE(s.toggle_head({AttentionUse::cross, 1}, 2));
+    CHECK(tour.task_done(s, v));
+    CHECK(tour.head_off_change(s));  // the card says what both did to 나
 }

@@ -167,7 +167,7 @@ std::string head_off_text(const PanelContext& ctx, const PredictionChange& chang
 float classroom_task_height(const PanelContext& ctx, const TourChapter& c, const TourText& t, float width) {
     float h = ImGui::GetTextLineHeightWithSpacing() + wrapped_height(t.task, width) + wrapped_height(t.done, width);
     if (c.task == TourTaskKind::edit_source) h += source_token_strip_height(ctx, width);
-    if (c.task == TourTaskKind::ablate_head) h += 2.0f * ImGui::GetTextLineHeightWithSpacing();  // head_off_text
+    if (c.task == TourTaskKind::ablate_head || c.task == TourTaskKind::ablate_strongest_head) h += 2.0f * ImGui::GetTextLineHeightWithSpacing();  // head_off_text
     h += ImGui::GetStyle().ItemSpacing.y;                                                        // Spacing()
     std::vector<ImVec2> buttons;
     for (const char* label : card_buttons(ctx)) buttons.emplace_back(button_width_for(label), ImGui::GetFrameHeight());

@@ -139,6 +139,7 @@ const char* tour_target_name(TourTaskKind kind) {
         case TourTaskKind::change_rope_rows: return "the query and key sliders";
         case TourTaskKind::switch_norm_placement: return "the norm placement switch";
         case TourTaskKind::scrub_checkpoint: return "the checkpoint slider and its plots";
+        case TourTaskKind::ablate_strongest_head: return "the selected head's switch in Why this output?";
     }
     return "";
 }

@@ -1,6 +1,8 @@
 #include "panels/why_output.h"
 
 #include "attribution_tool.h"
+#include "panels/attention_parts.h"
+#include "panels/tour_target.h"
 #include "widgets/radio_row.h"
 
 #include <imgui_stdlib.h>
@@ -381,6 +383,10 @@ void selection(PanelContext& ctx, WhyCache& c, float width) {
         ImGui::SameLine();
         ImGui::TextDisabled("%s  %s", ctx.t(site.use == AttentionUse::cross ? "Cross-attention" : "Self-attention"),
                             signed_text(g.at(static_cast<size_t>(w.row), w.head)).c_str());
+        // Switching the head off re-runs the pass without it: its share drops to 0 and the others move.
+        if (ImGui::SmallButton(ctx.t(head_is_off(ctx, site, w.head) ? "Switch this head on" : "Switch this head off")))
+            ctx.session.toggle_head(site, w.head);
+        mark_tour_target(ctx, TourTaskKind::ablate_strongest_head);
         ImGui::TextDisabled("%s", ctx.t("Its share through each source token (on the heatmap's scale):"));
         const std::vector<double> split = c.tool.per_source(site, w.head);
         const std::vector<std::string> labels = source_labels(ctx, site);

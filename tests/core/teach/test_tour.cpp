@@ -29,7 +29,7 @@ std::string chapter(const std::string& extra) {
 TEST_CASE("the bundled tour covers sections 3.1 to 3.5 and training (5), each chapter in English and Korean") {
     auto tour = load_tour(ATTNLAB_SOURCE_DIR "/assets");
     REQUIRE(tour);
-    REQUIRE(tour->size() == 15);
+    REQUIRE(tour->size() == 16);
     std::set<std::string> sections;
     for (const TourChapter& c : *tour) {
         INFO(c.id);
@@ -50,6 +50,10 @@ TEST_CASE("the bundled tour covers sections 3.1 to 3.5 and training (5), each ch
     // The induction chapter (issue 35) scrubs the bundled induction model's training history.
     CHECK(std::any_of(tour->begin(), tour->end(), [](const TourChapter& c) {
         return c.task == TourTaskKind::scrub_checkpoint && c.model == "induction.safetensors" && c.view == "training";
+    }));
+    // "Which head did it?" (issue 34) asks for the head with the largest share of its metric, switched off.
+    CHECK(std::any_of(tour->begin(), tour->end(), [](const TourChapter& c) {
+        return c.task == TourTaskKind::ablate_strongest_head && c.metric == "logit-diff:32,34@0" && c.view == "output";
     }));
     // Two chapters' tasks the issue names: toggle a mask cell, and watch the softmax saturate as d_k grows.
     CHECK(std::any_of(tour->begin(), tour->end(),
@@ -92,6 +96,12 @@ TEST_CASE("broken tour files get a one-line error that names the file and the fa
         {chapter(R"(, "src_padding": "two")"), "src_padding must be an integer"},
         {chapter(R"(, "detail": "yes")"), "detail must be true or false"},
         {chapter(R"(, "slides": ["a", 3])"), "slides must be an array"},
+        {chapter(R"(, "metric": "logit:7")"), "chapters[0].metric: "},
+        {R"({"chapters": [{"id": "a", "section": "3.1", "model": "tiny", "view": "output",
+             "task": "ablate_strongest_head",
+             "en": {"title": "t", "look": "l", "task": "k", "done": "d"},
+             "ko": {"title": "t", "look": "l", "task": "k", "done": "d"}}]})",
+         "ablate_strongest_head needs \"metric\""},
         {R"({"chapters": [{"id": "a", "section": "3.1", "model": "tiny", "view": "attention", "task": "step_past",
              "en": {"title": "t", "look": "l", "task": "k", "done": "d"},
              "ko": {"title": "t", "look": "l", "task": "k", "done": "d"}}]})",
