@@ -3,8 +3,7 @@
 
 namespace attnlab::gui {
 
-Result<PatchingTool> PatchingTool::create(const ModelConfig& config, Weights weights, const ForwardInputs& clean,
-                                          const ForwardInputs& corrupt, const AttributionMetric& metric) {
+Status check_patchable(const ModelConfig& config, const ForwardInputs& clean, const ForwardInputs& corrupt) {
     const bool src = config.has_encoder();
     const auto& a = src ? clean.src_ids : clean.tgt_ids;
     const auto& b = src ? corrupt.src_ids : corrupt.tgt_ids;
@@ -14,6 +13,15 @@ Result<PatchingTool> PatchingTool::create(const ModelConfig& config, Weights wei
                      " and " + std::to_string(b.size()) + " tokens"};
     if (src && config.has_decoder() && clean.tgt_ids != corrupt.tgt_ids)
         return Error{"the clean and corrupted runs must share one target"};
+    return ok_status();
+}
+
+Result<PatchingTool> PatchingTool::create(const ModelConfig& config, Weights weights, const ForwardInputs& clean,
+                                          const ForwardInputs& corrupt, const AttributionMetric& metric) {
+    if (auto st = check_patchable(config, clean, corrupt); !st) return st.error();
+    const bool src = config.has_encoder();
+    const auto& b = src ? corrupt.src_ids : corrupt.tgt_ids;
+    const char* what = src ? "source" : "prompt";
     auto stepper = Stepper::create(config, std::move(weights), clean);
     if (!stepper) return stepper.error();
     if (auto st = check_ids(b, src ? config.src_vocab_size : config.tgt_vocab_size, config.max_len,

@@ -17,6 +17,11 @@ namespace attnlab::gui {
 
 enum class PatchMethod { exact, gradient };
 
+// Whether `corrupt` differs from `clean` only in the patched sequence's tokens (the source of a model with an
+// encoder, else the prompt): a one-line error for lengths that differ or a target that differs. The Input view
+// checks a corrupted sentence with it as it is typed; create() checks with it first.
+Status check_patchable(const ModelConfig& config, const ForwardInputs& clean, const ForwardInputs& corrupt);
+
 class PatchingTool {
 public:
     // Runs `clean`, reads the metric and keeps every piece's clean outputs, then turns the stepper into the

@@ -159,6 +159,25 @@ struct WhyOutputState {
     }
 };
 
+// The Output view's "Patching" (activation patching, app/model/patching_run.h): the corrupted sentence the Input
+// view takes (the source of a model with an encoder, else the prompt; token ids for a model without a vocabulary),
+// the piece whose grid shows, raw or normalised, and the cell clicked (not saved). The metric is "Why this output?"'s.
+struct PatchingViewState {
+    bool open = false;               // the view shows "Patching" (why.open is then false)
+    std::string corrupt;             // the corrupted sentence as typed
+    std::string piece = "residual";  // a PatchPiece's to_string name
+    bool normalised = true;          // (patched − corrupted) / (clean − corrupted), else the metric itself
+    int row = -1, col = -1;          // the clicked cell (−1: none)
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("open", open);
+        v("corrupt", corrupt);
+        v("piece", piece);
+        v("normalised", normalised);
+    }
+};
+
 struct OutputViewState {
     int top_k = 5;
     float temperature = 1.0f;
@@ -168,6 +187,7 @@ struct OutputViewState {
     float tokens_per_second = 1.5f;  // the animated generation's speed
     GenerationPlayer animation;      // generation token by token (not saved)
     WhyOutputState why;
+    PatchingViewState patching;
 
     GenerationChoice choice() const { return {sample, temperature, top_k, top_p, tokens_per_second}; }
 
@@ -180,6 +200,7 @@ struct OutputViewState {
         v("top_p", top_p);
         v("tokens_per_second", tokens_per_second, clamped(0.25f, 10.0f));
         v("why", why);
+        v("patching", patching);
     }
 };
 
@@ -232,7 +253,26 @@ struct CompareChoice {
     }
 };
 
-enum class AnalysisTool { logit_lens, head_summary, embeddings, circuits, compare };
+enum class AnalysisTool { logit_lens, head_summary, embeddings, circuits, compare, head_detectors };
+enum class DetectorScore { induction, previous, duplicate };  // the head detectors' sort
+
+// The Analysis view's head detectors (app/model/head_detector_tool.h): the repeated sequence's length L, seed and
+// BOS, and the score the heads are ranked by.
+struct HeadDetectorChoice {
+    int length = 12;  // L, clamped to what the model's max_len allows (the bundled induction model's longest)
+    int seed = 0;
+    int bos = -1;  // −1: the model's own BOS (its sos id) when it has one; −2: none; else that id
+    DetectorScore sort = DetectorScore::induction;
+    bool operator==(const HeadDetectorChoice&) const = default;
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("length", length, clamped(2, 1000));
+        v("seed", seed, clamped(0, 1 << 30));
+        v("bos", bos, clamped(-2, 1 << 30));
+        v("sort", sort);
+    }
+};
 enum class HeadStat { entropy, previous, first, self };  // the head summary's heatmap
 
 // The Analysis view: its tool, and each tool's choices.
@@ -243,6 +283,7 @@ struct AnalysisViewState {
     std::string embedding_token;  // the embeddings tool's chosen token, as the vocabulary writes it
     CircuitChoice circuit;
     CompareChoice compare;
+    HeadDetectorChoice detectors;
 
     template <class Visit>
     void fields(Visit&& v) {
@@ -251,6 +292,7 @@ struct AnalysisViewState {
         v("embedding_token", embedding_token);
         v("circuit", circuit);
         v("compare", compare);
+        v("detectors", detectors);
     }
 };
 
@@ -407,7 +449,14 @@ struct EnumNames<AnalysisTool> {
                                                       {AnalysisTool::head_summary, "head_summary"},
                                                       {AnalysisTool::embeddings, "embeddings"},
                                                       {AnalysisTool::circuits, "circuits"},
-                                                      {AnalysisTool::compare, "compare"}};
+                                                      {AnalysisTool::compare, "compare"},
+                                                      {AnalysisTool::head_detectors, "head_detectors"}};
+};
+template <>
+struct EnumNames<DetectorScore> {
+    static constexpr EnumName<DetectorScore> list[] = {{DetectorScore::induction, "induction"},
+                                                       {DetectorScore::previous, "previous"},
+                                                       {DetectorScore::duplicate, "duplicate"}};
 };
 template <>
 struct EnumNames<HeadStat> {
