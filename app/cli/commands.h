@@ -34,5 +34,7 @@ int run_attribute(const Argv& argv);
 // patch MODEL (--clean TEXT | --clean-ids IDS) (--corrupt TEXT | --corrupt-ids IDS) [--tgt ...] --metric SPEC
 //       --what residual|attn-out|ffn-out|heads [--approx gradient] [--json]
 int run_patch(const Argv& argv);
+// flow MODEL [inputs] --token POS [--threshold T] [--json]
+int run_flow(const Argv& argv);
 
 }  // namespace attnlab::cli

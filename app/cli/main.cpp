@@ -81,6 +81,12 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                attention's or FFN's output, at each position; each head's
                                                weights.V), the metric of each patched run, or its estimate from
                                                one backward pass (logit-diff metrics)
+  flow MODEL [--src ... --tgt ...] --token POS [--threshold 0.04] [--json]
+                                               the contribution graph (information flow routes, as the LLM
+                                               Transparency Tool draws them): each head through each source
+                                               position, each FFN and the stream itself, by its proximity share
+                                               of each residual add; the edges above the threshold, followed
+                                               back from the token's last residual stream
   compare MODEL_A [MODEL_B] [--src ... --tgt ...] [--ablate ATTENTION:HEAD,...] [--step PATH] [--top 8] [--json]
                                                both models (or MODEL_A with heads ablated) on A's input: every
                                                step's max |B - A|, rms and relative difference, or one step's
@@ -137,7 +143,7 @@ int main(int argc, char** argv) {
         {"pca", run_pca},         {"qk", run_qk},
         {"ov", run_ov},           {"compare", run_compare},
         {"detect", run_detect},   {"attribute", run_attribute},
-        {"patch", run_patch}};
+        {"patch", run_patch},     {"flow", run_flow}};
     // clang-format on
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);

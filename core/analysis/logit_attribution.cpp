@@ -1,5 +1,7 @@
 #include "analysis/logit_attribution.h"
 
+#include "analysis/head_split.h"
+
 #include "forward/mechanisms/norm.h"
 #include "forward/step_path.h"
 #include "ops/activation.h"
@@ -31,18 +33,6 @@ RowD vector_of(const Tensor& t, int64_t begin, int64_t n) {  // entries [begin, 
     RowD v(n);
     for (int64_t i = 0; i < n; ++i) v(i) = t.data[static_cast<size_t>(begin + i)];
     return v;
-}
-
-// A(out, in) of a linear map y = x·Aᵀ + b, read in the stored layout.
-double weight_at(const Tensor& w, const LinearParams& map, int64_t out, int64_t in) {
-    const int64_t o = map.out_begin + out;
-    const int64_t flat = map.layout == WeightLayout::out_in ? o * map.n_in + in : in * map.n_stored_out + o;
-    return w.data[static_cast<size_t>(flat)];
-}
-
-const Tensor* bias_of(const Weights& weights, const LinearParams& map) {
-    if (map.bias.empty()) return nullptr;
-    return map.bias_optional ? weights.find(map.bias) : &weights.at(map.bias);
 }
 
 // One map of the whole stream frozen at this run's values, c -> f(c), and what joins the stream after it.
@@ -85,14 +75,14 @@ FrozenMap frozen_transform(const ModelConfig& config, const Weights& weights, co
     FrozenMap f;
     f.w_t.resize(map.n_in, C);  // W_tᵀ (C_in, C)
     for (int64_t o = 0; o < C; ++o)
-        for (int64_t i = 0; i < map.n_in; ++i) f.w_t(i, o) = weight_at(weights.at(map.weight), map, o, i);
+        for (int64_t i = 0; i < map.n_in; ++i) f.w_t(i, o) = linear_weight_at(weights.at(map.weight), map, o, i);
     constexpr float kEps = 1e-6f;
     Tensor eps({1, 1});
     eps.data[0] = kEps;
     const double slope_at_0 = static_cast<double>(activation_forward(eps, config.activation).data[0]) / kEps;
     f.scale.resize(C);
     for (int64_t c = 0; c < C; ++c) f.scale(c) = t(c) == 0.0 ? slope_at_0 : a(c) / t(c);
-    if (const Tensor* b = bias_of(weights, map)) {
+    if (const Tensor* b = linear_bias(weights, map)) {
         f.bias = vector_of(*b, map.out_begin, C).cwiseProduct(f.scale);
         f.bias_meta = std::move(bias_meta);
     }
@@ -104,47 +94,36 @@ FrozenMap frozen_transform(const ModelConfig& config, const Weights& weights, co
 // Ablated heads write nothing; entries the softmax gave exactly 0 (masked keys) are left out.
 Status add_attention(std::vector<AttributionComponent>& out, const Stepper& stepper, const AttentionSite& site,
                      int64_t q, const RowD& readout) {
-    const ModelConfig& config = stepper.config();
-    const Tensor* weights = stepper.output(StepId::attention_at(site, AttentionStage::weights));  // (H, Tq, Tk)
-    const Tensor* values = stepper.output(StepId::attention_at(site, AttentionStage::v));         // (H_kv, Tk, D)
-    const std::string name = attention_name(site);
-    if (!weights || !values) return Error{name + ": its weights and V have not been computed"};
-    const int64_t H = config.n_heads, H_kv = config.kv_heads(), D = config.d_head(), C = config.d_model;
-    const int64_t Tq = weights->dim(1), Tk = weights->dim(2);
-    if (weights->dim(0) != H || values->dim(0) != H_kv || values->dim(1) != Tk || values->dim(2) != D || q >= Tq)
-        return Error{name + ": unexpected shapes of its weights " + shape_string(weights->shape) + " and V " +
-                     shape_string(values->shape)};
-    const LayerParams layer = layer_params(config, stack_of(site.use), site.layer);
-    const LinearParams& out_map = site.use == AttentionUse::cross ? layer.cross_attn->out : layer.self_attn.out;
-    const Tensor& w_o = stepper.weights().at(out_map.weight);
-    Eigen::VectorXd o(H * D);  // W_Oᵀ · readout (H·D,)
-    for (int64_t k = 0; k < H * D; ++k) {
+    auto split = head_split(stepper, site);
+    if (!split) return split.error();
+    const HeadSplit& s = *split;
+    if (q >= s.Tq) return Error{s.name + ": no query " + std::to_string(q)};
+    Eigen::VectorXd o(s.H * s.D);  // W_Oᵀ · readout (H·D,)
+    for (int64_t k = 0; k < s.H * s.D; ++k) {
         double sum = 0.0;
-        for (int64_t c = 0; c < C; ++c) sum += weight_at(w_o, out_map, c, k) * readout(c);
+        for (int64_t c = 0; c < s.C; ++c) sum += linear_weight_at(*s.w_o, s.out, c, k) * readout(c);
         o(k) = sum;
     }
-    const auto ablated = stepper.inputs().ablated_heads.find(site);
-    for (int64_t h = 0; h < H; ++h) {
-        if (ablated != stepper.inputs().ablated_heads.end() && ablated->second.count(static_cast<int>(h))) continue;
-        const int64_t g = h * H_kv / H;
-        for (int64_t j = 0; j < Tk; ++j) {
-            const double w = weights->data[static_cast<size_t>((h * Tq + q) * Tk + j)];
+    for (int64_t h = 0; h < s.H; ++h) {
+        if (!s.writes(h)) continue;
+        for (int64_t j = 0; j < s.Tk; ++j) {
+            const double w = s.weight(h, q, j);
             if (w == 0.0) continue;
             AttributionComponent c{ComponentKind::head,
-                                   name + ".head" + std::to_string(h) + "@" + std::to_string(j),
+                                   s.name + ".head" + std::to_string(h) + "@" + std::to_string(j),
                                    stack_of(site.use),
                                    site.layer,
                                    static_cast<int>(h),
                                    static_cast<int>(j),
                                    site.use};
-            c.value = w * vector_of(*values, (g * Tk + j) * D, D).dot(o.segment(h * D, D).transpose());
+            c.value = w * s.value(h, j).dot(o.segment(h * s.D, s.D).transpose());
             out.push_back(std::move(c));
         }
     }
-    if (const Tensor* b = bias_of(stepper.weights(), out_map)) {
+    if (s.out_bias) {
         AttributionComponent c{
-            ComponentKind::attention_bias, name + ".out_bias", stack_of(site.use), site.layer, -1, -1, site.use};
-        c.value = vector_of(*b, out_map.out_begin, C).dot(readout);
+            ComponentKind::attention_bias, s.name + ".out_bias", stack_of(site.use), site.layer, -1, -1, site.use};
+        c.value = vector_of(*s.out_bias, s.out.out_begin, s.C).dot(readout);
         out.push_back(std::move(c));
     }
     return ok_status();
@@ -254,8 +233,8 @@ Result<LogitAttribution> attribute_logits(const Stepper& stepper, const Attribut
     std::vector<RowD> readout(maps.size() + 1);
     readout.back().resize(C);
     for (int64_t c = 0; c < C; ++c)
-        readout.back()(c) = weight_at(w_u, head.unembed, metric.token, c) -
-                            (diff ? weight_at(w_u, head.unembed, metric.other, c) : 0.0);
+        readout.back()(c) = linear_weight_at(w_u, head.unembed, metric.token, c) -
+                            (diff ? linear_weight_at(w_u, head.unembed, metric.other, c) : 0.0);
     for (size_t k = maps.size(); k-- > 0;) readout[k] = maps[k].pull_back(readout[k + 1]);
 
     // Every write in stream order, each read through the readout where it joins.
@@ -278,7 +257,7 @@ Result<LogitAttribution> attribute_logits(const Stepper& stepper, const Attribut
             out.push_back(std::move(c));
         }
     }
-    if (const Tensor* b = bias_of(stepper.weights(), head.unembed)) {
+    if (const Tensor* b = linear_bias(stepper.weights(), head.unembed)) {
         const auto at = [&](int id) {
             return static_cast<double>(b->data[static_cast<size_t>(head.unembed.out_begin + id)]);
         };
