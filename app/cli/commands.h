@@ -36,5 +36,8 @@ int run_attribute(const Argv& argv);
 int run_patch(const Argv& argv);
 // flow MODEL [inputs] --token POS [--threshold T] [--json]
 int run_flow(const Argv& argv);
+// knockout MODEL [inputs] --metric SPEC --attention encoder-self|decoder-self|cross --layer L [--head H]
+//          (--edge Q,K | --grid) [--json]
+int run_knockout(const Argv& argv);
 
 }  // namespace attnlab::cli

@@ -87,6 +87,12 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                position, each FFN and the stream itself, by its proximity share
                                                of each residual add; the edges above the threshold, followed
                                                back from the token's last residual stream
+  knockout MODEL [--src ... --tgt ...] --metric SPEC --attention encoder-self|decoder-self|cross --layer L
+     [--head H] (--edge Q,K | --grid) [--json]
+                                               attention knockout: one query -> key edge of one layer's attention
+                                               blocked (its score -inf before the softmax, as a mask cell does),
+                                               in one head or every head, and the metric before, after and its
+                                               change; or every edge's change (--grid)
   compare MODEL_A [MODEL_B] [--src ... --tgt ...] [--ablate ATTENTION:HEAD,...] [--step PATH] [--top 8] [--json]
                                                both models (or MODEL_A with heads ablated) on A's input: every
                                                step's max |B - A|, rms and relative difference, or one step's
@@ -143,7 +149,8 @@ int main(int argc, char** argv) {
         {"pca", run_pca},         {"qk", run_qk},
         {"ov", run_ov},           {"compare", run_compare},
         {"detect", run_detect},   {"attribute", run_attribute},
-        {"patch", run_patch},     {"flow", run_flow}};
+        {"patch", run_patch},     {"flow", run_flow},
+        {"knockout", run_knockout}};
     // clang-format on
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
