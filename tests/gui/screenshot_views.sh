@@ -6,7 +6,7 @@
 # and the attention view once more after that run, from the trained snapshot. The playground is
 # taken in both halves (its experiment through a settings file), in Korean and in presentation mode, and the
 # Output view mid-generation token by token (--generate N), in classroom mode too, and its "Why this output?" at
-# 1024x768, 1280x720 and 1920x1080.
+# 1024x768, 1280x720 and 1920x1080, and its "Patching" at 1024x768, 1280x720 and 1920x1080.
 #   screenshot_views.sh APP PNG_STATS [OUT] [sanitized]   sanitized: a sanitizer build, many times
 #                                                         slower: shorter training runs, longer limits
 set -uo pipefail
@@ -97,5 +97,18 @@ screen=1920x1080 run "output-why-1920x1080" --view output --settings "$out/outpu
 screen=1920x1080 run "korean-output-why-1920x1080" --view output --settings "$out/output-why.json" --korean
 screen=1280x720 run "hf-gpt2-output-why-diff-1280x720" --view output --model "$root/tests/golden/fixtures/hf_gpt2" \
   --src "49 7 23 0 41 12 12 30 5" --settings "$out/output-why-diff.json"
+# The Output view's "Patching" (activation patching beside its gradient estimate): the bundled model with a corrupted
+# source of the same length ("red" → "green"), in English and Korean at 1024x768 and 1920x1080; the GPT-2 fixture with
+# one prompt token changed and a logit difference, at 1280x720. The grids come from a thread: 20 frames leave them time.
+echo '{"output": {"patching": {"open": true, "corrupt": "i like green apples"}}}' > "$out/output-patching.json"
+echo '{"output": {"why": {"diff": true}, "patching": {"open": true, "corrupt": "49 7 11 0 41 12 12 30 5"}}}' \
+  > "$out/output-patching-gpt2.json"
+for size in 1024x768 1920x1080; do
+  screen=$size run "output-patching-$size" --view output --settings "$out/output-patching.json" --frames 20
+  screen=$size run "korean-output-patching-$size" --view output --settings "$out/output-patching.json" --korean \
+    --frames 20
+done
+screen=1280x720 run "hf-gpt2-output-patching-1280x720" --view output --model "$root/tests/golden/fixtures/hf_gpt2" \
+  --src "49 7 23 0 41 12 12 30 5" --settings "$out/output-patching-gpt2.json" --frames 20
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

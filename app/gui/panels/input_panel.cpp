@@ -1,8 +1,10 @@
 // The input view: the source and target sentences as text fields and as token chips
 // (token·id) that can be replaced, removed, appended or padded, plus example sentences.
 // A sentence applies as it is typed (a long input once typing pauses); one the session refuses (too long, …)
-// stays in the field with its reason until it is fixed, and Escape never takes back what was applied.
+// stays in the field with its reason until it is fixed, and Escape never takes back what was applied. Under
+// them, the corrupted input activation patching compares with (panels/corrupted_input_field.h).
 #include "input_drafts.h"
+#include "panels/corrupted_input_field.h"
 #include "panels/input_fields.h"
 #include "panels/input_tokens.h"
 #include "panels/tour_target.h"
@@ -222,6 +224,8 @@ void draw_input_panel(PanelContext& ctx) {
         draw_side(ctx, sides[i], i == 0);
         ImGui::Spacing();
     }
+    ImGui::Separator();
+    draw_corrupted_input(ctx);
 }
 
 }  // namespace attnlab::gui

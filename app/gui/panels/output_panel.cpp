@@ -4,11 +4,13 @@
 // translate greedily to <eos>, or play token by token (generation_strip.h: the large bars then show the
 // position that chose the newest token); or, for BERT's masked-LM head, the token at that position. While
 // Sample is on, the bars show the sampling set: kept tokens with p → their renormalised p, cut ones dimmed.
-// "Why this output?" beside the predictions explains one logit by its components (panels/why_output.h).
+// "Why this output?" beside the predictions explains one logit by its components (panels/why_output.h), and
+// "Patching" shows which layers and positions carry a corrupted input's change to it (panels/patching_view.h).
 #include "output_prediction.h"
 #include "panels/generation_strip.h"
 #include "panels/loss_controls.h"
 #include "panels/panel_context.h"
+#include "panels/patching_view.h"
 #include "panels/sampling_text.h"
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
@@ -340,9 +342,19 @@ std::optional<Prediction> head_prediction(const PanelContext& ctx) {
 
 void draw_output_panel(PanelContext& ctx) {
     bool& why = ctx.view.output.why.open;
-    if (ctx.caches.get<TourTargetProbe>().wanted == TourTaskKind::change_temperature) why = false;  // its slider
-    const int picked = radio_row({ctx.t("Predictions"), ctx.t("Why this output?")}, why ? 1 : 0);
-    if (picked >= 0) why = picked == 1;
+    bool& patching = ctx.view.output.patching.open;
+    if (ctx.caches.get<TourTargetProbe>().wanted == TourTaskKind::change_temperature)
+        why = patching = false;  // its slider
+    const int picked =
+        radio_row({ctx.t("Predictions"), ctx.t("Why this output?"), ctx.t("Patching")}, patching ? 2 : why ? 1 : 0);
+    if (picked >= 0) {
+        why = picked == 1;
+        patching = picked == 2;
+    }
+    if (patching) {
+        draw_patching_view(ctx);
+        return;
+    }
     if (why) {
         draw_why_output(ctx);
         return;
