@@ -42,8 +42,11 @@ nlohmann::json grid_json(const PatchGrid& g, bool normalised) {
 }
 
 void print_table(const PatchGrid& g, const char* method) {
-    std::printf("%s patching of %s (%s): clean %.6f, corrupt %.6f\n", to_string(g.piece),
-                g.piece == PatchPiece::heads ? "layer x head" : "layer x position", method, g.clean, g.corrupt);
+    const char* axes = by_head(g.piece)      ? "layer x head"
+                       : in_encoder(g.piece) ? "layer x source position"
+                                             : "layer x position";
+    std::printf("%s patching of %s (%s): clean %.6f, corrupt %.6f\n", to_string(g.piece), axes, method, g.clean,
+                g.corrupt);
     std::printf("normalised (patched - corrupt) / (clean - corrupt):\n");
     for (int64_t r = 0; r < g.rows; ++r) {
         std::printf("layer %3lld", static_cast<long long>(r));
@@ -62,10 +65,15 @@ int run_patch(const Argv& argv) {
     for (const char* run : {"clean", "corrupt"})
         if (args.has(run) == args.has(std::string(run) + "-ids"))
             return fail(std::string("patch: give one of --") + run + " TEXT and --" + run + "-ids IDS", kExitUsage);
-    if (!args.get("metric")) return fail("patch: missing --metric (logit:A@POS or logit-diff:A,B@POS)", kExitUsage);
-    auto metric = AttributionMetric::parse(*args.get("metric"));
+    if (!args.get("metric"))
+        return fail("patch: missing --metric (logit:A@POS, prob:A@POS or logit-diff:A,B@POS)", kExitUsage);
+    auto metric = AttributionMetric::parse(*args.get("metric"), MetricKinds::any);
     if (!metric) return fail("patch: " + metric.error().message, kExitUsage);
-    if (!args.get("what")) return fail("patch: missing --what (residual, attn-out, ffn-out or heads)", kExitUsage);
+    if (!args.get("what"))
+        return fail(
+            "patch: missing --what (residual, attn-out, ffn-out, heads; an encoder-decoder's enc-residual, "
+            "enc-attn-out, enc-ffn-out, enc-heads, cross-out, cross-heads)",
+            kExitUsage);
     auto piece = parse_patch_piece(*args.get("what"));
     if (!piece) return fail("patch: " + piece.error().message, kExitUsage);
     const auto approx = args.get("approx");
@@ -83,9 +91,9 @@ int run_patch(const Argv& argv) {
     if (!tool) return fail("patch: " + tool.error().message, kExitBadInput);
     auto grid = tool->grid(*piece, approx ? gui::PatchMethod::gradient : gui::PatchMethod::exact);
     if (!grid) return fail("patch: " + grid.error().message, kExitBadInput);
-    // Beside the exact grid, how well one backward pass estimates it (logit-diff metrics: the backward has a loss).
+    // Beside the exact grid, how well one backward pass estimates it.
     std::optional<double> agreement;
-    if (!approx && metric->kind == AttributionMetricKind::logit_diff)
+    if (!approx)
         if (auto estimate = tool->grid(*piece, gui::PatchMethod::gradient))
             agreement = grid_correlation(*grid, *estimate);
 

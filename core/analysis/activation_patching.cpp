@@ -43,8 +43,9 @@ Result<std::vector<const Tensor*>> corrupted_pieces(const Stepper& s, const std:
         const Tensor* t = s.output(s.step(steps[l]).path);
         if (!t) return Error{"the corrupted run has not reached '" + s.step(steps[l]).path + "'"};
         if (t->shape != clean[l].shape)
-            return Error{"'" + s.step(steps[l]).path + "' is " + shape_string(clean[l].shape) + " on the clean run and " +
-                         shape_string(t->shape) + " on the corrupted one: the two inputs must have the same length"};
+            return Error{"'" + s.step(steps[l]).path + "' is " + shape_string(clean[l].shape) +
+                         " on the clean run and " + shape_string(t->shape) +
+                         " on the corrupted one: the two inputs must have the same length"};
         out.push_back(t);
     }
     return out;
@@ -64,11 +65,11 @@ PatchGrid empty_grid(PatchPiece piece, const Tensor& first, int64_t layers, doub
 }  // namespace
 
 Result<PatchPiece> parse_patch_piece(const std::string& text) {
-    if (text == "residual") return PatchPiece::residual;
-    if (text == "attn-out") return PatchPiece::attn_out;
-    if (text == "ffn-out") return PatchPiece::ffn_out;
-    if (text == "heads") return PatchPiece::heads;
-    return Error{"unknown piece '" + text + "': residual, attn-out, ffn-out or heads"};
+    for (PatchPiece piece : kPatchPieces)
+        if (text == to_string(piece)) return piece;
+    return Error{"unknown piece '" + text +
+                 "': residual, attn-out, ffn-out, heads, enc-residual, enc-attn-out, enc-ffn-out, enc-heads, cross-out "
+                 "or cross-heads"};
 }
 
 const char* to_string(PatchPiece piece) {
@@ -77,32 +78,95 @@ const char* to_string(PatchPiece piece) {
         case PatchPiece::attn_out: return "attn-out";
         case PatchPiece::ffn_out: return "ffn-out";
         case PatchPiece::heads: return "heads";
+        case PatchPiece::enc_residual: return "enc-residual";
+        case PatchPiece::enc_attn_out: return "enc-attn-out";
+        case PatchPiece::enc_ffn_out: return "enc-ffn-out";
+        case PatchPiece::enc_heads: return "enc-heads";
+        case PatchPiece::cross_out: return "cross-out";
+        case PatchPiece::cross_heads: return "cross-heads";
     }
     return "?";
 }
 
+bool by_head(PatchPiece piece) {
+    return piece == PatchPiece::heads || piece == PatchPiece::enc_heads || piece == PatchPiece::cross_heads;
+}
+
+bool in_encoder(PatchPiece piece) {
+    return piece == PatchPiece::enc_residual || piece == PatchPiece::enc_attn_out || piece == PatchPiece::enc_ffn_out ||
+           piece == PatchPiece::enc_heads;
+}
+
+namespace {
+
+// The part of a layer a piece is, the same in either stack: enc-residual is residual in the encoder.
+enum class LayerPart { residual, attn_out, ffn_out, heads, cross_out, cross_heads };
+
+LayerPart part_of(PatchPiece piece) {
+    switch (piece) {
+        case PatchPiece::residual:
+        case PatchPiece::enc_residual: return LayerPart::residual;
+        case PatchPiece::attn_out:
+        case PatchPiece::enc_attn_out: return LayerPart::attn_out;
+        case PatchPiece::ffn_out:
+        case PatchPiece::enc_ffn_out: return LayerPart::ffn_out;
+        case PatchPiece::heads:
+        case PatchPiece::enc_heads: return LayerPart::heads;
+        case PatchPiece::cross_out: return LayerPart::cross_out;
+        case PatchPiece::cross_heads: return LayerPart::cross_heads;
+    }
+    return LayerPart::residual;
+}
+
+// The step of one layer's part: its add's inputs (the stream, the sublayer's output), or an attention's stage.
+std::optional<size_t> part_step(const Stepper& s, Stack stack, int l, LayerPart part) {
+    const AttentionUse self = stack == Stack::encoder ? AttentionUse::encoder_self : AttentionUse::decoder_self;
+    const auto first = add_of(s, stack, l, 1);
+    std::optional<size_t> last;
+    for (int k = 1; add_of(s, stack, l, k); ++k) last = add_of(s, stack, l, k);
+    const auto cross_add = add_of(s, stack, l, 2);
+    const auto kind_of = [&](size_t i) { return s.step(i).record.id.kind; };
+    switch (part) {
+        case LayerPart::residual: return first ? std::optional<size_t>(s.input_indices(*first).at(0)) : std::nullopt;
+        case LayerPart::attn_out:
+            if (first && kind_of(s.input_indices(*first).at(1)) == StepKind::attention)
+                return s.input_indices(*first)[1];
+            return std::nullopt;
+        case LayerPart::ffn_out:
+            if (last && kind_of(s.input_indices(*last).at(1)) == StepKind::ffn) return s.input_indices(*last)[1];
+            return std::nullopt;
+        case LayerPart::heads: return s.find(StepId::attention_at({self, l}, AttentionStage::context));
+        case LayerPart::cross_out: {
+            if (!cross_add) return std::nullopt;
+            const size_t out = s.input_indices(*cross_add).at(1);
+            const StepId& id = s.step(out).record.id;
+            if (id.kind == StepKind::attention && id.use == AttentionUse::cross) return out;
+            return std::nullopt;
+        }
+        case LayerPart::cross_heads:
+            return s.find(StepId::attention_at({AttentionUse::cross, l}, AttentionStage::context));
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 Result<std::vector<size_t>> patch_steps(const Stepper& s, PatchPiece piece) {
     const ModelConfig& config = s.config();
     if (config.output_head == OutputHead::none) return Error{"this model has no output head: no metric to patch"};
-    const Stack stack = StepId::head(StepKind::logits, config).stack;
+    const LayerPart part = part_of(piece);
+    const bool enc_dec = config.has_encoder() && config.has_decoder();
+    if ((in_encoder(piece) || part == LayerPart::cross_out || part == LayerPart::cross_heads) && !enc_dec)
+        return Error{std::string(to_string(piece)) + " patches an encoder-decoder's " +
+                     (in_encoder(piece) ? "encoder" : "cross-attention") + ": this model is " +
+                     (config.has_encoder() ? "encoder-only" : "decoder-only") +
+                     " (its pieces: residual, attn-out, ffn-out, heads)"};
+    const Stack stack = in_encoder(piece) ? Stack::encoder : StepId::head(StepKind::logits, config).stack;
     const int L = stack == Stack::encoder ? config.n_encoder_layers : config.n_decoder_layers;
-    const AttentionUse self = stack == Stack::encoder ? AttentionUse::encoder_self : AttentionUse::decoder_self;
     std::vector<size_t> steps;
     for (int l = 0; l < L; ++l) {
-        const auto first = add_of(s, stack, l, 1);
-        std::optional<size_t> last;
-        for (int k = 1; add_of(s, stack, l, k); ++k) last = add_of(s, stack, l, k);
-        if (!first || !last) return Error{"layer " + std::to_string(l) + " has no residual add to patch"};
-        std::optional<size_t> step;
-        switch (piece) {
-            case PatchPiece::residual: step = s.input_indices(*first).at(0); break;
-            case PatchPiece::attn_out: step = s.input_indices(*first).at(1); break;
-            case PatchPiece::ffn_out: step = s.input_indices(*last).at(1); break;
-            case PatchPiece::heads: step = s.find(StepId::attention_at({self, l}, AttentionStage::context)); break;
-        }
-        const bool fits = step && (piece != PatchPiece::attn_out || s.step(*step).record.id.kind == StepKind::attention) &&
-                          (piece != PatchPiece::ffn_out || s.step(*step).record.id.kind == StepKind::ffn);
-        if (!fits) return Error{"layer " + std::to_string(l) + " has no " + to_string(piece) + " to patch"};
+        const auto step = part_step(s, stack, l, part);
+        if (!step) return Error{"layer " + std::to_string(l) + " has no " + to_string(piece) + " to patch"};
         steps.push_back(*step);
     }
     return steps;
@@ -121,8 +185,15 @@ Result<double> metric_value(const Stepper& s, const AttributionMetric& metric) {
         if (id < 0 || id >= V)
             return Error{"token id " + std::to_string(id) + " is not in the vocabulary (ids 0 to " +
                          std::to_string(V - 1) + ")"};
-    const auto logit = [&](int id) { return static_cast<double>(logits->data[static_cast<size_t>(q * V + id)]); };
-    return logit(metric.token) - (diff ? logit(metric.other) : 0.0);
+    const float* row = logits->data.data() + q * V;
+    if (metric.kind == AttributionMetricKind::prob) {  // exp(logit_A − log Σ_v exp(logit_v)), in double
+        const double max = *std::max_element(row, row + V);
+        double sum = 0.0;
+        for (int64_t v = 0; v < V; ++v) sum += std::exp(static_cast<double>(row[v]) - max);
+        const double lse = max + std::log(sum);  // as backward/loss.cpp takes it
+        return std::exp(static_cast<double>(row[metric.token]) - lse);
+    }
+    return static_cast<double>(row[metric.token]) - (diff ? static_cast<double>(row[metric.other]) : 0.0);
 }
 
 double PatchGrid::normalised(int64_t r, int64_t c) const {
@@ -172,7 +243,7 @@ Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::ve
     const double corrupt = start->corrupt;
     const std::vector<const Tensor*>& now = start->now;
     PatchGrid g = empty_grid(piece, clean[0], static_cast<int64_t>(steps.size()), clean_value, corrupt);
-    const bool heads = piece == PatchPiece::heads;
+    const bool heads = by_head(piece);
     for (int64_t l = 0; l < g.rows; ++l) {
         const Tensor& from = clean[static_cast<size_t>(l)];
         const int64_t per_cell = from.numel() / g.cols;  // a row (·,), or a head's (N, D)
@@ -200,15 +271,15 @@ Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::ve
 
 Result<PatchGrid> patch_grid_gradient(const Stepper& corrupted, PatchPiece piece, const std::vector<Tensor>& clean,
                                       const AttributionMetric& metric, double clean_value) {
-    if (metric.kind != AttributionMetricKind::logit_diff)
-        return Error{"the gradient estimate needs a logit-diff:A,B@POS metric: the backward pass has no loss for one "
-                     "logit"};
     auto start = grid_start(corrupted, piece, clean, metric);
     if (!start) return start.error();
     const std::vector<size_t>& steps = start->steps;
     const double corrupt = start->corrupt;
     const std::vector<const Tensor*>& now = start->now;
-    LossSpec loss{LossKind::logit_diff, metric.token, metric.other, metric.position};
+    const LossKind kind = metric.kind == AttributionMetricKind::logit  ? LossKind::logit
+                          : metric.kind == AttributionMetricKind::prob ? LossKind::prob
+                                                                       : LossKind::logit_diff;
+    const LossSpec loss{kind, metric.token, metric.other, metric.position};
     auto backward = BackwardPass::create(corrupted, loss);
     if (!backward) return backward.error();
     backward->run_all(corrupted);

@@ -1,14 +1,23 @@
 // Activation patching: run the corrupted input with one piece of the clean run put back, and read the metric
-// (attribution_metric.h) off the logits; and attribution patching, the same grid estimated from one backward pass
-// at the corrupted run: metric(corrupt) + Σ (clean − corrupt) · ∂metric/∂piece over the piece's entries.
-// The pieces, each a grid over the layers of the stack the logits read (the decoder's; an encoder-only model's
-// encoder):
-//   residual  the stream entering layer l at position p: input 0 of the layer's first residual add (the stack's
-//             input for l = 0; after a post-LN model's norm, the norm's output)          L × T
-//   attn-out  the self-attention's output after W_O, before the add (input 1 of it)       L × T
-//   ffn-out   the FFN's output, before the add (input 1 of the layer's last add)          L × T
-//   heads     head h's weights·V (H, N, D) at every position                              L × H
-// A patch is Stepper::patch_output: the row re-run computes only the rows the patch can change, then undoes it.
+// (attribution_metric.h: logit:A@POS, prob:A@POS = softmax(logits[POS])[A], logit-diff:A,B@POS) off the logits;
+// and attribution patching, the same grid estimated from one backward pass at the corrupted run (the metric's
+// gradient at the logits is backward/loss.h's, for all three): metric(corrupt) + Σ (clean − corrupt) · ∂metric/∂piece
+// over the cell's entries.
+// The pieces of the stack the logits read (the decoder's; an encoder-only model's encoder):
+//   residual      the stream entering layer l at position p: input 0 of the layer's first residual add (the
+//                 stack's input for l = 0; after a post-LN model's norm, the norm's output)          L × T
+//   attn-out      the self-attention's output after W_O, before the add (input 1 of it)            L × T
+//   ffn-out       the FFN's output, before the add (input 1 of the layer's last add)               L × T
+//   heads         head h's weights·V (H, N, D) at every position                                   L × H
+// An encoder-decoder's (Marian, ours), whose corrupted sequence is the source: the same four of the encoder,
+// rows its layers, columns the source positions (S) or heads, and the decoder's cross-attention:
+//   enc-residual, enc-attn-out, enc-ffn-out                                                         L_enc × S
+//   enc-heads                                                                                       L_enc × H
+//   cross-out     the cross-attention's output after W_O, before the add (input 1 of sublayer 2)   L × T
+//   cross-heads   cross-attention head h's weights·V (H, T, D) at every target position             L × H
+// A model without a piece (enc-* or cross-* of a decoder-only or encoder-only model) gets a one-line error.
+// A patch is Stepper::patch_output: the row re-run computes only the rows the patch can change (an encoder row
+// reaches every decoder row through the cross-attention's keys and values), then undoes it.
 #pragma once
 
 #include "analysis/attribution_metric.h"
@@ -21,17 +30,37 @@
 
 namespace attnlab {
 
-enum class PatchPiece { residual, attn_out, ffn_out, heads };
-inline constexpr PatchPiece kPatchPieces[] = {PatchPiece::residual, PatchPiece::attn_out, PatchPiece::ffn_out,
-                                              PatchPiece::heads};
-Result<PatchPiece> parse_patch_piece(const std::string& text);  // "residual", "attn-out", "ffn-out", "heads"
+enum class PatchPiece {
+    residual,
+    attn_out,
+    ffn_out,
+    heads,
+    enc_residual,
+    enc_attn_out,
+    enc_ffn_out,
+    enc_heads,
+    cross_out,
+    cross_heads
+};
+inline constexpr PatchPiece kPatchPieces[] = {
+    PatchPiece::residual,     PatchPiece::attn_out,     PatchPiece::ffn_out,     PatchPiece::heads,
+    PatchPiece::enc_residual, PatchPiece::enc_attn_out, PatchPiece::enc_ffn_out, PatchPiece::enc_heads,
+    PatchPiece::cross_out,    PatchPiece::cross_heads};
+// "residual", "attn-out", "ffn-out", "heads", "enc-residual", "enc-attn-out", "enc-ffn-out", "enc-heads",
+// "cross-out", "cross-heads".
+Result<PatchPiece> parse_patch_piece(const std::string& text);
 const char* to_string(PatchPiece piece);
+// Whether the grid's columns are heads (heads, enc-heads, cross-heads) rather than positions.
+bool by_head(PatchPiece piece);
+// Whether the piece is the encoder's of an encoder-decoder (enc-*): its positions are the source's.
+bool in_encoder(PatchPiece piece);
 
-// The step each row (layer) of the piece's grid patches, in layer order. Errors: no logits, no such sublayer.
+// The step each row (layer) of the piece's grid patches, in layer order. Errors: no logits, no such sublayer, no
+// encoder-decoder for enc-* and cross-*.
 Result<std::vector<size_t>> patch_steps(const Stepper& stepper, PatchPiece piece);
 
-// The metric read off the stepper's logits; one-line errors for a position past the end or a token id outside
-// the vocabulary, as attribute_logits gives them.
+// The metric read off the stepper's logits (prob: softmax(logits[POS])[A], in double); one-line errors for a
+// position past the end or a token id outside the vocabulary, as attribute_logits gives them.
 Result<double> metric_value(const Stepper& stepper, const AttributionMetric& metric);
 
 struct PatchGrid {
@@ -61,8 +90,8 @@ Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::ve
                              const AttributionMetric& metric, double clean_value,
                              Stepper::PatchRerun rerun = Stepper::PatchRerun::rows, const PatchProgress& progress = {});
 
-// The gradient estimate of the same grid, from one backward pass of the metric at `corrupted`. The backward pass
-// has a loss for logit-diff (backward/loss.h) but none for a single logit: logit:A@POS is a one-line error.
+// The gradient estimate of the same grid, from one backward pass of the metric at `corrupted` (every metric kind:
+// backward/loss.h's logit, prob and logit-diff).
 Result<PatchGrid> patch_grid_gradient(const Stepper& corrupted, PatchPiece piece, const std::vector<Tensor>& clean,
                                       const AttributionMetric& metric, double clean_value);
 

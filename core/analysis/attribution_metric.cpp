@@ -21,16 +21,23 @@ bool parse_count(std::string_view text, int64_t& out) {
 
 }  // namespace
 
-Result<AttributionMetric> AttributionMetric::parse(const std::string& text) {
-    const std::string usage =
-        "metric \"" + text + "\": expected logit:A@POS or logit-diff:A,B@POS (token ids, POS 0-based)";
-    if (text.rfind("prob:", 0) == 0)
-        return Error{"metric \"" + text +
-                     "\": prob is not supported yet (a probability is not linear in the components, so no exact "
-                     "split); use logit:A@POS or logit-diff:A,B@POS"};
+std::string prob_refusal(const std::string& text) {
+    return "metric \"" + text +
+           "\": prob is not supported yet (a probability is not linear in the components, so no exact split); use "
+           "logit:A@POS or logit-diff:A,B@POS";
+}
+
+Result<AttributionMetric> AttributionMetric::parse(const std::string& text, MetricKinds kinds) {
+    const std::string usage = "metric \"" + text + "\": expected logit:A@POS" +
+                              (kinds == MetricKinds::any ? ", prob:A@POS" : "") +
+                              " or logit-diff:A,B@POS (token ids, POS 0-based)";
+    if (text.rfind("prob:", 0) == 0 && kinds == MetricKinds::linear) return Error{prob_refusal(text)};
     AttributionMetric m;
     std::string_view rest;
-    if (text.rfind("logit:", 0) == 0) {
+    if (text.rfind("prob:", 0) == 0) {
+        m.kind = AttributionMetricKind::prob;
+        rest = std::string_view(text).substr(5);
+    } else if (text.rfind("logit:", 0) == 0) {
         m.kind = AttributionMetricKind::logit;
         rest = std::string_view(text).substr(6);
     } else if (text.rfind("logit-diff:", 0) == 0) {
@@ -60,6 +67,7 @@ Result<AttributionMetric> AttributionMetric::parse(const std::string& text) {
 std::string AttributionMetric::to_string() const {
     const std::string pos = "@" + std::to_string(position);
     if (kind == AttributionMetricKind::logit) return "logit:" + std::to_string(token) + pos;
+    if (kind == AttributionMetricKind::prob) return "prob:" + std::to_string(token) + pos;
     return "logit-diff:" + std::to_string(token) + "," + std::to_string(other) + pos;
 }
 

@@ -10,7 +10,7 @@ namespace attnlab {
 
 namespace {
 
-const char* kForms = "next-token, token:ID@POS or logit-diff:A,B@POS";
+const char* kForms = "next-token, token:ID@POS, logit-diff:A,B@POS, logit:A@POS or prob:A@POS";
 
 // A whole non-negative number, the whole of text.
 template <typename Int>
@@ -21,15 +21,17 @@ bool parse_whole(const std::string& text, Int& out) {
 }
 
 // "ID@POS" or "A,B@POS" after the kind's colon.
-Result<LossSpec> parse_operands(LossSpec spec, const std::string& text, bool two_ids) {
-    const std::string form = two_ids ? "logit-diff:A,B@POS" : "token:ID@POS";
+// `form` is the kind's spelling ("token:ID@POS"), for the errors.
+Result<LossSpec> parse_operands(LossSpec spec, const std::string& text, bool two_ids, const std::string& form) {
     const size_t at = text.find('@');
     if (at == std::string::npos) return Error{"loss '" + text + "': expected " + form};
     const std::string ids = text.substr(0, at);
     if (!parse_whole(text.substr(at + 1), spec.position))
         return Error{"loss " + form + ": POS must be a position from 0 (got '" + text.substr(at + 1) + "')"};
     if (!two_ids) {
-        if (!parse_whole(ids, spec.token)) return Error{"loss token:ID@POS: ID must be a token id (got '" + ids + "')"};
+        const std::string id_name = form.substr(form.find(':') + 1, form.find('@') - form.find(':') - 1);  // ID, A
+        if (!parse_whole(ids, spec.token))
+            return Error{"loss " + form + ": " + id_name + " must be a token id (got '" + ids + "')"};
         return spec;
     }
     const size_t comma = ids.find(',');
@@ -60,9 +62,16 @@ double cross_entropy_row(const float* row, int64_t n, int target, double weight,
 
 Result<LossSpec> LossSpec::parse(const std::string& text) {
     if (text == "next-token") return LossSpec{};
-    const std::string token = "token:", diff = "logit-diff:";
-    if (text.rfind(token, 0) == 0) return parse_operands({LossKind::token}, text.substr(token.size()), false);
-    if (text.rfind(diff, 0) == 0) return parse_operands({LossKind::logit_diff}, text.substr(diff.size()), true);
+    struct Form {
+        LossKind kind;
+        const char* spelling;
+    };
+    for (const Form& f : {Form{LossKind::token, "token:ID@POS"}, Form{LossKind::logit_diff, "logit-diff:A,B@POS"},
+                          Form{LossKind::logit, "logit:A@POS"}, Form{LossKind::prob, "prob:A@POS"}}) {
+        const std::string spelling = f.spelling, prefix = spelling.substr(0, spelling.find(':') + 1);
+        if (text.rfind(prefix, 0) == 0)
+            return parse_operands({f.kind}, text.substr(prefix.size()), f.kind == LossKind::logit_diff, spelling);
+    }
     return Error{"unknown loss '" + text + "' (use " + kForms + ")"};
 }
 
@@ -72,6 +81,8 @@ std::string LossSpec::to_string() const {
         case LossKind::next_token: return "next-token";
         case LossKind::token: return "token:" + std::to_string(token) + at;
         case LossKind::logit_diff: return "logit-diff:" + std::to_string(token) + "," + std::to_string(other) + at;
+        case LossKind::logit: return "logit:" + std::to_string(token) + at;
+        case LossKind::prob: return "prob:" + std::to_string(token) + at;
     }
     return "";
 }
@@ -85,6 +96,8 @@ std::string LossSpec::definition() const {
         case LossKind::logit_diff:
             return "logits[" + pos + "][" + std::to_string(token) + "] - logits[" + pos + "][" + std::to_string(other) +
                    "]";
+        case LossKind::logit: return "logits[" + pos + "][" + std::to_string(token) + "]";
+        case LossKind::prob: return "softmax(logits[" + pos + "])[" + std::to_string(token) + "]";
     }
     return "";
 }
@@ -121,7 +134,7 @@ Status check_loss(const LossSpec& spec, int64_t n_positions, int64_t vocab_size,
     if (spec.position >= n_positions)
         return Error{"loss: position " + std::to_string(spec.position) + " is past the last position " +
                      std::to_string(n_positions - 1)};
-    if (auto st = check_id(spec.token, spec.kind == LossKind::token ? "token" : "token A"); !st) return st;
+    if (auto st = check_id(spec.token, spec.kind == LossKind::logit_diff ? "token A" : "token"); !st) return st;
     if (spec.kind == LossKind::logit_diff) return check_id(spec.other, "token B");
     return ok_status();
 }
@@ -161,6 +174,24 @@ Result<LossValue> evaluate_loss(const LossSpec& spec, const Tensor& logits, cons
                         static_cast<double>(logits.data[static_cast<size_t>(p * V + spec.other)]);
             out.d_logits.data[static_cast<size_t>(p * V + spec.token)] += 1.0f;
             out.d_logits.data[static_cast<size_t>(p * V + spec.other)] -= 1.0f;
+            out.n_counted = 1;
+            return out;
+        }
+        case LossKind::logit: {
+            const size_t at = static_cast<size_t>(spec.position * V + spec.token);
+            out.value = static_cast<double>(logits.data[at]);
+            out.d_logits.data[at] = 1.0f;
+            out.n_counted = 1;
+            return out;
+        }
+        case LossKind::prob: {  // d p_A / d logit_j = p_A (δ_jA − p_j)
+            const float* row = logits.data.data() + spec.position * V;
+            float* d_row = out.d_logits.data.data() + spec.position * V;
+            const double lse = log_sum_exp(row, V);
+            out.value = std::exp(static_cast<double>(row[spec.token]) - lse);
+            for (int64_t j = 0; j < V; ++j)
+                d_row[j] = static_cast<float>(-out.value * std::exp(static_cast<double>(row[j]) - lse));
+            d_row[spec.token] = static_cast<float>(out.value * (1.0 - out.value));
             out.n_counted = 1;
             return out;
         }

@@ -259,7 +259,12 @@ def marian_positions(T, C):
     return out.float().double()  # stored float32 by the model
 
 
-def marian_attention(w, p, xq, xkv, H, causal):
+def no_probe(piece, layer, x):
+    """The identity at every piece: make_patching_golden.py passes a probe that records, replaces or differentiates."""
+    return x
+
+
+def marian_attention(w, p, xq, xkv, H, causal, on_heads=lambda ctx: ctx):
     C = xq.shape[1]
     D = C // H
     q = split_heads((xq @ w[p + "q_proj.weight"].T + w[p + "q_proj.bias"]) * D ** -0.5, H)
@@ -267,11 +272,12 @@ def marian_attention(w, p, xq, xkv, H, causal):
     v = split_heads(xkv @ w[p + "v_proj.weight"].T + w[p + "v_proj.bias"], H)
     scores = q @ k.transpose(1, 2)
     att = causal_softmax(scores) if causal else torch.softmax(scores, -1)
-    out = (att @ v).transpose(0, 1).reshape(xq.shape[0], C) @ w[p + "out_proj.weight"].T + w[p + "out_proj.bias"]
+    ctx = on_heads(att @ v)  # (H, Tq, D)
+    out = ctx.transpose(0, 1).reshape(xq.shape[0], C) @ w[p + "out_proj.weight"].T + w[p + "out_proj.bias"]
     return out, att, v
 
 
-def marian_run(folder, src, tgt):
+def marian_run(folder, src, tgt, at=no_probe):
     cfg = json.load(open(os.path.join(folder, "config.json")))
     _, w = read_tensors(os.path.join(folder, "model.safetensors"))
     C, eps = cfg["d_model"], 1e-5
@@ -288,9 +294,11 @@ def marian_run(folder, src, tgt):
     x = shared[src] * scale + marian_positions(len(src), C)
     for i in range(cfg["encoder_layers"]):
         p = "model.encoder.layers.%d." % i
-        a, _, _ = marian_attention(w, p + "self_attn.", x, x, cfg["encoder_attention_heads"], False)
-        x = ln(x + a, p + "self_attn_layer_norm")
-        x = ln(x + ffn(x, p), p + "final_layer_norm")
+        x = at("enc-residual", i, x)
+        a, _, _ = marian_attention(w, p + "self_attn.", x, x, cfg["encoder_attention_heads"], False,
+                                   lambda ctx, _i=i: at("enc-heads", _i, ctx))
+        x = ln(x + at("enc-attn-out", i, a), p + "self_attn_layer_norm")
+        x = ln(x + at("enc-ffn-out", i, ffn(x, p)), p + "final_layer_norm")
     memory = x
     H = cfg["decoder_attention_heads"]
     x = shared[tgt] * scale + marian_positions(len(tgt), C)
@@ -298,18 +306,21 @@ def marian_run(folder, src, tgt):
     for i in range(cfg["decoder_layers"]):
         p = "model.decoder.layers.%d." % i
         name = "decoder.layers.%d." % i
-        sublayers = [("self_attn", "self_attn", "self_attn_layer_norm"),
-                     ("cross_attn", "encoder_attn", "encoder_attn_layer_norm")]
-        for k, (ours, theirs, norm) in enumerate(sublayers):
+        sublayers = [("self_attn", "self_attn", "self_attn_layer_norm", "heads", "attn-out"),
+                     ("cross_attn", "encoder_attn", "encoder_attn_layer_norm", "cross-heads", "cross-out")]
+        x = at("residual", i, x)
+        for k, (ours, theirs, norm, heads, out) in enumerate(sublayers):
             kv = x if ours == "self_attn" else memory
-            a, att, v = marian_attention(w, p + theirs + ".", x, kv, H, ours == "self_attn")
+            a, att, v = marian_attention(w, p + theirs + ".", x, kv, H, ours == "self_attn",
+                                         lambda ctx, _i=i, _h=heads: at(_h, _i, ctx))
+            a = at(out, i, a)
             events.append(("attn", name + ours, att, v, w[p + theirs + ".out_proj.weight"],
                            w[p + theirs + ".out_proj.bias"]))
             x = x + a
             events.append(("norm", name + "norm%d.bias" % (k + 1), x, w[p + norm + ".weight"], w[p + norm + ".bias"],
                            eps))
             x = ln(x, p + norm)
-        f = ffn(x, p)
+        f = at("ffn-out", i, ffn(x, p))
         events.append(("ffn", name + "ffn", f))
         x = x + f
         events.append(("norm", name + "norm3.bias", x, w[p + "final_layer_norm.weight"],
@@ -325,7 +336,7 @@ def marian_run(folder, src, tgt):
 # LayerNorm, the tied decoder and cls.predictions.bias)
 # ---------------------------------------------------------------------------------------------------------------
 
-def bert_run(folder, ids, types):
+def bert_run(folder, ids, types, at=no_probe):
     cfg = json.load(open(os.path.join(folder, "config.json")))
     _, w = read_tensors(os.path.join(folder, "model.safetensors"))
     C, H, eps = cfg["hidden_size"], cfg["num_attention_heads"], cfg["layer_norm_eps"]
@@ -346,16 +357,18 @@ def bert_run(folder, ids, types):
     for i in range(cfg["num_hidden_layers"]):
         p = "bert.encoder.layer.%d." % i
         name = "encoder.layers.%d." % i
+        x = at("residual", i, x)
         q, k, v = (split_heads(dense(x, p + "attention.self." + n), H) for n in ("query", "key", "value"))
         att = torch.softmax((q @ k.transpose(1, 2) / math.sqrt(D)).masked_fill(padded, float("-inf")), -1)
-        a = dense((att @ v).transpose(0, 1).reshape(T, C), p + "attention.output.dense")
+        ctx = at("heads", i, att @ v).transpose(0, 1).reshape(T, C)
+        a = at("attn-out", i, dense(ctx, p + "attention.output.dense"))
         events.append(("attn", name + "self_attn", att, v, w[p + "attention.output.dense.weight"],
                        w[p + "attention.output.dense.bias"]))
         x = x + a
         events.append(("norm", name + "norm1.bias", x, w[p + "attention.output.LayerNorm.weight"],
                        w[p + "attention.output.LayerNorm.bias"], eps))
         x = ln(x, p + "attention.output.LayerNorm")
-        f = dense(F.gelu(dense(x, p + "intermediate.dense")), p + "output.dense")
+        f = at("ffn-out", i, dense(F.gelu(dense(x, p + "intermediate.dense")), p + "output.dense"))
         events.append(("ffn", name + "ffn", f))
         x = x + f
         events.append(("norm", name + "norm2.bias", x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"],

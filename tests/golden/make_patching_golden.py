@@ -2,21 +2,29 @@
 """Activation patching and attribution patching oracle for `attnlab-cli patch` / core/analysis/activation_patching.
 
 For GPT-2, Llama (hf_gpt2, hf_llama: this script's own float64 forwards, the same definitions as
-make_attribution_golden.py's, checked against the fixtures' expected logits) and our post-LN and pre-LN families
-(make_golden.LabModel, torch.nn.Transformer, run with hooks on the decoder), on a clean and a corrupted input of
-the same length (decoder-only: the prompt; ours: the source, one target):
+make_attribution_golden.py's, checked against the fixtures' expected logits), Marian and BERT (hf_marian, hf_bert:
+make_attribution_golden.marian_run and bert_run, given this script's probe) and our post-LN and pre-LN families
+(make_golden.LabModel, torch.nn.Transformer, run with hooks on the encoder's and decoder's modules), on a clean
+and a corrupted input of the same length (decoder-only: the prompt; encoder-decoder and BERT: the source, one
+target):
 
   exact      the corrupted forward with ONE piece replaced by the clean forward's value, and the metric read off
              its logits, for every cell of the grid:
-               residual  the stream entering decoder layer l at position p (l = 0: the embeddings)   L × T
-               attn-out  the self-attention's output after W_O, before the residual add             L × T
-               ffn-out   the FFN's output, before the residual add                                   L × T
-               heads     head h's weights·V, before W_O, at every position (GPT-2 and Llama)         L × H
+               residual      the stream entering layer l at position p (l = 0: the embeddings)        L × T
+               attn-out      the self-attention's output after W_O, before the residual add          L × T
+               ffn-out       the FFN's output, before the residual add                                L × T
+               heads         head h's weights·V, before W_O, at every position (not ours)             L × H
+               enc-residual, enc-attn-out, enc-ffn-out: the same of the encoder, at each source position
+               enc-heads     the encoder's heads (Marian)                                             L × H
+               cross-out     the cross-attention's output after W_O, before the residual add         L × T
+               cross-heads   the cross-attention's heads' weights·V (Marian)                          L × H
   gradient   metric(corrupt) + Σ (clean − corrupt) · ∂metric/∂piece over the cell's entries, by autograd at the
              corrupted run (a zero tensor added at each piece, whose gradient is the piece's).
+The metrics: logit:A@POS, logit-diff:A,B@POS and prob:A@POS = softmax(logits[POS])[A]; BERT's is the masked-token
+metric, a logit at the masked position (position 1, the one fixtures/hf_bert/grads.safetensors's loss predicts).
 
-Writes fixtures/patching.json: per case the fixture, clean and corrupted ids, metric, piece, the clean and
-corrupted metric, values[layer][cell] and gradient[layer][cell].
+Writes fixtures/patching.json: per case the fixture, clean and corrupted ids (BERT: its token types), metric,
+piece, the clean and corrupted metric, values[layer][cell] and gradient[layer][cell].
 
     /usr/bin/python3 tests/golden/make_patching_golden.py
 """
@@ -32,12 +40,13 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "fixtures")
 sys.path.insert(0, HERE)
-from make_attribution_golden import (causal_softmax, expected_of, layer_norm, metric_of, read_tensors,  # noqa: E402
-                                     split_heads)
+from make_attribution_golden import (bert_run, causal_softmax, expected_of, layer_norm, marian_run,  # noqa: E402
+                                     read_tensors, split_heads)
 from make_golden import PAD, LabModel, causal_mask, torch_embed  # noqa: E402
 
 TOL = 1e-4
-PIECES = ("residual", "attn-out", "ffn-out", "heads")
+PIECES = ("residual", "attn-out", "ffn-out", "heads", "enc-residual", "enc-attn-out", "enc-ffn-out", "enc-heads",
+          "cross-out", "cross-heads")
 
 
 def fail(message):
@@ -123,16 +132,23 @@ def llama_forward(w, cfg, ids, probe):
     return rms(x, w["model.norm.weight"]) @ w["lm_head.weight"].T
 
 
-def hf_runner(fixture, family):
+def hf_runner(fixture, family, types):
+    """run(src, tgt, probe) -> logits (T, V), and the layers of each stack: {"decoder": L, "encoder": L_enc}."""
     folder = os.path.join(FIXTURES, fixture)
     cfg = json.load(open(os.path.join(folder, "config.json")))
+    if family == "marian":
+        return (lambda src, tgt, probe: marian_run(folder, src, tgt, probe.at)[1]), \
+            {"decoder": cfg["decoder_layers"], "encoder": cfg["encoder_layers"]}
+    if family == "bert":  # encoder-only: its pieces are the unprefixed ones
+        return (lambda src, tgt, probe: bert_run(folder, src, types, probe.at)[1]), \
+            {"decoder": cfg["num_hidden_layers"]}
     _, w = read_tensors(os.path.join(folder, "model.safetensors"))
     forward = gpt2_forward if family == "gpt2" else llama_forward
     n_layers = cfg["n_layer"] if family == "gpt2" else cfg["num_hidden_layers"]
 
     def run(src, tgt, probe):
         return forward(w, cfg, tgt, probe)
-    return run, n_layers
+    return run, {"decoder": n_layers}
 
 
 # ours: the decoder of torch.nn.Transformer with hooks (batch first: the batch's one sequence is [0])
@@ -145,21 +161,24 @@ def ours_runner(fixture):
     model.double()
     if cfg["arch"] != "encoder_decoder":
         fail(fixture + ": the ours runner takes an encoder-decoder")
-    layers = model.decoder.layers
 
     def run(src, tgt, probe):
         handles = []
-        for i, layer in enumerate(layers):
-            def pre(module, args, kwargs=None, _i=i):
-                return (probe.at("residual", _i, args[0][0])[None],) + tuple(args[1:])
+        for prefix, layers in (("", model.decoder.layers), ("enc-", model.encoder.layers)):
+            for i, layer in enumerate(layers):
+                def pre(module, args, _i=i, _p=prefix):
+                    return (probe.at(_p + "residual", _i, args[0][0])[None],) + tuple(args[1:])
 
-            def attn(module, args, out, _i=i):
-                return (probe.at("attn-out", _i, out[0][0])[None],) + tuple(out[1:])
+                def attn(module, args, out, _i=i, _piece=prefix + "attn-out"):
+                    return (probe.at(_piece, _i, out[0][0])[None],) + tuple(out[1:])
 
-            def ffn(module, args, out, _i=i):
-                return probe.at("ffn-out", _i, out[0])[None]
-            handles += [layer.register_forward_pre_hook(pre), layer.self_attn.register_forward_hook(attn),
-                        layer.linear2.register_forward_hook(ffn)]
+                def ffn(module, args, out, _i=i, _p=prefix):
+                    return probe.at(_p + "ffn-out", _i, out[0])[None]
+                handles += [layer.register_forward_pre_hook(pre), layer.self_attn.register_forward_hook(attn),
+                            layer.linear2.register_forward_hook(ffn)]
+                if not prefix:
+                    handles.append(layer.multihead_attn.register_forward_hook(
+                        lambda module, args, out, _i=i: (probe.at("cross-out", _i, out[0][0])[None],) + tuple(out[1:])))
         try:  # make_golden.torch_forward's encoder-decoder path, without its detach
             s_ids, t_ids = torch.tensor([src]), torch.tensor([tgt])
             memory = model.encoder(torch_embed(model, cfg, model.src_embed, s_ids), src_key_padding_mask=s_ids == PAD)
@@ -170,7 +189,7 @@ def ours_runner(fixture):
         finally:
             for h in handles:
                 h.remove()
-    return run, len(layers)
+    return run, {"decoder": len(model.decoder.layers), "encoder": len(model.encoder.layers)}
 
 
 def grid(run, n_layers, src, tgt, c_src, c_tgt, spec, piece):
@@ -184,15 +203,17 @@ def grid(run, n_layers, src, tgt, c_src, c_tgt, spec, piece):
     for layer in range(n_layers):
         clean_x, corrupt_x = clean_probe.record[piece][layer], base.record[piece][layer]
         g = base.leaves[piece][layer].grad
+        if g is None:  # the piece does not reach the metric
+            g = torch.zeros_like(corrupt_x)
         cells = clean_x.shape[0]
         row, grow = [], []
         for c in range(cells):
             patched = run(c_src, c_tgt, Probe(patch=(piece, layer, c, clean_x[c]))).detach()
-            row.append(metric_of(patched, spec))
+            row.append(float(logits_metric(patched, spec)))
             grow.append(corrupt + float(((clean_x[c] - corrupt_x[c]) * g[c]).sum()))
         values.append(row)
         gradient.append(grow)
-    return metric_of(clean_logits, spec), corrupt, values, gradient
+    return float(logits_metric(clean_logits, spec)), corrupt, values, gradient
 
 
 def logits_metric(logits, spec):
@@ -201,16 +222,28 @@ def logits_metric(logits, spec):
     pos = int(pos)
     if kind == "logit":
         return logits[pos, int(tokens)]
+    if kind == "prob":
+        return torch.softmax(logits[pos], -1)[int(tokens)]
     a, b = (int(t) for t in tokens.split(","))
     return logits[pos, a] - logits[pos, b]
 
 
+DECODER = PIECES[:4]
+MARIAN = PIECES
+OURS = ("residual", "attn-out", "ffn-out", "enc-residual", "enc-attn-out", "enc-ffn-out", "cross-out")
 CASES = [
-    # (case, fixture, family, metric, the corrupted sequence: (position, id) replaced)
-    ("gpt2", "hf_gpt2", "gpt2", "logit-diff:7,23@8", (2, 11)),
-    ("llama", "hf_llama", "llama", "logit-diff:17,3@5", (1, 40)),
-    ("post_ln", "post_ln_relu", "ours", "logit-diff:7,3@2", (1, 9)),
-    ("pre_ln", "pre_ln_gelu", "ours", "logit:9@3", (2, 10)),
+    # (case, fixture, family, metric, the corrupted sequence: (position, id) replaced, pieces)
+    ("gpt2", "hf_gpt2", "gpt2", "logit-diff:7,23@8", (2, 11), DECODER),
+    ("gpt2_logit", "hf_gpt2", "gpt2", "logit:7@8", (2, 11), ("residual", "heads")),
+    ("gpt2_prob", "hf_gpt2", "gpt2", "prob:37@8", (2, 11), ("residual", "heads")),
+    ("llama", "hf_llama", "llama", "logit-diff:17,3@5", (1, 40), DECODER),
+    ("post_ln", "post_ln_relu", "ours", "logit-diff:7,3@2", (1, 9), OURS),
+    ("pre_ln", "pre_ln_gelu", "ours", "logit:9@3", (2, 10), OURS),
+    ("marian", "hf_marian", "marian", "logit-diff:21,8@3", (2, 40), MARIAN),
+    ("marian_logit", "hf_marian", "marian", "logit:21@3", (2, 40), ("enc-residual", "cross-heads")),
+    ("marian_prob", "hf_marian", "marian", "prob:141@3", (2, 40), ("enc-heads", "cross-out", "residual")),
+    ("bert", "hf_bert", "bert", "logit:25@1", (2, 40), DECODER),
+    ("bert_prob", "hf_bert", "bert", "prob:25@1", (2, 40), ("residual",)),
 ]
 
 
@@ -218,23 +251,26 @@ def main():
     torch.set_default_dtype(torch.float64)
     torch.set_grad_enabled(True)
     out = []
-    for case, fixture, family, spec, (pos, new_id) in CASES:
-        src, tgt, _, want_logits = expected_of(fixture)
-        run, n_layers = hf_runner(fixture, family) if family != "ours" else ours_runner(fixture)
+    for case, fixture, family, spec, (pos, new_id), pieces in CASES:
+        src, tgt, types, want_logits = expected_of(fixture)
+        run, n_layers = hf_runner(fixture, family, types) if family != "ours" else ours_runner(fixture)
         diff = float((run(src, tgt, Probe()).detach() - want_logits).abs().max())
         if diff > TOL:
             fail("%s: this forward's logits differ from %s's expected ones by %.3g" % (case, fixture, diff))
         c_src, c_tgt = list(src), list(tgt)
-        seq = c_src if family == "ours" else c_tgt
+        seq = c_tgt if family in ("gpt2", "llama") else c_src
         seq[pos] = new_id
-        pieces = PIECES if family != "ours" else PIECES[:3]
         for piece in pieces:
-            clean, corrupt, values, gradient = grid(run, n_layers, src, tgt, c_src, c_tgt, spec, piece)
-            print("%-8s %-9s %-18s clean %.6f corrupt %.6f (logits max diff %.2g)" %
+            layers = n_layers["encoder" if piece.startswith("enc-") else "decoder"]
+            clean, corrupt, values, gradient = grid(run, layers, src, tgt, c_src, c_tgt, spec, piece)
+            if all(v == corrupt for row in values for v in row):
+                fail("%s %s: no cell moves the metric (is the piece hooked?)" % (case, piece))
+            print("%-12s %-12s %-18s clean %.6f corrupt %.6f (logits max diff %.2g)" %
                   (case, piece, spec, clean, corrupt, diff))
             out.append({"case": case, "fixture": fixture, "metric": spec, "piece": piece,
-                        "src_ids": src, "tgt_ids": tgt, "corrupt_src_ids": c_src, "corrupt_tgt_ids": c_tgt,
-                        "clean": clean, "corrupt": corrupt, "values": values, "gradient": gradient})
+                        "src_ids": src, "src_token_types": types, "tgt_ids": tgt, "corrupt_src_ids": c_src,
+                        "corrupt_tgt_ids": c_tgt, "clean": clean, "corrupt": corrupt, "values": values,
+                        "gradient": gradient})
     path = os.path.join(FIXTURES, "patching.json")
     with open(path, "w") as f:
         json.dump({"description": "activation and attribution patching by make_patching_golden.py (float64 PyTorch)",
