@@ -1167,6 +1167,24 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"The Output view's patching: which layers and positions carry the change.",
          "출력 뷰의 패칭: 어느 레이어와 위치가 그 변화를 실어 나르는지 봅니다."},
         {"The same number of tokens, a word changed", "같은 토큰 수, 단어 하나만 바꿈"},
+        // The Residual view's contribution graph (contribution_graph.cpp; helper "s12_h4", issue 34).
+        {"Stream", "흐름"},
+        {"Contribution graph", "기여 그래프"},
+        {"Threshold", "임계값"},
+        {"The information flow routes into one token (Ferrando & Voita; the LLM Transparency Tool): each block's parts "
+         "by their proximity share of the stream it writes; parts above the threshold kept and renormalised. Click a "
+         "token below to pick it.",
+         "한 토큰으로 들어오는 정보 흐름 경로입니다(Ferrando & Voita, LLM Transparency Tool). 각 블록의 부분마다 그 "
+         "블록이 쓰는 흐름에 얼마나 가까운지로 기여 비율을 매기고, 임계값을 넘는 부분만 남겨 다시 정규화합니다. 아래 "
+         "토큰을 클릭해 고르세요."},
+        {"cross-attention", "교차 어텐션"},
+        {"residual", "잔차"},
+        {"attn", "어텐션"},
+        {"cross", "교차"},
+        {"share", "비율"},
+        {"strongest head %d: %.3f", "가장 강한 헤드 %d: %.3f"},
+        {"Click to open this head at this query and key.", "클릭하면 이 헤드를 이 쿼리와 키에서 엽니다."},
+        {"click to draw its routes", "클릭하면 이 토큰의 경로를 그립니다"},
     };
     return table;
 }

@@ -117,10 +117,18 @@ struct PositionalViewState {
 // The residual-flow view: the token whose stream is followed.
 struct ResidualViewState {
     int token = 0;
+    // The contribution graph instead of the stream (panels/contribution_graph.h): its token (−1: the last) and
+    // threshold (the LLM Transparency Tool's default).
+    bool contribution = false;
+    int flow_token = -1;
+    float flow_threshold = 0.04f;
 
     template <class Visit>
     void fields(Visit&& v) {
         v("token", token);
+        v("contribution", contribution);
+        v("flow_token", flow_token);
+        v("flow_threshold", flow_threshold, clamped(0.0f, 1.0f));
     }
 };
 

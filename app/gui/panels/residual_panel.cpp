@@ -2,8 +2,10 @@
 // pre-LN x ← x + Sublayer(LN(x))), and every token × step's stream norm ‖x‖₂ as a heatmap (N, steps); in the
 // backward half, the norm of the gradient ‖∂L/∂x‖₂ there instead: how much the loss depends on each token's stream
 // at each point, growing or shrinking as it flows back through the layers.
+#include "panels/contribution_graph.h"
 #include "panels/residual_flow.h"
 #include "panels/step_explanation.h"
+#include "widgets/radio_row.h"
 
 #include "forward/mechanisms/norm.h"
 #include "forward/step_path.h"
@@ -158,6 +160,12 @@ void stream_heatmap(PanelContext& ctx, const ResidualStack& stack, const Sequenc
 }  // namespace
 
 void draw_residual_panel(PanelContext& ctx) {
+    const int mode = radio_row({ctx.t("Stream"), ctx.t("Contribution graph")}, ctx.view.residual.contribution ? 1 : 0);
+    if (mode >= 0) ctx.view.residual.contribution = mode == 1;
+    if (ctx.view.residual.contribution) {
+        draw_contribution_graph(ctx);
+        return;
+    }
     const ResidualStack stack = residual_stack(ctx.config(), choose_decoder(ctx));
     formula_line(ctx);
     const SequenceView seq = stack.decoder ? ctx.session.target() : ctx.session.source();
