@@ -110,5 +110,15 @@ for size in 1024x768 1920x1080; do
 done
 screen=1280x720 run "hf-gpt2-output-patching-1280x720" --view output --model "$root/tests/golden/fixtures/hf_gpt2" \
   --src "49 7 23 0 41 12 12 30 5" --settings "$out/output-patching-gpt2.json" --frames 20
+# The Residual view's contribution graph: the bundled en-ko model, on a projector and in full HD, in English and
+# Korean; the GPT-2 fixture at a lower threshold (its random heads' shares are small), at 1280x720.
+echo '{"residual": {"contribution": true}}' > "$out/residual-flow.json"
+echo '{"residual": {"contribution": true, "flow_threshold": 0.01}}' > "$out/residual-flow-gpt2.json"
+for size in 1024x768 1920x1080; do
+  screen=$size run "residual-flow-$size" --view residual --settings "$out/residual-flow.json"
+  screen=$size run "korean-residual-flow-$size" --view residual --settings "$out/residual-flow.json" --korean
+done
+screen=1280x720 run "hf-gpt2-residual-flow-1280x720" --view residual --model "$root/tests/golden/fixtures/hf_gpt2" \
+  --src "49 7 23 0 41 12 12 30 5" --settings "$out/residual-flow-gpt2.json"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
