@@ -32,7 +32,8 @@ int run_detect(const Argv& argv);  // detect MODEL [--len L] [--seed S] [--bos I
 // attribute MODEL [inputs] --metric logit:A@POS|logit-diff:A,B@POS [--top K] [--json]
 int run_attribute(const Argv& argv);
 // patch MODEL (--clean TEXT | --clean-ids IDS) (--corrupt TEXT | --corrupt-ids IDS) [--tgt ...] --metric SPEC
-//       --what residual|attn-out|ffn-out|heads [--approx gradient] [--json]
+//       --what residual|attn-out|ffn-out|heads|enc-residual|enc-attn-out|enc-ffn-out|enc-heads|cross-out|cross-heads
+//       [--approx gradient] [--json]
 int run_patch(const Argv& argv);
 // flow MODEL [inputs] --token POS [--threshold T] [--json]
 int run_flow(const Argv& argv);

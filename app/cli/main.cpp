@@ -76,11 +76,13 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                through the norms frozen at this run's scale and the unembedding
   patch MODEL (--clean TEXT | --clean-ids IDS) (--corrupt TEXT | --corrupt-ids IDS) [--tgt ...]
      --metric SPEC --what residual|attn-out|ffn-out|heads [--approx gradient] [--json]
+     (an encoder-decoder also --what enc-residual|enc-attn-out|enc-ffn-out|enc-heads|cross-out|cross-heads)
                                                activation patching: the corrupted input run with one piece of
                                                the clean run put back (the stream entering each layer, each
                                                attention's or FFN's output, at each position; each head's
-                                               weights.V), the metric of each patched run, or its estimate from
-                                               one backward pass (logit-diff metrics)
+                                               weights.V; an encoder's, and the cross-attention's), the metric
+                                               (logit:A@POS, prob:A@POS, logit-diff:A,B@POS) of each patched
+                                               run, or its estimate from one backward pass
   flow MODEL [--src ... --tgt ...] --token POS [--threshold 0.04] [--json]
                                                the contribution graph (information flow routes, as the LLM
                                                Transparency Tool draws them): each head through each source

@@ -204,6 +204,7 @@ const char* to_string(ComponentKind kind) {
 Result<LogitAttribution> attribute_logits(const Stepper& stepper, const AttributionMetric& metric) {
     const ModelConfig& config = stepper.config();
     if (config.output_head == OutputHead::none) return Error{"this model has no output head: no logits to attribute"};
+    if (metric.kind == AttributionMetricKind::prob) return Error{prob_refusal(metric.to_string())};
     const HeadParams head = head_params(config);
     if (stepper.inputs().batch != 1) return Error{"attribution takes one sequence, not a batch"};
     const StepId logits_id = StepId::head(StepKind::logits, config);

@@ -5,6 +5,7 @@
 // whole re-runs, bit for bit (GPT-2, and the bundled en-ko model's encoder and cross-attention pieces); the undo
 // restoring every output; the one-line errors.
 #include "analysis/activation_patching.h"
+#include "analysis/logit_attribution.h"
 #include "backward/loss.h"
 #include "hf/open_model.h"
 #include "stepper.h"
@@ -322,4 +323,12 @@ TEST_CASE("the prob metric: parsed for patching, refused for attribution; its va
     for (int64_t k = 0; k < logits.numel(); ++k)
         CHECK(one->d_logits.data[static_cast<size_t>(k)] == (k == 2 * V + 7 ? 1.0f : 0.0f));
     CHECK(same_bits(one->value, *metric_value(s, {AttributionMetricKind::logit, 7, -1, 2})));
+}
+
+TEST_CASE("attribution refuses a prob metric with its one-line reason", "[patching]") {
+    const Stepper s = gpt2();
+    auto refused = attribute_logits(s, {AttributionMetricKind::prob, 7, -1, 2});
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message == prob_refusal("prob:7@2"));
+    CHECK(refused.error().message.find("prob is not supported yet") != std::string::npos);
 }
