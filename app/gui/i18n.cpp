@@ -931,6 +931,40 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"induction", "유도"},
         {"previous token", "이전 토큰"},
         {"duplicate token", "중복 토큰"},
+        // The Analysis view's head detectors (head_detectors_view.cpp; helper "s12_h2", issue 34).
+        {"Head detectors", "헤드 탐지기"},
+        {"Induction", "유도"},
+        {"Previous token", "이전 토큰"},
+        {"Duplicate token", "중복 토큰"},
+        {"Each query of the second copy: its weight on the token just after its token's first occurrence.",
+         "두 번째 사본의 각 쿼리가 자기 토큰이 처음 나온 자리 바로 다음 토큰에 주는 가중치."},
+        {"Each query: its weight on the token just before it.", "각 쿼리가 바로 앞 토큰에 주는 가중치."},
+        {"Each query of the second copy: its weight on its token's first occurrence.",
+         "두 번째 사본의 각 쿼리가 자기 토큰이 처음 나온 자리에 주는 가중치."},
+        {"Length L", "길이 L"},
+        {"Another seed draws other random tokens.", "시드를 바꾸면 다른 무작위 토큰을 뽑습니다."},
+        {"Start with a BOS", "BOS로 시작"},
+        {"A first token before the two copies, as a model trained with one expects (its <sos> or BOS by default).",
+         "두 사본 앞에 두는 첫 토큰입니다. 그런 토큰과 함께 학습한 모델은 이것을 기대합니다 (기본값은 모델의 <sos> "
+         "또는 BOS)."},
+        {"The BOS token's id", "BOS 토큰의 id"},
+        {"Rank by", "순위 기준"},
+        {"A BOS, then %d random tokens twice:", "BOS 다음에 무작위 토큰 %d개를 두 번:"},
+        {"%d random tokens twice:", "무작위 토큰 %d개를 두 번:"},
+        {"The input is this sequence now; your sentence is kept.", "지금 입력은 이 수열입니다. 내 문장은 보관되어 있습니다."},
+        {"Back to my sentence", "내 문장으로 돌아가기"},
+        {"Click: open this head on this sequence in the Attention view.",
+         "클릭: 이 수열에서 이 헤드를 어텐션 보기로 엽니다."},
+        {"Each cell: the head's mean attention weight on the pattern's key.",
+         "각 칸: 패턴이 가리키는 키에 헤드가 주는 평균 어텐션 가중치."},
+        {"Heads ranked; click one to open it on this sequence", "헤드 순위. 클릭하면 이 수열에서 엽니다"},
+        {"Each head on L random tokens repeated twice: an induction head looks from a token of the second copy to the "
+         "token after its first occurrence; a previous-token head one back; a duplicate-token head at the first "
+         "occurrence itself.",
+         "무작위 토큰 L개를 두 번 되풀이한 수열에서 본 각 헤드입니다. 유도 헤드는 두 번째 사본의 토큰에서 그 토큰이 "
+         "처음 나온 자리의 다음 토큰을 보고, 이전 토큰 헤드는 바로 앞을, 중복 토큰 헤드는 처음 나온 자리 자체를 "
+         "봅니다."},
+        {"This model has no self-attention.", "이 모델에는 셀프 어텐션이 없습니다."},
         {"layer %d, head %d at step %d\ninduction %.2f\nprevious token %.2f\nduplicate token %.2f\nClick to plot "
          "this head.",
          "층 %d, 헤드 %d, 단계 %d\n유도 %.2f\n이전 토큰 %.2f\n중복 토큰 %.2f\n클릭하면 이 헤드를 그립니다."},

@@ -120,5 +120,16 @@ for size in 1024x768 1920x1080; do
 done
 screen=1280x720 run "hf-gpt2-residual-flow-1280x720" --view residual --model "$root/tests/golden/fixtures/hf_gpt2" \
   --src "49 7 23 0 41 12 12 30 5" --settings "$out/residual-flow-gpt2.json"
+# The Analysis view's head detectors: the bundled induction model (trained induction heads) and en-ko, on a projector
+# and in full HD, in English and Korean.
+echo '{"analysis": {"tool": "head_detectors"}}' > "$out/detectors.json"
+for size in 1024x768 1920x1080; do
+  for model in induction en-ko; do
+    screen=$size run "detectors-$model-$size" --view analysis --model "$root/assets/models/$model.safetensors" \
+      --settings "$out/detectors.json"
+    screen=$size run "korean-detectors-$model-$size" --view analysis --model "$root/assets/models/$model.safetensors" \
+      --settings "$out/detectors.json" --korean
+  done
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,21 +1,25 @@
 // The Analysis view, for looking inside trained models: the logit lens (what each layer would
 // predict at each position), the head summary (what every head attends to), both recomputed from
 // the trace only when it changes, the embeddings tool (panels/embedding_map.h) and the circuits
-// tool (panels/circuit_tool.h) and the compare tool (panels/compare_tool.h).
+// tool (panels/circuit_tool.h), the compare tool (panels/compare_tool.h) and the head detectors
+// (panels/head_detectors_view.h).
 #include "analysis/head_summary.h"
 #include "analysis/logit_lens.h"
 #include "forward/step_path.h"
 #include "panels/circuit_tool.h"
 #include "panels/compare_tool.h"
 #include "panels/embedding_map.h"
+#include "panels/head_detectors_view.h"
 #include "panels/panel_context.h"
 #include "widgets/label_draw.h"
+#include "widgets/radio_row.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 namespace attnlab::gui {
 
@@ -362,22 +366,22 @@ void draw_heads(PanelContext& ctx, AnalysisCache& cache) {
 void draw_analysis_panel(PanelContext& ctx) {
     AnalysisCache& cache = ctx.caches.get<AnalysisCache>();
     AnalysisTool& tool = ctx.view.analysis.tool;
-    if (ImGui::RadioButton(ctx.t("Logit lens"), tool == AnalysisTool::logit_lens)) tool = AnalysisTool::logit_lens;
-    ImGui::SameLine();
-    if (ImGui::RadioButton(ctx.t("Head summary"), tool == AnalysisTool::head_summary))
-        tool = AnalysisTool::head_summary;
-    ImGui::SameLine();
-    if (ImGui::RadioButton(ctx.t("Embeddings"), tool == AnalysisTool::embeddings)) tool = AnalysisTool::embeddings;
-    ImGui::SameLine();
-    if (ImGui::RadioButton(ctx.t("Circuits"), tool == AnalysisTool::circuits)) tool = AnalysisTool::circuits;
-    ImGui::SameLine();
-    if (ImGui::RadioButton(ctx.t("Compare"), tool == AnalysisTool::compare)) tool = AnalysisTool::compare;
+    // In the enum's order but the head detectors, beside the head summary; a narrow pane wraps the row.
+    constexpr AnalysisTool kTools[] = {AnalysisTool::logit_lens,     AnalysisTool::head_summary,
+                                       AnalysisTool::head_detectors, AnalysisTool::embeddings,
+                                       AnalysisTool::circuits,       AnalysisTool::compare};
+    const int shown = static_cast<int>(std::find(std::begin(kTools), std::end(kTools), tool) - std::begin(kTools));
+    const int picked = radio_row({ctx.t("Logit lens"), ctx.t("Head summary"), ctx.t("Head detectors"),
+                                  ctx.t("Embeddings"), ctx.t("Circuits"), ctx.t("Compare")},
+                                 shown);
+    if (picked >= 0) tool = kTools[picked];
     switch (tool) {
         case AnalysisTool::logit_lens: draw_lens(ctx, cache); break;
         case AnalysisTool::head_summary: draw_heads(ctx, cache); break;
         case AnalysisTool::embeddings: draw_embedding_tool(ctx); break;
         case AnalysisTool::circuits: draw_circuit_tool(ctx); break;
         case AnalysisTool::compare: draw_compare_tool(ctx); break;
+        case AnalysisTool::head_detectors: draw_head_detectors(ctx); break;
     }
 }
 
