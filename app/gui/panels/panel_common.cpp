@@ -77,6 +77,13 @@ std::string loss_definition(const PanelContext& ctx, const LossSpec& loss) {
                           static_cast<long long>(loss.position), loss.token, static_cast<long long>(loss.position),
                           loss.other);
             return text;
+        case LossKind::logit:
+            std::snprintf(text, sizeof text, "logits[%lld][%d]", static_cast<long long>(loss.position), loss.token);
+            return text;
+        case LossKind::prob:
+            std::snprintf(text, sizeof text, "softmax(logits[%lld])[%d]", static_cast<long long>(loss.position),
+                          loss.token);
+            return text;
     }
     return "";
 }
