@@ -1,7 +1,7 @@
 // attnlab-cli qk / ov: one head's QK and OV circuits (core/analysis/head_circuits.h), over a list
-// of tokens as a matrix, or for one token over the whole vocabulary as its top (and bottom) K.
-#include "analysis/head_circuits.h"
-#include "analysis/token_ranking.h"
+// of tokens as a matrix, or for one token over the whole vocabulary as its top (and bottom) K; the matrix and the
+// ranking come from the app's circuits tool (app/model/circuits_tool.h), as the Analysis view's do.
+#include "circuits_tool.h"
 #include "cli_common.h"
 #include "cli_tokens.h"
 #include "commands.h"
@@ -84,10 +84,10 @@ std::string head_name(const CircuitRequest& r) {
            std::to_string(r.head.layer) + " head " + std::to_string(r.head.head);
 }
 
-int print_ranked(const Model& model, const CircuitRequest& r, const Mat& row, Stack columns_side, const char* what,
-                 const char* what_after, bool with_bottom) {
-    const auto top = rank_tokens(row.row(0), r.top);
-    const auto bottom = with_bottom ? rank_tokens(row.row(0), r.top, false) : std::vector<TokenScore>{};
+int print_ranked(const Model& model, const CircuitRequest& r, const gui::CircuitRanking& ranked, Stack columns_side,
+                 const char* what, const char* what_after, bool with_bottom) {
+    const std::vector<TokenScore>& top = ranked.top;
+    const std::vector<TokenScore>& bottom = ranked.bottom;
     if (r.json) {
         const auto list = [&](const std::vector<TokenScore>& v) {
             nlohmann::json j = nlohmann::json::array();
@@ -168,6 +168,13 @@ int print_matrix(const Model& model, const CircuitRequest& r, const Mat& m, Stac
     return 0;
 }
 
+// A rotary model's QK scores are those of one offset (not in --json).
+void print_rope_note(const Model& model, const CircuitRequest& r) {
+    if (PositionMechanism(model.config).rotates_queries_and_keys() && !r.json)
+        std::printf("RoPE: scores of a query %d position%s after its key (--offset N for another)\n", r.offset,
+                    r.offset == 1 || r.offset == -1 ? "" : "s");
+}
+
 int run_circuit(Circuit circuit, const Argv& argv) {
     const char* name = circuit == Circuit::qk ? "qk" : "ov";
     LoadedModel loaded;
@@ -176,29 +183,24 @@ int run_circuit(Circuit circuit, const Argv& argv) {
     if (!request) return code;
     const CircuitRequest& r = *request;
     const Model& model = loaded.model;
-    const int V = static_cast<int>(model.weights.at(embedding_params(model.config, r.head.stack).tokens).dim(0));
-    if (circuit == Circuit::qk) {
-        auto m = qk_circuit(model.config, model.weights, r.head, r.ids, r.whole_vocabulary ? every_token(V) : r.ids,
-                            r.offset);
-        if (!m) return fail(std::string(name) + ": " + m.error().message, kExitBadInput);
-        if (PositionMechanism(model.config).rotates_queries_and_keys() && !r.json)
-            std::printf("RoPE: scores of a query %d position%s after its key (--offset N for another)\n", r.offset,
-                        r.offset == 1 || r.offset == -1 ? "" : "s");
-        if (r.whole_vocabulary)
-            return print_ranked(model, r, *m, r.head.stack, "QK scores of the query",
-                                "against every key, before softmax", false);
-        return print_matrix(model, r, *m, r.head.stack,
-                            "QK scores before softmax: rows attend (queries) to columns (keys)");
+    const bool ov = circuit == Circuit::ov;
+    if (r.whole_vocabulary) {
+        auto ranked = gui::circuit_ranking(model.config, model.weights, r.head, ov, r.ids[0], r.offset, r.top);
+        if (!ranked) return fail(std::string(name) + ": " + ranked.error().message, kExitBadInput);
+        if (ov)
+            return print_ranked(model, r, *ranked, last_stack(model.config), "OV logits of attending to",
+                                "for every output token", true);
+        print_rope_note(model, r);
+        return print_ranked(model, r, *ranked, r.head.stack, "QK scores of the query",
+                            "against every key, before softmax", false);
     }
-    auto m = ov_circuit(model.config, model.weights, r.head, r.ids);  // (n, output vocabulary)
+    auto m = gui::circuit_matrix(model.config, model.weights, r.head, ov, r.ids, r.offset);  // (n, n)
     if (!m) return fail(std::string(name) + ": " + m.error().message, kExitBadInput);
-    const Stack out = last_stack(model.config);
-    if (r.whole_vocabulary)
-        return print_ranked(model, r, *m, out, "OV logits of attending to", "for every output token", true);
-    Mat square(m->rows(), static_cast<Eigen::Index>(r.ids.size()));  // the list's own logits
-    for (size_t j = 0; j < r.ids.size(); ++j) square.col(static_cast<Eigen::Index>(j)) = m->col(r.ids[j]);
-    return print_matrix(model, r, square, out,
-                        "OV logits: attending to a row's token raises (+) or lowers (-) the column's logit");
+    if (ov)
+        return print_matrix(model, r, *m, last_stack(model.config),
+                            "OV logits: attending to a row's token raises (+) or lowers (-) the column's logit");
+    print_rope_note(model, r);
+    return print_matrix(model, r, *m, r.head.stack, "QK scores before softmax: rows attend (queries) to columns (keys)");
 }
 
 }  // namespace
