@@ -37,6 +37,7 @@ ViewState every_field_changed() {
     v.analysis.compare.other_model = true, v.analysis.compare.other_path = "/m.safetensors";
     v.analysis.compare.ablated = {{{AttentionUse::decoder_self, 1}, 2}};
     v.analysis.compare.step = "decoder.layers.1.self_attn.weights";
+    v.analysis.detectors = {20, 5, 7, DetectorScore::duplicate};
     v.stepper.steps_per_second = 12.0f;
     v.train = {TrainTarget::opened_model, "reverse", "base", 500, 3, 16, 2, 50, false, "/data/notes.txt",
                DataFileKind::token_ids, 32, 1e-3f};
