@@ -1219,6 +1219,32 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"strongest head %d: %.3f", "가장 강한 헤드 %d: %.3f"},
         {"Click to open this head at this query and key.", "클릭하면 이 헤드를 이 쿼리와 키에서 엽니다."},
         {"click to draw its routes", "클릭하면 이 토큰의 경로를 그립니다"},
+        // The Attention view's "Knockout": attention knockout (helper "s12_h3", issue 34).
+        {"Knockout", "연결 끊기"},
+        {"Click a cell to block that query → key edge (its score −∞ before the softmax) in this layer only, and see "
+         "how the metric changes. It runs on a copy: your mask is not changed.",
+         "칸을 클릭하면 그 쿼리 → 키 연결을 이 층에서만 끊고(소프트맥스 전에 점수를 −∞로), 지표가 어떻게 바뀌는지 "
+         "보여 줍니다. 복사본에서 계산하므로 마스크는 바뀌지 않습니다."},
+        {"Run the forward pass to the logits first.", "먼저 순전파를 로짓까지 실행하세요."},
+        {"Knockout reads the metric picked in the Output view's \"Why this output?\".",
+         "연결 끊기는 출력 보기의 \"왜 이 출력인가?\"에서 고른 지표를 씁니다."},
+        {"This head", "이 헤드"},
+        {"Every head of the layer", "이 층의 모든 헤드"},
+        {"Grid of changes", "변화 격자"},
+        {"Every edge of this layer knocked out, one at a time: the metric's change.",
+         "이 층의 연결을 하나씩 끊었을 때 지표가 얼마나 바뀌는지입니다."},
+        {"Knocking out edge %lld of %lld (%.1f s)", "연결 끊는 중: %lld / %lld (%.1f초)"},
+        {"the metric's change when the edge is blocked", "연결을 끊었을 때 지표의 변화"},
+        {"Click a cell to knock out that edge.", "칸을 클릭하면 그 연결을 끊습니다."},
+        {"Knocked out:", "끊은 연결:"},
+        {"every head of layer %d", "층 %d의 모든 헤드"},
+        {"layer %d, head %d", "층 %d, 헤드 %d"},
+        {"before %.4f", "끊기 전 %.4f"},
+        {"after %.4f", "끊은 뒤 %.4f"},
+        {"change", "변화"},
+        {"The mask already blocks this edge: nothing changes.", "마스크가 이미 이 연결을 막고 있어 아무것도 바뀌지 않습니다."},
+        {"It runs on a copy of this run: your mask is not changed.", "이 실행의 복사본에서 계산합니다. 마스크는 바뀌지 않습니다."},
+        {"Clear the edge", "연결 지우기"},
     };
     return table;
 }

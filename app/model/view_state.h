@@ -57,6 +57,26 @@ struct Settings {
     }
 };
 
+// The Attention view's "Knockout" (attention knockout, app/model/knockout_tool.h): a click on a cell of the weights
+// blocks that query → key edge in this head or every head of the layer, on a copy of the run (the user's mask is
+// not edited); the grid shows every edge's change. The metric is "Why this output?"'s. An edge past the input's
+// end shows nothing.
+struct KnockoutViewState {
+    bool on = false;
+    bool every_head = false;  // the edge in every head of the layer, else in the shown head
+    bool grid = false;        // the whole layer's grid of changes instead of the weights
+    int query = -1, key = -1;  // the knocked-out edge (−1: none)
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("on", on);
+        v("every_head", every_head);
+        v("grid", grid);
+        v("query", query);
+        v("key", key);
+    }
+};
+
 // The attention view: which attention, head and stage, and the detail view's pinned cell.
 struct AttentionViewState {
     AttentionUse family = AttentionUse::encoder_self;
@@ -69,6 +89,7 @@ struct AttentionViewState {
     // (app/gui/widgets/matrix_zoom.h): kept while the head, layer or stage changes, to compare them in one place.
     float zoom = 1.0f;
     float zoom_x = 0.5f, zoom_y = 0.5f;
+    KnockoutViewState knockout;
 
     template <class Visit>
     void fields(Visit&& v) {
@@ -83,6 +104,7 @@ struct AttentionViewState {
         v("zoom", zoom, clamped(1.0f, 1.0e6f));
         v("zoom_x", zoom_x, clamped(0.0f, 1.0f));
         v("zoom_y", zoom_y, clamped(0.0f, 1.0f));
+        v("knockout", knockout);
     }
 };
 

@@ -131,5 +131,17 @@ for size in 1024x768 1920x1080; do
       --settings "$out/detectors.json" --korean
   done
 done
+# The Attention view's "Knockout": the bundled model's last cross-attention, the edge 좋아해 → i blocked in every head
+# (the metric before → after), and the layer's grid of changes (from a thread: 20 frames leave it time), in English
+# and Korean at 1024x768 and 1920x1080.
+echo '{"attention": {"family": "cross", "detail_open": true, "layer": 1, "head": 2, "knockout": {"on": true,
+  "every_head": true, "query": 6, "key": 0}}}' > "$out/knockout-edge.json"
+echo '{"attention": {"family": "cross", "detail_open": true, "layer": 1, "head": 2, "knockout": {"on": true,
+  "every_head": true, "grid": true, "query": 6, "key": 0}}}' > "$out/knockout-grid.json"
+screen=1024x768 run "attention-knockout-1024x768" --view attention --settings "$out/knockout-edge.json"
+screen=1024x768 run "korean-attention-knockout-grid-1024x768" --view attention --settings "$out/knockout-grid.json" \
+  --korean --frames 20
+screen=1920x1080 run "attention-knockout-grid-1920x1080" --view attention --settings "$out/knockout-grid.json" --frames 20
+screen=1920x1080 run "korean-attention-knockout-1920x1080" --view attention --settings "$out/knockout-edge.json" --korean
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -2,6 +2,7 @@
 // decoder masked self, cross), and a detail view of one head, stage by stage, as a matrix
 // (with "Play stages"), or of one layer's heads as BertViz-style lines, with a per-head ablation switch.
 #include "panels/attention_parts.h"
+#include "panels/knockout_view.h"
 #include "panels/step_explanation.h"
 #include "panels/word_wrap.h"
 #include "panels/zoom_matrix.h"
@@ -177,9 +178,11 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     ImGui::SameLine();
     bool ablated = head_is_off(ctx, site, ctx.view.attention.head);
     if (ImGui::Checkbox(ctx.t("Ablate head"), &ablated)) ctx.session.toggle_head(site, ctx.view.attention.head);
+    const bool knockout = knockout_header(ctx, site);  // the weights' edges, a click knocking one out
 
-    if (draw_stage_player(ctx, site, ctx.view.attention.head)) return;  // while it plays: Stop, the stages, the matrix
-    for (const StageInfo& s : kStages) {                                // the stages in the order they are computed
+    if (!knockout && draw_stage_player(ctx, site, ctx.view.attention.head)) return;  // while it plays: the stages
+    for (const StageInfo& s : kStages) {  // the stages in the order they are computed
+        if (knockout) break;
         if (!ctx.stepper().find(StepId::attention_at(site, s.id))) continue;  // RoPE's stages: rotary models only
         const bool active = ctx.view.attention.stage == s.id;
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
@@ -187,7 +190,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
         if (active) ImGui::PopStyleColor();
         ImGui::SameLine();
     }
-    stage_player_button(ctx, site, ctx.view.attention.head);
+    if (!knockout) stage_player_button(ctx, site, ctx.view.attention.head);
     AttentionStage stage = AttentionStage::weights;  // a stage the view does not offer shows the weights
     for (const StageInfo& s : kStages)
         if (s.id == ctx.view.attention.stage && ctx.stepper().find(StepId::attention_at(site, s.id))) stage = s.id;
@@ -244,6 +247,10 @@ void draw_detail(PanelContext& ctx, const Family& f) {
                    : stage == AttentionStage::weights ? ctx.t("attention weight")
                                                       : nullptr;
     plot.mark_row = ctx.view.attention.cell_row, plot.mark_col = ctx.view.attention.cell_col;
+    if (knockout) {  // the knocked-out edge outlined; the grid of changes in place of the weights once it is there
+        plot.mark_row = ctx.view.attention.knockout.query, plot.mark_col = ctx.view.attention.knockout.key;
+        knockout_grid_plot(ctx, site, plot);
+    }
     MatrixZoom zoom{ctx.view.attention.zoom, ctx.view.attention.zoom_x, ctx.view.attention.zoom_y};
     const ZoomMatrixHit hit = draw_zoom_matrix(ctx, plot, zoom);
     ctx.view.attention.zoom = zoom.zoom, ctx.view.attention.zoom_x = zoom.centre_x;
@@ -251,10 +258,16 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     ImGui::EndChild();
     ImGui::SameLine();
     if (hit.clicked && hit.row >= 0) ctx.view.attention.cell_row = hit.row, ctx.view.attention.cell_col = hit.col;
+    if (knockout && hit.clicked && hit.row >= 0) knockout_click(ctx, hit.row, hit.col);
     // The hovered cell, else the pinned one.
     const int row = std::clamp(hit.row >= 0 ? hit.row : ctx.view.attention.cell_row, 0, plot.rows - 1);
     const int col = std::clamp(hit.row >= 0 ? hit.col : ctx.view.attention.cell_col, 0, plot.cols - 1);
     ImGui::BeginChild("explain", ImVec2(0, 0), true);
+    if (knockout) {
+        knockout_pane(ctx, site, query_labels, key_labels);
+        ImGui::EndChild();
+        return;
+    }
     if (shown.gradient) {
         ImGui::Text("%s[%d, %d, %d] = %.4g", gradient_label.c_str(), head, row, col, e->value.slice(head)(row, col));
         gradient_source_section(ctx, stage_id);
