@@ -57,8 +57,7 @@ void print_table(const gui::ContributionTool& tool) {
     std::printf("%-6s %-16s %6s %6s %6s %10s\n", "layer", "edge", "head", "from", "to", "share");
     for (const FlowEdge& e : r.edges) {
         const std::string head = e.head < 0 ? "-" : std::to_string(e.head);
-        std::printf("%-6d %-16s %6s %6d %6d %10.4f\n", e.layer, to_string(e.kind), head.c_str(), e.from, e.to,
-                    e.share);
+        std::printf("%-6d %-16s %6s %6d %6d %10.4f\n", e.layer, to_string(e.kind), head.c_str(), e.from, e.to, e.share);
     }
 }
 
@@ -69,7 +68,8 @@ int run_flow(const Argv& argv) {
     std::set<std::string> flags = kInputFlags;
     flags.insert({"token", "threshold"});
     if (auto err = parse_args(argv, {flags, {"json"}, 1}, args)) return fail("flow: " + *err, kExitUsage);
-    if (!args.get("token")) return fail("flow: missing --token POS (the position whose stream the graph ends in)", kExitUsage);
+    if (!args.get("token"))
+        return fail("flow: missing --token POS (the position whose stream the graph ends in)", kExitUsage);
     const auto token = integer_flag(args, "token", 0, 0, std::numeric_limits<int>::max());
     if (!token) return fail("flow: --token takes a position, a whole number of at least 0", kExitUsage);
     double threshold = gui::ContributionChoice{}.threshold;

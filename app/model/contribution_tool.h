@@ -27,8 +27,8 @@ struct FlowLine {
     int layer = 0;
     int from = 0;
     int to = 0;
-    double share = 0.0;     // Σ over the heads of the route's edges
-    int top_head = -1;      // attention lines: the head with the largest share
+    double share = 0.0;  // Σ over the heads of the route's edges
+    int top_head = -1;   // attention lines: the head with the largest share
     double top_share = 0.0;
 };
 
@@ -44,8 +44,8 @@ public:
     const std::string& error() const { return error_; }
     bool ready() const { return error_.empty() && route_.has_value(); }
     const ContributionShares& shares() const { return *shares_; }  // ready()
-    const FlowRoute& route() const { return *route_; }               // ready(): the token resolved
-    const std::vector<FlowLine>& lines() const { return lines_; }    // ready()
+    const FlowRoute& route() const { return *route_; }             // ready(): the token resolved
+    const std::vector<FlowLine>& lines() const { return lines_; }  // ready()
     // Block b's layer and kind, for labels: "L1 attn", "L1 cross", "L1 FFN" are drawn from these.
     const FlowBlock& block(int b) const { return shares_->blocks.at(static_cast<size_t>(b)); }
 

@@ -12,8 +12,8 @@ namespace {
 
 using RowD = Eigen::RowVectorXd;  // (C,) in double
 
-constexpr double kEps = 1e-5;           // the tool's EPS: the least proximity
-constexpr double kDistanceEps = 1e-6;   // torch's pairwise_distance adds it to the difference
+constexpr double kEps = 1e-5;          // the tool's EPS: the least proximity
+constexpr double kDistanceEps = 1e-6;  // torch's pairwise_distance adds it to the difference
 
 RowD row_of(const Tensor& t, int64_t r) { return t.row(r).cast<double>(); }
 
@@ -34,32 +34,31 @@ Status attention_block(FlowBlock& block, const Stepper& stepper, const Attention
     block.heads.assign(static_cast<size_t>(T * H * Tk), 0.0);
     block.writes.assign(block.heads.size(), 0);
     block.residual.assign(static_cast<size_t>(T), 0.0);
-    std::vector<double> sum(static_cast<size_t>(T), 0.0);
+    std::vector<double> sum(static_cast<size_t>(T)), norms(static_cast<size_t>(T));  // Σ proximity, ‖whole‖₁
     std::vector<RowD> wholes(static_cast<size_t>(T));
     for (int64_t t = 0; t < T; ++t) {
-        wholes[static_cast<size_t>(t)] = row_of(whole, t);
-        const double norm = wholes[static_cast<size_t>(t)].lpNorm<1>();
-        const double r = proximity(row_of(r_in, t), wholes[static_cast<size_t>(t)], norm);
-        block.residual[static_cast<size_t>(t)] = r;
-        sum[static_cast<size_t>(t)] = r;
+        const size_t i = static_cast<size_t>(t);
+        wholes[i] = row_of(whole, t);
+        norms[i] = wholes[i].lpNorm<1>();
+        block.residual[i] = sum[i] = proximity(row_of(r_in, t), wholes[i], norms[i]);
     }
     for (int64_t h = 0; h < H; ++h) {
         const Eigen::MatrixXd p = s.source_outputs(h);  // (Tk, C)
         for (int64_t t = 0; t < T; ++t) {
-            const RowD& w_t = wholes[static_cast<size_t>(t)];
-            const double norm = w_t.lpNorm<1>();
+            const size_t i = static_cast<size_t>(t);
             for (int64_t j = 0; j < Tk; ++j) {
-                const double w = s.writes(h) ? s.weight(h, t, j) : 0.0;
+                const double w = s.writes(h) ? s.weight(h, t, j) : 0.0;  // c[h, t, j] = w·P_h[j]
                 const size_t at = static_cast<size_t>((t * H + h) * Tk + j);
-                block.heads[at] = proximity(w * p.row(j), w_t, norm);
+                block.heads[at] = proximity(w * p.row(j), wholes[i], norms[i]);
                 block.writes[at] = w != 0.0;
-                sum[static_cast<size_t>(t)] += block.heads[at];
+                sum[i] += block.heads[at];
             }
         }
     }
     for (int64_t t = 0; t < T; ++t) {
         block.residual[static_cast<size_t>(t)] /= sum[static_cast<size_t>(t)];
-        for (int64_t k = 0; k < H * Tk; ++k) block.heads[static_cast<size_t>(t * H * Tk + k)] /= sum[static_cast<size_t>(t)];
+        for (int64_t k = 0; k < H * Tk; ++k)
+            block.heads[static_cast<size_t>(t * H * Tk + k)] /= sum[static_cast<size_t>(t)];
     }
     return ok_status();
 }
@@ -100,8 +99,8 @@ Result<ContributionShares> contribution_shares(const Stepper& stepper, Stack sta
         if (id.kind != StepKind::residual || id.stack != stack) continue;
         const Step& sub = stepper.step(stepper.input_indices(i).at(1));
         const Tensor* r_in = stepper.output(stepper.step(stepper.input_indices(i).at(0)).path);  // (T, C)
-        const Tensor* part = stepper.output(sub.path);                                            // (T, C)
-        const Tensor* whole = stepper.output(stepper.step(i).path);                               // (T, C)
+        const Tensor* part = stepper.output(sub.path);                                           // (T, C)
+        const Tensor* whole = stepper.output(stepper.step(i).path);                              // (T, C)
         if (!r_in || !part || !whole)
             return Error{stepper.step(i).path + " has not been computed: run the forward pass first"};
         FlowBlock block;
@@ -120,15 +119,16 @@ Result<ContributionShares> contribution_shares(const Stepper& stepper, Stack sta
         out.n_positions = whole->dim(0);
         out.blocks.push_back(std::move(block));
     }
-    if (out.blocks.empty()) return Error{std::string("this model has no ") + (stack == Stack::encoder ? "encoder" : "decoder") + " layers"};
+    if (out.blocks.empty())
+        return Error{std::string("this model has no ") + (stack == Stack::encoder ? "encoder" : "decoder") + " layers"};
     return out;
 }
 
 Result<FlowRoute> flow_route(const ContributionShares& shares, int64_t token, double threshold) {
     if (token < 0 || token >= shares.n_positions)
         return Error{"position " + std::to_string(token) + " is past the end: the stream has " +
-                     std::to_string(shares.n_positions) + " positions (0 to " +
-                     std::to_string(shares.n_positions - 1) + ")"};
+                     std::to_string(shares.n_positions) + " positions (0 to " + std::to_string(shares.n_positions - 1) +
+                     ")"};
     if (!(threshold >= 0.0 && threshold <= 1.0))
         return Error{"the threshold must be between 0 and 1, not " + std::to_string(threshold)};
     FlowRoute route;
@@ -166,7 +166,8 @@ Result<FlowRoute> flow_route(const ContributionShares& shares, int64_t token, do
             if (kept(b.sublayer_share[t]) > 0.0) add(FlowEdgeKind::ffn, -1, node.position, b.sublayer_share[t]);
             continue;
         }
-        const FlowEdgeKind kind = b.use == AttentionUse::cross ? FlowEdgeKind::cross_attention : FlowEdgeKind::attention;
+        const FlowEdgeKind kind =
+            b.use == AttentionUse::cross ? FlowEdgeKind::cross_attention : FlowEdgeKind::attention;
         for (int64_t h = 0; h < H; ++h)
             for (int64_t j = 0; j < b.n_keys; ++j) {
                 const size_t at = base + static_cast<size_t>(h * b.n_keys + j);

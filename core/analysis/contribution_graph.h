@@ -35,16 +35,16 @@ struct FlowBlock {
     int sublayer = 1;                               // k of residual_k
     AttentionUse use = AttentionUse::decoder_self;  // attention blocks
     int64_t n_keys = 0;                             // attention: Tk (the encoder's S for cross-attention)
-    std::vector<double> heads;     // attention: (T, H, Tk) share of head h through key j at query t
-    std::vector<uint8_t> writes;   // attention: (T, H, Tk) 1 where w[h, t, j] ≠ 0 and the head is on
-    std::vector<double> sublayer_share;  // FFN: (T,) the FFN output's share; attention: empty
-    std::vector<double> residual;        // (T,) the entering stream's share
+    std::vector<double> heads;                      // attention: (T, H, Tk) share of head h through key j at query t
+    std::vector<uint8_t> writes;                    // attention: (T, H, Tk) 1 where w[h, t, j] ≠ 0 and the head is on
+    std::vector<double> sublayer_share;             // FFN: (T,) the FFN output's share; attention: empty
+    std::vector<double> residual;                   // (T,) the entering stream's share
 };
 
 struct ContributionShares {
     Stack stack = Stack::decoder;
-    int64_t n_positions = 0;  // T
-    int n_heads = 0;          // H
+    int64_t n_positions = 0;        // T
+    int n_heads = 0;                // H
     std::vector<FlowBlock> blocks;  // in stream order; node (b, t) is the stream after block b, b = −1 the input
 };
 
@@ -55,7 +55,7 @@ enum class FlowEdgeKind { attention, cross_attention, ffn, residual };
 const char* to_string(FlowEdgeKind kind);  // "attention", "cross_attention", "ffn", "residual"
 
 struct FlowNode {
-    int block = -1;    // the stream after block `block`; −1: the stack's input (the embeddings)
+    int block = -1;  // the stream after block `block`; −1: the stack's input (the embeddings)
     int position = 0;
 };
 

@@ -20,13 +20,13 @@ double linear_weight_at(const Tensor& w, const LinearParams& map, int64_t out, i
 const Tensor* linear_bias(const Weights& weights, const LinearParams& map);
 
 struct HeadSplit {
-    std::string name;                    // "decoder.layers.1.self_attn"
-    const Tensor* weights = nullptr;     // (H, Tq, Tk)
-    const Tensor* values = nullptr;      // (H_kv, Tk, D)
-    const Tensor* w_o = nullptr;         // the output map's stored weight
-    LinearParams out;                    // the output map W_O (C, H·D), b_O
-    const Tensor* out_bias = nullptr;    // b_O (·,), or nullptr
-    std::set<int> ablated;               // heads that write nothing
+    std::string name;                  // "decoder.layers.1.self_attn"
+    const Tensor* weights = nullptr;   // (H, Tq, Tk)
+    const Tensor* values = nullptr;    // (H_kv, Tk, D)
+    const Tensor* w_o = nullptr;       // the output map's stored weight
+    LinearParams out;                  // the output map W_O (C, H·D), b_O
+    const Tensor* out_bias = nullptr;  // b_O (·,), or nullptr
+    std::set<int> ablated;             // heads that write nothing
     int64_t H = 0, H_kv = 0, D = 0, C = 0, Tq = 0, Tk = 0;
 
     bool writes(int64_t h) const { return ablated.count(static_cast<int>(h)) == 0; }

@@ -8,7 +8,8 @@
 using namespace attnlab;
 using namespace attnlab::gui;
 
-TEST_CASE("ContributionTool: the last token's route over the decoder, lines summed over heads", "[contribution_graph]") {
+TEST_CASE("ContributionTool: the last token's route over the decoder, lines summed over heads",
+          "[contribution_graph]") {
     Session s = test::english_korean();
     ContributionTool tool;
     REQUIRE(tool.update(s.stepper(), {}));

@@ -43,7 +43,9 @@ const char* kind_name(FlowEdgeKind kind) {
 std::string row_label(const PanelContext& ctx, const ContributionTool& tool, int block) {
     if (block < 0) return ctx.t("embeddings");
     const FlowBlock& b = tool.block(block);
-    const char* what = b.kind == FlowBlockKind::ffn ? "FFN" : b.use == AttentionUse::cross ? ctx.t("cross") : ctx.t("attn");
+    const char* what = b.kind == FlowBlockKind::ffn   ? "FFN"
+                       : b.use == AttentionUse::cross ? ctx.t("cross")
+                                                      : ctx.t("attn");
     return "L" + std::to_string(b.layer) + " " + what;
 }
 
@@ -56,8 +58,8 @@ float distance_to_segment(ImVec2 p, ImVec2 a, ImVec2 b) {
 
 void legend(const PanelContext& ctx) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    for (FlowEdgeKind k : {FlowEdgeKind::attention, FlowEdgeKind::cross_attention, FlowEdgeKind::ffn,
-                           FlowEdgeKind::residual}) {
+    for (FlowEdgeKind k :
+         {FlowEdgeKind::attention, FlowEdgeKind::cross_attention, FlowEdgeKind::ffn, FlowEdgeKind::residual}) {
         if (k == FlowEdgeKind::cross_attention && ctx.config().arch != Arch::encoder_decoder) continue;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float y = p.y + 0.5f * ImGui::GetTextLineHeight();
@@ -110,9 +112,10 @@ void draw_contribution_graph(PanelContext& ctx) {
     ImGui::SetNextItemWidth(std::min(16.0f * ctx.em, ImGui::GetContentRegionAvail().x * 0.5f));
     ImGui::SliderFloat(ctx.t("Threshold"), &state.flow_threshold, 0.0f, 0.3f, "%.3f");
     state.flow_threshold = std::clamp(state.flow_threshold, 0.0f, 1.0f);
-    text_disabled_wrapped(ctx.t("The information flow routes into one token (Ferrando & Voita; the LLM Transparency "
-                                "Tool): each block's parts by their proximity share of the stream it writes; parts "
-                                "above the threshold kept and renormalised. Click a token below to pick it."));
+    text_disabled_wrapped(
+        ctx.t("The information flow routes into one token (Ferrando & Voita; the LLM Transparency "
+              "Tool): each block's parts by their proximity share of the stream it writes; parts "
+              "above the threshold kept and renormalised. Click a token below to pick it."));
     legend(ctx);
     cache.tool.update(ctx.stepper(), {state.flow_token, static_cast<double>(state.flow_threshold)});
     if (!cache.tool.ready()) {
@@ -124,13 +127,14 @@ void draw_contribution_graph(PanelContext& ctx) {
 
     // Geometry: a label column on the left, one column per token, one row per node level, labels of tokens below.
     float label_w = 0.0f;
-    for (int b = -1; b < rows - 1; ++b) label_w = std::max(label_w, ImGui::CalcTextSize(row_label(ctx, tool, b).c_str()).x);
+    for (int b = -1; b < rows - 1; ++b)
+        label_w = std::max(label_w, ImGui::CalcTextSize(row_label(ctx, tool, b).c_str()).x);
     label_w += 0.6f * ctx.em;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = std::max(ImGui::GetContentRegionAvail().x, label_w + 4.0f * ctx.em);
     const float token_h = 1.6f * ctx.em;
-    const float row_h = std::clamp((ImGui::GetContentRegionAvail().y - token_h) / static_cast<float>(rows), 1.1f * ctx.em,
-                                   5.0f * ctx.em);
+    const float row_h = std::clamp((ImGui::GetContentRegionAvail().y - token_h) / static_cast<float>(rows),
+                                   1.1f * ctx.em, 5.0f * ctx.em);
     const float col_w = (width - label_w) / static_cast<float>(T);
     const float height = row_h * static_cast<float>(rows) + token_h;
     ImGui::InvisibleButton("##contribution_graph", ImVec2(width, height));
@@ -145,15 +149,16 @@ void draw_contribution_graph(PanelContext& ctx) {
     // The grid: every node faint, row labels.
     for (int b = -1; b < rows - 1; ++b) {
         const std::string label = row_label(ctx, tool, b);
-        draw->AddText(ImVec2(origin.x, y_of(b) - 0.5f * ImGui::GetTextLineHeight()), ImGui::GetColorU32(ImGuiCol_TextDisabled),
-                      label.c_str());
+        draw->AddText(ImVec2(origin.x, y_of(b) - 0.5f * ImGui::GetTextLineHeight()),
+                      ImGui::GetColorU32(ImGuiCol_TextDisabled), label.c_str());
         for (int t = 0; t < T; ++t) draw->AddCircleFilled(ImVec2(x_of(t), y_of(b)), 0.12f * ctx.em, faint);
     }
 
     // The lines, widest last so they stay on top; the one nearest the mouse is hovered.
     std::vector<size_t> order(tool.lines().size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return tool.lines()[a].share < tool.lines()[b].share; });
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return tool.lines()[a].share < tool.lines()[b].share; });
     int hover_line = -1;
     float best = 0.45f * ctx.em;
     const float shift = 0.18f * col_w;  // FFN lines right of the stream's, a self-attention left of it
@@ -168,8 +173,8 @@ void draw_contribution_graph(PanelContext& ctx) {
         const ImU32 colour = kind_colour(l.kind, 0.25f + 0.75f * share);
         const float thickness = (0.08f + 0.45f * share) * ctx.em;
         if (self)
-            draw->AddBezierCubic(a, ImVec2(mid.x, a.y + (mid.y - a.y) * 0.5f), ImVec2(mid.x, b.y + (mid.y - b.y) * 0.5f),
-                                 b, colour, thickness);
+            draw->AddBezierCubic(a, ImVec2(mid.x, a.y + (mid.y - a.y) * 0.5f),
+                                 ImVec2(mid.x, b.y + (mid.y - b.y) * 0.5f), b, colour, thickness);
         else
             draw->AddLine(a, b, colour, thickness);
         if (l.kind == FlowEdgeKind::ffn) {
@@ -201,7 +206,8 @@ void draw_contribution_graph(PanelContext& ctx) {
         const ImVec2 lo(x_of(t) - 0.5f * col_w, token_y - 0.1f * ctx.em), hi(x_of(t) + 0.5f * col_w, token_y + token_h);
         const bool over = hovered && mouse.x >= lo.x && mouse.x < hi.x && mouse.y >= lo.y && mouse.y < hi.y;
         if (chosen || over)
-            draw->AddRectFilled(lo, hi, chosen ? IM_COL32(255, 210, 60, 90) : ImGui::GetColorU32(ImGuiCol_HeaderHovered));
+            draw->AddRectFilled(lo, hi,
+                                chosen ? IM_COL32(255, 210, 60, 90) : ImGui::GetColorU32(ImGuiCol_HeaderHovered));
         draw->AddText(p, text, label.c_str());
         if (over) hover_token = t;
     }

@@ -1,10 +1,10 @@
 // The contribution graph (core/analysis/contribution_graph): the shares against the PyTorch oracle of
 // tests/golden/make_contribution_golden.py (fixtures/contribution.json: GPT-2, Llama, ours post-LN with
 // cross-attention), the shares of every node summing to 1, and the route on a hand-built graph.
+#include "../test_support.h"
 #include "analysis/contribution_graph.h"
 #include "hf/open_model.h"
 #include "stepper.h"
-#include "../test_support.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -20,8 +20,8 @@ namespace {
 const std::string kFixtures = std::string(ATTNLAB_SOURCE_DIR) + "/tests/golden/fixtures/";
 
 Stepper fixture_stepper(const std::string& fixture, std::vector<int> src, std::vector<int> tgt) {
-    auto loaded = open_model(fixture.rfind("hf_", 0) == 0 ? kFixtures + fixture
-                                                          : kFixtures + fixture + ".model.safetensors");
+    auto loaded =
+        open_model(fixture.rfind("hf_", 0) == 0 ? kFixtures + fixture : kFixtures + fixture + ".model.safetensors");
     REQUIRE(loaded);
     ForwardInputs inputs;
     inputs.src_ids = std::move(src);
@@ -120,7 +120,8 @@ TEST_CASE("contribution_shares: every node's shares sum to 1, in both stacks and
         REQUIRE(shares);
         REQUIRE(shares->blocks.size() == (stack == Stack::encoder ? 4u : 6u));
         for (const FlowBlock& b : shares->blocks)
-            for (int64_t t = 0; t < shares->n_positions; ++t) CHECK(node_sum(*shares, b, t) == Approx(1.0).margin(1e-12));
+            for (int64_t t = 0; t < shares->n_positions; ++t)
+                CHECK(node_sum(*shares, b, t) == Approx(1.0).margin(1e-12));
     }
     auto decoder = contribution_shares(stepper, Stack::decoder);
     REQUIRE(decoder);
