@@ -98,21 +98,28 @@ screen=1920x1080 run "korean-output-why-1920x1080" --view output --settings "$ou
 screen=1280x720 run "hf-gpt2-output-why-diff-1280x720" --view output --model "$root/tests/golden/fixtures/hf_gpt2" \
   --src "49 7 23 0 41 12 12 30 5" --settings "$out/output-why-diff.json"
 # The Output view's "Patching" (activation patching beside its gradient estimate): the bundled model with a corrupted
-# source of the same length ("red" → "green"), in English and Korean at 1024x768 (the decoder's residual stream) and
-# 1920x1080 (the encoder's, over the source tokens); the GPT-2 fixture with one prompt token changed and a logit
-# difference, at 1280x720. The grids come from a thread: 20 frames leave them time.
-echo '{"output": {"patching": {"open": true, "corrupt": "i like green apples"}}}' > "$out/output-patching-1024x768.json"
+# source of the same length ("red" → "green"), in English and Korean at 1024x768 and 1920x1080; the GPT-2 fixture with
+# one prompt token changed and a logit difference, at 1280x720. The grids come from a thread: 20 frames leave them time.
+echo '{"output": {"patching": {"open": true, "corrupt": "i like green apples"}}}' > "$out/output-patching.json"
 echo '{"output": {"why": {"diff": true}, "patching": {"open": true, "corrupt": "49 7 11 0 41 12 12 30 5"}}}' \
   > "$out/output-patching-gpt2.json"
-echo '{"output": {"patching": {"open": true, "corrupt": "i like green apples", "piece": "enc-residual"}}}' \
-  > "$out/output-patching-1920x1080.json"
 for size in 1024x768 1920x1080; do
-  screen=$size run "output-patching-$size" --view output --settings "$out/output-patching-$size.json" --frames 20
-  screen=$size run "korean-output-patching-$size" --view output --settings "$out/output-patching-$size.json" \
-    --korean --frames 20
+  screen=$size run "output-patching-$size" --view output --settings "$out/output-patching.json" --frames 20
+  screen=$size run "korean-output-patching-$size" --view output --settings "$out/output-patching.json" --korean \
+    --frames 20
 done
 screen=1280x720 run "hf-gpt2-output-patching-1280x720" --view output --model "$root/tests/golden/fixtures/hf_gpt2" \
   --src "49 7 23 0 41 12 12 30 5" --settings "$out/output-patching-gpt2.json" --frames 20
+# The Residual view's contribution graph: the bundled en-ko model, on a projector and in full HD, in English and
+# Korean; the GPT-2 fixture at a lower threshold (its random heads' shares are small), at 1280x720.
+echo '{"residual": {"contribution": true}}' > "$out/residual-flow.json"
+echo '{"residual": {"contribution": true, "flow_threshold": 0.01}}' > "$out/residual-flow-gpt2.json"
+for size in 1024x768 1920x1080; do
+  screen=$size run "residual-flow-$size" --view residual --settings "$out/residual-flow.json"
+  screen=$size run "korean-residual-flow-$size" --view residual --settings "$out/residual-flow.json" --korean
+done
+screen=1280x720 run "hf-gpt2-residual-flow-1280x720" --view residual --model "$root/tests/golden/fixtures/hf_gpt2" \
+  --src "49 7 23 0 41 12 12 30 5" --settings "$out/residual-flow-gpt2.json"
 # The Analysis view's head detectors: the bundled induction model (trained induction heads) and en-ko, on a projector
 # and in full HD, in English and Korean.
 echo '{"analysis": {"tool": "head_detectors"}}' > "$out/detectors.json"
@@ -124,16 +131,6 @@ for size in 1024x768 1920x1080; do
       --settings "$out/detectors.json" --korean
   done
 done
-# The Residual view's contribution graph: the bundled en-ko model, on a projector and in full HD, in English and
-# Korean; the GPT-2 fixture at a lower threshold (its random heads' shares are small), at 1280x720.
-echo '{"residual": {"contribution": true}}' > "$out/residual-flow.json"
-echo '{"residual": {"contribution": true, "flow_threshold": 0.01}}' > "$out/residual-flow-gpt2.json"
-for size in 1024x768 1920x1080; do
-  screen=$size run "residual-flow-$size" --view residual --settings "$out/residual-flow.json"
-  screen=$size run "korean-residual-flow-$size" --view residual --settings "$out/residual-flow.json" --korean
-done
-screen=1280x720 run "hf-gpt2-residual-flow-1280x720" --view residual --model "$root/tests/golden/fixtures/hf_gpt2" \
-  --src "49 7 23 0 41 12 12 30 5" --settings "$out/residual-flow-gpt2.json"
 # The Attention view's "Knockout": the bundled model's last cross-attention, the edge 좋아해 → i blocked in every head
 # (the metric before → after), and the layer's grid of changes (from a thread: 20 frames leave it time), in English
 # and Korean at 1024x768 and 1920x1080.
