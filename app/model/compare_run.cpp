@@ -42,6 +42,7 @@ void CompareRun::rebuild(const Stepper& a, const CompareChoice& choice) {
     dropped_mask_cells_ = dropped_heads_ = 0;
     shared_.clear();
     relative_.clear();
+    first_difference_.reset();
     error_.clear();
     const Model* other = nullptr;
     if (choice.other_model) {
@@ -97,17 +98,13 @@ void CompareRun::follow_cursor(const Stepper& a) {
     b_->run_to(std::min(a.cursor(), b_->size()));
     shared_ = shared_steps(a, *b_);
     relative_.clear();
+    first_difference_.reset();
     for (const std::string& path : shared_) {
         auto d = diff_step(a, *b_, path);
         relative_.push_back(d ? d->relative : 0.0f);
+        if (d && d->max_abs > 0.0f && !first_difference_) first_difference_ = path;
     }
     ++version_;
-}
-
-std::optional<std::string> CompareRun::first_difference() const {
-    const auto first = std::find_if(relative_.begin(), relative_.end(), [](float r) { return r > 0.0f; });
-    if (first == relative_.end()) return std::nullopt;
-    return shared_[static_cast<size_t>(first - relative_.begin())];
 }
 
 std::string CompareRun::step_or_default(const Stepper& a, const std::string& wanted) const {

@@ -51,8 +51,9 @@ public:
     // The steps both runs have computed, in A's order, and per step ‖B − A‖ / ‖A‖.
     const std::vector<std::string>& shared() const { return shared_; }
     const std::vector<float>& relative() const { return relative_; }
-    // Where the traces part: the first shared step whose B − A is not 0; nullopt when they agree everywhere.
-    std::optional<std::string> first_difference() const;
+    // Where the traces part: the first shared step whose B − A is not 0 (as attnlab-cli compare finds it, also where
+    // A is all zeros and ‖B − A‖ / ‖A‖ says 0); nullopt when they agree everywhere.
+    const std::optional<std::string>& first_difference() const { return first_difference_; }
     // `wanted` when both runs have computed it; else the logits, or the last shared step; empty before any.
     std::string step_or_default(const Stepper& a, const std::string& wanted) const;
     // B − A of `step` (slice `slice` of a 3-D one), computed once per step, slice and version().
@@ -79,6 +80,7 @@ private:
     int dropped_mask_cells_ = 0, dropped_heads_ = 0;
     std::vector<std::string> shared_;
     std::vector<float> relative_;
+    std::optional<std::string> first_difference_;
     uint64_t version_ = 0;
 
     std::string block_step_;
