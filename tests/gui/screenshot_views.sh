@@ -73,6 +73,10 @@ echo '{"analysis": {"tool": "compare", "compare": {"ablated": [{"use": "decoder_
 run "analysis-compare" --view analysis --settings "$out/analysis-compare.json"
 echo '{"analysis": {"tool": "compare", "compare": {"ablated": [{"use": "decoder_self", "layer": 0, "head": 1}], "step": "decoder.layers.1.self_attn.weights"}}}' > "$out/compare-weights.json"
 run "korean-compare-weights" --view analysis --settings "$out/compare-weights.json" --korean
+# The compare tool's B from a model file that is not there (read off the window's thread): one line in the panel.
+echo '{"analysis": {"tool": "compare", "compare": {"other_model": true, "other_path": "/nonexistent/model.safetensors"}}}' \
+  > "$out/compare-bad-file.json"
+screen=1024x768 run "korean-compare-bad-file-1024x768" --view analysis --settings "$out/compare-bad-file.json" --korean
 echo '{"analysis": {"tool": "circuits", "circuit": {"layer": 1, "head": 3, "tokens": "the cat play sat"}}}' > "$out/hf-bert-qk.json"
 run "hf-bert-qk" --view analysis --model "$out/hf_bert" --src "the cats play" --settings "$out/hf-bert-qk.json"
 # A model with rotary positions: the positional view is the RoPE view (a prompt of token ids: no tokenizer).
