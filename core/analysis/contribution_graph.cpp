@@ -17,8 +17,10 @@ constexpr double kDistanceEps = 1e-6;  // torch's pairwise_distance adds it to t
 
 RowD row_of(const Tensor& t, int64_t r) { return t.row(r).cast<double>(); }
 
-// max(ε, ‖whole‖₁ − ‖part − whole + 1e-6‖₁): the tool's distance is torch's pairwise_distance(p=1)
-double proximity(const RowD& part, const RowD& whole, double whole_norm) {
+// max(ε, ‖whole‖₁ − ‖part − whole + 1e-6‖₁): the tool's distance is torch's pairwise_distance(p=1). `part` may be
+// an expression (C,): no temporary.
+template <class Part>
+double proximity(const Part& part, const RowD& whole, double whole_norm) {
     return std::max(kEps, whole_norm - ((part - whole).array() + kDistanceEps).abs().sum());
 }
 
@@ -34,22 +36,25 @@ Status attention_block(FlowBlock& block, const Stepper& stepper, const Attention
     block.heads.assign(static_cast<size_t>(T * H * Tk), 0.0);
     block.writes.assign(block.heads.size(), 0);
     block.residual.assign(static_cast<size_t>(T), 0.0);
-    std::vector<double> sum(static_cast<size_t>(T)), norms(static_cast<size_t>(T));  // Σ proximity, ‖whole‖₁
+    // Σ proximity, ‖whole‖₁ and a zero part's proximity, per query
+    std::vector<double> sum(static_cast<size_t>(T)), norms(static_cast<size_t>(T)), zero(static_cast<size_t>(T));
     std::vector<RowD> wholes(static_cast<size_t>(T));
     for (int64_t t = 0; t < T; ++t) {
         const size_t i = static_cast<size_t>(t);
         wholes[i] = row_of(whole, t);
         norms[i] = wholes[i].lpNorm<1>();
         block.residual[i] = sum[i] = proximity(row_of(r_in, t), wholes[i], norms[i]);
+        zero[i] = proximity(RowD::Zero(wholes[i].size()), wholes[i], norms[i]);
     }
     for (int64_t h = 0; h < H; ++h) {
-        const Eigen::MatrixXd p = s.source_outputs(h);  // (Tk, C)
+        const auto p = s.source_outputs(h);  // (Tk, C)
         for (int64_t t = 0; t < T; ++t) {
             const size_t i = static_cast<size_t>(t);
             for (int64_t j = 0; j < Tk; ++j) {
                 const double w = s.writes(h) ? s.weight(h, t, j) : 0.0;  // c[h, t, j] = w·P_h[j]
                 const size_t at = static_cast<size_t>((t * H + h) * Tk + j);
-                block.heads[at] = proximity(w * p.row(j), wholes[i], norms[i]);
+                // A zero part (a masked key, a head off) is the same for every such key: once per query.
+                block.heads[at] = w == 0.0 ? zero[i] : proximity(w * p.row(j), wholes[i], norms[i]);
                 block.writes[at] = w != 0.0;
                 sum[i] += block.heads[at];
             }

@@ -22,13 +22,13 @@ Eigen::RowVectorXd HeadSplit::value(int64_t h, int64_t j) const {
     return v;
 }
 
-Eigen::MatrixXd HeadSplit::source_outputs(int64_t h) const {
+Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> HeadSplit::source_outputs(int64_t h) const {
     Eigen::MatrixXd w_h(D, C);  // W_O,hᵀ (D, C)
     for (int64_t c = 0; c < C; ++c)
         for (int64_t d = 0; d < D; ++d) w_h(d, c) = linear_weight_at(*w_o, out, c, h * D + d);
     Eigen::MatrixXd v(Tk, D);  // V[g(h)] (Tk, D)
     for (int64_t j = 0; j < Tk; ++j) v.row(j) = value(h, j);
-    Eigen::MatrixXd p(Tk, C);
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> p(Tk, C);
     p.noalias() = v * w_h;
     return p;
 }

@@ -35,7 +35,7 @@ struct HeadSplit {
     }
     Eigen::RowVectorXd value(int64_t h, int64_t j) const;  // V[g(h), j] (D,)
     // P_h = V[g(h)] · W_O,hᵀ (Tk, C): row j is what head h writes per unit weight on key j, so c[h, q, j] = w·P_h[j].
-    Eigen::MatrixXd source_outputs(int64_t h) const;
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> source_outputs(int64_t h) const;
 };
 
 // Errors: the attention's weights or V have not been computed, unexpected shapes.
