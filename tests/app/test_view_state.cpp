@@ -21,6 +21,7 @@ ViewState every_field_changed() {
     v.settings.recent_files = {"/a.safetensors", "/b"};
     v.tab = View::analysis;
     v.attention = {AttentionUse::cross, 1, 2, true, true, AttentionStage::scaled, 3, 4, 6.0f, 0.25f, 0.75f};
+    v.attention.knockout = {true, true, true, 5, 2};
     v.positional.dims[0] = 2, v.positional.dims[1] = 9;
     v.positional.rope = {1, 2, 5, 1, true};
     v.residual.token = 3;
