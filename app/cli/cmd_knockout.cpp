@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
+#include <utility>
 
 namespace attnlab::cli {
 

@@ -3,6 +3,7 @@
 #include "analysis/activation_patching.h"
 #include "ops/softmax.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>

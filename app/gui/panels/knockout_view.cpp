@@ -6,6 +6,7 @@
 #include "platform/threads.h"
 #include "text/vocab.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
