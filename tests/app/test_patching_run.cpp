@@ -128,4 +128,20 @@ TEST_CASE("read_corrupted_input: the corrupted source read as the Input view rea
     const CorruptedInput shorter = read_corrupted_input(s.model(), s.stepper().inputs(), "i like");
     CHECK(shorter.clean_length == 5);
     CHECK(shorter.error == "the clean and corrupted source differ in length: 5 and 3 tokens");
+    const CorruptedInput bad_text = read_corrupted_input(s.model(), s.stepper().inputs(), "i like \xff");
+    CHECK_FALSE(bad_text.error.empty());
+    CHECK(bad_text.error.find('\n') == std::string::npos);
+}
+
+TEST_CASE("read_corrupted_input: a model without a vocabulary reads token ids", "[patching]") {
+    auto loaded = open_model(kGpt2);
+    REQUIRE(loaded);
+    ForwardInputs clean;
+    clean.tgt_ids = kClean;
+    const CorruptedInput ids = read_corrupted_input(loaded->model, clean, "49 7 11 0 41 12 12 30 5");
+    CHECK(ids.error.empty());
+    CHECK(ids.inputs.tgt_ids == kCorrupt);
+    CHECK(ids.labels.at(2) == "#11");
+    CHECK(read_corrupted_input(loaded->model, clean, "49 7 x").error ==
+          "token ids are integers separated by commas, e.g. 4,7,9,2");
 }

@@ -72,7 +72,8 @@ TEST_CASE("PatchingTool: one-line errors", "[patching]") {
     CHECK(token.error().message.find("the corrupted prompt token 2 has id 100000") == 0);
     auto logit = gpt2_tool(kClean, kCorrupt, {AttributionMetricKind::logit, 7, -1, 8});
     REQUIRE(logit);
-    auto estimate = logit->grid(PatchPiece::heads, PatchMethod::gradient);
-    REQUIRE_FALSE(estimate);
-    CHECK(estimate.error().message.find("needs a logit-diff") != std::string::npos);
+    CHECK(logit->grid(PatchPiece::heads, PatchMethod::gradient));  // a single logit has its estimate too
+    auto encoder = logit->grid(PatchPiece::enc_residual, PatchMethod::gradient);  // GPT-2 has no encoder
+    REQUIRE_FALSE(encoder);
+    CHECK(encoder.error().message.find("enc-residual patches an encoder-decoder's encoder") == 0);
 }
