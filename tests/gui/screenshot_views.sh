@@ -102,15 +102,18 @@ screen=1920x1080 run "korean-output-why-1920x1080" --view output --settings "$ou
 screen=1280x720 run "hf-gpt2-output-why-diff-1280x720" --view output --model "$root/tests/golden/fixtures/hf_gpt2" \
   --src "49 7 23 0 41 12 12 30 5" --settings "$out/output-why-diff.json"
 # The Output view's "Patching" (activation patching beside its gradient estimate): the bundled model with a corrupted
-# source of the same length ("red" → "green"), in English and Korean at 1024x768 and 1920x1080; the GPT-2 fixture with
-# one prompt token changed and a logit difference, at 1280x720. The grids come from a thread: 20 frames leave them time.
-echo '{"output": {"patching": {"open": true, "corrupt": "i like green apples"}}}' > "$out/output-patching.json"
+# source of the same length ("red" → "green"), in English and Korean at 1024x768 (the decoder's residual stream) and
+# 1920x1080 (the encoder's, over the source tokens); the GPT-2 fixture with one prompt token changed and a logit
+# difference, at 1280x720. The grids come from a thread: 20 frames leave them time.
+echo '{"output": {"patching": {"open": true, "corrupt": "i like green apples"}}}' > "$out/output-patching-1024x768.json"
 echo '{"output": {"why": {"diff": true}, "patching": {"open": true, "corrupt": "49 7 11 0 41 12 12 30 5"}}}' \
   > "$out/output-patching-gpt2.json"
+echo '{"output": {"patching": {"open": true, "corrupt": "i like green apples", "piece": "enc-residual"}}}' \
+  > "$out/output-patching-1920x1080.json"
 for size in 1024x768 1920x1080; do
-  screen=$size run "output-patching-$size" --view output --settings "$out/output-patching.json" --frames 20
-  screen=$size run "korean-output-patching-$size" --view output --settings "$out/output-patching.json" --korean \
-    --frames 20
+  screen=$size run "output-patching-$size" --view output --settings "$out/output-patching-$size.json" --frames 20
+  screen=$size run "korean-output-patching-$size" --view output --settings "$out/output-patching-$size.json" \
+    --korean --frames 20
 done
 screen=1280x720 run "hf-gpt2-output-patching-1280x720" --view output --model "$root/tests/golden/fixtures/hf_gpt2" \
   --src "49 7 23 0 41 12 12 30 5" --settings "$out/output-patching-gpt2.json" --frames 20

@@ -46,15 +46,22 @@ PatchingRun& patching_run(PatchingCache& c) {
     return *c.run;
 }
 
-// A piece's name in the picker: the four the issue names in words, any other by its CLI name.
-const char* piece_label(PatchPiece piece) {
+// A piece's name in the picker; in a model with both stacks, the decoder's pieces say so.
+const char* piece_label(PatchPiece piece, bool two_stacks) {
     switch (piece) {
-        case PatchPiece::residual: return tr_noop("Residual stream");
-        case PatchPiece::attn_out: return tr_noop("Attention output");
-        case PatchPiece::ffn_out: return tr_noop("FFN output");
-        case PatchPiece::heads: return tr_noop("Heads' outputs");
-        default: return to_string(piece);
+        case PatchPiece::residual: return two_stacks ? tr_noop("Decoder residual stream") : tr_noop("Residual stream");
+        case PatchPiece::attn_out:
+            return two_stacks ? tr_noop("Decoder self-attention output") : tr_noop("Attention output");
+        case PatchPiece::ffn_out: return two_stacks ? tr_noop("Decoder FFN output") : tr_noop("FFN output");
+        case PatchPiece::heads: return two_stacks ? tr_noop("Decoder self-attention heads") : tr_noop("Heads' outputs");
+        case PatchPiece::enc_residual: return tr_noop("Encoder residual stream");
+        case PatchPiece::enc_attn_out: return tr_noop("Encoder attention output");
+        case PatchPiece::enc_ffn_out: return tr_noop("Encoder FFN output");
+        case PatchPiece::enc_heads: return tr_noop("Encoder heads' outputs");
+        case PatchPiece::cross_out: return tr_noop("Cross-attention output");
+        case PatchPiece::cross_heads: return tr_noop("Cross-attention heads");
     }
+    return to_string(piece);
 }
 
 // The pieces this model has: those whose patch steps exist.
@@ -65,8 +72,8 @@ std::vector<PatchPiece> model_pieces(const Stepper& stepper) {
     return out;
 }
 
-// A grid's columns, read off the piece's first patched step: heads where its output is (H, N, D), else the positions
-// of the sequence its rows are (the source's in an encoder, the target's in a decoder).
+// A grid's columns: heads, or the positions of the sequence the piece's steps run over (the source's in an encoder,
+// the target's in a decoder), read off the first step's record.
 struct GridAxes {
     bool heads = false;
     Sequence positions = Sequence::target;
@@ -74,12 +81,9 @@ struct GridAxes {
 
 GridAxes grid_axes(const Stepper& stepper, PatchPiece piece) {
     GridAxes axes;
+    axes.heads = by_head(piece);
     const auto steps = patch_steps(stepper, piece);
-    if (!steps || steps->empty()) return axes;
-    const StepRecord& record = stepper.step(steps->front()).record;
-    const TraceEntry* facts = stepper.run_facts(record.id);
-    axes.heads = facts && facts->value.rank() == 3;
-    axes.positions = record.rows;
+    if (steps && !steps->empty()) axes.positions = stepper.step(steps->front()).record.rows;
     return axes;
 }
 
@@ -153,15 +157,32 @@ bool corrupted_line(PanelContext& ctx, const CorruptedInput& corrupted) {
 }
 
 // The pieces as radio buttons, and raw or normalised.
+// Up to four pieces as radio buttons; more (an encoder-decoder's ten) in a combo.
 PatchPiece piece_picker(PanelContext& ctx, const std::vector<PatchPiece>& pieces) {
     PatchingViewState& p = ctx.view.output.patching;
+    const bool two_stacks = ctx.config().arch == Arch::encoder_decoder;
     int selected = 0;
     std::vector<const char*> labels;
     for (size_t i = 0; i < pieces.size(); ++i) {
-        labels.push_back(ctx.t(piece_label(pieces[i])));
+        labels.push_back(ctx.t(piece_label(pieces[i], two_stacks)));
         if (p.piece == to_string(pieces[i])) selected = static_cast<int>(i);
     }
-    const int picked = radio_row(labels, selected);
+    int picked = -1;
+    if (pieces.size() <= 4) {
+        picked = radio_row(labels, selected);
+    } else {
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(ctx.t("Patch:"));
+        ImGui::SameLine();
+        float widest = 0.0f;
+        for (const char* label : labels) widest = std::max(widest, ImGui::CalcTextSize(label).x);
+        ImGui::SetNextItemWidth(widest + 3.0f * ctx.em);
+        if (ImGui::BeginCombo("##patching_piece", labels[static_cast<size_t>(selected)])) {
+            for (size_t i = 0; i < labels.size(); ++i)
+                if (ImGui::Selectable(labels[i], static_cast<int>(i) == selected)) picked = static_cast<int>(i);
+            ImGui::EndCombo();
+        }
+    }
     if (picked >= 0) {
         selected = picked;
         p.row = p.col = -1;
@@ -212,17 +233,15 @@ float ramp_position(const PatchGrid& g, int64_t r, int64_t c, bool normalised, d
     return static_cast<float>(v / range);
 }
 
-// The scale both grids share: the largest |value| (normalised: at least 1; raw: from the corrupted metric).
-double shared_range(const PatchingResult& r, bool normalised) {
+// A grid's scale: its largest |value| (normalised: at least 1; raw: from the corrupted metric). Each grid has its
+// own, so that an estimate far off does not wash the exact grid out; the cells write their values.
+double grid_range(const PatchGrid& g, bool normalised) {
     double range = normalised ? 1.0 : 1e-9;
-    for (const Result<PatchGrid>* g : {&r.exact, &r.gradient}) {
-        if (!*g) continue;
-        for (int64_t i = 0; i < (*g)->rows; ++i)
-            for (int64_t j = 0; j < (*g)->cols; ++j) {
-                const double v = normalised ? (*g)->normalised(i, j) : (*g)->at(i, j) - (*g)->corrupt;
-                if (std::isfinite(v)) range = std::max(range, std::fabs(v));
-            }
-    }
+    for (int64_t i = 0; i < g.rows; ++i)
+        for (int64_t j = 0; j < g.cols; ++j) {
+            const double v = normalised ? g.normalised(i, j) : g.at(i, j) - g.corrupt;
+            if (std::isfinite(v)) range = std::max(range, std::fabs(v));
+        }
     return range;
 }
 
@@ -330,8 +349,8 @@ void grid_heatmap(PanelContext& ctx, const char* id, const PatchGrid& g, const P
     }
 }
 
-// The colour scale under the grids: its ends and middle, and what the colours mean.
-void legend(const PanelContext& ctx, const PatchingResult& res, double range, float width) {
+// The colour scale under a grid: its ends and middle, and with `caption` what the colours mean.
+void legend(const PanelContext& ctx, const PatchingResult& res, double range, float width, bool caption) {
     const bool normalised = ctx.view.output.patching.normalised;
     const float em = ctx.em, bar_w = std::min(width, 16.0f * em), bar_h = 0.7f * em;
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -351,6 +370,7 @@ void legend(const PanelContext& ctx, const PatchingResult& res, double range, fl
     draw->AddText(ImVec2(q.x + 0.5f * bar_w - 0.5f * ImGui::CalcTextSize(centre.c_str()).x, q.y), dim, centre.c_str());
     draw->AddText(ImVec2(q.x + bar_w - ImGui::CalcTextSize(hi.c_str()).x, q.y), dim, hi.c_str());
     ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
+    if (!caption) return;
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
     ImGui::TextDisabled("%s", ctx.t(normalised ? "1: the patch brings the clean metric back; 0: it changes nothing."
                                                : "White: the corrupted run's metric; red above it, blue below."));
@@ -359,7 +379,7 @@ void legend(const PanelContext& ctx, const PatchingResult& res, double range, fl
 
 // The estimate's grid, or the one line saying why there is none.
 void estimate_column(PanelContext& ctx, const PatchingResult& res, const GridAxes& axes, const SequenceView& seq,
-                     double range, float width) {
+                     float width) {
     ImGui::TextUnformatted(ctx.t("Gradient estimate (attribution patching)"));
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", ctx.t("metric(corrupted) + (clean − corrupted) · ∂metric/∂piece, from one backward "
@@ -372,7 +392,9 @@ void estimate_column(PanelContext& ctx, const PatchingResult& res, const GridAxe
         ImGui::PopStyleColor();
         return;
     }
+    const double range = grid_range(*res.gradient, ctx.view.output.patching.normalised);
     grid_heatmap(ctx, "##patching_estimate", *res.gradient, res, axes, seq, range, width);
+    legend(ctx, res, range, width, false);
 }
 
 // The two runs' metric, the grids side by side (or one above the other in a narrow window), and their agreement.
@@ -393,19 +415,19 @@ void result_section(PanelContext& ctx, const PatchingResult& res) {
         text_disabled_wrapped(ctx.t("The clean and corrupted metrics are equal: there is nothing to normalise by."));
     const GridAxes axes = grid_axes(ctx.stepper(), res.exact->piece);
     const SequenceView seq = column_sequence(ctx, axes);
-    const double range = shared_range(res, ctx.view.output.patching.normalised);
+    const double range = grid_range(*res.exact, ctx.view.output.patching.normalised);
     const bool two_columns = ImGui::GetContentRegionAvail().x >= 40.0f * ctx.em;
     if (!ImGui::BeginTable("##patching_columns", two_columns ? 2 : 1, ImGuiTableFlags_SizingStretchSame)) return;
     ImGui::TableNextColumn();
     const float col_w = ImGui::GetContentRegionAvail().x;
     ImGui::TextUnformatted(ctx.t("Exact: one patched run per cell"));
     grid_heatmap(ctx, "##patching_exact", *res.exact, res, axes, seq, range, col_w);
-    legend(ctx, res, range, col_w);
+    legend(ctx, res, range, col_w, true);
     if (two_columns)
         ImGui::TableNextColumn();
     else
         ImGui::Spacing();
-    estimate_column(ctx, res, axes, seq, range, ImGui::GetContentRegionAvail().x);
+    estimate_column(ctx, res, axes, seq, ImGui::GetContentRegionAvail().x);
     ImGui::EndTable();
     if (std::isfinite(res.correlation))
         ImGui::Text(ctx.t("The estimate against the exact grid: Pearson r = %.3f"), res.correlation);
