@@ -3,7 +3,7 @@
 
 #include "attribution_tool.h"
 #include "panels/corrupted_input_field.h"
-#include "patching_run.h"
+#include "patching_tracker.h"
 #include "platform/threads.h"
 #include "widgets/diverging_ramp.h"
 #include "widgets/radio_row.h"
@@ -17,34 +17,20 @@ namespace attnlab::gui {
 
 namespace {
 
-// What a request was made for: the clean run's logits (any edit, switch or new weights re-runs them), the
-// corrupted sequence, the metric and the piece.
-struct PatchingKey {
-    uint64_t logits_version = 0;
-    std::vector<int> corrupt;
-    AttributionMetricKind kind = AttributionMetricKind::logit;
-    int token = -1, other = -1;
-    int64_t position = -1;
-    PatchPiece piece = PatchPiece::residual;
-    bool operator==(const PatchingKey&) const = default;
+// Kept between frames (PanelCaches): the tracker, made on first use in the platform's work mode.
+struct PatchingCache {
+    std::unique_ptr<PatchingTracker> tracker;
 };
 
-// Kept between frames (PanelCaches): the run, what was asked of it, and the last result with what it was for.
-struct PatchingCache {
-    std::unique_ptr<PatchingRun> run;
-    std::optional<PatchingKey> asked;
-    std::optional<PatchingResult> result;
-    bool cancelled = false;
-};
+PatchingTracker& tracker(PatchingCache& c) {
+    if (!c.tracker)
+        c.tracker =
+            std::make_unique<PatchingTracker>(platform::has_threads() ? WorkMode::own_thread : WorkMode::between_frames);
+    return *c.tracker;
+}
 
 const ImVec4 kErrorColor(1.0f, 0.45f, 0.35f, 1.0f);
 constexpr double kCardAfterSeconds = 0.3;  // ProgressScreen::kShowAfterSeconds
-
-PatchingRun& patching_run(PatchingCache& c) {
-    if (!c.run)
-        c.run = std::make_unique<PatchingRun>(platform::has_threads() ? WorkMode::own_thread : WorkMode::between_frames);
-    return *c.run;
-}
 
 // A piece's name in the picker; in a model with both stacks, the decoder's pieces say so.
 const char* piece_label(PatchPiece piece, bool two_stacks) {
@@ -197,8 +183,8 @@ PatchPiece piece_picker(PanelContext& ctx, const std::vector<PatchPiece>& pieces
 }
 
 // While the grid computes: what it does, how far it has come, and Cancel.
-void progress_card(PanelContext& ctx, PatchingCache& c) {
-    const PatchingRun::Progress p = patching_run(c).progress();
+void progress_card(PanelContext& ctx, PatchingTracker& t) {
+    const PatchingRun::Progress p = t.run().progress();
     char line[256];
     if (p.total > 0)
         std::snprintf(line, sizeof line, ctx.t("Patching: cell %lld of %lld (%.1f s)"), static_cast<long long>(p.done),
@@ -214,10 +200,7 @@ void progress_card(PanelContext& ctx, PatchingCache& c) {
                                      : static_cast<float>(std::fmod(p.seconds, 1.0));
     ImGui::ProgressBar(filled, ImVec2(std::min(24.0f * em, ImGui::GetContentRegionAvail().x * 0.6f), 0.5f * em), "");
     ImGui::SameLine();
-    if (ImGui::SmallButton(ctx.t("Cancel"))) {
-        patching_run(c).cancel();
-        c.cancelled = true;
-    }
+    if (ImGui::SmallButton(ctx.t("Cancel"))) t.cancel();
     ImGui::EndChild();
     ImGui::PopStyleColor();
 }
@@ -433,20 +416,6 @@ void result_section(PanelContext& ctx, const PatchingResult& res) {
         ImGui::Text(ctx.t("The estimate against the exact grid: Pearson r = %.3f"), res.correlation);
 }
 
-// Asks for the grid when what it depends on changed; takes a finished one.
-void keep_current(PanelContext& ctx, PatchingCache& c, const PatchingKey& key, const CorruptedInput& corrupted,
-                  const AttributionMetric& metric) {
-    PatchingRun& run = patching_run(c);
-    if (c.asked != key) {
-        c.asked = key;
-        c.cancelled = false;
-        run.request({ctx.config(), ctx.stepper().weights(), ctx.stepper().inputs(), corrupted.inputs, metric,
-                     key.piece});
-    }
-    run.pump(std::chrono::milliseconds(12));  // between frames (the web page): the grid runs here, whole
-    if (auto r = run.take()) c.result = std::move(*r);
-}
-
 }  // namespace
 
 void draw_patching_view(PanelContext& ctx) {
@@ -478,18 +447,18 @@ void draw_patching_view(PanelContext& ctx) {
     }
     const PatchPiece piece = piece_picker(ctx, pieces);
     ImGui::Separator();
-    const PatchingKey key{logits->version, corrupted.ids, metric->kind, metric->token, metric->other,
-                          metric->position, piece};
-    keep_current(ctx, c, key, corrupted, *metric);
+    PatchingTracker& t = tracker(c);
+    t.update(ctx.stepper(), corrupted.inputs, *metric, piece);
     // As the app's progress card: a grid done within kCardAfterSeconds shows none (the last one stays meanwhile).
-    if (patching_run(c).busy() && patching_run(c).progress().seconds >= kCardAfterSeconds) progress_card(ctx, c);
-    if (c.cancelled) {
+    if (t.run().busy() && t.run().progress().seconds >= kCardAfterSeconds) progress_card(ctx, t);
+    if (t.cancelled()) {
         ImGui::TextDisabled("%s", ctx.t("Cancelled."));
         ImGui::SameLine();
-        if (ImGui::SmallButton(ctx.t("Run again"))) c.asked.reset();
+        if (ImGui::SmallButton(ctx.t("Run again"))) t.retry();
     }
-    if (c.result && c.result->exact && c.result->exact->piece != piece) return;  // another piece's, until it comes
-    if (c.result) result_section(ctx, *c.result);
+    const std::optional<PatchingResult>& result = t.result();
+    if (result && result->exact && result->exact->piece != piece) return;  // another piece's, until it comes
+    if (result) result_section(ctx, *result);
 }
 
 }  // namespace attnlab::gui
