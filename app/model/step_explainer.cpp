@@ -19,12 +19,17 @@ std::string quoted_token(const Session& session, int id) {
     return name == "#" + std::to_string(id) ? name : "“" + name + "”";
 }
 
-// The loss in the table's language (its terms loss_next_token, loss_token, loss_logit_diff), the tokens by
+// The loss in the table's language (its terms loss_next_token, loss_token, loss_logit_diff, loss_logit, loss_prob), the tokens by
 // their text: "다음 토큰", "위치 2의 토큰 “사과”"; the CLI's spelling ("token:6@2") if the table lacks the term.
 std::string loss_name(const ExplanationTable& table, const Session& session, const LossSpec& loss) {
-    const char* key = loss.kind == LossKind::next_token ? "loss_next_token"
-                      : loss.kind == LossKind::token    ? "loss_token"
-                                                        : "loss_logit_diff";
+    const char* key = "";
+    switch (loss.kind) {
+        case LossKind::next_token: key = "loss_next_token"; break;
+        case LossKind::token: key = "loss_token"; break;
+        case LossKind::logit_diff: key = "loss_logit_diff"; break;
+        case LossKind::logit: key = "loss_logit"; break;
+        case LossKind::prob: key = "loss_prob"; break;
+    }
     const auto term = table.terms.find(key);
     if (term == table.terms.end()) return loss.to_string();
     auto name = fill_template(term->second, [&](std::string_view placeholder) -> std::optional<std::string> {

@@ -75,4 +75,16 @@ TEST_CASE("a backward step's numbers name the loss in the UI's language", "[expl
     REQUIRE(token);
     CHECK_THAT(token->numbers, Catch::Contains("위치 2"));
     CHECK_THAT(token->numbers, !Catch::Contains("token:"));
+    // A single logit and a probability each have their own name, not the logit difference's.
+    REQUIRE(session.set_loss({LossKind::logit, 6, -1, 2}));
+    session.run_to(session.timeline_size());
+    auto logit = explainer.explain_backward(kAssets, session, 0, false);
+    REQUIRE(logit);
+    CHECK_THAT(logit->numbers, Catch::Contains("logit "));
+    CHECK_THAT(logit->numbers, !Catch::Contains("−"));
+    REQUIRE(session.set_loss({LossKind::prob, 6, -1, 2}));
+    session.run_to(session.timeline_size());
+    auto prob = explainer.explain_backward(kAssets, session, 0, true);
+    REQUIRE(prob);
+    CHECK_THAT(prob->numbers, Catch::Contains("확률"));
 }
