@@ -20,6 +20,18 @@ std::string corrupted_error_text(const PanelContext& ctx, const CorruptedInput& 
     return buf;
 }
 
+void corrupted_tokens(const PanelContext& ctx, const CorruptedInput& corrupted) {
+    for (size_t i = 0; i < corrupted.labels.size(); ++i) {
+        const char* label = corrupted.labels[i].c_str();
+        if (i > 0) ImGui::SameLine(0.0f, 0.4f * ctx.em);
+        if (i > 0 && ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(label).x) ImGui::NewLine();
+        if (corrupted.differs[i])
+            ImGui::TextColored(ImVec4(0.95f, 0.72f, 0.35f, 1.0f), "%s", label);
+        else
+            ImGui::TextDisabled("%s", label);
+    }
+}
+
 void draw_corrupted_input(PanelContext& ctx) {
     if (ctx.config().output_head == OutputHead::none) return;  // no logits, no metric to patch
     PatchingViewState& p = ctx.view.output.patching;
@@ -63,16 +75,8 @@ void draw_corrupted_input(PanelContext& ctx) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
             ImGui::TextWrapped("%s", error.c_str());
             ImGui::PopStyleColor();
-        } else {  // the tokens, those that differ in orange
-            for (size_t i = 0; i < corrupted.labels.size(); ++i) {
-                if (i > 0) ImGui::SameLine(0.0f, 0.4f * ctx.em);
-                if (i > 0 && ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(corrupted.labels[i].c_str()).x)
-                    ImGui::NewLine();
-                if (corrupted.differs[i])
-                    ImGui::TextColored(ImVec4(0.95f, 0.72f, 0.35f, 1.0f), "%s", corrupted.labels[i].c_str());
-                else
-                    ImGui::TextDisabled("%s", corrupted.labels[i].c_str());
-            }
+        } else {
+            corrupted_tokens(ctx, corrupted);
         }
     }
     ImGui::PopID();

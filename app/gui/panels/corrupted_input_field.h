@@ -13,6 +13,9 @@ namespace attnlab::gui {
 
 void draw_corrupted_input(PanelContext& ctx);
 
+// Its tokens on lines that wrap, those that differ from the clean run's in orange.
+void corrupted_tokens(const PanelContext& ctx, const CorruptedInput& corrupted);
+
 // Why `corrupted` cannot be patched, in one line of the UI's language (a length that differs in words, another
 // reason as the model gives it); empty when it can.
 std::string corrupted_error_text(const PanelContext& ctx, const CorruptedInput& corrupted);

@@ -128,13 +128,8 @@ bool corrupted_line(PanelContext& ctx, const CorruptedInput& corrupted) {
         return false;
     }
     ImGui::TextUnformatted(ctx.t(source ? "Corrupted source:" : "Corrupted prompt:"));
-    for (size_t i = 0; i < corrupted.labels.size(); ++i) {
-        ImGui::SameLine();
-        if (corrupted.differs[i])
-            ImGui::TextColored(ImVec4(0.95f, 0.72f, 0.35f, 1.0f), "%s", corrupted.labels[i].c_str());
-        else
-            ImGui::TextDisabled("%s", corrupted.labels[i].c_str());
-    }
+    ImGui::SameLine();
+    corrupted_tokens(ctx, corrupted);
     if (corrupted.error.empty()) return true;
     ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
     ImGui::TextWrapped("%s", corrupted_error_text(ctx, corrupted).c_str());
@@ -142,8 +137,7 @@ bool corrupted_line(PanelContext& ctx, const CorruptedInput& corrupted) {
     return false;
 }
 
-// The pieces as radio buttons, and raw or normalised.
-// Up to four pieces as radio buttons; more (an encoder-decoder's ten) in a combo.
+// The piece (up to four as radio buttons; more, an encoder-decoder's ten, in a combo), and raw or normalised.
 PatchPiece piece_picker(PanelContext& ctx, const std::vector<PatchPiece>& pieces) {
     PatchingViewState& p = ctx.view.output.patching;
     const bool two_stacks = ctx.config().arch == Arch::encoder_decoder;
@@ -279,8 +273,9 @@ void grid_heatmap(PanelContext& ctx, const char* id, const PatchGrid& g, const P
     float widest = 0.0f;
     for (int64_t c = 0; c < g.cols; ++c)
         widest = std::max(widest, ImGui::CalcTextSize(column_label(axes, seq, c).c_str()).x);
-    const int64_t every = widest + 0.3f * em > cell_w ? std::max<int64_t>(1, static_cast<int64_t>(2.5f * em / cell_w)) : 1;
-    for (int64_t c = 0; c < g.cols; c += every) {  // each label centred over its column, clipped to it
+    // Narrow columns: a label every few, each with the room of those columns (at most 4 em of it shown).
+    const int64_t every = static_cast<int64_t>(std::ceil((std::min(widest, 4.0f * em) + 0.4f * em) / cell_w));
+    for (int64_t c = 0; c < g.cols; c += every) {  // each label centred over its column, clipped to its room
         const std::string label = column_label(axes, seq, c);
         const float x0 = cells.x + static_cast<float>(c) * cell_w;
         const float tw = ImGui::CalcTextSize(label.c_str()).x;
