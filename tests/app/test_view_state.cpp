@@ -29,6 +29,7 @@ ViewState every_field_changed() {
     v.ffn.layer = 1, v.ffn.decoder = true, v.ffn.pre_activation = true, v.ffn.gated_part = FfnPart::up;
     v.output = {9, 0.5f, true, 7, 0.9f, 4.0f, {}};  // the animation is not saved
     v.output.why.open = true, v.output.why.diff = true;  // its tokens, position and selection are not saved
+    v.output.patching = {true, "i like green apples", "heads", false, 1, 2};  // the clicked cell is not saved
     v.weights.name = "generator.weight";
     v.analysis.tool = AnalysisTool::circuits;
     v.analysis.head_stat = HeadStat::self;
