@@ -180,6 +180,7 @@ Status set_up(const TourChapter& c, Session& session, ViewState& view, const std
         why.position = static_cast<int>(metric.position);
         why.row = why.head = why.ffn_layer = -1;
     }
+    if (!c.corrupt.empty()) view.output.patching.corrupt = c.corrupt;
     view.stepper.playing = false;
     view.stepper.hidden = view.settings.predict;  // in predict mode a chapter opens with its answer covered
     return ok_status();

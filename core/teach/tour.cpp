@@ -49,10 +49,11 @@ constexpr std::pair<const char*, TourWatch> kWatches[] = {
     {"ffn_rows", TourWatch::ffn_rows},
 };
 
-constexpr const char* kChapterFields[] = {
-    "id",     "section", "model", "src",  "tgt",    "src_padding",           "tgt_padding", "view", "step",
-    "family", "stage",   "layer", "head", "detail", "playground_experiment", "slides",      "task", "task_step",
-    "en",     "ko",      "needs", "part", "watch", "metric"};
+constexpr const char* kChapterFields[] = {"id",          "section",     "model",     "src",    "tgt",
+                                          "src_padding", "tgt_padding", "view",      "step",   "family",
+                                          "stage",       "layer",       "head",      "detail", "playground_experiment",
+                                          "slides",      "task",        "task_step", "en",     "ko",
+                                          "needs",       "part",        "watch",     "metric", "corrupt"};
 
 // A key as a message shows it: JSON-quoted, so a hostile key stays one line.
 std::string json_quoted(const std::string& key) {
@@ -109,7 +110,8 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
           std::tuple{"model", &ch.model, true}, std::tuple{"src", &ch.src, false}, std::tuple{"tgt", &ch.tgt, false},
           std::tuple{"view", &ch.view, true}, std::tuple{"step", &ch.step, false},
           std::tuple{"family", &ch.family, false}, std::tuple{"stage", &ch.stage, false},
-          std::tuple{"task_step", &ch.task_step, false}, std::tuple{"metric", &ch.metric, false}})
+          std::tuple{"task_step", &ch.task_step, false}, std::tuple{"metric", &ch.metric, false},
+          std::tuple{"corrupt", &ch.corrupt, false}})
         if (auto st = read_string(c, field, required, *target, where); !st) return st.error();
     if (auto st = read_int(c, "layer", ch.layer, where); !st) return st.error();
     if (auto st = read_int(c, "head", ch.head, where); !st) return st.error();

@@ -77,6 +77,7 @@ struct TourChapter {
     // The Output view's "Why this output?" opens on this metric (analysis/attribution_metric.h's spelling,
     // "logit-diff:32,34@0"); empty: the view stays as it was. ablate_strongest_head needs one.
     std::string metric;
+    std::string corrupt;  // the Input view's corrupted sentence, for the Output view's patching; empty: left as it was
     TourText text[2];              // [Language::english], [Language::korean]
     std::vector<TourNeed> needs;   // what the model must have; empty: whatever `model` is
     std::vector<TourWatch> watch;  // what the task says to watch, beside its widget

@@ -3,6 +3,7 @@
 #include "attribution_tool.h"
 #include "panels/attention_parts.h"
 #include "panels/tour_target.h"
+#include "widgets/diverging_ramp.h"
 #include "widgets/radio_row.h"
 
 #include <imgui_stdlib.h>
@@ -23,25 +24,6 @@ struct WhyCache {
     int a_shown = -2, b_shown = -2;
     std::string field_error;  // a typed token that is not in the vocabulary
 };
-
-// Blue (lowers the metric), white (0), red (raises it), for t in [−1, 1]: the heatmaps' diverging ramp.
-ImVec4 diverging(float t) {
-    static const float ramp[5][3] = {{0.020f, 0.188f, 0.380f},
-                                     {0.400f, 0.660f, 0.860f},
-                                     {0.970f, 0.970f, 0.970f},
-                                     {0.940f, 0.520f, 0.400f},
-                                     {0.404f, 0.000f, 0.051f}};
-    const float x = (std::clamp(t, -1.0f, 1.0f) + 1.0f) * 2.0f;
-    const int i = std::clamp(static_cast<int>(x), 0, 3);
-    const float f = x - static_cast<float>(i);
-    return ImVec4(ramp[i][0] + (ramp[i + 1][0] - ramp[i][0]) * f, ramp[i][1] + (ramp[i + 1][1] - ramp[i][1]) * f,
-                  ramp[i][2] + (ramp[i + 1][2] - ramp[i][2]) * f, 1.0f);
-}
-
-ImU32 text_on(const ImVec4& bg) {
-    const float luminance = 0.299f * bg.x + 0.587f * bg.y + 0.114f * bg.z;
-    return luminance > 0.5f ? IM_COL32(20, 20, 20, 255) : IM_COL32(250, 250, 250, 255);
-}
 
 // A token as a label: the space token quoted, so it shows.
 std::string token_label(const PanelContext& ctx, int id) {
@@ -179,31 +161,33 @@ void head_heatmap(PanelContext& ctx, const AttributionTool& tool, float width) {
         draw->AddText(ImVec2(cells.x - 0.4f * em - tw, y + 0.5f * (cell_h - line)), text, labels[r].c_str());
         for (int h = 0; h < g.heads; ++h) {
             const float v = static_cast<float>(g.at(r, h));
-            const ImVec4 bg = diverging(v / range);
+            const ImVec4 bg = diverging_ramp(v / range);
             const ImVec2 a(cells.x + static_cast<float>(h) * cell_w, y);
-            draw->AddRectFilled(a, ImVec2(a.x + cell_w - 1.0f, a.y + cell_h - 1.0f), ImGui::ColorConvertFloat4ToU32(bg));
+            draw->AddRectFilled(a, ImVec2(a.x + cell_w - 1.0f, a.y + cell_h - 1.0f),
+                                ImGui::ColorConvertFloat4ToU32(bg));
             if (!numbers) continue;
             char buf[16];
             const double shown = std::fabs(v) < 0.005f ? 0.0 : static_cast<double>(v);  // no "-0.00"
             std::snprintf(buf, sizeof buf, std::fabs(v) >= 9.995f ? "%.1f" : "%.2f", shown);
             const ImVec2 ts = ImGui::CalcTextSize(buf);
-            draw->AddText(ImVec2(a.x + 0.5f * (cell_w - ts.x), a.y + 0.5f * (cell_h - ts.y)), text_on(bg), buf);
+            draw->AddText(ImVec2(a.x + 0.5f * (cell_w - ts.x), a.y + 0.5f * (cell_h - ts.y)), text_on_ramp(bg), buf);
         }
     }
     if (w.row >= 0 && w.head >= 0) {  // the selected head, outlined
         const ImVec2 a(cells.x + static_cast<float>(w.head) * cell_w, cells.y + static_cast<float>(w.row) * cell_h);
         const ImVec2 b(a.x + cell_w, a.y + cell_h);  // dark, then light inside: it shows on any colour
-        draw->AddRect(ImVec2(a.x - 2.0f, a.y - 2.0f), ImVec2(b.x + 1.0f, b.y + 1.0f), IM_COL32(0, 0, 0, 255), 0.0f,
-                      0, 3.0f);
+        draw->AddRect(ImVec2(a.x - 2.0f, a.y - 2.0f), ImVec2(b.x + 1.0f, b.y + 1.0f), IM_COL32(0, 0, 0, 255), 0.0f, 0,
+                      3.0f);
         draw->AddRect(ImVec2(a.x, a.y), ImVec2(b.x - 1.0f, b.y - 1.0f), IM_COL32(255, 210, 60, 255), 0.0f, 0, 2.0f);
     }
     ImGui::SetCursorScreenPos(cells);
-    ImGui::InvisibleButton("##why_heads", ImVec2(cell_w * static_cast<float>(g.heads),
-                                                  cell_h * static_cast<float>(g.rows.size())));
+    ImGui::InvisibleButton("##why_heads",
+                           ImVec2(cell_w * static_cast<float>(g.heads), cell_h * static_cast<float>(g.rows.size())));
     if (ImGui::IsItemHovered()) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
         const int h = std::clamp(static_cast<int>((mouse.x - cells.x) / cell_w), 0, g.heads - 1);
-        const int r = std::clamp(static_cast<int>((mouse.y - cells.y) / cell_h), 0, static_cast<int>(g.rows.size()) - 1);
+        const int r =
+            std::clamp(static_cast<int>((mouse.y - cells.y) / cell_h), 0, static_cast<int>(g.rows.size()) - 1);
         const AttentionSite& site = g.rows[static_cast<size_t>(r)];
         ImGui::BeginTooltip();
         ImGui::Text(ctx.t("Layer %d, head %d"), site.layer, h);
@@ -228,7 +212,7 @@ void heatmap_legend(const PanelContext& ctx, double max_abs, float width) {
     for (int i = 0; i < kSteps; ++i) {
         const float t0 = static_cast<float>(i) / kSteps, t1 = static_cast<float>(i + 1) / kSteps;
         draw->AddRectFilled(ImVec2(o.x + t0 * bar_w, o.y), ImVec2(o.x + t1 * bar_w, o.y + bar_h),
-                            ImGui::ColorConvertFloat4ToU32(diverging((t0 + t1) - 1.0f)));
+                            ImGui::ColorConvertFloat4ToU32(diverging_ramp((t0 + t1) - 1.0f)));
     }
     ImGui::Dummy(ImVec2(bar_w, bar_h));
     const std::string lo = signed_text(-max_abs), hi = signed_text(max_abs);
@@ -280,7 +264,7 @@ int signed_bars(const PanelContext& ctx, const char* id, const std::vector<Signe
         draw->AddRectFilled(ImVec2(o.x + label_w, top), ImVec2(o.x + label_w + bar_w, bottom), frame);
         const float end = centre + static_cast<float>(b.value / scale) * 0.5f * bar_w;
         draw->AddRectFilled(ImVec2(std::min(centre, end), top), ImVec2(std::max(centre, end), bottom),
-                            ImGui::ColorConvertFloat4ToU32(diverging(b.value >= 0.0 ? 0.8f : -0.8f)));
+                            ImGui::ColorConvertFloat4ToU32(diverging_ramp(b.value >= 0.0 ? 0.8f : -0.8f)));
         if (b.selected)
             draw->AddRect(ImVec2(o.x + label_w - 1.0f, top - 1.0f), ImVec2(o.x + label_w + bar_w + 1.0f, bottom + 1.0f),
                           text, 0.0f, 0, 2.0f);
@@ -290,8 +274,8 @@ int signed_bars(const PanelContext& ctx, const char* id, const std::vector<Signe
                   ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ImGui::InvisibleButton(id, ImVec2(label_w + bar_w + value_w, static_cast<float>(bars.size()) * line));
     if (!ImGui::IsItemHovered()) return -1;
-    const int row = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.y - o.y) / line), 0,
-                               static_cast<int>(bars.size()) - 1);
+    const int row =
+        std::clamp(static_cast<int>((ImGui::GetIO().MousePos.y - o.y) / line), 0, static_cast<int>(bars.size()) - 1);
     const SignedBar& b = bars[static_cast<size_t>(row)];
     ImGui::SetTooltip("%s: %s", b.label.c_str(), signed_text(b.value).c_str());
     return ImGui::IsItemClicked() ? row : -1;
