@@ -181,6 +181,7 @@ Status set_up(const TourChapter& c, Session& session, ViewState& view, const std
         why.row = why.head = why.ffn_layer = -1;
     }
     if (!c.corrupt.empty()) view.output.patching.corrupt = c.corrupt;
+    if (!c.piece.empty()) view.output.patching.piece = c.piece;
     view.stepper.playing = false;
     view.stepper.hidden = view.settings.predict;  // in predict mode a chapter opens with its answer covered
     return ok_status();

@@ -1,6 +1,7 @@
 // Reads and checks tour.json: {"chapters": [{id, section, setup fields, "task", "en": texts, "ko": texts}]}.
 #include "teach/tour.h"
 
+#include "analysis/activation_patching.h"
 #include "analysis/attribution_metric.h"
 #include "forward/mechanisms/feed_forward.h"
 #include "forward/mechanisms/norm.h"
@@ -53,7 +54,7 @@ constexpr const char* kChapterFields[] = {"id",          "section",     "model",
                                           "src_padding", "tgt_padding", "view",      "step",   "family",
                                           "stage",       "layer",       "head",      "detail", "playground_experiment",
                                           "slides",      "task",        "task_step", "en",     "ko",
-                                          "needs",       "part",        "watch",     "metric", "corrupt"};
+                                          "needs",       "part",        "watch",     "metric", "corrupt", "piece"};
 
 // A key as a message shows it: JSON-quoted, so a hostile key stays one line.
 std::string json_quoted(const std::string& key) {
@@ -111,7 +112,7 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
           std::tuple{"view", &ch.view, true}, std::tuple{"step", &ch.step, false},
           std::tuple{"family", &ch.family, false}, std::tuple{"stage", &ch.stage, false},
           std::tuple{"task_step", &ch.task_step, false}, std::tuple{"metric", &ch.metric, false},
-          std::tuple{"corrupt", &ch.corrupt, false}})
+          std::tuple{"corrupt", &ch.corrupt, false}, std::tuple{"piece", &ch.piece, false}})
         if (auto st = read_string(c, field, required, *target, where); !st) return st.error();
     if (auto st = read_int(c, "layer", ch.layer, where); !st) return st.error();
     if (auto st = read_int(c, "head", ch.head, where); !st) return st.error();
@@ -137,6 +138,8 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
     if (!ch.metric.empty())
         if (auto metric = AttributionMetric::parse(ch.metric); !metric)
             return Error{where + ".metric: " + metric.error().message};
+    if (!ch.piece.empty())
+        if (auto piece = parse_patch_piece(ch.piece); !piece) return Error{where + ".piece: " + piece.error().message};
     if (ch.task == TourTaskKind::ablate_strongest_head && ch.metric.empty())
         return Error{where + ": the task ablate_strongest_head needs \"metric\""};
     if (auto st = read_text(c, "en", ch.text[0], where); !st) return st.error();

@@ -78,6 +78,7 @@ struct TourChapter {
     // "logit-diff:32,34@0"); empty: the view stays as it was. ablate_strongest_head needs one.
     std::string metric;
     std::string corrupt;  // the Input view's corrupted sentence, for the Output view's patching; empty: left as it was
+    std::string piece;    // the Patching tab's piece ("cross-heads"); empty: left as it was
     TourText text[2];              // [Language::english], [Language::korean]
     std::vector<TourNeed> needs;   // what the model must have; empty: whatever `model` is
     std::vector<TourWatch> watch;  // what the task says to watch, beside its widget

@@ -402,6 +402,7 @@ TEST_CASE("\"Which head did it?\" opens Why this output? on its metric, and want
     CHECK(v.output.why.position == 0);
     CHECK(s.stepper().inputs().tgt_ids.size() == 1);
     CHECK(v.output.patching.corrupt == "you like red apples");  // the Patching tab's corrupted source, ready
+    CHECK(v.output.patching.piece == "cross-heads");
     // `attnlab-cli attribute` (checked against PyTorch in [attribution]) puts decoder layer 1's cross-attention
     // head 2 first among the heads (1.34 of the 7.44), and head 0 of the same attention second (0.93).
     const auto best = tour.strongest_head(s);

@@ -111,6 +111,7 @@ TEST_CASE("broken tour files get a one-line error that names the file and the fa
         {chapter(R"(, "detail": "yes")"), "detail must be true or false"},
         {chapter(R"(, "slides": ["a", 3])"), "slides must be an array"},
         {chapter(R"(, "metric": "logit:7")"), "chapters[0].metric: "},
+        {chapter(R"(, "piece": "everything")"), "chapters[0].piece: unknown piece"},
         {R"({"chapters": [{"id": "a", "section": "3.1", "model": "tiny", "view": "output",
              "task": "ablate_strongest_head",
              "en": {"title": "t", "look": "l", "task": "k", "done": "d"},
