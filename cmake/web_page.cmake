@@ -33,7 +33,7 @@ add_custom_command(TARGET attnlab POST_BUILD
 # callMain per page, its files written into the page's memory file system first ----
 file(GLOB ATTNLAB_CLI_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/app/cli/*.cpp)
 add_executable(attnlab-cli ${ATTNLAB_CLI_SOURCES})
-target_link_libraries(attnlab-cli PRIVATE attnlab_core nlohmann_json::nlohmann_json)
+target_link_libraries(attnlab-cli PRIVATE attnlab_app_model attnlab_core nlohmann_json::nlohmann_json)
 target_link_options(attnlab-cli PRIVATE ${ATTNLAB_WEB_MEMORY} -sINVOKE_RUN=0 -sFORCE_FILESYSTEM=1 -sEXIT_RUNTIME=1
   -sENVIRONMENT=web "SHELL:-s EXPORTED_RUNTIME_METHODS=[FS,callMain,addRunDependency,removeRunDependency]")
 set_target_properties(attnlab-cli PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bench" SUFFIX ".js")
