@@ -26,7 +26,7 @@ bool PatchingTracker::update(const Stepper& clean, const ForwardInputs& corrupt,
             asked = true;
         }
     }
-    run_.pump(std::chrono::milliseconds(12));  // between frames (the web page): the grid runs here, whole
+    run_.pump();  // between frames (the web page): the grid runs here, whole
     if (auto r = run_.take()) result_ = std::move(*r);
     return asked;
 }

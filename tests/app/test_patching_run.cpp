@@ -33,7 +33,7 @@ PatchingRequest gpt2_request(std::vector<int> corrupt, PatchPiece piece) {
 // The result, waiting for the thread (or pumping) until it comes; nullopt after `tries` × 10 ms.
 std::optional<PatchingResult> wait_for(PatchingRun& run, int tries = 6000) {
     for (int i = 0; i < tries; ++i) {
-        run.pump(std::chrono::milliseconds(12));
+        run.pump();
         if (auto r = run.take()) return r;
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
@@ -66,7 +66,7 @@ TEST_CASE("PatchingRun: the grids PatchingTool gives, on its thread and between 
         CHECK(run.busy());
         std::optional<PatchingResult> r;
         for (int i = 0; i < 6000 && run.busy(); ++i) {
-            run.pump(std::chrono::milliseconds(12));
+            run.pump();
             if (run.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
         REQUIRE_FALSE(run.busy());
