@@ -6,8 +6,9 @@ becomes -inf before the softmax (the same as a mask cell, but in that layer only
 query's row renormalises over the other keys. The metric is read off the logits.
 
 Forwards (float64), imported, not copied:
-  GPT-2 (hf_gpt2)       make_patching_golden.gpt2_forward, whose causal_softmax is wrapped here: the i-th call
-                        of a forward is layer i's softmax
+  GPT-2 (hf_gpt2)       make_patching_golden.gpt2_forward and llama_forward, whose causal_softmax is wrapped
+  Llama (hf_llama)      here: the i-th call of a forward is layer i's softmax (Llama's after RoPE, over its
+                        grouped K/V heads repeated to every query head)
   ours (post_ln_relu)   make_patching_golden.ours_runner (torch.nn.Transformer): nn.MultiheadAttention.forward
                         is wrapped; its calls in a forward are the encoder's self-attentions in layer order, then
                         each decoder layer's self-attention and cross-attention. The block is a float attn_mask
@@ -73,7 +74,10 @@ def knocked_causal_softmax(scores):
     T = scores.shape[-1]
     causal = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
     layer = BLOCK.calls
-    return torch.softmax(BLOCK.blocked(scores.masked_fill(causal, float("-inf")), "decoder-self", layer), dim=-1)
+    weights = torch.softmax(BLOCK.blocked(scores.masked_fill(causal, float("-inf")), "decoder-self", layer), dim=-1)
+    # A query whose every key is blocked (query 0's one key): PyTorch's softmax gives NaN, the stepper's softmax of a
+    # row masked whole gives zeros (a mask cell does the same); the reference follows the stepper there.
+    return torch.nan_to_num(weights, nan=0.0)
 
 
 mpg.causal_softmax = knocked_causal_softmax
@@ -103,8 +107,8 @@ nn.MultiheadAttention.forward = knocked_mha_forward
 
 
 def runner(fixture, family):
-    if family == "gpt2":
-        return mpg.hf_runner(fixture, "gpt2")[0]
+    if family in ("gpt2", "llama"):
+        return mpg.hf_runner(fixture, family, None)[0]
     meta, _ = mpg.read_tensors(os.path.join(FIXTURES, fixture + ".model.safetensors"))
     cfg = json.loads(meta["config"])
     OURS_ORDER[:] = [("encoder-self", i) for i in range(cfg["n_encoder_layers"])]
@@ -126,6 +130,8 @@ CASES = [
     ("gpt2-edge-all", "hf_gpt2", "gpt2", "logit-diff:7,23@8", "decoder-self", 1, -1, (8, 3)),
     ("gpt2-edge-head", "hf_gpt2", "gpt2", "logit:7@8", "decoder-self", 0, 2, (5, 0)),
     ("gpt2-grid-head", "hf_gpt2", "gpt2", "logit-diff:7,23@8", "decoder-self", 1, 3, None),
+    ("llama-edge-all", "hf_llama", "llama", "logit-diff:14,3@8", "decoder-self", 1, -1, (8, 2)),
+    ("llama-grid-head", "hf_llama", "llama", "logit-diff:14,3@8", "decoder-self", 0, 1, None),
     ("ours-encoder", "post_ln_relu", "ours", "logit-diff:7,3@2", "encoder-self", 1, 0, (2, 4)),
     ("ours-decoder", "post_ln_relu", "ours", "logit-diff:7,3@2", "decoder-self", 0, -1, (2, 1)),
     ("ours-cross-grid", "post_ln_relu", "ours", "logit:9@3", "cross", 1, -1, None),

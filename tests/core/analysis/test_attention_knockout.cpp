@@ -62,7 +62,7 @@ TEST_CASE("knockout: one edge and whole grids match PyTorch within 1e-4", "[knoc
     std::ifstream in(kFixtures + "knockout.json");
     REQUIRE(in);
     const nlohmann::json cases = nlohmann::json::parse(in).at("cases");
-    REQUIRE(cases.size() == 6);
+    REQUIRE(cases.size() == 8);
     for (const nlohmann::json& c : cases) {
         INFO(c.at("case").get<std::string>());
         Stepper s = run_fixture(c.at("fixture"), c.at("src_ids"), c.at("tgt_ids"));
