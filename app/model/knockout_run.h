@@ -1,6 +1,6 @@
 // KnockoutRun: attention knockout's grid (knockout_tool.h) off the window's thread (latest_request_run.h). A request
 // (the model, the inputs, the metric, the attention, layer and head) gives the metric and every edge's change. A
-// request replaced or cancelled while it runs ends its grid (a grid cannot stop midway), its result dropped.
+// request replaced or cancelled while it runs stops at its grid's next edge, its result dropped.
 #pragma once
 
 #include "knockout_tool.h"

@@ -18,7 +18,7 @@ Result<KnockoutResult> KnockoutTool::edge(const KnockoutSite& site, int64_t quer
     return knockout_edge(stepper_, site, query, key, metric_);
 }
 
-Result<KnockoutGrid> KnockoutTool::grid(const KnockoutSite& site, const KnockoutProgress& progress) {
+Result<KnockoutGrid> KnockoutTool::grid(const KnockoutSite& site, const GridProgress& progress) {
     return knockout_grid(stepper_, site, metric_, progress);
 }
 

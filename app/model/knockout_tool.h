@@ -21,7 +21,7 @@ public:
     const Stepper& run() const { return stepper_; }
 
     Result<KnockoutResult> edge(const KnockoutSite& site, int64_t query, int64_t key);
-    Result<KnockoutGrid> grid(const KnockoutSite& site, const KnockoutProgress& progress = {});
+    Result<KnockoutGrid> grid(const KnockoutSite& site, const GridProgress& progress = {});
 
 private:
     KnockoutTool(Stepper stepper, AttributionMetric metric, double value)

@@ -1,6 +1,6 @@
 // LatestRequestRun<Request, Result>: long work off the window's thread when only the newest request matters (a grid
 // for the input and choices shown now). A new request replaces an older one: one still waiting is dropped, and one
-// running goes on to its end (the work may ask wanted() between its stages and skip the rest) with its result
+// running stops at its next progress report or stage (the reporter says it is no longer wanted) with its result
 // dropped. cancel() does the same with no new request.
 // In WorkMode::own_thread the requests run on a thread of the run's own; in WorkMode::between_frames (the web page,
 // no threads) pump() runs the newest request whole on the window's thread: the same work, the same numbers.
@@ -8,6 +8,7 @@
 // Result has a member `uint64_t serial`, set to the number of the request it answers.
 #pragma once
 
+#include "analysis/grid_progress.h"
 #include "work_mode.h"
 
 #include <atomic>
@@ -22,9 +23,10 @@
 
 namespace attnlab::gui {
 
-// What the work is given besides its request: where to count its cells, and whether its result is still wanted.
+// What the work is given besides its request: where to count its cells (which answers whether to go on: a grid
+// given it stops once its result is no longer wanted), and whether its result is still wanted.
 struct RunReporter {
-    std::function<void(int64_t done, int64_t total)> progress;
+    GridProgress progress;
     std::function<bool()> wanted;
 };
 
@@ -148,9 +150,10 @@ private:
         cells_total_.store(0);
         counting_.store(job.serial);
         RunReporter reporter;
-        reporter.progress = [this](int64_t done, int64_t total) {
+        reporter.progress = [this, serial = job.serial](int64_t done, int64_t total) {
             cells_total_.store(total);
             cells_done_.store(done);
+            return wanted(serial);
         };
         reporter.wanted = [this, serial = job.serial] { return wanted(serial); };
         Result out = work_(job.request, reporter);

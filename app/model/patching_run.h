@@ -1,8 +1,7 @@
 // PatchingRun: activation patching's grids (patching_tool.h) off the window's thread (latest_request_run.h). A
 // request (the model, the clean and corrupted inputs, the metric, the piece) gives both runs' metric, the exact grid
 // and its gradient estimate (attribution patching) with the Pearson correlation of the two. A request replaced or
-// cancelled while it runs ends after its current stage (the runs, the exact grid, the estimate: a grid cannot stop
-// midway), its result dropped.
+// cancelled while it runs stops at its exact grid's next cell, or after its current stage, its result dropped.
 #pragma once
 
 #include "latest_request_run.h"

@@ -42,7 +42,7 @@ Result<PatchingTool> PatchingTool::create(const ModelConfig& config, Weights wei
     return tool;
 }
 
-Result<PatchGrid> PatchingTool::grid(PatchPiece piece, PatchMethod method, const PatchProgress& progress,
+Result<PatchGrid> PatchingTool::grid(PatchPiece piece, PatchMethod method, const GridProgress& progress,
                                      Stepper::PatchRerun rerun) {
     auto it = clean_.find(piece);
     if (it == clean_.end()) {

@@ -36,7 +36,7 @@ public:
     const Stepper& corrupted() const { return stepper_; }
 
     // The grid of one piece: exact (a patch per cell, by the row re-run) or the gradient estimate.
-    Result<PatchGrid> grid(PatchPiece piece, PatchMethod method, const PatchProgress& progress = {},
+    Result<PatchGrid> grid(PatchPiece piece, PatchMethod method, const GridProgress& progress = {},
                            Stepper::PatchRerun rerun = Stepper::PatchRerun::rows);
 
 private:

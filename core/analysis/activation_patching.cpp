@@ -236,7 +236,7 @@ Result<GridStart> grid_start(const Stepper& corrupted, PatchPiece piece, const s
 
 Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::vector<Tensor>& clean,
                              const AttributionMetric& metric, double clean_value, Stepper::PatchRerun rerun,
-                             const PatchProgress& progress) {
+                             const GridProgress& progress) {
     auto start = grid_start(corrupted, piece, clean, metric);
     if (!start) return start.error();
     const std::vector<size_t>& steps = start->steps;
@@ -253,7 +253,7 @@ Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::ve
             if (std::equal(own, own + per_cell, from.data.data() + c * per_cell,
                            [](float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; })) {
                 g.values[static_cast<size_t>(l * g.cols + c)] = corrupt;
-                if (progress) progress(l * g.cols + c + 1, g.rows * g.cols);
+                if (progress && !progress(l * g.cols + c + 1, g.rows * g.cols)) return Error{kGridStopped};
                 continue;
             }
             Stepper::OutputPatch patch{steps[static_cast<size_t>(l)], heads ? 0 : c, heads ? static_cast<int>(c) : -1,
@@ -263,7 +263,7 @@ Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::ve
             corrupted.undo_patch();
             if (!value) return value.error();
             g.values[static_cast<size_t>(l * g.cols + c)] = *value;
-            if (progress) progress(l * g.cols + c + 1, g.rows * g.cols);
+            if (progress && !progress(l * g.cols + c + 1, g.rows * g.cols)) return Error{kGridStopped};
         }
     }
     return g;

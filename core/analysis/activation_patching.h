@@ -21,6 +21,7 @@
 #pragma once
 
 #include "analysis/attribution_metric.h"
+#include "analysis/grid_progress.h"
 #include "result.h"
 #include "stepper.h"
 
@@ -79,16 +80,13 @@ struct PatchGrid {
 // The clean run's outputs of the patch steps (one tensor per layer), taken before the ids change.
 std::vector<Tensor> clean_pieces(const Stepper& clean, const std::vector<size_t>& steps);
 
-// Cells done so far, of all; called after each cell.
-using PatchProgress = std::function<void(int64_t done, int64_t total)>;
-
 // The exact grid on `corrupted` (run to its end): each cell one patch_output of the clean values, the metric
 // read, the patch undone; a cell whose clean values are the corrupted run's own bits (a position before the first
 // token that differs, in a causal stack) is not run: its value is the corrupted metric, as the patch would give it
-// bit for bit. The stepper ends as it began.
+// bit for bit. The stepper ends as it began, also when `progress` stops the grid (the error kGridStopped).
 Result<PatchGrid> patch_grid(Stepper& corrupted, PatchPiece piece, const std::vector<Tensor>& clean,
                              const AttributionMetric& metric, double clean_value,
-                             Stepper::PatchRerun rerun = Stepper::PatchRerun::rows, const PatchProgress& progress = {});
+                             Stepper::PatchRerun rerun = Stepper::PatchRerun::rows, const GridProgress& progress = {});
 
 // The gradient estimate of the same grid, from one backward pass of the metric at `corrupted` (every metric kind:
 // backward/loss.h's logit, prob and logit-diff).

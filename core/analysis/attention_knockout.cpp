@@ -44,8 +44,8 @@ Result<Attention> attention_of(const Stepper& s, const KnockoutSite& site) {
     int layers = 0;
     while (s.find(StepId::attention_at({site.use, layers}, AttentionStage::weights))) ++layers;
     if (site.layer < 0 || site.layer >= layers)
-        return Error{"layer " + std::to_string(site.layer) + " is outside 0.." + std::to_string(layers - 1) + " of the " +
-                     use_name(site.use)};
+        return Error{"layer " + std::to_string(site.layer) + " is outside 0.." + std::to_string(layers - 1) +
+                     " of the " + use_name(site.use)};
     if (s.cursor() != s.size()) return Error{"the forward pass has not reached its end: run it to the end first"};
     Attention a;
     a.weights = *s.find(StepId::attention_at({site.use, site.layer}, AttentionStage::weights));
@@ -100,7 +100,7 @@ Tensor compute_row(const Stepper& s, size_t i, const Tensor& first, int64_t row)
 // Query q's row of the attention's output (after W_O) with edge (q, k) blocked in the chosen heads: (1, C).
 Tensor blocked_out_row(const Stepper& s, const Attention& a, const KnockoutSite& site, int64_t q, int64_t k) {
     const Tensor& w = *s.output(s.step(a.weights).path);  // (H, Tq, Tk)
-    Tensor rows({a.H, 1, a.Tk});                           // query q's weights in each head
+    Tensor rows({a.H, 1, a.Tk});                          // query q's weights in each head
     Tensor one({1, a.Tk});
     for (int64_t h = 0; h < a.H; ++h) {
         const float* src = (chosen(site, h) ? a.scores.data.data() : w.data.data()) + (h * a.Tq + q) * a.Tk;
@@ -110,7 +110,7 @@ Tensor blocked_out_row(const Stepper& s, const Attention& a, const KnockoutSite&
         softmax_rows_in_place(one);
         std::copy_n(one.data.data(), a.Tk, rows.data.data() + h * a.Tk);
     }
-    const Tensor context = compute_row(s, a.context, rows, q);  // (H, 1, D)
+    const Tensor context = compute_row(s, a.context, rows, q);   // (H, 1, D)
     const Tensor concat = compute_row(s, a.concat, context, q);  // (1, H·D)
     return compute_row(s, a.out, concat, q);                     // (1, C)
 }
@@ -151,7 +151,7 @@ Result<KnockoutResult> knockout_edge(Stepper& s, const KnockoutSite& site, int64
 }
 
 Result<KnockoutGrid> knockout_grid(Stepper& s, const KnockoutSite& site, const AttributionMetric& metric,
-                                   const KnockoutProgress& progress) {
+                                   const GridProgress& progress) {
     auto a = attention_of(s, site);
     if (!a) return a.error();
     auto before = metric_value(s, metric);
@@ -171,7 +171,7 @@ Result<KnockoutGrid> knockout_grid(Stepper& s, const KnockoutSite& site, const A
             auto after = blocked_metric(s, *a, site, q, k, metric);
             if (!after) return after.error();
             g.values[static_cast<size_t>(q * g.cols + k)] = *after - g.before;
-            if (progress) progress(++done, total);
+            if (progress && !progress(++done, total)) return Error{kGridStopped};
         }
     return g;
 }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "analysis/attribution_metric.h"
+#include "analysis/grid_progress.h"
 #include "result.h"
 #include "stepper.h"
 
@@ -51,11 +52,9 @@ struct KnockoutGrid {
     double at(int64_t q, int64_t k) const { return values[static_cast<size_t>(q * cols + k)]; }
 };
 
-// Edges done so far, of all edges the mask lets through; called after each one.
-using KnockoutProgress = std::function<void(int64_t done, int64_t total)>;
-
-// Every edge's knockout, one at a time (each equal to knockout_edge's, bit for bit).
+// Every edge's knockout, one at a time (each equal to knockout_edge's, bit for bit); `progress` counts the edges the
+// mask lets through, and may stop the grid (the error kGridStopped).
 Result<KnockoutGrid> knockout_grid(Stepper& stepper, const KnockoutSite& site, const AttributionMetric& metric,
-                                   const KnockoutProgress& progress = {});
+                                   const GridProgress& progress = {});
 
 }  // namespace attnlab

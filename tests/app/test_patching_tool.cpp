@@ -36,7 +36,7 @@ const AttributionMetric kMetric{AttributionMetricKind::logit_diff, 7, 23, 8};
 TEST_CASE("PatchingTool: the metric on both runs, a grid with progress, the estimate beside it", "[patching]") {
     auto tool = gpt2_tool(kClean, kCorrupt, kMetric);
     REQUIRE(tool);
-    CHECK(tool->clean_metric() == Approx(-8.950805).margin(1e-4));   // fixtures/patching.json, gpt2
+    CHECK(tool->clean_metric() == Approx(-8.950805).margin(1e-4));  // fixtures/patching.json, gpt2
     CHECK(tool->corrupt_metric() == Approx(-9.037769).margin(1e-4));
     CHECK(tool->corrupted().inputs().tgt_ids == kCorrupt);
     std::vector<int64_t> done;
@@ -44,6 +44,7 @@ TEST_CASE("PatchingTool: the metric on both runs, a grid with progress, the esti
     auto grid = tool->grid(PatchPiece::residual, PatchMethod::exact, [&](int64_t d, int64_t t) {
         done.push_back(d);
         total = t;
+        return true;
     });
     REQUIRE(grid);
     CHECK(grid->rows == 2);
@@ -72,7 +73,7 @@ TEST_CASE("PatchingTool: one-line errors", "[patching]") {
     CHECK(token.error().message.find("the corrupted prompt token 2 has id 100000") == 0);
     auto logit = gpt2_tool(kClean, kCorrupt, {AttributionMetricKind::logit, 7, -1, 8});
     REQUIRE(logit);
-    CHECK(logit->grid(PatchPiece::heads, PatchMethod::gradient));  // a single logit has its estimate too
+    CHECK(logit->grid(PatchPiece::heads, PatchMethod::gradient));                 // a single logit has its estimate too
     auto encoder = logit->grid(PatchPiece::enc_residual, PatchMethod::gradient);  // GPT-2 has no encoder
     REQUIRE_FALSE(encoder);
     CHECK(encoder.error().message.find("enc-residual patches an encoder-decoder's encoder") == 0);

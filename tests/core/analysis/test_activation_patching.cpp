@@ -202,6 +202,24 @@ TEST_CASE("patch grids: the row re-run gives the whole re-run's grid, bit for bi
     CHECK(s.last_computed_from(*logits) == std::optional<int64_t>(8));
 }
 
+TEST_CASE("patch_grid: a progress that says stop ends the grid there, the stepper as it began", "[patching]") {
+    Stepper s = gpt2();
+    const std::vector<Tensor> pieces = clean_pieces(s, *patch_steps(s, PatchPiece::residual));
+    const double clean_value = *metric_value(s, kGpt2Metric);
+    REQUIRE(s.set_tgt_ids({49, 7, 11, 0, 41, 12, 12, 30, 5}));
+    const Tensor logits = *s.output(StepId::head(StepKind::logits, s.config()));
+    int64_t calls = 0;
+    auto g = patch_grid(s, PatchPiece::residual, pieces, kGpt2Metric, clean_value, Stepper::PatchRerun::rows,
+                        [&](int64_t done, int64_t) {
+                            calls = done;
+                            return done < 5;
+                        });
+    REQUIRE_FALSE(g);
+    CHECK(g.error().message == kGridStopped);
+    CHECK(calls == 5);
+    CHECK(s.output(StepId::head(StepKind::logits, s.config()))->data == logits.data);
+}
+
 TEST_CASE("patch_output: undo puts back every output and version; a later edit undoes it first", "[patching]") {
     Stepper s = gpt2();
     std::vector<Tensor> values;

@@ -20,8 +20,8 @@ namespace {
 const std::string kFixtures = std::string(ATTNLAB_SOURCE_DIR) + "/tests/golden/fixtures/";
 
 Stepper run_fixture(const std::string& fixture, std::vector<int> src, std::vector<int> tgt) {
-    auto loaded = open_model(fixture.rfind("hf_", 0) == 0 ? kFixtures + fixture
-                                                           : kFixtures + fixture + ".model.safetensors");
+    auto loaded =
+        open_model(fixture.rfind("hf_", 0) == 0 ? kFixtures + fixture : kFixtures + fixture + ".model.safetensors");
     REQUIRE(loaded);
     ForwardInputs inputs;
     inputs.src_ids = std::move(src);
@@ -93,7 +93,8 @@ TEST_CASE("knockout: one edge and whole grids match PyTorch within 1e-4", "[knoc
                     CHECK(std::isnan(g->at(q, k)));
                     continue;
                 }
-                CHECK(std::fabs(g->at(q, k) - w.get<double>()) <= 1e-4 + 1e-4 * std::fabs(c.at("before").get<double>()));
+                CHECK(std::fabs(g->at(q, k) - w.get<double>()) <=
+                      1e-4 + 1e-4 * std::fabs(c.at("before").get<double>()));
                 changed += g->at(q, k) != 0.0;
             }
         CHECK(changed > 0);
@@ -138,6 +139,7 @@ TEST_CASE("knockout: the grid equals single knockouts, bit for bit", "[knockout]
         auto g = knockout_grid(s, site, kMetric, [&](int64_t done, int64_t total) {
             calls = done;
             last_total = total;
+            return true;
         });
         REQUIRE(g);
         CHECK(calls == 45);  // 9 · 10 / 2 edges the causal mask lets through
@@ -154,6 +156,22 @@ TEST_CASE("knockout: the grid equals single knockouts, bit for bit", "[knockout]
                 CHECK(same_bits(g->at(q, k), one->change()));
             }
     }
+}
+
+TEST_CASE("knockout: a progress that says stop ends the grid there, the stepper as it began", "[knockout]") {
+    Stepper s = gpt2();
+    const Snapshot before = snapshot(s);
+    int64_t calls = 0;
+    auto g = knockout_grid(s, {AttentionUse::decoder_self, 1, -1}, kMetric, [&](int64_t done, int64_t) {
+        calls = done;
+        return done < 3;
+    });
+    REQUIRE_FALSE(g);
+    CHECK(g.error().message == kGridStopped);
+    CHECK(calls == 3);
+    const Snapshot after = snapshot(s);
+    CHECK(after.versions == before.versions);
+    CHECK(after.values == before.values);
 }
 
 TEST_CASE("knockout: a mask cell is the same block: weight 0 and the query's row renormalised", "[knockout]") {
@@ -182,7 +200,8 @@ TEST_CASE("knockout: one-line errors for edges, layers, heads and attentions the
     const KnockoutSite ok{AttentionUse::decoder_self, 1, -1};
     CHECK(message(ok, 9, 0) == "query 9 is past the end: the attention has 9 queries (0 to 8)");
     CHECK(message(ok, 3, -1) == "key -1 is past the end: the attention has 9 keys (0 to 8)");
-    CHECK(message({AttentionUse::decoder_self, 2, -1}, 0, 0) == "layer 2 is outside 0..1 of the decoder self-attention");
+    CHECK(message({AttentionUse::decoder_self, 2, -1}, 0, 0) ==
+          "layer 2 is outside 0..1 of the decoder self-attention");
     CHECK(message({AttentionUse::decoder_self, 0, 4}, 0, 0) == "head 4 is outside 0..3 (or -1 for every head)");
     CHECK(message({AttentionUse::cross, 0, -1}, 0, 0) == "this model has no cross-attention");
     CHECK(message({AttentionUse::encoder_self, 0, -1}, 0, 0) == "this model has no encoder self-attention");
