@@ -61,8 +61,8 @@ int run_knockout(const Argv& argv) {
     std::set<std::string> flags = kInputFlags;
     flags.insert({"metric", "attention", "layer", "head", "edge"});
     if (auto err = parse_args(argv, {flags, {"json", "grid"}, 1}, args)) return fail("knockout: " + *err, kExitUsage);
-    if (!args.get("metric")) return fail("knockout: missing --metric (logit:A@POS or logit-diff:A,B@POS)", kExitUsage);
-    auto metric = AttributionMetric::parse(*args.get("metric"));
+    if (!args.get("metric")) return fail("knockout: missing --metric (logit:A@POS, prob:A@POS or logit-diff:A,B@POS)", kExitUsage);
+    auto metric = AttributionMetric::parse(*args.get("metric"), MetricKinds::any);
     if (!metric) return fail("knockout: " + metric.error().message, kExitUsage);
     if (!args.get("attention"))
         return fail("knockout: missing --attention (encoder-self, decoder-self or cross)", kExitUsage);

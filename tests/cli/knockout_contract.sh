@@ -53,6 +53,10 @@ expect_output "grid json keys" '^\{"attention":"cross","before":.*"cols":6,"head
 
 check "edge text" 0 -- "$cli" knockout "$g" $gpt2_ids --metric logit:7@8 --attention decoder-self --layer 0 --head 1 --edge 2,6
 expect_output "edge text line" '^logit:7@8: -?[0-9.]+ -> -?[0-9.]+ \(change \+0\.000000\); the mask already blocks this edge$'
+# A probability is a metric knockout reads like any other (attribution alone refuses it): before, the runner-up's
+# 0.023176 that `lens` shows at position 8; blocking 8 -> 3 in every head of layer 1 lowers it.
+check "prob edge" 0 -- "$cli" knockout "$g" $gpt2_ids --metric prob:37@8 --attention decoder-self --layer 1 --edge 8,3
+expect_output "prob edge line" '^prob:37@8: 0\.023176 -> 0\.0[0-9]+ \(change -0\.0[0-9]*[1-9][0-9]*\)$'
 check "grid text" 0 -- "$cli" knockout "$g" $gpt2_ids --metric logit:7@8 --attention decoder-self --layer 1 --grid
 expect_output "grid text rows" '^       8( +-?[0-9.]+){9}$'
 
