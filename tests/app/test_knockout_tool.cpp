@@ -2,6 +2,7 @@
 // stepper of the same inputs, bit for bit, and leave its run as the inputs give it; the run gives the tool's grid on
 // its thread and between frames, with its progress; a new request replaces an old one; errors in one line.
 #include "knockout_run.h"
+#include "work_modes.h"
 
 #include "hf/open_model.h"
 
@@ -85,7 +86,7 @@ TEST_CASE("KnockoutRun: the tool's grid on its thread and between frames, with p
     REQUIRE(tool);
     auto want = tool->grid(r.site);
     REQUIRE(want);
-    for (WorkMode mode : {WorkMode::own_thread, WorkMode::between_frames}) {
+    for (WorkMode mode : test::platform_work_modes()) {
         KnockoutRun run(mode);
         run.request(gpt2_request({AttentionUse::decoder_self, 0, -1}));  // replaced before it is taken
         run.request(r);

@@ -4,6 +4,7 @@
 #include "corrupted_input.h"
 #include "patching_run.h"
 #include "session_support.h"
+#include "work_modes.h"
 
 #include "hf/open_model.h"
 
@@ -59,7 +60,7 @@ TEST_CASE("PatchingRun: the grids PatchingTool gives, on its thread and between 
     auto estimate = tool->grid(PatchPiece::residual, PatchMethod::gradient);
     REQUIRE(exact);
     REQUIRE(estimate);
-    for (WorkMode mode : {WorkMode::own_thread, WorkMode::between_frames}) {
+    for (WorkMode mode : test::platform_work_modes()) {
         PatchingRun run(mode);
         CHECK_FALSE(run.busy());
         const uint64_t serial = run.request(request);
@@ -89,7 +90,7 @@ TEST_CASE("PatchingRun: the grids PatchingTool gives, on its thread and between 
 }
 
 TEST_CASE("PatchingRun: a new request replaces an older one; cancel drops the result", "[patching]") {
-    for (WorkMode mode : {WorkMode::own_thread, WorkMode::between_frames}) {
+    for (WorkMode mode : test::platform_work_modes()) {
         PatchingRun run(mode);
         const uint64_t first = run.request(gpt2_request(kCorrupt, PatchPiece::residual));
         const uint64_t second = run.request(gpt2_request(kCorrupt, PatchPiece::heads));

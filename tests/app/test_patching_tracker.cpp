@@ -4,13 +4,15 @@
 #include "corrupted_input.h"
 #include "patching_tracker.h"
 #include "session_support.h"
+#include "work_modes.h"
 
 #include <catch2/catch.hpp>
 
 using namespace attnlab;
 using namespace attnlab::gui;
 
-TEST_CASE("PatchingTracker: a request when the logits, the corrupted ids, the metric or the piece change", "[patching]") {
+TEST_CASE("PatchingTracker: a request when the logits, the corrupted ids, the metric or the piece change",
+          "[patching]") {
     Session s = test::english_korean();
     PatchingTracker t(WorkMode::between_frames);
     const AttributionMetric metric{AttributionMetricKind::logit, 5, -1, 0};
@@ -37,7 +39,7 @@ TEST_CASE("PatchingTracker: a request when the logits, the corrupted ids, the me
 
 TEST_CASE("PatchingTracker: cancel keeps the same inputs from asking again until retry", "[patching]") {
     Session s = test::english_korean();
-    PatchingTracker t(WorkMode::own_thread);
+    PatchingTracker t(test::platform_work_mode());
     const CorruptedInput c = read_corrupted_input(s.model(), s.stepper().inputs(), "i like red i");
     const AttributionMetric metric{AttributionMetricKind::logit, 5, -1, 0};
     CHECK(t.update(s.stepper(), c.inputs, metric, PatchPiece::residual));

@@ -20,15 +20,15 @@ ViewState every_field_changed() {
     v.settings.font_scale = 1.5f;
     v.settings.recent_files = {"/a.safetensors", "/b"};
     v.tab = View::analysis;
-    v.attention = {AttentionUse::cross, 1, 2, true, true, AttentionStage::scaled, 3, 4, 6.0f, 0.25f, 0.75f};
+    v.attention = {AttentionUse::cross, 1, 2, true, true, AttentionStage::scaled, 3, 4, 6.0f, 0.25f, 0.75f, {}};
     v.attention.knockout = {true, true, true, 5, 2};
     v.positional.dims[0] = 2, v.positional.dims[1] = 9;
     v.positional.rope = {1, 2, 5, 1, true};
     v.residual.token = 3;
     v.residual.contribution = true, v.residual.flow_token = 2, v.residual.flow_threshold = 0.1f;
     v.ffn.layer = 1, v.ffn.decoder = true, v.ffn.pre_activation = true, v.ffn.gated_part = FfnPart::up;
-    v.output = {9, 0.5f, true, 7, 0.9f, 4.0f, {}};  // the animation is not saved
-    v.output.why.open = true, v.output.why.diff = true;  // its tokens, position and selection are not saved
+    v.output = {9, 0.5f, true, 7, 0.9f, 4.0f, {}, {}, {}};  // the animation is not saved
+    v.output.why.open = true, v.output.why.diff = true;     // its tokens, position and selection are not saved
     v.output.patching = {true, "i like green apples", "heads", false, 1, 2};  // the clicked cell is not saved
     v.weights.name = "generator.weight";
     v.analysis.tool = AnalysisTool::circuits;
