@@ -45,21 +45,33 @@ constexpr EnumNames<Activation, 4> kActivationNames{{{{Activation::relu, "relu"}
                                                       {Activation::gelu, "gelu"},
                                                       {Activation::gelu_tanh, "gelu_tanh"},
                                                       {Activation::silu, "silu"}}}};
-constexpr EnumNames<Positional, 4> kPositionalNames{{{{Positional::sinusoidal, "sinusoidal"},
+constexpr EnumNames<Positional, 6> kPositionalNames{{{{Positional::sinusoidal, "sinusoidal"},
                                                       {Positional::learned, "learned"},
                                                       {Positional::none, "none"},
-                                                      {Positional::rotary, "rotary"}}}};
-constexpr EnumNames<Family, 8> kFamilyNames{{{{Family::transformer, "transformer"},
-                                              {Family::gpt2, "gpt2"},
-                                              {Family::bert, "bert"},
-                                              {Family::llama, "llama"},
-                                              {Family::mistral, "mistral"},
-                                              {Family::qwen2, "qwen2"},
-                                              {Family::qwen3, "qwen3"},
-                                              {Family::marian, "marian"}}}};
+                                                      {Positional::rotary, "rotary"},
+                                                      {Positional::alibi, "alibi"},
+                                                      {Positional::relative_buckets, "relative_buckets"}}}};
+constexpr EnumNames<Family, 16> kFamilyNames{{{{Family::transformer, "transformer"},
+                                               {Family::gpt2, "gpt2"},
+                                               {Family::bert, "bert"},
+                                               {Family::llama, "llama"},
+                                               {Family::mistral, "mistral"},
+                                               {Family::qwen2, "qwen2"},
+                                               {Family::qwen3, "qwen3"},
+                                               {Family::marian, "marian"},
+                                               {Family::t5, "t5"},
+                                               {Family::bloom, "bloom"},
+                                               {Family::smollm3, "smollm3"},
+                                               {Family::gemma2, "gemma2"},
+                                               {Family::gemma3, "gemma3"},
+                                               {Family::olmoe, "olmoe"},
+                                               {Family::qwen3_moe, "qwen3_moe"},
+                                               {Family::granitemoe, "granitemoe"}}}};
 constexpr EnumNames<SinusoidLayout, 2> kSinusoidLayoutNames{
     {{{SinusoidLayout::interleaved, "interleaved"}, {SinusoidLayout::halves, "halves"}}}};
-constexpr EnumNames<NormKind, 2> kNormNames{{{{NormKind::layer_norm, "layer_norm"}, {NormKind::rms_norm, "rms_norm"}}}};
+constexpr EnumNames<NormKind, 3> kNormNames{{{{NormKind::layer_norm, "layer_norm"},
+                                              {NormKind::rms_norm, "rms_norm"},
+                                              {NormKind::rms_norm_plus_one, "rms_norm_plus_one"}}}};
 constexpr EnumNames<RopeScaling, 3> kRopeScalingNames{
     {{{RopeScaling::none, "none"}, {RopeScaling::linear, "linear"}, {RopeScaling::llama3, "llama3"}}}};
 constexpr EnumNames<OutputHead, 3> kOutputHeadNames{
@@ -288,6 +300,49 @@ Result<ModelConfig> config_from_json(const std::string& json_text) {
 
 std::string config_to_json(const ModelConfig& c) { return fields_json(c, false).dump(); }
 
+namespace {
+
+// The fields that differ from layer to layer, the attention's constants and the mixture of experts.
+Status validate_layer_variants(const ModelConfig& c) {
+    auto bad = [](const std::string& m) { return Status(Error{"config: " + m}); };
+    const int layers = c.has_decoder() ? c.n_decoder_layers : c.n_encoder_layers;
+    const bool one_stack = c.arch != Arch::encoder_decoder;
+    const std::pair<const char*, const std::vector<int>*> lists[] = {
+        {"local_layers", &c.local_layers}, {"no_rope_layers", &c.no_rope_layers}, {"dense_layers", &c.dense_layers}};
+    for (auto [name, list] : lists)
+        for (const int layer : *list)
+            if (!one_stack || layer >= layers)
+                return bad(std::string(name) + " names layer " + std::to_string(layer) + " of a stack of " +
+                           std::to_string(layers));
+    if (!c.local_layers.empty() && c.sliding_window < 1) return bad("local_layers need a sliding_window");
+    if (!c.no_rope_layers.empty() && c.positional != Positional::rotary)
+        return bad("no_rope_layers need rotary positions");
+    const std::pair<const char*, float> non_negative[] = {{"local_rope_theta", c.local_rope_theta},
+                                                          {"attention_scale", c.attention_scale},
+                                                          {"attention_softcap", c.attention_softcap},
+                                                          {"logit_softcap", c.logit_softcap}};
+    for (auto [name, x] : non_negative)
+        if (!(x >= 0.0f) || !std::isfinite(x)) return bad(std::string(name) + " must be 0 (none) or positive");
+    const std::pair<const char*, float> positive[] = {{"embedding_multiplier", c.embedding_multiplier},
+                                                      {"residual_multiplier", c.residual_multiplier},
+                                                      {"logit_scale", c.logit_scale}};
+    for (auto [name, x] : positive)
+        if (!(x > 0.0f) || !std::isfinite(x)) return bad(std::string(name) + " must be positive");
+    if (c.positional == Positional::relative_buckets &&
+        (c.relative_buckets < 2 || c.relative_buckets > 4096 || c.relative_max_distance < 1))
+        return bad("relative_buckets must be in 2..4096 and relative_max_distance positive");
+    if (c.n_experts < 0 || c.n_experts > 4096) return bad("n_experts must be in 0..4096");
+    if (c.n_experts > 0 && (c.experts_per_token < 1 || c.experts_per_token > c.n_experts))
+        return bad("experts_per_token must be in 1..n_experts (" + std::to_string(c.n_experts) + ")");
+    if (c.n_experts > 0 && (c.expert_d_ff < 1 || c.expert_d_ff > 8 * (1 << 16)))
+        return bad("expert_d_ff must be in 1.." + std::to_string(8 * (1 << 16)));
+    if (c.n_experts == 0 && (c.experts_per_token != 0 || !c.dense_layers.empty()))
+        return bad("experts_per_token and dense_layers need n_experts");
+    return ok_status();
+}
+
+}  // namespace
+
 Status validate_config(const ModelConfig& c) {
     auto bad = [](const std::string& m) { return Status(Error{"config: " + m}); };
     constexpr int kMaxDim = 1 << 16, kMaxLayers = 256, kMaxVocab = 1 << 22, kMaxLen = 1 << 20;
@@ -329,6 +384,7 @@ Status validate_config(const ModelConfig& c) {
     for (const int id : c.never_generated)
         if (id < 0 || id >= c.output_vocab_size())
             return bad("never_generated id " + std::to_string(id) + " is outside the vocabulary");
+    if (auto st = validate_layer_variants(c); !st) return st;
     return validate_family(c);
 }
 

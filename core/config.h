@@ -15,18 +15,41 @@ enum class Arch { encoder_decoder, encoder_only, decoder_only };
 enum class Stack { encoder, decoder };
 enum class Activation { relu, gelu, gelu_tanh, silu };  // gelu is the erf form; silu = x·σ(x) (swish)
 // rotary: no position is added to the embeddings; q and k are rotated in each attention (RoPE).
-enum class Positional { sinusoidal, learned, none, rotary };
+// alibi: a fixed penalty, −slope_h·(distance), added to each head's scores (BLOOM).
+// relative_buckets: a learned bias per head and bucket of the key's offset from the query, added to the scores
+// (T5; the first layer of each stack holds the table, every layer uses it).
+enum class Positional { sinusoidal, learned, none, rotary, alibi, relative_buckets };
 // Whose tensor names and weight layouts a model uses (param_names.h): ours (torch.nn.Transformer's
 // state_dict), or those of a Hugging Face file of that model_type (core/hf reads their folders).
 // llama, mistral, qwen2 and qwen3 share the Llama template (param_names.cpp) and differ in switches;
-// marian is the paper's encoder-decoder as Helsinki-NLP's opus-mt translators have it.
-enum class Family { transformer, gpt2, bert, llama, mistral, qwen2, qwen3, marian };
+// marian is the paper's encoder-decoder as Helsinki-NLP's opus-mt translators have it. The 2026 zoo: t5
+// (T5 v1.0 and Flan-T5's v1.1), bloom, smollm3, gemma2, gemma3 (text), and the mixtures of experts olmoe,
+// qwen3_moe and granitemoe.
+enum class Family {
+    transformer,
+    gpt2,
+    bert,
+    llama,
+    mistral,
+    qwen2,
+    qwen3,
+    marian,
+    t5,
+    bloom,
+    smollm3,
+    gemma2,
+    gemma3,
+    olmoe,
+    qwen3_moe,
+    granitemoe
+};
 // Where the sinusoidal encoding puts its sines and cosines of frequency i (ops/positional.h):
 // interleaved at columns 2i and 2i + 1 (the paper's), or halves: sines in the first ⌈C/2⌉ columns and
 // cosines in the rest (Marian's).
 enum class SinusoidLayout { interleaved, halves };
-// layer_norm: (x − mean)/√(var + ε)·γ + β.  rms_norm: x/√(mean(x²) + ε)·γ (the Llama template's).
-enum class NormKind { layer_norm, rms_norm };
+// layer_norm: (x − mean)/√(var + ε)·γ + β.  rms_norm: x/√(mean(x²) + ε)·γ (the Llama template's, T5's).
+// rms_norm_plus_one: x/√(mean(x²) + ε)·(1 + γ), γ stored as the file has it (Gemma's).
+enum class NormKind { layer_norm, rms_norm, rms_norm_plus_one };
 enum class RopeScaling { none, linear, llama3 };
 // linear: logits = x·Wᵀ + b.  transform: dense + activation + LayerNorm before it (BERT's MLM
 // head).  none: the model ends at its stack output (a BERT file without a head).
@@ -99,6 +122,41 @@ struct ModelConfig {
     bool qk_norm = false;    // an RMSNorm over each head of Q and K before the rotation (qwen3)
     int sliding_window = 0;  // a decoder query sees only the keys less than this many positions back; 0: all
     RopeConfig rope;         // Positional::rotary
+    // What differs from layer to layer (layer indices of the one stack of a decoder_only or encoder_only model).
+    // local_layers: the layers that see only sliding_window keys back (Gemma's and ModernBERT's local layers);
+    // empty: every layer does when sliding_window > 0 (Mistral's).  no_rope_layers: layers without RoPE
+    // (SmolLM3's NoPE layers).  local_rope_theta: the RoPE base of the local layers, with no scaling (Gemma 3's
+    // rope_local_base_freq); 0: the local layers turn as the global ones.
+    std::vector<int> local_layers;
+    std::vector<int> no_rope_layers;
+    float local_rope_theta = 0.0f;
+    // Gemma's: a norm of each sublayer's output before it joins the residual (post_attention_layernorm,
+    // post_feedforward_layernorm), beside the norm of its input.
+    bool post_sublayer_norm = false;
+    bool qk_norm_across_heads = false;  // qk_norm over all of Q's (and K's) heads at once (OLMoE), not each head
+    // The scores' multiplier before the softmax: 0 is 1/√D. T5's is 1; Gemma's query_pre_attn_scalar^−½;
+    // Granite's attention_multiplier.
+    float attention_scale = 0.0f;
+    // Soft-capping, c·tanh(x/c) (Gemma 2): of each attention's scores before the mask, and of the logits; 0: none.
+    float attention_softcap = 0.0f;
+    float logit_softcap = 0.0f;
+    // Positional::relative_buckets (T5): how many buckets of offsets, and the offset beyond which all share the last.
+    int relative_buckets = 32;
+    int relative_max_distance = 128;
+    // Constant multipliers: of the token embeddings (Granite's embedding_multiplier), of each sublayer's output
+    // as it joins the residual (residual_multiplier), and of the logits (T5's tied d_model^−½, Granite's
+    // 1/logits_scaling).
+    float embedding_multiplier = 1.0f;
+    float residual_multiplier = 1.0f;
+    float logit_scale = 1.0f;
+    // A mixture of experts (olmoe, qwen3_moe, granitemoe): n_experts FFNs of expert_d_ff units each, of which a
+    // router picks experts_per_token for each token; normalize_routing rescales the chosen weights to sum to 1.
+    // dense_layers keep one FFN of d_ff units (Qwen3-MoE's mlp_only_layers). 0 experts: no mixture.
+    int n_experts = 0;
+    int experts_per_token = 0;
+    int expert_d_ff = 0;
+    bool normalize_routing = false;
+    std::vector<int> dense_layers;
     // Ids that generation never picks (greedy, sampled or translated), as a Hugging Face config's single-token
     // bad_words_ids: Marian's <pad>, which is also its decoder's first token. The model still scores them.
     std::vector<int> never_generated;
@@ -153,6 +211,24 @@ struct ModelConfig {
         v("sinusoid_layout", sinusoid_layout, kOmittedAtDefault);
         v("never_generated", never_generated, kOmittedAtDefault);
         v("rope", rope, WrittenIf{positional == Positional::rotary});
+        v("local_layers", local_layers, kOmittedAtDefault);
+        v("no_rope_layers", no_rope_layers, kOmittedAtDefault);
+        v("local_rope_theta", local_rope_theta, kOmittedAtDefault);
+        v("post_sublayer_norm", post_sublayer_norm, kOmittedAtDefault);
+        v("qk_norm_across_heads", qk_norm_across_heads, kOmittedAtDefault);
+        v("attention_scale", attention_scale, kOmittedAtDefault);
+        v("attention_softcap", attention_softcap, kOmittedAtDefault);
+        v("logit_softcap", logit_softcap, kOmittedAtDefault);
+        v("relative_buckets", relative_buckets, WrittenIf{positional == Positional::relative_buckets});
+        v("relative_max_distance", relative_max_distance, WrittenIf{positional == Positional::relative_buckets});
+        v("embedding_multiplier", embedding_multiplier, kOmittedAtDefault);
+        v("residual_multiplier", residual_multiplier, kOmittedAtDefault);
+        v("logit_scale", logit_scale, kOmittedAtDefault);
+        v("n_experts", n_experts, kOmittedAtDefault);
+        v("experts_per_token", experts_per_token, kOmittedAtDefault);
+        v("expert_d_ff", expert_d_ff, kOmittedAtDefault);
+        v("normalize_routing", normalize_routing, kOmittedAtDefault);
+        v("dense_layers", dense_layers, kOmittedAtDefault);
     }
     bool operator==(const ModelConfig&) const = default;
 };

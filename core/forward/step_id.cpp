@@ -12,8 +12,8 @@ Prediction prediction_of(const ModelConfig& config) {
 }
 
 bool is_score_stage(AttentionStage stage) {
-    return stage == AttentionStage::scores || stage == AttentionStage::scaled || stage == AttentionStage::masked ||
-           stage == AttentionStage::weights;
+    return stage == AttentionStage::scores || stage == AttentionStage::scaled || stage == AttentionStage::biased ||
+           stage == AttentionStage::capped || stage == AttentionStage::masked || stage == AttentionStage::weights;
 }
 
 const char* to_string(AttentionUse use) {
@@ -39,6 +39,7 @@ StepRecord StepRecord::of(const StepId& id, const ModelConfig& config) {
     switch (id.kind) {
         case StepKind::look_ahead_mask: r.keys = Sequence::target; break;
         case StepKind::attention_mask: r.keys = cross ? Sequence::source : r.rows; break;
+        case StepKind::position_bias: r.keys = r.rows; break;
         case StepKind::attention:
             if (cross && (id.stage == AttentionStage::k || id.stage == AttentionStage::k_norm ||
                           id.stage == AttentionStage::k_rot || id.stage == AttentionStage::v))
@@ -49,6 +50,7 @@ StepRecord StepRecord::of(const StepId& id, const ModelConfig& config) {
         case StepKind::head_activation:
         case StepKind::head_norm:
         case StepKind::logits:
+        case StepKind::capped_logits:
         case StepKind::probs: r.predicts = prediction_of(config); break;
         default: break;
     }

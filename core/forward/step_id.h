@@ -21,22 +21,26 @@ enum class StepKind {
     embedding_norm,   // BERT's LayerNorm over the sum       (N, C)
     padding_mask,     // keep_j = (token_j ≠ <pad>)          (N,)
     look_ahead_mask,  // tril                                (T, T)
+    position_bias,    // what a stack's self-attentions add to their scores: T5's buckets, ALiBi's slopes (H, N, N)
     attention_mask,   // the mask one use of attention reads (N, M)
     attention,        // one stage of a multi-head attention (AttentionStage)
     residual,         // x + Sublayer(…) of sublayer k
     norm,             // the LayerNorm (or RMSNorm) of sublayer k (pre- or post-LN)
+    post_norm,        // Gemma's norm of sublayer k's output, before it joins the residual
     ffn,              // one part of the position-wise FFN (FfnPart)
     stack_output,     // a stack's final LayerNorm (or RMSNorm), or its last layer's output
     head_transform,   // BERT's MLM head: dense C -> C
     head_activation,  //                  its activation
     head_norm,        //                  its LayerNorm
     logits,           // the unembedding (N, V)
+    capped_logits,    // Gemma 2's soft-capped logits, c·tanh(logits/c) (N, V)
     probs,            // softmax of the logits (N, V)
 };
 
 enum class AttentionUse { encoder_self, decoder_self, cross };
 // q_norm, k_norm: qwen3's RMSNorm of each head of Q and K; q_rot, k_rot: Q and K turned by RoPE. A model
-// without them goes from v to scores.
+// without them goes from v to scores. biased: the scaled scores plus the stack's position bias (T5, ALiBi);
+// capped: soft-capped, c·tanh(x/c) (Gemma 2).
 enum class AttentionStage {
     q,
     k,
@@ -47,6 +51,8 @@ enum class AttentionStage {
     k_rot,
     scores,
     scaled,
+    biased,
+    capped,
     masked,
     weights,
     context,
@@ -54,8 +60,9 @@ enum class AttentionStage {
     out
 };
 // hidden, activation, out: act(x·W_1ᵀ)·W_2ᵀ.  A gated FFN (SwiGLU): gate = x·W_gateᵀ, activation = act(gate),
-// up = x·W_upᵀ, gated = activation ⊙ up, out = gated·W_downᵀ.
-enum class FfnPart { hidden, gate, activation, up, gated, out };
+// up = x·W_upᵀ, gated = activation ⊙ up, out = gated·W_downᵀ. A mixture of experts: router = x·W_routerᵀ
+// (N, E), routing = the chosen experts' weights, 0 elsewhere (N, E).
+enum class FfnPart { hidden, gate, activation, up, gated, out, router, routing };
 // What the output head predicts at each row: the next token (decoder-only, encoder-decoder),
 // or the token at that position (an encoder-only model's head, as BERT's masked-LM head).
 enum class Prediction { next_token, masked_tokens };

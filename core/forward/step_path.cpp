@@ -20,6 +20,8 @@ const char* ffn_part_name(FfnPart part) {
         case FfnPart::up: return "up";
         case FfnPart::gated: return "gated";
         case FfnPart::out: return "out";
+        case FfnPart::router: return "router";
+        case FfnPart::routing: return "routing";
     }
     return "?";
 }
@@ -46,6 +48,8 @@ const char* to_string(AttentionStage stage) {
         case AttentionStage::k_rot: return "k_rot";
         case AttentionStage::scores: return "scores";
         case AttentionStage::scaled: return "scaled";
+        case AttentionStage::biased: return "biased";
+        case AttentionStage::capped: return "capped";
         case AttentionStage::masked: return "masked";
         case AttentionStage::weights: return "weights";
         case AttentionStage::context: return "context";
@@ -87,16 +91,20 @@ std::string step_path(const StepId& id) {
         case StepKind::embedding_norm: return side + ".embed_norm";
         case StepKind::padding_mask: return id.stack == Stack::encoder ? "masks.src_padding" : "masks.tgt_padding";
         case StepKind::look_ahead_mask: return "masks.look_ahead";
+        case StepKind::position_bias: return stack_word(id.stack) + ".position_bias";
         case StepKind::attention_mask: return mask_name(id.use);
         case StepKind::attention: return attention_name(id.site()) + "." + to_string(id.stage);
         case StepKind::residual: return layer_name(id.stack, id.layer) + ".residual" + std::to_string(id.sublayer);
         case StepKind::norm: return layer_name(id.stack, id.layer) + ".norm" + std::to_string(id.sublayer);
+        case StepKind::post_norm:
+            return layer_name(id.stack, id.layer) + ".post_norm" + std::to_string(id.sublayer);
         case StepKind::ffn: return layer_name(id.stack, id.layer) + ".ffn." + ffn_part_name(id.part);
         case StepKind::stack_output: return stack_word(id.stack) + ".output";
         case StepKind::head_transform: return "head.transform";
         case StepKind::head_activation: return "head.activation";
         case StepKind::head_norm: return "head.norm";
         case StepKind::logits: return "logits";
+        case StepKind::capped_logits: return "capped_logits";
         case StepKind::probs: return "probs";
     }
     assert(false && "every step kind has a path");

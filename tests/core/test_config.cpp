@@ -64,7 +64,7 @@ std::map<std::string, std::string> field_texts(ModelConfig c) {
     return out;
 }
 
-// Three valid configs that between them set every field away from its default.
+// Valid configs that between them set every field away from its default.
 std::vector<ModelConfig> configs_setting_every_field() {
     ModelConfig bert;
     bert.family = Family::bert;
@@ -107,7 +107,29 @@ std::vector<ModelConfig> configs_setting_every_field() {
     mistral.qk_norm = false;
     mistral.sliding_window = 5;
     mistral.rope = {1000.0f, RopeScaling::linear, 2.0f};
-    return {bert, qwen3, mistral};
+    mistral.local_layers = {0};
+    mistral.no_rope_layers = {1};
+    mistral.local_rope_theta = 10000.0f;
+    ModelConfig moe = qwen3;
+    moe.n_experts = 4;
+    moe.experts_per_token = 2;
+    moe.expert_d_ff = 16;
+    moe.dense_layers = {1};
+    moe.normalize_routing = true;
+    moe.qk_norm_across_heads = true;
+    moe.post_sublayer_norm = true;
+    ModelConfig zoo;  // the 2026 zoo's constants, on our own encoder-decoder
+    zoo.positional = Positional::relative_buckets;
+    zoo.relative_buckets = 16;
+    zoo.relative_max_distance = 64;
+    zoo.attention_scale = 1.0f;
+    zoo.attention_softcap = 50.0f;
+    zoo.logit_softcap = 30.0f;
+    zoo.embedding_multiplier = 12.0f;
+    zoo.residual_multiplier = 0.25f;
+    zoo.logit_scale = 0.125f;
+    zoo.src_vocab_size = zoo.tgt_vocab_size = 30;
+    return {bert, qwen3, mistral, moe, zoo};
 }
 
 }  // namespace
@@ -125,7 +147,7 @@ TEST_CASE("every field ModelConfig::fields() lists round-trips through config_to
         for (const auto& [name, value] : field_texts(c))
             if (value != defaults.at(name)) set_somewhere.insert(name);
     }
-    CHECK(defaults.size() == 41);  // 35 of the config's own and the rope's 6
+    CHECK(defaults.size() == 59);  // 53 of the config's own and the rope's 6
     for (const auto& [name, value] : defaults) {
         INFO(name);
         CHECK(set_somewhere.count(name) == 1);
