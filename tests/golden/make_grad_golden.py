@@ -56,6 +56,7 @@ import make_golden  # noqa: E402
 import make_hf_golden  # noqa: E402
 import make_hf_llama_golden  # noqa: E402
 import make_hf_marian_golden  # noqa: E402
+import make_hf_t5_golden  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "fixtures")
 
@@ -79,6 +80,7 @@ UNREAD = {
     "bert": lambda n: n == "bert.embeddings.position_ids",
     "llama": lambda n: n.endswith(".rotary_emb.inv_freq"),
     "marian": lambda n: n.endswith(".embed_positions.weight"),
+    "t5": lambda n: n.endswith(".embed_tokens.weight"),  # the tied copies of shared
     "paper": lambda n: False,
 }
 
@@ -137,7 +139,7 @@ class Case:
             _, self.tensors = read_safetensors(os.path.join(folder, "model.safetensors"))
             self.emeta, expected = read_safetensors(os.path.join(folder, "expected.safetensors"))
             t = self.cfg["model_type"]
-            self.family = {"gpt2": "gpt2", "bert": "bert", "marian": "marian"}.get(t, "llama")
+            self.family = {"gpt2": "gpt2", "bert": "bert", "marian": "marian", "t5": "t5"}.get(t, "llama")
             self.pad = self.cfg.get("pad_token_id")  # None: the config names no padding token
             self.encoder_only = t == "bert"
         self.expected = dict(expected)
@@ -179,6 +181,8 @@ class Case:
             return out
         if f == "marian":
             return make_hf_marian_golden.hf_forward(torch, self.cfg, p, self.src_ids, self.tgt_ids)
+        if f == "t5":
+            return make_hf_t5_golden.hf_forward(torch, self.cfg, p, self.src_ids, self.tgt_ids)
         raise ValueError(f)
 
     def default_loss(self):
@@ -217,6 +221,17 @@ class Case:
             if self.cfg["model_type"] == "qwen3":
                 names.append("model.layers.0.self_attn.k_norm.weight")
             if not self.cfg.get("tie_word_embeddings", False):
+                names.append("lm_head.weight")
+        elif f == "t5":
+            emb = "shared.weight"
+            L = self.cfg["num_decoder_layers"]
+            ff = "wi_1" if make_hf_t5_golden.gated(self.cfg) else "wi"
+            names = ["encoder.block.0.layer.0.SelfAttention.q.weight", f"decoder.block.{L - 1}.layer.2.DenseReluDense.wo.weight",
+                     "encoder.block.0.layer.0.layer_norm.weight", "decoder.block.0.layer.1.EncDecAttention.k.weight",
+                     "encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                     "decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                     f"encoder.block.0.layer.1.DenseReluDense.{ff}.weight"]
+            if not make_hf_t5_golden.tied(self.cfg):
                 names.append("lm_head.weight")
         else:
             emb = "model.shared.weight"
@@ -393,7 +408,7 @@ def make_file(case_name, rel_path, spec):
         metadata["src_token_types"] = case.emeta["src_token_types"]
     forward = {"paper": "make_golden.ref_forward", "gpt2": "make_hf_golden.gpt2_forward",
                "bert": "make_hf_golden.bert_forward", "llama": "make_hf_llama_golden.hf_forward",
-               "marian": "make_hf_marian_golden.hf_forward"}[case.family]
+               "marian": "make_hf_marian_golden.hf_forward", "t5": "make_hf_t5_golden.hf_forward"}[case.family]
     metadata["case"] = case_name
     metadata["description"] = (f"d loss / d step (grad.*) and d loss / d parameter (param.*) for the loss {spec}, "
                                f"float64 autograd through {forward} from the F32 weights, stored F32")
