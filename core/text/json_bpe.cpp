@@ -8,9 +8,11 @@
 #include "text/gpt2_pretokenizer.h"
 #include "text/llama3_pretokenizer.h"
 #include "text/normalized_text.h"
+#include "text/precompiled_charsmap.h"
 #include "text/special_token_split.h"
 #include "text/tokenizer_json.h"
 #include "text/unicode_category.h"
+#include "text/unigram_model.h"
 #include "text/utf8.h"
 
 #include <nlohmann/json.hpp>
@@ -67,15 +69,61 @@ std::vector<TextSegment> split_added(std::string_view text, const std::vector<Sp
     return segments;
 }
 
+// Strip: the white space at the start and/or at the end of the text goes.
+NormalizedText strip(const NormalizedText& in, bool left, bool right) {
+    const size_t begin = left ? white_space_end(in.text, 0, in.text.size()) : 0;
+    const size_t end = right ? white_space_start(in.text, in.text.size(), begin) : in.text.size();
+    return in.slice({begin, end});
+}
+
+// Replace(Regex " {2,}", to): each run of two or more spaces becomes `to`, standing for the run.
+NormalizedText collapse_spaces(const NormalizedText& in, std::string_view to) {
+    NormalizedText out;
+    for (size_t i = 0; i < in.text.size();) {
+        size_t end = i;
+        while (end < in.text.size() && in.text[end] == ' ') ++end;
+        if (end - i >= 2) {
+            out.text += to;
+            out.source.insert(out.source.end(), to.size(), in.source_of({i, end}));
+            i = end;
+        } else {
+            out.text += in.text[i];
+            out.source.push_back(in.source[i]);
+            ++i;
+        }
+    }
+    return out;
+}
+
 NormalizedText normalize(NormalizedText text, const std::vector<NormalizerStep>& steps) {
     for (const NormalizerStep& step : steps) {
         switch (step.kind) {
             case NormalizerStep::Kind::nfc: text = nfc(text); break;
             case NormalizerStep::Kind::prepend: text = prepend(text, step.content); break;
             case NormalizerStep::Kind::replace: text = replace_all(text, step.pattern, step.content); break;
+            case NormalizerStep::Kind::precompiled: text = precompiled_normalize(text, *step.charsmap); break;
+            case NormalizerStep::Kind::strip: text = strip(text, step.strip_left, step.strip_right); break;
+            case NormalizerStep::Kind::collapse_spaces: text = collapse_spaces(text, step.content); break;
         }
     }
     return text;
+}
+
+// WhitespaceSplit: the runs of characters between white space.
+std::vector<TextSpan> split_at_white_space(std::string_view text) {
+    std::vector<TextSpan> spans;
+    for (size_t i = 0; i < text.size();) {
+        const size_t begin = white_space_end(text, i, text.size());
+        size_t end = begin;
+        while (end < text.size()) {
+            size_t next = end;
+            if (is_white_space(next_code_point(text, &next))) break;
+            end = next;
+        }
+        if (end > begin) spans.push_back({begin, end});
+        i = end;
+    }
+    return spans;
 }
 
 // Digits: each run of numbers (\p{N}), or each number alone, a word; the text between them too.
@@ -118,7 +166,7 @@ std::vector<TextSpan> split_words(std::string_view text, WordSplit split) {
     return {};
 }
 
-std::string replace_in(std::string s, std::string_view from, std::string_view to) {
+std::string replace_in(std::string s, std::string_view from, std::string_view to) {  // every `from` made `to`
     for (size_t at = s.find(from); !from.empty() && at != std::string::npos; at = s.find(from, at + to.size()))
         s.replace(at, from.size(), to);
     return s;
@@ -142,6 +190,10 @@ std::optional<uint8_t> byte_fallback_value(std::string_view token) {  // "<0x41>
 std::vector<std::string> decoder_step(const DecoderStep& step, std::vector<std::string> tokens) {
     std::vector<std::string> out;
     switch (step.kind) {
+        case DecoderStep::Kind::metaspace:  // every replacement a space, or nothing in the first token
+            for (size_t i = 0; i < tokens.size(); ++i)
+                out.push_back(replace_in(std::move(tokens[i]), step.content, i == 0 && step.start == 1 ? "" : " "));
+            break;
         case DecoderStep::Kind::byte_level: {  // a token outside the byte alphabet stands for its own UTF-8
             std::string bytes;
             for (const std::string& t : tokens) bytes += symbols_to_bytes(t).value_or(t);
@@ -204,7 +256,7 @@ struct JsonBpeTokenizer::Tables {
     std::vector<SpecialToken> normalized_added;      // ... and in the normalized text
     std::vector<const JsonAddedToken*> added_by_id;  // (V): each id's added token, or nullptr
 
-    bool byte_level() const { return json.layout == BpeLayout::byte_level; }
+    bool byte_level() const { return !json.unigram && json.layout == BpeLayout::byte_level; }
 };
 
 JsonBpeTokenizer::JsonBpeTokenizer(std::shared_ptr<const Tables> tables)
@@ -249,6 +301,11 @@ std::vector<BpeSymbol> JsonBpeTokenizer::word_symbols(std::string_view word) con
     if (std::optional<std::vector<BpeSymbol>> cached = cache_->find(word)) return std::move(*cached);
 
     std::vector<BpeSymbol> symbols;
+    if (t.json.unigram) {
+        for (const UnigramToken& token : t.json.unigram->encode(word)) symbols.push_back({token.id, token.n_bytes});
+        cache_->insert(word, symbols);
+        return symbols;
+    }
     symbols.reserve(word.size());
     for (size_t i = 0; i < word.size();) {
         const size_t begin = i;
@@ -283,7 +340,8 @@ Result<SubwordEncoding> JsonBpeTokenizer::encode(std::string_view text) const {
         }
     };
     // The words of one piece between added tokens, each merged into tokens.
-    const auto encode_piece = [&](NormalizedText piece, bool starts_text) {
+    // A word of WhitespaceSplit (or the whole piece) through Metaspace and the splits, each word merged.
+    const auto encode_chunk = [&](NormalizedText piece, bool starts_text) {
         if (const std::optional<MetaspaceStep>& m = t.json.metaspace) {
             piece = replace_all(piece, " ", m->replacement);
             const bool prepend_here = m->prepend == MetaspaceStep::Prepend::always ||
@@ -309,6 +367,11 @@ Result<SubwordEncoding> JsonBpeTokenizer::encode(std::string_view text) const {
                 at += s.n_bytes;
             }
         }
+    };
+    const auto encode_piece = [&](const NormalizedText& piece, bool starts_text) {
+        if (!t.json.whitespace_split) return encode_chunk(piece, starts_text);
+        for (const TextSpan& w : split_at_white_space(piece.text))
+            encode_chunk(piece.slice(w), starts_text && w.begin == 0);
     };
 
     for (const TemplateToken& added : t.json.before_text) out.append_added(added.token, added.id, 0);
@@ -350,6 +413,7 @@ std::string JsonBpeTokenizer::decode(const std::vector<int>& ids, bool skip_spec
 const Vocab& JsonBpeTokenizer::vocab() const { return tables_->json.vocab; }
 
 const char* JsonBpeTokenizer::name() const {
+    if (tables_->json.unigram) return "Unigram (tokenizer.json)";
     return tables_->byte_level() ? "byte-level BPE (tokenizer.json)" : "BPE with byte fallback (tokenizer.json)";
 }
 

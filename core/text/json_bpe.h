@@ -1,5 +1,5 @@
-// A BPE tokenizer from Hugging Face's tokenizer.json (text/tokenizer_json.h says which layouts), run as
-// Hugging Face's tokenizers library runs it:
+// A BPE or Unigram tokenizer from Hugging Face's tokenizer.json (text/tokenizer_json.h says which layouts), run
+// as Hugging Face's tokenizers library runs it:
 //   1. added tokens (<|begin_of_text|>, <s>, <|im_start|>, ...) are cut out of the raw text, each
 //      taking the white space its lstrip/rstrip asks for;
 //   2. each piece between them is normalized (NFC, or "▁" prepended and spaces made "▁"), and cut at
@@ -8,10 +8,13 @@
 //   4. each word starts as its bytes (byte-level) or its characters, a character the vocabulary
 //      lacks as its <0xXX> bytes (byte fallback), and merges by rank (text/bpe_merge.h); with
 //      ignore_merges a word that is itself a token stays whole;
+//      a Unigram model (T5) segments each word by its pieces' scores instead (text/unigram_model.h), after
+//      a Precompiled normalizer (text/precompiled_charsmap.h) and WhitespaceSplit + Metaspace;
 //   5. the post-processor's template adds its tokens (Llama 3's <|begin_of_text|>, Llama 2's <s>).
 // Decoding runs the file's decoder steps over the tokens' strings.
 //
-// Checked against Hugging Face's tokenizers 0.23.2 (tests/fixtures/tokenizers/make_json_bpe_fixtures.mjs).
+// Checked against Hugging Face's tokenizers 0.23.2 (tests/fixtures/tokenizers/make_json_bpe_fixtures.mjs,
+// make_unigram_fixtures.mjs).
 // Where it can differ: \p{L}, \p{N}, white space and NFC come from Unicode 14.0 (text/unicode_category.h),
 // the library's from its own crates' versions; merges whose ranks contradict the order they could
 // be made in (a merge of a token ranked before the merge that makes it: trained files never have
@@ -45,7 +48,8 @@ public:
     // drops the added tokens marked special.
     std::string decode(const std::vector<int>& ids, bool skip_special) const override;
     const Vocab& vocab() const override;
-    const char* name() const override;  // "byte-level BPE (tokenizer.json)", "BPE with byte fallback (tokenizer.json)"
+    // "byte-level BPE (tokenizer.json)", "BPE with byte fallback (tokenizer.json)", "Unigram (tokenizer.json)"
+    const char* name() const override;
 
     // The first token the template puts before the text (the BOS token), if it puts any.
     std::optional<int> bos_id() const;

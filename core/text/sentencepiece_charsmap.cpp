@@ -84,10 +84,13 @@ uint32_t read_u32le(std::string_view bytes, size_t at) {
 }
 
 // A walk starts at unit 0 and moves from unit p to p ^ offset(p) ^ c for an input byte c, reading a replacement
+}  // namespace
+
+// A walk starts at unit 0 and moves from unit p to p ^ offset(p) ^ c for an input byte c, reading a replacement
 // at p ^ offset(p) when p has a leaf: so each unit it may move from (the root, and any unit that is no leaf)
 // must keep the whole 256-unit block p ^ offset(p) ^ 0..255 inside the trie, and its leaf's value inside the
 // replacements.
-Status check_charsmap(std::string_view blob, const std::string& field) {
+Status check_precompiled_charsmap(std::string_view blob, const std::string& field) {
     if (blob.empty()) return ok_status();  // no rules: the library leaves the text as it is
     const std::string where = field + ".precompiled_charsmap: ";
     if (blob.size() <= 4) return Error{where + "shorter than its 4-byte header"};
@@ -115,8 +118,6 @@ Status check_charsmap(std::string_view blob, const std::string& field) {
     return ok_status();
 }
 
-}  // namespace
-
 Status check_precompiled_charsmaps(std::string_view serialized_model) {
     for (const auto& [spec_field, name] :
          {std::pair{kNormalizerSpec, "normalizer_spec"}, std::pair{kDenormalizerSpec, "denormalizer_spec"}}) {
@@ -127,7 +128,7 @@ Status check_precompiled_charsmaps(std::string_view serialized_model) {
         const std::optional<std::string_view> charsmap = last_bytes_field(*spec, kPrecompiledCharsmap, ok);
         if (!ok) return Error{std::string(name) + ": not a protobuf message"};
         if (!charsmap) continue;
-        if (auto st = check_charsmap(*charsmap, name); !st) return st;
+        if (auto st = check_precompiled_charsmap(*charsmap, name); !st) return st;
     }
     return ok_status();
 }

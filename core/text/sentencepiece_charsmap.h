@@ -7,6 +7,7 @@
 
 #include "result.h"
 
+#include <string>
 #include <string_view>
 
 namespace attnlab {
@@ -14,5 +15,9 @@ namespace attnlab {
 // `serialized_model`: a ModelProto's bytes (as the library parsed them). An error is one line naming the
 // field, e.g. "normalizer_spec.precompiled_charsmap: trie unit 126 leads outside the trie".
 Status check_precompiled_charsmaps(std::string_view serialized_model);
+
+// One charsmap blob (empty: no rules); `field` starts the error, e.g. "normalizer" ->
+// "normalizer.precompiled_charsmap: its trie runs past its end".
+Status check_precompiled_charsmap(std::string_view blob, const std::string& field);
 
 }  // namespace attnlab

@@ -83,10 +83,28 @@ private:
     std::string_view file_;
 };
 
-// model.vocab and added_tokens as one id -> token table: each id 0..V-1 once, an added token sharing
+// One model token and its id (BPE's model.vocab object, or a Unigram piece's place in its list).
+struct ModelToken {
+    std::string token;
+    int id = 0;
+};
+
+// BPE's model.vocab: {"token": id, ...}, each id below `limit`.
+Result<std::vector<ModelToken>> bpe_vocab_entries(const Reader& r, const json& vocab, size_t limit) {
+    std::vector<ModelToken> out;
+    for (const auto& [token, value] : vocab.items()) {
+        Result<int> id = r.index(value, "model.vocab[" + json_quoted(token) + "]", limit);
+        if (!id) return id.error();
+        out.push_back({token, *id});
+    }
+    return out;
+}
+
+// The model's tokens and added_tokens as one id -> token table: each id 0..V-1 once, an added token sharing
 // the id of the same model token.
-Result<Vocab> read_vocab(const Reader& r, const json& vocab, const std::vector<JsonAddedToken>& added) {
-    const size_t limit = vocab.size() + added.size();  // V is at most this
+Result<Vocab> read_vocab(const Reader& r, const std::vector<ModelToken>& model_tokens,
+                         const std::vector<JsonAddedToken>& added) {
+    const size_t limit = model_tokens.size() + added.size();  // V is at most this
     std::vector<std::optional<std::string>> tokens(limit);
     const auto place = [&](const std::string& token, int id) -> Status {
         auto& slot = tokens[static_cast<size_t>(id)];
@@ -96,11 +114,8 @@ Result<Vocab> read_vocab(const Reader& r, const json& vocab, const std::vector<J
         slot = token;
         return ok_status();
     };
-    for (const auto& [token, value] : vocab.items()) {
-        Result<int> id = r.index(value, "model.vocab[" + json_quoted(token) + "]", limit);
-        if (!id) return id.error();
-        if (Status s = place(token, *id); !s) return s.error();
-    }
+    for (const ModelToken& t : model_tokens)
+        if (Status s = place(t.token, t.id); !s) return s.error();
     for (const JsonAddedToken& t : added) {
         if (static_cast<size_t>(t.id) >= limit)
             return r.fail("added token " + json_quoted(t.content) + " has id " + std::to_string(t.id) + ", past the " +
@@ -193,27 +208,49 @@ Status read_normalizer(const Reader& r, const json& n, const std::string& path, 
         return ok_status();
     }
     if (*type == "NFC") {
-        out.push_back({NormalizerStep::Kind::nfc, {}, {}});
+        out.push_back({NormalizerStep::Kind::nfc, {}, {}, {}, false, false});
     } else if (*type == "Prepend") {
         Result<std::string> prefix = r.string(n, "prepend", path);
         if (!prefix) return prefix.error();
-        out.push_back({NormalizerStep::Kind::prepend, {}, std::move(*prefix)});
+        out.push_back({NormalizerStep::Kind::prepend, {}, std::move(*prefix), {}, false, false});
     } else if (*type == "Replace") {
         const json* pattern = Reader::find(n, "pattern");
         Result<std::string> content = r.string(n, "content", path);
         if (!content) return content.error();
+        if (pattern != nullptr && pattern->is_object() && pattern->size() == 1 && pattern->contains("Regex") &&
+            (*pattern)["Regex"] == " {2,}") {  // transformers' SentencePiece conversions
+            out.push_back({NormalizerStep::Kind::collapse_spaces, " {2,}", std::move(*content), {}, false, false});
+            return ok_status();
+        }
         if (pattern == nullptr || !pattern->is_object() || !pattern->contains("String") ||
             !(*pattern)["String"].is_string() || (*pattern)["String"].get<std::string>().empty())
             return r.fail(path + ".pattern is " + (pattern ? shown(*pattern) : "missing") +
-                          R"(; only {"String": "..."} is supported)");
-        out.push_back({NormalizerStep::Kind::replace, (*pattern)["String"].get<std::string>(), std::move(*content)});
+                          R"(; only {"String": "..."} and {"Regex": " {2,}"} are supported)");
+        out.push_back(
+            {NormalizerStep::Kind::replace, (*pattern)["String"].get<std::string>(), std::move(*content), {}, false, false});
+    } else if (*type == "Precompiled") {
+        Result<std::string> base64 = r.string(n, "precompiled_charsmap", path);
+        if (!base64) return base64.error();
+        Result<PrecompiledCharsmap> charsmap = PrecompiledCharsmap::from_base64(*base64, path);
+        if (!charsmap) return r.fail(charsmap.error().message);
+        NormalizerStep step{NormalizerStep::Kind::precompiled, {}, {}, {}, false, false};
+        step.charsmap = std::make_shared<const PrecompiledCharsmap>(std::move(*charsmap));
+        out.push_back(std::move(step));
+    } else if (*type == "Strip") {
+        Result<bool> left = r.boolean(n, "strip_left", path, true);
+        Result<bool> right = r.boolean(n, "strip_right", path, true);
+        if (!left) return left.error();
+        if (!right) return right.error();
+        out.push_back({NormalizerStep::Kind::strip, {}, {}, {}, *left, *right});
     } else {
-        return r.fail(path + ".type " + json_quoted(*type) + " is not supported (NFC, Prepend, Replace, Sequence)");
+        return r.fail(path + ".type " + json_quoted(*type) +
+                      " is not supported (NFC, Prepend, Replace, Precompiled, Strip, Sequence)");
     }
     return ok_status();
 }
 
-// The pre-tokenizer: Metaspace alone, or a Sequence of Split, Digits and a final ByteLevel.
+// The pre-tokenizer: Metaspace alone, WhitespaceSplit then Metaspace, or a Sequence of Split, Digits and a
+// final ByteLevel.
 // `byte_level` is set when a ByteLevel step is there.
 Status read_pre_tokenizer(const Reader& r, const json& p, const std::string& path, TokenizerJson& out,
                           bool& byte_level) {
@@ -261,8 +298,14 @@ Status read_pre_tokenizer(const Reader& r, const json& p, const std::string& pat
         Result<bool> each = r.boolean(p, "individual_digits", path, false);
         if (!each) return each.error();
         out.splits.push_back(*each ? WordSplit::single_digits : WordSplit::digits);
+    } else if (*type == "WhitespaceSplit") {
+        if (path != "pre_tokenizer" && path != "pre_tokenizer.pretokenizers[0]")
+            return r.fail(path + ": WhitespaceSplit is supported only as the first pre-tokenizer");
+        out.whitespace_split = true;
     } else if (*type == "Metaspace") {
-        if (path != "pre_tokenizer") return r.fail(path + ": Metaspace is supported only as the whole pre_tokenizer");
+        const bool after_whitespace = out.whitespace_split && path == "pre_tokenizer.pretokenizers[1]";
+        if (path != "pre_tokenizer" && !after_whitespace)
+            return r.fail(path + ": Metaspace is supported only as the whole pre_tokenizer or after WhitespaceSplit");
         MetaspaceStep m;
         Result<std::string> replacement = r.string(p, "replacement", path);
         Result<bool> split = r.boolean(p, "split", path, true);
@@ -287,7 +330,7 @@ Status read_pre_tokenizer(const Reader& r, const json& p, const std::string& pat
         out.metaspace = std::move(m);
     } else {
         return r.fail(path + ".type " + json_quoted(*type) +
-                      " is not supported (ByteLevel, Split, Digits, Metaspace, Sequence)");
+                      " is not supported (ByteLevel, Split, Digits, WhitespaceSplit, Metaspace, Sequence)");
     }
     return ok_status();
 }
@@ -386,9 +429,27 @@ Status read_decoder(const Reader& r, const json& d, const std::string& path, std
         if (!n_start) return n_start.error();
         if (!n_stop) return n_stop.error();
         step = {DecoderStep::Kind::strip, {}, std::move(*content), *n_start, *n_stop};
+    } else if (*type == "Metaspace") {
+        Result<std::string> replacement = r.string(d, "replacement", path);
+        if (!replacement) return replacement.error();
+        if (!is_valid_utf8(*replacement) || count_code_points(*replacement) != 1)
+            return r.fail(path + ".replacement " + json_quoted(*replacement) + " is not one character");
+        bool prepends = true;
+        if (const json* scheme = Reader::find(d, "prepend_scheme")) {
+            const std::string s = scheme->is_string() ? scheme->get<std::string>() : "";
+            if (s != "always" && s != "first" && s != "never")
+                return r.fail(path + ".prepend_scheme is " + shown(*scheme) +
+                              R"(; expected "always", "first" or "never")");
+            prepends = s != "never";
+        } else {
+            Result<bool> prefix_space = r.boolean(d, "add_prefix_space", path, true);
+            if (!prefix_space) return prefix_space.error();
+            prepends = *prefix_space;
+        }
+        step = {DecoderStep::Kind::metaspace, {}, std::move(*replacement), prepends ? 1 : 0, 0};
     } else {
         return r.fail(path + ".type " + json_quoted(*type) +
-                      " is not supported (ByteLevel, Replace, ByteFallback, Fuse, Strip, Sequence)");
+                      " is not supported (ByteLevel, Replace, ByteFallback, Fuse, Strip, Metaspace, Sequence)");
     }
     out.push_back(std::move(step));
     return ok_status();
@@ -414,6 +475,70 @@ Status read_byte_ids(const Reader& r, TokenizerJson& t) {
     return ok_status();
 }
 
+// A Unigram model: model.vocab [[piece, score], ...] (ids in order), model.unk_id, model.byte_fallback.
+Status read_unigram(const Reader& r, const json& m, TokenizerJson& out) {
+    const json* list = Reader::find(m, "vocab");
+    if (list == nullptr || !list->is_array()) return r.fail("model.vocab is not a JSON array");
+    std::vector<UnigramPiece> pieces;
+    std::vector<ModelToken> tokens;
+    for (size_t i = 0; i < list->size(); ++i) {
+        const json& entry = (*list)[i];
+        if (!entry.is_array() || entry.size() != 2 || !entry[0].is_string() || !entry[1].is_number())
+            return r.fail("model.vocab[" + std::to_string(i) + "] is " + shown(entry) + R"(; expected ["piece", score])");
+        pieces.push_back({entry[0].get<std::string>(), entry[1].get<double>()});
+        tokens.push_back({pieces.back().piece, static_cast<int>(i)});
+    }
+    const json* unk = Reader::find(m, "unk_id");
+    if (unk == nullptr) return r.fail("model.unk_id is null; a Unigram model without an unknown piece is not supported");
+    Result<int> unk_id = r.index(*unk, "model.unk_id", std::max<size_t>(pieces.size(), 1));
+    Result<bool> byte_fallback = r.boolean(m, "byte_fallback", "model", false);
+    if (!unk_id) return unk_id.error();
+    if (!byte_fallback) return byte_fallback.error();
+
+    Result<Vocab> table = read_vocab(r, tokens, out.added_tokens);
+    if (!table) return table.error();
+    out.vocab = std::move(*table);
+    std::array<int, 256> byte_ids{};  // <0xXX>'s id, or -1: the library then makes the text unknown
+    const char* hex = "0123456789ABCDEF";
+    for (int b = 0; b < 256; ++b)
+        byte_ids[static_cast<size_t>(b)] =
+            out.vocab.find(std::string("<0x") + hex[b >> 4] + hex[b & 15] + ">").value_or(-1);
+    Result<UnigramModel> model = UnigramModel::build(std::move(pieces), *unk_id, *byte_fallback, byte_ids);
+    if (!model) return r.fail("model: " + model.error().message);
+    out.unigram = std::make_shared<const UnigramModel>(std::move(*model));
+    return ok_status();
+}
+
+// Everything after the model: normalizer, pre-tokenizer, post-processor, decoder.
+Result<TokenizerJson> read_pipeline(const Reader& r, const json& doc, TokenizerJson out, bool byte_fallback) {
+    if (const json* n = Reader::find(doc, "normalizer"))
+        if (Status s = read_normalizer(r, *n, "normalizer", out.normalizer); !s) return s.error();
+    bool byte_level = false;
+    if (const json* p = Reader::find(doc, "pre_tokenizer"))
+        if (Status s = read_pre_tokenizer(r, *p, "pre_tokenizer", out, byte_level); !s) return s.error();
+    if (out.whitespace_split && !out.metaspace && !out.splits.empty())
+        return r.fail("pre_tokenizer: WhitespaceSplit is supported alone or before Metaspace");
+    if (byte_level && out.metaspace) return r.fail("pre_tokenizer: both Metaspace and ByteLevel");
+    if (out.unigram) {
+        if (byte_level) return r.fail("pre_tokenizer: ByteLevel with a Unigram model is not supported");
+    } else {
+        if (!byte_level && !byte_fallback)
+            return r.fail(
+                "neither a ByteLevel pre_tokenizer nor model.byte_fallback true: only byte-level BPE and BPE "
+                "with byte fallback are supported");
+        out.layout = byte_level ? BpeLayout::byte_level : BpeLayout::byte_fallback;
+        if (Status s = read_byte_ids(r, out); !s) return s.error();
+    }
+
+    if (const json* p = Reader::find(doc, "post_processor"))
+        if (Status s = read_post_processor(r, *p, "post_processor", out.vocab, out); !s) return s.error();
+    const json* decoder = Reader::find(doc, "decoder");
+    if (decoder == nullptr)
+        return r.fail("decoder is null; expected ByteLevel, Metaspace, or Replace, ByteFallback, Fuse, Strip");
+    if (Status s = read_decoder(r, *decoder, "decoder", out.decoder); !s) return s.error();
+    return out;
+}
+
 Result<TokenizerJson> read(const Reader& r, const json& doc) {
     if (!doc.is_object()) return r.fail(std::string("expected a JSON object, got ") + doc.type_name());
     TokenizerJson out;
@@ -422,7 +547,15 @@ Result<TokenizerJson> read(const Reader& r, const json& doc) {
     const json& m = **model;
     Result<std::string> type = r.string(m, "type", "model");
     if (!type) return type.error();
-    if (*type != "BPE") return r.fail("model.type " + json_quoted(*type) + " is not supported (only \"BPE\")");
+    if (*type == "Unigram") {
+        Result<std::vector<JsonAddedToken>> added = read_added_tokens(r, doc);
+        if (!added) return added.error();
+        out.added_tokens = std::move(*added);
+        if (Status s = read_unigram(r, m, out); !s) return s.error();
+        return read_pipeline(r, doc, std::move(out), false);
+    }
+    if (*type != "BPE")
+        return r.fail("model.type " + json_quoted(*type) + " is not supported (only \"BPE\" and \"Unigram\")");
     if (const json* dropout = Reader::find(m, "dropout"); dropout && !(dropout->is_number() && *dropout == 0))
         return r.fail("model.dropout " + shown(*dropout) + " is not supported (only null)");
     for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"}) {
@@ -441,7 +574,10 @@ Result<TokenizerJson> read(const Reader& r, const json& doc) {
     out.added_tokens = std::move(*added);
     Result<const json*> vocab = r.object(m, "vocab", "model");
     if (!vocab) return vocab.error();
-    Result<Vocab> table = read_vocab(r, **vocab, out.added_tokens);
+    Result<std::vector<ModelToken>> entries =
+        bpe_vocab_entries(r, **vocab, (*vocab)->size() + out.added_tokens.size());
+    if (!entries) return entries.error();
+    Result<Vocab> table = read_vocab(r, *entries, out.added_tokens);
     if (!table) return table.error();
     out.vocab = std::move(*table);
 
@@ -451,26 +587,7 @@ Result<TokenizerJson> read(const Reader& r, const json& doc) {
         if (Status s = read_merge(r, (*merges)[i], "model.merges[" + std::to_string(i) + "]", out.vocab, out.merges);
             !s)
             return s.error();
-
-    if (const json* n = Reader::find(doc, "normalizer"))
-        if (Status s = read_normalizer(r, *n, "normalizer", out.normalizer); !s) return s.error();
-    bool byte_level = false;
-    if (const json* p = Reader::find(doc, "pre_tokenizer"))
-        if (Status s = read_pre_tokenizer(r, *p, "pre_tokenizer", out, byte_level); !s) return s.error();
-    if (!byte_level && !*byte_fallback)
-        return r.fail(
-            "neither a ByteLevel pre_tokenizer nor model.byte_fallback true: only byte-level BPE and BPE "
-            "with byte fallback are supported");
-    if (byte_level && out.metaspace) return r.fail("pre_tokenizer: both Metaspace and ByteLevel");
-    out.layout = byte_level ? BpeLayout::byte_level : BpeLayout::byte_fallback;
-    if (Status s = read_byte_ids(r, out); !s) return s.error();
-
-    if (const json* p = Reader::find(doc, "post_processor"))
-        if (Status s = read_post_processor(r, *p, "post_processor", out.vocab, out); !s) return s.error();
-    const json* decoder = Reader::find(doc, "decoder");
-    if (decoder == nullptr) return r.fail("decoder is null; expected ByteLevel, or Replace, ByteFallback, Fuse, Strip");
-    if (Status s = read_decoder(r, *decoder, "decoder", out.decoder); !s) return s.error();
-    return out;
+    return read_pipeline(r, doc, std::move(out), *byte_fallback);
 }
 
 }  // namespace

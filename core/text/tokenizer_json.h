@@ -1,19 +1,25 @@
-// Hugging Face's tokenizer.json, read into a typed record for the BPE layouts the hub's models use:
+// Hugging Face's tokenizer.json, read into a typed record for the BPE and Unigram layouts the hub's models use:
 //   byte-level    (GPT-2, Llama 3, Qwen2/2.5/3, SmolLM2): normalizer null or NFC; a ByteLevel
 //                 pre-tokenizer, alone (GPT-2's regex) or after Split (Llama 3's or Qwen2's pattern)
 //                 or Digits; a ByteLevel decoder
 //   byte fallback (Llama 2, TinyLlama, Mistral, Phi-3): model.byte_fallback, normalizer
 //                 Prepend("▁") + Replace(" ", "▁") or a Metaspace pre-tokenizer; decoder Replace,
 //                 ByteFallback, Fuse, Strip
+//   Unigram       (T5, Flan-T5): model.type "Unigram" (text/unigram_model.h); a Precompiled normalizer
+//                 (text/precompiled_charsmap.h), alone or followed by Strip and Replace(Regex " {2,}");
+//                 WhitespaceSplit then Metaspace, or Metaspace alone; a Metaspace decoder
 // Anything else is refused with one line naming the file and the field.
 #pragma once
 
 #include "result.h"
 #include "text/bpe_merge.h"
+#include "text/precompiled_charsmap.h"
 #include "text/subword_tokenizer.h"
+#include "text/unigram_model.h"
 #include "text/vocab.h"
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,10 +42,13 @@ struct JsonAddedToken {
 };
 
 struct NormalizerStep {
-    enum class Kind { nfc, prepend, replace };
+    // collapse_spaces: Replace(Regex " {2,}"), each run of two or more spaces made `content`.
+    enum class Kind { nfc, prepend, replace, precompiled, strip, collapse_spaces };
     Kind kind;
     std::string pattern;  // replace: what is replaced
-    std::string content;  // prepend: the prefix; replace: the replacement
+    std::string content;  // prepend: the prefix; replace, collapse_spaces: the replacement
+    std::shared_ptr<const PrecompiledCharsmap> charsmap;  // precompiled
+    bool strip_left = false, strip_right = false;        // strip: white space at the start, at the end
 };
 
 // One way of cutting words, applied to every word the earlier ones made.
@@ -60,10 +69,12 @@ struct MetaspaceStep {
 };
 
 struct DecoderStep {
-    enum class Kind { byte_level, replace, byte_fallback, fuse, strip };
+    // metaspace: `content` (the replacement, "▁") made a space, and dropped from the first token when `start`
+    // is 1 (a prepend_scheme other than "never").
+    enum class Kind { byte_level, replace, byte_fallback, fuse, strip, metaspace };
     Kind kind;
     std::string pattern;  // replace: what is replaced
-    std::string content;  // replace: the replacement; strip: the character stripped
+    std::string content;  // replace: the replacement; strip: the character stripped; metaspace: the replacement
     int start = 0;        // strip: at most this many `content` at the start of each token
     int stop = 0;         //        and at its end
 };
@@ -75,13 +86,15 @@ struct TemplateToken {
 };
 
 struct TokenizerJson {
-    BpeLayout layout = BpeLayout::byte_level;
+    BpeLayout layout = BpeLayout::byte_level;          // BPE only
+    std::shared_ptr<const UnigramModel> unigram;       // set for model.type "Unigram" (then no merges)
     Vocab vocab;                      // V tokens: model.vocab and the added tokens, ids 0..V-1 each used once
-    std::array<int, 256> byte_ids{};  // the token each byte starts as: its byte-level symbol, or <0xXX>
+    std::array<int, 256> byte_ids{};  // the token each byte starts as: its byte-level symbol, or <0xXX> (BPE)
     BpeMergeTable merges;
     bool ignore_merges = false;  // a word that is a token is that token, without merging
     std::vector<NormalizerStep> normalizer;
-    std::optional<MetaspaceStep> metaspace;  // runs before `splits`
+    bool whitespace_split = false;           // WhitespaceSplit: words cut at white space, which goes; before metaspace
+    std::optional<MetaspaceStep> metaspace;  // runs on each word, before `splits`
     std::vector<WordSplit> splits;
     std::vector<JsonAddedToken> added_tokens;
     std::vector<TemplateToken> before_text, after_text;  // the post-processor's "single" template
@@ -89,7 +102,7 @@ struct TokenizerJson {
 };
 
 // Errors are one line: "<file name>: <field>: <what>", e.g.
-//   tokenizer.json: model.type "Unigram" is not supported (only "BPE")
+//   tokenizer.json: model.type "WordPiece" is not supported (only "BPE" and "Unigram")
 //   tokenizer.json: unsupported pre-tokenizer pattern "\s+"
 Result<TokenizerJson> read_tokenizer_json(const TokenizerFile& file);
 

@@ -277,8 +277,8 @@ TEST_CASE("json_bpe: every error is one line naming the file and the field", "[t
         std::string expected;
     };
     const std::vector<Case> cases = {
-        {"model type", [](json& j) { j["model"]["type"] = "Unigram"; },
-         "tok.json: model.type \"Unigram\" is not supported (only \"BPE\")"},
+        {"model type", [](json& j) { j["model"]["type"] = "WordPiece"; },
+         "tok.json: model.type \"WordPiece\" is not supported (only \"BPE\" and \"Unigram\")"},
         {"no model", [](json& j) { j.erase("model"); }, "tok.json: model is missing"},
         {"pattern",
          [](json& j) {
