@@ -6,7 +6,8 @@
 //   4  vocab.json and merges.txt parsed (split at the first NUL byte), then used
 //   5  vocab.txt parsed (low bit: lower-case), then used
 //   6  tokenizer.json parsed, then used
-//   7  a fixed tokenizer.json BPE (low nibble mod 6: Llama 3, Qwen2, GPT-2, SmolLM2, Llama 2, Mistral layouts)
+//   7  a fixed tokenizer.json (low nibble mod 7: the BPE layouts of Llama 3, Qwen2, GPT-2, SmolLM2, Llama 2,
+//      Mistral, then T5's Unigram with byte fallback)
 // Properties: errors only on invalid UTF-8 text or bad files, and then one line of valid UTF-8
 // naming the file; ids in range; pieces are the text at their spans (an added token's own text at
 // an empty span); spans are whole code points in order; GPT-2's decode(encode(x)) == x, and a
@@ -195,8 +196,40 @@ std::string make_tokenizer_json(int layout) {
     return file.dump();
 }
 
+// T5's Unigram layout (tests/fixtures/tokenizers/unigram/t5.json without its charsmap): scored pieces over
+// English, Hangul and digits, <0xXX> pieces for byte fallback, WhitespaceSplit then Metaspace, "$A </s>".
+std::string make_unigram_json() {
+    using nlohmann::json;
+    json pieces = json::array({json::array({"<pad>", 0.0}), json::array({"</s>", 0.0}), json::array({"<unk>", 0.0})});
+    for (const auto& [piece, score] : std::vector<std::pair<std::string, double>>{
+             {"▁", -2.0}, {"▁the", -3.0}, {"▁t", -3.5}, {"t", -4.0}, {"h", -4.0}, {"e", -4.0}, {"he", -4.5},
+             {"한", -5.0}, {"국", -5.0}, {"한국", -6.0}, {"1", -5.0}, {"12", -6.0}, {"▁a", -4.0}, {"a", -4.5}})
+        pieces.push_back(json::array({piece, score}));
+    const char* hex = "0123456789ABCDEF";
+    for (int b = 0; b < 256; b += 3)  // every third byte: a run with a byte missing stays <unk>
+        pieces.push_back(json::array({std::string("<0x") + hex[b >> 4] + hex[b & 15] + ">", -8.0}));
+    const json metaspace = {{"type", "Metaspace"}, {"replacement", "▁"}, {"prepend_scheme", "always"}, {"split", true}};
+    const json file = {
+        {"model", {{"type", "Unigram"}, {"unk_id", 2}, {"vocab", pieces}, {"byte_fallback", true}}},
+        {"added_tokens",
+         json::array({{{"id", 0}, {"content", "<pad>"}, {"special", true}},
+                      {{"id", 1}, {"content", "</s>"}, {"special", true}},
+                      {{"id", 2}, {"content", "<unk>"}, {"special", true}}})},
+        {"normalizer", {{"type", "Sequence"},
+                        {"normalizers",
+                         {{{"type", "Strip"}, {"strip_left", false}, {"strip_right", true}},
+                          {{"type", "Replace"}, {"pattern", {{"Regex", " {2,}"}}}, {"content", "▁"}}}}}},
+        {"pre_tokenizer", {{"type", "Sequence"}, {"pretokenizers", {{{"type", "WhitespaceSplit"}}, metaspace}}}},
+        {"post_processor",
+         {{"type", "TemplateProcessing"},
+          {"single", {{{"Sequence", {{"id", "A"}}}}, {{"SpecialToken", {{"id", "</s>"}}}}}},
+          {"special_tokens", {{"</s>", {{"ids", {1}}, {"tokens", {"</s>"}}}}}}}},
+        {"decoder", metaspace}};
+    return file.dump();
+}
+
 JsonBpeTokenizer make_json_bpe(int layout) {
-    const std::string file = make_tokenizer_json(layout);
+    const std::string file = layout == 6 ? make_unigram_json() : make_tokenizer_json(layout);
     auto t = JsonBpeTokenizer::from_json({"tokenizer.json", file});
     if (!t) {
         std::fprintf(stderr, "fuzz_tokenizers: fixed tokenizer.json %d rejected: %s\n", layout,
@@ -314,8 +347,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const ByteLevelBpeTokenizer bpe = make_bpe();
     static const WordPieceTokenizer uncased = make_wordpiece(true);
     static const WordPieceTokenizer cased = make_wordpiece(false);
-    static const std::array<JsonBpeTokenizer, 6> json_bpe = {make_json_bpe(0), make_json_bpe(1), make_json_bpe(2),
-                                                             make_json_bpe(3), make_json_bpe(4), make_json_bpe(5)};
+    static const std::array<JsonBpeTokenizer, 7> json_bpe = {make_json_bpe(0), make_json_bpe(1), make_json_bpe(2),
+                                                             make_json_bpe(3), make_json_bpe(4), make_json_bpe(5),
+                                                             make_json_bpe(6)};
     const std::string_view rest(reinterpret_cast<const char*>(data + 1), size - 1);
     switch ((data[0] >> 4) % 8) {
         case 0: fuzz_word_or_char(vocab, data[0], rest); break;
@@ -326,7 +360,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case 5: fuzz_wordpiece_file(data[0], rest); break;
         case 6: fuzz_tokenizer_json(rest); break;
         default: {
-            const int layout = (data[0] & 0x0F) % 6;
+            const int layout = (data[0] & 0x0F) % 7;
             fuzz_json_bpe(json_bpe[static_cast<size_t>(layout)], rest, layout <= 3 && layout != 1);
             break;
         }

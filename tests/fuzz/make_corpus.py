@@ -174,10 +174,12 @@ def make_vocab():
 # ---------------------------------------------------------------- tokenizers
 # The first byte's high nibble picks the mode (see fuzz_tokenizers.cpp): 0 word/char, 1 GPT-2 BPE,
 # 2 WordPiece lower-cased, 3 WordPiece cased, 4 vocab.json NUL merges.txt, 5 vocab.txt,
-# 6 tokenizer.json, 7 a fixed tokenizer.json BPE (low nibble: the layout, in JSON_BPE_LAYOUTS' order).
+# 6 tokenizer.json, 7 a fixed tokenizer.json (low nibble: the layout, in JSON_BPE_LAYOUTS' order, then 6: T5's
+# Unigram).
 MODE_BPE, MODE_UNCASED, MODE_CASED, MODE_BPE_FILES, MODE_VOCAB_TXT = 0x10, 0x20, 0x30, 0x40, 0x50
 MODE_TOKENIZER_JSON, MODE_JSON_BPE = 0x60, 0x70
 JSON_BPE_LAYOUTS = ("llama3", "qwen2", "gpt2", "smollm2", "llama2", "mistral")
+UNIGRAM_LAYOUTS = ("t5", "t5_strip", "t5_bytes")
 TOKENIZER_FIXTURES = ROOT / "tests/fixtures/tokenizers"
 
 
@@ -246,6 +248,11 @@ def make_tokenizers():
     write(t, "tokenizer_json_truncated", bytes([MODE_TOKENIZER_JSON]) + tokenizer_json[:300])
     write(t, "tokenizer_json_wordpiece", bytes([MODE_TOKENIZER_JSON]) + b'{"model": {"type": "WordPiece", "vocab": {}}}')
     write(t, "json_bpe_bad_utf8", bytes([MODE_JSON_BPE]) + b"ok \xc3")
+    for layout in UNIGRAM_LAYOUTS:
+        write(t, f"tokenizer_json_{layout}",
+              bytes([MODE_TOKENIZER_JSON]) + (TOKENIZER_FIXTURES / f"unigram/{layout}.json").read_bytes())
+    for name, text in subword_texts.items():
+        write(t, f"json_unigram_{name}", bytes([MODE_JSON_BPE | len(JSON_BPE_LAYOUTS)]) + text.encode())
 
 
 # ---------------------------------------------------------------- Hugging Face folders
@@ -460,6 +467,8 @@ def make_tokenizer_json():
     text = "Hello, world! it's 2023 — café 한국어 😀\n\n  <|endoftext|> <s>".encode()
     for layout in ["gpt2", "llama2", "llama3", "mistral", "qwen2", "smollm2"]:
         write(t, f"{layout}_text", (JSON_BPE_FIXTURES / f"{layout}.json").read_bytes() + b"\0" + text)
+    for layout in ("t5", "t5_strip", "t5_bytes"):
+        write(t, f"{layout}_text", (ROOT / f"tests/fixtures/tokenizers/unigram/{layout}.json").read_bytes() + b"\0" + text)
     gpt2 = json.loads((JSON_BPE_FIXTURES / "gpt2.json").read_text())
     write(t, "gpt2_bad_utf8_text", json.dumps(gpt2).encode() + b"\0abc \xea\xb0")
     write(t, "bad_model_unigram", json.dumps(dict(gpt2, model=dict(gpt2["model"], type="Unigram"))))
