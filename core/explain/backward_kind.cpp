@@ -10,7 +10,12 @@ namespace attnlab {
 
 namespace {
 
-std::string_view attention_backward_kind(AttentionStage stage) {
+// The scaled stage multiplies by the family's constant (ModelConfig::attention_scale) instead of ÷√D: its variant
+// names the constant (attention_steps.cpp).
+bool scaled_by_constant(const Step& step) { return step.variant.find("scale=") != std::string::npos; }
+
+std::string_view attention_backward_kind(const Step& step) {
+    const AttentionStage stage = step.record.id.stage;
     switch (stage) {
         case AttentionStage::q:
         case AttentionStage::k:
@@ -20,7 +25,7 @@ std::string_view attention_backward_kind(AttentionStage stage) {
         case AttentionStage::q_rot:
         case AttentionStage::k_rot: return PositionMechanism::rotation_backward_kind();
         case AttentionStage::scores: return "scores";
-        case AttentionStage::scaled: return "scaled";
+        case AttentionStage::scaled: return scaled_by_constant(step) ? "scaled_by" : "scaled";
         case AttentionStage::masked: return "masked";
         case AttentionStage::weights: return "softmax";
         case AttentionStage::context: return "context";
@@ -43,7 +48,7 @@ std::string_view backward_kind(const Step& step) {
         case StepKind::norm:
         case StepKind::head_norm: return "norm";
         case StepKind::stack_output: return step.params.empty() ? "identity" : "norm";
-        case StepKind::attention: return attention_backward_kind(id.stage);
+        case StepKind::attention: return attention_backward_kind(step);
         case StepKind::residual: return "residual";
         case StepKind::ffn:
             if (id.part == FfnPart::activation) return "activation";

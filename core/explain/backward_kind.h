@@ -16,6 +16,7 @@ inline constexpr std::string_view kBackwardKinds[] = {
     "rotary",      // RoPE
     "scores",      // QKᵀ
     "scaled",      // ÷√D
+    "scaled_by",   // ·s, the family's own scale of the scores
     "masked",      // the mask
     "softmax",     // the attention weights
     "context",     // weights·V

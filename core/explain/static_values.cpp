@@ -103,6 +103,7 @@ void add_static_values(const StepSite& s, StepValues& v) {
     v.text["n_types"] = std::to_string(c.type_vocab_size);
     v.text["sqrtC"] = format_number(std::sqrt(static_cast<double>(c.d_model)));
     v.text["sqrtD"] = format_number(std::sqrt(static_cast<double>(c.d_head())));
+    v.text["scale"] = format_number(static_cast<double>(c.attention_scale));  // attn.scaled_by's s
     v.text["head"] = std::to_string(s.head());
 
     switch (id.kind) {

@@ -17,7 +17,7 @@ namespace {
 // The kind of a stage of a multi-head attention: Q, K, V differ between self- and
 // cross-attention (where they come from); the later stages read the same either way.
 // K and V of grouped-query attention (fewer heads than Q) have their own texts.
-const char* attention_kind(AttentionUse use, AttentionStage stage, bool grouped) {
+const char* attention_kind(AttentionUse use, AttentionStage stage, bool grouped, bool scaled_by_constant) {
     const bool cross = use == AttentionUse::cross;
     switch (stage) {
         case AttentionStage::q: return cross ? "cross_attn.q" : "self_attn.q";
@@ -28,7 +28,7 @@ const char* attention_kind(AttentionUse use, AttentionStage stage, bool grouped)
         case AttentionStage::q_rot: return "attn.q_rot";
         case AttentionStage::k_rot: return "attn.k_rot";
         case AttentionStage::scores: return "attn.scores";
-        case AttentionStage::scaled: return "attn.scaled";
+        case AttentionStage::scaled: return scaled_by_constant ? "attn.scaled_by" : "attn.scaled";
         case AttentionStage::masked: return "attn.masked";
         case AttentionStage::weights: return "attn.weights";
         case AttentionStage::context: return "attn.context";
@@ -68,7 +68,8 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::attention_mask:
             if (id.use == AttentionUse::decoder_self && c.sliding_window > 0) return "mask.decoder_self_window";
             return mask_kind(id.use);
-        case StepKind::attention: return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads);
+        case StepKind::attention:
+            return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads, c.attention_scale > 0.0f);
         case StepKind::residual: return NormMechanism(c).residual_kind();
         case StepKind::norm: return NormMechanism(c).sublayer_kind();
         case StepKind::ffn: return FeedForwardMechanism(c).kind(id.part);

@@ -46,6 +46,7 @@ inline constexpr std::string_view kExplanationKinds[] = {
     "attn.k_rot",
     "attn.scores",
     "attn.scaled",
+    "attn.scaled_by",
     "attn.masked",
     "attn.weights",
     "attn.context",

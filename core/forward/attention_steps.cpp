@@ -6,6 +6,7 @@
 #include "ops/softmax.h"
 
 #include <cassert>
+#include <cstdio>
 
 namespace attnlab {
 
@@ -16,6 +17,46 @@ const std::set<int>& ablated_of(const ForwardInputs& inputs, const AttentionSite
     static const std::set<int> none;
     const auto it = inputs.ablated_heads.find(site);
     return it == inputs.ablated_heads.end() ? none : it->second;
+}
+
+// The stage `scaled` over `scores`: ÷√D, or the family's own multiplier (ModelConfig::attention_scale: T5's 1,
+// Gemma's query_pre_attn_scalar^−½, Granite's attention_multiplier).
+Step scaled_step(const ModelConfig& config, const StepId& scores, const std::string& heads) {
+    const float s = config.attention_scale;
+    if (s > 0.0f) {
+        char formula[64], variant[32];
+        std::snprintf(formula, sizeof formula, "scaled = scores · s, s = %.6g", static_cast<double>(s));
+        std::snprintf(variant, sizeof variant, " scale=%.9g", static_cast<double>(s));
+        auto times_s = [s](Tensor t) {
+            float* p = t.data.data();
+            for (int64_t i = 0, n = t.numel(); i < n; ++i) p[i] *= s;
+            return t;
+        };
+        return {"Scale by s",
+                formula,
+                {scores},
+                {},
+                {},
+                heads + variant,
+                [times_s](const StepContext& ctx) { return StepOutput{times_s(own_first_input(ctx)), {}}; },
+                [times_s](const BackwardContext& b) { return InputGrads{times_s(b.d_output)}; }};  // the same s
+    }
+    return {"Scale by 1/√D",
+            "scaled = scores / √D",
+            {scores},
+            {},
+            {},
+            heads,
+            [](const StepContext& ctx) {
+                Tensor out = own_first_input(ctx);
+                scale_scores_in_place(out, static_cast<float>(ctx.config.d_head()));
+                return StepOutput{std::move(out), {}};
+            },
+            [](const BackwardContext& b) {  // the same factor 1/√D
+                Tensor d = b.d_output;
+                scale_scores_in_place(d, static_cast<float>(b.config.d_head()));
+                return InputGrads{std::move(d)};
+            }};
 }
 
 }  // namespace
@@ -80,22 +121,7 @@ StepId GraphBuilder::attention(const AttentionSite& site, const AttentionParams&
              ScoresGrads g = attention_scores_backward(b.input(0), b.input(1), b.d_output);
              return InputGrads{std::move(g.dq), std::move(g.dk)};
          }});
-    add(at(AttentionStage::scaled), {"Scale by 1/√D",
-                                     "scaled = scores / √D",
-                                     {at(AttentionStage::scores)},
-                                     {},
-                                     {},
-                                     heads,
-                                     [](const StepContext& ctx) {
-                                         Tensor out = own_first_input(ctx);
-                                         scale_scores_in_place(out, static_cast<float>(ctx.config.d_head()));
-                                         return StepOutput{std::move(out), {}};
-                                     },
-                                     [](const BackwardContext& b) {  // the same factor 1/√D
-                                         Tensor d = b.d_output;
-                                         scale_scores_in_place(d, static_cast<float>(b.config.d_head()));
-                                         return InputGrads{std::move(d)};
-                                     }});
+    add(at(AttentionStage::scaled), scaled_step(config_, at(AttentionStage::scores), heads));
     add(at(AttentionStage::masked), {"Apply the mask",
                                      "masked = scaled, with −∞ where M[i, j] = 0",
                                      {at(AttentionStage::scaled), mask},
