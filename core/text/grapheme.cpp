@@ -37,14 +37,14 @@ Break break_class(char32_t c) {
 }
 
 bool breaks_between(Break a, Break b) {
-    if (a == Break::cr && b == Break::lf) return false;  // GB3
-    if (a == Break::cr || a == Break::lf || a == Break::control) return true;  // GB4
-    if (b == Break::cr || b == Break::lf || b == Break::control) return true;  // GB5
+    if (a == Break::cr && b == Break::lf) return false;                                                        // GB3
+    if (a == Break::cr || a == Break::lf || a == Break::control) return true;                                  // GB4
+    if (b == Break::cr || b == Break::lf || b == Break::control) return true;                                  // GB5
     if (a == Break::l && (b == Break::l || b == Break::v || b == Break::lv || b == Break::lvt)) return false;  // GB6
-    if ((a == Break::lv || a == Break::v) && (b == Break::v || b == Break::t)) return false;  // GB7
-    if ((a == Break::lvt || a == Break::t) && b == Break::t) return false;                    // GB8
-    if (b == Break::extend || b == Break::zwj || b == Break::spacing_mark) return false;      // GB9, GB9a
-    if (a == Break::prepend) return false;                                                    // GB9b
+    if ((a == Break::lv || a == Break::v) && (b == Break::v || b == Break::t)) return false;                   // GB7
+    if ((a == Break::lvt || a == Break::t) && b == Break::t) return false;                                     // GB8
+    if (b == Break::extend || b == Break::zwj || b == Break::spacing_mark) return false;  // GB9, GB9a
+    if (a == Break::prepend) return false;                                                // GB9b
     return true;
 }
 

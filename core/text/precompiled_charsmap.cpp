@@ -56,7 +56,8 @@ Result<PrecompiledCharsmap> PrecompiledCharsmap::from_base64(std::string_view ba
 
 uint32_t PrecompiledCharsmap::unit(size_t index) const {
     uint32_t v = 0;
-    for (size_t i = 0; i < 4; ++i) v |= static_cast<uint32_t>(static_cast<uint8_t>(blob_[4 + 4 * index + i])) << (8 * i);
+    for (size_t i = 0; i < 4; ++i)
+        v |= static_cast<uint32_t>(static_cast<uint8_t>(blob_[4 + 4 * index + i])) << (8 * i);
     return v;
 }
 

@@ -41,8 +41,7 @@ Result<UnigramModel> UnigramModel::build(std::vector<UnigramPiece> pieces, int u
             if (next < 0) {
                 next = static_cast<int32_t>(m.trie_.size());
                 auto& kids = m.trie_[static_cast<size_t>(node)].children;
-                kids.insert(std::upper_bound(kids.begin(), kids.end(), std::pair<uint8_t, int32_t>{b, -1}),
-                            {b, next});
+                kids.insert(std::upper_bound(kids.begin(), kids.end(), std::pair<uint8_t, int32_t>{b, -1}), {b, next});
                 m.trie_.emplace_back();
             }
             node = next;
@@ -127,8 +126,8 @@ std::vector<UnigramToken> UnigramModel::encode(std::string_view word) const {
             out.push_back({id, static_cast<uint32_t>(text.size())});
             continue;
         }
-        if (byte_fallback_ && std::all_of(text.begin(), text.end(),
-                                          [&](char c) { return byte_ids_[static_cast<uint8_t>(c)] >= 0; })) {
+        if (byte_fallback_ &&
+            std::all_of(text.begin(), text.end(), [&](char c) { return byte_ids_[static_cast<uint8_t>(c)] >= 0; })) {
             for (char c : text) out.push_back({byte_ids_[static_cast<uint8_t>(c)], 1});
             continue;
         }

@@ -201,9 +201,20 @@ std::string make_tokenizer_json(int layout) {
 std::string make_unigram_json() {
     using nlohmann::json;
     json pieces = json::array({json::array({"<pad>", 0.0}), json::array({"</s>", 0.0}), json::array({"<unk>", 0.0})});
-    for (const auto& [piece, score] : std::vector<std::pair<std::string, double>>{
-             {"▁", -2.0}, {"▁the", -3.0}, {"▁t", -3.5}, {"t", -4.0}, {"h", -4.0}, {"e", -4.0}, {"he", -4.5},
-             {"한", -5.0}, {"국", -5.0}, {"한국", -6.0}, {"1", -5.0}, {"12", -6.0}, {"▁a", -4.0}, {"a", -4.5}})
+    for (const auto& [piece, score] : std::vector<std::pair<std::string, double>>{{"▁", -2.0},
+                                                                                  {"▁the", -3.0},
+                                                                                  {"▁t", -3.5},
+                                                                                  {"t", -4.0},
+                                                                                  {"h", -4.0},
+                                                                                  {"e", -4.0},
+                                                                                  {"he", -4.5},
+                                                                                  {"한", -5.0},
+                                                                                  {"국", -5.0},
+                                                                                  {"한국", -6.0},
+                                                                                  {"1", -5.0},
+                                                                                  {"12", -6.0},
+                                                                                  {"▁a", -4.0},
+                                                                                  {"a", -4.5}})
         pieces.push_back(json::array({piece, score}));
     const char* hex = "0123456789ABCDEF";
     for (int b = 0; b < 256; b += 3)  // every third byte: a run with a byte missing stays <unk>
@@ -211,14 +222,14 @@ std::string make_unigram_json() {
     const json metaspace = {{"type", "Metaspace"}, {"replacement", "▁"}, {"prepend_scheme", "always"}, {"split", true}};
     const json file = {
         {"model", {{"type", "Unigram"}, {"unk_id", 2}, {"vocab", pieces}, {"byte_fallback", true}}},
-        {"added_tokens",
-         json::array({{{"id", 0}, {"content", "<pad>"}, {"special", true}},
-                      {{"id", 1}, {"content", "</s>"}, {"special", true}},
-                      {{"id", 2}, {"content", "<unk>"}, {"special", true}}})},
-        {"normalizer", {{"type", "Sequence"},
-                        {"normalizers",
-                         {{{"type", "Strip"}, {"strip_left", false}, {"strip_right", true}},
-                          {{"type", "Replace"}, {"pattern", {{"Regex", " {2,}"}}}, {"content", "▁"}}}}}},
+        {"added_tokens", json::array({{{"id", 0}, {"content", "<pad>"}, {"special", true}},
+                                      {{"id", 1}, {"content", "</s>"}, {"special", true}},
+                                      {{"id", 2}, {"content", "<unk>"}, {"special", true}}})},
+        {"normalizer",
+         {{"type", "Sequence"},
+          {"normalizers",
+           {{{"type", "Strip"}, {"strip_left", false}, {"strip_right", true}},
+            {{"type", "Replace"}, {"pattern", {{"Regex", " {2,}"}}}, {"content", "▁"}}}}}},
         {"pre_tokenizer", {{"type", "Sequence"}, {"pretokenizers", {{{"type", "WhitespaceSplit"}}, metaspace}}}},
         {"post_processor",
          {{"type", "TemplateProcessing"},

@@ -1,4 +1,4 @@
-// Tests for tokenizer.json BPE: Llama 3's pre-tokenizer, NFC with sources, the six fixture layouts of
+// Tests for tokenizer.json BPE: Llama 3's pre-tokenizer, NFC with sources, the fixture layouts of
 // tests/fixtures/tokenizers/json_bpe against Hugging Face's tokenizers (oracle.json, made by
 // make_json_bpe_fixtures.mjs), spans, decoding, and every kind of bad file.
 #include "io/file_bytes.h"
@@ -24,7 +24,7 @@ using nlohmann::json;
 namespace {
 
 const std::string kFixtures = std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/tokenizers/json_bpe/";
-const std::vector<std::string> kLayouts = {"llama3", "qwen2", "gpt2", "smollm2", "llama2", "mistral"};
+const std::vector<std::string> kLayouts = {"llama3", "qwen2", "gpt2", "smollm2", "llama2", "mistral", "gemma", "olmoe"};
 
 std::string read_fixture(const std::string& name) {
     Result<std::vector<uint8_t>> bytes = io::read_file_bytes(kFixtures + name);

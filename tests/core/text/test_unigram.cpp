@@ -39,8 +39,10 @@ UnigramModel model(std::vector<UnigramPiece> pieces, bool byte_fallback = false)
     std::array<int, 256> byte_ids{};
     byte_ids.fill(-1);
     for (size_t id = 0; id < pieces.size(); ++id)
-        if (pieces[id].piece == "<0xC3>") byte_ids[0xC3] = static_cast<int>(id);
-        else if (pieces[id].piece == "<0xA9>") byte_ids[0xA9] = static_cast<int>(id);
+        if (pieces[id].piece == "<0xC3>")
+            byte_ids[0xC3] = static_cast<int>(id);
+        else if (pieces[id].piece == "<0xA9>")
+            byte_ids[0xA9] = static_cast<int>(id);
     Result<UnigramModel> m = UnigramModel::build(std::move(pieces), 0, byte_fallback, byte_ids);
     REQUIRE(m.ok());
     return std::move(m).value();
@@ -81,8 +83,7 @@ TEST_CASE("unigram: every layout equals Hugging Face's tokenizers on every recor
     CHECK(matched == 3 * texts.size());
 }
 
-TEST_CASE("unigram: the best segmentation, and unknown characters fused as the library fuses them",
-          "[text][unigram]") {
+TEST_CASE("unigram: the best segmentation, and unknown characters fused as the library fuses them", "[text][unigram]") {
     // <unk> 0; "ab" scores higher than "a" + "b", "abc" lower than "ab" + "c".
     const UnigramModel m = model({{"<unk>", 0.0}, {"a", -1.0}, {"b", -1.0}, {"ab", -1.5}, {"c", -1.0}, {"abc", -4.0}});
     CHECK(ids(m.encode("ab")) == std::vector<int>{3});
@@ -100,7 +101,7 @@ TEST_CASE("unigram: the best segmentation, and unknown characters fused as the l
 TEST_CASE("unigram: byte fallback makes an unknown run its bytes when every byte has a piece", "[text][unigram]") {
     const UnigramModel m = model({{"<unk>", 0.0}, {"a", -1.0}, {"<0xC3>", -1.0}, {"<0xA9>", -1.0}}, true);
     CHECK(ids(m.encode("aé")) == std::vector<int>{1, 2, 3});  // é = C3 A9
-    CHECK(ids(m.encode("a한")) == std::vector<int>{1, 0});     // 한 = ED 95 9C: no pieces
+    CHECK(ids(m.encode("a한")) == std::vector<int>{1, 0});    // 한 = ED 95 9C: no pieces
 }
 
 TEST_CASE("unigram: grapheme clusters keep marks, CR LF and Hangul jamo together", "[text][unigram]") {
@@ -151,12 +152,21 @@ TEST_CASE("unigram: every error is one line naming the file and the field", "[te
          "tok.json: normalizer.precompiled_charsmap: shorter than its 4-byte header"},
         {"charsmap trie", [](json& j) { j["normalizer"]["precompiled_charsmap"] = "/wAAAAAAAAA="; },
          "tok.json: normalizer.precompiled_charsmap: its trie runs past its end"},
-        {"regex", [](json& j) { j["normalizer"] = {{"type", "Replace"}, {"pattern", {{"Regex", "\\s+"}}}, {"content", " "}}; },
+        {"regex",
+         [](json& j) {
+             j["normalizer"] = {{"type", "Replace"}, {"pattern", {{"Regex", "\\s+"}}}, {"content", " "}};
+         },
          "tok.json: normalizer.pattern is {\"Regex\":\"\\\\s+\"}; only"},
-        {"byte level", [](json& j) { j["pre_tokenizer"] = {{"type", "ByteLevel"}, {"add_prefix_space", false}}; },
+        {"byte level",
+         [](json& j) {
+             j["pre_tokenizer"] = {{"type", "ByteLevel"}, {"add_prefix_space", false}};
+         },
          "tok.json: pre_tokenizer: ByteLevel with a Unigram model is not supported"},
         {"whitespace second",
-         [](json& j) { j["pre_tokenizer"]["pretokenizers"] = {j["pre_tokenizer"]["pretokenizers"][1], {{"type", "WhitespaceSplit"}}}; },
+         [](json& j) {
+             j["pre_tokenizer"]["pretokenizers"] = {j["pre_tokenizer"]["pretokenizers"][1],
+                                                    {{"type", "WhitespaceSplit"}}};
+         },
          "tok.json: pre_tokenizer.pretokenizers[0]: Metaspace is supported only as the whole pre_tokenizer or after "
          "WhitespaceSplit"},
         {"decoder replacement", [](json& j) { j["decoder"]["replacement"] = "ab"; },
