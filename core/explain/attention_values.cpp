@@ -2,19 +2,21 @@
 // the masked cells, the row's strongest weight, the context it reads, the concat and W^O.
 #include "explain/number_format.h"
 #include "explain/step_values.h"
+#include "forward/mechanisms/layer_variants.h"
 #include "ops/attention.h"
 #include "ops/rotary.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <optional>
 
 namespace attnlab {
 
 namespace {
 
 // The mask (Tq, Tk) this step's use of attention reads, if it has run.
-const Tensor* attention_mask(const StepSite& s) { return s.stepper.output(StepId::mask_of(s.id().use)); }
+const Tensor* attention_mask(const StepSite& s) { return s.stepper.output(mask_of_site(s.config(), s.id().site())); }
 
 // The focused key, else the key with the largest value in `row` among those the mask allows (else 0).
 int64_t key_column(const StepSite& s, RowRef row, int64_t r) {
@@ -75,7 +77,8 @@ void score_values(const StepSite& s, AttentionStage stage, const Tensor& out, in
 // A rotated row: its position, the angles of the first (fastest) and last (slowest) pairs, and its norm, which
 // a rotation keeps.
 void rotation_values(const StepSite& s, const Tensor& out, int64_t head, int64_t r, StepValues& v) {  // (H, N, D)
-    const std::vector<float> theta = rope_inverse_frequencies(s.config().rope, s.config().d_head());
+    const std::optional<RopeConfig> rope = rope_of_layer(s.config(), s.id().layer);  // a local layer's base
+    const std::vector<float> theta = rope_inverse_frequencies(rope.value_or(s.config().rope), s.config().d_head());
     v.text["pos"] = std::to_string(r);
     v.text["kv_head"] = std::to_string(head);
     v.text["pairs"] = std::to_string(theta.size());

@@ -6,6 +6,7 @@
 #include "forward/mechanisms/feed_forward.h"
 #include "param_names.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -96,6 +97,7 @@ void add_static_values(const StepSite& s, StepValues& v) {
     v.text["V"] = std::to_string(c.output_vocab_size());
     v.text["max_len"] = std::to_string(c.max_len);
     v.text["window"] = std::to_string(c.sliding_window);
+    v.text["window_back"] = std::to_string(std::max(0, c.sliding_window - 1));  // the keys a local query sees before it
     const bool grouped = c.kv_heads() != c.n_heads;  // query head h reads K/V head g(h)
     v.text["kv_index"] = grouped ? "g(h)" : "h";
     v.text["kv_rule"] = grouped ? ", g(h) = ⌊h·H_kv/H⌋" : "";

@@ -4,6 +4,7 @@
 
 #include "forward/mechanisms/feed_forward.h"
 #include "forward/mechanisms/head_norm.h"
+#include "forward/mechanisms/layer_variants.h"
 #include "forward/mechanisms/norm.h"
 #include "forward/mechanisms/positions.h"
 #include "param_names.h"
@@ -64,11 +65,18 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::padding_mask:
             if (id.stack == Stack::encoder) return "mask.src_padding";
             return c.target_pad_id() == -1 && c.pad_id != -1 ? "mask.tgt_padding_start" : "mask.tgt_padding";
-        case StepKind::look_ahead_mask: return c.sliding_window > 0 ? "mask.look_ahead_window" : "mask.look_ahead";
+        case StepKind::look_ahead_mask:  // with local and global layers, the window is the local mask's
+            return c.sliding_window > 0 && !has_local_and_global_layers(c) ? "mask.look_ahead_window"
+                                                                           : "mask.look_ahead";
         case StepKind::attention_mask:
-            if (id.use == AttentionUse::decoder_self && c.sliding_window > 0) return "mask.decoder_self_window";
+            if (is_local_mask(id)) return id.use == AttentionUse::encoder_self ? "mask.encoder_self_local"
+                                                                               : "mask.decoder_self_local";
+            if (id.use == AttentionUse::decoder_self && c.sliding_window > 0 && !has_local_and_global_layers(c))
+                return "mask.decoder_self_window";
             return mask_kind(id.use);
         case StepKind::attention:
+            if (id.stage == AttentionStage::scores && has_nope_layers(c) && !rope_of_layer(c, id.layer))
+                return "attn.scores_nope";  // a NoPE layer: Q and K reach the scores unturned
             return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads, c.attention_scale > 0.0f);
         case StepKind::residual: return NormMechanism(c).residual_kind();
         case StepKind::norm: return NormMechanism(c).sublayer_kind();

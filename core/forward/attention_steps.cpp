@@ -103,7 +103,7 @@ StepId GraphBuilder::attention(const AttentionSite& site, const AttentionParams&
         q = add(head_norm_.step(site, AttentionStage::q_norm, q, *params.q_norm));
         k = add(head_norm_.step(site, AttentionStage::k_norm, k, *params.k_norm));
     }
-    if (positions_.rotates_queries_and_keys()) {
+    if (positions_.rotates_at(site.layer)) {  // not in a NoPE layer
         q = add(positions_.rotation_step(site, AttentionStage::q_rot, q));
         k = add(positions_.rotation_step(site, AttentionStage::k_rot, k));
     }

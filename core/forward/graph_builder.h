@@ -30,10 +30,13 @@ public:
     // src.embed, src.pos, src.token_type, src.input, src.embed_norm (or tgt.*), as far as the
     // config has them. Returns the stack's input (N, C).
     StepId embedding(Stack stack);
-    // masks.src_padding (S,) and masks.encoder_self (S, S).
+    // masks.src_padding (S,) and masks.encoder_self (S, S). Returns the mask's id.
     StepId encoder_self_mask();
     // masks.tgt_padding (T,), masks.look_ahead (T, T), masks.decoder_self (T, T).
     StepId decoder_self_mask();
+    // With local and global layers (layer_variants.h), the two above also add the local layers' mask,
+    // masks.encoder_self_local / masks.decoder_self_local: the use's mask cut to the window. Returns its id.
+    StepId local_mask(AttentionUse use);
     // masks.cross (T, S), built from the source padding.
     StepId cross_mask();
 
@@ -45,6 +48,8 @@ public:
     // ffn.gated (N, F each) and ffn.out. Returns ffn.out.
     StepId feed_forward(Stack stack, int layer, const LayerParams& params, const StepId& input);
     // Self-attention (of `use`) + FFN: an encoder layer, or a decoder_only block. Returns the layer output.
+    // A local layer of a model with global layers too reads its use's local mask instead of `mask` (so does
+    // cross_block's self-attention).
     StepId self_block(AttentionUse use, int layer, const LayerParams& params, const StepId& input, const StepId& mask);
     // Decoder self-attention + cross-attention over `memory` + FFN. Returns the layer output.
     StepId cross_block(int layer, const LayerParams& params, const StepId& input, const StepId& memory,

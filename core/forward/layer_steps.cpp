@@ -1,6 +1,7 @@
 // Residual sublayers (post-LN or pre-LN), the FFN, whole layers, stack outputs and the output head.
 #include "forward/graph_builder.h"
 #include "forward/linear_map.h"
+#include "forward/mechanisms/layer_variants.h"
 #include "ops/elementwise.h"
 #include "ops/softmax.h"
 
@@ -45,8 +46,9 @@ StepId GraphBuilder::feed_forward(Stack stack, int layer, const LayerParams& par
 StepId GraphBuilder::self_block(AttentionUse use, int layer, const LayerParams& params, const StepId& input,
                                 const StepId& mask) {
     const Stack stack = stack_of(use);
+    const StepId layer_mask = has_local_and_global_layers(config_) ? mask_of_site(config_, {use, layer}) : mask;
     StepId x = residual_sublayer(stack, layer, 1, input, params.norms.at(0), [&](const StepId& in) {
-        return attention({use, layer}, params.self_attn, in, in, mask);
+        return attention({use, layer}, params.self_attn, in, in, layer_mask);
     });
     return residual_sublayer(stack, layer, 2, x, params.norms.at(1),
                              [&](const StepId& in) { return feed_forward(stack, layer, params, in); });
@@ -56,8 +58,10 @@ StepId GraphBuilder::cross_block(int layer, const LayerParams& params, const Ste
                                  const StepId& self_mask, const StepId& cross_mask) {
     assert(params.cross_attn && params.norms.size() == 3);
     const Stack stack = Stack::decoder;
+    const AttentionSite self{AttentionUse::decoder_self, layer};
+    const StepId layer_mask = has_local_and_global_layers(config_) ? mask_of_site(config_, self) : self_mask;
     StepId x = residual_sublayer(stack, layer, 1, input, params.norms[0], [&](const StepId& in) {
-        return attention({AttentionUse::decoder_self, layer}, params.self_attn, in, in, self_mask);
+        return attention(self, params.self_attn, in, in, layer_mask);
     });
     x = residual_sublayer(stack, layer, 2, x, params.norms[1], [&](const StepId& in) {
         return attention({AttentionUse::cross, layer}, *params.cross_attn, in, memory, cross_mask);

@@ -1,9 +1,26 @@
 // Steps that build the attention masks from the ids (padding, look-ahead, cross) plus the user's cell overrides.
 #include "forward/graph_builder.h"
+#include "forward/mechanisms/layer_variants.h"
+
+#include <cstdlib>
 
 namespace attnlab {
 
 namespace {
+
+// A mask (B·Tq, Tk) with the cells outside the local window cleared: a decoder's query i keeps keys
+// i − W < j (the causal part is already in the mask), an encoder's keeps |i − j| ≤ W/2 (ModernBERT's).
+Tensor windowed(Tensor mask, int64_t n_queries, int window, bool causal) {
+    const int64_t n_keys = mask.dim(1);
+    for (int64_t r = 0; r < mask.dim(0); ++r) {
+        const int64_t i = r % n_queries;
+        for (int64_t j = 0; j < n_keys; ++j) {
+            const bool inside = causal ? i - j < window : std::abs(i - j) <= window / 2;
+            if (!inside) mask.data[static_cast<size_t>(r * n_keys + j)] = 0.0f;
+        }
+    }
+    return mask;
+}
 
 // The user's cells, on the stepper's one sequence.
 Tensor with_user_overrides(const StepContext& ctx, AttentionUse use, Tensor mask) {
@@ -27,7 +44,7 @@ StepId GraphBuilder::encoder_self_mask() {
                                     return StepOutput{key_padding(ctx.inputs.src_ids, ctx.config.pad_id), {}};
                                 }});
     const AttentionUse use = AttentionUse::encoder_self;
-    return add(StepId::mask_of(use),
+    add(StepId::mask_of(use),
                {"Encoder self-attention mask",
                 "M[i, j] = keep_j  (padding masks keys only)",
                 {padding},
@@ -39,6 +56,8 @@ StepId GraphBuilder::encoder_self_mask() {
                     Tensor m = combine_masks(ctx.inputs.src_length(), keys, nullptr, ctx.inputs.batch);  // (B·S, S)
                     return StepOutput{with_user_overrides(ctx, AttentionUse::encoder_self, std::move(m)), {}};
                 }});
+    if (has_local_and_global_layers(config_)) local_mask(use);
+    return StepId::mask_of(use);
 }
 
 StepId GraphBuilder::decoder_self_mask() {
@@ -54,7 +73,8 @@ StepId GraphBuilder::decoder_self_mask() {
              [](const StepContext& ctx) {
                  return StepOutput{key_padding(ctx.inputs.tgt_ids, ctx.config.target_pad_id()), {}};
              }});
-    const int window = config_.sliding_window;
+    // Mistral's window cuts every layer's look-ahead mask; with local and global layers, the local mask cuts it.
+    const int window = has_local_and_global_layers(config_) ? 0 : config_.sliding_window;
     const StepId look_ahead =
         add(StepId::of(StepKind::look_ahead_mask, Stack::decoder),
             {window > 0 ? "Look-ahead mask, sliding window " + std::to_string(window) : "Look-ahead mask",
@@ -64,12 +84,11 @@ StepId GraphBuilder::decoder_self_mask() {
              {},
              {kTgtIdsControl},
              "",
-             [](const StepContext& ctx) {
-                 return StepOutput{
-                     look_ahead_mask(ctx.inputs.tgt_length(), ctx.config.sliding_window), {}};  // (T, T)
+             [window](const StepContext& ctx) {
+                 return StepOutput{look_ahead_mask(ctx.inputs.tgt_length(), window), {}};  // (T, T)
              }});
     const AttentionUse use = AttentionUse::decoder_self;
-    return add(StepId::mask_of(use),
+    add(StepId::mask_of(use),
                {"Decoder self-attention mask",
                 "M[i, j] = A[i, j] ∧ keep_j",
                 {padding, look_ahead},
@@ -80,6 +99,28 @@ StepId GraphBuilder::decoder_self_mask() {
                     const Tensor& keys = ctx.input(0);  // (B·T,)
                     Tensor m = combine_masks(ctx.inputs.tgt_length(), keys, &ctx.input(1), ctx.inputs.batch);  // (B·T, T)
                     return StepOutput{with_user_overrides(ctx, AttentionUse::decoder_self, std::move(m)), {}};
+                }});
+    if (has_local_and_global_layers(config_)) local_mask(use);
+    return StepId::mask_of(use);
+}
+
+StepId GraphBuilder::local_mask(AttentionUse use) {
+    const bool causal = use == AttentionUse::decoder_self;
+    const int window = config_.sliding_window;
+    const std::string w = std::to_string(window);
+    return add(local_mask_of(use),
+               {std::string(causal ? "Decoder" : "Encoder") + " self-attention mask of the local layers (window " + w +
+                    ")",
+                causal ? "M_local[i, j] = M[i, j] if i − j < W else 0  (W = " + w + ")"
+                       : "M_local[i, j] = M[i, j] if |i − j| ≤ W/2 else 0  (W = " + w + ")",
+                {StepId::mask_of(use)},
+                {},
+                {},
+                "window=" + w,
+                [use, window, causal](const StepContext& ctx) {
+                    const int64_t n = use == AttentionUse::encoder_self ? ctx.inputs.src_length()
+                                                                        : ctx.inputs.tgt_length();
+                    return StepOutput{windowed(ctx.input(0), n, window, causal), {}};  // (B·T, T)
                 }});
 }
 

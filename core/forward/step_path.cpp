@@ -2,6 +2,8 @@
 // file's keys read like the model's parts.
 #include "forward/step_path.h"
 
+#include "forward/mechanisms/layer_variants.h"
+
 #include <cassert>
 
 namespace attnlab {
@@ -92,7 +94,7 @@ std::string step_path(const StepId& id) {
         case StepKind::padding_mask: return id.stack == Stack::encoder ? "masks.src_padding" : "masks.tgt_padding";
         case StepKind::look_ahead_mask: return "masks.look_ahead";
         case StepKind::position_bias: return stack_word(id.stack) + ".position_bias";
-        case StepKind::attention_mask: return mask_name(id.use);
+        case StepKind::attention_mask: return mask_name(id.use) + std::string(is_local_mask(id) ? "_local" : "");
         case StepKind::attention: return attention_name(id.site()) + "." + to_string(id.stage);
         case StepKind::residual: return layer_name(id.stack, id.layer) + ".residual" + std::to_string(id.sublayer);
         case StepKind::norm: return layer_name(id.stack, id.layer) + ".norm" + std::to_string(id.sublayer);

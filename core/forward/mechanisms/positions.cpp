@@ -1,5 +1,7 @@
 #include "forward/mechanisms/positions.h"
 
+#include "forward/mechanisms/layer_variants.h"
+
 #include "ops/positional.h"
 #include "ops/rotary.h"
 #include "ops/row_stats.h"
@@ -96,6 +98,22 @@ std::string rope_variant(const RopeConfig& rope) {
     return buf;
 }
 
+PositionMechanism::PositionMechanism(const ModelConfig& config)
+    : scheme_(config.positional),
+      layout_(config.sinusoid_layout),
+      rope_(config.rope),
+      d_model_(config.d_model),
+      d_head_(config.d_head()) {
+    for (int layer = 0; layer < std::max(config.n_encoder_layers, config.n_decoder_layers); ++layer)
+        layer_ropes_.push_back(rope_of_layer(config, layer));
+}
+
+const std::optional<RopeConfig>& PositionMechanism::rope_at(int layer) const {
+    static const std::optional<RopeConfig> none;
+    return layer >= 0 && static_cast<size_t>(layer) < layer_ropes_.size() ? layer_ropes_[static_cast<size_t>(layer)]
+                                                                            : none;
+}
+
 std::optional<PlacedStep> PositionMechanism::embedding_step(Stack stack, const EmbeddingParams& params,
                                                             Control ids_control) const {
     const StepId id = StepId::of(StepKind::position, stack);
@@ -110,8 +128,9 @@ std::optional<PlacedStep> PositionMechanism::embedding_step(Stack stack, const E
 
 PlacedStep PositionMechanism::rotation_step(const AttentionSite& site, AttentionStage stage,
                                             const StepId& input) const {
-    assert(rotates_queries_and_keys() && (stage == AttentionStage::q_rot || stage == AttentionStage::k_rot));
-    const std::vector<float> frequencies = rope_inverse_frequencies(rope_, d_head_);
+    assert(rotates_at(site.layer) && (stage == AttentionStage::q_rot || stage == AttentionStage::k_rot));
+    const RopeConfig& rope = *rope_at(site.layer);
+    const std::vector<float> frequencies = rope_inverse_frequencies(rope, d_head_);
     const std::string letter = stage == AttentionStage::q_rot ? "Q" : "K",
                       x = stage == AttentionStage::q_rot ? "q" : "k";
     return {StepId::attention_at(site, stage),
@@ -121,7 +140,7 @@ PlacedStep PositionMechanism::rotation_step(const AttentionSite& site, Attention
              {input},
              {},
              {},
-             rope_variant(rope_),
+             rope_variant(rope),
              [frequencies](const StepContext& ctx) {
                  return StepOutput{apply_rotary(ctx.input(0), frequencies, ctx.first_row), {}};
              },

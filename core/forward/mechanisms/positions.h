@@ -9,25 +9,24 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
 class PositionMechanism {
 public:
-    explicit PositionMechanism(const ModelConfig& config)
-        : scheme_(config.positional),
-          layout_(config.sinusoid_layout),
-          rope_(config.rope),
-          d_model_(config.d_model),
-          d_head_(config.d_head()) {}
+    explicit PositionMechanism(const ModelConfig& config);
 
     Positional scheme() const { return scheme_; }
     bool added_to_embeddings() const { return scheme_ == Positional::sinusoidal || scheme_ == Positional::learned; }
+    // Whether some layer turns Q and K (rotary), and whether `layer` does (not a NoPE layer).
     bool rotates_queries_and_keys() const { return scheme_ == Positional::rotary; }
+    bool rotates_at(int layer) const { return rope_at(layer).has_value(); }
     // The positions a stack's embeddings add, (B·T, C), which the step reads off the ids `ids_control` names;
     // nullopt for rotary and none.
     std::optional<PlacedStep> embedding_step(Stack stack, const EmbeddingParams& params, Control ids_control) const;
-    // RoPE's turn of Q or K (stage q_rot, k_rot) over its input (B·H, T, D), rows from the step's first row on.
+    // RoPE's turn of Q or K (stage q_rot, k_rot) over its input (B·H, T, D), rows from the step's first row on,
+    // with the site's layer's RoPE (a local layer's base; layer_variants.h). Only where rotates_at(site.layer).
     PlacedStep rotation_step(const AttentionSite& site, AttentionStage stage, const StepId& input) const;
     // Rows of one head (N, D), every one at `position`, turned by RoPE (rotary only).
     Tensor rotated_at(const Tensor& rows, int64_t position) const;
@@ -48,9 +47,12 @@ public:
     std::string describe() const;
 
 private:
+    const std::optional<RopeConfig>& rope_at(int layer) const;
+
     Positional scheme_;
     SinusoidLayout layout_;
     RopeConfig rope_;
+    std::vector<std::optional<RopeConfig>> layer_ropes_;  // rope_of_layer of each layer of the longer stack
     int d_model_, d_head_;
 };
 
