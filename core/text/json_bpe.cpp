@@ -363,6 +363,8 @@ Result<SubwordEncoding> JsonBpeTokenizer::encode(std::string_view text) const {
         for (const TextSpan& w : words) {
             size_t at = w.begin;
             for (const BpeSymbol& s : word_symbols(std::string_view(piece.text).substr(w.begin, w.end - w.begin))) {
+                if (t.json.unigram && s.id == t.json.unigram->unk_id())  // characters no piece covers
+                    out.tokens.unknown.push_back(static_cast<int>(out.tokens.ids.size()));
                 append(piece, s.id, {at, at + s.n_bytes});
                 at += s.n_bytes;
             }

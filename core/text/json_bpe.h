@@ -41,7 +41,8 @@ public:
     static Result<JsonBpeTokenizer> from_json(const TokenizerFile& tokenizer_json);
 
     // The template's tokens are added around the text (<|begin_of_text|> first for Llama 3, <s> for
-    // Llama 2); added tokens the text spells are those tokens.
+    // Llama 2, </s> last for T5); added tokens the text spells are those tokens. A Unigram model's unknown
+    // tokens are listed in tokens.unknown.
     Result<SubwordEncoding> encode(std::string_view text) const override;
     // The file's decoder over the tokens: bytes joined (byte-level), or <0xXX> runs made bytes, "▁" made
     // spaces and the leading space stripped (byte fallback); invalid UTF-8 becomes U+FFFD. skip_special

@@ -116,6 +116,17 @@ TEST_CASE("unigram: grapheme clusters keep marks, CR LF and Hangul jamo together
     CHECK(clusters("a\u00adb") == std::vector<std::string>{"a", "\u00ad", "b"});
 }
 
+TEST_CASE("unigram: unknown characters are listed as unknown tokens", "[text][unigram]") {
+    const JsonBpeTokenizer t = fixture_tokenizer("t5");
+    Result<SubwordEncoding> e = t.encode("the 中文 and <unk>");
+    REQUIRE(e.ok());
+    REQUIRE(e->tokens.unknown.size() == 1);  // 中文 fused; the typed <unk> is the added token
+    const size_t u = static_cast<size_t>(e->tokens.unknown[0]);
+    CHECK(e->tokens.ids[u] == 2);
+    CHECK(e->tokens.pieces[u] == "中文");
+    CHECK(t.encode("the end")->tokens.unknown.empty());
+}
+
 TEST_CASE("unigram: a normalized token keeps the characters it came from", "[text][unigram]") {
     const JsonBpeTokenizer t = fixture_tokenizer("t5");
     // Full-width letters are normalized to ASCII, and their tokens cover the full-width text.
