@@ -241,7 +241,14 @@ Status validate_family(const ModelConfig& c) {
                 "has none of the Llama template's switches (rotary, rms_norm, gated_ffn, biases off, "
                 "head_dim, n_kv_heads)");
     }
-    if (c.qk_norm && c.family != Family::qwen3) return bad("has no norm of Q and K (qk_norm must be false)");
+    if (c.qk_norm && c.family != Family::qwen3 && c.family != Family::qwen3_moe && c.family != Family::olmoe)
+        return bad("has no norm of Q and K (qk_norm must be false)");
+    const bool mixture = c.family == Family::olmoe || c.family == Family::qwen3_moe || c.family == Family::granitemoe;
+    if (mixture != (c.n_experts > 0))
+        return bad(mixture ? "is a mixture of experts (n_experts must be above 0)" : "has no experts (n_experts must be 0)");
+    if (c.qk_norm_across_heads != (c.family == Family::olmoe && c.qk_norm))
+        return bad(c.family == Family::olmoe ? "normalises Q and K across the heads (qk_norm, qk_norm_across_heads)"
+                                             : "has no norm of Q and K across the heads (qk_norm_across_heads)");
     if (c.sliding_window != 0 && c.family != Family::mistral)
         return bad("has no sliding window (sliding_window must be 0)");
     if (c.family == Family::bert) {
@@ -285,6 +292,7 @@ double kv_cache_bytes_per_token(const ModelConfig& c) {
 Stack last_stack(const ModelConfig& c) { return c.has_decoder() ? Stack::decoder : Stack::encoder; }
 
 bool uses_llama_template(Family f) {
+    if (f == Family::olmoe || f == Family::qwen3_moe || f == Family::granitemoe) return true;  // with experts
     return f == Family::llama || f == Family::mistral || f == Family::qwen2 || f == Family::qwen3;
 }
 

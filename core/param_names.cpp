@@ -1,6 +1,7 @@
 // The tensor names of each family's parameters, and how its linear maps are stored.
 #include "param_names.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace attnlab {
@@ -159,6 +160,40 @@ LayerParams llama_layer(const ModelConfig& c, Stack, int i) {
     return l;
 }
 
+// A mixture of experts' layer: the llama layer with its FFN's three maps replaced by the router and the experts
+// (olmoe, qwen3_moe: mlp.gate and mlp.experts.{e}.*; granitemoe: block_sparse_moe.router.layer and the packed
+// block_sparse_moe.input_linear (gate rows, then up rows, of each expert) and output_linear).
+LayerParams moe_layer(const ModelConfig& c, Stack stack, int i) {
+    LayerParams l = llama_layer(c, stack, i);
+    if (!has_experts(c, i)) return l;
+    const int64_t C = c.d_model, E = c.n_experts, F = c.expert_d_ff;
+    const std::string p = "layers." + std::to_string(i);
+    auto map = [](const std::string& weight, int64_t n_in, int64_t n_stored_out, int64_t out_begin, int64_t n_out) {
+        return LinearParams{weight, "", false, WeightLayout::out_in, n_in, n_stored_out, out_begin, n_out};
+    };
+    ExpertParams x;
+    const bool packed = c.family == Family::granitemoe;
+    x.router = packed ? map(p + ".block_sparse_moe.router.layer.weight", C, E, 0, E)
+                      : map(p + ".mlp.gate.weight", C, E, 0, E);
+    for (int64_t e = 0; e < E; ++e) {
+        if (packed) {
+            const std::string in = p + ".block_sparse_moe.input_linear.weight";
+            x.gate.push_back(map(in, C, E * 2 * F, e * 2 * F, F));
+            x.up.push_back(map(in, C, E * 2 * F, e * 2 * F + F, F));
+            x.down.push_back(map(p + ".block_sparse_moe.output_linear.weight", F, E * C, e * C, C));
+        } else {
+            const std::string ex = p + ".mlp.experts." + std::to_string(e);
+            x.gate.push_back(map(ex + ".gate_proj.weight", C, F, 0, F));
+            x.up.push_back(map(ex + ".up_proj.weight", C, F, 0, F));
+            x.down.push_back(map(ex + ".down_proj.weight", F, C, 0, C));
+        }
+    }
+    l.experts = std::move(x);
+    l.ffn_in = l.ffn_out = LinearParams{};
+    l.ffn_gate.reset();
+    return l;
+}
+
 NormParams llama_final_norm(const ModelConfig&, Stack) { return {"norm.weight", ""}; }
 
 HeadParams llama_head(const ModelConfig& c) {
@@ -216,6 +251,7 @@ constexpr FamilyParamNames kTransformerNames{transformer_embedding, transformer_
 constexpr FamilyParamNames kGpt2Names{gpt2_embedding, gpt2_layer, gpt2_final_norm, gpt2_head};
 constexpr FamilyParamNames kBertNames{bert_embedding, bert_layer, bert_final_norm, bert_head};
 constexpr FamilyParamNames kLlamaNames{llama_embedding, llama_layer, llama_final_norm, llama_head};
+constexpr FamilyParamNames kMoeNames{llama_embedding, moe_layer, llama_final_norm, llama_head};
 constexpr FamilyParamNames kMarianNames{marian_embedding, marian_layer, marian_final_norm, marian_head};
 
 const FamilyParamNames& param_names_of(Family family) {
@@ -228,12 +264,19 @@ const FamilyParamNames& param_names_of(Family family) {
         case Family::qwen2:
         case Family::qwen3: return kLlamaNames;
         case Family::marian: return kMarianNames;
+        case Family::olmoe:
+        case Family::qwen3_moe:
+        case Family::granitemoe: return kMoeNames;
     }
     assert(false && "every family has an entry");
     return kTransformerNames;
 }
 
 }  // namespace
+
+bool has_experts(const ModelConfig& c, int layer) {
+    return c.n_experts > 0 && std::find(c.dense_layers.begin(), c.dense_layers.end(), layer) == c.dense_layers.end();
+}
 
 Shape LinearParams::weight_shape() const {
     return layout == WeightLayout::out_in ? Shape{n_stored_out, n_in} : Shape{n_in, n_stored_out};

@@ -12,6 +12,9 @@
 //   llama, mistral, qwen2, qwen3 (the Llama template)
 //                embed_tokens, layers.{i}.input_layernorm, layers.{i}.self_attn.{q,k,v,o}_proj (and q_norm,
 //                k_norm), layers.{i}.post_attention_layernorm, layers.{i}.mlp.{gate,up,down}_proj, norm, lm_head
+//   olmoe, qwen3_moe (the Llama template with experts)
+//                layers.{i}.mlp.gate (the router), layers.{i}.mlp.experts.{e}.{gate,up,down}_proj; a qwen3_moe dense
+//                layer keeps layers.{i}.mlp.{gate,up,down}_proj
 //   marian       shared (both stacks' token table), {encoder,decoder}.layers.{i}.self_attn.{q,k,v,out}_proj,
 //                .self_attn_layer_norm, decoder's .encoder_attn.{q,k,v,out}_proj and .encoder_attn_layer_norm,
 //                .fc1, .fc2, .final_layer_norm, lm_head (when untied), final_logits_bias
@@ -51,13 +54,22 @@ struct AttentionParams {
     std::optional<NormParams> q_norm = {}, k_norm = {};  // qwen3: γ (D,) of the RMSNorm of each head of Q and K
 };
 
+// A mixture of experts' FFN: the router C -> E and each expert's SwiGLU, expert e's maps at [e] (C -> F_e for the
+// gate and the up projection, F_e -> C down). Granite's packed experts are ranges of one (E·2F, C) and one (E·C, F)
+// weight, which the hub stores as (E, 2F, C) and (E, C, F).
+struct ExpertParams {
+    LinearParams router;
+    std::vector<LinearParams> gate, up, down;
+};
+
 // One layer: its attentions, its FFN, and the LayerNorm of each sublayer (norms[k − 1] for sublayer k).
 struct LayerParams {
     AttentionParams self_attn;
     std::optional<AttentionParams> cross_attn;  // an encoder_decoder's decoder layers
-    LinearParams ffn_in, ffn_out;               // C -> F (a gated FFN's up), F -> C (its down)
+    LinearParams ffn_in, ffn_out;               // C -> F (a gated FFN's up), F -> C (its down); unnamed with experts
     std::vector<NormParams> norms;
     std::optional<LinearParams> ffn_gate = {};  // a gated FFN's gate C -> F
+    std::optional<ExpertParams> experts = {};   // a mixture of experts' layer, in place of the three maps above
 };
 
 // The input of a stack: token table (V, C), learned positions (max_len, C), token types
@@ -72,6 +84,9 @@ struct HeadParams {
     std::optional<NormParams> transform_norm;  // and its LayerNorm
     LinearParams unembed;                      // C -> V; its weight is the token table when tied
 };
+
+// Whether a layer's FFN is a mixture of experts: the config has experts and the layer is not one of its dense_layers.
+bool has_experts(const ModelConfig& config, int layer);
 
 EmbeddingParams embedding_params(const ModelConfig& config, Stack stack);
 LayerParams layer_params(const ModelConfig& config, Stack stack, int layer);

@@ -373,6 +373,21 @@ Status Stepper::set_head_ablated(const AttentionSite& site, int head, bool ablat
     return ok_status();
 }
 
+Status Stepper::set_expert_ablated(const FfnSite& ffn, int expert, bool ablated) {
+    const StepId routing = StepId::ffn_at(ffn.stack, ffn.layer, FfnPart::routing);
+    if (!find(routing)) return Error{"'" + step_path(routing) + "' is not a step of this model (no experts there)"};
+    if (expert < 0 || expert >= config_.n_experts)
+        return Error{"expert " + std::to_string(expert) + " is outside 0.." + std::to_string(config_.n_experts - 1)};
+    auto& experts = inputs_.ablated_experts[ffn];
+    if (ablated)
+        experts.insert(expert);
+    else
+        experts.erase(expert);
+    if (experts.empty()) inputs_.ablated_experts.erase(ffn);
+    rerun_control(Control::experts_of(ffn));
+    return ok_status();
+}
+
 Status Stepper::set_weight_value(const std::string& name, int64_t flat_index, float value) {
     const Tensor* t = weights_.find(name);
     if (!t) return Error{"no weight named '" + name + "'"};

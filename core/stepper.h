@@ -85,6 +85,8 @@ public:
     Status set_mask_cell(AttentionUse use, int row, int col, bool allowed);  // a cell of that use's mask
     void clear_mask_overrides(AttentionUse use);
     Status set_head_ablated(const AttentionSite& site, int head, bool ablated);
+    // A mixture of experts' expert switched off (its routing weight 0 wherever the router chose it), or back on.
+    Status set_expert_ablated(const FfnSite& ffn, int expert, bool ablated);
     Status set_weight_value(const std::string& name, int64_t flat_index, float value);
     // A new config (switches) and/or new weights (a snapshot). Steps whose formula, inputs and
     // parameter tensors are unchanged keep their outputs.

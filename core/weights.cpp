@@ -29,16 +29,22 @@ public:
         add(p.weight, {C}, ParamKind::norm_gain);
         add(p.bias, {C}, ParamKind::norm_bias);
     }
-    void add_layer(const LayerParams& l, int64_t C, int64_t D) {
+    // q_norm and k_norm: γ of one head (D,), or of the whole projection (its outputs) across the heads (OLMoE).
+    void add_layer(const LayerParams& l, int64_t C, int64_t D, bool qk_norm_across_heads) {
         for (const AttentionParams* a : {&l.self_attn, l.cross_attn ? &*l.cross_attn : nullptr}) {
             if (!a) continue;
             for (const LinearParams* p : {&a->q, &a->k, &a->v, &a->out}) add(*p);
-            for (const auto* norm : {&a->q_norm, &a->k_norm})
-                if (*norm) add(**norm, D);
+            if (a->q_norm) add(*a->q_norm, qk_norm_across_heads ? a->q.n_out : D);
+            if (a->k_norm) add(*a->k_norm, qk_norm_across_heads ? a->k.n_out : D);
         }
         if (l.ffn_gate) add(*l.ffn_gate);
         add(l.ffn_in);
         add(l.ffn_out);
+        if (l.experts) {
+            add(l.experts->router);
+            for (size_t e = 0; e < l.experts->gate.size(); ++e)
+                for (const LinearParams* p : {&l.experts->gate[e], &l.experts->up[e], &l.experts->down[e]}) add(*p);
+        }
         for (const NormParams& n : l.norms) add(n, C);
     }
     std::vector<ParamSpec> take() { return std::move(specs_); }
@@ -74,7 +80,7 @@ std::vector<ParamSpec> parameter_specs(const ModelConfig& c) {
         if (const auto norm = embedding_params(c, s).norm) out.add(*norm, C);
     for (Stack s : stacks(c)) {
         const int n_layers = s == Stack::encoder ? c.n_encoder_layers : c.n_decoder_layers;
-        for (int i = 0; i < n_layers; ++i) out.add_layer(layer_params(c, s, i), C, c.d_head());
+        for (int i = 0; i < n_layers; ++i) out.add_layer(layer_params(c, s, i), C, c.d_head(), c.qk_norm_across_heads);
         if (const auto norm = final_norm_params(c, s)) out.add(*norm, C);
     }
     if (c.output_head != OutputHead::none) {

@@ -81,6 +81,8 @@ Result<Mat> head_token_inputs(const ModelConfig& config, const Weights& weights,
 
 Result<Mat> qk_circuit(const ModelConfig& config, const Weights& weights, const HeadRef& ref,
                        const std::vector<int>& query_ids, const std::vector<int>& key_ids, int offset) {
+    if (config.qk_norm_across_heads)  // one head's query depends on every head's numbers
+        return Error{"the QK circuit of one head is not defined when Q and K are normalised across the heads"};
     auto queries = head_token_inputs(config, weights, ref, query_ids);
     if (!queries) return queries.error();
     auto keys = head_token_inputs(config, weights, ref, key_ids);

@@ -52,6 +52,8 @@ std::string_view backward_kind(const Step& step) {
         case StepKind::residual: return "residual";
         case StepKind::ffn:
             if (id.part == FfnPart::activation) return "activation";
+            if (id.part == FfnPart::routing) return "routing";
+            if (id.part == FfnPart::out && step.inputs.size() == 2) return "experts";  // a mixture's weighted sum
             return id.part == FfnPart::gated ? "gated" : "linear";
         case StepKind::head_transform: return "linear";
         case StepKind::head_activation: return "activation";

@@ -25,6 +25,8 @@ inline constexpr std::string_view kBackwardKinds[] = {
     "norm",        // LayerNorm or RMSNorm
     "activation",  // ReLU, GELU, SiLU
     "gated",       // a ⊙ u
+    "routing",     // a mixture's top-k choice of experts, through the chosen weights and the softmax
+    "experts",     // a mixture's weighted sum of its chosen experts
     "identity",    // a stack's output when it has no final norm
     "sum",         // the embeddings added together
     "embedding",   // a row of the token table

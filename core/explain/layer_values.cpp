@@ -42,6 +42,26 @@ void activation_values(const StepSite& s, const Tensor& a, int64_t r, StepValues
     v.text["neg_pct"] = format_percent(fraction(count_negative(a), a.numel()));
 }
 
+// The router's row: its largest score and which expert has it.
+void router_values(const Tensor& scores, int64_t r, StepValues& v) {  // (N, E)
+    Eigen::Index best = 0;
+    v.text["top_score"] = format_number(scores.row(r).maxCoeff(&best));
+    v.text["top_expert"] = std::to_string(best);
+}
+
+// The row's chosen experts with their weights, largest first: "3 (0.52), 0 (0.31)", and the weights' sum.
+void routing_values(const Tensor& w, int64_t r, StepValues& v) {  // (N, E)
+    std::vector<std::pair<float, int>> chosen;
+    for (int64_t e = 0; e < w.dim(1); ++e)
+        if (w.row(r)(e) != 0.0f) chosen.push_back({w.row(r)(e), static_cast<int>(e)});
+    std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string list;
+    for (const auto& [weight, e] : chosen)
+        list += (list.empty() ? "" : ", ") + std::to_string(e) + " (" + format_number(weight) + ")";
+    v.text["experts"] = list.empty() ? "—" : list;
+    v.text["weight_sum"] = format_number(w.row(r).sum());
+}
+
 }  // namespace
 
 void add_norm_values(const StepSite& s, const Tensor& y, int64_t r, StepValues& v) {
@@ -77,6 +97,8 @@ void add_layer_values(const StepSite& s, StepValues& v) {
                         FeedForwardMechanism(s.config()).gate_numbers(s.input(0).row(r), s.input(1).row(r), y.row(r)),
                         v);
                 case FfnPart::out: v.text["norm"] = format_number(row_norm(y.row(r))); return;
+                case FfnPart::router: return router_values(y, r, v);
+                case FfnPart::routing: return routing_values(y, r, v);
             }
             return;
         default: return;

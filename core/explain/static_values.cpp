@@ -51,6 +51,7 @@ std::optional<LinearParams> linear_map_of(const StepId& id, const ModelConfig& c
         }
         case StepKind::ffn: {
             const LayerParams layer = layer_params(c, id.stack, id.layer);
+            if (layer.experts) return id.part == FfnPart::router ? std::optional(layer.experts->router) : std::nullopt;
             switch (id.part) {
                 case FfnPart::hidden:
                 case FfnPart::up: return layer.ffn_in;
@@ -133,6 +134,11 @@ void add_static_values(const StepSite& s, StepValues& v) {
             v.terms["sublayer"] = sublayer_term(id, c);
             break;
         case StepKind::ffn:
+            v.text["n_experts"] = std::to_string(c.n_experts);  // a mixture of experts' sizes
+            v.text["top_k"] = std::to_string(c.experts_per_token);
+            v.text["expert_F"] = std::to_string(c.expert_d_ff);
+            add_stack_terms(id.stack, c, v);
+            break;
         case StepKind::stack_output: add_stack_terms(id.stack, c, v); break;
         default: break;
     }

@@ -75,12 +75,14 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
                 return "mask.decoder_self_window";
             return mask_kind(id.use);
         case StepKind::attention:
+            if (c.qk_norm_across_heads && (id.stage == AttentionStage::q_norm || id.stage == AttentionStage::k_norm))
+                return HeadNormMechanism::across_heads_kind(id.stage);
             if (id.stage == AttentionStage::scores && has_nope_layers(c) && !rope_of_layer(c, id.layer))
                 return "attn.scores_nope";  // a NoPE layer: Q and K reach the scores unturned
             return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads, c.attention_scale > 0.0f);
         case StepKind::residual: return NormMechanism(c).residual_kind();
         case StepKind::norm: return NormMechanism(c).sublayer_kind();
-        case StepKind::ffn: return FeedForwardMechanism(c).kind(id.part);
+        case StepKind::ffn: return FeedForwardMechanism(c).kind(id.part, id.layer);
         case StepKind::stack_output:
             return final_norm_params(c, id.stack) ? NormMechanism(c).stack_output_kind() : "stack_output_plain";
         case StepKind::head_transform: return "mlm_head.transform";

@@ -42,6 +42,7 @@ std::string Control::name() const {
         case ControlKind::src_token_types: return "src_token_types";
         case ControlKind::mask: return "mask:" + step_path(StepId::mask_of(use));
         case ControlKind::ablation: return "ablation:" + attention_name(site);
+        case ControlKind::expert_ablation: return "experts:" + step_path(StepId::ffn_at(ffn.stack, ffn.layer, FfnPart::routing));
     }
     return "";
 }
@@ -139,7 +140,10 @@ std::vector<Step> build_forward_steps(const ModelConfig& config, const GraphOpti
         case Family::llama:
         case Family::mistral:
         case Family::qwen2:
-        case Family::qwen3: decoder_only_steps(g, config); break;
+        case Family::qwen3:
+        case Family::olmoe:
+        case Family::qwen3_moe:
+        case Family::granitemoe: decoder_only_steps(g, config); break;
         case Family::bert: bert_steps(g, config); break;
     }
     return g.take();

@@ -19,6 +19,13 @@
 
 namespace attnlab {
 
+// One layer's FFN: where a mixture of experts' experts are switched off (ForwardInputs::ablated_experts).
+struct FfnSite {
+    Stack stack = Stack::decoder;
+    int layer = 0;
+    auto operator<=>(const FfnSite&) const = default;
+};
+
 // What the user controls besides the weights and the config.
 struct ForwardInputs {
     std::vector<int> src_ids;                              // (B·S,) encoder input; pad_id marks padding
@@ -34,6 +41,9 @@ struct ForwardInputs {
     int batch = 1;
     // Training only: draws the masks of the dropout steps (GraphOptions::dropout) for one batch.
     uint64_t dropout_seed = 0;
+
+    // A mixture of experts' FFN -> its experts switched off: their routing weight is 0 wherever the router chose them.
+    std::map<FfnSite, std::set<int>> ablated_experts = {};
 
     int64_t src_length() const { return static_cast<int64_t>(src_ids.size()) / batch; }  // S
     int64_t tgt_length() const { return static_cast<int64_t>(tgt_ids.size()) / batch; }  // T
@@ -81,16 +91,20 @@ enum class ControlKind {
     src_token_types,  // src_token_types
     mask,             // the user's cells of one use's mask: mask_overrides[use]
     ablation,         // the heads switched off in one attention: ablated_heads[site]
+    expert_ablation,  // the experts switched off in one FFN: ablated_experts[ffn]
 };
 struct Control {
     ControlKind kind = ControlKind::src_ids;
     AttentionUse use = AttentionUse::encoder_self;  // mask
     AttentionSite site = {};                        // ablation
+    FfnSite ffn = {};                               // expert_ablation
     auto operator<=>(const Control&) const = default;
 
-    static Control mask_of(AttentionUse use) { return {ControlKind::mask, use, {}}; }
-    static Control ablation_of(const AttentionSite& site) { return {ControlKind::ablation, {}, site}; }
-    // "src_ids", "tgt_ids", "src_token_types", "mask:<the mask step's path>", "ablation:<attention name>"
+    static Control mask_of(AttentionUse use) { return {ControlKind::mask, use, {}, {}}; }
+    static Control ablation_of(const AttentionSite& site) { return {ControlKind::ablation, {}, site, {}}; }
+    static Control experts_of(const FfnSite& ffn) { return {ControlKind::expert_ablation, {}, {}, ffn}; }
+    // "src_ids", "tgt_ids", "src_token_types", "mask:<the mask step's path>", "ablation:<attention name>",
+    // "experts:<the routing step's path>"
     std::string name() const;
 };
 inline constexpr Control kSrcIdsControl{ControlKind::src_ids};

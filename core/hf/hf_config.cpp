@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace attnlab {
@@ -110,6 +112,21 @@ public:
             return fallback;
         }
         return v->get<std::string>();
+    }
+    // A list of whole numbers in [0, limit) (Qwen3-MoE's mlp_only_layers); absent or null: none.
+    std::vector<int> index_list(const char* key, int limit) {
+        const json* v = find(key, true);
+        std::vector<int> out;
+        if (!v) return out;
+        for (const json& x : v->is_array() ? *v : json::array({json()})) {
+            if (!x.is_number_integer() || x.get<int64_t>() < 0 || x.get<int64_t>() >= limit) {
+                fail(std::string("field \"") + key + "\" must be a list of indices below " + std::to_string(limit) +
+                     ", not " + shown(*v));
+                return {};
+            }
+            out.push_back(static_cast<int>(x.get<int64_t>()));
+        }
+        return out;
     }
     // A setting the engine runs only at its usual value: anything else is refused by name.
     void require_setting(const char* key, const json& usual) {
@@ -334,6 +351,74 @@ ModelConfig marian_config(HfFields& f) {
     return c;
 }
 
+// The mixtures of experts on the Llama template: olmoe (+ RMSNorm of Q and of K across all their heads), qwen3_moe (+
+// qwen3's RMSNorm of each head, dense layers by decoder_sparse_step and mlp_only_layers), granitemoe (+ constant
+// multipliers of the embeddings, the scores, each sublayer's output and the logits; the experts packed per layer).
+ModelConfig moe_config(HfFields& f, Family family) {
+    ModelConfig c = llama_config(f, family);
+    const bool granite = family == Family::granitemoe;
+    c.n_experts = f.positive_int(granite ? "num_local_experts" : "num_experts");
+    c.experts_per_token = f.positive_int("num_experts_per_tok");
+    c.expert_d_ff = f.positive_int(family == Family::qwen3_moe ? "moe_intermediate_size" : "intermediate_size");
+    // Granite: softmax over the top k logits, which is the top k of the softmax renormalised.
+    c.normalize_routing = granite || f.boolean("norm_topk_prob", false);
+    if (!f.failed() && c.experts_per_token > c.n_experts)
+        f.fail("num_experts_per_tok " + std::to_string(c.experts_per_token) + " is more than the " +
+               std::to_string(c.n_experts) + " experts");
+    if (family == Family::olmoe) {
+        c.qk_norm = c.qk_norm_across_heads = true;
+        f.require_setting("clip_qkv", json());
+    }
+    if (family == Family::qwen3_moe) {
+        c.qk_norm = true;
+        f.require_setting("use_sliding_window", false);
+        const std::vector<int> mlp_only = f.index_list("mlp_only_layers", c.n_decoder_layers);
+        const int sparse_step = f.positive_int("decoder_sparse_step", 1);
+        for (int i = 0; i < c.n_decoder_layers; ++i)
+            if (std::find(mlp_only.begin(), mlp_only.end(), i) != mlp_only.end() || (i + 1) % sparse_step != 0)
+                c.dense_layers.push_back(i);
+    }
+    if (granite) {
+        c.embedding_multiplier = f.positive_number("embedding_multiplier", 1.0f);
+        c.residual_multiplier = f.positive_number("residual_multiplier", 1.0f);
+        c.attention_scale = f.positive_number("attention_multiplier", 1.0f / std::sqrt(static_cast<float>(c.d_head())));
+        c.logit_scale = 1.0f / f.positive_number("logits_scaling", 1.0f);
+    }
+    return c;
+}
+
+// BLOOM (BigScience): pre-LN blocks after a LayerNorm over the word embeddings, ALiBi in place of positions, Q, K
+// and V fused per head (query_key_value), a 4C FFN with the tanh GELU, ln_f and the head tied to the embeddings.
+// n_embed is hidden_size's older name; slow_but_exact and pretraining_tp only split the same sums.
+ModelConfig bloom_config(HfFields& f) {
+    ModelConfig c;
+    c.family = Family::bloom;
+    c.arch = Arch::decoder_only;
+    c.d_model = f.positive_int("n_embed", f.positive_int("hidden_size", 64));
+    c.n_heads = f.positive_int("n_head", f.positive_int("num_attention_heads", 8));
+    c.n_encoder_layers = 0;
+    c.n_decoder_layers = f.positive_int("n_layer", f.positive_int("num_hidden_layers", 2));
+    c.tgt_vocab_size = f.positive_int("vocab_size", 250880);
+    c.src_vocab_size = 0;
+    require_heads_divide(f, c.n_heads, c.d_model, "n_head", "hidden_size");
+    c.d_ff = 4 * c.d_model;
+    c.max_len = f.positive_int("seq_length", 2048);  // ALiBi has no table: the length it was trained on
+    c.activation = Activation::gelu_tanh;            // bloom_gelu
+    c.layer_norm_eps = f.positive_float("layer_norm_epsilon", 1e-5f);
+    c.tie_embeddings = f.boolean("tie_word_embeddings", true);
+    c.norm_first = true;
+    c.final_norm = true;
+    c.embedding_norm = true;  // word_embeddings_layernorm
+    c.positional = Positional::alibi;
+    c.scale_embedding = false;
+    c.pad_id = f.token_id("pad_token_id", c.tgt_vocab_size);
+    c.sos_id = f.token_id("bos_token_id", c.tgt_vocab_size, 1);
+    c.eos_id = f.token_id("eos_token_id", c.tgt_vocab_size, 2);
+    c.unk_id = -1;
+    f.require_setting("apply_residual_connection_post_layernorm", false);
+    return c;
+}
+
 }  // namespace
 
 Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
@@ -359,9 +444,13 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         c = llama_config(f, Family::qwen3);
     else if (model_type == "marian")
         c = marian_config(f);
+    else if (model_type == "olmoe")
+        c = moe_config(f, Family::olmoe);
+    else if (model_type == "qwen3_moe")
+        c = moe_config(f, Family::qwen3_moe);
     else
         return Error{"unsupported model_type " + shown(json(model_type)) +
-                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian)"};
+                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian, olmoe, qwen3_moe)"};
     c.never_generated = f.single_token_ids("bad_words_ids", c.output_vocab_size());
     if (f.failed()) return Error{f.error()};
     if (auto st = validate_config(c); !st) return st.error();

@@ -18,6 +18,9 @@ std::string base_model_prefix(Family family) {
         case Family::mistral:
         case Family::qwen2:
         case Family::qwen3:
+        case Family::olmoe:
+        case Family::qwen3_moe:
+        case Family::granitemoe:
         case Family::marian: return "model.";  // *ForCausalLM's, MarianMTModel's; a bare *Model file has none
         case Family::transformer: break;
     }

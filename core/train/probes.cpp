@@ -38,9 +38,15 @@ std::vector<std::string> layer_names(const ModelConfig& config, Stack stack, int
     std::vector<std::string> names;
     add_attention(names, p.self_attn);
     if (p.cross_attn) add_attention(names, *p.cross_attn);
-    add_linear(names, p.ffn_in);
-    add_linear(names, p.ffn_out);
+    if (!p.ffn_in.weight.empty()) add_linear(names, p.ffn_in);
+    if (!p.ffn_out.weight.empty()) add_linear(names, p.ffn_out);
     if (p.ffn_gate) add_linear(names, *p.ffn_gate);
+    if (p.experts) {  // Granite's packed experts share two weights: each once
+        add_linear(names, p.experts->router);
+        for (const auto* maps : {&p.experts->gate, &p.experts->up, &p.experts->down})
+            for (const LinearParams& m : *maps)
+                if (std::find(names.begin(), names.end(), m.weight) == names.end()) add_linear(names, m);
+    }
     for (const NormParams& n : p.norms) add_norm(names, n);
     return names;
 }

@@ -25,11 +25,13 @@ Step activation_step(Activation activation, std::string title, const StepId& inp
 }
 
 std::string FeedForwardMechanism::describe() const {
+    if (config_.n_experts > 0) return experts_.describe();
     return gated_ ? "gated FFN (" + to_string(activation_) + ")" : to_string(activation_) + " FFN";
 }
 
 std::vector<PlacedStep> FeedForwardMechanism::steps(Stack stack, int layer, const LayerParams& params,
                                                     const StepId& input) const {
+    if (params.experts) return experts_.steps(stack, layer, *params.experts, input);
     auto part = [&](FfnPart p) { return StepId::ffn_at(stack, layer, p); };
     auto activation = [&](const StepId& of) -> PlacedStep {
         return {part(FfnPart::activation),
@@ -79,7 +81,8 @@ std::vector<PlacedStep> FeedForwardMechanism::steps(Stack stack, int layer, cons
                                              part(FfnPart::gated), params.ffn_out)}};  // (N, C)
 }
 
-std::string FeedForwardMechanism::kind(FfnPart part) const {
+std::string FeedForwardMechanism::kind(FfnPart part, int layer) const {
+    if (has_experts(config_, layer)) return experts_.kind(part);
     switch (part) {
         case FfnPart::hidden: return "ffn.hidden";
         case FfnPart::gate: return "ffn.gate";
@@ -87,6 +90,8 @@ std::string FeedForwardMechanism::kind(FfnPart part) const {
         case FfnPart::up: return "ffn.up";
         case FfnPart::gated: return "ffn.gated";
         case FfnPart::out: return gated_ ? "ffn.down" : "ffn.out";
+        case FfnPart::router:
+        case FfnPart::routing: break;
     }
     assert(false && "every FFN part has a kind");
     return "";

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "forward/mechanisms/mechanism.h"
+#include "forward/mechanisms/mixture_of_experts.h"
 #include "ops/row_stats.h"
 #include "param_names.h"
 
@@ -13,16 +14,18 @@ namespace attnlab {
 class FeedForwardMechanism {
 public:
     explicit FeedForwardMechanism(const ModelConfig& config)
-        : gated_(config.gated_ffn), activation_(config.activation) {}
+        : gated_(config.gated_ffn), activation_(config.activation), config_(config), experts_(config) {}
 
     bool gated() const { return gated_; }
     std::string describe() const;  // "gelu FFN", "gated FFN (silu)"
     // The steps of one layer's FFN over its input (N, C), in order: ffn.hidden (N, F), ffn.activation (N, F),
-    // ffn.out (N, C); gated: ffn.gate, ffn.activation, ffn.up, ffn.gated (N, F each), ffn.out. The last is ffn.out.
+    // ffn.out (N, C); gated: ffn.gate, ffn.activation, ffn.up, ffn.gated (N, F each), ffn.out; a mixture of
+    // experts' layer (params.experts): ffn.router, ffn.routing, ffn.out (mixture_of_experts.h). The last is ffn.out.
     std::vector<PlacedStep> steps(Stack stack, int layer, const LayerParams& params, const StepId& input) const;
 
-    // The explanation kind of a part: "ffn.hidden", "ffn.gelu", "ffn.down", …
-    std::string kind(FfnPart part) const;
+    // The explanation kind of a part of a layer's FFN: "ffn.hidden", "ffn.gelu", "ffn.down", "ffn.router", …
+    // (layer −1: a layer with experts when the model has them).
+    std::string kind(FfnPart part, int layer = -1) const;
     const char* bias_symbol(
         FfnPart part) const;  // as its formulas name the part's bias: b_1, b_gate, b_up, b_down, b_2
     // Numbers of h = a ⊙ u for one row: the column where |h| is largest ("col") with its "a", "u" and "h", and the
@@ -32,6 +35,8 @@ public:
 private:
     bool gated_;
     Activation activation_;
+    const ModelConfig& config_;
+    MixtureOfExpertsMechanism experts_;
 };
 
 // The step a = act(h) of an activation over its one input (N, F) -> (N, F), with its backward: the FFN's, and the

@@ -1,6 +1,7 @@
 #include "forward/mechanisms/head_norm.h"
 
 #include "forward/mechanisms/norm.h"
+#include "ops/attention.h"
 #include "ops/rms_norm.h"
 
 #include <cassert>
@@ -13,6 +14,29 @@ PlacedStep HeadNormMechanism::step(const AttentionSite& site, AttentionStage sta
     const bool query = stage == AttentionStage::q_norm;
     const std::string x = query ? "q" : "k", g = gain.weight;
     const float eps = eps_;
+    if (across_) {  // (B·H, T, D) -> (B·T, H·D), the norm of each token's row, and back
+        return {StepId::attention_at(site, stage),
+                {std::string("RMSNorm of the ") + (query ? "queries" : "keys") + " across the heads",
+                 x + " / √(mean(" + x + "²) + ε) · γ  (over the H·D numbers of one token, all heads at once)",
+                 {input},
+                 {g},
+                 {},
+                 eps_variant(eps),
+                 [g, eps](const StepContext& ctx) {
+                     const Tensor& in = ctx.input(0);
+                     const int64_t n_heads = in.dim(0) / ctx.inputs.batch;
+                     return StepOutput{
+                         split_heads(rms_norm_forward(merge_heads(in, ctx.inputs.batch), ctx.param(g), eps), n_heads,
+                                     ctx.inputs.batch),
+                         {}};
+                 },
+                 [g, eps](const BackwardContext& b) {
+                     const int64_t batch = b.inputs.batch, n_heads = b.d_output.dim(0) / batch;
+                     const Tensor dx = rms_norm_backward(merge_heads(b.input(0), batch), b.param(g), eps,
+                                                         merge_heads(b.d_output, batch), b.param_grad(g));
+                     return InputGrads{split_heads(dx, n_heads, batch)};
+                 }}};
+    }
     return {StepId::attention_at(site, stage),
             {std::string("RMSNorm of each ") + (query ? "query" : "key") + " head",
              x + " / √(mean(" + x + "²) + ε) · γ  (over the D numbers of one head)",
@@ -26,6 +50,11 @@ PlacedStep HeadNormMechanism::step(const AttentionSite& site, AttentionStage sta
              [g, eps](const BackwardContext& b) {
                  return InputGrads{rms_norm_backward(b.input(0), b.param(g), eps, b.d_output, b.param_grad(g))};
              }}};
+}
+
+const char* HeadNormMechanism::across_heads_kind(AttentionStage stage) {
+    assert(stage == AttentionStage::q_norm || stage == AttentionStage::k_norm);
+    return stage == AttentionStage::q_norm ? "attn.q_norm_across" : "attn.k_norm_across";
 }
 
 Tensor HeadNormMechanism::forward(const Weights& weights, const NormParams& gain, const Tensor& x) const {

@@ -10,19 +10,27 @@ namespace attnlab {
 
 class HeadNormMechanism {
 public:
-    explicit HeadNormMechanism(const ModelConfig& config) : on_(config.qk_norm), eps_(config.layer_norm_eps) {}
+    explicit HeadNormMechanism(const ModelConfig& config)
+        : on_(config.qk_norm), across_(config.qk_norm_across_heads), eps_(config.layer_norm_eps) {}
 
     bool on() const { return on_; }
-    // The norm of each head of Q (stage q_norm) or K (k_norm) over its input (B·H, T, D) -> (B·H, T, D).
+    // The norm of each head of Q (stage q_norm) or K (k_norm) over its input (B·H, T, D) -> (B·H, T, D); across the
+    // heads (OLMoE's qk_norm_across_heads), of each token's H·D numbers at once, with a γ (H·D,).
     PlacedStep step(const AttentionSite& site, AttentionStage stage, const StepId& input, const NormParams& gain) const;
     Tensor forward(const Weights& weights, const NormParams& gain, const Tensor& x) const;  // rows of D -> the same
+    bool across_heads() const { return across_; }
     // Explanation kinds: "attn.q_norm", "attn.k_norm" for its steps, "head_norm" for their backward.
     static const char* kind(AttentionStage stage);
+    // Across the heads: "attn.q_norm_across", "attn.k_norm_across".
+    static const char* across_heads_kind(AttentionStage stage);
     static const char* backward_kind() { return "head_norm"; }
-    std::string describe() const { return on_ ? "RMSNorm of Q and K per head" : ""; }
+    std::string describe() const {
+        return !on_ ? "" : across_ ? "RMSNorm of Q and K across the heads" : "RMSNorm of Q and K per head";
+    }
 
 private:
     bool on_;
+    bool across_;
     float eps_;
 };
 

@@ -116,3 +116,8 @@ TEST_CASE("Marian folders' gradients match PyTorch autograd", "[backward][golden
     for (const char* name : {"hf_marian", "hf_marian_untied"})
         check_gradients(kFixtures + name, kFixtures + name + "/grads.safetensors");
 }
+
+TEST_CASE("mixture-of-experts folders' gradients match PyTorch autograd", "[backward][golden][hf][moe]") {
+    for (const char* name : {"hf_olmoe", "hf_qwen3_moe"})  // tests/golden/make_hf_moe_golden.py
+        check_gradients(kFixtures + name, kFixtures + name + "/grads.safetensors");
+}
