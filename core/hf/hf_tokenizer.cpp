@@ -109,17 +109,23 @@ Result<std::shared_ptr<const SubwordTokenizer>> read_bert_tokenizer(const std::s
     return std::shared_ptr<const SubwordTokenizer>(std::make_shared<WordPieceTokenizer>(std::move(*tokenizer)));
 }
 
+// A folder's tokenizer.json (byte-level BPE, BPE with byte fallback, or Unigram), with the tokens its template
+// adds; null when the folder has none.
+Result<std::shared_ptr<const SubwordTokenizer>> read_json_tokenizer(const std::string& dir, AttachedTokenizer& seen) {
+    auto file = read_if_present(dir, "tokenizer.json");
+    if (!file) return file.error();
+    if (!*file) return std::shared_ptr<const SubwordTokenizer>();
+    auto tokenizer = JsonBpeTokenizer::from_json((*file)->view());
+    if (!tokenizer) return tokenizer.error();
+    seen.files_read = {"tokenizer.json"};
+    return std::shared_ptr<const SubwordTokenizer>(std::make_shared<JsonBpeTokenizer>(std::move(*tokenizer)));
+}
+
 // The Llama template's tokenizer.json: byte-level BPE or BPE with byte fallback, with the BOS its template adds.
 // Without one, its tokenizer.model (SentencePiece), with tokenizer_config.json's add_bos_token and add_eos_token.
 Result<std::shared_ptr<const SubwordTokenizer>> read_llama_tokenizer(const std::string& dir, AttachedTokenizer& seen) {
-    auto file = read_if_present(dir, "tokenizer.json");
-    if (!file) return file.error();
-    if (*file) {
-        auto tokenizer = JsonBpeTokenizer::from_json((*file)->view());
-        if (!tokenizer) return tokenizer.error();
-        seen.files_read = {"tokenizer.json"};
-        return std::shared_ptr<const SubwordTokenizer>(std::make_shared<JsonBpeTokenizer>(std::move(*tokenizer)));
-    }
+    auto json_tokenizer = read_json_tokenizer(dir, seen);
+    if (!json_tokenizer || *json_tokenizer) return json_tokenizer;
     auto model = read_if_present(dir, "tokenizer.model");
     if (!model) return model.error();
     if (!*model) return std::shared_ptr<const SubwordTokenizer>();
@@ -157,6 +163,11 @@ Result<FolderTokenizers> read_marian_tokenizers(const std::string& dir, Attached
 
 // The tokenizers of the model's family, from the files the hub's folders of that family have.
 Result<FolderTokenizers> read_family_tokenizers(const std::string& dir, Family family, AttachedTokenizer& seen) {
+    if (family == Family::t5) {  // tokenizer.json (Unigram, "$A </s>") first, as transformers' T5TokenizerFast
+        auto json_tokenizer = read_json_tokenizer(dir, seen);
+        if (!json_tokenizer) return json_tokenizer.error();
+        if (*json_tokenizer) return FolderTokenizers{std::move(*json_tokenizer), nullptr};
+    }
     if (family == Family::marian) return read_marian_tokenizers(dir, seen);
     auto tokenizer = family == Family::gpt2   ? read_gpt2_tokenizer(dir, seen)
                      : family == Family::bert ? read_bert_tokenizer(dir, seen)

@@ -7,6 +7,7 @@
 //         the BOS its post-processor's template adds, as Llama's <|begin_of_text|> or <s>, and none for Qwen);
 //         without tokenizer.json, tokenizer.model -> SentencePieceTokenizer (the model's ids; <s> first unless
 //         tokenizer_config.json's add_bos_token is false, </s> last if add_eos_token is true)
+//   t5    tokenizer.json (Unigram: text/unigram_model.h) -> JsonBpeTokenizer ("$A </s>"); without it spiece.model
 //   marian  source.spm + target.spm + vocab.json -> MarianTokenizer, one for each side (vocab.json's ids,
 //         </s> last)
 // The tokenizer goes on Model::subword_tokenizer (Marian's target side on target_subword_tokenizer) and its
