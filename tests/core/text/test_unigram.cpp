@@ -5,6 +5,7 @@
 #include "io/file_bytes.h"
 #include "text/grapheme.h"
 #include "text/json_bpe.h"
+#include "text/sentencepiece_tokenizer.h"
 #include "text/unigram_model.h"
 #include "text/utf8.h"
 
@@ -193,5 +194,40 @@ TEST_CASE("unigram: every error is one line naming the file and the field", "[te
         REQUIRE_FALSE(t.ok());
         CHECK_THAT(t.error().message, Catch::StartsWith(c.expected));
         CHECK(t.error().message.find('\n') == std::string::npos);
+    }
+}
+
+TEST_CASE("unigram: older T5 files' Metaspace (add_prefix_space) reads as prepend_scheme always", "[text][unigram]") {
+    json j = json::parse(read_fixture("t5.json"));
+    const json old_metaspace = {
+        {"type", "Metaspace"}, {"replacement", "▁"}, {"add_prefix_space", true}, {"str_rep", "▁"}};
+    j["pre_tokenizer"]["pretokenizers"][1] = old_metaspace;
+    j["decoder"] = old_metaspace;
+    Result<JsonBpeTokenizer> t = JsonBpeTokenizer::from_json({"tokenizer.json", j.dump()});
+    REQUIRE(t.ok());
+    const json oracle = json::parse(read_fixture("oracle.json"));
+    const std::vector<std::string> texts = oracle.at("texts").get<std::vector<std::string>>();
+    for (size_t i = 0; i < texts.size(); ++i) {
+        INFO(i << ": " << texts[i]);
+        const std::vector<int> ids = t->encode(texts[i])->tokens.ids;
+        CHECK(ids == oracle.at("tokenizers").at("t5").at("ids")[i].get<std::vector<int>>());
+        const json& decoded = oracle.at("tokenizers").at("t5").at("decoded")[i];
+        CHECK(t->decode(ids, false) == (decoded.is_null() ? texts[i] : decoded.get<std::string>()));
+    }
+}
+
+TEST_CASE("unigram: plain sentences segment as SentencePiece's own model does", "[text][unigram]") {
+    // The fixture's spiece.model run by libsentencepiece (T5Tokenizer's ids: no <s>, </s> last) against its
+    // tokenizer.json: the same pieces and scores, the same Viterbi.
+    const std::string model = read_fixture("spiece.model");
+    Result<SentencePieceTokenizer> spm =
+        SentencePieceTokenizer::from_model({"spiece.model", model}, SentencePieceOptions{false, true});
+    REQUIRE(spm.ok());
+    const JsonBpeTokenizer t = fixture_tokenizer("t5");
+    for (const char* text : {"The quick brown fox jumps over the lazy dog.", "translate English to German: hello",
+                             "안녕하세요 세계! 모델은 토큰을 읽습니다.", "Café naïve résumé 2024-11-26",
+                             "question: what is the capital of France?"}) {
+        INFO(text);
+        CHECK(t.encode(text)->tokens.ids == spm->encode(text)->tokens.ids);
     }
 }
