@@ -213,6 +213,22 @@ json fields_json(const T& x, bool every_field) {
     return out;
 }
 
+// Gemma 2 and Gemma 3 (text): rotary, decoder-only, Gemma's RMSNorm (1 + γ) before and after each sublayer, a gated
+// FFN; Gemma 3 norms each head of Q and K.
+Status validate_gemma(const ModelConfig& c) {
+    auto bad = [&](const std::string& m) { return Status(Error{"config: family " + to_string(c.family) + " " + m}); };
+    if (c.arch != Arch::decoder_only) return bad("is decoder_only");
+    if (c.positional != Positional::rotary) return bad("has rotary positions");
+    if (c.norm != NormKind::rms_norm_plus_one || !c.norm_first || !c.post_sublayer_norm)
+        return bad("has RMSNorm (1 + γ) before and after each sublayer (rms_norm_plus_one, norm_first, "
+                   "post_sublayer_norm)");
+    if (!c.gated_ffn) return bad("has a gated FFN (gated_ffn must be true)");
+    if (c.qk_norm != (c.family == Family::gemma3) || c.qk_norm_across_heads)
+        return bad(c.family == Family::gemma3 ? "norms each head of Q and K (qk_norm)" : "has no norm of Q and K");
+    if (c.n_experts != 0) return bad("has no experts (n_experts must be 0)");
+    return ok_status();
+}
+
 // Each family's files name only some of the switches' tensors; a switch without names is refused.
 Status validate_family(const ModelConfig& c) {
     auto bad = [&](const std::string& m) { return Status(Error{"config: family " + to_string(c.family) + " " + m}); };
@@ -222,6 +238,9 @@ Status validate_family(const ModelConfig& c) {
         if (c.embedding_norm) return bad("has no embedding LayerNorm (embedding_norm must be false)");
         if (c.output_head != OutputHead::linear) return bad("has only a linear output_head");
     }
+    if (c.family == Family::gemma2 || c.family == Family::gemma3) return validate_gemma(c);
+    if (c.post_sublayer_norm || c.attention_softcap > 0.0f || c.logit_softcap > 0.0f)
+        return bad("has no norms after the sublayers and no soft-capping (only gemma2 and gemma3)");
     if (c.family == Family::gpt2 && c.arch != Arch::decoder_only) return bad("is decoder_only");
     if (c.family == Family::marian) {  // its files have no final norms and no position table
         if (c.arch != Arch::encoder_decoder) return bad("is encoder_decoder");

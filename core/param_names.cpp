@@ -238,6 +238,18 @@ HeadParams marian_head(const ModelConfig& c) {
             unembed(c, marian_embedding(c, Stack::decoder).tokens, "lm_head.weight", "final_logits_bias")};
 }
 
+// ---- Gemma 2 and Gemma 3 (text): the Llama template's names, with a norm before and after each sublayer ----
+// input_layernorm and pre_feedforward_layernorm before the attention and the FFN; post_attention_layernorm and
+// post_feedforward_layernorm of their outputs. Gemma 3's q_norm and k_norm as Qwen3's; lm_head tied to embed_tokens.
+
+LayerParams gemma_layer(const ModelConfig& c, Stack stack, int i) {
+    LayerParams l = llama_layer(c, stack, i);
+    const std::string p = "layers." + std::to_string(i);
+    l.norms = {{p + ".input_layernorm.weight", ""}, {p + ".pre_feedforward_layernorm.weight", ""}};
+    l.post_norms = {{p + ".post_attention_layernorm.weight", ""}, {p + ".post_feedforward_layernorm.weight", ""}};
+    return l;
+}
+
 // One entry per family: where it keeps each part's parameters.
 struct FamilyParamNames {
     EmbeddingParams (*embedding)(const ModelConfig&, Stack);
@@ -253,6 +265,7 @@ constexpr FamilyParamNames kBertNames{bert_embedding, bert_layer, bert_final_nor
 constexpr FamilyParamNames kLlamaNames{llama_embedding, llama_layer, llama_final_norm, llama_head};
 constexpr FamilyParamNames kMoeNames{llama_embedding, moe_layer, llama_final_norm, llama_head};
 constexpr FamilyParamNames kMarianNames{marian_embedding, marian_layer, marian_final_norm, marian_head};
+constexpr FamilyParamNames kGemmaNames{llama_embedding, gemma_layer, llama_final_norm, llama_head};
 
 const FamilyParamNames& param_names_of(Family family) {
     switch (family) {
@@ -264,6 +277,8 @@ const FamilyParamNames& param_names_of(Family family) {
         case Family::qwen2:
         case Family::qwen3: return kLlamaNames;
         case Family::marian: return kMarianNames;
+        case Family::gemma2:
+        case Family::gemma3: return kGemmaNames;
         case Family::olmoe:
         case Family::qwen3_moe:
         case Family::granitemoe: return kMoeNames;

@@ -15,6 +15,8 @@
 //   olmoe, qwen3_moe (the Llama template with experts)
 //                layers.{i}.mlp.gate (the router), layers.{i}.mlp.experts.{e}.{gate,up,down}_proj; a qwen3_moe dense
 //                layer keeps layers.{i}.mlp.{gate,up,down}_proj
+//   gemma2, gemma3  the Llama template's names; layers.{i}.{input,pre_feedforward}_layernorm before the sublayers,
+//                .{post_attention,post_feedforward}_layernorm of their outputs; lm_head tied to embed_tokens
 //   marian       shared (both stacks' token table), {encoder,decoder}.layers.{i}.self_attn.{q,k,v,out}_proj,
 //                .self_attn_layer_norm, decoder's .encoder_attn.{q,k,v,out}_proj and .encoder_attn_layer_norm,
 //                .fc1, .fc2, .final_layer_norm, lm_head (when untied), final_logits_bias
@@ -69,6 +71,7 @@ struct LayerParams {
     LinearParams ffn_in, ffn_out;               // C -> F (a gated FFN's up), F -> C (its down); unnamed with experts
     std::vector<NormParams> norms;
     std::optional<LinearParams> ffn_gate = {};  // a gated FFN's gate C -> F
+    std::vector<NormParams> post_norms = {};    // Gemma's norm of sublayer k's output at [k − 1]; empty: none
     std::optional<ExpertParams> experts = {};   // a mixture of experts' layer, in place of the three maps above
 };
 

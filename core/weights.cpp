@@ -46,6 +46,7 @@ public:
                 for (const LinearParams* p : {&l.experts->gate[e], &l.experts->up[e], &l.experts->down[e]}) add(*p);
         }
         for (const NormParams& n : l.norms) add(n, C);
+        for (const NormParams& n : l.post_norms) add(n, C);  // Gemma's norms of the sublayers' outputs
     }
     std::vector<ParamSpec> take() { return std::move(specs_); }
 

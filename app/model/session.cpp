@@ -5,6 +5,7 @@
 #include "input_drafts.h"
 
 #include "decode.h"
+#include "forward/mechanisms/soft_cap.h"
 #include "forward/step_path.h"
 #include "hf/open_model.h"
 #include "io/model_file.h"
@@ -431,7 +432,7 @@ bool Session::generate_next(bool sample, float temperature, uint64_t seed, int t
     if (static_cast<int>(stepper_->inputs().tgt_ids.size()) >= stepper_->config().max_len)
         return fail("the target already has max_len = " + std::to_string(stepper_->config().max_len) + " tokens");
     stepper_->run_all();
-    const Tensor* logits = stepper_->output(StepId::head(StepKind::logits, stepper_->config()));  // (T, V)
+    const Tensor* logits = stepper_->output(final_logits_of(stepper_->config()));  // (T, V), soft-capped if capped
     const int64_t last = logits->dim(0) - 1;
     int next = greedy_next(*logits, last, stepper_->config());
     if (sample) {

@@ -1,6 +1,7 @@
 #include "analysis/component_tokens.h"
 
 #include "forward/linear_map.h"
+#include "forward/mechanisms/norm.h"
 #include "forward/step_path.h"
 #include "param_names.h"
 
@@ -77,11 +78,11 @@ Status freeze_final_norm(const Stepper& stepper, Stack stack, int64_t q, Tensor&
     const Tensor* x = i ? stepper.output(stepper.step(stepper.input_indices(*i).at(0)).path) : nullptr;
     if (!x) return Error{"the final norm's input has not been computed"};
     const int64_t C = x->dim(1);
-    const Tensor& gamma = stepper.weights().at(norm->weight);
+    const Tensor gamma = NormMechanism(config).gain(stepper.weights(), *norm);  // γ, or Gemma's 1 + γ
     double mean = 0.0, sq = 0.0;
     for (int64_t c = 0; c < C; ++c) mean += x->data[static_cast<size_t>(q * C + c)];
     mean /= static_cast<double>(C);
-    const bool rms = config.norm == NormKind::rms_norm;
+    const bool rms = NormMechanism(config).rms();
     for (int64_t c = 0; c < C; ++c) {
         const double d = x->data[static_cast<size_t>(q * C + c)] - (rms ? 0.0 : mean);
         sq += d * d;

@@ -59,7 +59,7 @@ FrozenMap frozen_norm(const ModelConfig& config, const Weights& weights, const N
                       AttributionComponent bias_meta) {
     const NormMechanism mechanism(config);
     FrozenMap f;
-    f.scale = vector_of(weights.at(norm.weight), 0, x.size()) / mechanism.frozen_divisor(x);  // γ / σ or γ / rms
+    f.scale = vector_of(mechanism.gain(weights, norm), 0, x.size()) / mechanism.frozen_divisor(x);  // γ / σ or γ / rms
     if (!mechanism.centres()) return f;  // RMSNorm: no mean, no β
     f.centre = true;
     f.bias = vector_of(weights.at(norm.bias), 0, x.size());
@@ -205,6 +205,9 @@ Result<LogitAttribution> attribute_logits(const Stepper& stepper, const Attribut
     const ModelConfig& config = stepper.config();
     if (config.output_head == OutputHead::none) return Error{"this model has no output head: no logits to attribute"};
     if (metric.kind == AttributionMetricKind::prob) return Error{prob_refusal(metric.to_string())};
+    if (config.post_sublayer_norm)  // Gemma: each write passes a norm of its own, which does not split by head
+        return Error{"direct logit attribution splits each sublayer's write into its parts, but this model normalises "
+                     "each write (post_norm) before the residual add: not supported"};
     const HeadParams head = head_params(config);
     if (stepper.inputs().batch != 1) return Error{"attribution takes one sequence, not a batch"};
     const StepId logits_id = StepId::head(StepKind::logits, config);

@@ -1,5 +1,7 @@
 #include "backward/backward_pass.h"
 
+#include "forward/mechanisms/soft_cap.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -24,14 +26,14 @@ const char* kNoLogits = "this model has no output head: there are no logits to t
 
 Status BackwardPass::check(const Stepper& forward, const LossSpec& loss) {
     const ModelConfig& c = forward.config();
-    if (!forward.find(StepId::head(StepKind::logits, c))) return Error{kNoLogits};
+    if (!forward.find(final_logits_of(c))) return Error{kNoLogits};
     const LossTargets targets = loss_targets(forward);
     return check_loss(loss, static_cast<int64_t>(targets.ids.size()),
                       c.has_decoder() ? c.tgt_vocab_size : c.src_vocab_size, targets.ids, targets.pad_id);
 }
 
 std::vector<size_t> BackwardPass::plan(const Stepper& forward) {
-    const auto logits = forward.find(StepId::head(StepKind::logits, forward.config()));
+    const auto logits = forward.find(final_logits_of(forward.config()));
     if (!logits) return {};
     std::vector<char> carries(forward.size(), 0);  // the output depends on a parameter
     for (size_t i = 0; i < forward.size(); ++i) {
@@ -51,12 +53,12 @@ std::vector<size_t> BackwardPass::plan(const Stepper& forward) {
 
 Result<BackwardPass> BackwardPass::create(const Stepper& forward, const LossSpec& loss, uint64_t first_version) {
     const ModelConfig& config = forward.config();
-    const auto logits = forward.find(StepId::head(StepKind::logits, config));
+    const auto logits = forward.find(final_logits_of(config));
     if (!logits) return Error{kNoLogits};
     if (forward.cursor() != forward.size()) return Error{"run the forward pass to its end before the backward pass"};
     const LossTargets targets = loss_targets(forward);
     auto value =
-        evaluate_loss(loss, *forward.output(StepId::head(StepKind::logits, config)), targets.ids, targets.pad_id);
+        evaluate_loss(loss, *forward.output(final_logits_of(config)), targets.ids, targets.pad_id);
     if (!value) return value.error();
 
     BackwardPass pass;

@@ -2,6 +2,7 @@
 // the masked cells, the row's strongest weight, the context it reads, the concat and W^O.
 #include "explain/number_format.h"
 #include "explain/step_values.h"
+#include "forward/mechanisms/soft_cap.h"
 #include "forward/mechanisms/layer_variants.h"
 #include "ops/attention.h"
 #include "ops/rotary.h"
@@ -55,6 +56,13 @@ void score_values(const StepSite& s, AttentionStage stage, const Tensor& out, in
             v.text["scaled"] = format_number(m(r, c));
             v.text["std_before"] = format_number(row_std(scores.row(r)));
             v.text["std_after"] = format_number(row_std(m.row(r)));
+            return;
+        }
+        case AttentionStage::capped: {  // c·tanh(scaled / c): the focused entry, and the row's top before and after
+            const ConstMatMap before = s.input(0).slice(h);
+            add_numbers(SoftCapMechanism(s.config()).numbers(s.config().attention_softcap, before(r, c), m(r, c),
+                                                             before.row(r), m.row(r)),
+                        v);
             return;
         }
         case AttentionStage::masked: {

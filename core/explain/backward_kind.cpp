@@ -3,6 +3,7 @@
 
 #include "forward/mechanisms/head_norm.h"
 #include "forward/mechanisms/positions.h"
+#include "forward/mechanisms/soft_cap.h"
 
 #include <cassert>
 
@@ -26,6 +27,7 @@ std::string_view attention_backward_kind(const Step& step) {
         case AttentionStage::k_rot: return PositionMechanism::rotation_backward_kind();
         case AttentionStage::scores: return "scores";
         case AttentionStage::scaled: return scaled_by_constant(step) ? "scaled_by" : "scaled";
+        case AttentionStage::capped: return SoftCapMechanism::backward_kind();
         case AttentionStage::masked: return "masked";
         case AttentionStage::weights: return "softmax";
         case AttentionStage::context: return "context";
@@ -45,6 +47,7 @@ std::string_view backward_kind(const Step& step) {
         case StepKind::token_type: return "token_type";
         case StepKind::embedding_sum: return "sum";
         case StepKind::embedding_norm:
+        case StepKind::post_norm:
         case StepKind::norm:
         case StepKind::head_norm: return "norm";
         case StepKind::stack_output: return step.params.empty() ? "identity" : "norm";
@@ -58,6 +61,7 @@ std::string_view backward_kind(const Step& step) {
         case StepKind::head_transform: return "linear";
         case StepKind::head_activation: return "activation";
         case StepKind::logits: return "logits";
+        case StepKind::capped_logits: return SoftCapMechanism::backward_kind();
         case StepKind::padding_mask:
         case StepKind::look_ahead_mask:
         case StepKind::attention_mask:

@@ -37,12 +37,14 @@ void add_trace_values(const StepSite& s, StepValues& v) {
         case StepKind::embedding_norm:
         case StepKind::residual:
         case StepKind::norm:
+        case StepKind::post_norm:
         case StepKind::ffn:
         case StepKind::head_transform:
         case StepKind::head_activation:
         case StepKind::head_norm: return add_layer_values(s, v);
         case StepKind::stack_output:
         case StepKind::logits:
+        case StepKind::capped_logits:
         case StepKind::probs: return add_output_values(s, v);
     }
 }

@@ -80,6 +80,7 @@ void add_layer_values(const StepSite& s, StepValues& v) {
         case StepKind::residual: return residual_values(s, y, r, v);
         case StepKind::embedding_norm:
         case StepKind::norm:
+        case StepKind::post_norm:
         case StepKind::head_norm: return add_norm_values(s, y, r, v);
         case StepKind::head_transform:  // t = x·W_tᵀ + b_t  (N, C)
             v.text["in_norm"] = format_number(row_norm(s.input(0).row(r)));

@@ -1,6 +1,7 @@
 // Numbers of the stack outputs and the output head: norms, the top tokens and their scores.
 #include "explain/number_format.h"
 #include "explain/step_values.h"
+#include "forward/mechanisms/soft_cap.h"
 #include "param_names.h"
 
 namespace attnlab {
@@ -37,6 +38,15 @@ void add_output_values(const StepSite& s, StepValues& v) {
     const auto [top, second] = top_two(y.row(r));
     v.text["top_token"] = s.vocab_label(top);
     v.text["second_token"] = s.vocab_label(second);
+    if (id.kind == StepKind::capped_logits) {  // c·tanh(logits / c) of the top token, and the row's spread
+        const auto raw = s.input(0).row(r);
+        add_numbers(SoftCapMechanism(s.config()).numbers(s.config().logit_softcap, raw(top), y.row(r)(top), raw,
+                                                         y.row(r)),
+                    v);
+        v.text["top_logit"] = format_number(y.row(r)(top));
+        v.text["second_logit"] = format_number(y.row(r)(second));
+        return;
+    }
     if (id.kind == StepKind::logits) {
         v.text["top_logit"] = format_number(y.row(r)(top));
         v.text["second_logit"] = format_number(y.row(r)(second));

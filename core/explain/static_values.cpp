@@ -107,6 +107,8 @@ void add_static_values(const StepSite& s, StepValues& v) {
     v.text["sqrtC"] = format_number(std::sqrt(static_cast<double>(c.d_model)));
     v.text["sqrtD"] = format_number(std::sqrt(static_cast<double>(c.d_head())));
     v.text["scale"] = format_number(static_cast<double>(c.attention_scale));  // attn.scaled_by's s
+    v.text["score_cap"] = format_number(static_cast<double>(c.attention_softcap));  // Gemma 2's soft caps
+    v.text["logit_cap"] = format_number(static_cast<double>(c.logit_softcap));
     v.text["head"] = std::to_string(s.head());
 
     switch (id.kind) {
@@ -129,6 +131,7 @@ void add_static_values(const StepSite& s, StepValues& v) {
             break;
         case StepKind::residual:
         case StepKind::norm:
+        case StepKind::post_norm:
             add_stack_terms(id.stack, c, v);
             v.text["k"] = std::to_string(id.sublayer);
             v.terms["sublayer"] = sublayer_term(id, c);

@@ -7,6 +7,7 @@
 #include "forward/mechanisms/layer_variants.h"
 #include "forward/mechanisms/norm.h"
 #include "forward/mechanisms/positions.h"
+#include "forward/mechanisms/soft_cap.h"
 #include "param_names.h"
 
 #include <cassert>
@@ -30,6 +31,7 @@ const char* attention_kind(AttentionUse use, AttentionStage stage, bool grouped,
         case AttentionStage::k_rot: return "attn.k_rot";
         case AttentionStage::scores: return "attn.scores";
         case AttentionStage::scaled: return scaled_by_constant ? "attn.scaled_by" : "attn.scaled";
+        case AttentionStage::capped: return SoftCapMechanism::scores_kind();
         case AttentionStage::masked: return "attn.masked";
         case AttentionStage::weights: return "attn.weights";
         case AttentionStage::context: return "attn.context";
@@ -77,11 +79,15 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::attention:
             if (c.qk_norm_across_heads && (id.stage == AttentionStage::q_norm || id.stage == AttentionStage::k_norm))
                 return HeadNormMechanism::across_heads_kind(id.stage);
+            if (c.norm == NormKind::rms_norm_plus_one &&
+                (id.stage == AttentionStage::q_norm || id.stage == AttentionStage::k_norm))
+                return HeadNormMechanism::kind(id.stage, true);  // Gemma 3's (1 + γ)
             if (id.stage == AttentionStage::scores && has_nope_layers(c) && !rope_of_layer(c, id.layer))
                 return "attn.scores_nope";  // a NoPE layer: Q and K reach the scores unturned
             return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads, c.attention_scale > 0.0f);
         case StepKind::residual: return NormMechanism(c).residual_kind();
         case StepKind::norm: return NormMechanism(c).sublayer_kind();
+        case StepKind::post_norm: return NormMechanism(c).post_sublayer_kind();
         case StepKind::ffn: return FeedForwardMechanism(c).kind(id.part, id.layer);
         case StepKind::stack_output:
             return final_norm_params(c, id.stack) ? NormMechanism(c).stack_output_kind() : "stack_output_plain";
@@ -89,6 +95,7 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::head_activation: return "mlm_head." + to_string(c.activation);  // mlm_head.gelu, …
         case StepKind::head_norm: return "mlm_head.norm";
         case StepKind::logits: return c.tie_embeddings ? "logits_tied" : "logits";
+        case StepKind::capped_logits: return SoftCapMechanism::logits_kind();
         case StepKind::probs: return record.predicts == Prediction::masked_tokens ? "probs_masked" : "probs";
     }
     assert(false && "every step kind has an explanation kind");

@@ -24,8 +24,7 @@ const std::set<int>& ablated_of(const ForwardInputs& inputs, const AttentionSite
 Step scaled_step(const ModelConfig& config, const StepId& scores, const std::string& heads) {
     const float s = config.attention_scale;
     if (s > 0.0f) {
-        char formula[64], variant[32];
-        std::snprintf(formula, sizeof formula, "scaled = scores · s, s = %.6g", static_cast<double>(s));
+        char variant[32];  // s itself: the explanation shows it, the formula names it
         std::snprintf(variant, sizeof variant, " scale=%.9g", static_cast<double>(s));
         auto times_s = [s](Tensor t) {
             float* p = t.data.data();
@@ -33,7 +32,7 @@ Step scaled_step(const ModelConfig& config, const StepId& scores, const std::str
             return t;
         };
         return {"Scale by s",
-                formula,
+                "scaled = scores · s",
                 {scores},
                 {},
                 {},
@@ -122,9 +121,11 @@ StepId GraphBuilder::attention(const AttentionSite& site, const AttentionParams&
              return InputGrads{std::move(g.dq), std::move(g.dk)};
          }});
     add(at(AttentionStage::scaled), scaled_step(config_, at(AttentionStage::scores), heads));
+    StepId scored = at(AttentionStage::scaled);
+    if (soft_cap_.caps_scores()) scored = add(soft_cap_.scores_step(site, scored));  // Gemma 2: c·tanh(x/c)
     add(at(AttentionStage::masked), {"Apply the mask",
                                      "masked = scaled, with −∞ where M[i, j] = 0",
-                                     {at(AttentionStage::scaled), mask},
+                                     {scored, mask},
                                      {},
                                      {},
                                      "",

@@ -21,6 +21,7 @@ Retention retention_of(const StepId& id) {
     switch (id.stage) {
         case AttentionStage::scores:
         case AttentionStage::scaled:
+        case AttentionStage::capped:
         case AttentionStage::masked:
         case AttentionStage::concat: return Retention::on_demand;
         default: return Retention::kept;
@@ -28,10 +29,11 @@ Retention retention_of(const StepId& id) {
 }
 
 bool finite_from_finite(const StepId& id) {
-    if (id.kind == StepKind::probs) return true;
+    if (id.kind == StepKind::probs || id.kind == StepKind::capped_logits) return true;  // |c·tanh(x/c)| < c
     if (id.kind == StepKind::ffn && id.part == FfnPart::activation) return true;
     if (id.kind != StepKind::attention) return false;
-    return id.stage == AttentionStage::scaled || id.stage == AttentionStage::masked ||
+    return id.stage == AttentionStage::scaled || id.stage == AttentionStage::capped ||
+           id.stage == AttentionStage::masked ||
            id.stage == AttentionStage::weights || id.stage == AttentionStage::concat;
 }
 
@@ -136,6 +138,8 @@ std::vector<Step> build_forward_steps(const ModelConfig& config, const GraphOpti
     switch (config.family) {
         case Family::transformer:
         case Family::marian: transformer_steps(g, config); break;
+        case Family::gemma2:
+        case Family::gemma3:
         case Family::gpt2:
         case Family::llama:
         case Family::mistral:

@@ -10,6 +10,7 @@
 #include "forward/mechanisms/head_norm.h"
 #include "forward/mechanisms/norm.h"
 #include "forward/mechanisms/positions.h"
+#include "forward/mechanisms/soft_cap.h"
 #include "forward/step.h"
 #include "forward/step_path.h"
 #include "param_names.h"
@@ -64,8 +65,9 @@ private:
     using SublayerFn = std::function<StepId(const StepId& normed_or_raw_input)>;
     // Wraps sublayer k of a layer with its residual and norm, after it or before it as the norm mechanism places
     // it. Returns the stream after it.
+    // With post_norm (Gemma's post_sublayer_norm), the sublayer's output goes through it (…post_norm{k}) first.
     StepId residual_sublayer(Stack stack, int layer, int k, const StepId& x, const NormParams& norm,
-                             const SublayerFn& sublayer);
+                             const SublayerFn& sublayer, const NormParams* post_norm = nullptr);
     // Records `id` (and the path it names) in the step and appends it. Returns id.
     StepId add(const StepId& id, Step step);
     StepId add(PlacedStep placed) { return add(placed.id, std::move(placed.step)); }
@@ -78,6 +80,7 @@ private:
     PositionMechanism positions_;
     FeedForwardMechanism feed_forward_;
     HeadNormMechanism head_norm_;
+    SoftCapMechanism soft_cap_{config_};  // Gemma 2's c·tanh(x/c) of the scores and the logits
     std::vector<Step> steps_;
 };
 

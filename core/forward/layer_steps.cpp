@@ -9,8 +9,17 @@
 
 namespace attnlab {
 
+namespace {
+
+// Gemma's norm of sublayer k's output (LayerParams::post_norms), or none.
+const NormParams* post_norm_of(const LayerParams& params, int k) {
+    return params.post_norms.empty() ? nullptr : &params.post_norms.at(static_cast<size_t>(k - 1));
+}
+
+}  // namespace
+
 StepId GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const StepId& x, const NormParams& norm_params,
-                                       const SublayerFn& sublayer) {
+                                       const SublayerFn& sublayer, const NormParams* post_norm) {
     const std::string n = std::to_string(k);
     const StepId residual = StepId::sublayer_at(StepKind::residual, stack, layer, k);
     const StepId norm = StepId::sublayer_at(StepKind::norm, stack, layer, k);
@@ -30,6 +39,12 @@ StepId GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const Step
                                   return InputGrads{b.d_output, b.d_output};
                               }});
     };
+    if (norm_.before_sublayer() && post_norm) {  // Gemma's x + N'(Sublayer(N(x)))
+        const StepId out = sublayer(add(norm_.step(norm, norm_.sublayer_title(k), x, norm_params)));
+        const StepId post = StepId::sublayer_at(StepKind::post_norm, stack, layer, k);
+        return add_residual(dropped_out(add(norm_.step(post, norm_.post_sublayer_title(k), out, *post_norm))),
+                            norm_.residual_formula());
+    }
     if (norm_.before_sublayer())  // x + Sublayer(N(x))
         return add_residual(dropped_out(sublayer(add(norm_.step(norm, norm_.sublayer_title(k), x, norm_params)))),
                             norm_.residual_formula());
@@ -47,11 +62,13 @@ StepId GraphBuilder::self_block(AttentionUse use, int layer, const LayerParams& 
                                 const StepId& mask) {
     const Stack stack = stack_of(use);
     const StepId layer_mask = has_local_and_global_layers(config_) ? mask_of_site(config_, {use, layer}) : mask;
-    StepId x = residual_sublayer(stack, layer, 1, input, params.norms.at(0), [&](const StepId& in) {
-        return attention({use, layer}, params.self_attn, in, in, layer_mask);
-    });
-    return residual_sublayer(stack, layer, 2, x, params.norms.at(1),
-                             [&](const StepId& in) { return feed_forward(stack, layer, params, in); });
+    StepId x = residual_sublayer(
+        stack, layer, 1, input, params.norms.at(0),
+        [&](const StepId& in) { return attention({use, layer}, params.self_attn, in, in, layer_mask); },
+        post_norm_of(params, 1));
+    return residual_sublayer(
+        stack, layer, 2, x, params.norms.at(1),
+        [&](const StepId& in) { return feed_forward(stack, layer, params, in); }, post_norm_of(params, 2));
 }
 
 StepId GraphBuilder::cross_block(int layer, const LayerParams& params, const StepId& input, const StepId& memory,
@@ -107,10 +124,13 @@ void GraphBuilder::output_head(const StepId& input) {
                                 (tied ? "  (tied to the embedding)" : "");
     const StepId logits =
         add(id(StepKind::logits), linear_map_step("Output projection", formula, x, head.unembed));  // (N, V)
+    const StepId read = soft_cap_.caps_logits()  // Gemma 2: the softmax reads c·tanh(logits/c)
+                            ? add(soft_cap_.logits_step(logits, id(StepKind::capped_logits)))
+                            : logits;
     const bool masked = prediction_of(config_) == Prediction::masked_tokens;
     add(id(StepKind::probs), {masked ? "Masked-token probabilities" : "Next-token probabilities",
                               "p = softmax(logits)",
-                              {logits},
+                              {read},
                               {},
                               {},
                               "",

@@ -309,6 +309,48 @@ ModelConfig llama_config(HfFields& f, Family family) {
     return c;
 }
 
+// Gemma 2 and Gemma 3's text model (Gemma2ForCausalLM, Gemma3ForCausalLM): the Llama template's shape with Gemma's
+// RMSNorm x/√(mean(x²) + ε)·(1 + γ) before and after each sublayer, embeddings times √C, a GeGLU FFN
+// (hidden_activation), the scores times query_pre_attn_scalar^−½, tied embeddings, and local layers (a sliding window)
+// between global ones: layer_types when given, else every other layer from the first (Gemma 2) or all but every
+// sliding_window_pattern-th (Gemma 3). Gemma 2 soft-caps the scores and the logits; Gemma 3 norms each head of Q and
+// K and turns its local layers with rope_local_base_freq, its global ones with rope_theta and rope_scaling.
+ModelConfig gemma_config(HfFields& f, const json& j, Family family) {
+    const bool gemma3 = family == Family::gemma3;
+    ModelConfig c = llama_config(f, family);
+    c.activation = activation(f, "hidden_activation", "gelu_pytorch_tanh");
+    c.tie_embeddings = f.boolean("tie_word_embeddings", true);
+    c.norm = NormKind::rms_norm_plus_one;
+    c.post_sublayer_norm = true;
+    c.scale_embedding = true;
+    c.qk_norm = gemma3;
+    c.attention_scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(
+                                                     f.positive_number("query_pre_attn_scalar", 256.0f))));
+    c.attention_softcap = f.positive_number("attn_logit_softcapping", gemma3 ? 0.0f : 50.0f);
+    c.logit_softcap = f.positive_number("final_logit_softcapping", gemma3 ? 0.0f : 30.0f);
+    if (gemma3) c.local_rope_theta = f.positive_number("rope_local_base_freq", 10000.0f);
+    if (gemma3) f.require_setting("use_bidirectional_attention", false);
+    if (!f.failed() && j.contains("rope_parameters") && !j.contains("rope_theta"))
+        f.fail("field \"rope_parameters\" (one RoPE per layer type) is not supported: give rope_theta, "
+               "rope_scaling and rope_local_base_freq");
+    c.sliding_window = f.optional_positive_int("sliding_window");  // null: every layer is global
+    const int layers = c.n_decoder_layers;
+    const int pattern = gemma3 ? f.positive_int("sliding_window_pattern", 6) : 2;
+    const auto types = j.find("layer_types");
+    const bool typed = types != j.end() && !types->is_null();
+    if (!f.failed() && typed && (!types->is_array() || static_cast<int>(types->size()) != layers))
+        f.fail("field \"layer_types\" must list one type per layer (" + std::to_string(layers) + "), not " +
+               shown(*types));
+    for (int layer = 0; layer < layers && !f.failed() && c.sliding_window > 0; ++layer) {
+        const json type = typed ? (*types)[static_cast<size_t>(layer)] : json();
+        if (typed && type != "sliding_attention" && type != "full_attention")
+            f.fail("field \"layer_types\" has " + shown(type) + " (sliding_attention, full_attention)");
+        else if (typed ? type == "sliding_attention" : (layer + 1) % pattern != 0)
+            c.local_layers.push_back(layer);
+    }
+    return c;
+}
+
 // Marian (Helsinki-NLP's opus-mt): the paper's post-LN encoder-decoder with static sinusoids in halves, the
 // embeddings scaled by √C, one token table for both stacks and the unembedding, and final_logits_bias.
 ModelConfig marian_config(HfFields& f) {
@@ -444,6 +486,13 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         c = llama_config(f, Family::qwen3);
     else if (model_type == "marian")
         c = marian_config(f);
+    else if (model_type == "gemma2")
+        c = gemma_config(f, j, Family::gemma2);
+    else if (model_type == "gemma3_text")
+        c = gemma_config(f, j, Family::gemma3);
+    else if (model_type == "gemma3")  // Gemma3ForConditionalGeneration: a vision tower, the text model under text_config
+        return Error{"model_type \"gemma3\" is the image-and-text model: open a text model (gemma3_text, as "
+                     "Gemma3ForCausalLM saves it)"};
     else if (model_type == "olmoe")
         c = moe_config(f, Family::olmoe);
     else if (model_type == "qwen3_moe")

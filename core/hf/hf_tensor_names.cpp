@@ -21,6 +21,8 @@ std::string base_model_prefix(Family family) {
         case Family::olmoe:
         case Family::qwen3_moe:
         case Family::granitemoe:
+        case Family::gemma2:
+        case Family::gemma3:
         case Family::marian: return "model.";  // *ForCausalLM's, MarianMTModel's; a bare *Model file has none
         case Family::transformer: break;
     }

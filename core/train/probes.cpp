@@ -48,6 +48,7 @@ std::vector<std::string> layer_names(const ModelConfig& config, Stack stack, int
                 if (std::find(names.begin(), names.end(), m.weight) == names.end()) add_linear(names, m);
     }
     for (const NormParams& n : p.norms) add_norm(names, n);
+    for (const NormParams& n : p.post_norms) add_norm(names, n);
     return names;
 }
 

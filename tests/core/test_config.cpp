@@ -117,19 +117,24 @@ std::vector<ModelConfig> configs_setting_every_field() {
     moe.dense_layers = {1};
     moe.normalize_routing = true;
     moe.qk_norm_across_heads = true;
-    moe.post_sublayer_norm = true;
     ModelConfig zoo;  // the 2026 zoo's constants, on our own encoder-decoder
     zoo.positional = Positional::relative_buckets;
     zoo.relative_buckets = 16;
     zoo.relative_max_distance = 64;
     zoo.attention_scale = 1.0f;
-    zoo.attention_softcap = 50.0f;
-    zoo.logit_softcap = 30.0f;
     zoo.embedding_multiplier = 12.0f;
     zoo.residual_multiplier = 0.25f;
     zoo.logit_scale = 0.125f;
     zoo.src_vocab_size = zoo.tgt_vocab_size = 30;
-    return {bert, qwen3, mistral, moe, zoo};
+    ModelConfig gemma = qwen3;  // Gemma 2's norms after the sublayers and its soft caps
+    gemma.family = Family::gemma2;
+    gemma.qk_norm = false;
+    gemma.norm = NormKind::rms_norm_plus_one;
+    gemma.norm_first = true;
+    gemma.post_sublayer_norm = true;
+    gemma.attention_softcap = 50.0f;
+    gemma.logit_softcap = 30.0f;
+    return {bert, qwen3, mistral, moe, zoo, gemma};
 }
 
 }  // namespace

@@ -57,6 +57,7 @@ import make_hf_golden  # noqa: E402
 import make_hf_llama_golden  # noqa: E402
 import make_hf_marian_golden  # noqa: E402
 import make_hf_t5_golden  # noqa: E402
+import make_hf_gemma_golden  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "fixtures")
 
@@ -81,12 +82,14 @@ UNREAD = {
     "llama": lambda n: n.endswith(".rotary_emb.inv_freq"),
     "marian": lambda n: n.endswith(".embed_positions.weight"),
     "t5": lambda n: n.endswith(".embed_tokens.weight"),  # the tied copies of shared
+    "gemma": lambda n: False,
     "paper": lambda n: False,
 }
 
 PAPER_CASES = ["post_ln_relu", "pre_ln_gelu", "learned_pe", "decoder_only", "encoder_only", "no_pe_h1"]
 HF_CASES = ["hf_gpt2", "hf_bert", "hf_llama", "hf_llama3_scaled", "hf_llama_linear", "hf_mistral", "hf_qwen2",
-            "hf_qwen3", "hf_marian", "hf_marian_untied"]
+            "hf_qwen3", "hf_marian", "hf_marian_untied",
+            "hf_gemma2", "hf_gemma3"]
 
 # (case, output file name, loss spec or None for the case's default)
 OUTPUTS = [(c, c + ".grads.safetensors", None) for c in PAPER_CASES] + \
@@ -139,7 +142,8 @@ class Case:
             _, self.tensors = read_safetensors(os.path.join(folder, "model.safetensors"))
             self.emeta, expected = read_safetensors(os.path.join(folder, "expected.safetensors"))
             t = self.cfg["model_type"]
-            self.family = {"gpt2": "gpt2", "bert": "bert", "marian": "marian", "t5": "t5"}.get(t, "llama")
+            self.family = {"gpt2": "gpt2", "bert": "bert", "marian": "marian", "t5": "t5",
+                           "gemma2": "gemma", "gemma3_text": "gemma"}.get(t, "llama")
             self.pad = self.cfg.get("pad_token_id")  # None: the config names no padding token
             self.encoder_only = t == "bert"
         self.expected = dict(expected)
@@ -183,6 +187,8 @@ class Case:
             return make_hf_marian_golden.hf_forward(torch, self.cfg, p, self.src_ids, self.tgt_ids)
         if f == "t5":
             return make_hf_t5_golden.hf_forward(torch, self.cfg, p, self.src_ids, self.tgt_ids)
+        if f == "gemma":
+            return make_hf_gemma_golden.hf_forward(torch, self.cfg, p, self.tgt_ids)
         raise ValueError(f)
 
     def default_loss(self):
@@ -222,6 +228,14 @@ class Case:
                 names.append("model.layers.0.self_attn.k_norm.weight")
             if not self.cfg.get("tie_word_embeddings", False):
                 names.append("lm_head.weight")
+        elif f == "gemma":
+            emb = "model.embed_tokens.weight"  # tied: also the unembedding
+            L = self.cfg["num_hidden_layers"]
+            names = ["model.layers.0.self_attn.q_proj.weight", f"model.layers.{L - 1}.mlp.down_proj.weight",
+                     "model.layers.0.input_layernorm.weight", "model.layers.0.post_attention_layernorm.weight",
+                     "model.layers.1.post_feedforward_layernorm.weight", "model.norm.weight"]
+            if self.cfg["model_type"] == "gemma3_text":
+                names.append("model.layers.0.self_attn.k_norm.weight")
         elif f == "t5":
             emb = "shared.weight"
             L = self.cfg["num_decoder_layers"]
@@ -287,6 +301,11 @@ def loss_of(logits, spec, ids, pad):
 # one output file
 # ----------------------------------------------------------------------------
 
+def final_logits(out):
+    """The logits the loss reads: Gemma 2's soft-capped ones when the model caps them."""
+    return out["capped_logits"] if "capped_logits" in out else out["logits"]
+
+
 def rel(got, want):
     got, want = got.double(), want.double()
     scale = float(want.abs().max())
@@ -309,7 +328,7 @@ def run(case, spec):
             out[k].retain_grad()
             steps[k] = out[k]
         ids = case.src_ids if case.encoder_only else case.tgt_ids
-        loss = loss_of(out["logits"], spec, ids, case.pad)
+        loss = loss_of(final_logits(out), spec, ids, case.pad)
         loss.backward()
         for k, t in steps.items():
             if t.grad is None:
@@ -339,7 +358,7 @@ def make_file(case_name, rel_path, spec):
             step_worst, step_name = d, k
         if d > STEP_TOL:
             errors.append(f"step {k} differs from the expected file by {d:.3g} (relative)")
-    stored_loss = float(loss_of(torch.from_numpy(case.expected["logits"]).double(), spec, ids, case.pad))
+    stored_loss = float(loss_of(torch.from_numpy(final_logits(case.expected)).double(), spec, ids, case.pad))
     loss_gap = abs(stored_loss - float(loss64))
     if loss_gap > LOSS_TOL:
         errors.append(f"loss {float(loss64)!r} vs {stored_loss!r} from the stored logits")
@@ -377,7 +396,7 @@ def make_file(case_name, rel_path, spec):
     fd_worst, fd_name = 0.0, ""
     with torch.no_grad():
         def loss_now():
-            return float(loss_of(case.forward(p)["logits"], spec, ids, case.pad))
+            return float(loss_of(final_logits(case.forward(p)), spec, ids, case.pad))
         for name, i in entries:
             flat = p[name].view(-1)
             x0 = float(flat[i])
@@ -408,7 +427,7 @@ def make_file(case_name, rel_path, spec):
         metadata["src_token_types"] = case.emeta["src_token_types"]
     forward = {"paper": "make_golden.ref_forward", "gpt2": "make_hf_golden.gpt2_forward",
                "bert": "make_hf_golden.bert_forward", "llama": "make_hf_llama_golden.hf_forward",
-               "marian": "make_hf_marian_golden.hf_forward", "t5": "make_hf_t5_golden.hf_forward"}[case.family]
+               "marian": "make_hf_marian_golden.hf_forward", "t5": "make_hf_t5_golden.hf_forward", "gemma": "make_hf_gemma_golden.hf_forward"}[case.family]
     metadata["case"] = case_name
     metadata["description"] = (f"d loss / d step (grad.*) and d loss / d parameter (param.*) for the loss {spec}, "
                                f"float64 autograd through {forward} from the F32 weights, stored F32")

@@ -150,5 +150,14 @@ screen=1024x768 run "korean-attention-knockout-grid-1024x768" --view attention -
   --korean --frames 20
 screen=1920x1080 run "attention-knockout-grid-1920x1080" --view attention --settings "$out/knockout-grid.json" --frames 20
 screen=1920x1080 run "korean-attention-knockout-1920x1080" --view attention --settings "$out/knockout-edge.json" --korean
+# Gemma 2: a local layer's attention (window 3) on its "soft cap" stage, c·tanh(x/c) of the scaled scores, in
+# English at 1024x768 and in Korean at 1920x1080.
+echo '{"attention": {"family": "decoder_self", "layer": 0, "head": 1, "detail_open": true, "stage": "capped"}}' \
+  > "$out/hf-gemma2-capped.json"
+screen=1024x768 run "hf-gemma2-capped-1024x768" --view attention --model "$root/tests/golden/fixtures/hf_gemma2" \
+  --src "2 17 33 5 41 12 12 29 8" --settings "$out/hf-gemma2-capped.json"
+screen=1920x1080 run "korean-hf-gemma2-capped-1920x1080" --view attention \
+  --model "$root/tests/golden/fixtures/hf_gemma2" --src "2 17 33 5 41 12 12 29 8" \
+  --settings "$out/hf-gemma2-capped.json" --korean
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,6 +20,8 @@
 #include "translation_record.h"
 #include "widgets/radio_row.h"
 
+#include "forward/mechanisms/soft_cap.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -365,7 +367,7 @@ void draw_output_panel(PanelContext& ctx) {
     if (generates) generation_controls(ctx);
     display_controls(ctx, generates);
     draw_loss_section(ctx);
-    const TraceEntry* logits = ctx.stepper().entry(StepId::head(StepKind::logits, ctx.config()));  // (N, V)
+    const TraceEntry* logits = ctx.stepper().entry(final_logits_of(ctx.config()));  // (N, V), Gemma 2's capped
     if (!logits) {
         text_not_run_yet(ctx);
         return;

@@ -8,6 +8,18 @@
 
 namespace attnlab {
 
+namespace {
+
+// What multiplies each normalised entry: γ as stored, or 1 + γ (Gemma's). (D,)
+Tensor gain_of(const Tensor& stored, bool plus_one) {
+    Tensor g = stored;
+    if (plus_one)
+        for (float& x : g.data) x += 1.0f;
+    return g;
+}
+
+}  // namespace
+
 PlacedStep HeadNormMechanism::step(const AttentionSite& site, AttentionStage stage, const StepId& input,
                                    const NormParams& gain) const {
     assert(on_ && (stage == AttentionStage::q_norm || stage == AttentionStage::k_norm));
@@ -37,18 +49,20 @@ PlacedStep HeadNormMechanism::step(const AttentionSite& site, AttentionStage sta
                      return InputGrads{split_heads(dx, n_heads, batch)};
                  }}};
     }
+    const bool plus_one = plus_one_;
     return {StepId::attention_at(site, stage),
             {std::string("RMSNorm of each ") + (query ? "query" : "key") + " head",
-             x + " / √(mean(" + x + "²) + ε) · γ  (over the D numbers of one head)",
+             x + " / √(mean(" + x + "²) + ε) · " + (plus_one ? "(1 + γ)" : "γ") + "  (over the D numbers of one head)",
              {input},
              {g},
              {},
              eps_variant(eps),
-             [g, eps](const StepContext& ctx) {
-                 return StepOutput{rms_norm_forward(ctx.input(0), ctx.param(g), eps), {}};
+             [g, eps, plus_one](const StepContext& ctx) {
+                 return StepOutput{rms_norm_forward(ctx.input(0), gain_of(ctx.param(g), plus_one), eps), {}};
              },
-             [g, eps](const BackwardContext& b) {
-                 return InputGrads{rms_norm_backward(b.input(0), b.param(g), eps, b.d_output, b.param_grad(g))};
+             [g, eps, plus_one](const BackwardContext& b) {  // d(1 + γ)/dγ = 1: the same gradient
+                 return InputGrads{rms_norm_backward(b.input(0), gain_of(b.param(g), plus_one), eps, b.d_output,
+                                                     b.param_grad(g))};
              }}};
 }
 
@@ -58,11 +72,12 @@ const char* HeadNormMechanism::across_heads_kind(AttentionStage stage) {
 }
 
 Tensor HeadNormMechanism::forward(const Weights& weights, const NormParams& gain, const Tensor& x) const {
-    return rms_norm_forward(x, weights.at(gain.weight), eps_);
+    return rms_norm_forward(x, gain_of(weights.at(gain.weight), plus_one_), eps_);
 }
 
-const char* HeadNormMechanism::kind(AttentionStage stage) {
+const char* HeadNormMechanism::kind(AttentionStage stage, bool plus_one) {
     assert(stage == AttentionStage::q_norm || stage == AttentionStage::k_norm);
+    if (plus_one) return stage == AttentionStage::q_norm ? "attn.q_norm_plus_one" : "attn.k_norm_plus_one";
     return stage == AttentionStage::q_norm ? "attn.q_norm" : "attn.k_norm";
 }
 

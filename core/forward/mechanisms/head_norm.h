@@ -1,5 +1,6 @@
-// The head-norm mechanism (ModelConfig::qk_norm, Qwen3's): an RMSNorm over the D numbers of each head of Q and of
-// K, with a γ (D,) of its own for each, before RoPE turns them. The one reader of qk_norm's steps and explanations
+// The head-norm mechanism (ModelConfig::qk_norm, Qwen3's and Gemma 3's): an RMSNorm over the D numbers of each head
+// of Q and of K, with a γ (D,) of its own for each, before RoPE turns them; of the model's kind of RMSNorm (Gemma's
+// multiplies by 1 + γ). The one reader of qk_norm's steps and explanations
 // (param_names.h names its γ).
 #pragma once
 
@@ -11,7 +12,10 @@ namespace attnlab {
 class HeadNormMechanism {
 public:
     explicit HeadNormMechanism(const ModelConfig& config)
-        : on_(config.qk_norm), across_(config.qk_norm_across_heads), eps_(config.layer_norm_eps) {}
+        : on_(config.qk_norm),
+          across_(config.qk_norm_across_heads),
+          plus_one_(config.norm == NormKind::rms_norm_plus_one),
+          eps_(config.layer_norm_eps) {}
 
     bool on() const { return on_; }
     // The norm of each head of Q (stage q_norm) or K (k_norm) over its input (B·H, T, D) -> (B·H, T, D); across the
@@ -19,8 +23,9 @@ public:
     PlacedStep step(const AttentionSite& site, AttentionStage stage, const StepId& input, const NormParams& gain) const;
     Tensor forward(const Weights& weights, const NormParams& gain, const Tensor& x) const;  // rows of D -> the same
     bool across_heads() const { return across_; }
-    // Explanation kinds: "attn.q_norm", "attn.k_norm" for its steps, "head_norm" for their backward.
-    static const char* kind(AttentionStage stage);
+    // Explanation kinds: "attn.q_norm", "attn.k_norm" for its steps ("attn.q_norm_plus_one", … for Gemma's),
+    // "head_norm" for their backward.
+    static const char* kind(AttentionStage stage, bool plus_one = false);
     // Across the heads: "attn.q_norm_across", "attn.k_norm_across".
     static const char* across_heads_kind(AttentionStage stage);
     static const char* backward_kind() { return "head_norm"; }
@@ -31,6 +36,7 @@ public:
 private:
     bool on_;
     bool across_;
+    bool plus_one_;  // Gemma 3's: x/√(mean(x²) + ε)·(1 + γ)
     float eps_;
 };
 

@@ -19,6 +19,7 @@ const char* NormMechanism::name() const { return rms() ? "RMSNorm" : "LayerNorm"
 const char* NormMechanism::symbol() const { return rms() ? "RMSNorm" : "LN"; }
 
 std::string NormMechanism::residual_formula() const {
+    if (first_ && post_sublayer_) return std::string("x + ") + symbol() + "(Sublayer(" + symbol() + "(x)))";
     return first_ ? std::string("x + Sublayer(") + symbol() + "(x))" : "x + Sublayer(x)";
 }
 
@@ -31,7 +32,13 @@ std::string NormMechanism::sublayer_title(int k) const {
     return std::string(name()) + " " + std::to_string(k) + place;
 }
 
+std::string NormMechanism::post_sublayer_title(int k) const {
+    return std::string(name()) + " " + std::to_string(k) + " of the sublayer's output";
+}
+
 std::string NormMechanism::describe() const {
+    if (post_sublayer_) return plus_one() ? "RMSNorm (1 + γ) before and after each sublayer" : "norms before and after each sublayer";
+    if (plus_one()) return first_ ? "pre-norm RMSNorm (1 + γ)" : "post-norm RMSNorm (1 + γ)";
     if (rms()) return first_ ? "pre-norm RMSNorm" : "post-norm RMSNorm";
     return first_ ? "pre-LN" : "post-LN";
 }
@@ -41,7 +48,9 @@ PlacedStep NormMechanism::step(const StepId& id, std::string title, const StepId
     const NormMechanism norm = *this;
     return {id,
             {std::move(title),
-             rms() ? "RMSNorm(x) = x / √(mean(x²) + ε) · γ" : "LN(x) = (x − mean) / √(var + ε) · γ + β",
+             plus_one() ? "RMSNorm(x) = x / √(mean(x²) + ε) · (1 + γ)"
+             : rms()    ? "RMSNorm(x) = x / √(mean(x²) + ε) · γ"
+                        : "LN(x) = (x − mean) / √(var + ε) · γ + β",
              {input},
              rms() ? std::vector<std::string>{params.weight} : std::vector<std::string>{params.weight, params.bias},
              {},
@@ -54,18 +63,27 @@ PlacedStep NormMechanism::step(const StepId& id, std::string title, const StepId
              }}};
 }
 
+Tensor NormMechanism::gain(const Weights& weights, const NormParams& params) const {
+    Tensor g = weights.at(params.weight);
+    if (plus_one())
+        for (float& x : g.data) x += 1.0f;
+    return g;
+}
+
 Tensor NormMechanism::forward(const Weights& weights, const NormParams& params, const Tensor& x) const {
+    if (plus_one()) return rms_norm_forward(x, gain(weights, params), eps_);
     if (rms()) return rms_norm_forward(x, weights.at(params.weight), eps_);
     return layer_norm_forward(x, weights.at(params.weight), weights.at(params.bias), eps_);
 }
 
 Tensor NormMechanism::backward(const Weights& weights, const NormParams& params, const Tensor& x, const Tensor& dy,
                                ParamGrads& grads) const {
-    const Tensor& gain = weights.at(params.weight);
-    Tensor& d_gain = grads.of(params.weight, gain.shape);
-    if (rms()) return rms_norm_backward(x, gain, eps_, dy, d_gain);
+    const Tensor& stored = weights.at(params.weight);
+    Tensor& d_gain = grads.of(params.weight, stored.shape);  // d(1 + γ)/dγ = 1: the same gradient
+    if (plus_one()) return rms_norm_backward(x, gain(weights, params), eps_, dy, d_gain);
+    if (rms()) return rms_norm_backward(x, stored, eps_, dy, d_gain);
     Tensor& d_bias = grads.of(params.bias, weights.at(params.bias).shape);
-    return layer_norm_backward(x, gain, eps_, dy, &d_gain, &d_bias);
+    return layer_norm_backward(x, stored, eps_, dy, &d_gain, &d_bias);
 }
 
 double NormMechanism::frozen_divisor(const Eigen::Ref<const Eigen::RowVectorXd>& x) const {
@@ -75,16 +93,21 @@ double NormMechanism::frozen_divisor(const Eigen::Ref<const Eigen::RowVectorXd>&
 }
 
 const char* NormMechanism::residual_kind() const {
+    if (post_sublayer_) return "residual_pre_post_norm";
     if (rms()) return first_ ? "residual_pre_rms" : "residual_post_rms";
     return first_ ? "residual_pre_ln" : "residual_post_ln";
 }
 
 const char* NormMechanism::sublayer_kind() const {
+    if (plus_one() && first_) return "norm_pre_rms_plus_one";  // validate_config refuses it after the residual
     if (rms()) return first_ ? "norm_pre_rms" : "norm_post_rms";
     return first_ ? "norm_pre_ln" : "norm_post_ln";
 }
 
-const char* NormMechanism::stack_output_kind() const { return rms() ? "stack_output_rms" : "stack_output_norm"; }
+const char* NormMechanism::stack_output_kind() const {
+    if (plus_one()) return "stack_output_rms_plus_one";
+    return rms() ? "stack_output_rms" : "stack_output_norm";
+}
 
 ExplainNumbers NormMechanism::row_numbers(RowRef x, RowRef y) const {
     if (rms()) return {{"rms", row_rms(x, eps_)}, {"out_rms", row_rms(y)}, {"mean", row_mean(x)}};

@@ -1,6 +1,7 @@
-// The norm mechanism: LayerNorm (x − mean)/√(var + ε)·γ + β, or RMSNorm x/√(mean(x²) + ε)·γ (ModelConfig::norm),
-// with its ε (layer_norm_eps) and its place around each sublayer (norm_first: before it, on the branch; else after
-// the residual add, on the stream). The one reader of those switches.
+// The norm mechanism: LayerNorm (x − mean)/√(var + ε)·γ + β, or RMSNorm x/√(mean(x²) + ε)·γ, or Gemma's RMSNorm
+// x/√(mean(x²) + ε)·(1 + γ) (ModelConfig::norm), with its ε (layer_norm_eps) and its place around each sublayer
+// (norm_first: before it, on the branch; else after the residual add, on the stream; post_sublayer_norm: Gemma's
+// second norm, of the sublayer's output before the residual add). The one reader of those switches.
 #pragma once
 
 #include "forward/mechanisms/mechanism.h"
@@ -14,9 +15,15 @@ namespace attnlab {
 class NormMechanism {
 public:
     explicit NormMechanism(const ModelConfig& config)
-        : kind_(config.norm), eps_(config.layer_norm_eps), first_(config.norm_first) {}
+        : kind_(config.norm),
+          eps_(config.layer_norm_eps),
+          first_(config.norm_first),
+          post_sublayer_(config.post_sublayer_norm) {}
 
-    bool rms() const { return kind_ == NormKind::rms_norm; }
+    bool rms() const { return kind_ != NormKind::layer_norm; }  // RMSNorm, with γ or with (1 + γ)
+    bool plus_one() const { return kind_ == NormKind::rms_norm_plus_one; }
+    // Gemma's: each sublayer's output goes through a norm of its own (StepKind::post_norm) before the residual add.
+    bool after_sublayer_output() const { return post_sublayer_; }
     bool before_sublayer() const { return first_; }  // pre-norm: x + Sublayer(N(x)); post-norm: N(x + Sublayer(x))
     const char* name() const;                        // "LayerNorm", "RMSNorm"
     const char* symbol() const;                      // as formulas write it: "LN", "RMSNorm"
@@ -26,6 +33,8 @@ public:
     std::string stream_formula() const;
     // The norm of sublayer k of a layer: "LayerNorm 2 (post-LN)", "RMSNorm 1 (pre-norm)".
     std::string sublayer_title(int k) const;
+    // The norm of sublayer k's output (after_sublayer_output): "RMSNorm 1 of the sublayer's output".
+    std::string post_sublayer_title(int k) const;
     std::string describe() const;  // "pre-LN", "post-LN", "pre-norm RMSNorm", "post-norm RMSNorm"
 
     // The step applying the norm to its one input: (N, C) -> (N, C), reading `params`' γ (and β).
@@ -36,14 +45,17 @@ public:
                     ParamGrads& grads) const;
 
     // The norm as a linear map frozen at one row x of this run (what direct logit attribution reads a share
-    // through): x' -> (x' − mean(x'), when it centres)·γ / divisor + β, where divisor = √(var(x) + ε) for LayerNorm
+    // through): x' -> (x' − mean(x'), when it centres)·g / divisor + β, g = γ (or 1 + γ: gain()), where divisor = √(var(x) + ε) for LayerNorm
     // (which centres and has β) and √(mean(x²) + ε) for RMSNorm (neither).
     bool centres() const { return !rms(); }
     double frozen_divisor(const Eigen::Ref<const Eigen::RowVectorXd>& x) const;
+    // What multiplies each normalised entry: γ as stored, or 1 + γ for Gemma's. (C,)
+    Tensor gain(const Weights& weights, const NormParams& params) const;
 
     // The explanation kinds (the language files' "steps" keys) of its steps and of the residual add beside them.
     const char* residual_kind() const;      // residual_pre_ln, residual_post_rms, …
     const char* sublayer_kind() const;      // norm_pre_ln, norm_post_rms, …
+    const char* post_sublayer_kind() const { return "post_norm"; }
     const char* stack_output_kind() const;  // stack_output_norm, stack_output_rms
     // The numbers its explanations show for input row x and output row y: LayerNorm: x's "mean" and "std"
     // (√(var + ε)), y's "out_mean" and "out_std"; RMSNorm: x's "rms" (√(mean(x²) + ε)) and "mean", y's "out_rms".
@@ -53,6 +65,7 @@ private:
     NormKind kind_;
     float eps_;
     bool first_;
+    bool post_sublayer_;
 };
 
 // A step variant of a norm's ε (Step::variant), shared with the head norms.

@@ -121,3 +121,8 @@ TEST_CASE("mixture-of-experts folders' gradients match PyTorch autograd", "[back
     for (const char* name : {"hf_olmoe", "hf_qwen3_moe"})  // tests/golden/make_hf_moe_golden.py
         check_gradients(kFixtures + name, kFixtures + name + "/grads.safetensors");
 }
+
+TEST_CASE("Gemma 2 and Gemma 3 folders' gradients match PyTorch autograd, through the soft caps and the (1 + γ) norms",
+          "[backward][golden][hf][gemma]") {
+    for (const char* name : {"hf_gemma2", "hf_gemma3"}) check_gradients(kFixtures + name, kFixtures + name + "/grads.safetensors");
+}

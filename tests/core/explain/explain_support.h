@@ -118,6 +118,14 @@ inline std::vector<FamilyModel> hugging_face_models() {
         const Model m = fixture_model(std::string("hf_") + family);
         models.push_back({family, m.config, m.weights, llama_in});
     }
+    // Gemma 2 (soft-capped scores and logits, (1 + γ) norms before and after each sublayer, local and global layers)
+    // and Gemma 3 (its per-head (1 + γ) norms of Q and K, a local RoPE base).
+    for (const char* family : {"gemma2", "gemma3"}) {
+        const Model m = fixture_model(std::string("hf_") + family);
+        ForwardInputs in;
+        in.tgt_ids = {2, 14, 9, 17, 6, 3};
+        models.push_back({family, m.config, m.weights, in});
+    }
     return models;
 }
 
