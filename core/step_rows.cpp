@@ -8,6 +8,7 @@
 namespace attnlab {
 
 int row_axis(const StepId& id) {
+    if (id.kind == StepKind::position_bias) return 1;  // (H, N, N), as the score stages it joins
     if (id.kind != StepKind::attention) return 0;
     return id.stage == AttentionStage::concat || id.stage == AttentionStage::out ? 0 : 1;
 }

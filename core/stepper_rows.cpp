@@ -180,11 +180,13 @@ bool Stepper::rerun_rows_from(const RowSeed& seed) {
         const bool finite = known_finite(i);
         int64_t non_finite = finite ? 0 : count_non_finite(step, out, ctx.in);
         if (!finite && id.kind == StepKind::attention &&
-            (id.stage == AttentionStage::scores || id.stage == AttentionStage::scaled)) {
-            const size_t scores = id.stage == AttentionStage::scores ? i : input_index_[i][0];
+            (id.stage == AttentionStage::scores || id.stage == AttentionStage::scaled ||
+             id.stage == AttentionStage::biased)) {  // biased: a finite bias keeps the count of the scaled scores
+            size_t scores = i;
+            while (steps_[scores].record.id.stage != AttentionStage::scores) scores = input_index_[scores][0];
             const size_t q = input_index_[scores][0], k = input_index_[scores][1];
             non_finite += old_rows_changed_keys_non_finite(step, trace_[q].value, trace_[k].value, from[i], changed[k],
-                                                           id.stage == AttentionStage::scaled);
+                                                           id.stage != AttentionStage::scores);
         }
         std::vector<int64_t> fully_masked;
         for (int64_t r : trace_[i].fully_masked_rows)

@@ -695,6 +695,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"÷ √d_k", "÷ √d_k"},
         // The attention view's stages and its cell tooltip.
         {"masked", "마스크 적용"},
+        {"+ bias", "+ 편향"},
         {"soft cap", "소프트 캡"},
         {"softmax", "소프트맥스"},
         {"context", "컨텍스트"},

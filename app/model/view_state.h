@@ -527,6 +527,7 @@ struct EnumNames<AttentionStage> {
                                                         {AttentionStage::k_rot, "k_rot"},
                                                         {AttentionStage::scores, "scores"},
                                                         {AttentionStage::scaled, "scaled"},
+                                                        {AttentionStage::biased, "biased"},
                                                         {AttentionStage::capped, "capped"},
                                                         {AttentionStage::masked, "masked"},
                                                         {AttentionStage::weights, "weights"},

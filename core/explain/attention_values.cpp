@@ -65,6 +65,13 @@ void score_values(const StepSite& s, AttentionStage stage, const Tensor& out, in
                         v);
             return;
         }
+        case AttentionStage::biased: {  // scaled (H, Tq, Tk) + bias (H, Tq, Tk)
+            v.text["scaled"] = format_number(s.input(0).slice(h)(r, c));
+            v.text["bias"] = format_number(s.input(1).slice(h)(r, c));
+            v.text["biased"] = format_number(m(r, c));
+            v.text["distance"] = std::to_string(r - c);
+            return;
+        }
         case AttentionStage::masked: {
             auto is_minus_inf = [](float x) { return std::isinf(x) && x < 0; };
             v.text["row_blocked"] = format_count(std::count_if(m.row(r).begin(), m.row(r).end(), is_minus_inf));

@@ -3,6 +3,7 @@
 
 #include "forward/mechanisms/head_norm.h"
 #include "forward/mechanisms/positions.h"
+#include "forward/mechanisms/score_bias.h"
 #include "forward/mechanisms/soft_cap.h"
 
 #include <cassert>
@@ -28,6 +29,7 @@ std::string_view attention_backward_kind(const Step& step) {
         case AttentionStage::scores: return "scores";
         case AttentionStage::scaled: return scaled_by_constant(step) ? "scaled_by" : "scaled";
         case AttentionStage::capped: return SoftCapMechanism::backward_kind();
+        case AttentionStage::biased: return ScoreBiasMechanism::biased_backward_kind();
         case AttentionStage::masked: return "masked";
         case AttentionStage::weights: return "softmax";
         case AttentionStage::context: return "context";
@@ -52,6 +54,7 @@ std::string_view backward_kind(const Step& step) {
         case StepKind::head_norm: return "norm";
         case StepKind::stack_output: return step.params.empty() ? "identity" : "norm";
         case StepKind::attention: return attention_backward_kind(step);
+        case StepKind::position_bias: return ScoreBiasMechanism::bias_backward_kind();
         case StepKind::residual: return "residual";
         case StepKind::ffn:
             if (id.part == FfnPart::activation) return "activation";

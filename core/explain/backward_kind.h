@@ -17,6 +17,7 @@ inline constexpr std::string_view kBackwardKinds[] = {
     "scores",      // QKᵀ
     "scaled",      // ÷√D
     "scaled_by",   // ·s, the family's own scale of the scores
+    "biased",      // + the position bias (ALiBi, T5)
     "soft_cap",    // c·tanh(x/c) of the scores or the logits (Gemma 2)
     "masked",      // the mask
     "softmax",     // the attention weights

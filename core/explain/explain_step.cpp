@@ -34,6 +34,7 @@ void add_trace_values(const StepSite& s, StepValues& v) {
         case StepKind::look_ahead_mask:
         case StepKind::attention_mask: return add_mask_values(s, v);
         case StepKind::attention: return add_attention_values(s, v);
+        case StepKind::position_bias: return add_bias_values(s, v);
         case StepKind::embedding_norm:
         case StepKind::residual:
         case StepKind::norm:

@@ -7,6 +7,7 @@
 #include "forward/mechanisms/layer_variants.h"
 #include "forward/mechanisms/norm.h"
 #include "forward/mechanisms/positions.h"
+#include "forward/mechanisms/score_bias.h"
 #include "forward/mechanisms/soft_cap.h"
 #include "param_names.h"
 
@@ -32,6 +33,7 @@ const char* attention_kind(AttentionUse use, AttentionStage stage, bool grouped,
         case AttentionStage::scores: return "attn.scores";
         case AttentionStage::scaled: return scaled_by_constant ? "attn.scaled_by" : "attn.scaled";
         case AttentionStage::capped: return SoftCapMechanism::scores_kind();
+        case AttentionStage::biased: return ScoreBiasMechanism::biased_kind();
         case AttentionStage::masked: return "attn.masked";
         case AttentionStage::weights: return "attn.weights";
         case AttentionStage::context: return "attn.context";
@@ -70,6 +72,7 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::look_ahead_mask:  // with local and global layers, the window is the local mask's
             return c.sliding_window > 0 && !has_local_and_global_layers(c) ? "mask.look_ahead_window"
                                                                            : "mask.look_ahead";
+        case StepKind::position_bias: return ScoreBiasMechanism(c).bias_kind();
         case StepKind::attention_mask:
             if (is_local_mask(id)) return id.use == AttentionUse::encoder_self ? "mask.encoder_self_local"
                                                                                : "mask.decoder_self_local";

@@ -48,6 +48,7 @@ void add_static_values(const StepSite& site, StepValues& v);
 void add_input_values(const StepSite& site, StepValues& v);      // embeddings, positions, token types, their sum
 void add_mask_values(const StepSite& site, StepValues& v);       // padding, look-ahead, attention masks
 void add_attention_values(const StepSite& site, StepValues& v);  // every attention stage
+void add_bias_values(const StepSite& site, StepValues& v);       // a stack's position bias (score_bias.h)
 void add_layer_values(const StepSite& site, StepValues& v);      // residual, LayerNorms, FFN, the MLM head's layers
 void add_output_values(const StepSite& site, StepValues& v);     // stack outputs, logits, probs
 // A norm's numbers for row r of its output y (N, C) (NormMechanism::row_numbers). Shared by every norm step.

@@ -122,6 +122,9 @@ StepId GraphBuilder::attention(const AttentionSite& site, const AttentionParams&
          }});
     add(at(AttentionStage::scaled), scaled_step(config_, at(AttentionStage::scores), heads));
     StepId scored = at(AttentionStage::scaled);
+    if (const auto bias = position_bias_.find(stack_of(site.use));
+        bias != position_bias_.end() && score_bias_.biases(site.use))  // + the stack's position bias (ALiBi, T5)
+        scored = add(score_bias_.biased_step(site, scored, bias->second));
     if (soft_cap_.caps_scores()) scored = add(soft_cap_.scores_step(site, scored));  // Gemma 2: c·tanh(x/c)
     add(at(AttentionStage::masked), {"Apply the mask",
                                      "masked = scaled, with −∞ where M[i, j] = 0",

@@ -21,6 +21,7 @@ Retention retention_of(const StepId& id) {
     switch (id.stage) {
         case AttentionStage::scores:
         case AttentionStage::scaled:
+        case AttentionStage::biased:
         case AttentionStage::capped:
         case AttentionStage::masked:
         case AttentionStage::concat: return Retention::on_demand;
@@ -116,6 +117,7 @@ void transformer_steps(GraphBuilder& g, const ModelConfig& config) {
 void decoder_only_steps(GraphBuilder& g, const ModelConfig& config) {
     StepId x = g.embedding(Stack::decoder);
     const StepId mask = g.decoder_self_mask();
+    g.position_bias(Stack::decoder);  // BLOOM's ALiBi; nothing for the others
     for (int i = 0; i < config.n_decoder_layers; ++i)
         x = g.self_block(AttentionUse::decoder_self, i, layer_params(config, Stack::decoder, i), x, mask);
     g.output_head(g.stack_output(Stack::decoder, x));

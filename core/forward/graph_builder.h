@@ -10,6 +10,7 @@
 #include "forward/mechanisms/head_norm.h"
 #include "forward/mechanisms/norm.h"
 #include "forward/mechanisms/positions.h"
+#include "forward/mechanisms/score_bias.h"
 #include "forward/mechanisms/soft_cap.h"
 #include "forward/step.h"
 #include "forward/step_path.h"
@@ -25,7 +26,8 @@ public:
           norm_(config),
           positions_(config),
           feed_forward_(config),
-          head_norm_(config) {}
+          head_norm_(config),
+          score_bias_(config) {}
     std::vector<Step> take() { return std::move(steps_); }
 
     // src.embed, src.pos, src.token_type, src.input, src.embed_norm (or tgt.*), as far as the
@@ -38,6 +40,10 @@ public:
     // With local and global layers (layer_variants.h), the two above also add the local layers' mask,
     // masks.encoder_self_local / masks.decoder_self_local: the use's mask cut to the window. Returns its id.
     StepId local_mask(AttentionUse use);
+    // encoder.position_bias / decoder.position_bias (H, N, N): the bias the stack's self-attentions add to their
+    // scores (score_bias.h), when the config has one; each attention() of the stack then adds its biased stage.
+    // `table`: a learned bias's parameter (T5's), "" for ALiBi. Returns the step's id, nullopt without a bias.
+    std::optional<StepId> position_bias(Stack stack, const std::string& table = "");
     // masks.cross (T, S), built from the source padding.
     StepId cross_mask();
 
@@ -80,6 +86,8 @@ private:
     PositionMechanism positions_;
     FeedForwardMechanism feed_forward_;
     HeadNormMechanism head_norm_;
+    ScoreBiasMechanism score_bias_;
+    std::map<Stack, StepId> position_bias_;  // each stack's bias step, once position_bias() has added it
     SoftCapMechanism soft_cap_{config_};  // Gemma 2's c·tanh(x/c) of the scores and the logits
     std::vector<Step> steps_;
 };

@@ -40,6 +40,7 @@ struct StageInfo {
 constexpr StageInfo kStages[] = {
     {AttentionStage::scores, "QKᵀ"},
     {AttentionStage::scaled, "÷√D"},
+    {AttentionStage::biased, tr_noop("+ bias")},  // ALiBi's or T5's position bias
     {AttentionStage::capped, tr_noop("soft cap")},  // Gemma 2's c·tanh(x/c)
     {AttentionStage::masked, tr_noop("masked")},
     {AttentionStage::weights, tr_noop("softmax")},

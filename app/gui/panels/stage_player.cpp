@@ -25,6 +25,7 @@ struct PlayedStage {
 constexpr PlayedStage kPlayed[] = {
     {AttentionStage::scores, "QKᵀ"},
     {AttentionStage::scaled, "÷√D"},
+    {AttentionStage::biased, tr_noop("+ bias")},
     {AttentionStage::capped, tr_noop("soft cap")},
     {AttentionStage::masked, tr_noop("masked")},
     {AttentionStage::weights, tr_noop("softmax")},

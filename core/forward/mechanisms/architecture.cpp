@@ -4,6 +4,7 @@
 #include "forward/mechanisms/head_norm.h"
 #include "forward/mechanisms/norm.h"
 #include "forward/mechanisms/positions.h"
+#include "forward/mechanisms/score_bias.h"
 
 namespace attnlab {
 
@@ -14,6 +15,7 @@ std::string describe_architecture(const ModelConfig& c) {
         s += ", " + std::to_string(c.n_heads) + " query heads sharing " + std::to_string(c.kv_heads()) + " K/V head" +
              (c.kv_heads() == 1 ? "" : "s");
     if (const HeadNormMechanism head_norm(c); head_norm.on()) s += ", " + head_norm.describe();
+    if (const ScoreBiasMechanism bias(c); bias.on()) s += ", " + bias.describe();
     if (c.sliding_window > 0) s += ", sliding window " + std::to_string(c.sliding_window);
     return s;
 }
