@@ -308,6 +308,14 @@ bool Session::toggle_head(const AttentionSite& attention, int head) {
     return done();
 }
 
+bool Session::toggle_expert(const FfnSite& ffn, int expert) {
+    const auto& ablated = stepper_->inputs().ablated_experts;
+    auto it = ablated.find(ffn);
+    const bool is_ablated = it != ablated.end() && it->second.count(expert);
+    if (auto st = stepper_->set_expert_ablated(ffn, expert, !is_ablated); !st) return fail(st.error().message);
+    return done();
+}
+
 bool Session::switch_all_heads_on() {
     const auto ablated = stepper_->inputs().ablated_heads;  // a copy: each command below edits it
     for (const auto& [site, heads] : ablated)

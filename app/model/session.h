@@ -85,6 +85,7 @@ public:
     bool reset_all_masks();  // every mask as the ids make it, no cell flipped
     bool toggle_head(const AttentionSite& attention, int head);
     bool switch_all_heads_on();
+    bool toggle_expert(const FfnSite& ffn, int expert);  // a mixture of experts' expert off, or back on
     bool set_weight(const std::string& name, int64_t flat_index, float value);
     // Switches that keep the weights' shapes, or add/drop what the switch needs: a tensor the
     // loaded model has comes back from it; others are seeded (learned positions get random

@@ -161,6 +161,7 @@ struct FfnViewState {
     bool pre_activation = false;          // show ffn.hidden instead of ffn.activation
     FfnPart gated_part = FfnPart::gated;  // a gated FFN's part shown: gate, activation, up or gated
     int zoom_first = 0;                   // first unit of the zoom (not saved)
+    int router_token = -1;                // the token whose chosen experts' units the router view shows (not saved)
 
     template <class Visit>
     void fields(Visit&& v) {

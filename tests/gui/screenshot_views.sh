@@ -159,5 +159,9 @@ screen=1024x768 run "hf-gemma2-capped-1024x768" --view attention --model "$root/
 screen=1920x1080 run "korean-hf-gemma2-capped-1920x1080" --view attention \
   --model "$root/tests/golden/fixtures/hf_gemma2" --src "2 17 33 5 41 12 12 29 8" \
   --settings "$out/hf-gemma2-capped.json" --korean
+# A mixture of experts' router view (the FFN view of the OLMoE fixture's layer 0): each token's two experts with their
+# routing weights, the load per expert and the last token's experts' hidden units, in Korean at 1024x768.
+screen=1024x768 run "korean-hf-olmoe-router-1024x768" --view ffn --model "$root/tests/golden/fixtures/hf_olmoe" \
+  --src "2 17 33 5 41 12 12 29 8" --korean
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,6 +4,7 @@
 // gate's activation, the up projection or their product.
 #include "panels/ffn_histogram.h"
 #include "panels/ffn_overview.h"
+#include "panels/router_view.h"
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
 #include "widgets/tooltip_beside.h"
@@ -211,6 +212,7 @@ void draw_ffn_panel(PanelContext& ctx) {
     const Stack stack = decoder ? Stack::decoder : Stack::encoder;
     const int n_layers = decoder ? c.n_decoder_layers : c.n_encoder_layers;
     const int layer = choose_layer(ctx, n_layers);
+    if (has_experts(c, layer)) return draw_router_view(ctx, stack, layer);  // a mixture of experts' layer
     const char* act = activation_name(c.activation);
     if (FeedForwardMechanism(c).gated()) return draw_gated_ffn(ctx, stack, layer, choose_gated_part(ctx, act));
     const bool pre = choose_pre_activation(ctx);
