@@ -19,6 +19,9 @@ Break break_class(char32_t c) {
     if (c == 0x200D) return Break::zwj;
     if (c == 0x200C || in(c, 0x1F3FB, 0x1F3FF) || in(c, 0xE0020, 0xE007F) || in(c, 0xFF9E, 0xFF9F))
         return Break::extend;
+    // Enclosing marks (Me), which the category table counts with the symbols.
+    if (in(c, 0x0488, 0x0489) || c == 0x1ABE || in(c, 0x20DD, 0x20E0) || in(c, 0x20E2, 0x20E4) || in(c, 0xA670, 0xA672))
+        return Break::extend;
     if (in(c, 0x0600, 0x0605) || c == 0x06DD || c == 0x070F || c == 0x08E2 || c == 0x0D4E) return Break::prepend;
     if (in(c, 0x1100, 0x115F) || in(c, 0xA960, 0xA97C)) return Break::l;
     if (in(c, 0x1160, 0x11A7) || in(c, 0xD7B0, 0xD7C6)) return Break::v;
