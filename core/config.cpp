@@ -235,7 +235,8 @@ Status validate_family(const ModelConfig& c) {
     if (c.type_vocab_size < 0 || c.type_vocab_size > (1 << 16)) return Error{"config: type_vocab_size out of range"};
     if (c.family != Family::bert) {
         if (c.type_vocab_size != 0) return bad("has no token-type embeddings (type_vocab_size must be 0)");
-        if (c.embedding_norm) return bad("has no embedding LayerNorm (embedding_norm must be false)");
+        if (c.embedding_norm && c.family != Family::bloom)
+            return bad("has no embedding LayerNorm (embedding_norm must be false)");
         if (c.output_head != OutputHead::linear) return bad("has only a linear output_head");
     }
     if (c.family == Family::gemma2 || c.family == Family::gemma3) return validate_gemma(c);
@@ -247,6 +248,12 @@ Status validate_family(const ModelConfig& c) {
         if (c.final_norm) return bad("has no final LayerNorm (final_norm must be false)");
         if (c.positional == Positional::learned) return bad("has no learned positions");
     }
+    if (c.family == Family::bloom) {  // pre-LN with a LayerNorm over the embeddings, ALiBi, tied head
+        if (c.arch != Arch::decoder_only) return bad("is decoder_only");
+        if (c.positional != Positional::alibi) return bad("has alibi positions");
+        if (!c.embedding_norm || !c.norm_first) return bad("has pre-LN and an embedding LayerNorm");
+    }
+    if (c.positional == Positional::alibi && c.family != Family::bloom) return bad("has no ALiBi (only bloom)");
     if (uses_llama_template(c.family)) {  // the switches may move its norms, change its activation, drop RoPE
         if (c.arch != Arch::decoder_only) return bad("is decoder_only");
         if (c.positional != Positional::rotary && c.positional != Positional::none)

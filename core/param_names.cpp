@@ -250,6 +250,32 @@ LayerParams gemma_layer(const ModelConfig& c, Stack stack, int i) {
     return l;
 }
 
+// ---- BLOOM: word_embeddings(_layernorm), h.{i}.*, ln_f; query_key_value read as Q;Q… K… V blocks ----
+
+EmbeddingParams bloom_embedding(const ModelConfig&, Stack) {
+    return {"word_embeddings.weight", "", "", norm("word_embeddings_layernorm")};
+}
+
+// The hub stores query_key_value's rows per head, (H, 3, D); core/hf/hf_fused_qkv.h reorders them at load into
+// three C-wide blocks (3, H, D), as a packed Q;K;V is read.
+LayerParams bloom_layer(const ModelConfig& c, Stack, int i) {
+    const int64_t C = c.d_model, F = c.d_ff;
+    const std::string p = "h." + std::to_string(i);
+    const auto out_in = WeightLayout::out_in;
+    return {packed_attention(p + ".self_attention.query_key_value.weight", p + ".self_attention.query_key_value.bias",
+                             out_in, C, linear(p + ".self_attention.dense", out_in, C, C)),
+            std::nullopt,
+            linear(p + ".mlp.dense_h_to_4h", out_in, C, F),
+            linear(p + ".mlp.dense_4h_to_h", out_in, F, C),
+            {norm(p + ".input_layernorm"), norm(p + ".post_attention_layernorm")}};
+}
+
+NormParams bloom_final_norm(const ModelConfig&, Stack) { return norm("ln_f"); }
+
+HeadParams bloom_head(const ModelConfig& c) {
+    return {std::nullopt, std::nullopt, unembed(c, "word_embeddings.weight", "lm_head.weight", "")};
+}
+
 // One entry per family: where it keeps each part's parameters.
 struct FamilyParamNames {
     EmbeddingParams (*embedding)(const ModelConfig&, Stack);
@@ -265,6 +291,7 @@ constexpr FamilyParamNames kBertNames{bert_embedding, bert_layer, bert_final_nor
 constexpr FamilyParamNames kLlamaNames{llama_embedding, llama_layer, llama_final_norm, llama_head};
 constexpr FamilyParamNames kMoeNames{llama_embedding, moe_layer, llama_final_norm, llama_head};
 constexpr FamilyParamNames kMarianNames{marian_embedding, marian_layer, marian_final_norm, marian_head};
+constexpr FamilyParamNames kBloomNames{bloom_embedding, bloom_layer, bloom_final_norm, bloom_head};
 constexpr FamilyParamNames kGemmaNames{llama_embedding, gemma_layer, llama_final_norm, llama_head};
 
 const FamilyParamNames& param_names_of(Family family) {
@@ -277,6 +304,7 @@ const FamilyParamNames& param_names_of(Family family) {
         case Family::qwen2:
         case Family::qwen3: return kLlamaNames;
         case Family::marian: return kMarianNames;
+        case Family::bloom: return kBloomNames;
         case Family::gemma2:
         case Family::gemma3: return kGemmaNames;
         case Family::olmoe:

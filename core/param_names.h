@@ -17,6 +17,9 @@
 //                layer keeps layers.{i}.mlp.{gate,up,down}_proj
 //   gemma2, gemma3  the Llama template's names; layers.{i}.{input,pre_feedforward}_layernorm before the sublayers,
 //                .{post_attention,post_feedforward}_layernorm of their outputs; lm_head tied to embed_tokens
+//   bloom        word_embeddings, word_embeddings_layernorm, h.{i}.input_layernorm,
+//                h.{i}.self_attention.{query_key_value,dense}, h.{i}.post_attention_layernorm,
+//                h.{i}.mlp.{dense_h_to_4h,dense_4h_to_h}, ln_f, lm_head (tied)
 //   marian       shared (both stacks' token table), {encoder,decoder}.layers.{i}.self_attn.{q,k,v,out}_proj,
 //                .self_attn_layer_norm, decoder's .encoder_attn.{q,k,v,out}_proj and .encoder_attn_layer_norm,
 //                .fc1, .fc2, .final_layer_norm, lm_head (when untied), final_logits_bias

@@ -65,7 +65,8 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::token_type: return "token_type";
         case StepKind::embedding_sum:
             return embedding_params(c, id.stack).token_types.empty() ? "input" : "input_token_type";
-        case StepKind::embedding_norm: return "embed_norm";
+        case StepKind::embedding_norm:  // BERT's over the sum, BLOOM's over the token embeddings alone
+            return PositionMechanism(c).added_to_embeddings() || c.type_vocab_size > 0 ? "embed_norm" : "embed_norm_tokens";
         case StepKind::padding_mask:
             if (id.stack == Stack::encoder) return "mask.src_padding";
             return c.target_pad_id() == -1 && c.pad_id != -1 ? "mask.tgt_padding_start" : "mask.tgt_padding";

@@ -149,7 +149,8 @@ std::vector<Step> build_forward_steps(const ModelConfig& config, const GraphOpti
         case Family::qwen3:
         case Family::olmoe:
         case Family::qwen3_moe:
-        case Family::granitemoe: decoder_only_steps(g, config); break;
+        case Family::granitemoe:
+        case Family::bloom: decoder_only_steps(g, config); break;
         case Family::bert: bert_steps(g, config); break;
     }
     return g.take();

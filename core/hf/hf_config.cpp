@@ -486,6 +486,8 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         c = llama_config(f, Family::qwen3);
     else if (model_type == "marian")
         c = marian_config(f);
+    else if (model_type == "bloom")
+        c = bloom_config(f);
     else if (model_type == "gemma2")
         c = gemma_config(f, j, Family::gemma2);
     else if (model_type == "gemma3_text")
@@ -499,7 +501,7 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         c = moe_config(f, Family::qwen3_moe);
     else
         return Error{"unsupported model_type " + shown(json(model_type)) +
-                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian, olmoe, qwen3_moe)"};
+                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian, olmoe, qwen3_moe, bloom)"};
     c.never_generated = f.single_token_ids("bad_words_ids", c.output_vocab_size());
     if (f.failed()) return Error{f.error()};
     if (auto st = validate_config(c); !st) return st.error();

@@ -2,6 +2,7 @@
 #include "hf/hf_folder.h"
 
 #include "hf/hf_config.h"
+#include "hf/hf_fused_qkv.h"
 #include "hf/hf_tensor_names.h"
 #include "hf/hf_tokenizer.h"
 #include "io/file_bytes.h"
@@ -111,6 +112,8 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
         auto tensor = file->tensor(name);
         if (!tensor) return tensor.error();
         if (auto st = check_finite(**tensor, name); !st) return fail_at(st.error().message);
+        if (is_per_head_qkv(config->family, spec.name))  // BLOOM's Q, K, V per head, read in blocks
+            *tensor = std::make_shared<const Tensor>(qkv_heads_to_blocks(**tensor, config->n_heads));
         if (entry.shape != spec.shape) {  // a (1, n) row read as the vector it is
             Tensor vector = **tensor;
             vector.shape = spec.shape;

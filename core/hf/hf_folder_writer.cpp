@@ -2,6 +2,7 @@
 #include "hf/hf_folder_writer.h"
 
 #include "hf/hf_config.h"
+#include "hf/hf_fused_qkv.h"
 #include "hf/hf_tensor_names.h"
 #include "io/file_bytes.h"
 #include "io/folder_weights.h"
@@ -88,7 +89,9 @@ Result<io::SafetensorsFile> hf_weights(const Model& model, const io::FolderWeigh
             return Error{source.source_of(name) + ": tensor '" + name + "' has shape " + shape_string(stored) +
                          ", the model's parameter " + (tensor ? shape_string(tensor->shape) : "is missing") +
                          "; is it the folder the model was opened from?"};
-        Tensor copy = *tensor;
+        Tensor copy = is_per_head_qkv(model.config.family, spec.name)
+                          ? qkv_blocks_to_heads(*tensor, model.config.n_heads)  // back to BLOOM's order
+                          : *tensor;
         copy.shape = stored;  // a vector back to the (1, n) row it was read from
         file.tensors.emplace(name, std::move(copy));
     }

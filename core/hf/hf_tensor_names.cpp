@@ -12,7 +12,8 @@ namespace {
 
 std::string base_model_prefix(Family family) {
     switch (family) {
-        case Family::gpt2: return "transformer.";
+        case Family::gpt2:
+        case Family::bloom: return "transformer.";
         case Family::bert: return "bert.";
         case Family::llama:
         case Family::mistral:

@@ -2,6 +2,7 @@
 // decoder steps. Every token keeps the span of the original text it came from (text/normalized_text.h).
 #include "text/json_bpe.h"
 
+#include "text/bloom_pretokenizer.h"
 #include "text/bpe_merge.h"
 #include "text/bpe_word_cache.h"
 #include "text/byte_level.h"
@@ -160,6 +161,7 @@ std::vector<TextSpan> split_words(std::string_view text, WordSplit split) {
         case WordSplit::gpt2: return gpt2_pretokenize(text);
         case WordSplit::llama3: return llama3_pretokenize(text, 3);
         case WordSplit::qwen2: return llama3_pretokenize(text, 1);
+        case WordSplit::bloom: return bloom_pretokenize(text);
         case WordSplit::digits: return digits_split(text, false);
         case WordSplit::single_digits: return digits_split(text, true);
     }

@@ -25,6 +25,8 @@ constexpr std::string_view kLlama3Pattern =
 constexpr std::string_view kQwen2Pattern =
     R"re((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)re";
 
+constexpr std::string_view kBloomPattern = " ?[^(\\s|[.,!?…。，、।۔،])]+";
+
 // A string or a JSON value as a message shows it: JSON, so control characters stay escaped.
 std::string json_quoted(std::string_view s) {
     return json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
@@ -285,6 +287,8 @@ Status read_pre_tokenizer(const Reader& r, const json& p, const std::string& pat
             out.splits.push_back(WordSplit::llama3);
         } else if (text == kQwen2Pattern) {
             out.splits.push_back(WordSplit::qwen2);
+        } else if (text == kBloomPattern) {
+            out.splits.push_back(WordSplit::bloom);
         } else {
             return r.fail("unsupported pre-tokenizer pattern " + json_quoted(text) + " (" + path + ".pattern)");
         }

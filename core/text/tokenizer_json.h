@@ -58,6 +58,7 @@ enum class WordSplit {
     qwen2,          // Qwen2's: Llama 3's with single numbers
     digits,         // Digits: each run of numbers (\p{N}) a word
     single_digits,  // Digits(individual_digits): each number a word
+    bloom,          // BLOOM's: an optional space and a run of anything but white space and . , ! ? … (text/bloom_pretokenizer.h)
 };
 
 // The Metaspace pre-tokenizer: spaces become `replacement`, which may also start the text.

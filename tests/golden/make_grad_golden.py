@@ -57,6 +57,7 @@ import make_hf_golden  # noqa: E402
 import make_hf_llama_golden  # noqa: E402
 import make_hf_marian_golden  # noqa: E402
 import make_hf_t5_golden  # noqa: E402
+import make_hf_bloom_golden  # noqa: E402
 import make_hf_gemma_golden  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "fixtures")
@@ -74,6 +75,8 @@ ZERO_F32 = 1e-6
 
 # Constant steps of the expected files: they depend on no parameter, so they get no grad entry.
 CONSTANT_STEPS = {"rope.inv_freq", "src.pos", "tgt.pos"}
+# and those of one family: ALiBi's bias (BLOOM's) is fixed; T5's position_bias is learned, so not there.
+FAMILY_CONSTANT_STEPS = {"bloom": {"decoder.position_bias"}}
 
 # Tensors of the model files that no forward reads (buffers of the hub files); no param entry.
 UNREAD = {
@@ -82,13 +85,14 @@ UNREAD = {
     "llama": lambda n: n.endswith(".rotary_emb.inv_freq"),
     "marian": lambda n: n.endswith(".embed_positions.weight"),
     "t5": lambda n: n.endswith(".embed_tokens.weight"),  # the tied copies of shared
+    "bloom": lambda n: False,
     "gemma": lambda n: False,
     "paper": lambda n: False,
 }
 
 PAPER_CASES = ["post_ln_relu", "pre_ln_gelu", "learned_pe", "decoder_only", "encoder_only", "no_pe_h1"]
 HF_CASES = ["hf_gpt2", "hf_bert", "hf_llama", "hf_llama3_scaled", "hf_llama_linear", "hf_mistral", "hf_qwen2",
-            "hf_qwen3", "hf_marian", "hf_marian_untied",
+            "hf_qwen3", "hf_marian", "hf_marian_untied", "hf_bloom",
             "hf_gemma2", "hf_gemma3"]
 
 # (case, output file name, loss spec or None for the case's default)
@@ -142,7 +146,7 @@ class Case:
             _, self.tensors = read_safetensors(os.path.join(folder, "model.safetensors"))
             self.emeta, expected = read_safetensors(os.path.join(folder, "expected.safetensors"))
             t = self.cfg["model_type"]
-            self.family = {"gpt2": "gpt2", "bert": "bert", "marian": "marian", "t5": "t5",
+            self.family = {"gpt2": "gpt2", "bert": "bert", "marian": "marian", "t5": "t5", "bloom": "bloom",
                            "gemma2": "gemma", "gemma3_text": "gemma"}.get(t, "llama")
             self.pad = self.cfg.get("pad_token_id")  # None: the config names no padding token
             self.encoder_only = t == "bert"
@@ -187,6 +191,8 @@ class Case:
             return make_hf_marian_golden.hf_forward(torch, self.cfg, p, self.src_ids, self.tgt_ids)
         if f == "t5":
             return make_hf_t5_golden.hf_forward(torch, self.cfg, p, self.src_ids, self.tgt_ids)
+        if f == "bloom":
+            return make_hf_bloom_golden.hf_forward(torch, self.cfg, p, self.tgt_ids)
         if f == "gemma":
             return make_hf_gemma_golden.hf_forward(torch, self.cfg, p, self.tgt_ids)
         raise ValueError(f)
@@ -228,6 +234,12 @@ class Case:
                 names.append("model.layers.0.self_attn.k_norm.weight")
             if not self.cfg.get("tie_word_embeddings", False):
                 names.append("lm_head.weight")
+        elif f == "bloom":
+            emb = "transformer.word_embeddings.weight"
+            L = self.cfg["n_layer"]
+            names = ["transformer.h.0.self_attention.query_key_value.weight", f"transformer.h.{L - 1}.mlp.dense_4h_to_h.weight",
+                     "transformer.h.0.input_layernorm.weight", "transformer.word_embeddings_layernorm.weight",
+                     "transformer.ln_f.bias"]
         elif f == "gemma":
             emb = "model.embed_tokens.weight"  # tied: also the unembedding
             L = self.cfg["num_hidden_layers"]
@@ -321,7 +333,7 @@ def run(case, spec):
         for k in case.expected_order:
             if k not in out:
                 raise KeyError(f"{case.name}: the forward has no step {k}")
-            if k in CONSTANT_STEPS:
+            if k in CONSTANT_STEPS or k in FAMILY_CONSTANT_STEPS.get(case.family, ()):
                 continue
             if not out[k].requires_grad:
                 raise RuntimeError(f"{case.name}: step {k} does not depend on the parameters")
@@ -427,7 +439,8 @@ def make_file(case_name, rel_path, spec):
         metadata["src_token_types"] = case.emeta["src_token_types"]
     forward = {"paper": "make_golden.ref_forward", "gpt2": "make_hf_golden.gpt2_forward",
                "bert": "make_hf_golden.bert_forward", "llama": "make_hf_llama_golden.hf_forward",
-               "marian": "make_hf_marian_golden.hf_forward", "t5": "make_hf_t5_golden.hf_forward", "gemma": "make_hf_gemma_golden.hf_forward"}[case.family]
+               "marian": "make_hf_marian_golden.hf_forward", "t5": "make_hf_t5_golden.hf_forward",
+               "bloom": "make_hf_bloom_golden.hf_forward", "gemma": "make_hf_gemma_golden.hf_forward"}[case.family]
     metadata["case"] = case_name
     metadata["description"] = (f"d loss / d step (grad.*) and d loss / d parameter (param.*) for the loss {spec}, "
                                f"float64 autograd through {forward} from the F32 weights, stored F32")

@@ -83,6 +83,14 @@ run "hf-bert-qk" --view analysis --model "$out/hf_bert" --src "the cats play" --
 run "hf-llama-rope" --view positional --model "$root/tests/golden/fixtures/hf_llama" --src "1 14 9 17 6 3 22 8 30 12 5 7"
 run "korean-hf-llama3-rope" --view positional --model "$root/tests/golden/fixtures/hf_llama3_scaled" \
   --src "1 14 9 17 6 3 22 8 30 12 5 7" --korean
+# ALiBi: the BLOOM fixture's attention at head 4 (the steepest slope, 1/2) on its "+ bias" stage (the scaled scores
+# plus −m·(i − j)), in English at 1024x768 and in Korean at 1920x1080.
+echo '{"attention": {"family": "decoder_self", "layer": 1, "head": 4, "detail_open": true, "stage": "biased"}}' \
+  > "$out/hf-bloom-biased.json"
+screen=1024x768 run "hf-bloom-biased-1024x768" --view attention --model "$root/tests/golden/fixtures/hf_bloom" \
+  --src "1 17 5 40 22 9 31 12" --settings "$out/hf-bloom-biased.json"
+screen=1920x1080 run "korean-hf-bloom-biased-1920x1080" --view attention --model "$root/tests/golden/fixtures/hf_bloom" \
+  --src "1 17 5 40 22 9 31 12" --settings "$out/hf-bloom-biased.json" --korean
 # The opened model trained on a file: the GPT-2 fixture on token ids, in Korean (its loss, then the views follow).
 awk 'BEGIN { for (i = 0; i < 400; ++i) printf "%d ", 4 + (i * 7) % 40 }' > "$out/gpt2.ids"
 echo '{"train": {"batch_size": 4, "seq_len": 8, "threads": 1}}' > "$out/train-opened.json"

@@ -155,6 +155,7 @@ Tensor PositionMechanism::rotated_at(const Tensor& rows, int64_t position) const
 }
 
 const char* PositionMechanism::token_embedding_kind() const {
+    if (scheme_ == Positional::alibi || scheme_ == Positional::relative_buckets) return "embed_score_bias";
     return scheme_ == Positional::rotary ? "embed_rotary" : "embed";
 }
 

@@ -118,6 +118,11 @@ inline std::vector<FamilyModel> hugging_face_models() {
         const Model m = fixture_model(std::string("hf_") + family);
         models.push_back({family, m.config, m.weights, llama_in});
     }
+    // BLOOM: ALiBi's position bias and biased scores, the embedding LayerNorm of a decoder.
+    const Model bloom = fixture_model("hf_bloom");
+    ForwardInputs bloom_in;
+    bloom_in.tgt_ids = {1, 17, 5, 40, 22};
+    models.push_back({"bloom", bloom.config, bloom.weights, bloom_in});
     // Gemma 2 (soft-capped scores and logits, (1 + γ) norms before and after each sublayer, local and global layers)
     // and Gemma 3 (its per-head (1 + γ) norms of Q and K, a local RoPE base).
     for (const char* family : {"gemma2", "gemma3"}) {

@@ -2,6 +2,7 @@
 // tests/fixtures/tokenizers/json_bpe against Hugging Face's tokenizers (oracle.json, made by
 // make_json_bpe_fixtures.mjs), spans, decoding, and every kind of bad file.
 #include "io/file_bytes.h"
+#include "text/bloom_pretokenizer.h"
 #include "text/byte_level.h"
 #include "text/json_bpe.h"
 #include "text/llama3_pretokenizer.h"
@@ -24,7 +25,8 @@ using nlohmann::json;
 namespace {
 
 const std::string kFixtures = std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/tokenizers/json_bpe/";
-const std::vector<std::string> kLayouts = {"llama3", "qwen2", "gpt2", "smollm2", "llama2", "mistral", "gemma", "olmoe"};
+const std::vector<std::string> kLayouts = {"llama3",  "qwen2", "gpt2",  "smollm2", "llama2",
+                                           "mistral", "bloom", "gemma", "olmoe"};
 
 std::string read_fixture(const std::string& name) {
     Result<std::vector<uint8_t>> bytes = io::read_file_bytes(kFixtures + name);
@@ -423,4 +425,18 @@ TEST_CASE("json_bpe: every error is one line naming the file and the field", "[t
         CHECK(t.error().message.find('\n') == std::string::npos);
         CHECK(is_valid_utf8(t.error().message));
     }
+}
+
+TEST_CASE("json_bpe: BLOOM's pre-tokenizer keeps marks and white space apart from the words", "[text][json_bpe]") {
+    auto pieces = [](std::string_view text) {
+        std::vector<std::string> out;
+        for (const TextSpan& s : bloom_pretokenize(text)) out.emplace_back(text.substr(s.begin, s.end - s.begin));
+        return out;
+    };
+    CHECK(pieces("Hi, you!") == std::vector<std::string>{"Hi", ",", " you", "!"});
+    CHECK(pieces("a,, b  c") == std::vector<std::string>{"a", ",,", " b", " ", " c"});
+    CHECK(pieces("f(x|y) 1.5") == std::vector<std::string>{"f", "(", "x", "|", "y", ")", " 1", ".", "5"});
+    CHECK(pieces("你好。世界") == std::vector<std::string>{"你好", "。", "世界"});
+    CHECK(pieces(" \n") == std::vector<std::string>{" \n"});
+    CHECK(pieces("").empty());
 }
