@@ -1271,6 +1271,30 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"The mask already blocks this edge: nothing changes.", "마스크가 이미 이 연결을 막고 있어 아무것도 바뀌지 않습니다."},
         {"It runs on a copy of this run: your mask is not changed.", "이 실행의 복사본에서 계산합니다. 마스크는 바뀌지 않습니다."},
         {"Clear the edge", "연결 지우기"},
+        // The positional view's comparison of the schemes (pe_compare.cpp, issue 37).
+        {"This model's encoding", "이 모델의 위치 인코딩"},
+        {"All schemes side by side", "모든 방식을 나란히"},
+        {"Every scheme on this sentence, side by side: row i is the query, column j the key. Sinusoids and "
+         "learned tables are added to the embeddings once; RoPE turns q and k; T5 and ALiBi add to the "
+         "scores. First, the attention this model actually produces.",
+         "이 문장에 여러 방식을 나란히 놓았습니다. 행 i가 쿼리, 열 j가 키입니다. 사인파와 학습된 표는 임베딩에 한 번 "
+         "더해지고, RoPE는 q와 k를 돌리며, T5와 ALiBi는 점수에 더해집니다. 맨 앞은 이 모델이 실제로 만드는 어텐션입니다."},
+        {"Type a sentence in the Input view to compare the schemes.", "방식을 비교하려면 입력 뷰에 문장을 입력하세요."},
+        {"Sinusoids (the paper)", "사인파 (논문)"},
+        {"Learned positions", "학습된 위치"},
+        {"T5 buckets", "T5 버킷"},
+        {"T5 bias, head %d", "T5 편향, 헤드 %d"},
+        {"ALiBi, head %d: slope %g", "ALiBi, 헤드 %d: 기울기 %g"},
+        {"turns q and k: adds nothing", "q와 k를 돌림: 더하는 것 없음"},
+        {"adds nothing: only the causal mask orders the tokens", "더하는 것 없음: 인과 마스크만이 토큰의 순서를 알려 줌"},
+        {"added to the embeddings", "임베딩에 더해짐"},
+        {"added to the scores", "점수에 더해짐"},
+        {"(this model's)", "(이 모델의 방식)"},
+        {", defaults", ", 기본값"},
+        {"This model attends: layer %d, head %d", "이 모델의 어텐션: 층 %d, 헤드 %d"},
+        {"softmax weights: what the scheme and the words give together", "소프트맥스 가중치: 위치 방식과 단어가 함께 만든 결과"},
+        {"masked: the key comes after the query", "마스크됨: 키가 쿼리보다 뒤에 있음"},
+        {"weight", "가중치"},
     };
     return table;
 }

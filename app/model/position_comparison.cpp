@@ -60,6 +60,10 @@ PositionComparison position_comparison(const ModelConfig& config, const Weights&
     const RopeConfig rope = rotary ? layer_rope(config, layer) : RopeConfig{};
     out.panels.push_back(rope_panel(n_positions, rope_inverse_frequencies(rope, config.d_head()), rotary));
     out.panels.push_back(nope_panel(n_positions));
+    const bool t5 = config.positional == Positional::relative_buckets;  // else T5's own 32 buckets up to 128
+    out.panels.push_back(t5_bucket_panel(n_positions, config.has_encoder(), t5 ? config.relative_buckets : 32,
+                                         t5 ? config.relative_max_distance : 128));
+    out.panels.back().from_model = t5;
     const PositionScheme own = own_scheme(config, layer);
     for (size_t k = 0; k < out.panels.size(); ++k)
         if (out.panels[k].scheme == own) out.own_panel = static_cast<int>(k);

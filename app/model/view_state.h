@@ -124,15 +124,31 @@ struct RopeViewState {
     }
 };
 
-// The positional-encoding view: the two dimensions drawn as curves; RoPE's choices.
+// The positional view's comparison of the schemes (app/model/position_comparison.h), shown instead of the model's
+// own encoding when on; beside the schemes, the model's attention at this layer and head of its first stack.
+struct PositionCompareState {
+    bool on = false;
+    int layer = 0, head = 0;
+
+    template <class Visit>
+    void fields(Visit&& v) {
+        v("on", on);
+        v("layer", layer);
+        v("head", head);
+    }
+};
+
+// The positional-encoding view: the two dimensions drawn as curves; RoPE's choices; the comparison.
 struct PositionalViewState {
     int dims[2] = {0, 6};
     RopeViewState rope;
+    PositionCompareState compare;
 
     template <class Visit>
     void fields(Visit&& v) {
         v("dims", dims);
         v("rope", rope);
+        v("compare", compare);
     }
 };
 

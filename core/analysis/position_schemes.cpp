@@ -20,7 +20,7 @@ void set_range(SchemePanel& p) {
         for (int i = 0; i < N; ++i)
             for (int j = 0; j < (p.causal ? i + 1 : N); ++j) lo = std::min(lo, p.at(h, i, j)), hi = std::max(hi, p.at(h, i, j));
     if (H == 0 || N == 0) lo = 0.0f, hi = 1.0f;
-    if (hi - lo < 1e-6f) lo -= 0.5f, hi += 0.5f;  // a flat picture (NoPE) still has a range to draw over
+    if (hi - lo < 1e-6f) hi = lo + 1.0f;  // a flat picture (NoPE) still has a range: its values at the bottom
     p.lo = lo, p.hi = hi;
 }
 

@@ -24,6 +24,7 @@ ViewState every_field_changed() {
     v.attention.knockout = {true, true, true, 5, 2};
     v.positional.dims[0] = 2, v.positional.dims[1] = 9;
     v.positional.rope = {1, 2, 5, 1, true};
+    v.positional.compare = {true, 1, 2};
     v.residual.token = 3;
     v.residual.contribution = true, v.residual.flow_token = 2, v.residual.flow_threshold = 0.1f;
     v.ffn.layer = 1, v.ffn.decoder = true, v.ffn.pre_activation = true, v.ffn.gated_part = FfnPart::up;

@@ -1,11 +1,14 @@
 // The positional view: the PE matrix (max_len, C) with each value's formula on hover, PE·PEᵀ
 // (max_len, max_len), two dimensions as waves, and x_emb + PE = x for the current sentence (N, C);
-// for a model with rotary positions, the RoPE view (rope_panel.h) instead.
+// for a model with rotary positions, the RoPE view (rope_panel.h) instead; or, chosen above them, every scheme side
+// by side (pe_compare.h).
 #include "panels/mask_flow.h"
+#include "panels/pe_compare.h"
 #include "panels/pe_tables.h"
 #include "panels/rope_panel.h"
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
+#include "widgets/radio_row.h"
 
 #include <algorithm>
 #include <cmath>
@@ -226,7 +229,14 @@ void draw_positional_sections(PanelContext& ctx) {
 // Text wraps at the visible edge (ImGui's default edge lies under the scrollbar and widens the view).
 void draw_positional_panel(PanelContext& ctx) {
     ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
-    draw_positional_sections(ctx);
+    bool& compare = ctx.view.positional.compare.on;
+    if (const int picked = radio_row({ctx.t("This model's encoding"), ctx.t("All schemes side by side")}, compare ? 1 : 0);
+        picked >= 0)
+        compare = picked == 1;
+    if (compare)
+        draw_position_comparison(ctx);
+    else
+        draw_positional_sections(ctx);
     ImGui::PopTextWrapPos();
 }
 
