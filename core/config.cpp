@@ -319,7 +319,8 @@ Stack last_stack(const ModelConfig& c) { return c.has_decoder() ? Stack::decoder
 
 bool uses_llama_template(Family f) {
     if (f == Family::olmoe || f == Family::qwen3_moe || f == Family::granitemoe) return true;  // with experts
-    return f == Family::llama || f == Family::mistral || f == Family::qwen2 || f == Family::qwen3;
+    return f == Family::llama || f == Family::mistral || f == Family::qwen2 || f == Family::qwen3 ||
+           f == Family::smollm3;
 }
 
 Result<ModelConfig> config_from_json(const std::string& json_text) {

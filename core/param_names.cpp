@@ -302,7 +302,8 @@ const FamilyParamNames& param_names_of(Family family) {
         case Family::llama:
         case Family::mistral:
         case Family::qwen2:
-        case Family::qwen3: return kLlamaNames;
+        case Family::qwen3:
+        case Family::smollm3: return kLlamaNames;
         case Family::marian: return kMarianNames;
         case Family::bloom: return kBloomNames;
         case Family::gemma2:

@@ -147,6 +147,7 @@ std::vector<Step> build_forward_steps(const ModelConfig& config, const GraphOpti
         case Family::mistral:
         case Family::qwen2:
         case Family::qwen3:
+        case Family::smollm3:
         case Family::olmoe:
         case Family::qwen3_moe:
         case Family::granitemoe:

@@ -351,6 +351,29 @@ ModelConfig gemma_config(HfFields& f, const json& j, Family family) {
     return c;
 }
 
+// SmolLM3: the Llama template (biases on Q, K, V and O with attention_bias, on the FFN with mlp_bias; tied by
+// default) with NoPE layers: no_rope_layers holds a 1 (RoPE) or 0 (NoPE) per layer; absent or null, every
+// no_rope_layer_interval-th layer (4th, 8th, …) is a NoPE layer (configuration_smollm3.py). Its sliding window
+// (use_sliding_window) is refused.
+ModelConfig smollm3_config(HfFields& f) {
+    ModelConfig c = llama_config(f, Family::smollm3);
+    c.rope.theta = f.positive_number("rope_theta", 2000000.0f);  // SmolLM3Config's default base
+    c.out_bias = c.qkv_bias;
+    c.ffn_bias = f.boolean("mlp_bias", false);
+    c.tie_embeddings = f.boolean("tie_word_embeddings", true);
+    f.require_setting("use_sliding_window", false);
+    const int layers = c.n_decoder_layers;
+    const std::vector<int> uses_rope = f.index_list("no_rope_layers", 2);  // 1: RoPE, 0: NoPE
+    const int interval = f.positive_int("no_rope_layer_interval", 4);
+    if (!f.failed() && !uses_rope.empty() && static_cast<int>(uses_rope.size()) < layers)
+        f.fail("field \"no_rope_layers\" has " + std::to_string(uses_rope.size()) + " entries for " +
+               std::to_string(layers) + " layers");
+    for (int layer = 0; layer < layers && !f.failed(); ++layer)
+        if (uses_rope.empty() ? (layer + 1) % interval == 0 : uses_rope[static_cast<size_t>(layer)] == 0)
+            c.no_rope_layers.push_back(layer);
+    return c;
+}
+
 // Marian (Helsinki-NLP's opus-mt): the paper's post-LN encoder-decoder with static sinusoids in halves, the
 // embeddings scaled by √C, one token table for both stacks and the unembedding, and final_logits_bias.
 ModelConfig marian_config(HfFields& f) {
@@ -484,6 +507,8 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         c = llama_config(f, Family::qwen2);
     else if (model_type == "qwen3")
         c = llama_config(f, Family::qwen3);
+    else if (model_type == "smollm3")
+        c = smollm3_config(f);
     else if (model_type == "marian")
         c = marian_config(f);
     else if (model_type == "bloom")

@@ -19,6 +19,7 @@ std::string base_model_prefix(Family family) {
         case Family::mistral:
         case Family::qwen2:
         case Family::qwen3:
+        case Family::smollm3:
         case Family::olmoe:
         case Family::qwen3_moe:
         case Family::granitemoe:

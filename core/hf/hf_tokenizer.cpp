@@ -198,7 +198,8 @@ const char* tokenizer_files_expected(Family family) {
         case Family::llama:
         case Family::mistral:
         case Family::qwen2:
-        case Family::qwen3: return "tokenizer.json or tokenizer.model";
+        case Family::qwen3:
+        case Family::smollm3: return "tokenizer.json or tokenizer.model";
         case Family::marian: return "source.spm + target.spm + vocab.json";
     }
     return "";

@@ -93,7 +93,7 @@ UNREAD = {
 PAPER_CASES = ["post_ln_relu", "pre_ln_gelu", "learned_pe", "decoder_only", "encoder_only", "no_pe_h1"]
 HF_CASES = ["hf_gpt2", "hf_bert", "hf_llama", "hf_llama3_scaled", "hf_llama_linear", "hf_mistral", "hf_qwen2",
             "hf_qwen3", "hf_marian", "hf_marian_untied", "hf_bloom",
-            "hf_gemma2", "hf_gemma3"]
+            "hf_gemma2", "hf_gemma3", "hf_smollm3"]
 
 # (case, output file name, loss spec or None for the case's default)
 OUTPUTS = [(c, c + ".grads.safetensors", None) for c in PAPER_CASES] + \

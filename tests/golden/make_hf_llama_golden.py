@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Hugging Face llama / mistral / qwen2 / qwen3 folders for Attention Lab's loaders, with PyTorch outputs.
+"""Hugging Face llama / mistral / qwen2 / qwen3 / smollm3 folders for Attention Lab's loaders, with PyTorch outputs.
 
-Default mode writes six tiny random models into tests/golden/fixtures/<case>/:
+Default mode writes seven tiny random models into tests/golden/fixtures/<case>/:
 
   config.json           the fields real hub config.json files of that model_type have
   model.safetensors     F32, named as the hub's *ForCausalLM files name their tensors
@@ -18,7 +18,8 @@ LlamaAttention, LlamaMLP, LlamaDecoderLayer, LlamaModel, LlamaForCausalLM), mode
 _compute_llama3_parameters), modeling_mistral.py / masking_utils.py (the sliding window:
 sliding_window_overlay, query i sees key j iff 0 <= i - j < sliding_window), modeling_qwen2.py
 (Qwen2Attention: bias on q/k/v, none on o; Qwen2Config: no window unless use_sliding_window) and
-modeling_qwen3.py (Qwen3Attention: q_norm / k_norm over head_dim before the rotation).
+modeling_qwen3.py (Qwen3Attention: q_norm / k_norm over head_dim before the rotation) and
+modeling_smollm3.py (SmolLM3Attention: apply_rotary_pos_emb only where config.no_rope_layers[layer] is 1).
 
 Everything is computed in float64 from the F32-rounded weights, except the RoPE table, which is
 made as Hugging Face makes it whatever the model's dtype: inv_freq, position * inv_freq, cos and sin
@@ -179,6 +180,18 @@ CASES = [
                   "torch_dtype": "float32", "transformers_version": "4.51.0", "use_cache": True,
                   "use_sliding_window": False, "vocab_size": 50},
           ids=[48, 35, 2, 18, 43, 35, 10, 27, 6], seed=20261206)),
+    ("hf_smollm3", "smollm3, 4 layers with no_rope_layers [1, 1, 1, 0] (layer 3 is a NoPE layer: no rotation), "
+                   "H 4, H_kv 2, tied, no biases, theta 5e6, use_sliding_window false",
+     dict(config={"architectures": ["SmolLM3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+                  "bos_token_id": 48, "eos_token_id": 49, "hidden_act": "silu", "hidden_size": 16,
+                  "initializer_range": 0.02, "intermediate_size": 24, "max_position_embeddings": 65536,
+                  "mlp_bias": False, "model_type": "smollm3", "no_rope_layer_interval": 4,
+                  "no_rope_layers": [1, 1, 1, 0], "num_attention_heads": 4, "num_hidden_layers": 4,
+                  "num_key_value_heads": 2, "pad_token_id": 47, "rms_norm_eps": 1e-06, "rope_scaling": None,
+                  "rope_theta": 5000000.0, "sliding_window": None, "tie_word_embeddings": True,
+                  "torch_dtype": "float32", "transformers_version": "4.53.0", "use_cache": True,
+                  "use_sliding_window": False, "vocab_size": 50},
+          ids=[48, 21, 9, 33, 14, 21, 40, 5, 26], seed=20261207)),
 ]
 
 
@@ -197,9 +210,9 @@ class Arch:
         self.L = cfg["num_hidden_layers"]
         self.V = cfg["vocab_size"]
         self.eps = cfg["rms_norm_eps"]
-        self.theta = cfg.get("rope_theta", 10000.0)
+        self.theta = cfg.get("rope_theta", 2000000.0 if t == "smollm3" else 10000.0)
         self.rope_scaling = cfg.get("rope_scaling")
-        self.tied = cfg.get("tie_word_embeddings", False)
+        self.tied = cfg.get("tie_word_embeddings", t == "smollm3")  # SmolLM3Config ties by default
         assert cfg["hidden_act"] == "silu"
         # Biases: LlamaAttention q/k/v/o all bias=config.attention_bias, LlamaMLP bias=config.mlp_bias;
         # MistralAttention / MistralMLP bias=False; Qwen2Attention q/k/v bias=True, o bias=False, Qwen2MLP none;
@@ -214,9 +227,20 @@ class Arch:
         elif t == "qwen3":
             self.qkv_bias = self.o_bias = cfg.get("attention_bias", False)
             self.mlp_bias = False
+        elif t == "smollm3":  # SmolLM3Attention: q/k/v/o bias=config.attention_bias; SmolLM3MLP: config.mlp_bias
+            self.qkv_bias = self.o_bias = cfg.get("attention_bias", False)
+            self.mlp_bias = cfg.get("mlp_bias", False)
+            assert not cfg.get("use_sliding_window")
         else:
             raise ValueError(t)
         self.qk_norm = t == "qwen3"
+        # SmolLM3Attention.use_rope = config.no_rope_layers[layer] (1: RoPE, 0: NoPE); SmolLM3Config fills the list
+        # with a NoPE layer every no_rope_layer_interval layers when it is absent. Every other family rotates.
+        self.rope_layers = [True] * self.L
+        if t == "smollm3":
+            flags = cfg.get("no_rope_layers") or [int((i + 1) % cfg.get("no_rope_layer_interval", 4) != 0)
+                                                  for i in range(self.L)]
+            self.rope_layers = [bool(flags[i]) for i in range(self.L)]
         # Sliding window: MistralConfig.sliding_window as is; Qwen2Config / Qwen3Config set it to None unless
         # use_sliding_window (then only layers >= max_window_layers use it).
         self.window = [None] * self.L
@@ -318,8 +342,9 @@ def hf_rope_table(torch, inv_freq, T):
     return emb.cos().double(), emb.sin().double()
 
 
-def hf_forward(torch, a, w, ids, cos, sin, window_override="config"):
-    """LlamaForCausalLM / MistralForCausalLM / Qwen2ForCausalLM / Qwen3ForCausalLM, eager attention, float64."""
+def hf_forward(torch, a, w, ids, cos, sin, window_override="config", rope_everywhere=False):
+    """LlamaForCausalLM / MistralForCausalLM / Qwen2ForCausalLM / Qwen3ForCausalLM / SmolLM3ForCausalLM, eager
+    attention, float64. rope_everywhere: rotate SmolLM3's NoPE layers too (to show that skipping it matters)."""
     windows = a.window if window_override == "config" else [window_override] * a.L
     out = {}
 
@@ -372,9 +397,10 @@ def hf_forward(torch, a, w, ids, cos, sin, window_override="config"):
             k = rms_norm(k.transpose(0, 1), w[p + "self_attn.k_norm.weight"])
             out[s + "self_attn.q_norm"], out[s + "self_attn.k_norm"] = q.transpose(0, 1), k.transpose(0, 1)
             q, k = out[s + "self_attn.q_norm"], out[s + "self_attn.k_norm"]
-        q = q * cos + rotate_half(q) * sin  # apply_rotary_pos_emb, cos/sin broadcast over heads
-        k = k * cos + rotate_half(k) * sin
-        out[s + "self_attn.q_rot"], out[s + "self_attn.k_rot"] = q, k
+        if a.rope_layers[i] or rope_everywhere:  # SmolLM3Attention.forward: `if self.use_rope`
+            q = q * cos + rotate_half(q) * sin  # apply_rotary_pos_emb, cos/sin broadcast over heads
+            k = k * cos + rotate_half(k) * sin
+            out[s + "self_attn.q_rot"], out[s + "self_attn.k_rot"] = q, k
         # eager_attention_forward
         n_rep = a.H // a.Hkv
         key_states, value_states = repeat_kv(k, n_rep), repeat_kv(v, n_rep)
@@ -478,8 +504,9 @@ def independent_forward(a, w, ids, phase):
             q = np.stack([norm(qh, W[p + "self_attn.q_norm.weight"]) for qh in q])
             k = np.stack([norm(kh, W[p + "self_attn.k_norm.weight"]) for kh in k])
             out[s + "self_attn.q_norm"], out[s + "self_attn.k_norm"] = q, k
-        q, k = rotate(q), rotate(k)
-        out[s + "self_attn.q_rot"], out[s + "self_attn.k_rot"] = q, k
+        if a.rope_layers[layer]:  # a NoPE layer scores q and k as they are
+            q, k = rotate(q), rotate(k)
+            out[s + "self_attn.q_rot"], out[s + "self_attn.k_rot"] = q, k
         weights = np.zeros((a.H, T, T))
         context = np.zeros((T, a.H * D))
         for h in range(a.H):
@@ -629,6 +656,14 @@ def build_case(torch, name, description, spec):
         if d <= SCALING_MIN_EFFECT:
             fail(f"{name}: the sliding window changes the logits by only {d:.3g}")
         report["window vs no window logits (abs)"] = d
+    if not all(a.rope_layers):
+        nope = [i for i in range(a.L) if not a.rope_layers[i]]
+        if any(f"decoder.layers.{i}.self_attn.q_rot" in out for i in nope):
+            fail(f"{name}: a NoPE layer has a rotation")
+        d = float((hf_forward(torch, a, w, ids, cos, sin, rope_everywhere=True)["logits"] - out["logits"]).abs().max())
+        if d <= SCALING_MIN_EFFECT:
+            fail(f"{name}: rotating the NoPE layers too changes the logits by only {d:.3g}")
+        report["NoPE layers " + str(nope) + " rotated too: logits (abs)"] = d
     if a.family == "qwen2" and cfg.get("sliding_window") and not cfg.get("use_sliding_window"):
         d = float((hf_forward(torch, a, w, ids, cos, sin, window_override=cfg["sliding_window"])["logits"]
                    - out["logits"]).abs().max())

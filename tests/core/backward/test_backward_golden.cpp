@@ -112,7 +112,8 @@ TEST_CASE("GPT-2 and BERT folders' gradients match PyTorch autograd", "[backward
 }
 
 TEST_CASE("Llama-family folders' gradients match PyTorch autograd", "[backward][golden][hf]") {
-    for (const char* name : {"hf_llama", "hf_llama3_scaled", "hf_llama_linear", "hf_mistral", "hf_qwen2", "hf_qwen3"})
+    for (const char* name : {"hf_llama", "hf_llama3_scaled", "hf_llama_linear", "hf_mistral", "hf_qwen2", "hf_qwen3",
+                             "hf_smollm3"})
         check_gradients(kFixtures + name, kFixtures + name + "/grads.safetensors");
 }
 

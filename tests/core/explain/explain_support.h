@@ -97,10 +97,16 @@ inline std::vector<FamilyModel> hugging_face_models() {
     // (qwen3).
     ForwardInputs llama_in;
     llama_in.tgt_ids = {1, 14, 9, 17, 6, 3};
-    for (const char* family : {"llama", "mistral", "qwen3"}) {
+    for (const char* family : {"llama", "mistral", "qwen3", "smollm3"}) {  // smollm3: a NoPE layer
         const Model m = fixture_model(std::string("hf_") + family);
         models.push_back({family, m.config, m.weights, llama_in});
     }
+    const Model mistral = fixture_model("hf_mistral");  // a local layer with its own RoPE base, a global NoPE one
+    ModelConfig local_and_global = mistral.config;
+    local_and_global.local_layers = {1};
+    local_and_global.no_rope_layers = {0};
+    local_and_global.local_rope_theta = 100.0f;
+    models.push_back({"mistral with local and global layers", local_and_global, mistral.weights, llama_in});
     const Model llama = fixture_model("hf_llama");  // the Model view's switches: post-norm, GELU, no RoPE
     ModelConfig switched = llama.config;
     switched.norm_first = false;
