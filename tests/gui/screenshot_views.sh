@@ -91,6 +91,9 @@ screen=1024x768 run "hf-bloom-biased-1024x768" --view attention --model "$root/t
   --src "1 17 5 40 22 9 31 12" --settings "$out/hf-bloom-biased.json"
 screen=1920x1080 run "korean-hf-bloom-biased-1920x1080" --view attention --model "$root/tests/golden/fixtures/hf_bloom" \
   --src "1 17 5 40 22 9 31 12" --settings "$out/hf-bloom-biased.json" --korean
+# SmolLM3's NoPE layer: the attention grid tags layer 3 "NoPE" (Q and K not rotated), the others "RoPE".
+screen=1024x768 run "hf-smollm3-attention-1024x768" --view attention --model "$root/tests/golden/fixtures/hf_smollm3" \
+  --src "48 21 9 33 14 21 40 5 26"
 # The opened model trained on a file: the GPT-2 fixture on token ids, in Korean (its loss, then the views follow).
 awk 'BEGIN { for (i = 0; i < 400; ++i) printf "%d ", 4 + (i * 7) % 40 }' > "$out/gpt2.ids"
 echo '{"train": {"batch_size": 4, "seq_len": 8, "threads": 1}}' > "$out/train-opened.json"

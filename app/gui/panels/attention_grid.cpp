@@ -10,6 +10,7 @@
 #include "widgets/tooltip_beside.h"
 #include "widgets/value_units.h"
 
+#include "forward/mechanisms/layer_variants.h"
 #include "forward/step_path.h"
 
 #include <algorithm>
@@ -28,6 +29,48 @@ int current_layer(const PanelContext& ctx, AttentionUse use) {
     return id.kind == StepKind::attention && id.use == use ? id.layer : -1;
 }
 
+// A layer's kind beside its name, for a model whose layers differ (layer_variants.h): "local (W 3)" or "global",
+// and "RoPE" or "NoPE" in a model with NoPE layers ("global, NoPE"); empty when every layer is alike.
+std::string layer_tag(const PanelContext& ctx, const AttentionSite& site) {
+    const LayerKind kind = layer_kind(ctx.config(), site);
+    if (!kind.mixed) return "";
+    std::string tag;
+    if (has_local_and_global_layers(ctx.config())) {
+        char local[48];
+        std::snprintf(local, sizeof local, ctx.t("local (W %d)"), kind.window);
+        tag = kind.window > 0 ? local : ctx.t("global");
+    }
+    if (has_nope_layers(ctx.config())) {  // beside NoPE layers, the others say that they rotate
+        const char* rope = kind.nope ? ctx.t("NoPE") : "RoPE";
+        tag += tag.empty() ? rope : std::string(", ") + rope;
+    }
+    return tag;
+}
+
+ImU32 layer_tag_colour(const PanelContext& ctx, const AttentionSite& site) {
+    const LayerKind kind = layer_kind(ctx.config(), site);
+    if (kind.nope) return IM_COL32(240, 150, 60, 255);          // orange: no rotation
+    if (kind.window > 0) return IM_COL32(90, 190, 200, 255);    // teal: a window of keys
+    return ImGui::GetColorU32(ImGuiCol_TextDisabled);            // global
+}
+
+// What the layer's kind means, for the enlarged head's tooltip; empty when every layer is alike.
+std::string layer_kind_line(const PanelContext& ctx, const AttentionSite& site) {
+    const LayerKind kind = layer_kind(ctx.config(), site);
+    if (!kind.mixed) return "";
+    std::string line;
+    char text[256];
+    if (kind.window > 0) {
+        std::snprintf(text, sizeof text, ctx.t("Local layer: each query sees itself and the %d keys before it."),
+                      kind.window - 1);
+        line = text;
+    } else if (has_local_and_global_layers(ctx.config())) {
+        line = ctx.t("Global layer: each query sees every key up to itself.");
+    }
+    if (kind.nope) line += (line.empty() ? "" : " ") + std::string(ctx.t("NoPE layer: Q and K are not rotated by position."));
+    return line;
+}
+
 // The largest |∂L/∂weights| of any head of any layer (the grid's one diverging scale); 0 outside the backward half.
 float gradient_scale(const PanelContext& ctx, AttentionUse use, int n_layers) {
     float largest = 0.0f;
@@ -42,10 +85,10 @@ float gradient_scale(const PanelContext& ctx, AttentionUse use, int n_layers) {
 HeatmapAtlas grid_atlas(PanelContext& ctx, AttentionUse use, int n_layers, float thumb, float scale) {
     const int H = ctx.config().n_heads;
     const bool gradient = ctx.session.in_backward();
-    const TraceEntry* mask = gradient ? nullptr : ctx.stepper().entry(StepId::mask_of(use));
     std::vector<HeatmapSource> tiles(static_cast<size_t>(n_layers) * H);
     for (int l = 0; l < n_layers; ++l) {
         const TraceEntry* e = shown_entry(ctx, weights_of({use, l})).entry;
+        const TraceEntry* mask = gradient ? nullptr : ctx.stepper().entry(mask_of_site(ctx.config(), {use, l}));
         if (!e) continue;
         const Tensor& w = e->value;
         for (int h = 0; h < H; ++h) {
@@ -83,6 +126,7 @@ void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int hea
     ImGui::BeginTooltip();
     if (room > 0.0f) ImGui::PushTextWrapPos(room - 2.0f * ImGui::GetStyle().WindowPadding.x);  // its lines in the room
     ImGui::Text("%s %d, %s %d", ctx.t("Layer"), site.layer, ctx.t("Head"), head);
+    if (const std::string kind = layer_kind_line(ctx, site); !kind.empty()) ImGui::TextDisabled("%s", kind.c_str());
     if (head_is_off(ctx, site, head)) ImGui::TextColored(ImVec4(1, .45f, .4f, 1), "%s", ctx.t("Switched off"));
     ImGui::TextDisabled("%s", ctx.t("Click to open; right-click to switch the head off or on."));
     if (!e) {
@@ -98,7 +142,7 @@ void enlarged_head_tooltip(PanelContext& ctx, const AttentionSite& site, int hea
     const ImVec2 m = ImGui::GetIO().MousePos;
     const int row = std::clamp(static_cast<int>((m.y - thumb_min.y) / thumb * rows), 0, rows - 1);
     const int col = std::clamp(static_cast<int>((m.x - thumb_min.x) / thumb * cols), 0, cols - 1);
-    const TraceEntry* mask = shown.gradient ? nullptr : ctx.stepper().entry(StepId::mask_of(site.use));
+    const TraceEntry* mask = shown.gradient ? nullptr : ctx.stepper().entry(mask_of_site(ctx.config(), site));
     const std::string key = "grid-hover/" + attention_name(site) + "/" + std::to_string(head);
     HeatmapSource src{key, e->value.slice(head).data(), rows, cols, e->version};
     if (mask) src.mask = mask->value.data.data(), src.mask_version = mask->version;
@@ -166,7 +210,12 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     // Left of the thumbnails: the layer's name, then the query tokens against the first thumbnail.
     char widest_layer[48];
     std::snprintf(widest_layer, sizeof widest_layer, "%s %d ▶", ctx.t("Layer"), n_layers - 1);
-    const float layer_w = ImGui::CalcTextSize(widest_layer).x + pad;
+    // A model whose layers differ tags each layer's name with its kind (layer_tag).
+    float tag_w = 0.0f;
+    for (int l = 0; l < n_layers; ++l)
+        if (const std::string tag = layer_tag(ctx, {use, l}); !tag.empty())
+            tag_w = std::max(tag_w, ImGui::CalcTextSize(tag.c_str()).x + 0.4f * ctx.em);
+    const float layer_w = ImGui::CalcTextSize(widest_layer).x + tag_w + pad;
     const TextMeasure measure = imgui_text_measure();
     // Their width (pad included) does not depend on the rows' pitch: only how many show does.
     const float left_w =
@@ -246,6 +295,11 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
         char layer_name[48];
         std::snprintf(layer_name, sizeof layer_name, l == current ? "%s %d ▶" : "%s %d", ctx.t("Layer"), l);
         draw->AddText(ImVec2(origin.x, thumb_y(l)), l == current ? IM_COL32(255, 200, 40, 255) : text, layer_name);
+        if (const std::string tag = layer_tag(ctx, site); !tag.empty())  // under the name when the row has room
+            draw->AddText(thumb >= 2.0f * line_h ? ImVec2(origin.x, thumb_y(l) + line_h)
+                                                 : ImVec2(origin.x + ImGui::CalcTextSize(widest_layer).x + 0.4f * ctx.em,
+                                                          thumb_y(l)),
+                          layer_tag_colour(ctx, site), tag.c_str());
         draw_axis_labels(draw, ImVec2(x0, thumb_y(l)), query_labels, dimmed);  // the tokens, run or not
         for (int h = 0; h < H; ++h) {
             const ImVec2 p(thumb_x(h), thumb_y(l)), q(p.x + thumb, p.y + thumb);

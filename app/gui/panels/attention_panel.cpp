@@ -8,6 +8,7 @@
 #include "panels/zoom_matrix.h"
 #include "widgets/radio_row.h"
 
+#include "forward/mechanisms/layer_variants.h"
 #include "forward/step_path.h"
 #include "ops/attention.h"
 
@@ -221,7 +222,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     // The matrix zooms and pans itself: no scrollbars, the wheel is its own.
     ImGui::BeginChild("matrix", ImVec2(ImGui::GetContentRegionAvail().x - info_w, 0), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(f.use));
+    const TraceEntry* mask = ctx.stepper().entry(mask_of_site(ctx.config(), site));  // a local layer's own
     ZoomMatrixPlot plot;
     // K and V (and their rotations) have H_kv heads: the one this query head reads.
     const int head = static_cast<int>(kv_head_of(ctx.view.attention.head, ctx.config().n_heads, e->value.dim(0)));

@@ -11,6 +11,7 @@
 #include "panels/step_explanation.h"
 #include "panels/tour_target.h"
 
+#include "forward/mechanisms/layer_variants.h"
 #include "forward/step_path.h"
 
 #include <algorithm>
@@ -28,7 +29,8 @@ struct MaskInfo {
     const char* title;
     const char* shape;
     bool padding() const { return id.kind == StepKind::padding_mask; }     // one row: keep_j
-    bool editable() const { return id.kind == StepKind::attention_mask; }  // the masks attention reads
+    // The masks attention reads, but the local layers' (layer_variants.h): it follows its use's mask, cut to the window.
+    bool editable() const { return id.kind == StepKind::attention_mask && !is_local_mask(id); }
 };
 
 const MaskInfo kIngredients[] = {
@@ -39,6 +41,9 @@ const MaskInfo kIngredients[] = {
 const MaskInfo kCombined[] = {
     {StepId::mask_of(AttentionUse::encoder_self), tr_noop("Encoder self-attention"), "(S, S)"},
     {StepId::mask_of(AttentionUse::decoder_self), tr_noop("Decoder self-attention"), "(T, T)"},
+    // A model with local and global layers: the local layers' mask beside the global one.
+    {local_mask_of(AttentionUse::encoder_self), tr_noop("Encoder self-attention, local layers (W = %d)"), "(S, S)"},
+    {local_mask_of(AttentionUse::decoder_self), tr_noop("Decoder self-attention, local layers (W = %d)"), "(T, T)"},
     {StepId::mask_of(AttentionUse::cross), tr_noop("Cross-attention"), "(T, S)"},
 };
 
@@ -86,9 +91,21 @@ float value_at(const PanelContext& ctx, const StepId& id, int row, int col) {
     return row < m.rows() && col < m.cols() ? m(row, col) : 1.0f;
 }
 
-// A mask's title: the look-ahead ingredient of a sliding-window model (Mistral) names its window.
+// The window a mask cuts: every mask of a sliding-window model whose layers are all local (Mistral), the local
+// layers' mask alone in a model with global layers too; 0 for none.
+int window_of(const PanelContext& ctx, const MaskInfo& m) {
+    return !has_local_and_global_layers(ctx.config()) || is_local_mask(m.id) ? ctx.config().sliding_window : 0;
+}
+
+// A mask's title: the look-ahead ingredient of a sliding-window model (Mistral) names its window, and so does the
+// local layers' mask.
 std::string mask_title(const PanelContext& ctx, const MaskInfo& m) {
-    const int window = ctx.config().sliding_window;
+    const int window = window_of(ctx, m);
+    if (is_local_mask(m.id)) {
+        char title[128];
+        std::snprintf(title, sizeof title, ctx.t(m.title), window);
+        return title;
+    }
     if (m.id.kind != StepKind::look_ahead_mask || window <= 0) return ctx.t(m.title);
     char title[96];
     std::snprintf(title, sizeof title, ctx.t("Sliding window (W = %d)"), window);
@@ -111,7 +128,7 @@ std::string cell_reason(const PanelContext& ctx, const MaskInfo& m, int row, int
     if (m.padding()) return ctx.t("This key is padding: hidden from every query.");
     const MaskAxes axes = axes_of(ctx, m);
     const Stack key_stack = axes.keys == Sequence::source ? Stack::encoder : Stack::decoder;
-    const int window = ctx.config().sliding_window;
+    const int window = window_of(ctx, m);
     const MaskCell cell{row, col, value_at(ctx, StepId::of(StepKind::padding_mask, key_stack), 0, col) == 0.0f,
                         axes.rows == Sequence::target && axes.keys == Sequence::target,  // the decoder's own tokens
                         window};

@@ -6,6 +6,8 @@
 #include "panels/step_explanation.h"
 #include "panels/token_matrix.h"
 
+#include "forward/mechanisms/layer_variants.h"
+
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
@@ -149,7 +151,7 @@ bool draw_stage_player(PanelContext& ctx, const AttentionSite& site, int head) {
 
     // The matrix as large as the space allows, with its tokens and (where they fit) its numbers.
     const AttentionTokens tokens = attention_tokens(ctx, p.site);
-    const TraceEntry* mask = ctx.stepper().entry(StepId::mask_of(p.site.use));
+    const TraceEntry* mask = ctx.stepper().entry(mask_of_site(ctx.config(), p.site));  // a local layer's own
     HeatmapSource src{"stage-player", p.shown.data(), rows, cols, p.shown_version};
     if (keyed && mask) src.mask = mask->value.data.data(), src.mask_version = mask->version;
     src.colormap = weights ? Colormap::sequential : Colormap::diverging;
