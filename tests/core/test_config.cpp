@@ -110,7 +110,8 @@ std::vector<ModelConfig> configs_setting_every_field() {
     mistral.local_layers = {0};
     mistral.no_rope_layers = {1};
     mistral.local_rope_theta = 10000.0f;
-    ModelConfig moe = qwen3;
+    ModelConfig moe = qwen3;  // OLMoE's: experts, and Q and K normalised across the heads
+    moe.family = Family::olmoe;
     moe.n_experts = 4;
     moe.experts_per_token = 2;
     moe.expert_d_ff = 16;
