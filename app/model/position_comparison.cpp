@@ -64,6 +64,7 @@ PositionComparison position_comparison(const ModelConfig& config, const Weights&
     out.panels.push_back(t5_bucket_panel(n_positions, config.has_encoder(), t5 ? config.relative_buckets : 32,
                                          t5 ? config.relative_max_distance : 128));
     out.panels.back().from_model = t5;
+    out.panels.push_back(alibi_panel(n_positions, config.n_heads, config.positional == Positional::alibi));
     const PositionScheme own = own_scheme(config, layer);
     for (size_t k = 0; k < out.panels.size(); ++k)
         if (out.panels[k].scheme == own) out.own_panel = static_cast<int>(k);

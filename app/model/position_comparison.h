@@ -1,7 +1,8 @@
 // The Positional view's comparison of the schemes (core/analysis/position_schemes.h) on the open model's
 // sentence: one picture per scheme, each from the open model's own weights or settings where it has them
 // (its learned table, its RoPE frequencies, its buckets) and from the scheme's usual defaults otherwise (θ = 10000
-// over the model's head size, T5's 32 buckets up to 128); beside them the attention the open model actually
+// over the model's head size, T5's 32 buckets up to 128, ALiBi's slopes
+// for the model's number of heads); beside them the attention the open model actually
 // produces, in one chosen layer and head of its first stack's self-attention. No drawing here:
 // panels/pe_compare.cpp draws it.
 #pragma once
@@ -15,7 +16,7 @@ namespace attnlab::gui {
 
 struct PositionComparison {
     int n_positions = 0;              // N: the first stack's sentence
-    std::vector<SchemePanel> panels;  // sinusoid, learned (a model with a table), RoPE, NoPE, T5 buckets
+    std::vector<SchemePanel> panels;  // sinusoid, learned (a model with a table), RoPE, NoPE, T5 buckets, ALiBi
     int own_panel = -1;               // the panel of the scheme the open model (and the chosen layer) uses; −1: none
 };
 

@@ -1,6 +1,7 @@
 // The schemes' (H, N, N) pictures (position_schemes.h has the formulas).
 #include "analysis/position_schemes.h"
 
+#include "ops/alibi.h"
 #include "ops/positional.h"
 #include "ops/relative_buckets.h"
 
@@ -142,6 +143,19 @@ Result<SchemePanel> t5_bias_panel(int n_positions, const Tensor& table, bool bid
     p.from_model = true;
     p.values = relative_bias(table, relative_bucket_map(n_positions, n_positions, bidirectional, n_buckets, max_distance),
                              n_positions, n_positions);
+    set_range(p);
+    return p;
+}
+
+SchemePanel alibi_panel(int n_positions, int n_heads, bool from_model) {
+    SchemePanel p;
+    p.scheme = PositionScheme::alibi;
+    p.title = "ALiBi: −slope_h·(i − j)";
+    p.added_to = SchemeTarget::scores;
+    p.causal = true;
+    p.from_model = from_model;
+    p.per_head = alibi_slopes(n_heads);
+    p.values = alibi_bias(p.per_head, n_positions);  // (H, N, N); above the diagonal the mask hides it
     set_range(p);
     return p;
 }

@@ -46,6 +46,8 @@ TEST_CASE("position comparison: GPT-2's own scheme is its learned table", "[posi
     REQUIRE(find(c, PositionScheme::rope));
     CHECK_FALSE(find(c, PositionScheme::rope)->from_model);
     REQUIRE(find(c, PositionScheme::nope));
+    REQUIRE(find(c, PositionScheme::alibi));
+    CHECK(find(c, PositionScheme::alibi)->heads() == m.model.config.n_heads);  // one slope per head of the model
     for (const SchemePanel& p : c.panels) CHECK(p.positions() == 6);
 }
 

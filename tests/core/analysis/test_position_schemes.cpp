@@ -116,3 +116,19 @@ TEST_CASE("T5 bias: each head reads its column of the table at the bucket", "[po
     REQUIRE_FALSE(wrong);
     CHECK(wrong.error().message.find("(8, 2)") != std::string::npos);
 }
+
+TEST_CASE("ALiBi's row minus its diagonal is -slope times the distance", "[position_schemes]") {
+    const SchemePanel p = alibi_panel(6, 8, false);
+    REQUIRE(p.heads() == 8);
+    CHECK(p.causal);
+    CHECK(p.added_to == SchemeTarget::scores);
+    REQUIRE(p.per_head.size() == 8);
+    CHECK(p.per_head[0] == Approx(0.5f));      // 2^(−8·1/8)
+    CHECK(p.per_head[7] == Approx(1.0f / 256));  // 2^(−8·8/8)
+    for (int h = 0; h < 8; ++h)
+        for (int i = 0; i < 6; ++i)
+            for (int j = 0; j <= i; ++j)
+                CHECK(p.at(h, i, j) - p.at(h, i, i) == Approx(-std::ldexp(1.0f, -(h + 1)) * (i - j)));
+    CHECK(p.lo == Approx(-2.5f));  // the steepest head's farthest key: −0.5·5
+    CHECK(p.hi == Approx(0.0f));   // the keys after the query are not in the range
+}
