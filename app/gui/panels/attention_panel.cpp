@@ -119,8 +119,20 @@ void explain_cell(PanelContext& ctx, const AttentionSite& site, int head, int ro
         return i < static_cast<int>(v.size()) ? v[i].c_str() : "?";
     };
     text_pieces_wrapped({format_text("%s → %s", label(row_labels, row), label(col_labels, col))});
-    text_pieces_wrapped({format_text("q_%d · k_%d / √%d", row, col, static_cast<int>(D)),
-                         format_text("= %.4f / %.3f", s, std::sqrt(D)), format_text("= %.4f", s / std::sqrt(D))});
+    const float scale = ctx.config().attention_scale;  // the family's own multiplier of the scores (Gemma's), or ÷√D
+    if (scale > 0.0f)
+        text_pieces_wrapped({format_text("q_%d · k_%d · s", row, col), format_text("= %.4f · %.4g", s, scale),
+                             format_text("= %.4f", s * scale)});
+    else
+        text_pieces_wrapped({format_text("q_%d · k_%d / √%d", row, col, static_cast<int>(D)),
+                             format_text("= %.4f / %.3f", s, std::sqrt(D)), format_text("= %.4f", s / std::sqrt(D))});
+    const TraceEntry* bias = ctx.stepper().entry(StepId::of(StepKind::position_bias, stack_of(site.use)));
+    const TraceEntry* biased = ctx.stepper().entry(StepId::attention_at(site, AttentionStage::biased));
+    if (bias && biased)  // ALiBi's or T5's position bias of this query and key
+        text_pieces_wrapped({ctx.t("+ bias"), format_text("%+.4f", bias->value.slice(head)(row, col)),
+                             format_text("= %.4f", biased->value.slice(head)(row, col))});
+    if (const TraceEntry* capped = ctx.stepper().entry(StepId::attention_at(site, AttentionStage::capped)))
+        text_pieces_wrapped({ctx.t("soft cap"), format_text("c·tanh(x/c) → %.4f", capped->value.slice(head)(row, col))});
     if (masked && std::isinf(masked->value.slice(head)(row, col)))
         ImGui::TextColored(ImVec4(1, .5f, .4f, 1), "%s", ctx.t("masked: −∞"));
     if (!weights) return;
@@ -189,7 +201,8 @@ void draw_detail(PanelContext& ctx, const Family& f) {
         if (!ctx.stepper().find(StepId::attention_at(site, s.id))) continue;  // RoPE's stages: rotary models only
         const bool active = ctx.view.attention.stage == s.id;
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::Button(ctx.t(s.tab))) ctx.view.attention.stage = s.id;
+        const bool times_s = s.id == AttentionStage::scaled && ctx.config().attention_scale > 0.0f;  // not ÷√D
+        if (ImGui::Button(times_s ? "×s" : ctx.t(s.tab))) ctx.view.attention.stage = s.id;
         if (active) ImGui::PopStyleColor();
         ImGui::SameLine();
     }
