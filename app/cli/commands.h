@@ -40,5 +40,7 @@ int run_flow(const Argv& argv);
 // knockout MODEL [inputs] --metric SPEC --attention encoder-self|decoder-self|cross --layer L [--head H]
 //          (--edge Q,K | --grid) [--json]
 int run_knockout(const Argv& argv);
+// route MODEL [inputs] [--layer L] [--json]: a mixture of experts' chosen experts per token and load per expert
+int run_route(const Argv& argv);
 
 }  // namespace attnlab::cli

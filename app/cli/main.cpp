@@ -95,6 +95,10 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
                                                blocked (its score -inf before the softmax, as a mask cell does),
                                                in one head or every head, and the metric before, after and its
                                                change; or every edge's change (--grid)
+  route MODEL [--src ... --tgt ...] [--layer L] [--json]
+                                               a mixture of experts: each token's chosen experts with their
+                                               routing weights, and the load per expert, in every layer with
+                                               experts (or layer L)
   compare MODEL_A [MODEL_B] [--src ... --tgt ...] [--ablate ATTENTION:HEAD,...] [--step PATH] [--top 8] [--json]
                                                both models (or MODEL_A with heads ablated) on A's input: every
                                                step's max |B - A|, rms and relative difference, or one step's
@@ -152,7 +156,7 @@ int main(int argc, char** argv) {
         {"ov", run_ov},           {"compare", run_compare},
         {"detect", run_detect},   {"attribute", run_attribute},
         {"patch", run_patch},     {"flow", run_flow},
-        {"knockout", run_knockout}};
+        {"knockout", run_knockout}, {"route", run_route}};
     // clang-format on
     auto it = commands.find(command);
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
