@@ -4,6 +4,8 @@
 #include "i18n.h"
 #include "panels/panel_context.h"
 
+#include "forward/mechanisms/layer_variants.h"
+
 #include <cstdio>
 
 namespace attnlab::gui {
@@ -18,7 +20,15 @@ std::string kv_cache_text(const ModelConfig& config, size_t tokens, bool korean)
 
 std::string sliding_window_text(const ModelConfig& config, bool korean) {
     if (config.sliding_window <= 0) return "";
-    char line[160];
+    char line[200];
+    if (has_local_and_global_layers(config)) {  // Gemma's: the window is the local layers' alone
+        std::snprintf(line, sizeof line,
+                      tr(korean, "Local layers (%d of %d): W = %d, each token sees itself and the %d before it"),
+                      static_cast<int>(config.local_layers.size()),
+                      config.has_decoder() ? config.n_decoder_layers : config.n_encoder_layers,
+                      config.sliding_window, config.sliding_window - 1);
+        return line;
+    }
     std::snprintf(line, sizeof line, tr(korean, "Sliding window: W = %d, each token sees itself and the %d before it"),
                   config.sliding_window, config.sliding_window - 1);
     return line;

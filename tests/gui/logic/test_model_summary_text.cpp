@@ -24,4 +24,8 @@ TEST_CASE("a sliding window is named in the Model panel with its reach", "[model
     const std::string en = sliding_window_text(c, false), ko = sliding_window_text(c, true);
     CHECK_THAT(en, Catch::StartsWith("Sliding window: W = 3") && Catch::Contains("the 2 before"));
     CHECK_THAT(ko, Catch::StartsWith("슬라이딩 윈도: W = 3") && Catch::Contains("2개"));
+    c.n_decoder_layers = 4;  // local and global layers: the window is the local ones'
+    c.local_layers = {0, 2};
+    CHECK_THAT(sliding_window_text(c, false), Catch::StartsWith("Local layers (2 of 4): W = 3"));
+    CHECK_THAT(sliding_window_text(c, true), Catch::StartsWith("로컬 층 (4개 중 2개): W = 3"));
 }
