@@ -170,6 +170,8 @@ Status set_up(const TourChapter& c, Session& session, ViewState& view, const std
     view.attention.head = c.head;
     view.attention.detail_open = c.detail;
     view.playground.experiment = c.playground_experiment;
+    view.positional.compare.on = c.positional_compare;
+    if (c.positional_compare) view.positional.compare.layer = c.layer, view.positional.compare.head = c.head;
     if (!c.metric.empty()) {  // "Why this output?" on the chapter's metric (parse_tour checked its spelling)
         const AttributionMetric metric = *AttributionMetric::parse(c.metric);
         WhyOutputState& why = view.output.why;

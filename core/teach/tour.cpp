@@ -54,7 +54,8 @@ constexpr const char* kChapterFields[] = {"id",          "section",     "model",
                                           "src_padding", "tgt_padding", "view",      "step",   "family",
                                           "stage",       "layer",       "head",      "detail", "playground_experiment",
                                           "slides",      "task",        "task_step", "en",     "ko",
-                                          "needs",       "part",        "watch",     "metric", "corrupt", "piece"};
+                                          "needs",       "part",        "watch",     "metric", "corrupt", "piece",
+                                          "positional_compare"};
 
 // A key as a message shows it: JSON-quoted, so a hostile key stays one line.
 std::string json_quoted(const std::string& key) {
@@ -120,6 +121,7 @@ Result<TourChapter> read_chapter(const json& c, const std::string& where) {
     if (auto st = read_int(c, "tgt_padding", ch.tgt_padding, where); !st) return st.error();
     if (auto st = read_bool(c, "detail", ch.detail, where); !st) return st.error();
     if (auto st = read_bool(c, "playground_experiment", ch.playground_experiment, where); !st) return st.error();
+    if (auto st = read_bool(c, "positional_compare", ch.positional_compare, where); !st) return st.error();
     if (c.contains("slides")) {
         if (!c["slides"].is_array()) return Error{where + ".slides must be an array of view names"};
         for (const json& s : c["slides"]) {

@@ -71,6 +71,7 @@ struct TourChapter {
     int layer = 0, head = 0;
     bool detail = false;  // the attention detail instead of the grid
     bool playground_experiment = false;
+    bool positional_compare = false;  // the Positional view shows every scheme side by side (its layer and head)
     std::vector<std::string> slides;  // views of the exported slides, after the setup's own
     TourTaskKind task = TourTaskKind::step_past;
     std::string task_step;         // step_past: the step

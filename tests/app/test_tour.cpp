@@ -66,7 +66,7 @@ Session some_other_model() {
 TEST_CASE("every tour chapter sets the app up, and notices its task done") {
     TourRunner tour;
     REQUIRE(tour.load(kAssets));
-    REQUIRE(tour.chapters().size() == 16);
+    REQUIRE(tour.chapters().size() == 17);
     for (int i = 0; i < static_cast<int>(tour.chapters().size()); ++i) {
         const TourChapter& c = tour.chapters()[static_cast<size_t>(i)];
         INFO("chapter " << i + 1 << " " << c.id);
@@ -125,7 +125,7 @@ TEST_CASE("a chapter that cannot be set up closes the tour with a one-line reaso
     ViewState v;
     auto past_end = tour.open(99, s, v, kAssets);
     REQUIRE_FALSE(past_end);
-    CHECK(past_end.error().message == "the tour has chapters 1 to 16");
+    CHECK(past_end.error().message == "the tour has chapters 1 to 17");
     CHECK_FALSE(tour.active());
     // The bundled model is missing from this assets folder: the chapter names itself and the file.
     auto missing = tour.open(0, s, v, ATTNLAB_SOURCE_DIR "/tests");
@@ -414,4 +414,28 @@ TEST_CASE("\"Which head did it?\" opens Why this output? on its metric, and want
     REQUIRE(s.toggle_head({AttentionUse::cross, 1}, 2));
     CHECK(tour.task_done(s, v));
     CHECK(tour.head_off_change(s));  // the card says what both did to 나
+}
+
+TEST_CASE("the positional encodings chapter opens every scheme side by side; the next chapter closes the comparison") {
+    TourRunner tour;
+    REQUIRE(tour.load(kAssets));
+    const auto& chapters = tour.chapters();
+    const auto it = std::find_if(chapters.begin(), chapters.end(),
+                                 [](const TourChapter& c) { return c.id == "position-schemes"; });
+    REQUIRE(it != chapters.end());
+    CHECK(it->positional_compare);
+    Session s = some_other_model();
+    ViewState v;
+    v.positional.compare = {false, 1, 3};
+    REQUIRE(tour.open(static_cast<int>(it - chapters.begin()), s, v, kAssets));
+    CHECK(v.tab == View::positional);
+    CHECK(v.positional.compare.on);
+    CHECK(v.positional.compare.layer == it->layer);
+    CHECK(v.positional.compare.head == it->head);
+    // the paper's positional-encoding chapter shows the model's own sinusoids again
+    const auto pe = std::find_if(chapters.begin(), chapters.end(),
+                                 [](const TourChapter& c) { return c.id == "positional-encoding"; });
+    REQUIRE(pe != chapters.end());
+    REQUIRE(tour.open(static_cast<int>(pe - chapters.begin()), s, v, kAssets));
+    CHECK_FALSE(v.positional.compare.on);
 }

@@ -43,7 +43,7 @@ std::string unquoted(const std::string& text) {
 TEST_CASE("the bundled tour covers sections 3.1 to 3.5 and training (5), each chapter in English and Korean") {
     auto tour = load_tour(ATTNLAB_SOURCE_DIR "/assets");
     REQUIRE(tour);
-    REQUIRE(tour->size() == 16);
+    REQUIRE(tour->size() == 17);
     std::set<std::string> sections;
     for (const TourChapter& c : *tour) {
         INFO(c.id);
