@@ -83,6 +83,15 @@ run "hf-bert-qk" --view analysis --model "$out/hf_bert" --src "the cats play" --
 run "hf-llama-rope" --view positional --model "$root/tests/golden/fixtures/hf_llama" --src "1 14 9 17 6 3 22 8 30 12 5 7"
 run "korean-hf-llama3-rope" --view positional --model "$root/tests/golden/fixtures/hf_llama3_scaled" \
   --src "1 14 9 17 6 3 22 8 30 12 5 7" --korean
+# The positional view's "All schemes side by side": the bundled model (its sinusoids) in English at 1024x768 and in
+# Korean at 1920x1080, and the Llama fixture (RoPE its own, a causal attention beside it) in Korean at 1280x720.
+echo '{"positional": {"compare": {"on": true}}}' > "$out/positional-compare.json"
+screen=1024x768 run "positional-compare-1024x768" --view positional --settings "$out/positional-compare.json"
+screen=1920x1080 run "korean-positional-compare-1920x1080" --view positional --settings "$out/positional-compare.json" \
+  --korean
+screen=1280x720 run "korean-hf-llama-positional-compare-1280x720" --view positional \
+  --model "$root/tests/golden/fixtures/hf_llama" --src "1 14 9 17 6 3 22 8 30 12 5 7" \
+  --settings "$out/positional-compare.json" --korean
 # ALiBi: the BLOOM fixture's attention at head 4 (the steepest slope, 1/2) on its "+ bias" stage (the scaled scores
 # plus −m·(i − j)), in English at 1024x768 and in Korean at 1920x1080.
 echo '{"attention": {"family": "decoder_self", "layer": 1, "head": 4, "detail_open": true, "stage": "biased"}}' \
