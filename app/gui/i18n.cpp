@@ -293,6 +293,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Hover a cell to explain it; click to pin it.", "칸에 마우스를 올리면 설명이 나오고, 클릭하면 고정됩니다."},
         {"◀ All heads", "◀ 모든 헤드"},
         {"softmax(QKᵀ/√D + mask)·V, per head", "헤드마다 softmax(QKᵀ/√D + mask)·V"},
+        {"softmax(QKᵀ/√D + bias + mask)·V, per head", "헤드마다 softmax(QKᵀ/√D + bias + mask)·V"},
         {"Each square: one head's attention weights (rows: queries, columns: keys).",
          "각 사각형: 한 헤드의 어텐션 가중치 (행: 쿼리, 열: 키)."},
         {"Save CSV", "CSV 저장"},

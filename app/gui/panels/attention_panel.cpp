@@ -180,7 +180,9 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     // One line for which attention this is and what it computes: the height is the matrix's.
     ImGui::TextUnformatted(attention_name(site).c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", ctx.t("softmax(QKᵀ/√D + mask)·V, per head"));
+    const bool biased = ctx.stepper().find(StepId::attention_at(site, AttentionStage::biased)).has_value();
+    ImGui::TextDisabled("%s", biased ? ctx.t("softmax(QKᵀ/√D + bias + mask)·V, per head")  // ALiBi, T5
+                                     : ctx.t("softmax(QKᵀ/√D + mask)·V, per head"));
     ImGui::Separator();
     value_slider_int(ctx.t("Layer"), "##layer", &ctx.view.attention.layer, 0, L - 1, "%d", 4.0f * ctx.em);
     ImGui::SameLine();
