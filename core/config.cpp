@@ -248,6 +248,16 @@ Status validate_family(const ModelConfig& c) {
         if (c.final_norm) return bad("has no final LayerNorm (final_norm must be false)");
         if (c.positional == Positional::learned) return bad("has no learned positions");
     }
+    if (c.family == Family::t5) {  // T5 v1.0 and Flan-T5's v1.1: pre-norm RMSNorm blocks, no biases, relative buckets
+        if (c.arch != Arch::encoder_decoder) return bad("is encoder_decoder");
+        if (c.positional != Positional::relative_buckets && c.positional != Positional::none)
+            return bad("has relative_buckets positions or none");
+        if (c.norm != NormKind::rms_norm) return bad("has RMSNorm (its norms have no β)");
+        if (c.qkv_bias || c.out_bias || c.ffn_bias) return bad("has no biases (qkv_bias, out_bias, ffn_bias false)");
+        if (c.n_kv_heads != 0 || c.qk_norm) return bad("has no n_kv_heads or qk_norm");
+    }
+    if (c.positional == Positional::relative_buckets && c.family != Family::t5)
+        return bad("has no relative position buckets (only t5)");
     if (c.family == Family::bloom) {  // pre-LN with a LayerNorm over the embeddings, ALiBi, tied head
         if (c.arch != Arch::decoder_only) return bad("is decoder_only");
         if (c.positional != Positional::alibi) return bad("has alibi positions");
@@ -260,7 +270,7 @@ Status validate_family(const ModelConfig& c) {
             return bad("has rotary positions or none");
         if (c.norm != NormKind::rms_norm) return bad("has RMSNorm (its norms have no β)");
         if (!c.gated_ffn) return bad("has a gated FFN (gated_ffn must be true)");
-    } else {
+    } else if (c.family != Family::t5) {
         if (c.positional == Positional::rotary || c.norm != NormKind::layer_norm || c.gated_ffn || !c.qkv_bias ||
             !c.out_bias || !c.ffn_bias || c.head_dim != 0 || c.n_kv_heads != 0)
             return bad(

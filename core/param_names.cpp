@@ -276,6 +276,48 @@ HeadParams bloom_head(const ModelConfig& c) {
     return {std::nullopt, std::nullopt, unembed(c, "word_embeddings.weight", "lm_head.weight", "")};
 }
 
+// ---- T5 (T5ForConditionalGeneration): shared, {encoder,decoder}.block.{i}.layer.{k}.*, final_layer_norm, lm_head ----
+// Sublayer k of block i is layer.k: layer.0.SelfAttention, the decoder's layer.1.EncDecAttention, then the FFN's
+// DenseReluDense (wi, wo; gated: wi_0 the gate, wi_1 the up map, wo), each with its layer_norm (RMSNorm, no β). No
+// biases anywhere; the token table serves both stacks and, tied, the unembedding.
+
+EmbeddingParams t5_embedding(const ModelConfig&, Stack) { return {"shared.weight", "", "", std::nullopt}; }
+
+LayerParams t5_layer(const ModelConfig& c, Stack stack, int i) {
+    const int64_t C = c.d_model, F = c.d_ff, Q = c.attention_width();
+    const std::string p = (stack == Stack::encoder ? "encoder" : "decoder") + std::string(".block.") +
+                          std::to_string(i) + ".layer.";
+    auto map = [](const std::string& name, int64_t n_in, int64_t n_out) {
+        return LinearParams{name + ".weight", "", false, WeightLayout::out_in, n_in, n_out, 0, n_out};
+    };
+    auto rms = [&](int k) { return NormParams{p + std::to_string(k) + ".layer_norm.weight", ""}; };
+    auto attention = [&](const std::string& a) {
+        return AttentionParams{map(a + ".q", C, Q), map(a + ".k", C, Q), map(a + ".v", C, Q), map(a + ".o", Q, C)};
+    };
+    const bool cross = stack == Stack::decoder;
+    const std::string ffn = p + (cross ? "2" : "1") + ".DenseReluDense";
+    LayerParams l{attention(p + "0.SelfAttention"),
+                  std::nullopt,
+                  map(ffn + (c.gated_ffn ? ".wi_1" : ".wi"), C, F),
+                  map(ffn + ".wo", F, C),
+                  {rms(0)}};
+    if (cross) {
+        l.cross_attn = attention(p + "1.EncDecAttention");
+        l.norms.push_back(rms(1));
+    }
+    l.norms.push_back(rms(cross ? 2 : 1));
+    if (c.gated_ffn) l.ffn_gate = map(ffn + ".wi_0", C, F);
+    return l;
+}
+
+NormParams t5_final_norm(const ModelConfig&, Stack stack) {
+    return {stack == Stack::encoder ? "encoder.final_layer_norm.weight" : "decoder.final_layer_norm.weight", ""};
+}
+
+HeadParams t5_head(const ModelConfig& c) {
+    return {std::nullopt, std::nullopt, unembed(c, t5_embedding(c, Stack::decoder).tokens, "lm_head.weight", "")};
+}
+
 // One entry per family: where it keeps each part's parameters.
 struct FamilyParamNames {
     EmbeddingParams (*embedding)(const ModelConfig&, Stack);
@@ -291,6 +333,7 @@ constexpr FamilyParamNames kBertNames{bert_embedding, bert_layer, bert_final_nor
 constexpr FamilyParamNames kLlamaNames{llama_embedding, llama_layer, llama_final_norm, llama_head};
 constexpr FamilyParamNames kMoeNames{llama_embedding, moe_layer, llama_final_norm, llama_head};
 constexpr FamilyParamNames kMarianNames{marian_embedding, marian_layer, marian_final_norm, marian_head};
+constexpr FamilyParamNames kT5Names{t5_embedding, t5_layer, t5_final_norm, t5_head};
 constexpr FamilyParamNames kBloomNames{bloom_embedding, bloom_layer, bloom_final_norm, bloom_head};
 constexpr FamilyParamNames kGemmaNames{llama_embedding, gemma_layer, llama_final_norm, llama_head};
 
@@ -305,6 +348,7 @@ const FamilyParamNames& param_names_of(Family family) {
         case Family::qwen3:
         case Family::smollm3: return kLlamaNames;
         case Family::marian: return kMarianNames;
+        case Family::t5: return kT5Names;
         case Family::bloom: return kBloomNames;
         case Family::gemma2:
         case Family::gemma3: return kGemmaNames;
@@ -337,6 +381,12 @@ LayerParams layer_params(const ModelConfig& c, Stack stack, int layer) {
 std::optional<NormParams> final_norm_params(const ModelConfig& c, Stack stack) {
     if (!c.final_norm) return std::nullopt;
     return param_names_of(c.family).final_norm(c, stack);
+}
+
+std::string position_bias_table(const ModelConfig& c, Stack stack) {
+    if (c.positional != Positional::relative_buckets) return "";
+    return (stack == Stack::encoder ? "encoder" : "decoder") +
+           std::string(".block.0.layer.0.SelfAttention.relative_attention_bias.weight");
 }
 
 HeadParams head_params(const ModelConfig& c) {

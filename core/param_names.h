@@ -23,6 +23,9 @@
 //   marian       shared (both stacks' token table), {encoder,decoder}.layers.{i}.self_attn.{q,k,v,out}_proj,
 //                .self_attn_layer_norm, decoder's .encoder_attn.{q,k,v,out}_proj and .encoder_attn_layer_norm,
 //                .fc1, .fc2, .final_layer_norm, lm_head (when untied), final_logits_bias
+//   t5           shared, {encoder,decoder}.block.{i}.layer.0.SelfAttention.{q,k,v,o} (block 0's also
+//                relative_attention_bias), .layer.{k}.layer_norm, decoder's .layer.1.EncDecAttention.{q,k,v,o},
+//                the FFN's .layer.{1,2}.DenseReluDense.{wi,wo} (gated: wi_0, wi_1, wo), final_layer_norm, lm_head
 #pragma once
 
 #include "config.h"
@@ -98,5 +101,8 @@ EmbeddingParams embedding_params(const ModelConfig& config, Stack stack);
 LayerParams layer_params(const ModelConfig& config, Stack stack, int layer);
 std::optional<NormParams> final_norm_params(const ModelConfig& config, Stack stack);
 HeadParams head_params(const ModelConfig& config);  // asserts output_head != none
+// T5's relative_attention_bias of a stack (relative_buckets, H), which block 0 holds and every block's
+// self-attention reads; "" without Positional::relative_buckets.
+std::string position_bias_table(const ModelConfig& config, Stack stack);
 
 }  // namespace attnlab

@@ -79,6 +79,7 @@ std::vector<ParamSpec> parameter_specs(const ModelConfig& c) {
     for (Stack s : stacks(c)) out.add(embedding_params(c, s).token_types, {c.type_vocab_size, C}, ParamKind::embedding);
     for (Stack s : stacks(c))
         if (const auto norm = embedding_params(c, s).norm) out.add(*norm, C);
+    for (Stack s : stacks(c)) out.add(position_bias_table(c, s), {c.relative_buckets, c.n_heads}, ParamKind::embedding);
     for (Stack s : stacks(c)) {
         const int n_layers = s == Stack::encoder ? c.n_encoder_layers : c.n_decoder_layers;
         for (int i = 0; i < n_layers; ++i) out.add_layer(layer_params(c, s, i), C, c.d_head(), c.qk_norm_across_heads);

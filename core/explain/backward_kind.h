@@ -18,6 +18,7 @@ inline constexpr std::string_view kBackwardKinds[] = {
     "scaled",      // ÷√D
     "scaled_by",   // ·s, the family's own scale of the scores
     "biased",      // + the position bias (ALiBi, T5)
+    "position_bias",  // T5's table read at each pair's bucket: its entries collect their buckets' gradients
     "soft_cap",    // c·tanh(x/c) of the scores or the logits (Gemma 2)
     "masked",      // the mask
     "softmax",     // the attention weights

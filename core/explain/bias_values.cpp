@@ -3,6 +3,7 @@
 #include "explain/number_format.h"
 #include "explain/step_values.h"
 #include "forward/mechanisms/score_bias.h"
+#include "ops/relative_buckets.h"
 
 namespace attnlab {
 
@@ -18,6 +19,10 @@ void add_bias_values(const StepSite& s, StepValues& v) {
     v.text["col"] = std::to_string(c);
     v.text["key"] = s.key_label(c);
     add_numbers(ScoreBiasMechanism(s.config()).bias_numbers(bias, h, r, c), v);
+    const ModelConfig& config = s.config();
+    if (config.positional == Positional::relative_buckets)  // T5: the bucket of the key's offset from the query
+        v.text["bucket"] = std::to_string(relative_position_bucket(c - r, s.id().stack == Stack::encoder,
+                                                                   config.relative_buckets, config.relative_max_distance));
 }
 
 }  // namespace attnlab

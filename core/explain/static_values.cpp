@@ -97,6 +97,8 @@ void add_static_values(const StepSite& s, StepValues& v) {
     v.text["F"] = std::to_string(c.d_ff);
     v.text["V"] = std::to_string(c.output_vocab_size());
     v.text["max_len"] = std::to_string(c.max_len);
+    v.text["buckets"] = std::to_string(c.relative_buckets);  // T5's relative position buckets
+    v.text["max_distance"] = std::to_string(c.relative_max_distance);
     v.text["window"] = std::to_string(c.sliding_window);
     v.text["window_back"] = std::to_string(std::max(0, c.sliding_window - 1));  // the keys a local query sees before it
     const bool grouped = c.kv_heads() != c.n_heads;  // query head h reads K/V head g(h)

@@ -26,6 +26,7 @@ inline constexpr std::string_view kExplanationKinds[] = {
     "embed_norm",
     "embed_norm_tokens",
     "position_bias.alibi",
+    "position_bias.relative_buckets",
     "mask.src_padding",
     "mask.encoder_self",
     "mask.tgt_padding",

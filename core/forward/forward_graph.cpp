@@ -86,12 +86,15 @@ namespace {
 // ---- One function per family: its steps, from GraphBuilder's parts ----
 
 // torch.nn.Transformer in each of its architectures: encoder-decoder (the paper's), encoder-only
-// and decoder-only; and Marian, the paper's encoder-decoder without final norms, its sinusoids in halves.
+// and decoder-only; Marian, the paper's encoder-decoder without final norms, its sinusoids in halves; and T5,
+// pre-norm RMSNorm blocks with nothing added to the embeddings, each stack's self-attentions biased by its learned
+// relative-position table.
 void transformer_steps(GraphBuilder& g, const ModelConfig& config) {
     StepId memory;
     if (config.has_encoder()) {
         StepId x = g.embedding(Stack::encoder);
         const StepId mask = g.encoder_self_mask();
+        g.position_bias(Stack::encoder, position_bias_table(config, Stack::encoder));  // T5's; nothing for the others
         for (int i = 0; i < config.n_encoder_layers; ++i)
             x = g.self_block(AttentionUse::encoder_self, i, layer_params(config, Stack::encoder, i), x, mask);
         memory = g.stack_output(Stack::encoder, x);
@@ -101,6 +104,7 @@ void transformer_steps(GraphBuilder& g, const ModelConfig& config) {
         StepId x = g.embedding(Stack::decoder);
         const StepId self_mask = g.decoder_self_mask();
         const StepId cross_mask = config.arch == Arch::encoder_decoder ? g.cross_mask() : StepId{};
+        g.position_bias(Stack::decoder, position_bias_table(config, Stack::decoder));
         for (int i = 0; i < config.n_decoder_layers; ++i) {
             const LayerParams params = layer_params(config, Stack::decoder, i);
             x = config.arch == Arch::decoder_only ? g.self_block(AttentionUse::decoder_self, i, params, x, self_mask)
@@ -139,7 +143,8 @@ std::vector<Step> build_forward_steps(const ModelConfig& config, const GraphOpti
     GraphBuilder g(config, options);
     switch (config.family) {
         case Family::transformer:
-        case Family::marian: transformer_steps(g, config); break;
+        case Family::marian:
+        case Family::t5: transformer_steps(g, config); break;
         case Family::gemma2:
         case Family::gemma3:
         case Family::gpt2:

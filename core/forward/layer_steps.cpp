@@ -6,6 +6,7 @@
 #include "ops/softmax.h"
 
 #include <cassert>
+#include <cstdio>
 
 namespace attnlab {
 
@@ -104,6 +105,34 @@ StepId GraphBuilder::stack_output(Stack stack, const StepId& input) {
                     [](const BackwardContext& b) { return InputGrads{b.d_output}; }});
 }
 
+namespace {
+
+// The unembedding's logits times the config's constant s (ModelConfig::logit_scale: T5's tied d_model^−½, applied
+// to the decoder output before the shared table, which is the same for a map without a bias; Granite's
+// 1/logits_scaling). Its backward: dL/dlogits·s into the map's own.
+Step scaled_logits(Step step, float s) {
+    char part[48];
+    std::snprintf(part, sizeof part, "logit_scale=%.9g", static_cast<double>(s));
+    step.variant += step.variant.empty() ? part : std::string(" ") + part;
+    auto times = [s](Tensor t) {
+        for (float& x : t.data) x *= s;
+        return t;
+    };
+    step.compute = [compute = std::move(step.compute), times](const StepContext& ctx) {
+        StepOutput out = compute(ctx);
+        out.value = times(std::move(out.value));
+        out.non_finite.reset();  // counted before the scale
+        return out;
+    };
+    step.backward = [backward = std::move(step.backward), times](const BackwardContext& b) {
+        const Tensor d = times(b.d_output);
+        return backward({b.config, b.weights, b.inputs, b.input, b.output, d, b.params});
+    };
+    return step;
+}
+
+}  // namespace
+
 void GraphBuilder::output_head(const StepId& input) {
     if (config_.output_head == OutputHead::none) return;
     const HeadParams head = head_params(config_);
@@ -122,8 +151,9 @@ void GraphBuilder::output_head(const StepId& input) {
     const bool tied = config_.tie_embeddings;
     const std::string formula = "logits = " + linear_map_formula(head.unembed, "x", tied ? "E" : "W_gen", "b") +
                                 (tied ? "  (tied to the embedding)" : "");
-    const StepId logits =
-        add(id(StepKind::logits), linear_map_step("Output projection", formula, x, head.unembed));  // (N, V)
+    Step projection = linear_map_step("Output projection", formula, x, head.unembed);  // (N, V)
+    if (config_.logit_scale != 1.0f) projection = scaled_logits(std::move(projection), config_.logit_scale);
+    const StepId logits = add(id(StepKind::logits), std::move(projection));
     const StepId read = soft_cap_.caps_logits()  // Gemma 2: the softmax reads c·tanh(logits/c)
                             ? add(soft_cap_.logits_step(logits, id(StepKind::capped_logits)))
                             : logits;

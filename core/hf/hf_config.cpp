@@ -484,6 +484,53 @@ ModelConfig bloom_config(HfFields& f) {
     return c;
 }
 
+// T5 (T5ForConditionalGeneration): v1.0 (feed_forward_proj "relu", tied) and the v1.1 layout of Flan-T5 ("gated-gelu",
+// an lm_head of its own). Pre-norm RMSNorm blocks without biases, one token table for both stacks, a learned bias per
+// head and bucket of relative position on the scores (no 1/√D), final norms, and, tied, the decoder output times
+// d_model^−½ before the shared table. The decoder starts from the padding token.
+ModelConfig t5_config(HfFields& f) {
+    ModelConfig c;
+    c.family = Family::t5;
+    c.arch = Arch::encoder_decoder;
+    c.d_model = f.positive_int("d_model");
+    c.n_heads = f.positive_int("num_heads");
+    const int d_kv = f.positive_int("d_kv");
+    c.head_dim = d_kv * c.n_heads != c.d_model ? d_kv : 0;
+    c.n_encoder_layers = f.positive_int("num_layers");
+    c.n_decoder_layers = f.positive_int("num_decoder_layers", c.n_encoder_layers);
+    c.d_ff = f.positive_int("d_ff");
+    c.max_len = f.positive_int("n_positions", 512);  // no position table: the longest text it is run on
+    c.src_vocab_size = c.tgt_vocab_size = f.positive_int("vocab_size");
+    c.relative_buckets = f.positive_int("relative_attention_num_buckets", 32);
+    c.relative_max_distance = f.positive_int("relative_attention_max_distance", 128);
+    // "relu", "gated-gelu" (gelu_new, the tanh form), "gelu", "gated-silu": [gated-]activation, as T5Config splits it.
+    const std::string proj = f.text("feed_forward_proj", "relu");
+    c.gated_ffn = proj.starts_with("gated-");
+    if (proj == "gated-gelu") {
+        c.activation = Activation::gelu_tanh;
+    } else if (!f.failed()) {
+        HfFields act(nlohmann::json{{"feed_forward_proj", c.gated_ffn ? proj.substr(6) : proj}});
+        c.activation = activation(act, "feed_forward_proj", "relu");
+        if (act.failed()) f.fail(act.error());
+    }
+    c.layer_norm_eps = f.positive_float("layer_norm_epsilon", 1e-6f);
+    c.tie_embeddings = f.boolean("tie_word_embeddings", true);
+    c.logit_scale = c.tie_embeddings ? 1.0f / std::sqrt(static_cast<float>(c.d_model)) : 1.0f;
+    c.norm = NormKind::rms_norm;
+    c.norm_first = true;
+    c.final_norm = true;
+    c.positional = Positional::relative_buckets;
+    c.attention_scale = 1.0f;
+    c.scale_embedding = false;
+    c.qkv_bias = c.out_bias = c.ffn_bias = false;
+    c.pad_id = f.token_id("pad_token_id", c.tgt_vocab_size, 0);
+    c.eos_id = f.token_id("eos_token_id", c.tgt_vocab_size, 1);
+    c.sos_id = f.token_id("decoder_start_token_id", c.tgt_vocab_size, c.pad_id);
+    c.unk_id = -1;  // <unk> is the tokenizer's (spiece.model)
+    f.require_setting("is_encoder_decoder", true);
+    return c;
+}
+
 }  // namespace
 
 Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
@@ -524,9 +571,11 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         c = moe_config(f, Family::olmoe);
     else if (model_type == "qwen3_moe")
         c = moe_config(f, Family::qwen3_moe);
+    else if (model_type == "t5")
+        c = t5_config(f);
     else
         return Error{"unsupported model_type " + shown(json(model_type)) +
-                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian, olmoe, qwen3_moe, bloom)"};
+                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian, olmoe, qwen3_moe, bloom, t5)"};
     c.never_generated = f.single_token_ids("bad_words_ids", c.output_vocab_size());
     if (f.failed()) return Error{f.error()};
     if (auto st = validate_config(c); !st) return st.error();

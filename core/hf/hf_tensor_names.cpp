@@ -26,6 +26,7 @@ std::string base_model_prefix(Family family) {
         case Family::gemma2:
         case Family::gemma3:
         case Family::marian: return "model.";  // *ForCausalLM's, MarianMTModel's; a bare *Model file has none
+        case Family::t5:  // T5ForConditionalGeneration's names have none
         case Family::transformer: break;
     }
     return "";

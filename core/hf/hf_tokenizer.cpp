@@ -64,9 +64,10 @@ Result<WordPieceOptions> read_wordpiece_options(const std::optional<FileText>& f
     return options;
 }
 
-// tokenizer_config.json's add_bos_token and add_eos_token; absent or null fields keep LlamaTokenizer's defaults.
-Result<SentencePieceOptions> read_sentencepiece_options(const std::optional<FileText>& file) {
-    SentencePieceOptions options;
+// tokenizer_config.json's add_bos_token and add_eos_token; absent or null fields keep the family's defaults
+// (LlamaTokenizer's unless given).
+Result<SentencePieceOptions> read_sentencepiece_options(const std::optional<FileText>& file,
+                                                        SentencePieceOptions options = {}) {
     if (!file) return options;
     const auto json = config_object(*file);
     if (!json) return json.error();
@@ -161,6 +162,23 @@ Result<FolderTokenizers> read_marian_tokenizers(const std::string& dir, Attached
     return FolderTokenizers{std::make_shared<MarianTokenizer>(std::move(*source)), std::move(target)};
 }
 
+// T5's spiece.model (SentencePiece unigram) as T5Tokenizer runs it: the pieces' own ids, no <s>, </s> after the
+// text; tokenizer_config.json's add_bos_token and add_eos_token when it has them.
+Result<std::shared_ptr<const SubwordTokenizer>> read_t5_tokenizer(const std::string& dir, AttachedTokenizer& seen) {
+    auto model = read_if_present(dir, "spiece.model");
+    if (!model) return model.error();
+    if (!*model) return std::shared_ptr<const SubwordTokenizer>();
+    auto config = read_if_present(dir, "tokenizer_config.json");
+    if (!config) return config.error();
+    auto options = read_sentencepiece_options(*config, SentencePieceOptions{false, true});
+    if (!options) return options.error();
+    auto tokenizer = SentencePieceTokenizer::from_model((*model)->view(), *options);
+    if (!tokenizer) return tokenizer.error();
+    seen.files_read = {"spiece.model"};
+    if (*config) seen.files_read.push_back("tokenizer_config.json");
+    return std::shared_ptr<const SubwordTokenizer>(std::make_shared<SentencePieceTokenizer>(std::move(*tokenizer)));
+}
+
 // The tokenizers of the model's family, from the files the hub's folders of that family have.
 Result<FolderTokenizers> read_family_tokenizers(const std::string& dir, Family family, AttachedTokenizer& seen) {
     if (family == Family::t5) {  // tokenizer.json (Unigram, "$A </s>") first, as transformers' T5TokenizerFast
@@ -169,6 +187,11 @@ Result<FolderTokenizers> read_family_tokenizers(const std::string& dir, Family f
         if (*json_tokenizer) return FolderTokenizers{std::move(*json_tokenizer), nullptr};
     }
     if (family == Family::marian) return read_marian_tokenizers(dir, seen);
+    if (family == Family::t5) {
+        auto tokenizer = read_t5_tokenizer(dir, seen);
+        if (!tokenizer) return tokenizer.error();
+        return FolderTokenizers{std::move(*tokenizer), nullptr};
+    }
     auto tokenizer = family == Family::gpt2   ? read_gpt2_tokenizer(dir, seen)
                      : family == Family::bert ? read_bert_tokenizer(dir, seen)
                                               : read_llama_tokenizer(dir, seen);
@@ -201,6 +224,7 @@ const char* tokenizer_files_expected(Family family) {
         case Family::qwen3:
         case Family::smollm3: return "tokenizer.json or tokenizer.model";
         case Family::marian: return "source.spm + target.spm + vocab.json";
+        case Family::t5: return "tokenizer.json or spiece.model";
     }
     return "";
 }
@@ -210,7 +234,7 @@ Result<AttachedTokenizer> attach_tokenizer(const std::string& dir, Model& model)
     auto tokenizers = read_family_tokenizers(dir, model.config.family, seen);
     if (!tokenizers) return tokenizers.error();
     for (const char* name : {"vocab.json", "merges.txt", "vocab.txt", "tokenizer.json", "tokenizer.model", "source.spm",
-                             "target.spm", "tokenizer_config.json", "special_tokens_map.json"}) {
+                             "target.spm", "spiece.model", "tokenizer_config.json", "special_tokens_map.json"}) {
         const bool read = std::find(seen.files_read.begin(), seen.files_read.end(), name) != seen.files_read.end();
         if (!read && io::is_regular_file(dir + "/" + name)) seen.files_unread.push_back(name);
     }

@@ -69,9 +69,9 @@ check "bench bad loss"  2 -- "$cli" bench "$g" --tgt-len 8 --reps 1 --backward -
 check "bench loss alone" 2 -- "$cli" bench "$g" --tgt-len 8 --reps 1 --loss next-token
 check "bench backward bert" 2 -- "$cli" bench "$b" --src-len 8 --reps 1 --backward  # encoder-only: name a token
 check "bench backward id" 1 -- "$cli" bench "$g" --tgt-len 8 --reps 1 --backward --loss token:99999@0
-mkdir "$work/t5" && echo '{"model_type": "t5"}' > "$work/t5/config.json"
-check "hf unsupported"  1 -- "$cli" info "$work/t5"
-grep -q 'unsupported model_type "t5"' "$work/err" && passed=$((passed + 1)) || { echo "FAIL t5 not named"; failed=$((failed + 1)); }
+mkdir "$work/xlnet" && echo '{"model_type": "xlnet"}' > "$work/xlnet/config.json"
+check "hf unsupported"  1 -- "$cli" info "$work/xlnet"
+grep -q 'unsupported model_type "xlnet"' "$work/err" && passed=$((passed + 1)) || { echo "FAIL xlnet not named"; failed=$((failed + 1)); }
 check "hf text"         1 -- "$cli" trace "$g" --src "hello" --out "$work/x.safetensors"
 check "hf token type"   1 -- "$cli" trace "$b" --src-ids 2,17,3 --src-types 0,5 --out "$work/x.safetensors"
 check "hf bench preset" 2 -- "$cli" bench "$g" --preset tiny

@@ -118,7 +118,10 @@ std::vector<ModelConfig> configs_setting_every_field() {
     moe.dense_layers = {1};
     moe.normalize_routing = true;
     moe.qk_norm_across_heads = true;
-    ModelConfig zoo;  // the 2026 zoo's constants, on our own encoder-decoder
+    ModelConfig zoo;  // the 2026 zoo's constants, on an encoder-decoder of T5's (relative buckets are T5's alone)
+    zoo.family = Family::t5;
+    zoo.norm = NormKind::rms_norm;
+    zoo.qkv_bias = zoo.out_bias = zoo.ffn_bias = false;
     zoo.positional = Positional::relative_buckets;
     zoo.relative_buckets = 16;
     zoo.relative_max_distance = 64;

@@ -1,5 +1,6 @@
 #include "forward/mechanisms/score_bias.h"
 
+#include "forward/mechanisms/relative_bias.h"
 #include "ops/alibi.h"
 
 #include <cassert>
@@ -30,7 +31,9 @@ Step alibi_step(Stack stack, const std::vector<float>& slopes, Control ids_contr
 }  // namespace
 
 ScoreBiasMechanism::ScoreBiasMechanism(const ModelConfig& config)
-    : scheme_(config.positional) {
+    : scheme_(config.positional),
+      relative_buckets_(config.relative_buckets),
+      relative_max_distance_(config.relative_max_distance) {
     if (scheme_ == Positional::alibi) slopes_ = alibi_slopes(config.n_heads);
 }
 
@@ -39,6 +42,9 @@ PlacedStep ScoreBiasMechanism::bias_step(Stack stack, const std::string& table, 
     const StepId id = StepId::of(StepKind::position_bias, stack);
     switch (scheme_) {
         case Positional::alibi: assert(table.empty()); return {id, alibi_step(stack, slopes_, ids_control)};
+        case Positional::relative_buckets:
+            assert(!table.empty());
+            return {id, relative_bias_step(stack, table, relative_buckets_, relative_max_distance_, ids_control)};
         default: break;
     }
     assert(false && "a score-bias scheme has a bias step");

@@ -3,7 +3,7 @@
 //   alibi             BLOOM's: bias[h, i, j] = −m_h·(i − j), a fixed penalty growing with the distance back to the
 //                     key, one slope m_h per head (ops/alibi.h), no parameter.
 //   relative_buckets  T5's: a learned (buckets, H) table read at the bucket of each offset j − i, shared by every
-//                     layer of a stack (its case is added here by the T5 family).
+//                     layer of a stack (relative_bias.h, ops/relative_buckets.h).
 // The interface the graph builder uses:
 //   - bias_step: one step per stack, StepKind::position_bias, "encoder.position_bias" / "decoder.position_bias",
 //     (H, N, N): the bias of every head, query i and key j. It reads the stack's ids (for N) and, for a learned
@@ -54,6 +54,7 @@ public:
 private:
     Positional scheme_;
     std::vector<float> slopes_;
+    int relative_buckets_, relative_max_distance_;  // relative_buckets: B and the distance the buckets reach
 };
 
 }  // namespace attnlab

@@ -126,6 +126,10 @@ TEST_CASE("Marian folders' gradients match PyTorch autograd", "[backward][golden
         check_gradients(kFixtures + name, kFixtures + name + "/grads.safetensors");
 }
 
+TEST_CASE("T5 and Flan-T5 folders' gradients match PyTorch autograd", "[backward][golden][hf][t5]") {
+    for (const char* name : {"hf_t5", "hf_flan_t5"}) check_gradients(kFixtures + name, kFixtures + name + "/grads.safetensors");
+}
+
 TEST_CASE("mixture-of-experts folders' gradients match PyTorch autograd", "[backward][golden][hf][moe]") {
     for (const char* name : {"hf_olmoe", "hf_qwen3_moe"})  // tests/golden/make_hf_moe_golden.py
         check_gradients(kFixtures + name, kFixtures + name + "/grads.safetensors");

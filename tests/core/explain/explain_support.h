@@ -113,6 +113,12 @@ inline std::vector<FamilyModel> hugging_face_models() {
     switched.activation = Activation::gelu;
     switched.positional = Positional::none;
     models.push_back({"llama post-norm, gelu, no positions", switched, llama.weights, llama_in});
+    // T5: each stack's learned relative position bias, RMSNorm without mean or bias, the tied d_model^−½ logits.
+    const Model t5 = fixture_model("hf_t5");
+    ForwardInputs t5_in;
+    t5_in.src_ids = {3, 67, 13, 45, 3, 26, 21, 1};
+    t5_in.tgt_ids = {t5.config.sos_id, 3, 65, 59, 3, 13};
+    models.push_back({"t5", t5.config, t5.weights, t5_in});
     // Marian: sinusoids in halves, a decoder that starts from <pad>, no final norms.
     const Model marian = fixture_model("hf_marian");
     ForwardInputs marian_in;
