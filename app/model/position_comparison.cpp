@@ -47,7 +47,8 @@ int comparison_layers(const ModelConfig& config) {
     return config.has_encoder() ? config.n_encoder_layers : config.n_decoder_layers;
 }
 
-PositionComparison position_comparison(const ModelConfig& config, const Weights& weights, int n_positions, int layer) {
+PositionComparison position_comparison(const ModelConfig& config, const Weights& weights, int n_positions, int layer,
+                                       const Tensor* traced_bias) {
     PositionComparison out;
     out.n_positions = n_positions;
     out.panels.push_back(sinusoid_panel(n_positions, config.d_model, config.sinusoid_layout));
@@ -64,10 +65,15 @@ PositionComparison position_comparison(const ModelConfig& config, const Weights&
     out.panels.push_back(t5_bucket_panel(n_positions, config.has_encoder(), t5 ? config.relative_buckets : 32,
                                          t5 ? config.relative_max_distance : 128));
     out.panels.back().from_model = t5;
+    if (t5 && traced_bias && traced_bias->rank() == 3 && traced_bias->dim(1) == n_positions)
+        if (auto bias = t5_traced_bias_panel(*traced_bias, config.has_encoder())) out.panels.push_back(std::move(*bias));
     out.panels.push_back(alibi_panel(n_positions, config.n_heads, config.positional == Positional::alibi));
     const PositionScheme own = own_scheme(config, layer);
     for (size_t k = 0; k < out.panels.size(); ++k)
         if (out.panels[k].scheme == own) out.own_panel = static_cast<int>(k);
+    for (size_t k = 0; k < out.panels.size() && out.own_panel < 0; ++k)  // a T5 before its bias has run: its buckets
+        if (own == PositionScheme::t5_bias && out.panels[k].scheme == PositionScheme::t5_buckets)
+            out.own_panel = static_cast<int>(k);
     return out;
 }
 

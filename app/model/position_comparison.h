@@ -25,8 +25,10 @@ AttentionUse comparison_attention_use(const ModelConfig& config);
 int comparison_layers(const ModelConfig& config);  // how many layers that stack has
 
 // The panels for N positions of a model with this config and these weights. `layer`: the chosen layer, whose
-// own scheme is marked (a NoPE layer of a rotary model is NoPE's).
-PositionComparison position_comparison(const ModelConfig& config, const Weights& weights, int n_positions, int layer);
+// own scheme is marked (a NoPE layer of a rotary model is NoPE's). `traced_bias`: a T5's position_bias step of that
+// stack, (H, N, N), once its run has it: each head's learned bias joins the panels, as the model's own.
+PositionComparison position_comparison(const ModelConfig& config, const Weights& weights, int n_positions, int layer,
+                                       const Tensor* traced_bias = nullptr);
 
 // The open model's attention weights at (layer, head) of comparison_attention_use, each clamped to the model's;
 // the entry is null until the stepper has run that attention.

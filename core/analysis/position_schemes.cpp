@@ -147,6 +147,20 @@ Result<SchemePanel> t5_bias_panel(int n_positions, const Tensor& table, bool bid
     return p;
 }
 
+Result<SchemePanel> t5_traced_bias_panel(const Tensor& bias, bool bidirectional) {
+    if (bias.rank() != 3 || bias.dim(1) != bias.dim(2))
+        return Error{"the position bias is " + shape_string(bias.shape) + ", not (H, N, N)"};
+    SchemePanel p;
+    p.scheme = PositionScheme::t5_bias;
+    p.title = "T5 bias: table[bucket(j − i), h]";
+    p.added_to = SchemeTarget::scores;
+    p.causal = !bidirectional;
+    p.from_model = true;
+    p.values = bias;
+    set_range(p);
+    return p;
+}
+
 SchemePanel alibi_panel(int n_positions, int n_heads, bool from_model) {
     SchemePanel p;
     p.scheme = PositionScheme::alibi;

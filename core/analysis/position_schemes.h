@@ -59,6 +59,9 @@ SchemePanel t5_bucket_panel(int n_positions, bool bidirectional, int n_buckets, 
 Result<SchemePanel> t5_bias_panel(int n_positions, const Tensor& table, bool bidirectional, int n_buckets,
                                   int max_distance);
 
+// The same from a run: the bias (H, N, N) an open T5's position_bias step added to its scores; refused when it is
+// not square per head.
+Result<SchemePanel> t5_traced_bias_panel(const Tensor& bias, bool bidirectional);
 // ALiBi for n_heads heads, their slopes as ops/alibi.h gives them (BLOOM's): −slope_h·(i − j); the keys after the
 // query, which the causal mask hides, are left out of the range.
 SchemePanel alibi_panel(int n_positions, int n_heads, bool from_model);

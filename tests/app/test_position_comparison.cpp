@@ -87,3 +87,26 @@ TEST_CASE("position comparison: a NoPE layer of a rotary model is marked NoPE", 
     CHECK(rope_layer.panels[static_cast<size_t>(rope_layer.own_panel)].scheme == PositionScheme::rope);
     CHECK(nope_layer.panels[static_cast<size_t>(nope_layer.own_panel)].scheme == PositionScheme::nope);
 }
+
+TEST_CASE("position comparison: a T5's buckets are its own, and its run's bias joins them once traced",
+          "[position_comparison]") {
+    LoadedModel m = open_fixture("hf_llama");  // its sizes, with T5's positions instead of RoPE
+    ModelConfig& config = m.model.config;
+    config.positional = Positional::relative_buckets;
+    config.relative_buckets = 8;
+    config.relative_max_distance = 16;
+    const PositionComparison before = position_comparison(config, m.model.weights, 4, 0);
+    REQUIRE(before.own_panel >= 0);
+    CHECK(before.panels[static_cast<size_t>(before.own_panel)].scheme == PositionScheme::t5_buckets);
+    CHECK(before.panels[static_cast<size_t>(before.own_panel)].from_model);
+    CHECK_FALSE(find(before, PositionScheme::t5_bias));
+    Tensor bias({config.n_heads, 4, 4});
+    for (int64_t k = 0; k < bias.numel(); ++k) bias.data[k] = 0.1f * static_cast<float>(k % 7);
+    const PositionComparison after = position_comparison(config, m.model.weights, 4, 0, &bias);
+    REQUIRE(after.own_panel >= 0);
+    const SchemePanel& own = after.panels[static_cast<size_t>(after.own_panel)];
+    CHECK(own.scheme == PositionScheme::t5_bias);
+    CHECK(own.heads() == config.n_heads);
+    CHECK(own.causal);  // a decoder-only stack looks back
+    CHECK(own.at(1, 2, 1) == bias.slice(1)(2, 1));
+}

@@ -29,6 +29,7 @@ struct CompareCache {
     ModelConfig config;
     std::shared_ptr<const Tensor> table;  // the learned table the panels read (held, so its address is not reused)
     int n = -1, layer = -1;
+    uint64_t bias_version = 0;  // the position_bias step's (0: not run)
     PositionComparison comparison;
     std::vector<float> causal_mask;  // (N, N): 1 where j ≤ i, 0 above the diagonal (hatched)
     uint64_t version = 0;
@@ -43,10 +44,14 @@ const CompareCache& comparison_of(PanelContext& ctx, int n, int layer) {
     const Weights& weights = ctx.stepper().weights();
     const std::string table_name = embedding_params(config, first_stack(config)).positions;
     std::shared_ptr<const Tensor> table = table_name.empty() ? nullptr : weights.shared(table_name);
+    const TraceEntry* bias = ctx.stepper().entry(StepId::of(StepKind::position_bias, first_stack(config)));
+    const uint64_t bias_version = bias ? bias->version : 0;
     CompareCache& c = ctx.caches.get<CompareCache>();
-    if (c.version != 0 && c.n == n && c.layer == layer && c.table == table && c.config == config) return c;
-    c.config = config, c.table = table, c.n = n, c.layer = layer;
-    c.comparison = position_comparison(config, weights, n, layer);
+    if (c.version != 0 && c.n == n && c.layer == layer && c.table == table && c.bias_version == bias_version &&
+        c.config == config)
+        return c;
+    c.config = config, c.table = table, c.n = n, c.layer = layer, c.bias_version = bias_version;
+    c.comparison = position_comparison(config, weights, n, layer, bias ? &bias->value : nullptr);
     c.causal_mask.assign(static_cast<size_t>(n) * n, 0.0f);
     for (int i = 0; i < n; ++i)
         for (int j = 0; j <= i; ++j) c.causal_mask[static_cast<size_t>(i) * n + j] = 1.0f;

@@ -112,6 +112,12 @@ TEST_CASE("T5 bias: each head reads its column of the table at the bucket", "[po
             CHECK(p->at(0, i, j) == buckets.at(0, i, j));
             CHECK(p->at(1, i, j) == 10.0f + buckets.at(0, i, j));
         }
+    const auto traced = t5_traced_bias_panel(p->values, true);  // what a run's position_bias step holds
+    REQUIRE(traced);
+    CHECK(traced->values.data == p->values.data);
+    CHECK(traced->lo == p->lo);
+    CHECK(traced->hi == p->hi);
+    CHECK_FALSE(t5_traced_bias_panel(Tensor({2, 5, 4}), true));
     const auto wrong = t5_bias_panel(5, table, true, 32, 128);
     REQUIRE_FALSE(wrong);
     CHECK(wrong.error().message.find("(8, 2)") != std::string::npos);
