@@ -1110,7 +1110,6 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         // The masks view: Mistral's sliding window (helper "masks", issue 38 D5).
         {"Sliding window (W = %d)", "슬라이딩 윈도 (W = %d)"},
         // layers that differ: local (sliding-window) and global layers, NoPE layers
-        {"Encoder self-attention, local layers (W = %d)", "인코더 셀프 어텐션, 로컬 층 (W = %d)"},
         {"Decoder self-attention, local layers (W = %d)", "디코더 셀프 어텐션, 로컬 층 (W = %d)"},
         {"local (W %d)", "로컬 (W %d)"},
         {"global", "글로벌"},

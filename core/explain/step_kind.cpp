@@ -75,8 +75,7 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
                                                                            : "mask.look_ahead";
         case StepKind::position_bias: return ScoreBiasMechanism(c).bias_kind();
         case StepKind::attention_mask:
-            if (is_local_mask(id)) return id.use == AttentionUse::encoder_self ? "mask.encoder_self_local"
-                                                                               : "mask.decoder_self_local";
+            if (is_local_mask(id)) return "mask.decoder_self_local";
             if (id.use == AttentionUse::decoder_self && c.sliding_window > 0 && !has_local_and_global_layers(c))
                 return "mask.decoder_self_window";
             return mask_kind(id.use);

@@ -36,7 +36,6 @@ inline constexpr std::string_view kExplanationKinds[] = {
     "mask.decoder_self",
     "mask.decoder_self_window",
     "mask.decoder_self_local",
-    "mask.encoder_self_local",
     "mask.cross",
     "self_attn.q",
     "self_attn.k",

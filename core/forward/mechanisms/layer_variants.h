@@ -23,8 +23,8 @@ std::optional<RopeConfig> rope_of_layer(const ModelConfig& config, int layer);
 // Whether the model rotates in some layers and not in others (SmolLM3).
 bool has_nope_layers(const ModelConfig& config);
 
-// The mask of a use's local layers, masks.decoder_self_local (masks.encoder_self_local): the use's mask id marked
-// local by its sublayer field, 1 (a mask id leaves it free; the global mask keeps 0).
+// The mask of a use's local layers, masks.decoder_self_local: the use's mask id marked local by its sublayer field,
+// 1 (a mask id leaves it free; the global mask keeps 0). Only decoders have local layers so far.
 StepId local_mask_of(AttentionUse use);
 bool is_local_mask(const StepId& id);
 // The mask the self-attention (or cross-attention) at `site` reads.
