@@ -170,6 +170,12 @@ screen=1024x768 run "korean-attention-knockout-grid-1024x768" --view attention -
   --korean --frames 20
 screen=1920x1080 run "attention-knockout-grid-1920x1080" --view attention --settings "$out/knockout-grid.json" --frames 20
 screen=1920x1080 run "korean-attention-knockout-1920x1080" --view attention --settings "$out/knockout-edge.json" --korean
+# T5: the fixture's encoder self-attention on its "+ bias" stage (the learned bias of each bucket of distance, the keys
+# after the query in buckets of their own), from text through its spiece.model, in Korean at 1024x768.
+echo '{"attention": {"family": "encoder_self", "layer": 1, "head": 2, "detail_open": true, "stage": "biased"}}' \
+  > "$out/hf-t5-biased.json"
+screen=1024x768 run "korean-hf-t5-biased-1024x768" --view attention --model "$root/tests/golden/fixtures/hf_t5" \
+  --src "The model reads the sentence." --settings "$out/hf-t5-biased.json" --korean
 # Gemma 2: a local layer's attention (window 3) on its "soft cap" stage, c·tanh(x/c) of the scaled scores, in
 # English at 1024x768 and in Korean at 1920x1080.
 echo '{"attention": {"family": "decoder_self", "layer": 0, "head": 1, "detail_open": true, "stage": "capped"}}' \
