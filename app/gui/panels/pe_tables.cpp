@@ -2,6 +2,7 @@
 #include "panels/pe_tables.h"
 
 #include "ops/positional.h"
+#include "param_names.h"
 
 #include <cmath>
 #include <cstdio>
@@ -35,7 +36,9 @@ const PeTables& pe_tables(PanelContext& ctx) {
     const Weights& weights = ctx.stepper().weights();
     PeCache& c = ctx.caches.get<PeCache>();
     const bool learned = config.positional == Positional::learned;
-    std::shared_ptr<const Tensor> table = learned ? weights.shared("pos_embed.weight") : nullptr;
+    // the table under the family's own name (pos_embed.weight, GPT-2's wpe.weight, BERT's position_embeddings)
+    const Stack stack = config.has_encoder() ? Stack::encoder : Stack::decoder;
+    std::shared_ptr<const Tensor> table = learned ? weights.shared(embedding_params(config, stack).positions) : nullptr;
     if (c.tables.version != 0 && c.kind == config.positional && c.max_len == config.max_len &&
         c.d_model == config.d_model && c.learned == table)
         return c.tables;
