@@ -34,8 +34,9 @@ public:
     const char* sum_formula_part() const { return added_to_embeddings() ? " + PE" : ""; }
     const char* sum_title_part() const { return added_to_embeddings() ? " + position" : ""; }
 
-    // Explanation kinds: the token embedding's unless it is scaled ("embed_rotary": positions come later, or
-    // "embed"), and the position step's (pos_learned, pos_sinusoidal, pos_sinusoidal_halves).
+    // Explanation kinds: the token embedding's unless it is scaled ("embed_rotary": positions come later,
+    // "embed_score_bias": as a bias on the scores, or "embed"), and the position step's (pos_learned,
+    // pos_sinusoidal, pos_sinusoidal_halves).
     const char* token_embedding_kind() const;
     const char* position_kind() const;
     static const char* rotation_backward_kind() { return "rotary"; }  // of the q_rot and k_rot steps' backward
