@@ -222,7 +222,13 @@ const char* tokenizer_files_expected(Family family) {
         case Family::mistral:
         case Family::qwen2:
         case Family::qwen3:
-        case Family::smollm3: return "tokenizer.json or tokenizer.model";
+        case Family::smollm3:
+        case Family::bloom:
+        case Family::gemma2:
+        case Family::gemma3:
+        case Family::olmoe:
+        case Family::qwen3_moe:
+        case Family::granitemoe: return "tokenizer.json or tokenizer.model";
         case Family::marian: return "source.spm + target.spm + vocab.json";
         case Family::t5: return "tokenizer.json or spiece.model";
     }

@@ -159,7 +159,7 @@ void draw_chosen_units(PanelContext& ctx, const RouterTable& t, const FfnSite& f
 void draw_router_view(PanelContext& ctx, Stack stack, int layer) {
     const ModelConfig& c = ctx.config();
     const FfnSite ffn{stack, layer};
-    ImGui::TextUnformatted("FFN(x) = Σ_e w_e · expert_e(x)");
+    ImGui::TextUnformatted("FFN(x) = Σ_e w_e · E_e(x)");
     char shapes[128];
     std::snprintf(shapes, sizeof shapes, "%s: %d, top k = %d, %s F = %d", ctx.t("experts"), c.n_experts,
                   c.experts_per_token, ctx.t("each"), c.expert_d_ff);
