@@ -121,7 +121,9 @@ std::optional<PlacedStep> PositionMechanism::embedding_step(Stack stack, const E
         case Positional::sinusoidal: return PlacedStep{id, sinusoid_step(stack, layout_, d_model_, ids_control)};
         case Positional::learned: return PlacedStep{id, learned_step(stack, params.positions, ids_control)};
         case Positional::none:
-        case Positional::rotary: return std::nullopt;
+        case Positional::rotary:
+        case Positional::alibi:  // these three act inside the attention, not on the embeddings
+        case Positional::relative_buckets: return std::nullopt;
     }
     return std::nullopt;
 }
