@@ -51,7 +51,7 @@ constexpr EnumNames<Positional, 6> kPositionalNames{{{{Positional::sinusoidal, "
                                                       {Positional::rotary, "rotary"},
                                                       {Positional::alibi, "alibi"},
                                                       {Positional::relative_buckets, "relative_buckets"}}}};
-constexpr EnumNames<Family, 16> kFamilyNames{{{{Family::transformer, "transformer"},
+constexpr EnumNames<Family, 17> kFamilyNames{{{{Family::transformer, "transformer"},
                                                {Family::gpt2, "gpt2"},
                                                {Family::bert, "bert"},
                                                {Family::llama, "llama"},
@@ -66,7 +66,8 @@ constexpr EnumNames<Family, 16> kFamilyNames{{{{Family::transformer, "transforme
                                                {Family::gemma3, "gemma3"},
                                                {Family::olmoe, "olmoe"},
                                                {Family::qwen3_moe, "qwen3_moe"},
-                                               {Family::granitemoe, "granitemoe"}}}};
+                                               {Family::granitemoe, "granitemoe"},
+                                               {Family::modernbert, "modernbert"}}}};
 constexpr EnumNames<SinusoidLayout, 2> kSinusoidLayoutNames{
     {{{SinusoidLayout::interleaved, "interleaved"}, {SinusoidLayout::halves, "halves"}}}};
 constexpr EnumNames<NormKind, 3> kNormNames{{{{NormKind::layer_norm, "layer_norm"},

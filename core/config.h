@@ -24,7 +24,7 @@ enum class Positional { sinusoidal, learned, none, rotary, alibi, relative_bucke
 // llama, mistral, qwen2 and qwen3 share the Llama template (param_names.cpp) and differ in switches;
 // marian is the paper's encoder-decoder as Helsinki-NLP's opus-mt translators have it. The 2026 zoo: t5
 // (T5 v1.0 and Flan-T5's v1.1), bloom, smollm3, gemma2, gemma3 (text), and the mixtures of experts olmoe,
-// qwen3_moe and granitemoe.
+// qwen3_moe and granitemoe, and the encoder modernbert.
 enum class Family {
     transformer,
     gpt2,
@@ -41,7 +41,8 @@ enum class Family {
     gemma3,
     olmoe,
     qwen3_moe,
-    granitemoe
+    granitemoe,
+    modernbert
 };
 // Where the sinusoidal encoding puts its sines and cosines of frequency i (ops/positional.h):
 // interleaved at columns 2i and 2i + 1 (the paper's), or halves: sines in the first ⌈C/2⌉ columns and
@@ -120,7 +121,9 @@ struct ModelConfig {
     bool out_bias = true;    // a bias on W_O
     bool ffn_bias = true;    // biases on the FFN's linear maps
     bool qk_norm = false;    // an RMSNorm over each head of Q and K before the rotation (qwen3)
-    int sliding_window = 0;  // a decoder query sees only the keys less than this many positions back; 0: all
+    // A decoder query sees only the keys less than this many positions back; an encoder query, the keys at most
+    // sliding_window/2 away on either side (ModernBERT's local_attention); 0: all.
+    int sliding_window = 0;
     RopeConfig rope;         // Positional::rotary
     // What differs from layer to layer (layer indices of the one stack of a decoder_only or encoder_only model).
     // local_layers: the layers that see only sliding_window keys back (Gemma's and ModernBERT's local layers);
@@ -133,6 +136,10 @@ struct ModelConfig {
     // Gemma's: a norm of each sublayer's output before it joins the residual (post_attention_layernorm,
     // post_feedforward_layernorm), beside the norm of its input.
     bool post_sublayer_norm = false;
+    // ModernBERT's: LayerNorms without β (norm_bias false), and no norm before the first layer's attention (its
+    // attn_norm is the identity: the embeddings' norm has just run).
+    bool norm_bias = true;
+    bool first_attention_norm = true;
     bool qk_norm_across_heads = false;  // qk_norm over all of Q's (and K's) heads at once (OLMoE), not each head
     // The scores' multiplier before the softmax: 0 is 1/√D. T5's is 1; Gemma's query_pre_attn_scalar^−½;
     // Granite's attention_multiplier.
@@ -215,6 +222,8 @@ struct ModelConfig {
         v("no_rope_layers", no_rope_layers, kOmittedAtDefault);
         v("local_rope_theta", local_rope_theta, kOmittedAtDefault);
         v("post_sublayer_norm", post_sublayer_norm, kOmittedAtDefault);
+        v("norm_bias", norm_bias, kOmittedAtDefault);
+        v("first_attention_norm", first_attention_norm, kOmittedAtDefault);
         v("qk_norm_across_heads", qk_norm_across_heads, kOmittedAtDefault);
         v("attention_scale", attention_scale, kOmittedAtDefault);
         v("attention_softcap", attention_softcap, kOmittedAtDefault);

@@ -341,7 +341,8 @@ const FamilyParamNames& param_names_of(Family family) {
     switch (family) {
         case Family::transformer: return kTransformerNames;
         case Family::gpt2: return kGpt2Names;
-        case Family::bert: return kBertNames;
+        case Family::bert:
+        case Family::modernbert: return kBertNames;  // modernbert: until its own names are written
         case Family::llama:
         case Family::mistral:
         case Family::qwen2:

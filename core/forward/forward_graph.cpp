@@ -157,7 +157,8 @@ std::vector<Step> build_forward_steps(const ModelConfig& config, const GraphOpti
         case Family::qwen3_moe:
         case Family::granitemoe:
         case Family::bloom: decoder_only_steps(g, config); break;
-        case Family::bert: bert_steps(g, config); break;
+        case Family::bert:
+        case Family::modernbert: bert_steps(g, config); break;
     }
     return g.take();
 }

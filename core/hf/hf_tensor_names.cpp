@@ -23,6 +23,7 @@ std::string base_model_prefix(Family family) {
         case Family::olmoe:
         case Family::qwen3_moe:
         case Family::granitemoe:
+        case Family::modernbert:
         case Family::gemma2:
         case Family::gemma3:
         case Family::marian: return "model.";  // *ForCausalLM's, MarianMTModel's; a bare *Model file has none

@@ -231,6 +231,7 @@ const char* tokenizer_files_expected(Family family) {
         case Family::granitemoe: return "tokenizer.json or tokenizer.model";
         case Family::marian: return "source.spm + target.spm + vocab.json";
         case Family::t5: return "tokenizer.json or spiece.model";
+        case Family::modernbert: return "tokenizer.json";
     }
     return "";
 }

@@ -138,7 +138,11 @@ std::vector<ModelConfig> configs_setting_every_field() {
     gemma.post_sublayer_norm = true;
     gemma.attention_softcap = 50.0f;
     gemma.logit_softcap = 30.0f;
-    return {bert, qwen3, mistral, moe, zoo, gemma};
+    ModelConfig modern = bert;  // ModernBERT's LayerNorms without β, and its first layer's identity attention norm
+    modern.family = Family::modernbert;
+    modern.norm_bias = false;
+    modern.first_attention_norm = false;
+    return {bert, qwen3, mistral, moe, zoo, gemma, modern};
 }
 
 }  // namespace
@@ -156,7 +160,7 @@ TEST_CASE("every field ModelConfig::fields() lists round-trips through config_to
         for (const auto& [name, value] : field_texts(c))
             if (value != defaults.at(name)) set_somewhere.insert(name);
     }
-    CHECK(defaults.size() == 59);  // 53 of the config's own and the rope's 6
+    CHECK(defaults.size() == 61);  // 55 of the config's own and the rope's 6
     for (const auto& [name, value] : defaults) {
         INFO(name);
         CHECK(set_somewhere.count(name) == 1);
