@@ -1,5 +1,5 @@
-"""What every fixture script writes and checks with: safetensors files written by hand (numpy + struct;
-the Python package is not in Debian 12), config.json, the relative difference the cross-checks use, and
+"""What every fixture script writes and checks with: safetensors files written and read by hand (numpy +
+struct; the Python package is not in Debian 12), config.json, the relative difference the cross-checks use, and
 the one way a script stops when a check fails."""
 
 import json
@@ -40,6 +40,26 @@ def write_safetensors(path, tensors, metadata=None):
                 written += len(b)
             assert written == header[name]["data_offsets"][1] - header[name]["data_offsets"][0], name
     return offset
+
+
+def read_safetensors(path):
+    """-> (metadata, {name: numpy array of the tag's storage type} in file order). Checks what the writer
+    guarantees: the tensors tile the data section in order, with nothing after them."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    (n,) = struct.unpack("<Q", raw[:8])
+    assert (8 + n) % 8 == 0, path
+    header = json.loads(raw[8:8 + n].decode("utf-8"))
+    meta = header.pop("__metadata__", {})
+    data = raw[8 + n:]
+    out, expect = {}, 0
+    for name, info in sorted(header.items(), key=lambda kv: kv[1]["data_offsets"][0]):
+        b, e = info["data_offsets"]
+        assert b == expect, (path, name, info)
+        expect = e
+        out[name] = np.frombuffer(data[b:e], dtype=STORAGE[info["dtype"]]).reshape(info["shape"]).copy()
+    assert expect == len(data), f"{path}: trailing bytes"
+    return meta, out
 
 
 def whole(array, tag="F32"):

@@ -28,7 +28,6 @@ forward's logits, and every component's share by name (the C++ names: "embedding
 import json
 import math
 import os
-import struct
 import sys
 
 import numpy as np
@@ -37,8 +36,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures")
 sys.path.insert(0, HERE)
+from hf_fixture_io import FIXTURES, fail, read_safetensors  # noqa: E402
 from make_golden import LabModel, torch_forward  # noqa: E402
 
 TOL = 1e-4
@@ -46,25 +45,8 @@ TOL = 1e-4
 
 def read_tensors(path):
     """F32 tensors of a safetensors file as float64 torch tensors, and its metadata."""
-    with open(path, "rb") as f:
-        raw = f.read()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + n].decode("utf-8"))
-    meta = header.pop("__metadata__", {})
-    data = raw[8 + n:]
-    out = {}
-    for name, info in header.items():
-        if info["dtype"] != "F32":
-            continue
-        b, e = info["data_offsets"]
-        a = np.frombuffer(data[b:e], dtype="<f4").reshape(info["shape"]).astype(np.float64)
-        out[name] = torch.from_numpy(a.copy())
-    return meta, out
-
-
-def fail(message):
-    print("make_attribution_golden: " + message, file=sys.stderr)
-    sys.exit(1)
+    meta, arrays = read_safetensors(path)
+    return meta, {k: torch.from_numpy(a.astype(np.float64)) for k, a in arrays.items() if a.dtype == np.float32}
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -32,17 +32,12 @@ import torch
 import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures")
 sys.path.insert(0, HERE)
+from hf_fixture_io import FIXTURES, fail  # noqa: E402
 from make_attribution_golden import expected_of, gpt2_run, llama_run, ours_run  # noqa: E402
 
 TOL = 1e-4
 EPS = 1e-5
-
-
-def fail(message):
-    print("make_contribution_golden: " + message, file=sys.stderr)
-    sys.exit(1)
 
 
 def contributions(parts, whole):

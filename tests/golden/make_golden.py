@@ -16,7 +16,6 @@ Needs Debian's python3-torch:  /usr/bin/python3 tests/golden/make_golden.py
 import json
 import math
 import os
-import struct
 import sys
 
 import numpy as np
@@ -25,6 +24,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from hf_fixture_io import read_safetensors, whole_f32, write_safetensors  # noqa: E402
+
 OUT_DIR = os.path.join(HERE, "fixtures")
 TOL = 1e-5
 
@@ -37,57 +39,6 @@ CONFIG_KEYS = [
     "scale_embedding", "tie_embeddings", "layer_norm_eps", "src_vocab_size",
     "tgt_vocab_size", "pad_id", "sos_id", "eos_id", "unk_id",
 ]
-
-
-# ----------------------------------------------------------------------------
-# safetensors (written by hand; the Python package is not available)
-# ----------------------------------------------------------------------------
-
-def write_safetensors(path, tensors, metadata=None):
-    """tensors: list of (name, array-like) in file order; all stored as F32."""
-    header = {}
-    blobs = []
-    offset = 0
-    for name, t in tensors:
-        if isinstance(t, torch.Tensor):
-            t = t.detach().cpu().numpy()
-        a = np.ascontiguousarray(np.asarray(t, dtype="<f4"))
-        b = a.tobytes()
-        header[name] = {"dtype": "F32", "shape": list(a.shape),
-                        "data_offsets": [offset, offset + len(b)]}
-        blobs.append(b)
-        offset += len(b)
-    if metadata is not None:
-        for k, v in metadata.items():
-            assert isinstance(k, str) and isinstance(v, str), (k, v)
-        header = {"__metadata__": dict(metadata), **header}
-    hj = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    hj += b" " * ((-(8 + len(hj))) % 8)  # data starts at a multiple of 8
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(hj)))
-        f.write(hj)
-        for b in blobs:
-            f.write(b)
-    return os.path.getsize(path)
-
-
-def read_safetensors(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    (n,) = struct.unpack("<Q", raw[:8])
-    assert (8 + n) % 8 == 0
-    header = json.loads(raw[8:8 + n].decode("utf-8"))
-    meta = header.pop("__metadata__", {})
-    data = raw[8 + n:]
-    out = {}
-    expect = 0
-    for name, info in sorted(header.items(), key=lambda kv: kv[1]["data_offsets"][0]):
-        b, e = info["data_offsets"]
-        assert info["dtype"] == "F32" and b == expect, (name, info)
-        expect = e
-        out[name] = np.frombuffer(data[b:e], dtype="<f4").reshape(info["shape"])
-    assert expect == len(data), "trailing bytes"
-    return meta, out
 
 
 # ----------------------------------------------------------------------------
@@ -540,9 +491,9 @@ def run_case(case):
     model_path = os.path.join(OUT_DIR, name + ".model.safetensors")
     exp_path = os.path.join(OUT_DIR, name + ".expected.safetensors")
     mtensors = model_tensors(model, cfg)
-    msize = write_safetensors(model_path, mtensors, {"config": json.dumps(cfg)})
+    write_safetensors(model_path, [(k, *whole_f32(v)) for k, v in mtensors], {"config": json.dumps(cfg)})
     etensors = [(k, expected[k]) for k in sorted(expected, key=order)]
-    esize = write_safetensors(exp_path, etensors, {
+    write_safetensors(exp_path, [(k, *whole_f32(v)) for k, v in etensors], {
         "src_ids": json.dumps(src_ids), "tgt_ids": json.dumps(tgt_ids),
         "case": name, "description": case["desc"]})
 
@@ -558,7 +509,8 @@ def run_case(case):
 
     print("wrote %-13s model %6d B (%2d tensors)  expected %5d B (%2d tensors)  "
           "max|torch-ref|=%.1e  src=%s tgt=%s"
-          % (name, msize, len(mtensors), esize, len(etensors), worst, src_ids, tgt_ids))
+          % (name, os.path.getsize(model_path), len(mtensors), os.path.getsize(exp_path), len(etensors), worst,
+             src_ids, tgt_ids))
     return True
 
 

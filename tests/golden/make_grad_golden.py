@@ -44,7 +44,6 @@ in exact arithmetic, and the last digits of one loss_value).
 """
 import json
 import os
-import struct
 import sys
 
 import numpy as np
@@ -59,8 +58,7 @@ import make_hf_marian_golden  # noqa: E402
 import make_hf_t5_golden  # noqa: E402
 import make_hf_bloom_golden  # noqa: E402
 import make_hf_gemma_golden  # noqa: E402
-
-FIXTURES = os.path.join(HERE, "fixtures")
+from hf_fixture_io import FIXTURES, read_safetensors, whole_f32, write_safetensors  # noqa: E402
 
 STEP_TOL = 1e-5      # recomputed step vs expected file, relative to the step's max |value|
 LOSS_TOL = 1e-5      # loss of our float64 logits vs loss of the stored logits, absolute
@@ -106,26 +104,6 @@ TOKEN_DEFAULT = {"encoder_only": "token:9@1", "hf_bert": "token:25@1"}
 
 
 # ----------------------------------------------------------------------------
-# safetensors
-# ----------------------------------------------------------------------------
-
-def read_safetensors(path):
-    """(metadata, [(name, numpy array)] in file order); F32 and I64."""
-    with open(path, "rb") as f:
-        raw = f.read()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + n].decode("utf-8"))
-    meta = header.pop("__metadata__", {})
-    data = raw[8 + n:]
-    kinds = {"F32": "<f4", "I64": "<i8"}
-    out = []
-    for name, info in sorted(header.items(), key=lambda kv: kv[1]["data_offsets"][0]):
-        b, e = info["data_offsets"]
-        out.append((name, np.frombuffer(data[b:e], dtype=kinds[info["dtype"]]).reshape(info["shape"]).copy()))
-    return meta, out
-
-
-# ----------------------------------------------------------------------------
 # the cases: model, ids and the forward each one's golden script runs
 # ----------------------------------------------------------------------------
 
@@ -150,15 +128,15 @@ class Case:
                            "gemma2": "gemma", "gemma3_text": "gemma"}.get(t, "llama")
             self.pad = self.cfg.get("pad_token_id")  # None: the config names no padding token
             self.encoder_only = t == "bert"
-        self.expected = dict(expected)
-        self.expected_order = [k for k, _ in expected]
+        self.expected = expected
+        self.expected_order = list(expected)
         self.src_ids = json.loads(self.emeta["src_ids"])
         self.tgt_ids = json.loads(self.emeta["tgt_ids"])
 
     def leaves(self, dtype):
         """The model file's float tensors as leaves requiring grad, in `dtype`; integer buffers as is."""
         out = {}
-        for name, a in self.tensors:
+        for name, a in self.tensors.items():
             t = torch.from_numpy(a.copy())
             if t.is_floating_point():
                 t = t.to(dtype).requires_grad_(True)
@@ -214,7 +192,7 @@ class Case:
             first = "encoder" if self.cfg["n_encoder_layers"] else "decoder"
             names = [f"{first}.layers.0.self_attn.in_proj_weight", f"{stack}.layers.{last}.linear2.weight",
                      f"{first}.layers.0.norm1.weight"]
-            if "generator.weight" in dict(self.tensors):
+            if "generator.weight" in self.tensors:
                 names.append("generator.weight")
         elif f == "gpt2":
             emb = "wte.weight"
@@ -376,8 +354,8 @@ def make_file(case_name, rel_path, spec):
         errors.append(f"loss {float(loss64)!r} vs {stored_loss!r} from the stored logits")
 
     # the parameters read are the file's tensors less the known buffers
-    unread = sorted(n for n, a in case.tensors if n not in p64)
-    want_unread = sorted(n for n, a in case.tensors if UNREAD[case.family](n))
+    unread = sorted(n for n in case.tensors if n not in p64)
+    want_unread = sorted(n for n in case.tensors if UNREAD[case.family](n))
     if unread != want_unread:
         errors.append(f"unread tensors {unread}, expected {want_unread}")
 
@@ -432,7 +410,7 @@ def make_file(case_name, rel_path, spec):
 
     tensors = [("loss", loss64.reshape(1))]
     tensors += [("grad." + k, g64[k]) for k in case.expected_order if k in g64]
-    tensors += [("param." + n, p64[n]) for n, _ in case.tensors if n in p64]
+    tensors += [("param." + n, p64[n]) for n in case.tensors if n in p64]
     metadata = {"loss": spec, "loss_value": repr(float(loss64)),
                 "src_ids": case.emeta["src_ids"], "tgt_ids": case.emeta["tgt_ids"]}
     if "src_token_types" in case.emeta:
@@ -445,16 +423,15 @@ def make_file(case_name, rel_path, spec):
     metadata["description"] = (f"d loss / d step (grad.*) and d loss / d parameter (param.*) for the loss {spec}, "
                                f"float64 autograd through {forward} from the F32 weights, stored F32")
     path = os.path.join(FIXTURES, rel_path)
-    size = make_golden.write_safetensors(path, [(k, v.numpy()) for k, v in tensors], metadata)
+    write_safetensors(path, [(k, *whole_f32(v.numpy())) for k, v in tensors], metadata)
 
     # read back
     meta, back = read_safetensors(path)
-    back = dict(back)
     assert meta == metadata and list(back) == [k for k, _ in tensors]
     for k, v in tensors:
         assert np.array_equal(back[k], v.numpy().astype("<f4")), k
 
-    print(f"{rel_path}: {size} B, {len(tensors)} tensors; loss {spec} = {float(loss64):.9g} "
+    print(f"{rel_path}: {os.path.getsize(path)} B, {len(tensors)} tensors; loss {spec} = {float(loss64):.9g} "
           f"(stored logits: |diff| {loss_gap:.1e}); steps vs expected {step_worst:.1e} ({step_name}); "
           f"f32 vs f64 {f32_worst:.1e} ({f32_name}), loss {loss32_gap:.1e}; "
           f"finite differences {len(entries)} entries, worst {fd_worst:.1e} ({fd_name})"

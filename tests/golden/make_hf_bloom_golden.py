@@ -42,7 +42,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from make_hf_llama_golden import FIXTURES, whole_f32, write_config, write_safetensors, rel_diff  # noqa: E402
+from hf_fixture_io import FIXTURES, fail, rel_diff, whole_f32, write_config, write_safetensors  # noqa: E402
 
 CROSS_CHECK_TOL = 1e-9
 SHIFT_TOL = 1e-12
@@ -238,11 +238,6 @@ def independent_forward(cfg, w, ids):
     x = ln(x, "transformer.ln_f")
     out["logits"] = x @ W["transformer.word_embeddings.weight"].T
     return out, m
-
-
-def fail(message):
-    print("FAIL " + message, file=sys.stderr)
-    sys.exit(1)
 
 
 def main():

@@ -40,8 +40,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from make_hf_llama_golden import (FIXTURES, hf_inv_freq, hf_rope_table, rel_diff, whole_f32,  # noqa: E402
-                                  write_config, write_safetensors)
+from hf_fixture_io import FIXTURES, fail, rel_diff, whole_f32, write_config, write_safetensors  # noqa: E402
+from make_hf_llama_golden import hf_inv_freq, hf_rope_table  # noqa: E402
 
 CROSS_CHECK_TOL = 1e-9
 MIN_EFFECT = 1e-3  # soft-capping, the window and the scale must each move the logits by more than this
@@ -300,10 +300,6 @@ def independent_forward(cfg, W, ids, phases):
     if a.final_cap:
         out["capped_logits"] = a.final_cap * np.tanh(out["logits"] / a.final_cap)
     return out
-
-
-def fail(message):
-    sys.exit(f"FAILED: {message}")
 
 
 def build_case(torch, name, description, spec):

@@ -50,61 +50,16 @@ import argparse
 import json
 import math
 import os
-import struct
 import sys
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hf_fixture_io import FIXTURES, REPO, fail, whole, write_config, write_safetensors  # noqa: E402
+
 CROSS_CHECK_TOL = 1e-9
 PCA_IDS = [49, 7, 23, 0, 41, 12, 30, 5]  # the GPT-2 fixture's tokens for its 2-D picture
 CIRCUIT_LAYER, CIRCUIT_HEAD = 1, 2  # the head whose QK and OV circuits both fixtures hold
-
-# ----------------------------------------------------------------------------
-# safetensors, written by hand (the Python package is not in Debian 12)
-# ----------------------------------------------------------------------------
-
-DTYPES = {np.dtype("<f4"): "F32", np.dtype("<i8"): "I64"}
-
-
-def write_safetensors(path, tensors, metadata=None):
-    """tensors: list of (name, shape, dtype, chunks) in file order; chunks yields numpy arrays
-    whose bytes, concatenated, are the tensor (so a 124M-parameter file never sits in memory)."""
-    header, offset = {}, 0
-    for name, shape, dtype, _ in tensors:
-        n_bytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
-        header[name] = {"dtype": DTYPES[np.dtype(dtype)], "shape": list(shape),
-                        "data_offsets": [offset, offset + n_bytes]}
-        offset += n_bytes
-    if metadata:
-        header = {"__metadata__": metadata, **header}
-    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    text += b" " * ((-(8 + len(text))) % 8)  # data starts at a multiple of 8
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for name, shape, dtype, chunks in tensors:
-            written = 0
-            for chunk in chunks:
-                b = np.ascontiguousarray(chunk, dtype=dtype).tobytes()
-                f.write(b)
-                written += len(b)
-            assert written == header[name]["data_offsets"][1] - header[name]["data_offsets"][0], name
-    return offset
-
-
-def whole(array, dtype="<f4"):
-    """One tensor given as a whole array."""
-    a = np.ascontiguousarray(np.asarray(array), dtype=dtype)
-    return a.shape, dtype, [a]
-
-
-def write_config(folder, config):
-    with open(os.path.join(folder, "config.json"), "w") as f:
-        json.dump(config, f, indent=2)
-        f.write("\n")
-
 
 # ----------------------------------------------------------------------------
 # the forward passes (module level, so make_grad_golden.py runs the same code through autograd)
@@ -449,7 +404,7 @@ def cross_check_block(nn, F, x, y, w, i, family, C, H, eps, keep=None):
         want = layer(x.unsqueeze(0), **kwargs)[0]
     diff = (want - y).abs().max().item()
     if diff > CROSS_CHECK_TOL:
-        sys.exit(f"{family} layer {i}: differs from nn.TransformerEncoderLayer by {diff:.3g}")
+        fail(f"{family} layer {i}: differs from nn.TransformerEncoderLayer by {diff:.3g}")
     print(f"  {family} layer {i}: matches nn.TransformerEncoderLayer (max diff {diff:.2g})")
 
 
@@ -461,8 +416,8 @@ def write_tiny_fixtures():
         write_config(folder, config)
         file_tensors = []
         for name, value in tensors:
-            dtype = "<i8" if value.dtype == torch.int64 else "<f4"
-            file_tensors.append((name, *whole(value.numpy(), dtype)))
+            tag = "I64" if value.dtype == torch.int64 else "F32"
+            file_tensors.append((name, *whole(value.numpy(), tag)))
         write_safetensors(os.path.join(folder, "model.safetensors"), file_tensors)
         write_safetensors(os.path.join(folder, "expected.safetensors"),
                           [(name, *whole(value.numpy())) for name, value in sorted(expected.items())], metadata)
@@ -501,20 +456,20 @@ def write_gpt2_124m(folder, seed=124):
         yield np.tril(np.ones((P, P), np.float32)).reshape(shape)
 
     def f32(name, values, *shape):
-        return (name, shape, "<f4", values(*shape))
+        return (name, shape, "F32", values(*shape))
 
     tensors = [f32("wte.weight", normal, V, C), f32("wpe.weight", normal, P, C)]
     for i in range(L):
         p = f"h.{i}."
-        tensors += [("ln_1.weight", (C,), "<f4", constant(1.0, C)), ("ln_1.bias", (C,), "<f4", constant(0.0, C)),
-                    f32("attn.bias", causal_mask, 1, 1, P, P), ("attn.masked_bias", (), "<f4", constant(-1e4)),
-                    f32("attn.c_attn.weight", normal, C, 3 * C), ("attn.c_attn.bias", (3 * C,), "<f4", constant(0.0, 3 * C)),
-                    f32("attn.c_proj.weight", normal, C, C), ("attn.c_proj.bias", (C,), "<f4", constant(0.0, C)),
-                    ("ln_2.weight", (C,), "<f4", constant(1.0, C)), ("ln_2.bias", (C,), "<f4", constant(0.0, C)),
-                    f32("mlp.c_fc.weight", normal, C, 4 * C), ("mlp.c_fc.bias", (4 * C,), "<f4", constant(0.0, 4 * C)),
-                    f32("mlp.c_proj.weight", normal, 4 * C, C), ("mlp.c_proj.bias", (C,), "<f4", constant(0.0, C))]
+        tensors += [("ln_1.weight", (C,), "F32", constant(1.0, C)), ("ln_1.bias", (C,), "F32", constant(0.0, C)),
+                    f32("attn.bias", causal_mask, 1, 1, P, P), ("attn.masked_bias", (), "F32", constant(-1e4)),
+                    f32("attn.c_attn.weight", normal, C, 3 * C), ("attn.c_attn.bias", (3 * C,), "F32", constant(0.0, 3 * C)),
+                    f32("attn.c_proj.weight", normal, C, C), ("attn.c_proj.bias", (C,), "F32", constant(0.0, C)),
+                    ("ln_2.weight", (C,), "F32", constant(1.0, C)), ("ln_2.bias", (C,), "F32", constant(0.0, C)),
+                    f32("mlp.c_fc.weight", normal, C, 4 * C), ("mlp.c_fc.bias", (4 * C,), "F32", constant(0.0, 4 * C)),
+                    f32("mlp.c_proj.weight", normal, 4 * C, C), ("mlp.c_proj.bias", (C,), "F32", constant(0.0, C))]
         tensors[-14:] = [(p + name, *rest) for name, *rest in tensors[-14:]]
-    tensors += [("ln_f.weight", (C,), "<f4", constant(1.0, C)), ("ln_f.bias", (C,), "<f4", constant(0.0, C))]
+    tensors += [("ln_f.weight", (C,), "F32", constant(1.0, C)), ("ln_f.bias", (C,), "F32", constant(0.0, C))]
     os.makedirs(folder, exist_ok=True)
     write_config(folder, config)
     n_bytes = write_safetensors(os.path.join(folder, "model.safetensors"), tensors, {"format": "pt"})
@@ -556,7 +511,7 @@ def main():
     parser.add_argument("--gpt2-124m", metavar="DIR", help="write the GPT-2 small-sized benchmark folder to DIR")
     args = parser.parse_args()
     if args.gpt2_124m:
-        if os.path.abspath(args.gpt2_124m).startswith(os.path.dirname(os.path.dirname(HERE)) + os.sep):
+        if os.path.abspath(args.gpt2_124m).startswith(REPO + os.sep):
             sys.exit("the 124M folder is about 550 MB: write it outside the repository")
         write_gpt2_124m(args.gpt2_124m)
         print(f"{args.gpt2_124m}: vocab.json of {write_gpt2_tokenizer(args.gpt2_124m)} tokens, merges.txt")

@@ -43,61 +43,21 @@ import argparse
 import json
 import math
 import os
-import struct
 import sys
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures")
-REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hf_fixture_io import FIXTURES, REPO, fail, rel_diff, whole_f32, write_config, write_safetensors  # noqa: E402
+
 CROSS_CHECK_TOL = 1e-9      # the two float64 implementations, same RoPE table
 TABLE_TOL = 1e-6            # HF's float32 cos/sin against float64 trigonometry
 EXACT_TRIG_TOL = 1e-5       # the outputs with float32 table against those with exact trigonometry
 SCALING_MIN_EFFECT = 1e-3   # llama3 / linear scaling must move the logits by more than this
 
 # ----------------------------------------------------------------------------
-# safetensors, written by hand (numpy + struct; the Python package is not in Debian 12)
+# bfloat16 storage
 # ----------------------------------------------------------------------------
-
-STORAGE = {"F32": np.dtype("<f4"), "BF16": np.dtype("<u2"), "I64": np.dtype("<i8")}
-
-
-def write_safetensors(path, tensors, metadata=None):
-    """tensors: list of (name, shape, dtype tag, chunks) in file order; chunks yields numpy arrays of the
-    tag's storage type (BF16: the uint16 bit patterns) whose bytes, concatenated, are the tensor."""
-    header, offset = {}, 0
-    for name, shape, tag, _ in tensors:
-        n_bytes = int(np.prod(shape, dtype=np.int64)) * STORAGE[tag].itemsize
-        header[name] = {"dtype": tag, "shape": list(shape), "data_offsets": [offset, offset + n_bytes]}
-        offset += n_bytes
-    if metadata:
-        header = {"__metadata__": metadata, **header}
-    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    text += b" " * ((-(8 + len(text))) % 8)  # data starts at a multiple of 8
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for name, shape, tag, chunks in tensors:
-            written = 0
-            for chunk in chunks:
-                b = np.ascontiguousarray(chunk, dtype=STORAGE[tag]).tobytes()
-                f.write(b)
-                written += len(b)
-            assert written == header[name]["data_offsets"][1] - header[name]["data_offsets"][0], name
-    return offset
-
-
-def whole_f32(array):
-    a = np.ascontiguousarray(np.asarray(array), dtype="<f4")
-    return a.shape, "F32", [a]
-
-
-def write_config(folder, config):
-    with open(os.path.join(folder, "config.json"), "w") as f:
-        json.dump(config, f, indent=2)
-        f.write("\n")
-
 
 def to_bf16_bits(a):
     """float32 -> bfloat16 bit patterns, round to nearest even (as torch's .to(torch.bfloat16))."""
@@ -539,16 +499,6 @@ def independent_forward(a, w, ids, phase):
     unembed = W["model.embed_tokens.weight"] if a.tied else W["lm_head.weight"]
     out["logits"] = np.einsum("tc,vc->tv", x, unembed)
     return out
-
-
-def rel_diff(got, want):
-    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
-    assert got.shape == want.shape, (got.shape, want.shape)
-    return float(np.abs(got - want).max() / max(np.abs(want).max(), 1e-300))
-
-
-def fail(message):
-    sys.exit(f"FAILED: {message}")
 
 
 # ----------------------------------------------------------------------------

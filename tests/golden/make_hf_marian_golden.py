@@ -45,7 +45,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_hf_llama_golden import FIXTURES, REPO, fail, rel_diff, whole_f32, write_config, write_safetensors  # noqa: E402
+from hf_fixture_io import FIXTURES, REPO, fail, rel_diff, whole_f32, write_config, write_safetensors  # noqa: E402
 
 CROSS_CHECK_TOL = 1e-9
 MIN_EFFECT = 1e-3

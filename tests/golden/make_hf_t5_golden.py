@@ -47,7 +47,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_hf_llama_golden import FIXTURES, fail, whole_f32, write_config, write_safetensors  # noqa: E402
+from hf_fixture_io import FIXTURES, fail, whole_f32, write_config, write_safetensors  # noqa: E402
 
 MIN_EFFECT = 1e-3
 

@@ -28,17 +28,12 @@ import torch
 import torch.nn as nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures")
 sys.path.insert(0, HERE)
+from hf_fixture_io import FIXTURES, fail  # noqa: E402
 import make_patching_golden as mpg  # noqa: E402
 from make_attribution_golden import expected_of, metric_of  # noqa: E402
 
 TOL = 1e-4
-
-
-def fail(message):
-    print("make_knockout_golden: " + message, file=sys.stderr)
-    sys.exit(1)
 
 
 class Block:

@@ -38,8 +38,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures")
 sys.path.insert(0, HERE)
+from hf_fixture_io import FIXTURES, fail  # noqa: E402
 from make_attribution_golden import (bert_run, causal_softmax, expected_of, layer_norm, marian_run,  # noqa: E402
                                      read_tensors, split_heads)
 from make_golden import PAD, LabModel, causal_mask, torch_embed  # noqa: E402
@@ -47,11 +47,6 @@ from make_golden import PAD, LabModel, causal_mask, torch_embed  # noqa: E402
 TOL = 1e-4
 PIECES = ("residual", "attn-out", "ffn-out", "heads", "enc-residual", "enc-attn-out", "enc-ffn-out", "enc-heads",
           "cross-out", "cross-heads")
-
-
-def fail(message):
-    print("make_patching_golden: " + message, file=sys.stderr)
-    sys.exit(1)
 
 
 class Probe:

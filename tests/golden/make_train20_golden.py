@@ -55,6 +55,7 @@ sys.path.insert(0, HERE)
 import make_golden  # noqa: E402
 import make_hf_golden  # noqa: E402
 import make_hf_llama_golden  # noqa: E402
+from hf_fixture_io import fail, read_safetensors, rel_diff, whole, write_config, write_safetensors  # noqa: E402
 
 OUT_DIR = os.path.join(HERE, "fixtures", "train20")
 
@@ -70,15 +71,6 @@ REF_TOL = 1e-5       # float32 forward vs float64, relative to the logits' large
 STEP_TOL = 1e-6      # torch's optimizer step vs the update written out, absolute
 SGD_F64_TOL = 1e-5   # float32 run vs float64 run: SGD losses (relative) and final weights
 ADAM_F64_TOL = 1e-4  # float32 run vs float64 run: Adam losses (relative)
-
-
-def fail(message):
-    sys.exit(f"FAILED: {message}")
-
-
-def rel_diff(got, want):
-    got, want = got.double(), want.double()
-    return float((got - want).abs().max() / max(float(want.abs().max()), 1e-300))
 
 
 # ----------------------------------------------------------------------------
@@ -110,10 +102,9 @@ def gpt2_case():
     c.forward = lambda p, ids: make_hf_golden.gpt2_forward(p, cfg, ids)["logits"]
 
     def write_model(folder):
-        make_hf_golden.write_config(folder, cfg)
+        write_config(folder, cfg)
         tensors = sorted({**c.params, **make_hf_golden.gpt2_buffers(cfg)}.items())
-        make_hf_golden.write_safetensors(os.path.join(folder, "model.safetensors"),
-                                         [(k, *make_hf_golden.whole(v.numpy())) for k, v in tensors])
+        write_safetensors(os.path.join(folder, "model.safetensors"), [(k, *whole(v.numpy())) for k, v in tensors])
         return "."
 
     def check(p64, rows):
@@ -152,9 +143,9 @@ def llama_case():
     c.forward = lambda p, ids: L.hf_forward(torch, a, p, ids, cos, sin)["logits"]
 
     def write_model(folder):
-        L.write_config(folder, cfg)
-        L.write_safetensors(os.path.join(folder, "model.safetensors"),
-                            [(k, *L.whole_f32(v.numpy())) for k, v in c.params.items()], {"format": "pt"})
+        write_config(folder, cfg)
+        write_safetensors(os.path.join(folder, "model.safetensors"),
+                          [(k, *whole(v.numpy())) for k, v in c.params.items()], {"format": "pt"})
         return "."
 
     def check(p64, rows):
@@ -165,7 +156,7 @@ def llama_case():
             out = L.hf_forward(torch, a, p64, ids, cos, sin)
             ind = L.independent_forward(a, {k: v.detach() for k, v in p64.items()}, ids, phase)
             for key, want in ind.items():
-                d = L.rel_diff(out[key].detach().numpy(), want)
+                d = rel_diff(out[key].detach().numpy(), want)
                 if d > L.CROSS_CHECK_TOL:
                     fail(f"llama: {key} differs between hf_forward and independent_forward by {d:.3g}")
                 worst = max(worst, d)
@@ -200,7 +191,8 @@ def paper_case():
         return G.ref_forward(q, cfg, [], ids)["logits"]
 
     def write_model(folder):
-        G.write_safetensors(os.path.join(folder, "model.safetensors"), tensors, {"config": json.dumps(cfg)})
+        write_safetensors(os.path.join(folder, "model.safetensors"), [(k, *whole(v.detach().numpy())) for k, v in tensors],
+                          {"config": json.dumps(cfg)})
         return "model.safetensors"
 
     def check(p64, rows):
@@ -326,8 +318,8 @@ def run_case(case):
     with open(os.path.join(folder, "ids.txt"), "w") as f:
         f.write(" ".join(str(i) for i in ids) + "\n")
     sgd_lr, sgd_losses, sgd_final = results["sgd"]
-    make_golden.write_safetensors(os.path.join(folder, "sgd_final.safetensors"), list(sgd_final.items()),
-                                  {"case": case.name, "optimizer": "sgd", "lr": repr(sgd_lr), "steps": str(STEPS)})
+    write_safetensors(os.path.join(folder, "sgd_final.safetensors"), [(k, *whole(v.numpy())) for k, v in sgd_final.items()],
+                      {"case": case.name, "optimizer": "sgd", "lr": repr(sgd_lr), "steps": str(STEPS)})
     expected = {
         "case": case.name,
         "description": case.description,
@@ -354,11 +346,11 @@ def run_case(case):
                                     for k, v in expected.items()) + "\n}\n")
 
     # 4. read back: sgd_final holds every trained tensor, under the model file's names
-    meta, back = make_golden.read_safetensors(os.path.join(folder, "sgd_final.safetensors"))
+    meta, back = read_safetensors(os.path.join(folder, "sgd_final.safetensors"))
     if list(back) != list(case.params) or any(not np.array_equal(back[k], sgd_final[k].numpy()) for k in back):
         fail(f"{case.name}: sgd_final.safetensors does not read back")
     model_path = os.path.join(folder, "model.safetensors")
-    _, model_back = make_golden.read_safetensors(model_path)
+    _, model_back = read_safetensors(model_path)
     if set(case.params) - set(model_back):
         fail(f"{case.name}: trained tensors missing from the model file: {sorted(set(case.params) - set(model_back))}")
     if any(not np.array_equal(model_back[k], v.numpy()) for k, v in case.params.items()):

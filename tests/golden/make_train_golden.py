@@ -32,8 +32,8 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_golden import (  # noqa: E402
     EOS, FIRST_WORD, OUT_DIR, PAD, SOS, LabModel, causal_mask, make_config,
-    model_tensors, randomize_, read_safetensors, ref_forward, torch_embed,
-    write_safetensors)
+    model_tensors, randomize_, ref_forward, torch_embed)
+from hf_fixture_io import read_safetensors, whole_f32, write_safetensors  # noqa: E402
 
 LABEL_SMOOTHING = 0.1
 BETAS = (0.9, 0.98)
@@ -280,7 +280,7 @@ def run_case(case):
     # 6) write files
     model_path = os.path.join(OUT_DIR, name + ".model.safetensors")
     train_path = os.path.join(OUT_DIR, name + ".train.safetensors")
-    msize = write_safetensors(model_path, model_before, {"config": json.dumps(cfg)})
+    write_safetensors(model_path, [(k, *whole_f32(v.numpy())) for k, v in model_before], {"config": json.dumps(cfg)})
     ttensors = [("batch.src", src.float()), ("batch.tgt_in", tgt_in.float()),
                 ("batch.tgt_out", tgt_out.float()), ("loss", loss.detach().reshape(1))]
     ttensors += [("grad." + k, grads[k]) for k in names]
@@ -288,7 +288,7 @@ def run_case(case):
     meta = {"lr": repr(lr), "label_smoothing": repr(LABEL_SMOOTHING),
             "betas": "%r,%r" % BETAS, "eps": "1e-9", "warmup_steps": str(WARMUP),
             "adam_step": str(STEP), "case": name, "description": case["desc"]}
-    tsize = write_safetensors(train_path, ttensors, meta)
+    write_safetensors(train_path, [(k, *whole_f32(v.detach().numpy())) for k, v in ttensors], meta)
 
     # 7) read back and verify the writer
     back_meta, back = read_safetensors(model_path)
@@ -305,7 +305,7 @@ def run_case(case):
     T = tgt_in.shape[1]
     print("wrote %-17s model %6d B (%2d tensors)  train %6d B (%3d tensors)  B=%d S=%d T=%d "
           "tokens=%d  lr=%r  loss=%.7f"
-          % (name, msize, len(model_before), tsize, len(ttensors), B, S, T,
+          % (name, os.path.getsize(model_path), len(model_before), os.path.getsize(train_path), len(ttensors), B, S, T,
              int((tgt_out != PAD).sum()), lr, loss.item()))
     print("    loss |f32-f64| = %.2e;  grads vs float64 autograd (ref forward): worst "
           "max|g32-g64|/max(1,max|g64|) = %.2e (%s);  max|g| = %.3g"
