@@ -92,9 +92,13 @@ Result<Mat> qk_circuit(const ModelConfig& config, const Weights& weights, const 
     const int kv = static_cast<int>(kv_head_of(ref.head, config.n_heads, config.kv_heads()));
     Tensor q = head_projection(config, weights, attention.q, ref.head, attention.q_norm, *queries);  // (nq, D)
     const Tensor k = head_projection(config, weights, attention.k, kv, attention.k_norm, *keys);     // (nk, D)
-    if (const PositionMechanism positions(config); positions.rotates_queries_and_keys())
-        q = positions.rotated_at(q, offset);  // the key at position 0, the query `offset` after it
-    return Mat(q.matrix() * k.matrix().transpose() / std::sqrt(static_cast<float>(D)));
+    // The key at position 0, the query `offset` after it, turned as this layer turns them (a local layer's base;
+    // not at all in a NoPE layer).
+    q = PositionMechanism(config).rotated_at(q, offset, ref.layer);
+    // The scaled stage's multiplier: the family's own (T5's 1, Gemma's query_pre_attn_scalar^−½), else 1/√D.
+    const float scale =
+        config.attention_scale > 0.0f ? config.attention_scale : 1.0f / std::sqrt(static_cast<float>(D));
+    return Mat(q.matrix() * k.matrix().transpose() * scale);
 }
 
 Result<Mat> ov_circuit(const ModelConfig& config, const Weights& weights, const HeadRef& ref,

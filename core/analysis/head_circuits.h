@@ -1,6 +1,7 @@
 // One attention head read from its weights alone, before any input ("A Mathematical Framework
 // for Transformer Circuits", Elhage et al. 2021):
-//   QK circuit  score(q, k) = (e_q·W_Q^h)·(e_k·W_K^h)ᵀ / √D   which tokens attend to which
+//   QK circuit  score(q, k) = (e_q·W_Q^h)·(e_k·W_K^h)ᵀ·s      which tokens attend to which (s: 1/√D, or the
+//                                                            family's attention_scale)
 //   OV circuit  logits(s)   = e_s·W_V^h·W_O^h·W_Uᵀ           what attending to token s writes, read as
 //                                                            the unembedding's logits
 // e is a token as the layer reads it when the residual stream holds that token alone: its row of
@@ -34,7 +35,8 @@ Result<Mat> head_token_inputs(const ModelConfig& config, const Weights& weights,
 // The self-attention QK circuit over chosen tokens: (query_ids.size(), key_ids.size()) scaled scores. A model
 // with rotary positions (RoPE) has no score without positions: its circuit is the one of a query `offset`
 // positions after its key (q turned by offset·θ, k not turned; any other pair of positions that far apart gives
-// the same numbers). Qwen3's RMSNorm of each head of Q and K is applied. Other models ignore `offset`.
+// the same numbers), with the layer's own RoPE: a local layer's base (Gemma 3), none in a NoPE layer (SmolLM3).
+// Qwen3's RMSNorm of each head of Q and K is applied. Other models and NoPE layers ignore `offset`.
 Result<Mat> qk_circuit(const ModelConfig& config, const Weights& weights, const HeadRef& ref,
                        const std::vector<int>& query_ids, const std::vector<int>& key_ids, int offset = 0);
 

@@ -2,6 +2,7 @@
 // one key's pairs and score as a function of their offset, checked against the trace.
 #include "analysis/rope_view.h"
 
+#include "forward/mechanisms/layer_variants.h"
 #include "forward/mechanisms/positions.h"
 #include "ops/attention.h"
 #include "ops/rotary.h"
@@ -17,11 +18,11 @@ namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
-// q·k as QKᵀ computes it (ops/gemm.h: one fma chain over d in order), then ·1/√D as ÷√D does.
-float scaled_dot(const float* q, const float* k, int head_dim) {
+// q·k as QKᵀ computes it (ops/gemm.h: one fma chain over d in order), then ·s as the scaled stage does.
+float scaled_dot(const float* q, const float* k, int head_dim, float scale) {
     float acc = 0.0f;
     for (int d = 0; d < head_dim; ++d) acc = std::fma(q[d], k[d], acc);
-    return acc * (1.0f / std::sqrt(static_cast<float>(head_dim)));
+    return acc * scale;
 }
 
 // One row (D,) turned as the model turns a row at `position`: (D,).
@@ -98,14 +99,14 @@ AttentionUse rope_attention_use(const ModelConfig& config) {
 
 std::vector<float> rope_score_curve(const float* q, const float* k, int head_dim,
                                     const std::vector<float>& inverse_frequencies, int64_t query_position,
-                                    const std::vector<int>& offsets) {
+                                    const std::vector<int>& offsets, float scale) {
     assert(head_dim == 2 * static_cast<int>(inverse_frequencies.size()));
     const std::vector<float> q_turned = turned(q, head_dim, inverse_frequencies, query_position);  // (D,)
     std::vector<float> scores;
     scores.reserve(offsets.size());
     for (int delta : offsets) {
         const std::vector<float> k_turned = turned(k, head_dim, inverse_frequencies, query_position - delta);
-        scores.push_back(scaled_dot(q_turned.data(), k_turned.data(), head_dim));
+        scores.push_back(scaled_dot(q_turned.data(), k_turned.data(), head_dim, scale));
     }
     return scores;
 }
@@ -142,7 +143,11 @@ Result<RopeView> rope_view(const Stepper& stepper, const RopeHeadRef& ref, const
     v.ref = ref;
     v.use = use;
     v.n_tokens = T;
-    v.frequencies = rope_inverse_frequencies(c.rope, D);
+    const std::optional<RopeConfig> rope = rope_of_layer(c, ref.layer);  // a local layer's base (Gemma 3)
+    if (!rope) return Error{"this layer does not rotate Q and K"};
+    v.frequencies = rope_inverse_frequencies(*rope, D);
+    // The scaled stage's multiplier: 1/√D, or the family's own (Gemma's query_pre_attn_scalar^−½).
+    const float scale = c.attention_scale > 0.0f ? c.attention_scale : 1.0f / std::sqrt(static_cast<float>(D));
     const int m = ref.query, n = ref.key;
     const int g = static_cast<int>(kv_head_of(ref.head, H, c.kv_heads()));
     const float* q_row = q->data.data() + (static_cast<int64_t>(ref.head) * T + m) * D;  // (D,)
@@ -156,29 +161,28 @@ Result<RopeView> rope_view(const Stepper& stepper, const RopeHeadRef& ref, const
                              k_turned = turned(k_row, D, v.frequencies, n);
     p.q_rot = as_pairs(q_turned.data(), D);
     p.k_rot = as_pairs(k_turned.data(), D);
-    const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
     for (int i = 0; i < D / 2; ++i) {
         p.q_angle.push_back(rope_angle(m, v.frequencies[static_cast<size_t>(i)]));
         p.k_angle.push_back(rope_angle(n, v.frequencies[static_cast<size_t>(i)]));
-        p.contribution.push_back((p.q_rot(i, 0) * p.k_rot(i, 0) + p.q_rot(i, 1) * p.k_rot(i, 1)) * inv_sqrt_d);
+        p.contribution.push_back((p.q_rot(i, 0) * p.k_rot(i, 0) + p.q_rot(i, 1) * p.k_rot(i, 1)) * scale);
     }
 
     RopeScoreCurve& curve = v.curve;
     for (int d = -(T - 1); d <= T - 1; ++d) curve.offsets.push_back(d);
-    curve.scores = rope_score_curve(q_row, k_row, D, v.frequencies, m, curve.offsets);
+    curve.scores = rope_score_curve(q_row, k_row, D, v.frequencies, m, curve.offsets, scale);
     curve.pair_waves = Mat(D / 2, static_cast<Eigen::Index>(curve.offsets.size()));  // (D/2, 2T − 1)
-    const double inv_sqrt_d_exact = 1.0 / std::sqrt(static_cast<double>(D));
+    const double scale_exact = c.attention_scale > 0.0f ? c.attention_scale : 1.0 / std::sqrt(static_cast<double>(D));
     for (int i = 0; i < D / 2; ++i) {
         const double qa = p.q(i, 0), qb = p.q(i, 1), ka = p.k(i, 0), kb = p.k(i, 1);
         const double a = qa * ka + qb * kb, b = qa * kb - qb * ka;
         for (size_t j = 0; j < curve.offsets.size(); ++j) {
             const double angle = static_cast<double>(curve.offsets[j]) * v.frequencies[static_cast<size_t>(i)];
             curve.pair_waves(i, static_cast<Eigen::Index>(j)) =
-                static_cast<float>((a * std::cos(angle) + b * std::sin(angle)) * inv_sqrt_d_exact);
+                static_cast<float>((a * std::cos(angle) + b * std::sin(angle)) * scale_exact);
         }
     }
     for (int s : shifts) {
-        const std::vector<float> moved = rope_score_curve(q_row, k_row, D, v.frequencies, m + s, curve.offsets);
+        const std::vector<float> moved = rope_score_curve(q_row, k_row, D, v.frequencies, m + s, curve.offsets, scale);
         float worst = 0.0f;
         for (size_t i = 0; i < moved.size(); ++i) worst = std::max(worst, std::abs(moved[i] - curve.scores[i]));
         curve.shifts.push_back({s, worst, moved});

@@ -4,7 +4,8 @@
 // positions), and what rope_scaling does to the frequencies.
 //   pair i of a row x (D,):  (x[i], x[i + D/2]),  turned at position p by p·θ_i
 //   score(δ) = q·R(−δθ)·k / √D = Σ_i [(q_a·k_a + q_b·k_b)·cos(δθ_i) + (q_a·k_b − q_b·k_a)·sin(δθ_i)] / √D
-//            with (q_a, q_b) and (k_a, k_b) pair i of the query and key before the turn
+//            with (q_a, q_b) and (k_a, k_b) pair i of the query and key before the turn; θ is the layer's own
+//            (a local layer's base) and / √D the scaled stage's multiplier (Gemma's query_pre_attn_scalar^−½)
 #pragma once
 
 #include "config.h"
@@ -89,7 +90,7 @@ struct RopeView {
     RopeHeadRef ref;
     AttentionUse use = AttentionUse::decoder_self;
     int n_tokens = 0;                // T
-    std::vector<float> frequencies;  // (D/2,) θ_i as the model uses them (scaled)
+    std::vector<float> frequencies;  // (D/2,) θ_i as the layer uses them (scaled; a local layer's base)
     RopePairs pairs;
     RopeScoreCurve curve;
 };
@@ -100,9 +101,10 @@ struct RopeView {
 Result<RopeView> rope_view(const Stepper& stepper, const RopeHeadRef& ref, const std::vector<int>& shifts = {5, 100});
 
 // score(δ) for every δ in `offsets` with q (D,) at position query_position and k (D,) at
-// query_position − δ, each row turned as the model turns it and dotted as QKᵀ does (one fma chain), ·1/√D.
+// query_position − δ, each row turned as the model turns it and dotted as QKᵀ does (one fma chain), ·scale (1/√D,
+// or the family's attention_scale).
 std::vector<float> rope_score_curve(const float* q, const float* k, int head_dim,
                                     const std::vector<float>& inverse_frequencies, int64_t query_position,
-                                    const std::vector<int>& offsets);
+                                    const std::vector<int>& offsets, float scale);
 
 }  // namespace attnlab

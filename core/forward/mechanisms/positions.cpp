@@ -151,9 +151,9 @@ PlacedStep PositionMechanism::rotation_step(const AttentionSite& site, Attention
              }}};
 }
 
-Tensor PositionMechanism::rotated_at(const Tensor& rows, int64_t position) const {
-    assert(rotates_queries_and_keys());
-    return rotate_rows_at(rows, rope_inverse_frequencies(rope_, d_head_), position);
+Tensor PositionMechanism::rotated_at(const Tensor& rows, int64_t position, int layer) const {
+    const std::optional<RopeConfig>& rope = rope_at(layer);
+    return rope ? rotate_rows_at(rows, rope_inverse_frequencies(*rope, d_head_), position) : rows;
 }
 
 const char* PositionMechanism::token_embedding_kind() const {

@@ -28,8 +28,9 @@ public:
     // RoPE's turn of Q or K (stage q_rot, k_rot) over its input (B·H, T, D), rows from the step's first row on,
     // with the site's layer's RoPE (a local layer's base; layer_variants.h). Only where rotates_at(site.layer).
     PlacedStep rotation_step(const AttentionSite& site, AttentionStage stage, const StepId& input) const;
-    // Rows of one head (N, D), every one at `position`, turned by RoPE (rotary only).
-    Tensor rotated_at(const Tensor& rows, int64_t position) const;
+    // Rows of one head (N, D), every one at `position`, turned as `layer` turns them: by its RoPE (a local layer's
+    // base), not at all in a NoPE layer or without rotary positions.
+    Tensor rotated_at(const Tensor& rows, int64_t position, int layer) const;
     // What "+ PE" a stack's embedding sum names, and its title's part: "" when nothing is added.
     const char* sum_formula_part() const { return added_to_embeddings() ? " + PE" : ""; }
     const char* sum_title_part() const { return added_to_embeddings() ? " + position" : ""; }

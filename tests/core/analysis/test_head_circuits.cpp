@@ -95,8 +95,10 @@ TEST_CASE("a rotary head's QK circuit at offset i − j is layer 0's scaled scor
           "[circuits][llama]") {
     // Layer 0 of a pre-norm model reads the token embeddings alone, so the circuit (which leaves positions out but
     // RoPE's offset) must give the trace's scores, which test_hf_llama_golden checks against PyTorch. hf_llama has
-    // two query heads per K head; hf_qwen3 normalises each head of Q and K; neither has biases.
-    for (const char* fixture : {"hf_llama", "hf_qwen3"}) {
+    // two query heads per K head; hf_qwen3 normalises each head of Q and K; neither has biases. hf_gemma3's layer 0
+    // is a local layer, turned with its local base (10⁴, not the global 10⁶), and scaled by query_pre_attn_scalar^−½
+    // (12^−½, not 1/√8); hf_smollm3's layer 0 rotates (its NoPE layer is layer 3).
+    for (const char* fixture : {"hf_llama", "hf_qwen3", "hf_gemma3", "hf_smollm3"}) {
         INFO(fixture);
         auto loaded = open_model(kFixtures + fixture);
         if (!loaded) FAIL(loaded.error().message);
@@ -122,5 +124,32 @@ TEST_CASE("a rotary head's QK circuit at offset i − j is layer 0's scaled scor
         auto far = qk_circuit(m.config, m.weights, {Stack::decoder, 0, 0}, {14}, {9}, 5);
         REQUIRE((near && far));
         CHECK(std::abs((*near)(0, 0) - (*far)(0, 0)) > 1e-3f);
+    }
+}
+
+TEST_CASE("a head's QK circuit turns as its own layer does: not in a NoPE layer, by a local layer's own base",
+          "[circuits][smollm3][gemma3]") {
+    auto circuit = [](const Model& m, int layer, int offset) {
+        auto score = qk_circuit(m.config, m.weights, {Stack::decoder, layer, 1}, {14, 3}, {9, 5}, offset);
+        REQUIRE(score);
+        return Mat(*score);
+    };
+    SECTION("SmolLM3's layer 3 has no RoPE: any offset gives the same scores, where its layer 0's differ") {
+        auto loaded = open_model(kFixtures + "hf_smollm3");
+        if (!loaded) FAIL(loaded.error().message);
+        const Model& m = loaded->model;
+        REQUIRE(m.config.no_rope_layers == std::vector<int>{3});
+        CHECK((circuit(m, 3, 0) - circuit(m, 3, 5)).cwiseAbs().maxCoeff() == 0.0f);
+        CHECK((circuit(m, 0, 0) - circuit(m, 0, 5)).cwiseAbs().maxCoeff() > 1e-3f);
+    }
+    SECTION("Gemma 3's local layer 0 reads local_rope_theta; its global layer 2 does not") {
+        auto loaded = open_model(kFixtures + "hf_gemma3");
+        if (!loaded) FAIL(loaded.error().message);
+        Model m = loaded->model;
+        REQUIRE(m.config.local_layers == std::vector<int>{0, 1, 3});
+        const Mat local = circuit(m, 0, 3), global = circuit(m, 2, 3);
+        m.config.local_rope_theta = 500.0f;  // another local base: only the local layer's circuit moves
+        CHECK((circuit(m, 0, 3) - local).cwiseAbs().maxCoeff() > 1e-3f);
+        CHECK((circuit(m, 2, 3) - global).cwiseAbs().maxCoeff() == 0.0f);
     }
 }

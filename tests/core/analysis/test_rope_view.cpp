@@ -227,3 +227,28 @@ TEST_CASE("the RoPE view refuses what is not there", "[rope]") {
     REQUIRE(!none);
     CHECK(none.error().message == "this model has no rotary positions");
 }
+
+TEST_CASE("Gemma 3's RoPE view turns each layer by its own base and scales as its scaled stage does", "[rope]") {
+    // hf_gemma3: layers 0, 1, 3 local (base 10⁴), layer 2 global (10⁶); scores ·12^−½ (query_pre_attn_scalar 12),
+    // not 1/√8. With the global base or 1/√D the curve would miss the trace's score.
+    const LoadedModel loaded = open_fixture("hf_gemma3");
+    const Stepper st = run_prompt(loaded.model);
+    for (const RopeHeadRef& ref : {RopeHeadRef{0, 1, 11, 2}, RopeHeadRef{2, 3, 9, 1}}) {
+        INFO("layer " << ref.layer);
+        auto v = rope_view(st, ref);
+        if (!v) FAIL(v.error().message);
+        const float traced = v->curve.traced_scaled;
+        CHECK(v->curve.traced_difference <= 1e-6f * std::max(1.0f, std::abs(traced)));
+        CHECK(std::abs(traced) > 1e-3f);  // a score, not a zero that anything would match
+    }
+    auto local = rope_view(st, {0, 0, 5, 0}), global = rope_view(st, {2, 0, 5, 0});
+    REQUIRE((local && global));
+    CHECK(local->frequencies.back() > 10.0f * global->frequencies.back());  // the slow pair: 10⁴ turns faster than 10⁶
+}
+
+TEST_CASE("a NoPE layer has no RoPE view", "[rope]") {
+    const LoadedModel loaded = open_fixture("hf_smollm3");  // layer 3 leaves RoPE out
+    const Stepper st = run_prompt(loaded.model);
+    CHECK(rope_view(st, {0, 0, 5, 2}));
+    CHECK_FALSE(rope_view(st, {3, 0, 5, 2}));
+}
