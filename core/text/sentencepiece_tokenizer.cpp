@@ -7,8 +7,13 @@
 namespace attnlab {
 
 SentencePieceTokenizer::SentencePieceTokenizer(SentencePieceModel model, Vocab vocab,
-                                               std::vector<SpecialToken> specials, SentencePieceOptions options)
-    : model_(std::move(model)), vocab_(std::move(vocab)), specials_(std::move(specials)), options_(options) {}
+                                               std::vector<SpecialToken> specials, SentencePieceOptions options,
+                                               std::string name)
+    : model_(std::move(model)),
+      vocab_(std::move(vocab)),
+      specials_(std::move(specials)),
+      options_(options),
+      name_(std::move(name)) {}
 
 Result<SentencePieceTokenizer> SentencePieceTokenizer::from_model(const TokenizerFile& file,
                                                                   SentencePieceOptions options) {
@@ -25,7 +30,9 @@ Result<SentencePieceTokenizer> SentencePieceTokenizer::from_model(const Tokenize
     }
     Result<Vocab> vocab = Vocab::from_tokens(std::move(pieces));
     if (!vocab) return Error{name + ": " + vocab.error().message};
-    return SentencePieceTokenizer(std::move(*model), std::move(*vocab), std::move(specials), options);
+    const std::string file_name = name.substr(name.find_last_of("/\\") + 1);  // the folder's file, not its path
+    return SentencePieceTokenizer(std::move(*model), std::move(*vocab), std::move(specials), options,
+                                  file_name.empty() ? "SentencePiece" : "SentencePiece (" + file_name + ")");
 }
 
 Result<SubwordEncoding> SentencePieceTokenizer::encode(std::string_view text) const {
@@ -74,7 +81,7 @@ std::string SentencePieceTokenizer::decode(const std::vector<int>& ids, bool ski
 
 const Vocab& SentencePieceTokenizer::vocab() const { return vocab_; }
 
-const char* SentencePieceTokenizer::name() const { return "SentencePiece (tokenizer.model)"; }
+const char* SentencePieceTokenizer::name() const { return name_.c_str(); }
 
 std::optional<int> SentencePieceTokenizer::bos_id() const {
     if (!options_.add_bos) return std::nullopt;

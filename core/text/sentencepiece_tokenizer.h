@@ -15,6 +15,7 @@
 #include "text/vocab.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,18 +40,19 @@ public:
     // vocabulary as "<?id>".
     std::string decode(const std::vector<int>& ids, bool skip_special) const override;
     const Vocab& vocab() const override;  // the model's pieces, id for id
-    const char* name() const override;    // "SentencePiece (tokenizer.model)"
+    const char* name() const override;    // "SentencePiece (tokenizer.model)": the file read (T5's spiece.model)
 
     std::optional<int> bos_id() const;  // the <s> put before the text, if add_bos
 
 private:
     SentencePieceTokenizer(SentencePieceModel model, Vocab vocab, std::vector<SpecialToken> specials,
-                           SentencePieceOptions options);
+                           SentencePieceOptions options, std::string name);
 
     SentencePieceModel model_;
     Vocab vocab_;
     std::vector<SpecialToken> specials_;  // the control and unknown pieces, matched in the text
     SentencePieceOptions options_;
+    std::string name_;  // "SentencePiece (<the model file's name>)"
 };
 
 }  // namespace attnlab

@@ -85,6 +85,7 @@ TEST_CASE("a T5 folder's spiece.model gives T5Tokenizer's ids: the pieces', </s>
     const LoadedModel loaded = test::open(hf_fixture("hf_t5"));
     CHECK(loaded.tokenizer.files_read == std::vector<std::string>{"spiece.model"});
     REQUIRE(loaded.model.subword_tokenizer);
+    CHECK(std::string(loaded.model.subword_tokenizer->name()) == "SentencePiece (spiece.model)");  // the file read
     auto file = io::read_safetensors(hf_fixture("hf_t5") + "/expected.safetensors");
     REQUIRE(file);
     const test::Expected expected = test::read_expected("hf_t5");  // the ids python3-sentencepiece gave
