@@ -1,5 +1,5 @@
 // Reading a Hugging Face golden folder's expected.safetensors (tests/golden/make_hf_golden.py,
-// make_hf_llama_golden.py) and comparing a run's steps with it.
+// make_hf_llama_golden.py), running the folder on its inputs and comparing the run's steps with it.
 #pragma once
 
 #include "../test_support.h"
@@ -62,6 +62,20 @@ inline LoadedModel open(const std::string& folder) {
     auto loaded = open_model(folder);
     if (!loaded) FAIL(loaded.error().message);
     return std::move(*loaded);
+}
+
+// A golden folder opened and run on the inputs its expected.safetensors holds.
+struct FixtureRun {
+    LoadedModel loaded;
+    Expected expected;
+    Stepper stepper;
+};
+
+inline FixtureRun run_fixture(const std::string& fixture) {
+    LoadedModel loaded = open(hf_fixture(fixture));
+    Expected expected = read_expected(fixture);
+    Stepper stepper = run(loaded.model, expected.inputs);
+    return {std::move(loaded), std::move(expected), std::move(stepper)};
 }
 
 }  // namespace attnlab::test

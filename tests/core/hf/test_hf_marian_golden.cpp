@@ -12,20 +12,9 @@
 using namespace attnlab;
 using test::hf_fixture;
 
-namespace {
-
-LoadedModel check_fixture(const std::string& fixture) {
-    LoadedModel loaded = test::open(hf_fixture(fixture));
-    const test::Expected expected = test::read_expected(fixture);
-    const Stepper stepper = test::run(loaded.model, expected.inputs);
-    test::check_matches(stepper, expected);
-    return loaded;
-}
-
-}  // namespace
-
 TEST_CASE("an opus-mt-shaped Marian folder matches PyTorch at every stored step", "[hf][marian]") {
-    const LoadedModel loaded = check_fixture("hf_marian");
+    const auto [loaded, expected, stepper] = test::run_fixture("hf_marian");
+    test::check_matches(stepper, expected);
     const ModelConfig& c = loaded.model.config;
     CHECK((c.family == Family::marian && c.arch == Arch::encoder_decoder && !c.norm_first && !c.final_norm));
     CHECK((c.positional == Positional::sinusoidal && c.sinusoid_layout == SinusoidLayout::halves));
@@ -39,10 +28,8 @@ TEST_CASE("an opus-mt-shaped Marian folder matches PyTorch at every stored step"
 }
 
 TEST_CASE("Marian's decoder starts from <pad> and still attends to it", "[hf][marian]") {
-    const LoadedModel loaded = test::open(hf_fixture("hf_marian"));
-    const test::Expected expected = test::read_expected("hf_marian");
+    const auto [loaded, expected, stepper] = test::run_fixture("hf_marian");
     REQUIRE(expected.inputs.tgt_ids.front() == loaded.model.config.pad_id);
-    const Stepper stepper = test::run(loaded.model, expected.inputs);
     const Tensor* keep = stepper.output("masks.tgt_padding");  // (T,)
     REQUIRE(keep);
     for (float k : keep->data) CHECK(k == 1.0f);
@@ -53,7 +40,8 @@ TEST_CASE("Marian's decoder starts from <pad> and still attends to it", "[hf][ma
 }
 
 TEST_CASE("a Marian folder with its own lm_head, relu and the old position tables matches PyTorch", "[hf][marian]") {
-    const LoadedModel loaded = check_fixture("hf_marian_untied");
+    const auto [loaded, expected, stepper] = test::run_fixture("hf_marian_untied");
+    test::check_matches(stepper, expected);
     const ModelConfig& c = loaded.model.config;
     CHECK((c.activation == Activation::relu && !c.scale_embedding && !c.tie_embeddings && c.sos_id == 2));
     CHECK(loaded.model.weights.contains("lm_head.weight"));
@@ -69,12 +57,10 @@ TEST_CASE("a Marian folder with its own lm_head, relu and the old position table
 }
 
 TEST_CASE("greedy decoding never picks an id of the config's bad_words_ids (Marian's <pad>)", "[hf][marian]") {
-    LoadedModel loaded = test::open(hf_fixture("hf_marian"));
+    auto [loaded, expected, stepper] = test::run_fixture("hf_marian");
     ModelConfig& c = loaded.model.config;
     CHECK(c.never_generated == std::vector<int>{c.pad_id});  // "bad_words_ids": [[143]]
     // Every id the untrained decoder would pick first is banned in turn: the next best is taken instead.
-    const test::Expected expected = test::read_expected("hf_marian");
-    Stepper stepper = test::run(loaded.model, expected.inputs);
     const Tensor& logits = *stepper.output("logits");  // (T, V)
     const int64_t last = logits.dim(0) - 1;
     const int best = argmax_row(logits, last);

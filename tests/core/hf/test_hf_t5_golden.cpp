@@ -15,20 +15,9 @@
 using namespace attnlab;
 using test::hf_fixture;
 
-namespace {
-
-LoadedModel check_fixture(const std::string& fixture) {
-    LoadedModel loaded = test::open(hf_fixture(fixture));
-    const test::Expected expected = test::read_expected(fixture);
-    const Stepper stepper = test::run(loaded.model, expected.inputs);
-    test::check_matches(stepper, expected);
-    return loaded;
-}
-
-}  // namespace
-
 TEST_CASE("a T5 v1.0 folder matches PyTorch at every stored step", "[hf][t5]") {
-    const LoadedModel loaded = check_fixture("hf_t5");
+    const auto [loaded, expected, stepper] = test::run_fixture("hf_t5");
+    test::check_matches(stepper, expected);
     const ModelConfig& c = loaded.model.config;
     CHECK((c.family == Family::t5 && c.arch == Arch::encoder_decoder && c.norm_first && c.final_norm));
     CHECK((c.positional == Positional::relative_buckets && c.relative_buckets == 8 && c.relative_max_distance == 16));
@@ -44,7 +33,8 @@ TEST_CASE("a T5 v1.0 folder matches PyTorch at every stored step", "[hf][t5]") {
 }
 
 TEST_CASE("a Flan-T5 (v1.1) folder matches PyTorch at every stored step", "[hf][t5]") {
-    const LoadedModel loaded = check_fixture("hf_flan_t5");
+    const auto [loaded, expected, stepper] = test::run_fixture("hf_flan_t5");
+    test::check_matches(stepper, expected);
     const ModelConfig& c = loaded.model.config;
     CHECK((c.gated_ffn && c.activation == Activation::gelu_tanh && !c.tie_embeddings && c.logit_scale == 1.0f));
     CHECK((c.head_dim == 6 && c.n_heads == 3 && c.d_model == 16));  // H·D = 18 ≠ C
@@ -54,9 +44,7 @@ TEST_CASE("a Flan-T5 (v1.1) folder matches PyTorch at every stored step", "[hf][
 }
 
 TEST_CASE("T5's position bias is the table read at each pair's bucket, shared by every layer", "[hf][t5]") {
-    const LoadedModel loaded = test::open(hf_fixture("hf_t5"));
-    const test::Expected expected = test::read_expected("hf_t5");
-    const Stepper stepper = test::run(loaded.model, expected.inputs);
+    const auto [loaded, expected, stepper] = test::run_fixture("hf_t5");
     const ModelConfig& c = loaded.model.config;
     const Tensor* bias = stepper.output("decoder.position_bias");  // (H, T, T)
     REQUIRE(bias);

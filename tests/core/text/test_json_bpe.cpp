@@ -1,7 +1,6 @@
 // Tests for tokenizer.json BPE: Llama 3's pre-tokenizer, NFC with sources, the fixture layouts of
 // tests/fixtures/tokenizers/json_bpe against Hugging Face's tokenizers (oracle.json, made by
 // make_json_bpe_fixtures.mjs), spans, decoding, and every kind of bad file.
-#include "io/file_bytes.h"
 #include "text/bloom_pretokenizer.h"
 #include "text/byte_level.h"
 #include "text/json_bpe.h"
@@ -9,12 +8,12 @@
 #include "text/normalized_text.h"
 #include "text/unicode_normalization.h"
 #include "text/utf8.h"
+#include "tokenizer_json_fixtures.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,22 +23,9 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kFixtures = std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/tokenizers/json_bpe/";
+const test::TokenizerFixtures kFixtures{"json_bpe"};
 const std::vector<std::string> kLayouts = {"llama3",  "qwen2", "gpt2",  "smollm2", "llama2",
                                            "mistral", "bloom", "gemma", "olmoe"};
-
-std::string read_fixture(const std::string& name) {
-    Result<std::vector<uint8_t>> bytes = io::read_file_bytes(kFixtures + name);
-    REQUIRE(bytes.ok());
-    return std::string(bytes->begin(), bytes->end());
-}
-
-JsonBpeTokenizer fixture_tokenizer(const std::string& layout) {
-    const std::string text = read_fixture(layout + ".json");
-    Result<JsonBpeTokenizer> t = JsonBpeTokenizer::from_json({"tokenizer.json", text});
-    if (!t) FAIL(t.error().message);
-    return std::move(t).value();
-}
 
 std::vector<std::string> token_strings(const SubwordTokenizer& t, const std::vector<int>& ids) {
     std::vector<std::string> out;
@@ -143,37 +129,31 @@ TEST_CASE("unicode: canonical composition and NFC keep where each character came
 }
 
 TEST_CASE("json_bpe: every layout equals Hugging Face's tokenizers on every recorded text", "[text][json_bpe]") {
-    const json oracle = json::parse(read_fixture("oracle.json"));
+    const json oracle = json::parse(kFixtures.read("oracle.json"));
     const std::vector<std::string> texts = oracle.at("texts").get<std::vector<std::string>>();
     REQUIRE(texts.size() >= 150);
     for (const std::string& layout : kLayouts) {
-        const JsonBpeTokenizer t = fixture_tokenizer(layout);
+        const JsonBpeTokenizer t = kFixtures.json_tokenizer(layout);
         const json& record = oracle.at("tokenizers").at(layout);
         for (size_t i = 0; i < texts.size(); ++i) {
             INFO(layout << " text " << i << ": " << json(texts[i]).dump());
-            Result<SubwordEncoding> e = t.encode(texts[i]);
-            REQUIRE(e.ok());
-            CHECK(e->tokens.ids == record.at("ids")[i].get<std::vector<int>>());
-            const json& decoded = record.at("decoded")[i];
-            const json& skipped = record.at("decoded_skip_special")[i];
-            CHECK(t.decode(e->tokens.ids, false) == (decoded.is_null() ? texts[i] : decoded.get<std::string>()));
-            CHECK(t.decode(e->tokens.ids, true) == (skipped.is_null() ? texts[i] : skipped.get<std::string>()));
-            check_spans(texts[i], *e, t.vocab());
-            CHECK(e->tokens.unknown.empty());
+            const SubwordEncoding e = test::check_oracle_text(t, record, texts, i);
+            check_spans(texts[i], e, t.vocab());
+            CHECK(e.tokens.unknown.empty());
         }
     }
 }
 
 TEST_CASE("json_bpe: names, the BOS token, ignore_merges and the vocabulary", "[text][json_bpe]") {
-    const JsonBpeTokenizer llama3 = fixture_tokenizer("llama3");
-    const JsonBpeTokenizer llama2 = fixture_tokenizer("llama2");
+    const JsonBpeTokenizer llama3 = kFixtures.json_tokenizer("llama3");
+    const JsonBpeTokenizer llama2 = kFixtures.json_tokenizer("llama2");
     CHECK(std::string(llama3.name()) == "byte-level BPE (tokenizer.json)");
     CHECK(std::string(llama2.name()) == "BPE with byte fallback (tokenizer.json)");
     REQUIRE(llama3.bos_id().has_value());
     CHECK(llama3.vocab().token(*llama3.bos_id()) == "<|begin_of_text|>");
     CHECK(llama3.vocab().size() == *llama3.vocab().find("<|eot_id|>") + 1);  // the added tokens come last
     CHECK(llama2.bos_id() == 1);
-    CHECK(fixture_tokenizer("qwen2").bos_id() == std::nullopt);
+    CHECK(kFixtures.json_tokenizer("qwen2").bos_id() == std::nullopt);
 
     // " 세계" is a token no merge reaches: whole with ignore_merges, merged from bytes without it.
     Result<SubwordEncoding> whole = llama3.encode("안녕하세요 세계");
@@ -182,7 +162,7 @@ TEST_CASE("json_bpe: names, the BOS token, ignore_merges and the vocabulary", "[
           std::vector<std::string>{"<|begin_of_text|>", "ìķĪëħķíķĺìĦ¸ìļĶ", "ĠìĦ¸ê³Ħ"});
     CHECK(whole->tokens.pieces == std::vector<std::string>{"<|begin_of_text|>", "안녕하세요", " 세계"});
     CHECK(whole->spans == std::vector<TextSpan>{{0, 0}, {0, 15}, {15, 22}});
-    json file = json::parse(read_fixture("llama3.json"));
+    json file = json::parse(kFixtures.read("llama3.json"));
     file["model"]["ignore_merges"] = false;
     const std::string text = file.dump();
     Result<JsonBpeTokenizer> merging = JsonBpeTokenizer::from_json({"tokenizer.json", text});
@@ -194,7 +174,7 @@ TEST_CASE("json_bpe: names, the BOS token, ignore_merges and the vocabulary", "[
 }
 
 TEST_CASE("json_bpe: spans of byte fallback, of a prepended ▁ and of stripped white space", "[text][json_bpe]") {
-    const JsonBpeTokenizer llama2 = fixture_tokenizer("llama2");
+    const JsonBpeTokenizer llama2 = kFixtures.json_tokenizer("llama2");
     // " the" -> "▁▁the": the first ▁ is Prepend's own (an empty span, the token as its piece), the
     // second stands for the space.
     Result<SubwordEncoding> e = llama2.encode(" the");
@@ -236,7 +216,7 @@ TEST_CASE("json_bpe: decode(encode(x)) == x for random valid UTF-8 (byte-level l
         }
     };
     for (const std::string layout : {"llama3", "gpt2", "smollm2"}) {  // no normalizer: the text comes back
-        const JsonBpeTokenizer t = fixture_tokenizer(layout);
+        const JsonBpeTokenizer t = kFixtures.json_tokenizer(layout);
         for (int n = 0; n < 200; ++n) {
             std::string text;
             for (int k = rng() % 40; k > 0; --k) append_utf8(random_code_point(), text);
@@ -252,7 +232,7 @@ TEST_CASE("json_bpe: decode(encode(x)) == x for random valid UTF-8 (byte-level l
 TEST_CASE("json_bpe: a 1000-character text without spaces is one word for Llama 2", "[text][json_bpe]") {
     // Llama 2 has no pre-tokenizer: the whole text is one word of 1000 symbols; the merge loop is
     // O(n log n), so this is quick (the benchmark in bench/ times it).
-    const JsonBpeTokenizer llama2 = fixture_tokenizer("llama2");
+    const JsonBpeTokenizer llama2 = kFixtures.json_tokenizer("llama2");
     std::string text;
     for (int i = 0; i < 100; ++i) text += "helloworld";
     Result<SubwordEncoding> e = llama2.encode(text);
@@ -263,7 +243,7 @@ TEST_CASE("json_bpe: a 1000-character text without spaces is one word for Llama 
 
 TEST_CASE("json_bpe: invalid UTF-8 text is an error naming the offset", "[text][json_bpe]") {
     for (const std::string& layout : kLayouts) {
-        Result<SubwordEncoding> e = fixture_tokenizer(layout).encode("ok \xC3");
+        Result<SubwordEncoding> e = kFixtures.json_tokenizer(layout).encode("ok \xC3");
         REQUIRE_FALSE(e.ok());
         CHECK_THAT(e.error().message, Catch::Contains("byte offset 3"));
     }
@@ -273,12 +253,7 @@ TEST_CASE("json_bpe: every error is one line naming the file and the field", "[t
     const json good = minimal_tokenizer_json();
     REQUIRE(JsonBpeTokenizer::from_json({"tok.json", good.dump()}).ok());
 
-    struct Case {
-        std::string what;
-        std::function<void(json&)> edit;
-        std::string expected;
-    };
-    const std::vector<Case> cases = {
+    const std::vector<test::BadEdit> cases = {
         {"model type", [](json& j) { j["model"]["type"] = "WordPiece"; },
          "tok.json: model.type \"WordPiece\" is not supported (only \"BPE\" and \"Unigram\")"},
         {"no model", [](json& j) { j.erase("model"); }, "tok.json: model is missing"},
@@ -406,16 +381,7 @@ TEST_CASE("json_bpe: every error is one line naming the file and the field", "[t
          },
          "tok.json: decoder.content \"ab\" is not one character"},
     };
-    for (const Case& c : cases) {
-        INFO(c.what);
-        json file = good;
-        c.edit(file);
-        Result<JsonBpeTokenizer> t = JsonBpeTokenizer::from_json({"tok.json", file.dump()});
-        REQUIRE_FALSE(t.ok());
-        CHECK_THAT(t.error().message, Catch::StartsWith(c.expected));
-        CHECK(t.error().message.find('\n') == std::string::npos);
-        CHECK(is_valid_utf8(t.error().message));
-    }
+    test::check_bad_edits(good, cases);
 
     for (const std::string bad : {"{\"model\": ", "[1, 2]", "", "{\"\xC3\": 0}"}) {
         INFO(bad.size() << " bytes");

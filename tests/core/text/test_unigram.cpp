@@ -2,17 +2,16 @@
 // tests/fixtures/tokenizers/unigram against Hugging Face's tokenizers (oracle.json, made by
 // make_unigram_fixtures.mjs), the Viterbi segmentation and unknown characters on a hand-made model, the
 // Precompiled normalizer's sources, and the errors of bad files.
-#include "io/file_bytes.h"
 #include "text/grapheme.h"
 #include "text/json_bpe.h"
 #include "text/sentencepiece_tokenizer.h"
 #include "text/unigram_model.h"
 #include "text/utf8.h"
+#include "tokenizer_json_fixtures.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,20 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kFixtures = std::string(ATTNLAB_SOURCE_DIR) + "/tests/fixtures/tokenizers/unigram/";
-
-std::string read_fixture(const std::string& name) {
-    Result<std::vector<uint8_t>> bytes = io::read_file_bytes(kFixtures + name);
-    REQUIRE(bytes.ok());
-    return std::string(bytes->begin(), bytes->end());
-}
-
-JsonBpeTokenizer fixture_tokenizer(const std::string& layout) {
-    const std::string text = read_fixture(layout + ".json");
-    Result<JsonBpeTokenizer> t = JsonBpeTokenizer::from_json({"tokenizer.json", text});
-    if (!t) FAIL(t.error().message);
-    return std::move(t).value();
-}
+const test::TokenizerFixtures kFixtures{"unigram"};
 
 UnigramModel model(std::vector<UnigramPiece> pieces, bool byte_fallback = false) {
     std::array<int, 256> byte_ids{};
@@ -58,27 +44,20 @@ std::vector<int> ids(const std::vector<UnigramToken>& tokens) {
 }  // namespace
 
 TEST_CASE("unigram: every layout equals Hugging Face's tokenizers on every recorded text", "[text][unigram]") {
-    const json oracle = json::parse(read_fixture("oracle.json"));
+    const json oracle = json::parse(kFixtures.read("oracle.json"));
     const std::vector<std::string> texts = oracle.at("texts").get<std::vector<std::string>>();
     REQUIRE(texts.size() >= 200);
     size_t matched = 0;
     for (const std::string layout : {"t5", "t5_strip", "t5_bytes"}) {
-        const JsonBpeTokenizer t = fixture_tokenizer(layout);
+        const JsonBpeTokenizer t = kFixtures.json_tokenizer(layout);
         CHECK(std::string(t.name()) == "Unigram (tokenizer.json)");
         const json& record = oracle.at("tokenizers").at(layout);
         for (size_t i = 0; i < texts.size(); ++i) {
             INFO(layout << " text " << i << ": " << json(texts[i]).dump());
-            Result<SubwordEncoding> e = t.encode(texts[i]);
-            REQUIRE(e.ok());
-            const bool same_ids = e->tokens.ids == record.at("ids")[i].get<std::vector<int>>();
-            CHECK(e->tokens.ids == record.at("ids")[i].get<std::vector<int>>());
-            const json& decoded = record.at("decoded")[i];
-            const json& skipped = record.at("decoded_skip_special")[i];
-            CHECK(t.decode(e->tokens.ids, false) == (decoded.is_null() ? texts[i] : decoded.get<std::string>()));
-            CHECK(t.decode(e->tokens.ids, true) == (skipped.is_null() ? texts[i] : skipped.get<std::string>()));
-            REQUIRE(e->spans.size() == e->tokens.ids.size());
-            for (const TextSpan& s : e->spans) CHECK(s.end <= texts[i].size());
-            matched += same_ids ? 1 : 0;
+            const SubwordEncoding e = test::check_oracle_text(t, record, texts, i);
+            REQUIRE(e.spans.size() == e.tokens.ids.size());
+            for (const TextSpan& s : e.spans) CHECK(s.end <= texts[i].size());
+            matched += e.tokens.ids == record.at("ids")[i].get<std::vector<int>>() ? 1 : 0;
         }
     }
     CHECK(matched == 3 * texts.size());
@@ -119,7 +98,7 @@ TEST_CASE("unigram: grapheme clusters keep marks, CR LF and Hangul jamo together
 }
 
 TEST_CASE("unigram: unknown characters are listed as unknown tokens", "[text][unigram]") {
-    const JsonBpeTokenizer t = fixture_tokenizer("t5");
+    const JsonBpeTokenizer t = kFixtures.json_tokenizer("t5");
     Result<SubwordEncoding> e = t.encode("the 中文 and <unk>");
     REQUIRE(e.ok());
     REQUIRE(e->tokens.unknown.size() == 1);  // 中文 fused; the typed <unk> is the added token
@@ -130,7 +109,7 @@ TEST_CASE("unigram: unknown characters are listed as unknown tokens", "[text][un
 }
 
 TEST_CASE("unigram: a normalized token keeps the characters it came from", "[text][unigram]") {
-    const JsonBpeTokenizer t = fixture_tokenizer("t5");
+    const JsonBpeTokenizer t = kFixtures.json_tokenizer("t5");
     // Full-width letters are normalized to ASCII, and their tokens cover the full-width text.
     const std::string text = "\xEF\xBC\xA6\xEF\xBD\x95\xEF\xBD\x8C\xEF\xBD\x8C";  // ＦｕｌＬ -> "Full"
     Result<SubwordEncoding> e = t.encode(text);
@@ -143,14 +122,9 @@ TEST_CASE("unigram: a normalized token keeps the characters it came from", "[tex
 }
 
 TEST_CASE("unigram: every error is one line naming the file and the field", "[text][unigram]") {
-    const json good = json::parse(read_fixture("t5.json"));
+    const json good = json::parse(kFixtures.read("t5.json"));
     REQUIRE(JsonBpeTokenizer::from_json({"tok.json", good.dump()}).ok());
-    struct Case {
-        std::string what;
-        std::function<void(json&)> edit;
-        std::string expected;
-    };
-    const std::vector<Case> cases = {
+    const std::vector<test::BadEdit> cases = {
         {"vocab shape", [](json& j) { j["model"]["vocab"][5] = "x"; },
          "tok.json: model.vocab[5] is \"x\"; expected [\"piece\", score]"},
         {"vocab object", [](json& j) { j["model"]["vocab"] = json::object(); },
@@ -187,26 +161,18 @@ TEST_CASE("unigram: every error is one line naming the file and the field", "[te
         {"decoder scheme", [](json& j) { j["decoder"]["prepend_scheme"] = "sometimes"; },
          "tok.json: decoder.prepend_scheme is \"sometimes\""},
     };
-    for (const Case& c : cases) {
-        INFO(c.what);
-        json j = good;
-        c.edit(j);
-        Result<JsonBpeTokenizer> t = JsonBpeTokenizer::from_json({"tok.json", j.dump()});
-        REQUIRE_FALSE(t.ok());
-        CHECK_THAT(t.error().message, Catch::StartsWith(c.expected));
-        CHECK(t.error().message.find('\n') == std::string::npos);
-    }
+    test::check_bad_edits(good, cases);
 }
 
 TEST_CASE("unigram: older T5 files' Metaspace (add_prefix_space) reads as prepend_scheme always", "[text][unigram]") {
-    json j = json::parse(read_fixture("t5.json"));
+    json j = json::parse(kFixtures.read("t5.json"));
     const json old_metaspace = {
         {"type", "Metaspace"}, {"replacement", "▁"}, {"add_prefix_space", true}, {"str_rep", "▁"}};
     j["pre_tokenizer"]["pretokenizers"][1] = old_metaspace;
     j["decoder"] = old_metaspace;
     Result<JsonBpeTokenizer> t = JsonBpeTokenizer::from_json({"tokenizer.json", j.dump()});
     REQUIRE(t.ok());
-    const json oracle = json::parse(read_fixture("oracle.json"));
+    const json oracle = json::parse(kFixtures.read("oracle.json"));
     const std::vector<std::string> texts = oracle.at("texts").get<std::vector<std::string>>();
     for (size_t i = 0; i < texts.size(); ++i) {
         INFO(i << ": " << texts[i]);
@@ -220,11 +186,11 @@ TEST_CASE("unigram: older T5 files' Metaspace (add_prefix_space) reads as prepen
 TEST_CASE("unigram: plain sentences segment as SentencePiece's own model does", "[text][unigram]") {
     // The fixture's spiece.model run by libsentencepiece (T5Tokenizer's ids: no <s>, </s> last) against its
     // tokenizer.json: the same pieces and scores, the same Viterbi.
-    const std::string model = read_fixture("spiece.model");
+    const std::string model = kFixtures.read("spiece.model");
     Result<SentencePieceTokenizer> spm =
         SentencePieceTokenizer::from_model({"spiece.model", model}, SentencePieceOptions{false, true});
     REQUIRE(spm.ok());
-    const JsonBpeTokenizer t = fixture_tokenizer("t5");
+    const JsonBpeTokenizer t = kFixtures.json_tokenizer("t5");
     for (const char* text : {"The quick brown fox jumps over the lazy dog.", "translate English to German: hello",
                              "안녕하세요 세계! 모델은 토큰을 읽습니다.", "Café naïve résumé 2024-11-26",
                              "question: what is the capital of France?"}) {
