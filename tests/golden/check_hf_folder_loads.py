@@ -18,7 +18,8 @@ Families: gpt2, and the Llama template (llama, mistral, qwen2, qwen3).
 
     /usr/bin/python3 tests/golden/check_hf_folder_loads.py FOLDER [--ids 1,5,7,3] [--cli build/attnlab-cli]
 
-Exit 0 and one line "OK ..." when every check holds, else "FAILED: ..." and exit 1.
+Exit 0 and one line "OK ..." when every check holds, else "check_hf_folder_loads.py: FAILED: ..." on stderr and
+exit 1.
 """
 
 import argparse
@@ -33,13 +34,9 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from hf_fixture_io import fail  # noqa: E402
 
 DTYPES = {"F32": np.float32, "F16": np.float16, "F64": np.float64}
-
-
-def fail(message):
-    print(f"FAILED: {message}")
-    sys.exit(1)
 
 
 def read_safetensors(path):

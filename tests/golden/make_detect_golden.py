@@ -32,8 +32,8 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-FIXTURES = os.path.join(HERE, "fixtures")
 sys.path.insert(0, HERE)
+from hf_fixture_io import FIXTURES, fail  # noqa: E402
 from make_attribution_golden import TOL, expected_of, gpt2_run, llama_run, read_tensors  # noqa: E402
 from make_golden import LabModel, install_capture, torch_forward  # noqa: E402
 
@@ -44,11 +44,6 @@ CASES = [
     ("llama", "tests/golden/fixtures/hf_llama", "llama", 9, 5, 1),
     ("en_ko", "assets/models/en-ko.safetensors", "ours", 12, 7, 1),
 ]
-
-
-def fail(message):
-    print("make_detect_golden: " + message, file=sys.stderr)
-    sys.exit(1)
 
 
 def detector_ids(cli, model, L, seed, bos):
