@@ -4,11 +4,13 @@
 #include "explain/number_format.h"
 #include "explain/step_values.h"
 #include "forward/mechanisms/feed_forward.h"
+#include "forward/step_path.h"
 #include "param_names.h"
 
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 namespace attnlab {
 
@@ -80,6 +82,32 @@ std::string bias_symbol(const StepId& id, const ModelConfig& c) {
     return FeedForwardMechanism(c).bias_symbol(id.part);
 }
 
+// How the texts name a family ("SmolLM3 "), with a space for "This {family_space}model"; "" for ours, which has no
+// family; a family not listed by its model_type.
+constexpr std::pair<Family, const char*> kFamilyTitles[] = {
+    {Family::gpt2, "GPT-2"},       {Family::bert, "BERT"},         {Family::llama, "Llama"},
+    {Family::mistral, "Mistral"},  {Family::qwen2, "Qwen2"},       {Family::qwen3, "Qwen3"},
+    {Family::marian, "Marian"},    {Family::t5, "T5"},             {Family::bloom, "BLOOM"},
+    {Family::smollm3, "SmolLM3"},  {Family::gemma2, "Gemma 2"},    {Family::gemma3, "Gemma 3"},
+    {Family::olmoe, "OLMoE"},      {Family::qwen3_moe, "Qwen3-MoE"}, {Family::granitemoe, "Granite-MoE"}};
+
+std::string family_space(Family family) {
+    if (family == Family::transformer) return "";
+    for (const auto& [f, title] : kFamilyTitles)
+        if (f == family) return std::string(title) + " ";
+    return to_string(family) + " ";
+}
+
+// A NoPE layer's texts: which layers of the stack leave RoPE out ("3", "3, 7"), of how many.
+void add_nope_values(const ModelConfig& c, StepValues& v) {
+    std::string layers;
+    for (const int layer : c.no_rope_layers) layers += (layers.empty() ? "" : ", ") + std::to_string(layer);
+    v.text["nope_layers"] = layers;
+    v.text["nope_count"] = std::to_string(c.no_rope_layers.size());
+    v.text["stack_layers"] = std::to_string(c.has_decoder() ? c.n_decoder_layers : c.n_encoder_layers);
+    v.text["family_space"] = family_space(c.family);
+}
+
 void add_stack_terms(Stack stack, const ModelConfig& c, StepValues& v) {
     v.terms["stack"] = stack == Stack::encoder ? "encoder" : "decoder";
     v.terms["stack_role"] = stack_role_term(stack, c);
@@ -130,6 +158,12 @@ void add_static_values(const StepSite& s, StepValues& v) {
             add_stack_terms(id.stack, c, v);
             v.terms["attention"] = to_string(id.use);
             v.terms["head_state"] = head_ablated(s, s.head()) ? "head_off" : "head_on";
+            if (id.stage == AttentionStage::scores) add_nope_values(c, v);
+            if (id.stage == AttentionStage::masked) {  // what it reads: scaled, biased (ALiBi, T5), capped (Gemma 2)
+                const char* read = to_string(s.step.inputs.front().stage);
+                v.text["mask_input"] = read;
+                v.terms["mask_input_scores"] = std::string("scores_") + read;
+            }
             break;
         case StepKind::residual:
         case StepKind::norm:
@@ -145,6 +179,14 @@ void add_static_values(const StepSite& s, StepValues& v) {
             add_stack_terms(id.stack, c, v);
             break;
         case StepKind::stack_output: add_stack_terms(id.stack, c, v); break;
+        case StepKind::logits: {  // the constant the logits are multiplied by (T5's tied d_model^−½), when not 1
+            const bool scaled = c.logit_scale != 1.0f;
+            v.text["times_logit_scale"] = scaled ? " · s" : "";  // as the step's formula writes it
+            v.text["logit_scale_value"] =
+                scaled ? ";  s = " + format_number(static_cast<double>(c.logit_scale)) : std::string();
+            v.terms["logit_scale_note"] = scaled ? "logit_scale_on" : "logit_scale_off";
+            break;
+        }
         default: break;
     }
     if (const auto map = linear_map_of(id, c)) {  // core writes x·Wᵀ + b (out, in) or x·W + b (in, out)

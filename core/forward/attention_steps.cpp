@@ -126,8 +126,9 @@ StepId GraphBuilder::attention(const AttentionSite& site, const AttentionParams&
         bias != position_bias_.end() && score_bias_.biases(site.use))  // + the stack's position bias (ALiBi, T5)
         scored = add(score_bias_.biased_step(site, scored, bias->second));
     if (soft_cap_.caps_scores()) scored = add(soft_cap_.scores_step(site, scored));  // Gemma 2: c·tanh(x/c)
+    const std::string read = to_string(scored.stage);  // scaled, biased (ALiBi, T5) or capped (Gemma 2)
     add(at(AttentionStage::masked), {"Apply the mask",
-                                     "masked = scaled, with −∞ where M[i, j] = 0",
+                                     "masked = " + read + ", with −∞ where M[i, j] = 0",
                                      {scored, mask},
                                      {},
                                      {},

@@ -150,6 +150,7 @@ void GraphBuilder::output_head(const StepId& input) {
     }
     const bool tied = config_.tie_embeddings;
     const std::string formula = "logits = " + linear_map_formula(head.unembed, "x", tied ? "E" : "W_gen", "b") +
+                                (config_.logit_scale != 1.0f ? " · s" : "") +  // s: scaled_logits below
                                 (tied ? "  (tied to the embedding)" : "");
     Step projection = linear_map_step("Output projection", formula, x, head.unembed);  // (N, V)
     if (config_.logit_scale != 1.0f) projection = scaled_logits(std::move(projection), config_.logit_scale);
