@@ -230,10 +230,31 @@ Status validate_gemma(const ModelConfig& c) {
     return ok_status();
 }
 
+// ModernBERT: encoder-only, pre-LN with its embedding LayerNorm and a final one, RoPE, a gated FFN packed in Wi, the
+// MLM head (or none); no grouped-query attention or head norms.
+Status validate_modernbert(const ModelConfig& c) {
+    auto bad = [&](const std::string& m) { return Status(Error{"config: family modernbert " + m}); };
+    if (c.arch != Arch::encoder_only) return bad("is encoder_only");
+    if (c.positional != Positional::rotary) return bad("has rotary positions");
+    if (c.norm != NormKind::layer_norm || !c.norm_first || !c.embedding_norm || !c.final_norm)
+        return bad("has pre-LN LayerNorms, an embedding LayerNorm and a final one");
+    if (!c.gated_ffn) return bad("has a gated FFN (gated_ffn must be true)");
+    if (c.output_head == OutputHead::linear) return bad("has an output_head of transform (MLM) or none");
+    if (c.type_vocab_size != 0 || c.head_dim != 0 || c.n_kv_heads != 0 || c.qk_norm || c.n_experts != 0)
+        return bad("has no token types, head_dim, n_kv_heads, qk_norm or experts");
+    if (c.post_sublayer_norm || c.attention_softcap > 0.0f || c.logit_softcap > 0.0f)
+        return bad("has no norms after the sublayers and no soft-capping");
+    return ok_status();
+}
+
 // Each family's files name only some of the switches' tensors; a switch without names is refused.
 Status validate_family(const ModelConfig& c) {
     auto bad = [&](const std::string& m) { return Status(Error{"config: family " + to_string(c.family) + " " + m}); };
     if (c.type_vocab_size < 0 || c.type_vocab_size > (1 << 16)) return Error{"config: type_vocab_size out of range"};
+    if (c.family == Family::modernbert) return validate_modernbert(c);
+    if (!c.norm_bias || !c.first_attention_norm || !c.head_bias || !c.logits_bias)
+        return bad("has β in every LayerNorm, layer 0's attention norm and the head's biases (only modernbert drops "
+                   "them)");
     if (c.family != Family::bert) {
         if (c.type_vocab_size != 0) return bad("has no token-type embeddings (type_vocab_size must be 0)");
         if (c.embedding_norm && c.family != Family::bloom)
@@ -261,7 +282,8 @@ Status validate_family(const ModelConfig& c) {
         return bad("has no relative position buckets (only t5)");
     if (c.family == Family::bloom) {  // pre-LN with a LayerNorm over the embeddings, ALiBi, tied head
         if (c.arch != Arch::decoder_only) return bad("is decoder_only");
-        if (c.positional != Positional::alibi) return bad("has alibi positions");
+        if (c.positional != Positional::alibi && c.positional != Positional::none)  // the switch may drop ALiBi
+            return bad("has alibi positions or none");
         if (!c.embedding_norm || !c.norm_first) return bad("has pre-LN and an embedding LayerNorm");
     }
     if (c.positional == Positional::alibi && c.family != Family::bloom) return bad("has no ALiBi (only bloom)");

@@ -140,6 +140,10 @@ struct ModelConfig {
     // attn_norm is the identity: the embeddings' norm has just run).
     bool norm_bias = true;
     bool first_attention_norm = true;
+    // The biases of an MLM head (output_head transform): of its dense map C -> C (ModernBERT's classifier_bias) and
+    // of the unembedding (decoder_bias). BERT has both; only ModernBERT's files can turn them off.
+    bool head_bias = true;
+    bool logits_bias = true;
     bool qk_norm_across_heads = false;  // qk_norm over all of Q's (and K's) heads at once (OLMoE), not each head
     // The scores' multiplier before the softmax: 0 is 1/√D. T5's is 1; Gemma's query_pre_attn_scalar^−½;
     // Granite's attention_multiplier.
@@ -224,6 +228,8 @@ struct ModelConfig {
         v("post_sublayer_norm", post_sublayer_norm, kOmittedAtDefault);
         v("norm_bias", norm_bias, kOmittedAtDefault);
         v("first_attention_norm", first_attention_norm, kOmittedAtDefault);
+        v("head_bias", head_bias, kOmittedAtDefault);
+        v("logits_bias", logits_bias, kOmittedAtDefault);
         v("qk_norm_across_heads", qk_norm_across_heads, kOmittedAtDefault);
         v("attention_scale", attention_scale, kOmittedAtDefault);
         v("attention_softcap", attention_softcap, kOmittedAtDefault);

@@ -318,6 +318,53 @@ HeadParams t5_head(const ModelConfig& c) {
     return {std::nullopt, std::nullopt, unembed(c, t5_embedding(c, Stack::decoder).tokens, "lm_head.weight", "")};
 }
 
+// ---- ModernBERT (ModernBertForMaskedLM): embeddings.*, layers.{i}.*, final_norm, head.*, decoder ----
+// The hub's files put "model." before all but head.* and decoder.*; hf_tensor_names.cpp adds it. Q;K;V packed in
+// Wqkv's rows (3C, C); the FFN's Wi (2F, C) packs the activated half (rows 0…F−1, our gate) and the half that
+// multiplies it (rows F…2F−1, our up map). LayerNorms have β only with norm_bias; layer 0 has no attn_norm (the
+// identity, first_attention_norm false); the unembedding is the token table, with its own bias (decoder.bias).
+
+EmbeddingParams modernbert_embedding(const ModelConfig& c, Stack) {
+    return {"embeddings.tok_embeddings.weight", "", "",
+            NormParams{"embeddings.norm.weight", c.norm_bias ? "embeddings.norm.bias" : ""}};
+}
+
+NormParams modernbert_norm(const ModelConfig& c, const std::string& prefix) {
+    return {prefix + ".weight", c.norm_bias ? prefix + ".bias" : ""};
+}
+
+LayerParams modernbert_layer(const ModelConfig& c, Stack, int i) {
+    const int64_t C = c.d_model, F = c.d_ff;
+    const std::string p = "layers." + std::to_string(i);
+    auto map = [](const std::string& prefix, bool bias, int64_t n_in, int64_t n_stored_out, int64_t begin,
+                  int64_t n_out) {
+        return LinearParams{prefix + ".weight", bias ? prefix + ".bias" : "", false, WeightLayout::out_in, n_in,
+                            n_stored_out, begin, n_out};
+    };
+    const std::string qkv = p + ".attn.Wqkv";
+    AttentionParams attention{map(qkv, c.qkv_bias, C, 3 * C, 0, C), map(qkv, c.qkv_bias, C, 3 * C, C, C),
+                              map(qkv, c.qkv_bias, C, 3 * C, 2 * C, C), map(p + ".attn.Wo", c.out_bias, C, C, 0, C)};
+    const std::string wi = p + ".mlp.Wi";
+    const bool identity = i == 0 && !c.first_attention_norm;
+    LayerParams l{std::move(attention),
+                  std::nullopt,
+                  map(wi, c.ffn_bias, C, 2 * F, F, F),  // the up map: Wi's second half
+                  map(p + ".mlp.Wo", c.ffn_bias, F, C, 0, C),
+                  {identity ? NormParams{} : modernbert_norm(c, p + ".attn_norm"), modernbert_norm(c, p + ".mlp_norm")},
+                  map(wi, c.ffn_bias, C, 2 * F, 0, F)};  // the gate: Wi's first half, activated
+    return l;
+}
+
+NormParams modernbert_final_norm(const ModelConfig& c, Stack) { return modernbert_norm(c, "final_norm"); }
+
+HeadParams modernbert_head(const ModelConfig& c) {
+    LinearParams dense = linear("head.dense", WeightLayout::out_in, c.d_model, c.d_model);
+    if (!c.head_bias) dense.bias.clear();
+    return {std::move(dense), modernbert_norm(c, "head.norm"),
+            unembed(c, modernbert_embedding(c, Stack::encoder).tokens, "decoder.weight",
+                    c.logits_bias ? "decoder.bias" : "")};
+}
+
 // One entry per family: where it keeps each part's parameters.
 struct FamilyParamNames {
     EmbeddingParams (*embedding)(const ModelConfig&, Stack);
@@ -336,13 +383,15 @@ constexpr FamilyParamNames kMarianNames{marian_embedding, marian_layer, marian_f
 constexpr FamilyParamNames kT5Names{t5_embedding, t5_layer, t5_final_norm, t5_head};
 constexpr FamilyParamNames kBloomNames{bloom_embedding, bloom_layer, bloom_final_norm, bloom_head};
 constexpr FamilyParamNames kGemmaNames{llama_embedding, gemma_layer, llama_final_norm, llama_head};
+constexpr FamilyParamNames kModernBertNames{modernbert_embedding, modernbert_layer, modernbert_final_norm,
+                                            modernbert_head};
 
 const FamilyParamNames& param_names_of(Family family) {
     switch (family) {
         case Family::transformer: return kTransformerNames;
         case Family::gpt2: return kGpt2Names;
-        case Family::bert:
-        case Family::modernbert: return kBertNames;  // modernbert: until its own names are written
+        case Family::bert: return kBertNames;
+        case Family::modernbert: return kModernBertNames;
         case Family::llama:
         case Family::mistral:
         case Family::qwen2:

@@ -23,6 +23,9 @@
 //   marian       shared (both stacks' token table), {encoder,decoder}.layers.{i}.self_attn.{q,k,v,out}_proj,
 //                .self_attn_layer_norm, decoder's .encoder_attn.{q,k,v,out}_proj and .encoder_attn_layer_norm,
 //                .fc1, .fc2, .final_layer_norm, lm_head (when untied), final_logits_bias
+//   modernbert   embeddings.{tok_embeddings,norm}, layers.{i}.attn_norm (none in layer 0), .attn.Wqkv (Q;K;V packed
+//                in its rows), .attn.Wo, .mlp_norm, .mlp.Wi (gate;up packed in its rows), .mlp.Wo, final_norm,
+//                head.{dense,norm}, decoder (tied to tok_embeddings; its bias)
 //   t5           shared, {encoder,decoder}.block.{i}.layer.0.SelfAttention.{q,k,v,o} (block 0's also
 //                relative_attention_bias), .layer.{k}.layer_norm, decoder's .layer.1.EncDecAttention.{q,k,v,o},
 //                the FFN's .layer.{1,2}.DenseReluDense.{wi,wo} (gated: wi_0, wi_1, wo), final_layer_norm, lm_head

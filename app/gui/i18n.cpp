@@ -360,6 +360,12 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"mask", "마스크"},
         {"multiply embeddings by √C before adding positions", "위치를 더하기 전에 임베딩에 √C를 곱함"},
         {"no positional information at all", "위치 정보 없음"},
+        {"T5 buckets", "T5 버킷"},
+        {"a fixed penalty on every score, growing with the distance back to the key: one slope per head",
+         "모든 점수에 주는 고정된 벌점으로, 키까지 거슬러 올라가는 거리에 따라 커짐: 헤드마다 기울기 하나"},
+        {"a learned bias on every score, read at the bucket of the key's distance from the query, shared by the "
+         "layers",
+         "모든 점수에 더하는 학습된 편향으로, 쿼리에서 키까지 거리의 버킷에서 읽으며 모든 층이 함께 씀"},
         // The Llama template's model view
         {"d_k: the width of one head, set apart from C / H", "d_k: 헤드 하나의 너비 (C / H와 따로 정해짐)"},
         {"K and V heads: each serves H / H_kv query heads (grouped-query attention)",
@@ -1115,6 +1121,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"global", "글로벌"},
         {"NoPE", "NoPE"},
         {"Local layer: each query sees itself and the %d keys before it.", "로컬 층: 각 쿼리는 자기 자신과 바로 앞의 키 %d개만 봅니다."},
+        {"Encoder self-attention, local layers (W = %d)", "인코더 셀프 어텐션, 로컬 층 (W = %d)"},
         {"Global layer: each query sees every key up to itself.", "글로벌 층: 각 쿼리는 자기 자신까지의 모든 키를 봅니다."},
         {"NoPE layer: Q and K are not rotated by position.", "NoPE 층: Q와 K를 위치에 따라 회전하지 않습니다."},
         {"Local layers (%d of %d): W = %d, each token sees itself and the %d before it", "로컬 층 (%2$d개 중 %1$d개): W = %3$d, 토큰마다 자기 자신과 바로 앞의 토큰 %4$d개만 봅니다"},

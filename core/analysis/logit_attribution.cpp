@@ -63,6 +63,7 @@ FrozenMap frozen_norm(const ModelConfig& config, const Weights& weights, const N
     if (!mechanism.centres()) return f;  // RMSNorm: no mean, no β
     f.centre = true;
     f.bias = vector_of(weights.at(norm.bias), 0, x.size());
+    if (norm.bias.empty()) return f;  // ModernBERT's LayerNorms: no β
     f.bias_meta = std::move(bias_meta);
     return f;
 }

@@ -66,7 +66,8 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
         case StepKind::embedding_sum:
             return embedding_params(c, id.stack).token_types.empty() ? "input" : "input_token_type";
         case StepKind::embedding_norm:  // BERT's over the sum, BLOOM's over the token embeddings alone
-            return PositionMechanism(c).added_to_embeddings() || c.type_vocab_size > 0 ? "embed_norm" : "embed_norm_tokens";
+            return NormMechanism(c).embedding_norm_kind(PositionMechanism(c).added_to_embeddings() ||
+                                                         c.type_vocab_size > 0);
         case StepKind::padding_mask:
             if (id.stack == Stack::encoder) return "mask.src_padding";
             return c.target_pad_id() == -1 && c.pad_id != -1 ? "mask.tgt_padding_start" : "mask.tgt_padding";
@@ -75,7 +76,8 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
                                                                            : "mask.look_ahead";
         case StepKind::position_bias: return ScoreBiasMechanism(c).bias_kind();
         case StepKind::attention_mask:
-            if (is_local_mask(id)) return "mask.decoder_self_local";
+            if (is_local_mask(id)) return id.use == AttentionUse::encoder_self ? "mask.encoder_self_local"
+                                                                               : "mask.decoder_self_local";
             if (id.use == AttentionUse::decoder_self && c.sliding_window > 0 && !has_local_and_global_layers(c))
                 return "mask.decoder_self_window";
             return mask_kind(id.use);
@@ -89,14 +91,14 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
                 return "attn.scores_nope";  // a NoPE layer: Q and K reach the scores unturned
             return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads, c.attention_scale > 0.0f);
         case StepKind::residual: return NormMechanism(c).residual_kind();
-        case StepKind::norm: return NormMechanism(c).sublayer_kind();
+        case StepKind::norm: return NormMechanism(c).sublayer_kind_at(id.layer, id.sublayer);
         case StepKind::post_norm: return NormMechanism(c).post_sublayer_kind();
         case StepKind::ffn: return FeedForwardMechanism(c).kind(id.part, id.layer);
         case StepKind::stack_output:
             return final_norm_params(c, id.stack) ? NormMechanism(c).stack_output_kind() : "stack_output_plain";
         case StepKind::head_transform: return "mlm_head.transform";
         case StepKind::head_activation: return "mlm_head." + to_string(c.activation);  // mlm_head.gelu, …
-        case StepKind::head_norm: return "mlm_head.norm";
+        case StepKind::head_norm: return NormMechanism(c).head_norm_kind();
         case StepKind::logits: return c.tie_embeddings ? "logits_tied" : "logits";
         case StepKind::capped_logits: return SoftCapMechanism::logits_kind();
         case StepKind::probs: return record.predicts == Prediction::masked_tokens ? "probs_masked" : "probs";

@@ -37,9 +37,10 @@ public:
     StepId encoder_self_mask();
     // masks.tgt_padding (T,), masks.look_ahead (T, T), masks.decoder_self (T, T).
     StepId decoder_self_mask();
-    // With local and global layers (layer_variants.h), the one above also adds the local layers' mask,
-    // masks.decoder_self_local (T, T): the decoder's mask cut to the window. Returns its id.
-    StepId decoder_self_local_mask();
+    // With local and global layers (layer_variants.h), the two above also add the local layers' mask,
+    // masks.encoder_self_local (S, S) / masks.decoder_self_local (T, T): the use's mask cut to the window. Returns
+    // its id.
+    StepId local_mask(AttentionUse use);
     // encoder.position_bias / decoder.position_bias (H, N, N): the bias the stack's self-attentions add to their
     // scores (score_bias.h), when the config has one; each attention() of the stack then adds its biased stage.
     // `table`: a learned bias's parameter (T5's), "" for ALiBi. Returns the step's id, nullopt without a bias.

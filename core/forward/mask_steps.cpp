@@ -2,17 +2,23 @@
 #include "forward/graph_builder.h"
 #include "forward/mechanisms/layer_variants.h"
 
+#include <cstdlib>
+
 namespace attnlab {
 
 namespace {
 
-// A decoder self-attention mask (B·T, T) with the cells outside the local window cleared: query i keeps keys
-// i − W < j (the causal part is already in the mask).
-Tensor windowed(Tensor mask, int64_t n_queries, int window) {
+// A self-attention mask (B·N, N) with the cells outside the local window cleared: a decoder's query i keeps keys
+// i − W < j (the causal part is already in the mask), an encoder's keeps |i − j| ≤ W/2 (ModernBERT's).
+Tensor windowed(Tensor mask, int64_t n_queries, int window, bool causal) {
     const int64_t n_keys = mask.dim(1);
-    for (int64_t r = 0; r < mask.dim(0); ++r)
-        for (int64_t j = 0; j < n_keys; ++j)
-            if (r % n_queries - j >= window) mask.data[static_cast<size_t>(r * n_keys + j)] = 0.0f;
+    for (int64_t r = 0; r < mask.dim(0); ++r) {
+        const int64_t i = r % n_queries;
+        for (int64_t j = 0; j < n_keys; ++j) {
+            const bool inside = causal ? i - j < window : std::abs(i - j) <= window / 2;
+            if (!inside) mask.data[static_cast<size_t>(r * n_keys + j)] = 0.0f;
+        }
+    }
     return mask;
 }
 
@@ -50,6 +56,7 @@ StepId GraphBuilder::encoder_self_mask() {
                     Tensor m = combine_masks(ctx.inputs.src_length(), keys, nullptr, ctx.inputs.batch);  // (B·S, S)
                     return StepOutput{with_user_overrides(ctx, AttentionUse::encoder_self, std::move(m)), {}};
                 }});
+    if (has_local_and_global_layers(config_)) local_mask(use);
     return StepId::mask_of(use);
 }
 
@@ -93,22 +100,27 @@ StepId GraphBuilder::decoder_self_mask() {
                     Tensor m = combine_masks(ctx.inputs.tgt_length(), keys, &ctx.input(1), ctx.inputs.batch);  // (B·T, T)
                     return StepOutput{with_user_overrides(ctx, AttentionUse::decoder_self, std::move(m)), {}};
                 }});
-    if (has_local_and_global_layers(config_)) decoder_self_local_mask();
+    if (has_local_and_global_layers(config_)) local_mask(use);
     return StepId::mask_of(use);
 }
 
-StepId GraphBuilder::decoder_self_local_mask() {
+StepId GraphBuilder::local_mask(AttentionUse use) {
+    const bool causal = use == AttentionUse::decoder_self;
     const int window = config_.sliding_window;
     const std::string w = std::to_string(window);
-    return add(local_mask_of(AttentionUse::decoder_self),
-               {"Decoder self-attention mask of the local layers (window " + w + ")",
-                "M_local[i, j] = M[i, j] if i − j < W else 0  (W = " + w + ")",
-                {StepId::mask_of(AttentionUse::decoder_self)},
+    return add(local_mask_of(use),
+               {std::string(causal ? "Decoder" : "Encoder") + " self-attention mask of the local layers (window " + w +
+                    ")",
+                causal ? "M_local[i, j] = M[i, j] if i − j < W else 0  (W = " + w + ")"
+                       : "M_local[i, j] = M[i, j] if |i − j| ≤ W/2 else 0  (W = " + w + ")",
+                {StepId::mask_of(use)},
                 {},
                 {},
                 "window=" + w,
-                [window](const StepContext& ctx) {
-                    return StepOutput{windowed(ctx.input(0), ctx.inputs.tgt_length(), window), {}};  // (B·T, T)
+                [use, window, causal](const StepContext& ctx) {
+                    const int64_t n = use == AttentionUse::encoder_self ? ctx.inputs.src_length()
+                                                                        : ctx.inputs.tgt_length();
+                    return StepOutput{windowed(ctx.input(0), n, window, causal), {}};  // (B·N, N)
                 }});
 }
 

@@ -236,6 +236,81 @@ ModelConfig bert_config(HfFields& f) {
     return c;
 }
 
+// ModernBERT (ModernBertForMaskedLM): pre-LN blocks of LayerNorms without β (norm_bias), layer 0's attention reading
+// the embeddings' LayerNorm as it is, RoPE with Q;K;V packed in Wqkv, a GeGLU FFN packed in Wi, global layers every
+// global_attn_every_n_layers-th from the first (or as layer_types lists them) and local ones between, whose keys are
+// at most local_attention/2 away on either side, each kind with its RoPE base (global_rope_theta, local_rope_theta,
+// or the newer rope_parameters); final_norm, then the head: dense, activation, LayerNorm and the unembedding tied to
+// tok_embeddings with decoder.bias.
+ModelConfig modernbert_config(HfFields& f, const json& j) {
+    ModelConfig c;
+    c.family = Family::modernbert;
+    c.arch = Arch::encoder_only;
+    c.d_model = f.positive_int("hidden_size");
+    c.n_heads = f.positive_int("num_attention_heads");
+    c.n_encoder_layers = f.positive_int("num_hidden_layers");
+    c.n_decoder_layers = 0;
+    c.d_ff = f.positive_int("intermediate_size");
+    c.max_len = f.positive_int("max_position_embeddings", 8192);
+    c.src_vocab_size = f.positive_int("vocab_size");
+    c.tgt_vocab_size = 0;
+    require_heads_divide(f, c.n_heads, c.d_model, "num_attention_heads", "hidden_size");
+    c.activation = activation(f, "hidden_activation", "gelu");
+    if (!f.failed() && activation(f, "classifier_activation", "gelu") != c.activation)
+        f.fail("classifier_activation must be hidden_activation's (the head and the FFN share one activation here)");
+    c.layer_norm_eps = f.positive_float("norm_eps", 1e-5f);
+    c.norm_bias = f.boolean("norm_bias", false);
+    c.first_attention_norm = false;
+    c.tie_embeddings = f.boolean("tie_word_embeddings", true);
+    c.norm_first = true;
+    c.final_norm = true;
+    c.embedding_norm = true;
+    c.gated_ffn = true;
+    c.output_head = OutputHead::transform;
+    c.positional = Positional::rotary;
+    c.scale_embedding = false;
+    c.qkv_bias = c.out_bias = f.boolean("attention_bias", false);
+    c.ffn_bias = f.boolean("mlp_bias", false);
+    c.head_bias = f.boolean("classifier_bias", false);
+    c.logits_bias = f.boolean("decoder_bias", true);
+    // Each kind of layer's RoPE base: rope_parameters' full_attention / sliding_attention (default RoPE only), else
+    // the older global_rope_theta and local_rope_theta (null: the global base).
+    c.rope.theta = f.positive_number("global_rope_theta", 160000.0f);
+    c.local_rope_theta = j.contains("local_rope_theta") && j["local_rope_theta"].is_null()
+                             ? c.rope.theta
+                             : f.positive_number("local_rope_theta", 10000.0f);
+    if (const json* rope = f.object("rope_parameters")) {
+        for (const auto& [kind, theta] : {std::pair{"full_attention", &c.rope.theta},
+                                          std::pair{"sliding_attention", &c.local_rope_theta}}) {
+            const auto it = rope->find(kind);
+            if (it == rope->end() || it->is_null()) continue;
+            HfFields r(*it);
+            r.require_setting("rope_type", "default");
+            *theta = r.positive_number("rope_theta", *theta);
+            if (r.failed()) f.fail(std::string("rope_parameters.") + kind + ": " + r.error());
+        }
+    }
+    c.sliding_window = f.positive_int("local_attention", 128);
+    const int layers = c.n_encoder_layers;
+    const int every = f.positive_int("global_attn_every_n_layers", 3);
+    const auto types = j.find("layer_types");
+    const bool typed = types != j.end() && !types->is_null();
+    if (!f.failed() && typed && (!types->is_array() || static_cast<int>(types->size()) != layers))
+        f.fail("field \"layer_types\" must list one type per layer (" + std::to_string(layers) + "), not " +
+               shown(*types));
+    for (int layer = 0; layer < layers && !f.failed(); ++layer) {
+        const json type = typed ? (*types)[static_cast<size_t>(layer)] : json();
+        if (typed && type != "sliding_attention" && type != "full_attention")
+            f.fail("field \"layer_types\" has " + shown(type) + " (sliding_attention, full_attention)");
+        else if (typed ? type == "sliding_attention" : layer % every != 0)
+            c.local_layers.push_back(layer);
+    }
+    if (c.local_layers.empty()) c.sliding_window = 0;  // every layer global: no window to show
+    c.pad_id = f.token_id("pad_token_id", c.src_vocab_size);  // masked as a key, as its attention_mask would be
+    c.sos_id = c.eos_id = c.unk_id = -1;  // [CLS], [SEP] and [UNK] are the tokenizer's (tokenizer.json)
+    return c;
+}
+
 // rope_theta and rope_scaling: null, or {"rope_type" (older files: "type"): "linear" | "llama3" | "default", "factor",
 // and for llama3 "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}.
 RopeConfig rope_config(HfFields& f) {
@@ -577,6 +652,8 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         return Error{"unsupported model_type " + shown(json(model_type)) +
                      " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian, olmoe, qwen3_moe, bloom, t5)"};
     c.never_generated = f.single_token_ids("bad_words_ids", c.output_vocab_size());
+    else if (model_type == "modernbert")
+        c = modernbert_config(f, j);
     if (f.failed()) return Error{f.error()};
     if (auto st = validate_config(c); !st) return st.error();
     return c;

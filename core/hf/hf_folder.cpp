@@ -93,7 +93,8 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
     auto names = FileTensorNames::match(config->family, file->names());
     if (!names) return fail(names.error().message);
     // A BERT file without the MLM head (BertModel) ends at the encoder's output.
-    if (config->family == Family::bert && names->find("cls.predictions.transform.dense.weight").empty())
+    if ((config->family == Family::bert && names->find("cls.predictions.transform.dense.weight").empty()) ||
+        (config->family == Family::modernbert && names->find("head.dense.weight").empty()))  // a bare *Model file
         config->output_head = OutputHead::none;
 
     Model model;

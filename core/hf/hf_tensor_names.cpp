@@ -36,6 +36,7 @@ std::string base_model_prefix(Family family) {
 // The output head's names, which never carry the base model's prefix.
 bool is_head_name(Family family, const std::string& name) {
     if (family == Family::marian && name == "final_logits_bias") return true;
+    if (family == Family::modernbert) return name.starts_with("head.") || name.starts_with("decoder.");
     return name.starts_with(family == Family::bert ? "cls." : "lm_head.");
 }
 

@@ -22,7 +22,7 @@ void add_linear(std::vector<std::string>& names, const LinearParams& p) {
 }
 
 void add_norm(std::vector<std::string>& names, const std::optional<NormParams>& p) {
-    if (!p) return;
+    if (!p || p->weight.empty()) return;  // ModernBERT's layer 0 attn_norm: the identity, no γ
     names.push_back(p->weight);
     if (!p->bias.empty()) names.push_back(p->bias);
 }

@@ -140,8 +140,13 @@ std::vector<ModelConfig> configs_setting_every_field() {
     gemma.logit_softcap = 30.0f;
     ModelConfig modern = bert;  // ModernBERT's LayerNorms without β, and its first layer's identity attention norm
     modern.family = Family::modernbert;
+    modern.positional = Positional::rotary;
+    modern.final_norm = modern.gated_ffn = true;
+    modern.type_vocab_size = 0;
     modern.norm_bias = false;
     modern.first_attention_norm = false;
+    modern.head_bias = false;
+    modern.logits_bias = false;
     return {bert, qwen3, mistral, moe, zoo, gemma, modern};
 }
 
@@ -160,7 +165,7 @@ TEST_CASE("every field ModelConfig::fields() lists round-trips through config_to
         for (const auto& [name, value] : field_texts(c))
             if (value != defaults.at(name)) set_somewhere.insert(name);
     }
-    CHECK(defaults.size() == 61);  // 55 of the config's own and the rope's 6
+    CHECK(defaults.size() == 63);  // 57 of the config's own and the rope's 6
     for (const auto& [name, value] : defaults) {
         INFO(name);
         CHECK(set_somewhere.count(name) == 1);

@@ -58,6 +58,7 @@ import make_hf_marian_golden  # noqa: E402
 import make_hf_t5_golden  # noqa: E402
 import make_hf_bloom_golden  # noqa: E402
 import make_hf_gemma_golden  # noqa: E402
+import make_hf_modernbert_golden  # noqa: E402
 from hf_fixture_io import FIXTURES, read_safetensors, whole_f32, write_safetensors  # noqa: E402
 
 STEP_TOL = 1e-5      # recomputed step vs expected file, relative to the step's max |value|
@@ -85,13 +86,14 @@ UNREAD = {
     "t5": lambda n: n.endswith(".embed_tokens.weight"),  # the tied copies of shared
     "bloom": lambda n: False,
     "gemma": lambda n: False,
+    "modernbert": lambda n: False,
     "paper": lambda n: False,
 }
 
 PAPER_CASES = ["post_ln_relu", "pre_ln_gelu", "learned_pe", "decoder_only", "encoder_only", "no_pe_h1"]
 HF_CASES = ["hf_gpt2", "hf_bert", "hf_llama", "hf_llama3_scaled", "hf_llama_linear", "hf_mistral", "hf_qwen2",
             "hf_qwen3", "hf_marian", "hf_marian_untied", "hf_bloom",
-            "hf_gemma2", "hf_gemma3", "hf_smollm3"]
+            "hf_gemma2", "hf_gemma3", "hf_smollm3", "hf_modernbert"]
 
 # (case, output file name, loss spec or None for the case's default)
 OUTPUTS = [(c, c + ".grads.safetensors", None) for c in PAPER_CASES] + \
@@ -100,7 +102,7 @@ OUTPUTS = [(c, c + ".grads.safetensors", None) for c in PAPER_CASES] + \
     ("hf_gpt2", os.path.join("hf_gpt2", "grads_logit_diff.safetensors"), "logit-diff:12,30@4"),
 ]
 # Encoder-only defaults: a token loss at position 1, for an id other than src_ids[1].
-TOKEN_DEFAULT = {"encoder_only": "token:9@1", "hf_bert": "token:25@1"}
+TOKEN_DEFAULT = {"encoder_only": "token:9@1", "hf_bert": "token:25@1", "hf_modernbert": "token:300@4"}
 
 
 # ----------------------------------------------------------------------------
@@ -125,9 +127,9 @@ class Case:
             self.emeta, expected = read_safetensors(os.path.join(folder, "expected.safetensors"))
             t = self.cfg["model_type"]
             self.family = {"gpt2": "gpt2", "bert": "bert", "marian": "marian", "t5": "t5", "bloom": "bloom",
-                           "gemma2": "gemma", "gemma3_text": "gemma"}.get(t, "llama")
+                           "gemma2": "gemma", "gemma3_text": "gemma", "modernbert": "modernbert"}.get(t, "llama")
             self.pad = self.cfg.get("pad_token_id")  # None: the config names no padding token
-            self.encoder_only = t == "bert"
+            self.encoder_only = t in ("bert", "modernbert")
         self.expected = expected
         self.expected_order = list(expected)
         self.src_ids = json.loads(self.emeta["src_ids"])
@@ -173,6 +175,8 @@ class Case:
             return make_hf_bloom_golden.hf_forward(torch, self.cfg, p, self.tgt_ids)
         if f == "gemma":
             return make_hf_gemma_golden.hf_forward(torch, self.cfg, p, self.tgt_ids)
+        if f == "modernbert":
+            return make_hf_modernbert_golden.hf_forward(torch, self.cfg, p, self.src_ids)
         raise ValueError(f)
 
     def default_loss(self):
@@ -226,6 +230,12 @@ class Case:
                      "model.layers.1.post_feedforward_layernorm.weight", "model.norm.weight"]
             if self.cfg["model_type"] == "gemma3_text":
                 names.append("model.layers.0.self_attn.k_norm.weight")
+        elif f == "modernbert":
+            emb = "model.embeddings.tok_embeddings.weight"  # tied: also the unembedding
+            L = self.cfg["num_hidden_layers"]
+            names = ["model.layers.0.attn.Wqkv.weight", f"model.layers.{L - 1}.mlp.Wo.weight",
+                     "model.layers.1.attn_norm.weight", "model.embeddings.norm.weight", "model.layers.0.mlp.Wi.bias",
+                     "head.dense.weight", "head.norm.weight", "decoder.bias"]
         elif f == "t5":
             emb = "shared.weight"
             L = self.cfg["num_decoder_layers"]
@@ -418,7 +428,8 @@ def make_file(case_name, rel_path, spec):
     forward = {"paper": "make_golden.ref_forward", "gpt2": "make_hf_golden.gpt2_forward",
                "bert": "make_hf_golden.bert_forward", "llama": "make_hf_llama_golden.hf_forward",
                "marian": "make_hf_marian_golden.hf_forward", "t5": "make_hf_t5_golden.hf_forward",
-               "bloom": "make_hf_bloom_golden.hf_forward", "gemma": "make_hf_gemma_golden.hf_forward"}[case.family]
+               "bloom": "make_hf_bloom_golden.hf_forward", "gemma": "make_hf_gemma_golden.hf_forward",
+               "modernbert": "make_hf_modernbert_golden.hf_forward"}[case.family]
     metadata["case"] = case_name
     metadata["description"] = (f"d loss / d step (grad.*) and d loss / d parameter (param.*) for the loss {spec}, "
                                f"float64 autograd through {forward} from the F32 weights, stored F32")

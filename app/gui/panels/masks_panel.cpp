@@ -42,6 +42,7 @@ const MaskInfo kCombined[] = {
     {StepId::mask_of(AttentionUse::encoder_self), tr_noop("Encoder self-attention"), "(S, S)"},
     {StepId::mask_of(AttentionUse::decoder_self), tr_noop("Decoder self-attention"), "(T, T)"},
     // A model with local and global layers: the local layers' mask beside the global one.
+    {local_mask_of(AttentionUse::encoder_self), tr_noop("Encoder self-attention, local layers (W = %d)"), "(S, S)"},
     {local_mask_of(AttentionUse::decoder_self), tr_noop("Decoder self-attention, local layers (W = %d)"), "(T, T)"},
     {StepId::mask_of(AttentionUse::cross), tr_noop("Cross-attention"), "(T, S)"},
 };

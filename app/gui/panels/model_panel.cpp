@@ -5,6 +5,8 @@
 #include "panels/model_summary_text.h"
 #include "panels/tour_target.h"
 
+#include "position_choices.h"
+
 #include <cstdio>
 
 namespace attnlab::gui {
@@ -112,8 +114,39 @@ void radio(const char* label, const char* tip, T& value, T mine, bool first = fa
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
 }
 
-// The Llama template's switches: where its RMSNorms sit, the gate's activation, RoPE or no positions, the final
-// norm. Its weights have no β and no position table, so LayerNorm and added positions are not offered.
+// Each positional scheme's label and what it does, for ctx.t.
+struct PositionLabel {
+    Positional scheme;
+    const char* label;
+    const char* tip;
+};
+constexpr PositionLabel kPositionLabels[] = {
+    {Positional::sinusoidal, tr_noop("Sinusoidal"), tr_noop("fixed sin/cos waves, as in the paper")},
+    {Positional::learned, tr_noop("Learned"), tr_noop("a trained vector per position")},
+    {Positional::rotary, "RoPE", tr_noop("queries and keys rotated by their position in every attention")},
+    {Positional::alibi, "ALiBi",
+     tr_noop("a fixed penalty on every score, growing with the distance back to the key: one slope per head")},
+    {Positional::relative_buckets, tr_noop("T5 buckets"),
+     tr_noop("a learned bias on every score, read at the bucket of the key's distance from the query, shared by "
+             "the layers")},
+    {Positional::none, tr_noop("None"), tr_noop("no positional information at all")},
+};
+
+// The positions switch: the model's own scheme and those the core runs for its family (position_choices.h).
+void position_switch(PanelContext& ctx, ModelConfig& c) {
+    switch_row(ctx.t("Positions"));
+    bool first = true;
+    for (const Positional p : position_choices(c))
+        for (const PositionLabel& l : kPositionLabels)
+            if (l.scheme == p) {
+                radio(ctx.t(l.label), ctx.t(l.tip), c.positional, p, first);
+                first = false;
+            }
+}
+
+// The Llama template's switches: where its RMSNorms sit, the gate's activation, RoPE or no positions (when it has no
+// NoPE layers), the final norm. Its weights have no β and no position table, so LayerNorm and added positions are
+// not offered.
 void llama_switches(PanelContext& ctx, ModelConfig& c) {
     switch_row(ctx.t("RMSNorm"));
     mark_tour_section(ctx, TourTaskKind::switch_norm_placement);  // the tour's switch: shown from the switches
@@ -126,10 +159,7 @@ void llama_switches(PanelContext& ctx, ModelConfig& c) {
     radio("GELU", "x·Φ(x)", c.activation, Activation::gelu);
     radio("GELU-tanh", ctx.t("GELU's tanh approximation"), c.activation, Activation::gelu_tanh);
     radio("ReLU", "max(0, x)", c.activation, Activation::relu);
-    switch_row(ctx.t("Positions"));
-    radio("RoPE", ctx.t("queries and keys rotated by their position in every attention"), c.positional,
-          Positional::rotary, true);
-    radio(ctx.t("None"), ctx.t("no positional information at all"), c.positional, Positional::none);
+    position_switch(ctx, c);
     switch_row(ctx.t("Final norm"));
     ImGui::Checkbox(ctx.t("after the last layer"), &c.final_norm);
 }
@@ -154,19 +184,15 @@ void draw_switches(PanelContext& ctx) {
     mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
     radio(ctx.t("Pre-LN"), ctx.t("x + Sublayer(LayerNorm(x)), as in most later models"), c.norm_first, true);
     mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
-    // Marian's files have no position table and no final norms; its activation is swish (SiLU) and its sinusoids
-    // are laid out in halves, which a switch can turn into the paper's interleaving.
+    // Marian's files have no position table (no Learned positions) and no final norms; its activation is swish
+    // (SiLU) and its sinusoids are laid out in halves, which a switch can turn into the paper's interleaving.
     const bool marian = c.family == Family::marian;
     switch_row(ctx.t("Activation"));
     radio("ReLU", "max(0, x)", c.activation, Activation::relu, true);
     radio("GELU", "x·Φ(x)", c.activation, Activation::gelu);
     radio("GELU-tanh", ctx.t("GELU's tanh approximation"), c.activation, Activation::gelu_tanh);
     if (marian) radio("SiLU", "x·σ(x)", c.activation, Activation::silu);
-    switch_row(ctx.t("Positions"));
-    radio(ctx.t("Sinusoidal"), ctx.t("fixed sin/cos waves, as in the paper"), c.positional, Positional::sinusoidal,
-          true);
-    if (!marian) radio(ctx.t("Learned"), ctx.t("a trained vector per position"), c.positional, Positional::learned);
-    radio(ctx.t("None"), ctx.t("no positional information at all"), c.positional, Positional::none);
+    position_switch(ctx, c);
     if (marian) {
         switch_row(ctx.t("Sinusoids"));
         radio(ctx.t("Sines, then cosines"), ctx.t("frequency i at columns i and C/2 + i, as Marian was trained"),

@@ -24,6 +24,12 @@ Step activation_step(Activation activation, std::string title, const StepId& inp
             }};
 }
 
+bool FeedForwardMechanism::packs_gate_and_up(const ModelConfig& config) {
+    if (!config.gated_ffn || config.n_experts > 0) return false;
+    const LayerParams layer = layer_params(config, last_stack(config), 0);
+    return layer.ffn_gate && layer.ffn_gate->weight == layer.ffn_in.weight;
+}
+
 std::string FeedForwardMechanism::describe() const {
     if (config_.n_experts > 0) return experts_.describe();
     return gated_ ? "gated FFN (" + to_string(activation_) + ")" : to_string(activation_) + " FFN";
@@ -67,13 +73,18 @@ std::vector<PlacedStep> FeedForwardMechanism::steps(Stack stack, int layer, cons
                               du.matrix() = b.d_output.matrix().cwiseProduct(b.input(0).matrix());
                               return InputGrads{std::move(da), std::move(du)};
                           }};
+    // ModernBERT's Wi: input, gate = Wi(x).chunk(2); out = Wo(act(input) ⊙ gate), so its first half is our gate.
+    const std::string gate_rows = packed_ ? "  (W_gate = rows 0…F−1 of W_i)" : "";
+    const std::string up_rows = packed_ ? "  (W_up = rows F…2F−1 of W_i)" : "";
     return {
         {part(FfnPart::gate),
-         linear_map_step("FFN gate", "g = " + linear_map_formula(*params.ffn_gate, "x", "W_gate", "b_gate"), input,
+         linear_map_step("FFN gate",
+                         "g = " + linear_map_formula(*params.ffn_gate, "x", "W_gate", "b_gate") + gate_rows, input,
                          *params.ffn_gate)},  // (N, F)
         activation(part(FfnPart::gate)),
         {part(FfnPart::up),
-         linear_map_step("FFN up projection", "u = " + linear_map_formula(params.ffn_in, "x", "W_up", "b_up"), input,
+         linear_map_step("FFN up projection",
+                         "u = " + linear_map_formula(params.ffn_in, "x", "W_up", "b_up") + up_rows, input,
                          params.ffn_in)},  // (N, F)
         {part(FfnPart::gated), std::move(gate_times_up)},
         {part(FfnPart::out), linear_map_step("FFN down projection",
@@ -85,9 +96,9 @@ std::string FeedForwardMechanism::kind(FfnPart part, int layer) const {
     if (has_experts(config_, layer)) return experts_.kind(part);
     switch (part) {
         case FfnPart::hidden: return "ffn.hidden";
-        case FfnPart::gate: return "ffn.gate";
+        case FfnPart::gate: return packed_ ? "ffn.gate_packed" : "ffn.gate";
         case FfnPart::activation: return "ffn." + to_string(activation_);  // ffn.relu, ffn.gelu_tanh, …
-        case FfnPart::up: return "ffn.up";
+        case FfnPart::up: return packed_ ? "ffn.up_packed" : "ffn.up";
         case FfnPart::gated: return "ffn.gated";
         case FfnPart::out: return gated_ ? "ffn.down" : "ffn.out";
         case FfnPart::router:

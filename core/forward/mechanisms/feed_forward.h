@@ -1,5 +1,7 @@
 // The feed-forward mechanism (ModelConfig::gated_ffn, activation): act(x·W_1ᵀ)·W_2ᵀ, or gated (SwiGLU with silu):
-// (act(x·W_gateᵀ) ⊙ x·W_upᵀ)·W_downᵀ, biases where the family has them. The one reader of gated_ffn.
+// (act(x·W_gateᵀ) ⊙ x·W_upᵀ)·W_downᵀ, biases where the family has them. The one reader of gated_ffn. A gated FFN's
+// gate and up maps may be the two halves of one packed weight (ModernBERT's Wi (2F, C): the first F rows are
+// activated, the last F multiply them), which its formulas and explanation kinds name.
 #pragma once
 
 #include "forward/mechanisms/mechanism.h"
@@ -14,9 +16,15 @@ namespace attnlab {
 class FeedForwardMechanism {
 public:
     explicit FeedForwardMechanism(const ModelConfig& config)
-        : gated_(config.gated_ffn), activation_(config.activation), config_(config), experts_(config) {}
+        : gated_(config.gated_ffn),
+          packed_(packs_gate_and_up(config)),
+          activation_(config.activation),
+          config_(config),
+          experts_(config) {}
 
     bool gated() const { return gated_; }
+    // Whether the gate and the up map are the halves of one weight, W_i (2F, C) (param_names.h).
+    static bool packs_gate_and_up(const ModelConfig& config);
     std::string describe() const;  // "gelu FFN", "gated FFN (silu)"
     // The steps of one layer's FFN over its input (N, C), in order: ffn.hidden (N, F), ffn.activation (N, F),
     // ffn.out (N, C); gated: ffn.gate, ffn.activation, ffn.up, ffn.gated (N, F each), ffn.out; a mixture of
@@ -34,6 +42,7 @@ public:
 
 private:
     bool gated_;
+    bool packed_;
     Activation activation_;
     const ModelConfig& config_;
     MixtureOfExpertsMechanism experts_;

@@ -51,7 +51,7 @@ bool is_local_mask(const StepId& id) {
 }
 
 StepId mask_of_site(const ModelConfig& config, const AttentionSite& site) {
-    if (site.use == AttentionUse::decoder_self && has_local_and_global_layers(config) && is_local_layer(config, site.layer))
+    if (site.use != AttentionUse::cross && has_local_and_global_layers(config) && is_local_layer(config, site.layer))
         return local_mask_of(site.use);
     return StepId::mask_of(site.use);
 }

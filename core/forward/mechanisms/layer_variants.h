@@ -11,11 +11,12 @@
 
 namespace attnlab {
 
-// Whether `layer`'s self-attention sees only the keys less than sliding_window positions back.
+// Whether `layer`'s self-attention sees only a window of keys: a decoder's, those less than sliding_window positions
+// back; an encoder's, those at most sliding_window/2 away on either side.
 bool is_local_layer(const ModelConfig& config, int layer);
 // Whether the model has local and global layers both: then the local ones read a second mask.
 bool has_local_and_global_layers(const ModelConfig& config);
-// The keys a layer's self-attention sees back (W), 0 for all.
+// The layer's window W (sliding_window), 0 for all keys.
 int window_of_layer(const ModelConfig& config, int layer);
 // The RoPE a layer turns Q and K with: nullopt when the model has no rotary positions or the layer is a NoPE
 // layer; a local layer's turns with local_rope_theta (no scaling) when the config gives one.
@@ -23,8 +24,8 @@ std::optional<RopeConfig> rope_of_layer(const ModelConfig& config, int layer);
 // Whether the model rotates in some layers and not in others (SmolLM3).
 bool has_nope_layers(const ModelConfig& config);
 
-// The mask of a use's local layers, masks.decoder_self_local: the use's mask id marked local by its sublayer field,
-// 1 (a mask id leaves it free; the global mask keeps 0). Only decoders have local layers so far.
+// The mask of a use's local layers, masks.decoder_self_local (masks.encoder_self_local): the use's mask id marked
+// local by its sublayer field, 1 (a mask id leaves it free; the global mask keeps 0).
 StepId local_mask_of(AttentionUse use);
 bool is_local_mask(const StepId& id);
 // The mask the self-attention (or cross-attention) at `site` reads.

@@ -48,11 +48,25 @@ PlacedStep NormMechanism::step(const StepId& id, std::string title, const StepId
     const NormMechanism norm = *this;
     return {id,
             {std::move(title),
+    if (params.weight.empty())  // ModernBERT's layer 0 attn_norm, nn.Identity: the gradient passes as it is
+        return {id,
+                {"Norm " + std::to_string(id.sublayer) + ": none (identity)",
+                 "x' = x  (no norm: the embeddings' LayerNorm has just run)",
+                 {input},
+                 {},
+                 {},
+                 "identity",
+                 [](const StepContext& ctx) { return StepOutput{ctx.input(0), {}}; },
+                 [](const BackwardContext& b) { return InputGrads{b.d_output}; }}};
+    const bool beta = !params.bias.empty();
+    std::vector<std::string> read = {params.weight};
+    if (!rms() && beta) read.push_back(params.bias);
              plus_one() ? "RMSNorm(x) = x / √(mean(x²) + ε) · (1 + γ)"
              : rms()    ? "RMSNorm(x) = x / √(mean(x²) + ε) · γ"
-                        : "LN(x) = (x − mean) / √(var + ε) · γ + β",
+             : beta     ? "LN(x) = (x − mean) / √(var + ε) · γ + β"
+                        : "LN(x) = (x − mean) / √(var + ε) · γ",
              {input},
-             rms() ? std::vector<std::string>{params.weight} : std::vector<std::string>{params.weight, params.bias},
+             std::move(read),
              {},
              eps_variant(eps_),
              [norm, params](const StepContext& ctx) {
@@ -73,7 +87,9 @@ Tensor NormMechanism::gain(const Weights& weights, const NormParams& params) con
 Tensor NormMechanism::forward(const Weights& weights, const NormParams& params, const Tensor& x) const {
     if (plus_one()) return rms_norm_forward(x, gain(weights, params), eps_);
     if (rms()) return rms_norm_forward(x, weights.at(params.weight), eps_);
-    return layer_norm_forward(x, weights.at(params.weight), weights.at(params.bias), eps_);
+    const Tensor& gamma = weights.at(params.weight);
+    if (params.bias.empty()) return layer_norm_forward(x, gamma, Tensor(gamma.shape), eps_);  // β = 0 (C,)
+    return layer_norm_forward(x, gamma, weights.at(params.bias), eps_);
 }
 
 Tensor NormMechanism::backward(const Weights& weights, const NormParams& params, const Tensor& x, const Tensor& dy,
@@ -84,6 +100,7 @@ Tensor NormMechanism::backward(const Weights& weights, const NormParams& params,
     if (rms()) return rms_norm_backward(x, stored, eps_, dy, d_gain);
     Tensor& d_bias = grads.of(params.bias, weights.at(params.bias).shape);
     return layer_norm_backward(x, stored, eps_, dy, &d_gain, &d_bias);
+    if (params.bias.empty()) return layer_norm_backward(x, stored, eps_, dy, &d_gain, nullptr);
 }
 
 double NormMechanism::frozen_divisor(const Eigen::Ref<const Eigen::RowVectorXd>& x) const {
@@ -103,10 +120,21 @@ const char* NormMechanism::sublayer_kind() const {
     if (rms()) return first_ ? "norm_pre_rms" : "norm_post_rms";
     return first_ ? "norm_pre_ln" : "norm_post_ln";
 }
+    if (!beta_ && first_) return "norm_pre_ln_no_beta";  // validate_config refuses it after the residual
 
 const char* NormMechanism::stack_output_kind() const {
     if (plus_one()) return "stack_output_rms_plus_one";
-    return rms() ? "stack_output_rms" : "stack_output_norm";
+const char* NormMechanism::sublayer_kind_at(int layer, int k) const {
+    return identity_at(layer, k) ? "norm_identity" : sublayer_kind();
+}
+
+    if (rms()) return "stack_output_rms";
+    return beta_ ? "stack_output_norm" : "stack_output_norm_no_beta";
+}
+
+const char* NormMechanism::embedding_norm_kind(bool over_sum) const {
+    if (over_sum) return "embed_norm";
+    return beta_ ? "embed_norm_tokens" : "embed_norm_tokens_no_beta";
 }
 
 ExplainNumbers NormMechanism::row_numbers(RowRef x, RowRef y) const {

@@ -139,3 +139,9 @@ TEST_CASE("Gemma 2 and Gemma 3 folders' gradients match PyTorch autograd, throug
           "[backward][golden][hf][gemma]") {
     for (const char* name : {"hf_gemma2", "hf_gemma3"}) check_gradients(kFixtures + name, kFixtures + name + "/grads.safetensors");
 }
+
+TEST_CASE("the ModernBERT folder's gradients match PyTorch autograd, through its β-less LayerNorms, layer 0's identity "
+          "norm, the packed Wqkv and Wi and the local window",
+          "[backward][golden][hf][modernbert]") {
+    check_gradients(kFixtures + "hf_modernbert", kFixtures + "hf_modernbert/grads.safetensors");
+}

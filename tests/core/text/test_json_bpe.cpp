@@ -25,7 +25,7 @@ namespace {
 
 const test::TokenizerFixtures kFixtures{"json_bpe"};
 const std::vector<std::string> kLayouts = {"llama3",  "qwen2", "gpt2",  "smollm2", "llama2",
-                                           "mistral", "bloom", "gemma", "olmoe"};
+                                           "mistral", "bloom", "gemma", "olmoe", "modernbert"};
 
 std::vector<std::string> token_strings(const SubwordTokenizer& t, const std::vector<int>& ids) {
     std::vector<std::string> out;
