@@ -292,8 +292,8 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "클릭하면 열리고, 오른쪽 클릭하면 헤드를 끄거나 켭니다."},
         {"Hover a cell to explain it; click to pin it.", "칸에 마우스를 올리면 설명이 나오고, 클릭하면 고정됩니다."},
         {"◀ All heads", "◀ 모든 헤드"},
-        {"softmax(QKᵀ/√D + mask)·V, per head", "헤드마다 softmax(QKᵀ/√D + mask)·V"},
-        {"softmax(QKᵀ/√D + bias + mask)·V, per head", "헤드마다 softmax(QKᵀ/√D + bias + mask)·V"},
+        {"softmax(%s + mask)·V, per head", "헤드마다 softmax(%s + mask)·V"},
+        {"softmax(%s + bias + mask)·V, per head", "헤드마다 softmax(%s + bias + mask)·V"},
         {"Each square: one head's attention weights (rows: queries, columns: keys).",
          "각 사각형: 한 헤드의 어텐션 가중치 (행: 쿼리, 열: 키)."},
         {"Save CSV", "CSV 저장"},
@@ -832,10 +832,9 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "클릭하면 고정됩니다."},
         {"■ Stop", "■ 멈춤"},
         {"▶ Play stages", "▶ 단계 재생"},
-        {"Shows this head's stages one after another, QKᵀ → ÷√D → masked → softmax → ×V, the numbers turning "
-         "from one into the next.",
-         "이 헤드의 단계 QKᵀ → ÷√D → 마스크 적용 → 소프트맥스 → ×V를 차례로 보여 주며, 숫자가 다음 단계의 "
-         "숫자로 바뀌어 가는 모습을 보여 줍니다."},
+        {"Shows this head's stages one after another, from QKᵀ to ×V, the numbers turning from one into the next.",
+         "이 헤드의 단계를 QKᵀ부터 ×V까지 차례로 보여 주며, 숫자가 다음 단계의 숫자로 바뀌어 가는 모습을 보여 "
+         "줍니다."},
         // RoPE view
         {"row", "행"},
         {"pair", "쌍"},
@@ -869,12 +868,12 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"k before", "회전 전 k"},
         {"k′ turned by n·θ_i", "n·θ_i만큼 돈 k′"},
         {"Each circle is one pair (x[i], x[i + D/2]) of the head, scaled to its longer vector. The arc is the angle "
-         "from k′ to q′; under each circle, its share q′·k′/√D of the score. The shares add up to the score.",
+         "from k′ to q′; under each circle, its share q′·k′%s of the score. The shares add up to the score.",
          "원 하나가 헤드의 쌍 (x[i], x[i + D/2]) 하나이며, 더 긴 벡터에 맞춰 크기를 맞췄습니다. 호는 k′에서 q′까지의 "
-         "각도이고, 원 아래는 점수 중 그 쌍의 몫 q′·k′/√D입니다. 몫을 모두 더하면 점수가 됩니다."},
+         "각도이고, 원 아래는 점수 중 그 쌍의 몫 q′·k′%s입니다. 몫을 모두 더하면 점수가 됩니다."},
         {"The score depends only on the offset m − n", "점수는 거리 m − n에만 달려 있습니다"},
-        {"score(δ) = q·R(δθ)·k/√D: this query and this key, the query at m and the key at m − δ",
-         "score(δ) = q·R(δθ)·k/√D: 이 쿼리와 이 키를, 쿼리는 m에, 키는 m − δ에 놓았을 때"},
+        {"score(δ) = q·R(δθ)·k%s: this query and this key, the query at m and the key at m − δ",
+         "score(δ) = q·R(δθ)·k%s: 이 쿼리와 이 키를, 쿼리는 m에, 키는 m − δ에 놓았을 때"},
         {"score(δ)", "점수(δ)"},
         {"both positions moved by +%d", "두 위치를 모두 +%d만큼 옮김"},
         {"the trace: scaled[h, m, n]", "트레이스: scaled[h, m, n]"},

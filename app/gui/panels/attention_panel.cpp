@@ -8,6 +8,8 @@
 #include "panels/zoom_matrix.h"
 #include "widgets/radio_row.h"
 
+#include "score_scale_text.h"
+
 #include "forward/mechanisms/layer_variants.h"
 #include "forward/step_path.h"
 #include "ops/attention.h"
@@ -40,7 +42,7 @@ struct StageInfo {
 // The stages the detail view offers, in the order they are computed.
 constexpr StageInfo kStages[] = {
     {AttentionStage::scores, "QKᵀ"},
-    {AttentionStage::scaled, "÷√D"},
+    {AttentionStage::scaled, "÷√D"},  // shown as the model's own scale (score_scale_text.h)
     {AttentionStage::biased, tr_noop("+ bias")},  // ALiBi's or T5's position bias
     {AttentionStage::capped, tr_noop("soft cap")},  // Gemma 2's c·tanh(x/c)
     {AttentionStage::masked, tr_noop("masked")},
@@ -181,8 +183,11 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     ImGui::TextUnformatted(attention_name(site).c_str());
     ImGui::SameLine();
     const bool biased = ctx.stepper().find(StepId::attention_at(site, AttentionStage::biased)).has_value();
-    ImGui::TextDisabled("%s", biased ? ctx.t("softmax(QKᵀ/√D + bias + mask)·V, per head")  // ALiBi, T5
-                                     : ctx.t("softmax(QKᵀ/√D + mask)·V, per head"));
+    const std::string scores = "QKᵀ" + score_scale_text(ctx.config()).factor;  // T5's QKᵀ, Gemma's QKᵀ/√12
+    ImGui::TextDisabled("%s", format_text(biased ? ctx.t("softmax(%s + bias + mask)·V, per head")  // ALiBi, T5
+                                                 : ctx.t("softmax(%s + mask)·V, per head"),
+                                          scores.c_str())
+                                  .c_str());
     ImGui::Separator();
     value_slider_int(ctx.t("Layer"), "##layer", &ctx.view.attention.layer, 0, L - 1, "%d", 4.0f * ctx.em);
     ImGui::SameLine();
@@ -203,8 +208,8 @@ void draw_detail(PanelContext& ctx, const Family& f) {
         if (!ctx.stepper().find(StepId::attention_at(site, s.id))) continue;  // RoPE's stages: rotary models only
         const bool active = ctx.view.attention.stage == s.id;
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        const bool times_s = s.id == AttentionStage::scaled && ctx.config().attention_scale > 0.0f;  // not ÷√D
-        if (ImGui::Button(times_s ? "×s" : ctx.t(s.tab))) ctx.view.attention.stage = s.id;
+        const std::string tab = s.id == AttentionStage::scaled ? score_scale_text(ctx.config()).tab : ctx.t(s.tab);
+        if (ImGui::Button(tab.c_str())) ctx.view.attention.stage = s.id;
         if (active) ImGui::PopStyleColor();
         ImGui::SameLine();
     }

@@ -13,6 +13,8 @@
 #include "panels/tour_target.h"
 #include "panels/word_wrap.h"
 
+#include "score_scale_text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -508,7 +510,9 @@ void pair_tooltip(const PanelContext& ctx, const RopeView& v, int i) {
     ImGui::Text("k′ = (%+.4f, %+.4f)", p.k_rot(i, 0), p.k_rot(i, 1));
     ImGui::PopStyleColor();
     ImGui::Text(ctx.t("angle from k′ to q′: %.1f°"), degrees(between));
-    ImGui::Text("q′·k′/√D = |q′||k′|·cos(%.1f°)/√D = %+.5f", degrees(between), p.contribution[k]);
+    const std::string scale = score_scale_text(ctx.config()).factor;  // /√D, or Gemma's /√12
+    ImGui::Text("q′·k′%s = |q′||k′|·cos(%.1f°)%s = %+.5f", scale.c_str(), degrees(between), scale.c_str(),
+                p.contribution[k]);
     ImGui::TextDisabled(ctx.t("its share of the score %+.5f"), v.curve.at_actual);
     ImGui::EndTooltip();
 }
@@ -544,9 +548,12 @@ void draw_pair(const RopeView& v, int i, ImVec2 box_min, float box) {
 // alone, and on the title's hover `about` (what RoPE is, this model's θ) then the note.
 void draw_pairs_block(PanelContext& ctx, const RopeView& v, float width, bool compact, const std::string& about) {
     const float em = ctx.em;
-    const char* note = ctx.t(
-        "Each circle is one pair (x[i], x[i + D/2]) of the head, scaled to its longer vector. The arc is the angle "
-        "from k′ to q′; under each circle, its share q′·k′/√D of the score. The shares add up to the score.");
+    const std::string scale = score_scale_text(ctx.config()).factor;  // /√D, or Gemma's /√12
+    const std::string note =
+        format(ctx.t("Each circle is one pair (x[i], x[i + D/2]) of the head, scaled to its longer vector. The arc is "
+                     "the angle from k′ to q′; under each circle, its share q′·k′%s of the score. The shares add up "
+                     "to the score."),
+               scale.c_str());
     section_title(ctx.t("One query and one key, pair by pair"), compact ? (about + "\n\n" + note).c_str() : nullptr);
     if (compact)  // one line: each vector faded before its turn, bright after
         legend({{ctx.t("q → q′, turned by m·θ_i"), kQueryColor, Swatch::turn},
@@ -602,7 +609,7 @@ void draw_pairs_block(PanelContext& ctx, const RopeView& v, float width, bool co
     ImGui::SetCursorScreenPos(ImVec2(origin.x, end.y));
     ImGui::Dummy(ImVec2(width, 0.0f));
     if (hovered >= 0) pair_tooltip(ctx, v, hovered);
-    if (!compact) text_disabled_wrapped(note);
+    if (!compact) text_disabled_wrapped(note.c_str());
 }
 
 // ---- (c) the score against the offset ----
@@ -633,10 +640,11 @@ void draw_score_block(PanelContext& ctx, const RopeView& v, float width, bool co
     const RopeScoreCurve& curve = v.curve;
     const ModelConfig& c = ctx.config();
     const int T = v.n_tokens, m = v.ref.query;
-    const char* formula =
-        ctx.t("score(δ) = q·R(δθ)·k/√D: this query and this key, the query at m and the key at m − δ");
-    section_title(ctx.t("The score depends only on the offset m − n"), compact ? formula : nullptr);
-    if (!compact) text_wrapped_at_spaces(formula);
+    const std::string formula =
+        format(ctx.t("score(δ) = q·R(δθ)·k%s: this query and this key, the query at m and the key at m − δ"),
+               score_scale_text(c).factor.c_str());
+    section_title(ctx.t("The score depends only on the offset m − n"), compact ? formula.c_str() : nullptr);
+    if (!compact) text_wrapped_at_spaces(formula.c_str());
     const RopeShiftCheck* far = curve.shifts.empty() ? nullptr : &curve.shifts.back();
     std::vector<LegendEntry> entries = {{ctx.t("score(δ)"), kScoreColor, Swatch::line}};
     if (far) entries.push_back({format(ctx.t("both positions moved by +%d"), far->shift), kShiftColor, Swatch::ring});

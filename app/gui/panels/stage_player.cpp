@@ -6,6 +6,8 @@
 #include "panels/step_explanation.h"
 #include "panels/token_matrix.h"
 
+#include "score_scale_text.h"
+
 #include "forward/mechanisms/layer_variants.h"
 
 #include <GLFW/glfw3.h>
@@ -26,7 +28,7 @@ struct PlayedStage {
 
 constexpr PlayedStage kPlayed[] = {
     {AttentionStage::scores, "QKᵀ"},
-    {AttentionStage::scaled, "÷√D"},
+    {AttentionStage::scaled, "÷√D"},  // shown as the model's own scale (score_scale_text.h)
     {AttentionStage::biased, tr_noop("+ bias")},
     {AttentionStage::capped, tr_noop("soft cap")},
     {AttentionStage::masked, tr_noop("masked")},
@@ -46,7 +48,9 @@ struct StagePlayerState {
     std::tuple<int, int, float, uint64_t> shown_of{-1, -1, 0.0f, 0};  // from, to, blend, and the trace's versions
 };
 
-const char* stage_name(const PanelContext& ctx, const PlayedStage& s) { return ctx.t(s.name); }
+std::string stage_name(const PanelContext& ctx, const PlayedStage& s) {
+    return s.id == AttentionStage::scaled ? score_scale_text(ctx.config()).tab : ctx.t(s.name);
+}
 
 // The largest |v| of the finite values: a diverging colormap's half range.
 float finite_extent(const float* v, size_t n) {
@@ -68,7 +72,8 @@ void stage_chips(const PanelContext& ctx, const StagePlayerState& p, const Stage
         }
         const bool on = static_cast<int>(k) == f.nearest();
         const ImVec2 a = ImGui::GetCursorScreenPos();
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(on ? lit : dim), "%s", stage_name(ctx, p.stages[k]));
+        const std::string name = stage_name(ctx, p.stages[k]);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(on ? lit : dim), "%s", name.c_str());
         const ImVec2 b = ImGui::GetItemRectMax();
         if (static_cast<int>(k) == f.to && f.to != f.from)  // the morph into this stage, as a filling bar
             draw->AddRectFilled(ImVec2(a.x, b.y), ImVec2(a.x + (b.x - a.x) * f.blend, b.y + 0.15f * ctx.em), lit);
@@ -86,8 +91,8 @@ void stage_player_button(PanelContext& ctx, const AttentionSite& site, int head)
     const bool clicked = ImGui::Button(ctx.t("▶ Play stages"));
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s", can_play ? ctx.t("Shows this head's stages one after another, QKᵀ → ÷√D → masked → "
-                                                 "softmax → ×V, the numbers turning from one into the next.")
+        ImGui::SetTooltip("%s", can_play ? ctx.t("Shows this head's stages one after another, from QKᵀ to ×V, the "
+                                                 "numbers turning from one into the next.")
                                          : ctx.t("Not run yet: step forward to compute it."));
     if (!clicked) return;
     StagePlayerState& p = ctx.caches.get<StagePlayerState>();
