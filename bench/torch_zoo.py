@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """PyTorch baseline for `attnlab-cli bench DIR` on a zoo family's tiny golden folder (issue 37).
 
-DIR is one of tests/golden/fixtures/hf_{bloom,smollm3,gemma2,gemma3,olmoe,qwen3_moe,t5,flan_t5}: its config.json names
-the family, and the forward pass timed is that family's own reference, imported from the golden script that wrote
-the folder (tests/golden/make_hf_*_golden.py's hf_forward, which follows the family's modeling_*.py), fed the
-folder's F32 weights as they are: each reference computes in its weights' dtype, so this runs in float32. The
-references keep every step's tensor in a dict, as attnlab's traced pass keeps every step. Batch 1, untraced by
-autograd (inference_mode), the RoPE tables made inside the timed call as the model makes them.
+DIR is one of tests/golden/fixtures/hf_{bloom,smollm3,gemma2,gemma3,olmoe,qwen3_moe,granitemoe,t5,flan_t5}: its
+config.json names the family, and the forward pass timed is that family's own reference, imported from the golden
+script that wrote the folder (tests/golden/make_hf_*_golden.py's hf_forward, make_hf_moe_golden.py's model_forward,
+which follow the family's modeling_*.py), fed the folder's F32 weights as they are: each reference computes in its
+weights' dtype, so this runs in float32. The references keep every step's tensor in a dict, as attnlab's traced pass
+keeps every step. Batch 1, untraced by autograd (inference_mode), the RoPE tables made inside the timed call as the
+model makes them.
 
 --tgt-len 0 (the default) runs the folder's own ids (expected.safetensors' metadata) and first checks the logits
 against the golden expected.safetensors (float64's, within 1e-4 relative, else exit 1); --tgt-len N runs N random
@@ -53,14 +54,14 @@ def family_forward(cfg, w):
             cos, sin = g.hf_rope_table(torch, g.hf_inv_freq(torch, a.theta, a.D, a.rope_scaling), len(tgt))
             return g.hf_forward(torch, a, w, tgt, cos, sin)  # casts cos and sin to the weights' dtype
         return smollm3
-    if t in ("olmoe", "qwen3_moe"):
+    if t in ("olmoe", "qwen3_moe", "granitemoe"):
         import make_hf_llama_golden as llama
         import make_hf_moe_golden as g
         a = g.Arch(cfg)
 
         def moe(src, tgt):
             cos, sin = llama.hf_rope_table(torch, llama.hf_inv_freq(torch, a.theta, a.D, None), len(tgt))
-            return g.hf_forward(a, w, tgt, cos.float(), sin.float())  # the float32 model's tables
+            return g.model_forward(a, w, tgt, cos.float(), sin.float())  # the float32 model's tables
         return moe
     if t == "t5":
         import make_hf_t5_golden as g

@@ -3,6 +3,7 @@
 #include "analysis/head_split.h"
 
 #include "forward/mechanisms/norm.h"
+#include "forward/mechanisms/stream_multipliers.h"
 #include "forward/step_path.h"
 #include "ops/activation.h"
 #include "param_names.h"
@@ -173,9 +174,12 @@ FrozenMap frozen_map_of(const Stepper& stepper, size_t i, int64_t q) {
                        {ComponentKind::norm_bias, bias_name, stack, id.layer});
 }
 
-// The shares step i (role writes: a residual add) writes, read through `readout`.
+// The shares step i (role writes: a residual add) writes, read through `readout`; a residual add that writes
+// m·Sublayer (Granite's residual_multiplier) through m·readout.
 Status add_writes(std::vector<AttributionComponent>& out, const Stepper& stepper, size_t i, int64_t q,
-                  const RowD& readout) {
+                  const RowD& stream_readout) {
+    const RowD readout =
+        stream_readout * static_cast<double>(StreamMultiplierMechanism(stepper.config()).residual_multiplier());
     const StepId& id = stepper.step(i).record.id;
     const StepId& sub = stepper.step(stepper.input_indices(i).at(1)).record.id;
     if (sub.kind == StepKind::attention) return add_attention(out, stepper, sub.site(), q, readout);
@@ -237,9 +241,10 @@ Result<LogitAttribution> attribute_logits(const Stepper& stepper, const Attribut
     const int64_t C = config.d_model;
     std::vector<RowD> readout(maps.size() + 1);
     readout.back().resize(C);
-    for (int64_t c = 0; c < C; ++c)
-        readout.back()(c) = linear_weight_at(w_u, head.unembed, metric.token, c) -
-                            (diff ? linear_weight_at(w_u, head.unembed, metric.other, c) : 0.0);
+    for (int64_t c = 0; c < C; ++c)  // times the logits' constant (T5's tied d_model^−½, Granite's 1/logits_scaling)
+        readout.back()(c) = (linear_weight_at(w_u, head.unembed, metric.token, c) -
+                             (diff ? linear_weight_at(w_u, head.unembed, metric.other, c) : 0.0)) *
+                            static_cast<double>(config.logit_scale);
     for (size_t k = maps.size(); k-- > 0;) readout[k] = maps[k].pull_back(readout[k + 1]);
 
     // Every write in stream order, each read through the readout where it joins.
@@ -267,7 +272,7 @@ Result<LogitAttribution> attribute_logits(const Stepper& stepper, const Attribut
             return static_cast<double>(b->data[static_cast<size_t>(head.unembed.out_begin + id)]);
         };
         AttributionComponent c{ComponentKind::unembedding_bias, head.unembed.bias, stack};
-        c.value = at(metric.token) - (diff ? at(metric.other) : 0.0);
+        c.value = (at(metric.token) - (diff ? at(metric.other) : 0.0)) * static_cast<double>(config.logit_scale);
         out.push_back(std::move(c));
     }
     for (const AttributionComponent& c : out) result.total += c.value;

@@ -5,6 +5,7 @@
 #include "forward/mechanisms/positions.h"
 #include "forward/mechanisms/score_bias.h"
 #include "forward/mechanisms/soft_cap.h"
+#include "forward/mechanisms/stream_multipliers.h"
 
 #include <cassert>
 
@@ -44,7 +45,7 @@ std::string_view attention_backward_kind(const Step& step) {
 std::string_view backward_kind(const Step& step) {
     const StepId& id = step.record.id;
     switch (id.kind) {
-        case StepKind::token_embedding: return "embedding";
+        case StepKind::token_embedding: return StreamMultiplierMechanism::embedding_backward_kind(step);
         case StepKind::position: return "position";
         case StepKind::token_type: return "token_type";
         case StepKind::embedding_sum: return "sum";
@@ -55,7 +56,7 @@ std::string_view backward_kind(const Step& step) {
         case StepKind::stack_output: return step.params.empty() ? "identity" : "norm";
         case StepKind::attention: return attention_backward_kind(step);
         case StepKind::position_bias: return ScoreBiasMechanism::bias_backward_kind();
-        case StepKind::residual: return "residual";
+        case StepKind::residual: return StreamMultiplierMechanism::residual_backward_kind(step);
         case StepKind::ffn:
             if (id.part == FfnPart::activation) return "activation";
             if (id.part == FfnPart::routing) return "routing";

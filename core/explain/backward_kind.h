@@ -25,6 +25,7 @@ inline constexpr std::string_view kBackwardKinds[] = {
     "context",     // weights·V
     "concat",      // the heads side by side
     "residual",    // x + sublayer(x)
+    "residual_multiplied",  // x + m·sublayer(x) (Granite)
     "norm",        // LayerNorm or RMSNorm
     "activation",  // ReLU, GELU, SiLU
     "gated",       // a ⊙ u
@@ -33,6 +34,7 @@ inline constexpr std::string_view kBackwardKinds[] = {
     "identity",    // a stack's output when it has no final norm
     "sum",         // the embeddings added together
     "embedding",   // a row of the token table
+    "embedding_multiplied",  // a row of the token table times m_emb (Granite)
     "position",    // a row of the learned position table
     "token_type",  // a row of the token-type table
 };

@@ -5,6 +5,8 @@
 #include "explain/step_values.h"
 #include "forward/mechanisms/feed_forward.h"
 #include "forward/step_path.h"
+#include "forward/mechanisms/norm.h"
+#include "forward/mechanisms/stream_multipliers.h"
 #include "param_names.h"
 
 #include <algorithm>
@@ -141,6 +143,8 @@ void add_static_values(const StepSite& s, StepValues& v) {
     v.text["logit_cap"] = format_number(static_cast<double>(c.logit_softcap));
     v.text["head"] = std::to_string(s.head());
 
+    add_numbers(StreamMultiplierMechanism(c).numbers(), v);  // m_emb, m_res (Granite's)
+    v.text["branch"] = NormMechanism(c).branch_formula();    // what a residual add adds: Sublayer(RMSNorm(x)), …
     switch (id.kind) {
         case StepKind::token_embedding:
         case StepKind::position:

@@ -9,6 +9,7 @@
 #include "forward/mechanisms/positions.h"
 #include "forward/mechanisms/score_bias.h"
 #include "forward/mechanisms/soft_cap.h"
+#include "forward/mechanisms/stream_multipliers.h"
 #include "param_names.h"
 
 #include <cassert>
@@ -60,6 +61,7 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
     const StepId& id = record.id;
     switch (id.kind) {
         case StepKind::token_embedding:
+            if (StreamMultiplierMechanism(c).scales_embeddings()) return StreamMultiplierMechanism::embedding_kind();
             return c.scale_embedding ? "embed_scaled" : PositionMechanism(c).token_embedding_kind();
         case StepKind::position: return PositionMechanism(c).position_kind();
         case StepKind::token_type: return "token_type";
@@ -90,7 +92,9 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
             if (id.stage == AttentionStage::scores && has_nope_layers(c) && !rope_of_layer(c, id.layer))
                 return "attn.scores_nope";  // a NoPE layer: Q and K reach the scores unturned
             return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads, c.attention_scale > 0.0f);
-        case StepKind::residual: return NormMechanism(c).residual_kind();
+        case StepKind::residual:
+            if (StreamMultiplierMechanism(c).scales_residual()) return StreamMultiplierMechanism::residual_kind();
+            return NormMechanism(c).residual_kind();
         case StepKind::norm: return NormMechanism(c).sublayer_kind_at(id.layer, id.sublayer);
         case StepKind::post_norm: return NormMechanism(c).post_sublayer_kind();
         case StepKind::ffn: return FeedForwardMechanism(c).kind(id.part, id.layer);

@@ -37,16 +37,19 @@ StepId GraphBuilder::embedding(Stack side) {
     const EmbeddingParams params = embedding_params(config_, side);
     const std::string table = params.tokens;
     const Control ids_control = src ? kSrcIdsControl : kTgtIdsControl;
-    const float scale = config_.scale_embedding ? std::sqrt(static_cast<float>(config_.d_model)) : 1.0f;
+    // ·√C (the paper's), ·m_emb (Granite's embedding_multiplier)
+    const float scale = (config_.scale_embedding ? std::sqrt(static_cast<float>(config_.d_model)) : 1.0f) *
+                        multipliers_.embedding_multiplier();
     const std::string e = src ? "E_src" : "E_tgt";
 
     const StepId embed = add(id(StepKind::token_embedding),
                              {src ? "Source token embeddings" : "Target token embeddings",
-                              config_.scale_embedding ? "x_emb = " + e + "[token]·√C" : "x_emb = " + e + "[token]",
+                              "x_emb = " + e + "[token]" + (config_.scale_embedding ? "·√C" : "") +
+                                  multipliers_.embedding_formula_part(),
                               {},
                               {table},
                               {ids_control},
-                              "",
+                              multipliers_.embedding_variant(),
                               [side, table, scale](const StepContext& ctx) {
                                   const auto& ids = side_ids(ctx, side);
                                   const Tensor& E = ctx.param(table);                      // (V, C)

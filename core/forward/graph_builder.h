@@ -12,6 +12,7 @@
 #include "forward/mechanisms/positions.h"
 #include "forward/mechanisms/score_bias.h"
 #include "forward/mechanisms/soft_cap.h"
+#include "forward/mechanisms/stream_multipliers.h"
 #include "forward/step.h"
 #include "forward/step_path.h"
 #include "param_names.h"
@@ -90,6 +91,7 @@ private:
     ScoreBiasMechanism score_bias_;
     std::map<Stack, StepId> position_bias_;  // each stack's bias step, once position_bias() has added it
     SoftCapMechanism soft_cap_{config_};  // Gemma 2's c·tanh(x/c) of the scores and the logits
+    StreamMultiplierMechanism multipliers_{config_};  // Granite's m_emb of the embeddings, m of each residual add
     std::vector<Step> steps_;
 };
 

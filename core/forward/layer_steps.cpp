@@ -2,7 +2,6 @@
 #include "forward/graph_builder.h"
 #include "forward/linear_map.h"
 #include "forward/mechanisms/layer_variants.h"
-#include "ops/elementwise.h"
 #include "ops/softmax.h"
 
 #include <cassert>
@@ -24,32 +23,17 @@ StepId GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const Step
     const std::string n = std::to_string(k);
     const StepId residual = StepId::sublayer_at(StepKind::residual, stack, layer, k);
     const StepId norm = StepId::sublayer_at(StepKind::norm, stack, layer, k);
-    auto add_residual = [&](const StepId& sublayer_out, const std::string& formula) {
-        return add(residual, {"Residual add " + n,
-                              formula,
-                              {x, sublayer_out},
-                              {},
-                              {},
-                              "",
-                              [](const StepContext& ctx) {
-                                  int64_t non_finite = 0;
-                                  Tensor y = elementwise_sum(ctx.input(0), ctx.input(1), non_finite);
-                                  return StepOutput{std::move(y), {}, non_finite};
-                              },
-                              [](const BackwardContext& b) {
-                                  return InputGrads{b.d_output, b.d_output};
-                              }});
+    auto add_residual = [&](const StepId& sublayer_out) {  // x + Sublayer(…), or x + m·Sublayer(…) (Granite's)
+        return add(multipliers_.residual_step(residual, "Residual add " + n, norm_.branch_formula(), x, sublayer_out));
     };
     if (norm_.before_sublayer() && post_norm) {  // Gemma's x + N'(Sublayer(N(x)))
         const StepId out = sublayer(add(norm_.step(norm, norm_.sublayer_title(k), x, norm_params)));
         const StepId post = StepId::sublayer_at(StepKind::post_norm, stack, layer, k);
-        return add_residual(dropped_out(add(norm_.step(post, norm_.post_sublayer_title(k), out, *post_norm))),
-                            norm_.residual_formula());
+        return add_residual(dropped_out(add(norm_.step(post, norm_.post_sublayer_title(k), out, *post_norm))));
     }
     if (norm_.before_sublayer())  // x + Sublayer(N(x))
-        return add_residual(dropped_out(sublayer(add(norm_.step(norm, norm_.sublayer_title(k), x, norm_params)))),
-                            norm_.residual_formula());
-    const StepId sum = add_residual(dropped_out(sublayer(x)), norm_.residual_formula());  // N(x + Sublayer(x))
+        return add_residual(dropped_out(sublayer(add(norm_.step(norm, norm_.sublayer_title(k), x, norm_params)))));
+    const StepId sum = add_residual(dropped_out(sublayer(x)));  // N(x + Sublayer(x))
     return add(norm_.step(norm, norm_.sublayer_title(k), sum, norm_params));
 }
 

@@ -521,8 +521,10 @@ ModelConfig moe_config(HfFields& f, Family family) {
     if (granite) {
         c.embedding_multiplier = f.positive_number("embedding_multiplier", 1.0f);
         c.residual_multiplier = f.positive_number("residual_multiplier", 1.0f);
-        c.attention_scale = f.positive_number("attention_multiplier", 1.0f / std::sqrt(static_cast<float>(c.d_head())));
+        // GraniteMoeConfig's default is 1 (the scores as they are), not 1/√D.
+        c.attention_scale = f.positive_number("attention_multiplier", 1.0f);
         c.logit_scale = 1.0f / f.positive_number("logits_scaling", 1.0f);
+        f.require_setting("position_embedding_type", "rope");  // newer files may name it; anything else has no RoPE
     }
     return c;
 }
@@ -646,11 +648,14 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         c = moe_config(f, Family::olmoe);
     else if (model_type == "qwen3_moe")
         c = moe_config(f, Family::qwen3_moe);
+    else if (model_type == "granitemoe")
+        c = moe_config(f, Family::granitemoe);
     else if (model_type == "t5")
         c = t5_config(f);
     else
         return Error{"unsupported model_type " + shown(json(model_type)) +
-                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian, olmoe, qwen3_moe, bloom, t5)"};
+                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian, olmoe, qwen3_moe, granitemoe, "
+                     "bloom, t5)"};
     c.never_generated = f.single_token_ids("bad_words_ids", c.output_vocab_size());
     else if (model_type == "modernbert")
         c = modernbert_config(f, j);

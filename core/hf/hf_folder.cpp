@@ -3,6 +3,7 @@
 
 #include "hf/hf_config.h"
 #include "hf/hf_fused_qkv.h"
+#include "hf/hf_packed_experts.h"
 #include "hf/hf_tensor_names.h"
 #include "hf/hf_tokenizer.h"
 #include "io/file_bytes.h"
@@ -107,7 +108,8 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
             return fail("missing tensor '" + names->as_in_file(spec.name) + "' " + shape_string(spec.shape));
         const io::SafetensorsEntry& entry = file->entry(name);
         const auto fail_at = [&](const std::string& message) { return Error{file->source_of(name) + ": " + message}; };
-        if (entry.shape != spec.shape && !is_row_of(entry.shape, spec.shape))
+        if (entry.shape != spec.shape && !is_row_of(entry.shape, spec.shape) &&
+            !is_packed_experts(entry.shape, spec.shape))
             return fail_at("tensor '" + name + "' has shape " + shape_string(entry.shape) + ", config.json needs " +
                            shape_string(spec.shape));
         auto tensor = file->tensor(name);
@@ -115,7 +117,7 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
         if (auto st = check_finite(**tensor, name); !st) return fail_at(st.error().message);
         if (is_per_head_qkv(config->family, spec.name))  // BLOOM's Q, K, V per head, read in blocks
             *tensor = std::make_shared<const Tensor>(qkv_heads_to_blocks(**tensor, config->n_heads));
-        if (entry.shape != spec.shape) {  // a (1, n) row read as the vector it is
+        if (entry.shape != spec.shape) {  // a (1, n) row read as the vector it is; Granite's (E, R, X) as (E·R, X)
             Tensor vector = **tensor;
             vector.shape = spec.shape;
             *tensor = std::make_shared<const Tensor>(std::move(vector));

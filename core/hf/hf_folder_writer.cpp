@@ -3,6 +3,7 @@
 
 #include "hf/hf_config.h"
 #include "hf/hf_fused_qkv.h"
+#include "hf/hf_packed_experts.h"
 #include "hf/hf_tensor_names.h"
 #include "io/file_bytes.h"
 #include "io/folder_weights.h"
@@ -86,14 +87,14 @@ Result<io::SafetensorsFile> hf_weights(const Model& model, const io::FolderWeigh
         const Tensor* tensor = model.weights.find(spec.name);
         const Shape& stored = source.entry(name).shape;
         const bool row_of = stored.size() == 2 && stored[0] == 1 && tensor && tensor->shape == Shape{stored[1]};
-        if (!tensor || (tensor->shape != stored && !row_of))
+        if (!tensor || (tensor->shape != stored && !row_of && !is_packed_experts(stored, tensor->shape)))
             return Error{source.source_of(name) + ": tensor '" + name + "' has shape " + shape_string(stored) +
                          ", the model's parameter " + (tensor ? shape_string(tensor->shape) : "is missing") +
                          "; is it the folder the model was opened from?"};
         Tensor copy = is_per_head_qkv(model.config.family, spec.name)
                           ? qkv_blocks_to_heads(*tensor, model.config.n_heads)  // back to BLOOM's order
                           : *tensor;
-        copy.shape = stored;  // a vector back to the (1, n) row it was read from
+        copy.shape = stored;  // a vector back to the (1, n) row it was read from; Granite's experts to (E, R, X)
         file.tensors.emplace(name, std::move(copy));
     }
     for (const std::string& name : names->unused(params)) {

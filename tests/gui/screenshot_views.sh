@@ -189,5 +189,9 @@ screen=1920x1080 run "korean-hf-gemma2-capped-1920x1080" --view attention \
 # routing weights, the load per expert and the last token's experts' hidden units, in Korean at 1024x768.
 screen=1024x768 run "korean-hf-olmoe-router-1024x768" --view ffn --model "$root/tests/golden/fixtures/hf_olmoe" \
   --src "2 17 33 5 41 12 12 29 8" --korean
+# Granite-MoE's router view (its packed experts, softmax over the top 2: each token's two weights sum to 1), in English
+# at 1280x720.
+screen=1280x720 run "hf-granitemoe-router-1280x720" --view ffn --model "$root/tests/golden/fixtures/hf_granitemoe" \
+  --src "48 21 7 33 12 40 21 5 16"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

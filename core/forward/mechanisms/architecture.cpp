@@ -5,6 +5,7 @@
 #include "forward/mechanisms/norm.h"
 #include "forward/mechanisms/positions.h"
 #include "forward/mechanisms/score_bias.h"
+#include "forward/mechanisms/stream_multipliers.h"
 
 namespace attnlab {
 
@@ -17,6 +18,8 @@ std::string describe_architecture(const ModelConfig& c) {
     if (const HeadNormMechanism head_norm(c); head_norm.on()) s += ", " + head_norm.describe();
     if (const ScoreBiasMechanism bias(c); bias.on()) s += ", " + bias.describe();
     if (c.sliding_window > 0) s += ", sliding window " + std::to_string(c.sliding_window);
+    if (const StreamMultiplierMechanism multipliers(c); !multipliers.describe().empty())
+        s += ", " + multipliers.describe();
     return s;
 }
 

@@ -18,10 +18,12 @@ const char* NormMechanism::name() const { return rms() ? "RMSNorm" : "LayerNorm"
 
 const char* NormMechanism::symbol() const { return rms() ? "RMSNorm" : "LN"; }
 
-std::string NormMechanism::residual_formula() const {
-    if (first_ && post_sublayer_) return std::string("x + ") + symbol() + "(Sublayer(" + symbol() + "(x)))";
-    return first_ ? std::string("x + Sublayer(") + symbol() + "(x))" : "x + Sublayer(x)";
+std::string NormMechanism::branch_formula() const {
+    if (first_ && post_sublayer_) return std::string(symbol()) + "(Sublayer(" + symbol() + "(x)))";
+    return first_ ? std::string("Sublayer(") + symbol() + "(x))" : "Sublayer(x)";
 }
+
+std::string NormMechanism::residual_formula() const { return "x + " + branch_formula(); }
 
 std::string NormMechanism::stream_formula() const {
     return first_ ? "x ← " + residual_formula() : std::string("x ← ") + symbol() + "(x + Sublayer(x))";

@@ -32,8 +32,10 @@ public:
     bool identity_at(int layer, int k) const { return !first_attention_norm_ && layer == 0 && k == 1; }
     const char* name() const;                        // "LayerNorm", "RMSNorm"
     const char* symbol() const;                      // as formulas write it: "LN", "RMSNorm"
-    // The residual add of a sublayer: "x + Sublayer(LN(x))" before it, "x + Sublayer(x)" after.
+    // The residual add of a sublayer: "x + Sublayer(LN(x))" before it, "x + Sublayer(x)" after; "x + " and its
+    // branch, what the sublayer adds: "Sublayer(LN(x))", "Sublayer(x)".
     std::string residual_formula() const;
+    std::string branch_formula() const;
     // One sublayer as the stream sees it: "x ← x + Sublayer(LN(x))" or "x ← LN(x + Sublayer(x))".
     std::string stream_formula() const;
     // The norm of sublayer k of a layer: "LayerNorm 2 (post-LN)", "RMSNorm 1 (pre-norm)".

@@ -131,7 +131,7 @@ TEST_CASE("T5 and Flan-T5 folders' gradients match PyTorch autograd", "[backward
 }
 
 TEST_CASE("mixture-of-experts folders' gradients match PyTorch autograd", "[backward][golden][hf][moe]") {
-    for (const char* name : {"hf_olmoe", "hf_qwen3_moe"})  // tests/golden/make_hf_moe_golden.py
+    for (const char* name : {"hf_olmoe", "hf_qwen3_moe", "hf_granitemoe"})  // tests/golden/make_hf_moe_golden.py
         check_gradients(kFixtures + name, kFixtures + name + "/grads.safetensors");
 }
 

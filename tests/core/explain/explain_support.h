@@ -125,8 +125,9 @@ inline std::vector<FamilyModel> hugging_face_models() {
     marian_in.src_ids = {5, 17, 9, 30, 12, 0};
     marian_in.tgt_ids = {marian.config.pad_id, 8, 21, 3, 14};
     models.push_back({"marian", marian.config, marian.weights, marian_in});
-    // Mixtures of experts: OLMoE (Q and K normalised across the heads), Qwen3-MoE (renormalised routing, a dense layer).
-    for (const char* family : {"olmoe", "qwen3_moe"}) {
+    // Mixtures of experts: OLMoE (Q and K normalised across the heads), Qwen3-MoE (renormalised routing, a dense layer),
+    // Granite-MoE (packed experts, the embedding and residual multipliers).
+    for (const char* family : {"olmoe", "qwen3_moe", "granitemoe"}) {
         const Model m = fixture_model(std::string("hf_") + family);
         models.push_back({family, m.config, m.weights, llama_in});
     }

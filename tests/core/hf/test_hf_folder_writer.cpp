@@ -85,6 +85,7 @@ TEST_CASE("a changed Hugging Face model is saved under its file's names and reop
         {"hf_qwen3", {}},
         {"hf_marian", {}},
         {"hf_marian_untied", {}},
+        {"hf_granitemoe", {}},  // its packed experts back as (E, 2F, C) and (E, C, F)
         {"train20/gpt2", {"h.0.attn.bias", "h.0.attn.masked_bias", "h.1.attn.bias", "h.1.attn.masked_bias"}},
         {"train20/llama", {}},
     };

@@ -1,8 +1,10 @@
 // Mixtures of experts from Hugging Face folders (tests/golden/make_hf_moe_golden.py, which follows modeling_olmoe.py
-// and modeling_qwen3_moe.py) must give PyTorch's outputs within 1e-4 at every step the reference stores: each
+// modeling_qwen3_moe.py and modeling_granitemoe.py) must give PyTorch's outputs within 1e-4 at every step the reference stores: each
 // attention's Q and K norms and weights, the router's scores, the routing weights (the chosen experts' weights, 0
 // elsewhere), the mixture's output, the stream and the logits. An expert switched off re-runs from its layer's FFN.
 #include "../fresh_trace.h"
+#include "analysis/logit_attribution.h"
+#include "forward/mechanisms/architecture.h"
 #include "hf/hf_config.h"
 #include "hf_golden_support.h"
 #include "hf_test_folders.h"
@@ -11,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace attnlab;
 using test::hf_fixture;
@@ -63,6 +66,79 @@ TEST_CASE("a Qwen3-MoE folder (per-head Q and K norms, renormalised top 2, a den
     CHECK(stepper.output("decoder.layers.1.ffn.gated"));
     const Tensor& routing = *stepper.output("decoder.layers.0.ffn.routing");
     for (int64_t t = 0; t < routing.dim(0); ++t) CHECK(routing.row(t).sum() == Approx(1.0f).epsilon(1e-5));
+}
+
+// The largest |got − want| over the largest |want|: a step's difference relative to its scale.
+float relative_diff(const Tensor& got, const Tensor& want) {
+    float scale = 0.0f;
+    for (float v : want.data) scale = std::max(scale, std::abs(v));
+    return test::max_abs_diff(got, want) / std::max(scale, 1e-30f);
+}
+
+TEST_CASE("a Granite-MoE folder (constant multipliers, packed experts, softmax over the top 2) matches PyTorch",
+          "[hf][moe][granitemoe]") {
+    const LoadedModel loaded = test::open(hf_fixture("hf_granitemoe"));
+    const ModelConfig& c = loaded.model.config;
+    CHECK((c.family == Family::granitemoe && !c.qk_norm && c.normalize_routing && c.tie_embeddings));
+    CHECK((c.n_experts == 6 && c.experts_per_token == 2 && c.expert_d_ff == 8 && c.dense_layers.empty()));
+    CHECK((c.embedding_multiplier == 3.0f && c.residual_multiplier == 0.4f));
+    CHECK((c.attention_scale == 0.3f && c.logit_scale == 0.25f));  // attention_multiplier, 1 / logits_scaling
+    CHECK(loaded.unused_tensors.empty());
+    CHECK(describe_architecture(c).find(", embeddings ×3, each sublayer's write ×0.4") != std::string::npos);
+    const test::Expected expected = test::read_expected("hf_granitemoe");
+    for (const char* path : {"tgt.embed", "decoder.layers.0.residual1", "decoder.layers.1.residual2",
+                             "decoder.layers.1.self_attn.scaled", "decoder.layers.1.ffn.routing", "logits"})
+        REQUIRE(expected.tensors.count(path));
+    const Stepper stepper = test::run(loaded.model, expected.inputs);
+    test::check_matches(stepper, expected);
+    for (const auto& [path, want] : expected.tensors) {  // every stored step within 1e-4 of its scale
+        INFO("step " << path);
+        CHECK(relative_diff(*stepper.output(path), want) < 1e-4f);
+    }
+    // GraniteMoeTopKGating's softmax over the top 2 logits: each token's two weights sum to 1.
+    const Tensor& routing = *stepper.output("decoder.layers.0.ffn.routing");
+    for (int64_t t = 0; t < routing.dim(0); ++t) {
+        CHECK(chosen_in_row(routing, t).size() == 2);
+        CHECK(routing.row(t).sum() == Approx(1.0f).epsilon(1e-5));
+    }
+}
+
+TEST_CASE("the embedding and residual multipliers are applied, each where the reference applies it",
+          "[hf][moe][granitemoe][multipliers]") {
+    const LoadedModel loaded = test::open(hf_fixture("hf_granitemoe"));
+    const test::Expected expected = test::read_expected("hf_granitemoe");
+    const Tensor& embed = expected.tensors.at("tgt.embed");
+    const Tensor& residual = expected.tensors.at("decoder.layers.0.residual1");
+    // With either multiplier read as 1 (ignored), the step it scales leaves the reference's.
+    ModelConfig no_embedding = loaded.model.config;
+    no_embedding.embedding_multiplier = 1.0f;
+    Model model = loaded.model;
+    model.config = no_embedding;
+    const Stepper a = test::run(model, expected.inputs);
+    CHECK(relative_diff(*a.output("tgt.embed"), embed) > 0.5f);
+    ModelConfig no_residual = loaded.model.config;
+    no_residual.residual_multiplier = 1.0f;
+    model.config = no_residual;
+    const Stepper b = test::run(model, expected.inputs);
+    CHECK(relative_diff(*b.output("tgt.embed"), embed) < 1e-6f);  // the embeddings are not the residual's
+    CHECK(relative_diff(*b.output("decoder.layers.0.residual1"), residual) > 1e-2f);
+    // Each shows in its step's formula.
+    auto formula = [](const Stepper& stepper, const char* path) { return stepper.step(*stepper.find(path)).formula; };
+    const Stepper granite = test::run(loaded.model, expected.inputs);
+    CHECK(formula(granite, "tgt.embed") == "x_emb = E_tgt[token]·m_emb");
+    CHECK(formula(granite, "decoder.layers.0.residual1") == "x + m·Sublayer(RMSNorm(x))");
+    CHECK(formula(a, "tgt.embed") == "x_emb = E_tgt[token]");
+    CHECK(formula(b, "decoder.layers.0.residual1") == "x + Sublayer(RMSNorm(x))");
+    // Direct logit attribution reads each write as m·Sublayer and the logits times 1/logits_scaling: its shares sum to
+    // the metric.
+    for (const char* text : {"logit:21@6", "logit-diff:21,5@8"}) {
+        INFO(text);
+        const auto metric = AttributionMetric::parse(text);
+        REQUIRE(metric);
+        const auto shares = attribute_logits(granite, *metric);
+        REQUIRE(shares);
+        CHECK(std::abs(shares->total - shares->metric_value) <= 1e-4 * std::max(1.0, std::abs(shares->metric_value)));
+    }
 }
 
 TEST_CASE("switching an expert off zeroes its weight where it was chosen and re-runs from that FFN",
