@@ -1115,12 +1115,12 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         // The masks view: Mistral's sliding window (helper "masks", issue 38 D5).
         {"Sliding window (W = %d)", "슬라이딩 윈도 (W = %d)"},
         // layers that differ: local (sliding-window) and global layers, NoPE layers
+        {"Encoder self-attention, local layers (W = %d)", "인코더 셀프 어텐션, 로컬 층 (W = %d)"},
         {"Decoder self-attention, local layers (W = %d)", "디코더 셀프 어텐션, 로컬 층 (W = %d)"},
         {"local (W %d)", "로컬 (W %d)"},
         {"global", "글로벌"},
         {"NoPE", "NoPE"},
         {"Local layer: each query sees itself and the %d keys before it.", "로컬 층: 각 쿼리는 자기 자신과 바로 앞의 키 %d개만 봅니다."},
-        {"Encoder self-attention, local layers (W = %d)", "인코더 셀프 어텐션, 로컬 층 (W = %d)"},
         {"Global layer: each query sees every key up to itself.", "글로벌 층: 각 쿼리는 자기 자신까지의 모든 키를 봅니다."},
         {"NoPE layer: Q and K are not rotated by position.", "NoPE 층: Q와 K를 위치에 따라 회전하지 않습니다."},
         {"Local layers (%d of %d): W = %d, each token sees itself and the %d before it", "로컬 층 (%2$d개 중 %1$d개): W = %3$d, 토큰마다 자기 자신과 바로 앞의 토큰 %4$d개만 봅니다"},

@@ -63,8 +63,8 @@ FrozenMap frozen_norm(const ModelConfig& config, const Weights& weights, const N
     f.scale = vector_of(mechanism.gain(weights, norm), 0, x.size()) / mechanism.frozen_divisor(x);  // γ / σ or γ / rms
     if (!mechanism.centres()) return f;  // RMSNorm: no mean, no β
     f.centre = true;
-    f.bias = vector_of(weights.at(norm.bias), 0, x.size());
     if (norm.bias.empty()) return f;  // ModernBERT's LayerNorms: no β
+    f.bias = vector_of(weights.at(norm.bias), 0, x.size());
     f.bias_meta = std::move(bias_meta);
     return f;
 }

@@ -652,13 +652,13 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
         c = moe_config(f, Family::granitemoe);
     else if (model_type == "t5")
         c = t5_config(f);
+    else if (model_type == "modernbert")
+        c = modernbert_config(f, j);
     else
         return Error{"unsupported model_type " + shown(json(model_type)) +
                      " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian, olmoe, qwen3_moe, granitemoe, "
                      "bloom, t5)"};
     c.never_generated = f.single_token_ids("bad_words_ids", c.output_vocab_size());
-    else if (model_type == "modernbert")
-        c = modernbert_config(f, j);
     if (f.failed()) return Error{f.error()};
     if (auto st = validate_config(c); !st) return st.error();
     return c;

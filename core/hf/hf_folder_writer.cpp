@@ -42,8 +42,8 @@ bool hf_does_not_save(const std::string& file_name) {
     return ends_with_any(file_name,
                          {".attn.bias", ".attn.masked_bias", "embeddings.position_ids", "rotary_emb.inv_freq"}) ||
            file_name == "lm_head.weight" || file_name == "cls.predictions.decoder.weight" ||
-           ends_with_any(file_name, {"encoder.embed_tokens.weight", "decoder.embed_tokens.weight"});
            file_name == "decoder.weight" ||  // ModernBERT's, tied to its tok_embeddings
+           ends_with_any(file_name, {"encoder.embed_tokens.weight", "decoder.embed_tokens.weight"});
 }
 
 bool is_float(io::Dtype dtype) {

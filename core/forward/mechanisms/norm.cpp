@@ -48,8 +48,6 @@ std::string NormMechanism::describe() const {
 PlacedStep NormMechanism::step(const StepId& id, std::string title, const StepId& input,
                                const NormParams& params) const {
     const NormMechanism norm = *this;
-    return {id,
-            {std::move(title),
     if (params.weight.empty())  // ModernBERT's layer 0 attn_norm, nn.Identity: the gradient passes as it is
         return {id,
                 {"Norm " + std::to_string(id.sublayer) + ": none (identity)",
@@ -63,6 +61,8 @@ PlacedStep NormMechanism::step(const StepId& id, std::string title, const StepId
     const bool beta = !params.bias.empty();
     std::vector<std::string> read = {params.weight};
     if (!rms() && beta) read.push_back(params.bias);
+    return {id,
+            {std::move(title),
              plus_one() ? "RMSNorm(x) = x / √(mean(x²) + ε) · (1 + γ)"
              : rms()    ? "RMSNorm(x) = x / √(mean(x²) + ε) · γ"
              : beta     ? "LN(x) = (x − mean) / √(var + ε) · γ + β"
@@ -100,9 +100,9 @@ Tensor NormMechanism::backward(const Weights& weights, const NormParams& params,
     Tensor& d_gain = grads.of(params.weight, stored.shape);  // d(1 + γ)/dγ = 1: the same gradient
     if (plus_one()) return rms_norm_backward(x, gain(weights, params), eps_, dy, d_gain);
     if (rms()) return rms_norm_backward(x, stored, eps_, dy, d_gain);
+    if (params.bias.empty()) return layer_norm_backward(x, stored, eps_, dy, &d_gain, nullptr);
     Tensor& d_bias = grads.of(params.bias, weights.at(params.bias).shape);
     return layer_norm_backward(x, stored, eps_, dy, &d_gain, &d_bias);
-    if (params.bias.empty()) return layer_norm_backward(x, stored, eps_, dy, &d_gain, nullptr);
 }
 
 double NormMechanism::frozen_divisor(const Eigen::Ref<const Eigen::RowVectorXd>& x) const {
@@ -120,16 +120,16 @@ const char* NormMechanism::residual_kind() const {
 const char* NormMechanism::sublayer_kind() const {
     if (plus_one() && first_) return "norm_pre_rms_plus_one";  // validate_config refuses it after the residual
     if (rms()) return first_ ? "norm_pre_rms" : "norm_post_rms";
+    if (!beta_ && first_) return "norm_pre_ln_no_beta";  // validate_config refuses it after the residual
     return first_ ? "norm_pre_ln" : "norm_post_ln";
 }
-    if (!beta_ && first_) return "norm_pre_ln_no_beta";  // validate_config refuses it after the residual
 
-const char* NormMechanism::stack_output_kind() const {
-    if (plus_one()) return "stack_output_rms_plus_one";
 const char* NormMechanism::sublayer_kind_at(int layer, int k) const {
     return identity_at(layer, k) ? "norm_identity" : sublayer_kind();
 }
 
+const char* NormMechanism::stack_output_kind() const {
+    if (plus_one()) return "stack_output_rms_plus_one";
     if (rms()) return "stack_output_rms";
     return beta_ ? "stack_output_norm" : "stack_output_norm_no_beta";
 }

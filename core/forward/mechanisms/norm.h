@@ -80,10 +80,10 @@ private:
     float eps_;
     bool first_;
     bool post_sublayer_;
-};
-
     bool beta_;
     bool first_attention_norm_;
+};
+
 // A step variant of a norm's ε (Step::variant), shared with the head norms.
 std::string eps_variant(float eps);
 

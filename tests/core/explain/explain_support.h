@@ -144,13 +144,13 @@ inline std::vector<FamilyModel> hugging_face_models() {
         in.tgt_ids = {2, 14, 9, 17, 6, 3};
         models.push_back({family, m.config, m.weights, in});
     }
-    return models;
     // ModernBERT: the encoder's local mask, RoPE in an encoder, LayerNorms without β, layer 0's identity norm, the
     // GeGLU packed in Wi.
     const Model modernbert = fixture_model("hf_modernbert");
     ForwardInputs modernbert_in;
     modernbert_in.src_ids = {455, 65, 389, 355, 258, 276, 431, 315, 456, 457};
     models.push_back({"modernbert", modernbert.config, modernbert.weights, modernbert_in});
+    return models;
 }
 
 // True when `shown` (as format_number or format_operand prints it) is `expected` rounded to
