@@ -4,6 +4,7 @@
 #include "panels/rope_panel.h"
 
 #include "analysis/rope_view.h"
+#include "forward/mechanisms/layer_variants.h"
 #include "ops/attention.h"
 #include "ops/positional.h"
 #include "ops/rotary.h"
@@ -928,8 +929,11 @@ void draw_rope_panel(PanelContext& ctx) {
     const char* intro = ctx.t(
         "Rotary position embeddings (RoPE): nothing is added to the input. Inside every attention, each pair "
         "(x[i], x[i + D/2]) of q and k turns by p·θ_i, where p is the token's position.");
+    // The chosen layer's base: a local layer's own (Gemma 3's local_rope_theta), else the model's.
+    const std::optional<RopeConfig> layer_rope = rope_of_layer(c, ctx.view.positional.rope.layer);
     const std::string theta = format(ctx.t("θ_i = θ^(−2i/D),  θ = %g,  D = %d,  H = %d,  H_kv = %d"),
-                                     static_cast<double>(c.rope.theta), c.d_head(), c.n_heads, c.kv_heads());
+                                     static_cast<double>((layer_rope ? *layer_rope : c.rope).theta), c.d_head(),
+                                     c.n_heads, c.kv_heads());
     if (!compact) {
         text_wrapped_at_spaces(intro);
         ImGui::TextDisabled("%s", theta.c_str());
