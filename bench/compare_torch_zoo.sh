@@ -15,11 +15,12 @@ cli="${1:-$root/build/attnlab-cli}"
 rounds="${ROUNDS:-3}"
 reps="${REPS:-50}"
 long="${LONG:-64}"
-families="${FAMILIES:-hf_t5 hf_flan_t5 hf_bloom hf_smollm3 hf_gemma2 hf_gemma3 hf_olmoe hf_qwen3_moe hf_granitemoe}"
+families="${FAMILIES:-hf_t5 hf_flan_t5 hf_bloom hf_smollm3 hf_gemma2 hf_gemma3 hf_olmoe hf_qwen3_moe hf_granitemoe hf_modernbert}"
 
 source "$root/bench/compare_common.sh"
 
-# The length of the folder's own sentence: its target's, or for an encoder-decoder both "S T".
+# The length of the folder's own sentence: its target's, or for an encoder-decoder both "S T"; an encoder's (ModernBERT)
+# its source's twice, as bench takes a target length it does not read.
 own_lengths() {
   /usr/bin/python3 -W ignore -c '
 import json, sys
@@ -27,7 +28,7 @@ sys.path.insert(0, sys.argv[2])
 from torch_llama import read_safetensors
 meta = read_safetensors(sys.argv[1] + "/expected.safetensors")[1]
 src, tgt = json.loads(meta.get("src_ids") or "[]"), json.loads(meta["tgt_ids"])
-print(len(src) or len(tgt), len(tgt))' "$1" "$root/bench"
+print(len(src) or len(tgt), len(tgt) or len(src))' "$1" "$root/bench"
 }
 
 timed=""

@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 """PyTorch baseline for `attnlab-cli bench DIR` on a zoo family's tiny golden folder (issue 37).
 
-DIR is one of tests/golden/fixtures/hf_{bloom,smollm3,gemma2,gemma3,olmoe,qwen3_moe,granitemoe,t5,flan_t5}: its
-config.json names the family, and the forward pass timed is that family's own reference, imported from the golden
-script that wrote the folder (tests/golden/make_hf_*_golden.py's hf_forward, make_hf_moe_golden.py's model_forward,
-which follow the family's modeling_*.py), fed the folder's F32 weights as they are: each reference computes in its
-weights' dtype, so this runs in float32. The references keep every step's tensor in a dict, as attnlab's traced pass
-keeps every step. Batch 1, untraced by autograd (inference_mode), the RoPE tables made inside the timed call as the
-model makes them.
+DIR is one of tests/golden/fixtures/hf_{bloom,smollm3,gemma2,gemma3,olmoe,qwen3_moe,granitemoe,t5,flan_t5,
+modernbert}: its config.json names the family, and the forward pass timed is that family's own reference, imported
+from the golden script that wrote the folder (tests/golden/make_hf_*_golden.py's hf_forward, make_hf_moe_golden.py's
+model_forward, which follow the family's modeling_*.py), fed the folder's F32 weights as they are: each reference
+computes in its weights' dtype, so this runs in float32. The references keep every step's tensor in a dict, as
+attnlab's traced pass keeps every step. Batch 1, untraced by autograd (inference_mode), the RoPE tables made inside
+the timed call as the model makes them.
 
 --tgt-len 0 (the default) runs the folder's own ids (expected.safetensors' metadata) and first checks the logits
 against the golden expected.safetensors (float64's, within 1e-4 relative, else exit 1); --tgt-len N runs N random
@@ -66,6 +66,9 @@ def family_forward(cfg, w):
     if t == "t5":
         import make_hf_t5_golden as g
         return lambda src, tgt: g.hf_forward(torch, cfg, w, src, tgt)
+    if t == "modernbert":  # an encoder: the source ids alone
+        import make_hf_modernbert_golden as g
+        return lambda src, tgt: g.hf_forward(torch, cfg, w, src)
     raise SystemExit(f"model_type {t!r}: no zoo reference for it in this baseline")
 
 

@@ -1124,6 +1124,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Global layer: each query sees every key up to itself.", "글로벌 층: 각 쿼리는 자기 자신까지의 모든 키를 봅니다."},
         {"NoPE layer: Q and K are not rotated by position.", "NoPE 층: Q와 K를 위치에 따라 회전하지 않습니다."},
         {"Local layers (%d of %d): W = %d, each token sees itself and the %d before it", "로컬 층 (%2$d개 중 %1$d개): W = %3$d, 토큰마다 자기 자신과 바로 앞의 토큰 %4$d개만 봅니다"},
+        {"Local layers (%d of %d): W = %d, each token sees the %d on either side of it", "로컬 층 (%2$d개 중 %1$d개): W = %3$d, 토큰마다 자기 자신과 앞뒤로 %4$d개씩만 봅니다"},
         {"Blocked by the sliding window (W = %d): the key is %d or more positions back; a query sees itself and the "
          "%d keys before it.",
          "슬라이딩 윈도(W = %d) 때문에 차단됨: 키가 쿼리보다 %d칸 이상 앞에 있습니다. 쿼리는 자기 자신과 바로 앞의 키 "

@@ -193,5 +193,9 @@ screen=1024x768 run "korean-hf-olmoe-router-1024x768" --view ffn --model "$root/
 # at 1280x720.
 screen=1280x720 run "hf-granitemoe-router-1280x720" --view ffn --model "$root/tests/golden/fixtures/hf_granitemoe" \
   --src "48 21 7 33 12 40 21 5 16"
+# ModernBERT: the Masks view of its fixture, from text through its tokenizer.json ([CLS] … [SEP]): the encoder's mask
+# beside its local layers' copy cut to |i − j| ≤ W/2, in English at 1024x768.
+screen=1024x768 run "hf-modernbert-masks-1024x768" --view masks --model "$root/tests/golden/fixtures/hf_modernbert" \
+  --src "The quick brown fox [MASK] over the lazy dog."
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -21,6 +21,13 @@ std::string kv_cache_text(const ModelConfig& config, size_t tokens, bool korean)
 std::string sliding_window_text(const ModelConfig& config, bool korean) {
     if (config.sliding_window <= 0) return "";
     char line[200];
+    if (has_local_and_global_layers(config) && !config.has_decoder()) {  // ModernBERT's: ±W/2 around each token
+        std::snprintf(line, sizeof line,
+                      tr(korean, "Local layers (%d of %d): W = %d, each token sees the %d on either side of it"),
+                      static_cast<int>(config.local_layers.size()), config.n_encoder_layers, config.sliding_window,
+                      config.sliding_window / 2);
+        return line;
+    }
     if (has_local_and_global_layers(config)) {  // Gemma's: the window is the local layers' alone
         std::snprintf(line, sizeof line,
                       tr(korean, "Local layers (%d of %d): W = %d, each token sees itself and the %d before it"),

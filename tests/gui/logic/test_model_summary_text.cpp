@@ -28,4 +28,11 @@ TEST_CASE("a sliding window is named in the Model panel with its reach", "[model
     c.local_layers = {0, 2};
     CHECK_THAT(sliding_window_text(c, false), Catch::StartsWith("Local layers (2 of 4): W = 3"));
     CHECK_THAT(sliding_window_text(c, true), Catch::StartsWith("로컬 층 (4개 중 2개): W = 3"));
+    ModelConfig encoder = c;  // ModernBERT's: an encoder's local layers reach W/2 keys on either side
+    encoder.arch = Arch::encoder_only;
+    encoder.n_decoder_layers = 0;
+    encoder.n_encoder_layers = 4;
+    encoder.sliding_window = 4;
+    CHECK(sliding_window_text(encoder, false) == "Local layers (2 of 4): W = 4, each token sees the 2 on either side of it");
+    CHECK_THAT(sliding_window_text(encoder, true), Catch::Contains("앞뒤로 2개씩"));
 }
