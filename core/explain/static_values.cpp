@@ -91,7 +91,8 @@ constexpr std::pair<Family, const char*> kFamilyTitles[] = {
     {Family::mistral, "Mistral"},  {Family::qwen2, "Qwen2"},       {Family::qwen3, "Qwen3"},
     {Family::marian, "Marian"},    {Family::t5, "T5"},             {Family::bloom, "BLOOM"},
     {Family::smollm3, "SmolLM3"},  {Family::gemma2, "Gemma 2"},    {Family::gemma3, "Gemma 3"},
-    {Family::olmoe, "OLMoE"},      {Family::qwen3_moe, "Qwen3-MoE"}, {Family::granitemoe, "Granite-MoE"}};
+    {Family::olmoe, "OLMoE"},      {Family::qwen3_moe, "Qwen3-MoE"}, {Family::granitemoe, "Granite-MoE"},
+    {Family::modernbert, "ModernBERT"}};
 
 std::string family_space(Family family) {
     if (family == Family::transformer) return "";
