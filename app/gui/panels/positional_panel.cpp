@@ -2,6 +2,7 @@
 // (max_len, max_len), two dimensions as waves, and x_emb + PE = x for the current sentence (N, C);
 // for a model with rotary positions, the RoPE view (rope_panel.h) instead; or, chosen above them, every scheme side
 // by side (pe_compare.h).
+#include "forward/mechanisms/positions.h"
 #include "panels/mask_flow.h"
 #include "panels/pe_compare.h"
 #include "panels/pe_tables.h"
@@ -198,18 +199,10 @@ void draw_positional_sections(PanelContext& ctx) {
         draw_rope_panel(ctx);
         return;
     }
-    if (c.positional == Positional::none) {
-        ImGui::TextUnformatted(
-            ctx.t("This model has no positional encoding: its input is the token embedding alone, "
-                  "so attention by itself cannot tell word order."));
-        return;
-    }
-    if (c.positional == Positional::sinusoidal && c.sinusoid_layout == SinusoidLayout::halves)
-        ImGui::TextUnformatted("PE(pos, i) = sin(pos / 10000^(2i/C)),   PE(pos, C/2 + i) = cos(pos / 10000^(2i/C))");
-    else if (c.positional == Positional::sinusoidal)
-        ImGui::TextUnformatted("PE(pos, 2i) = sin(pos / 10000^(2i/C)),   PE(pos, 2i+1) = cos(pos / 10000^(2i/C))");
-    else
-        ImGui::TextUnformatted(ctx.t("Learned position embeddings: PE(pos) = P[pos], a trained table (max_len, C)"));
+    // What the encoding is (forward/mechanisms/positions.h): the formula, the table, or a bias on the scores.
+    const PositionMechanism positions(c);
+    ImGui::TextUnformatted(ctx.t(positions.encoding_text()));
+    if (!positions.added_to_embeddings()) return;  // none, or ALiBi's and T5's biases: no table to draw
     const PeTables& t = pe_tables(ctx);
     if (ImGui::CollapsingHeader(ctx.t("PE for every position, and PE·PEᵀ"), ImGuiTreeNodeFlags_DefaultOpen))
         draw_pe_matrices(ctx, t);

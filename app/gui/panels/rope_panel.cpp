@@ -5,6 +5,7 @@
 
 #include "analysis/rope_view.h"
 #include "forward/mechanisms/layer_variants.h"
+#include "forward/mechanisms/positions.h"
 #include "ops/attention.h"
 #include "ops/positional.h"
 #include "ops/rotary.h"
@@ -926,16 +927,15 @@ void draw_rope_panel(PanelContext& ctx) {
     // On a projector the pairs and the score sit right under the sliders, where a class sees them turn as a slider
     // moves; the card says what RoPE does, and the intro and this model's θ wait on the pairs' title's hover.
     const bool compact = ctx.view.settings.classroom;
-    const char* intro = ctx.t(
-        "Rotary position embeddings (RoPE): nothing is added to the input. Inside every attention, each pair "
-        "(x[i], x[i + D/2]) of q and k turns by p·θ_i, where p is the token's position.");
+    const PositionMechanism positions(c);  // RoPE in every layer, or all but the NoPE layers it names
+    const std::string intro = format(ctx.t(positions.encoding_text()), positions.nope_layers().c_str());
     // The chosen layer's base: a local layer's own (Gemma 3's local_rope_theta), else the model's.
     const std::optional<RopeConfig> layer_rope = rope_of_layer(c, ctx.view.positional.rope.layer);
     const std::string theta = format(ctx.t("θ_i = θ^(−2i/D),  θ = %g,  D = %d,  H = %d,  H_kv = %d"),
                                      static_cast<double>((layer_rope ? *layer_rope : c.rope).theta), c.d_head(),
                                      c.n_heads, c.kv_heads());
     if (!compact) {
-        text_wrapped_at_spaces(intro);
+        text_wrapped_at_spaces(intro.c_str());
         ImGui::TextDisabled("%s", theta.c_str());
     }
     const Choice ch = draw_controls(ctx, seq);
@@ -978,7 +978,7 @@ void draw_rope_panel(PanelContext& ctx) {
     if (view)
         block([&] {
             need_view(
-                [&](const RopeView& v) { draw_pairs_block(ctx, v, w, compact, std::string(intro) + "\n" + theta); });
+                [&](const RopeView& v) { draw_pairs_block(ctx, v, w, compact, intro + "\n" + theta); });
         });
     if (view) block([&] { need_view([&](const RopeView& v) { draw_score_block(ctx, v, w, compact); }); });
     block([&] { draw_angle_block(ctx, tables, ch, w); });

@@ -176,6 +176,46 @@ ExplainNumbers PositionMechanism::position_numbers(const Tensor& positions, int6
             {"norm", row_norm(positions.row(pos))}};
 }
 
+const char* PositionMechanism::encoding_text() const {
+    switch (scheme_) {
+        case Positional::sinusoidal:
+            return layout_ == SinusoidLayout::halves
+                       ? "PE(pos, i) = sin(pos / 10000^(2i/C)),   PE(pos, C/2 + i) = cos(pos / 10000^(2i/C))"
+                       : "PE(pos, 2i) = sin(pos / 10000^(2i/C)),   PE(pos, 2i+1) = cos(pos / 10000^(2i/C))";
+        case Positional::learned: return "Learned position embeddings: PE(pos) = P[pos], a trained table (max_len, C)";
+        case Positional::rotary:
+            return nope_layers().empty()
+                       ? "Rotary position embeddings (RoPE): nothing is added to the input. Inside every attention, "
+                         "each pair (x[i], x[i + D/2]) of q and k turns by p·θ_i, where p is the token's position."
+                       : "Rotary position embeddings (RoPE) with NoPE layers: nothing is added to the input. Inside "
+                         "the attention of every layer but its NoPE layers (%s), each pair (x[i], x[i + D/2]) of q "
+                         "and k turns by p·θ_i, where p is the token's position; a NoPE layer turns nothing and "
+                         "sees no position at all.";
+        case Positional::alibi:
+            return "ALiBi (attention with linear biases): nothing is added to the input. Each head adds a fixed "
+                   "penalty to its scores, bias[h, i, j] = −m_h·(i − j), with one slope m_h per head: the farther "
+                   "back a key, the lower its score. Nothing is learned. All schemes side by side draws each "
+                   "head's bias.";
+        case Positional::relative_buckets:
+            return "T5's relative position buckets: nothing is added to the input. Each head adds a learned bias "
+                   "to its scores, bias[h, i, j] = table[bucket(j − i), h]: near offsets have buckets of their "
+                   "own, far ones share log-spaced buckets. The first layer of each stack learns the table and "
+                   "every layer reuses it. All schemes side by side draws the bucket map and each head's bias.";
+        case Positional::none:
+            return "This model has no positional encoding: its input is the token embedding alone, so attention by "
+                   "itself cannot tell word order.";
+    }
+    return "";
+}
+
+std::string PositionMechanism::nope_layers() const {
+    std::string layers;
+    if (scheme_ != Positional::rotary) return layers;
+    for (size_t layer = 0; layer < layer_ropes_.size(); ++layer)
+        if (!layer_ropes_[layer]) layers += (layers.empty() ? "" : ", ") + std::to_string(layer);
+    return layers;
+}
+
 std::string PositionMechanism::describe() const {
     std::string s = to_string(scheme_) + " positions";
     if (scheme_ == Positional::sinusoidal && layout_ == SinusoidLayout::halves) s += " (sines, then cosines)";

@@ -47,6 +47,12 @@ public:
     ExplainNumbers position_numbers(const Tensor& positions, int64_t pos, std::optional<int64_t> focused_col) const;
     // "sinusoidal positions (sines, then cosines)", "rotary positions (θ 500000, llama3 ×8)", …
     std::string describe() const;
+    // What the Positional view says this model's encoding is, in English for the view to translate
+    // (app/gui/i18n.cpp): the paper's formula, a learned table, RoPE (with NoPE layers: "%s" stands for
+    // nope_layers()), ALiBi's slopes, T5's buckets or nothing.
+    const char* encoding_text() const;
+    // The layers a rotary model leaves unrotated, "3" or "3, 7"; "" when every layer rotates or none does.
+    std::string nope_layers() const;
 
 private:
     const std::optional<RopeConfig>& rope_at(int layer) const;
