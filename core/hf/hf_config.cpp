@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace attnlab {
 
@@ -608,7 +611,45 @@ ModelConfig t5_config(HfFields& f) {
     return c;
 }
 
+// The model types config_from_hf_json accepts, each with the reader of its fields; its error message names them
+// from here, in this order.
+struct HfModelType {
+    std::string_view name;
+    ModelConfig (*config)(HfFields& f, const json& j);
+};
+
+const HfModelType kModelTypes[] = {
+    {"gpt2", [](HfFields& f, const json&) { return gpt2_config(f); }},
+    {"bert", [](HfFields& f, const json&) { return bert_config(f); }},
+    {"llama", [](HfFields& f, const json&) { return llama_config(f, Family::llama); }},
+    {"mistral", [](HfFields& f, const json&) { return llama_config(f, Family::mistral); }},
+    {"qwen2", [](HfFields& f, const json&) { return llama_config(f, Family::qwen2); }},
+    {"qwen3", [](HfFields& f, const json&) { return llama_config(f, Family::qwen3); }},
+    {"smollm3", [](HfFields& f, const json&) { return smollm3_config(f); }},
+    {"marian", [](HfFields& f, const json&) { return marian_config(f); }},
+    {"bloom", [](HfFields& f, const json&) { return bloom_config(f); }},
+    {"gemma2", [](HfFields& f, const json& j) { return gemma_config(f, j, Family::gemma2); }},
+    {"gemma3_text", [](HfFields& f, const json& j) { return gemma_config(f, j, Family::gemma3); }},
+    {"olmoe", [](HfFields& f, const json&) { return moe_config(f, Family::olmoe); }},
+    {"qwen3_moe", [](HfFields& f, const json&) { return moe_config(f, Family::qwen3_moe); }},
+    {"granitemoe", [](HfFields& f, const json&) { return moe_config(f, Family::granitemoe); }},
+    {"t5", [](HfFields& f, const json&) { return t5_config(f); }},
+    {"modernbert", [](HfFields& f, const json& j) { return modernbert_config(f, j); }},
+};
+
+std::string supported_model_types() {
+    std::string names;
+    for (const HfModelType& t : kModelTypes) names += (names.empty() ? "" : ", ") + std::string(t.name);
+    return names;
+}
+
 }  // namespace
+
+std::vector<std::string_view> hf_model_types() {
+    std::vector<std::string_view> names;
+    for (const HfModelType& t : kModelTypes) names.push_back(t.name);
+    return names;
+}
 
 Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
     const json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
@@ -618,46 +659,15 @@ Result<ModelConfig> config_from_hf_json(std::string_view json_text) {
     if (!j.contains("model_type") || j["model_type"].is_null()) return Error{"missing field \"model_type\""};
     const std::string model_type = f.text("model_type", "");
     if (f.failed()) return Error{f.error()};
-    ModelConfig c;
-    if (model_type == "gpt2")
-        c = gpt2_config(f);
-    else if (model_type == "bert")
-        c = bert_config(f);
-    else if (model_type == "llama")
-        c = llama_config(f, Family::llama);
-    else if (model_type == "mistral")
-        c = llama_config(f, Family::mistral);
-    else if (model_type == "qwen2")
-        c = llama_config(f, Family::qwen2);
-    else if (model_type == "qwen3")
-        c = llama_config(f, Family::qwen3);
-    else if (model_type == "smollm3")
-        c = smollm3_config(f);
-    else if (model_type == "marian")
-        c = marian_config(f);
-    else if (model_type == "bloom")
-        c = bloom_config(f);
-    else if (model_type == "gemma2")
-        c = gemma_config(f, j, Family::gemma2);
-    else if (model_type == "gemma3_text")
-        c = gemma_config(f, j, Family::gemma3);
-    else if (model_type == "gemma3")  // Gemma3ForConditionalGeneration: a vision tower, the text model under text_config
+    if (model_type == "gemma3")  // Gemma3ForConditionalGeneration: a vision tower, the text model under text_config
         return Error{"model_type \"gemma3\" is the image-and-text model: open a text model (gemma3_text, as "
                      "Gemma3ForCausalLM saves it)"};
-    else if (model_type == "olmoe")
-        c = moe_config(f, Family::olmoe);
-    else if (model_type == "qwen3_moe")
-        c = moe_config(f, Family::qwen3_moe);
-    else if (model_type == "granitemoe")
-        c = moe_config(f, Family::granitemoe);
-    else if (model_type == "t5")
-        c = t5_config(f);
-    else if (model_type == "modernbert")
-        c = modernbert_config(f, j);
-    else
-        return Error{"unsupported model_type " + shown(json(model_type)) +
-                     " (supported: gpt2, bert, llama, mistral, qwen2, qwen3, marian, olmoe, qwen3_moe, granitemoe, "
-                     "bloom, t5)"};
+    const auto* type = std::find_if(std::begin(kModelTypes), std::end(kModelTypes),
+                                    [&](const HfModelType& t) { return t.name == model_type; });
+    if (type == std::end(kModelTypes))
+        return Error{"unsupported model_type " + shown(json(model_type)) + " (supported: " + supported_model_types() +
+                     ")"};
+    ModelConfig c = type->config(f, j);
     c.never_generated = f.single_token_ids("bad_words_ids", c.output_vocab_size());
     if (f.failed()) return Error{f.error()};
     if (auto st = validate_config(c); !st) return st.error();

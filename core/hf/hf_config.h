@@ -1,4 +1,4 @@
-// A Hugging Face config.json (model_type gpt2, bert, llama, mistral, qwen2, qwen3) as the ModelConfig our
+// A Hugging Face config.json (its model_type one of hf_model_types(), below) as the ModelConfig our
 // engine runs.
 //   gpt2: decoder_only, pre-LN, final LayerNorm ln_f, learned positions, unscaled embeddings,
 //         tied unembedding; fields n_embd, n_head, n_layer, n_positions, vocab_size (required),
@@ -26,11 +26,15 @@
 #include "result.h"
 
 #include <string_view>
+#include <vector>
 
 namespace attnlab {
 
-// Errors are one line naming the field, e.g. `unsupported model_type "t5" (supported: gpt2, bert)`,
+// Errors are one line naming the field, e.g. `unsupported model_type "xlnet" (supported: gpt2, bert, …)`,
 // `missing field "n_embd"`; the caller prefixes the file's path.
 Result<ModelConfig> config_from_hf_json(std::string_view json_text);
+
+// The model_type values config_from_hf_json accepts, in the order its "supported:" list names them.
+std::vector<std::string_view> hf_model_types();
 
 }  // namespace attnlab

@@ -7,8 +7,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
+#include <vector>
 
 using namespace attnlab;
 using test::hf_fixture;
@@ -35,6 +38,23 @@ std::string config_error(const std::string& json_text) {
 }
 
 }  // namespace
+
+TEST_CASE("the unsupported model_type error names every model type the reader accepts", "[hf]") {
+    const std::string m = config_error(R"({"model_type": "xlnet"})");
+    const std::vector<std::string_view> types = hf_model_types();
+    for (const char* family : {"gpt2", "bert", "llama", "smollm3", "gemma2", "gemma3_text", "granitemoe", "t5"})
+        CHECK(std::find(types.begin(), types.end(), family) != types.end());
+    std::string listed;
+    for (std::string_view t : types) {
+        listed += (listed.empty() ? "" : ", ") + std::string(t);
+        // Accepted: the reader goes on to the type's fields (an error names the first missing one), never
+        // "unsupported".
+        INFO(t);
+        auto config = config_from_hf_json(R"({"model_type": ")" + std::string(t) + "\"}");
+        CHECK((config || config.error().message.find("unsupported model_type") == std::string::npos));
+    }
+    CHECK(m == "unsupported model_type \"xlnet\" (supported: " + listed + ")");
+}
 
 TEST_CASE("config.json errors name the field", "[hf]") {
     using Catch::Contains;
