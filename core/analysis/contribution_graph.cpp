@@ -1,6 +1,7 @@
 #include "analysis/contribution_graph.h"
 
 #include "analysis/head_split.h"
+#include "forward/mechanisms/stream_multipliers.h"
 #include "forward/step_path.h"
 
 #include <cmath>
@@ -24,9 +25,10 @@ double proximity(const Part& part, const RowD& whole, double whole_norm) {
     return std::max(kEps, whole_norm - ((part - whole).array() + kDistanceEps).abs().sum());
 }
 
-// An attention block: the parts c[h, j] at each query t and the entering stream, normalised per t.
+// An attention block: the parts m·c[h, j] at each query t and the entering stream, normalised per t (m: the
+// residual multiplier the add scales the sublayer's write by, 1 but in Granite).
 Status attention_block(FlowBlock& block, const Stepper& stepper, const AttentionSite& site, const Tensor& r_in,
-                       const Tensor& whole) {
+                       const Tensor& whole, double m) {
     auto split = head_split(stepper, site);
     if (!split) return split.error();
     const HeadSplit& s = *split;
@@ -51,10 +53,10 @@ Status attention_block(FlowBlock& block, const Stepper& stepper, const Attention
         for (int64_t t = 0; t < T; ++t) {
             const size_t i = static_cast<size_t>(t);
             for (int64_t j = 0; j < Tk; ++j) {
-                const double w = s.writes(h) ? s.weight(h, t, j) : 0.0;  // c[h, t, j] = w·P_h[j]
+                const double w = s.writes(h) ? s.weight(h, t, j) : 0.0;  // m·c[h, t, j] = m·w·P_h[j]
                 const size_t at = static_cast<size_t>((t * H + h) * Tk + j);
                 // A zero part (a masked key, a head off) is the same for every such key: once per query.
-                block.heads[at] = w == 0.0 ? zero[i] : proximity(w * p.row(j), wholes[i], norms[i]);
+                block.heads[at] = w == 0.0 ? zero[i] : proximity((m * w) * p.row(j), wholes[i], norms[i]);
                 block.writes[at] = w != 0.0;
                 sum[i] += block.heads[at];
             }
@@ -68,15 +70,15 @@ Status attention_block(FlowBlock& block, const Stepper& stepper, const Attention
     return ok_status();
 }
 
-// An FFN block: its output row and the entering stream.
-void ffn_block(FlowBlock& block, const Tensor& r_in, const Tensor& ffn, const Tensor& whole) {
+// An FFN block: its output row times m (what the add writes) and the entering stream.
+void ffn_block(FlowBlock& block, const Tensor& r_in, const Tensor& ffn, const Tensor& whole, double m) {
     const int64_t T = whole.dim(0);
     block.sublayer_share.resize(static_cast<size_t>(T));
     block.residual.resize(static_cast<size_t>(T));
     for (int64_t t = 0; t < T; ++t) {
         const RowD w = row_of(whole, t);
         const double norm = w.lpNorm<1>();
-        const double f = proximity(row_of(ffn, t), w, norm), r = proximity(row_of(r_in, t), w, norm);
+        const double f = proximity(m * row_of(ffn, t), w, norm), r = proximity(row_of(r_in, t), w, norm);
         block.sublayer_share[static_cast<size_t>(t)] = f / (f + r);
         block.residual[static_cast<size_t>(t)] = r / (f + r);
     }
@@ -99,6 +101,7 @@ Result<ContributionShares> contribution_shares(const Stepper& stepper, Stack sta
     ContributionShares out;
     out.stack = stack;
     out.n_heads = stepper.config().n_heads;
+    const double m = StreamMultiplierMechanism(stepper.config()).residual_multiplier();
     for (size_t i = 0; i < stepper.size(); ++i) {
         const StepId& id = stepper.step(i).record.id;
         if (id.kind != StepKind::residual || id.stack != stack) continue;
@@ -114,10 +117,11 @@ Result<ContributionShares> contribution_shares(const Stepper& stepper, Stack sta
         if (sub.record.id.kind == StepKind::attention) {
             block.kind = FlowBlockKind::attention;
             block.use = sub.record.id.use;
-            if (auto st = attention_block(block, stepper, sub.record.id.site(), *r_in, *whole); !st) return st.error();
+            if (auto st = attention_block(block, stepper, sub.record.id.site(), *r_in, *whole, m); !st)
+                return st.error();
         } else if (sub.record.id.kind == StepKind::ffn) {
             block.kind = FlowBlockKind::ffn;
-            ffn_block(block, *r_in, *part, *whole);
+            ffn_block(block, *r_in, *part, *whole, m);
         } else {
             return Error{stepper.step(i).path + ": a residual add of neither an attention nor an FFN"};
         }

@@ -1,8 +1,9 @@
 // The contribution graph: Ferrando & Voita's information flow routes ("Information Flow Routes: Automatically
 // Interpreting Language Models at Scale", 2024), as Meta's LLM Transparency Tool computes and draws them
 // (facebookresearch/llm-transparency-tool: routes/contributions.py get_contributions, routes/graph.py).
-// Every residual add of a stack at position t is a sum whole = r_in + Σ_i c_i, and each part's share of it is its
-// proximity to the whole (L1, the tool's distance_norm = 1):
+// Every residual add of a stack at position t is a sum whole = r_in + Σ_i m·c_i (m: the residual multiplier the add
+// scales each sublayer's write by, StreamMultiplierMechanism; 1 but in Granite), its parts r_in and each m·c_i, and
+// each part's share of it is its proximity to the whole (L1, the tool's distance_norm = 1):
 //   proximity_i = max(ε, ‖whole‖₁ − ‖c_i − whole + δ‖₁),  ε = 1e-5,   share_i = proximity_i / Σ_k proximity_k,
 // (δ = 1e-6: the tool's distance is torch's pairwise_distance, which adds its eps to the difference)
 // the entering stream r_in being one of the parts, so a node's shares sum to 1.

@@ -108,6 +108,35 @@ TEST_CASE("contribution_shares: the LLM Transparency Tool's proximity shares, as
     }
 }
 
+TEST_CASE("contribution_shares: Granite's FFN part is m·FFN, what its add writes into the stream",
+          "[contribution_graph][granitemoe]") {
+    // whole = r_in + m·f (m = 0.4): the part is whole − r_in, so its proximity ‖whole‖₁ − ‖−r_in + δ‖₁ and the
+    // stream's ‖whole‖₁ − ‖−(whole − r_in) + δ‖₁ follow from the stream alone, not from m or the FFN's output.
+    const Stepper stepper = fixture_stepper("hf_granitemoe", {}, {3, 17, 42, 8, 25});
+    auto shares = contribution_shares(stepper, Stack::decoder);
+    REQUIRE(shares);
+    size_t b = 0, ffn_blocks = 0;
+    double worst = 0.0;
+    for (size_t i = 0; i < stepper.size(); ++i) {
+        if (stepper.step(i).record.id.kind != StepKind::residual) continue;
+        const FlowBlock& block = shares->blocks.at(b++);
+        if (block.kind != FlowBlockKind::ffn) continue;
+        ++ffn_blocks;
+        const Tensor& r_in = *stepper.output(stepper.step(stepper.input_indices(i).at(0)).path);  // (T, C)
+        const Tensor& whole = *stepper.output(stepper.step(i).path);                              // (T, C)
+        for (int64_t t = 0; t < shares->n_positions; ++t) {
+            const Eigen::RowVectorXd w = whole.row(t).cast<double>(), r = r_in.row(t).cast<double>();
+            const double norm = w.lpNorm<1>();
+            const double f = std::max(1e-5, norm - ((-r).array() + 1e-6).abs().sum());
+            const double s = std::max(1e-5, norm - ((r - w).array() + 1e-6).abs().sum());
+            worst = std::max(worst, std::fabs(block.sublayer_share[static_cast<size_t>(t)] - f / (f + s)));
+        }
+    }
+    CHECK(b == shares->blocks.size());
+    CHECK(ffn_blocks == 2);
+    CHECK(worst < 1e-5);
+}
+
 TEST_CASE("contribution_shares: every node's shares sum to 1, in both stacks and through cross-attention",
           "[contribution_graph]") {
     const Stepper stepper = [] {
