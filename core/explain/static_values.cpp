@@ -108,7 +108,6 @@ void add_nope_values(const ModelConfig& c, StepValues& v) {
     v.text["nope_layers"] = layers;
     v.text["nope_count"] = std::to_string(c.no_rope_layers.size());
     v.text["stack_layers"] = std::to_string(c.has_decoder() ? c.n_decoder_layers : c.n_encoder_layers);
-    v.text["family_space"] = family_space(c.family);
 }
 
 void add_stack_terms(Stack stack, const ModelConfig& c, StepValues& v) {
@@ -123,6 +122,7 @@ void add_static_values(const StepSite& s, StepValues& v) {
     const StepId& id = s.id();
     v.text["C"] = std::to_string(c.d_model);
     v.text["H"] = std::to_string(c.n_heads);
+    v.text["family_space"] = family_space(c.family);
     v.text["D"] = std::to_string(c.d_head());
     v.text["HD"] = std::to_string(c.attention_width());
     v.text["F"] = std::to_string(c.d_ff);
@@ -143,9 +143,9 @@ void add_static_values(const StepSite& s, StepValues& v) {
     v.text["score_cap"] = format_number(static_cast<double>(c.attention_softcap));  // Gemma 2's soft caps
     v.text["logit_cap"] = format_number(static_cast<double>(c.logit_softcap));
     v.text["head"] = std::to_string(s.head());
-
     add_numbers(StreamMultiplierMechanism(c).numbers(), v);  // m_emb, m_res (Granite's)
     v.text["branch"] = NormMechanism(c).branch_formula();    // what a residual add adds: Sublayer(RMSNorm(x)), …
+
     switch (id.kind) {
         case StepKind::token_embedding:
         case StepKind::position:

@@ -96,3 +96,11 @@ TEST_CASE("T5's logits show their constant scale; a model without one shows none
     CHECK(plain.formula == "logits = x·Eᵀ  (tied to the embedding)");
     CHECK_FALSE(has(plain.what, "constant s"));
 }
+
+TEST_CASE("an encoder's masked-token probabilities name the open model, not BERT for every encoder", "[explain][zoo]") {
+    const FamilyModel m = family_model("modernbert");
+    const Stepper s = m.stepper();
+    const StepId probs = StepId::head(StepKind::probs, m.config);
+    CHECK(explained(s, probs).why.starts_with("This ModernBERT model was trained as a masked language model"));
+    CHECK(explained(s, probs, Language::korean).why.starts_with("이 ModernBERT 모델은 마스크드 언어 모델로"));
+}
