@@ -379,6 +379,10 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Post-norm", "Post-norm"},
         {"x + Sublayer(RMSNorm(x)), as this model was trained", "x + Sublayer(RMSNorm(x)), 이 모델이 학습된 방식"},
         {"RMSNorm(x + Sublayer(x)), the paper's placement", "RMSNorm(x + Sublayer(x)), 논문의 위치"},
+        {"(1 + γ) RMSNorm", "(1 + γ) RMS 정규화"},
+        {"x + RMSNorm(Sublayer(RMSNorm(x))): x/√(mean(x²) + ε)·(1 + γ) before and after each sublayer, as Gemma was "
+         "trained",
+         "x + RMSNorm(Sublayer(RMSNorm(x))): 각 부층 앞뒤에 x/√(mean(x²) + ε)·(1 + γ), Gemma가 학습된 방식"},
         {"Gate", "게이트"},
         {"queries and keys rotated by their position in every attention", "어텐션마다 쿼리와 키를 위치만큼 회전"},
         {"after the last layer", "마지막 층 뒤에"},

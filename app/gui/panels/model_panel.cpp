@@ -6,7 +6,9 @@
 #include "panels/tour_target.h"
 
 #include "position_choices.h"
+#include "switch_choices.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace attnlab::gui {
@@ -144,21 +146,75 @@ void position_switch(PanelContext& ctx, ModelConfig& c) {
             }
 }
 
+// The norm row, named by the model's norm (LayerNorm, RMSNorm, Gemma's (1 + γ) RMSNorm), with the placements the
+// core accepts for it (switch_choices.h): its two labels and what each computes.
+struct NormLabels {
+    NormKind kind;
+    const char* row;
+    const char* post;
+    const char* post_tip;
+    const char* pre;
+    const char* pre_tip;
+};
+constexpr NormLabels kNormLabels[] = {
+    {NormKind::layer_norm, tr_noop("LayerNorm"), tr_noop("Post-LN"), tr_noop("LayerNorm(x + Sublayer(x)), as in the paper"),
+     tr_noop("Pre-LN"), tr_noop("x + Sublayer(LayerNorm(x)), as in most later models")},
+    {NormKind::rms_norm, tr_noop("RMSNorm"), tr_noop("Post-norm"), tr_noop("RMSNorm(x + Sublayer(x)), the paper's placement"),
+     tr_noop("Pre-norm"), tr_noop("x + Sublayer(RMSNorm(x)), as this model was trained")},
+    {NormKind::rms_norm_plus_one, tr_noop("(1 + γ) RMSNorm"), tr_noop("Post-norm"),
+     tr_noop("RMSNorm(x + Sublayer(x)), the paper's placement"), tr_noop("Pre-norm"),
+     tr_noop("x + RMSNorm(Sublayer(RMSNorm(x))): x/√(mean(x²) + ε)·(1 + γ) before and after each sublayer, as "
+             "Gemma was trained")},
+};
+
+const NormLabels& norm_labels(NormKind kind) {
+    for (const NormLabels& l : kNormLabels)
+        if (l.kind == kind) return l;
+    return kNormLabels[0];
+}
+
+void norm_switch(PanelContext& ctx, ModelConfig& c) {
+    const NormLabels& l = norm_labels(c.norm);
+    switch_row(ctx.t(l.row));
+    mark_tour_section(ctx, TourTaskKind::switch_norm_placement);  // the tour's switch: shown from the switches
+    bool first = true;
+    for (const bool pre : norm_placement_choices(c)) {
+        radio(ctx.t(pre ? l.pre : l.post), ctx.t(pre ? l.pre_tip : l.post_tip), c.norm_first, pre, first);
+        mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
+        first = false;
+    }
+}
+
+// The activation row: of the FFN, or of a gated FFN's gate, with the activations the core accepts.
+struct ActivationLabel {
+    Activation activation;
+    const char* label;
+    const char* tip;
+};
+constexpr ActivationLabel kActivationLabels[] = {
+    {Activation::relu, "ReLU", "max(0, x)"},
+    {Activation::gelu, "GELU", "x·Φ(x)"},
+    {Activation::gelu_tanh, "GELU-tanh", tr_noop("GELU's tanh approximation")},
+    {Activation::silu, "SiLU", "x·σ(x)"},
+};
+
+void activation_switch(PanelContext& ctx, ModelConfig& c) {
+    switch_row(c.gated_ffn ? ctx.t("Gate") : ctx.t("Activation"));
+    bool first = true;
+    for (const Activation a : activation_choices(c))
+        for (const ActivationLabel& l : kActivationLabels)
+            if (l.activation == a) {
+                radio(l.label, ctx.t(l.tip), c.activation, a, first);
+                first = false;
+            }
+}
+
 // The Llama template's switches: where its RMSNorms sit, the gate's activation, RoPE or no positions (when it has no
 // NoPE layers), the final norm. Its weights have no β and no position table, so LayerNorm and added positions are
 // not offered.
 void llama_switches(PanelContext& ctx, ModelConfig& c) {
-    switch_row(ctx.t("RMSNorm"));
-    mark_tour_section(ctx, TourTaskKind::switch_norm_placement);  // the tour's switch: shown from the switches
-    radio(ctx.t("Pre-norm"), ctx.t("x + Sublayer(RMSNorm(x)), as this model was trained"), c.norm_first, true, true);
-    mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
-    radio(ctx.t("Post-norm"), ctx.t("RMSNorm(x + Sublayer(x)), the paper's placement"), c.norm_first, false);
-    mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
-    switch_row(ctx.t("Gate"));
-    radio("SiLU", "x·σ(x)", c.activation, Activation::silu, true);
-    radio("GELU", "x·Φ(x)", c.activation, Activation::gelu);
-    radio("GELU-tanh", ctx.t("GELU's tanh approximation"), c.activation, Activation::gelu_tanh);
-    radio("ReLU", "max(0, x)", c.activation, Activation::relu);
+    norm_switch(ctx, c);
+    activation_switch(ctx, c);
     position_switch(ctx, c);
     switch_row(ctx.t("Final norm"));
     ImGui::Checkbox(ctx.t("after the last layer"), &c.final_norm);
@@ -169,7 +225,9 @@ void draw_switches(PanelContext& ctx) {
     ModelConfig c = ctx.config();
     const ImGuiID field = ImGui::GetID("##switches");
     if (!ImGui::BeginTable("switches", 2)) return;
-    ImGui::TableSetupColumn("##label", ImGuiTableColumnFlags_WidthFixed, 6.0f * ctx.em);
+    // Wide enough for the norm's name: "(1 + γ) RMSNorm" is longer than the other labels.
+    const float norm_width = ImGui::CalcTextSize(ctx.t(norm_labels(c.norm).row)).x + ctx.em;
+    ImGui::TableSetupColumn("##label", ImGuiTableColumnFlags_WidthFixed, std::max(6.0f * ctx.em, norm_width));
     ImGui::TableSetupColumn("##value", ImGuiTableColumnFlags_WidthStretch);
     if (uses_llama_template(c.family)) {
         llama_switches(ctx, c);
@@ -178,21 +236,12 @@ void draw_switches(PanelContext& ctx) {
         field_error(ctx.session, field);
         return;
     }
-    switch_row(ctx.t("LayerNorm"));
-    mark_tour_section(ctx, TourTaskKind::switch_norm_placement);
-    radio(ctx.t("Post-LN"), ctx.t("LayerNorm(x + Sublayer(x)), as in the paper"), c.norm_first, false, true);
-    mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
-    radio(ctx.t("Pre-LN"), ctx.t("x + Sublayer(LayerNorm(x)), as in most later models"), c.norm_first, true);
-    mark_tour_target(ctx, TourTaskKind::switch_norm_placement);
-    // Marian's files have no position table (no Learned positions) and no final norms; its activation is swish
-    // (SiLU) and its sinusoids are laid out in halves, which a switch can turn into the paper's interleaving.
-    const bool marian = c.family == Family::marian;
-    switch_row(ctx.t("Activation"));
-    radio("ReLU", "max(0, x)", c.activation, Activation::relu, true);
-    radio("GELU", "x·Φ(x)", c.activation, Activation::gelu);
-    radio("GELU-tanh", ctx.t("GELU's tanh approximation"), c.activation, Activation::gelu_tanh);
-    if (marian) radio("SiLU", "x·σ(x)", c.activation, Activation::silu);
+    norm_switch(ctx, c);
+    activation_switch(ctx, c);
     position_switch(ctx, c);
+    // Marian's files have no final norms; its sinusoids are laid out in halves, which a switch can turn into the
+    // paper's interleaving.
+    const bool marian = c.family == Family::marian;
     if (marian) {
         switch_row(ctx.t("Sinusoids"));
         radio(ctx.t("Sines, then cosines"), ctx.t("frequency i at columns i and C/2 + i, as Marian was trained"),
