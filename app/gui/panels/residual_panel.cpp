@@ -5,6 +5,7 @@
 #include "panels/contribution_graph.h"
 #include "panels/residual_flow.h"
 #include "panels/step_explanation.h"
+#include "panels/stream_formula_text.h"
 #include "widgets/radio_row.h"
 
 #include "forward/mechanisms/norm.h"
@@ -57,12 +58,10 @@ void labelled_formula(const char* label, const char* formula) {
     ImGui::TextWrapped("%s", formula);
 }
 
-void formula_line(const PanelContext& ctx) {
-    const NormMechanism norm(ctx.config());  // the Llama template's norms are RMSNorms: no mean, no β
-    const char* label = norm.before_sublayer() ? (norm.rms() ? tr_noop("Pre-norm") : tr_noop("Pre-LN"))
-                        : norm.rms()           ? tr_noop("Post-norm, as in the paper")
-                                               : tr_noop("Post-LN, as in the paper");
-    labelled_formula(ctx.t(label), norm.stream_formula().c_str());
+// The stack's formulas, one a line: the stream's update, after the scaled embeddings' (Granite's m_emb, m).
+void formula_lines(const PanelContext& ctx, Stack stack) {
+    for (const StreamFormulaLine& line : stream_formula_lines(ctx.stepper(), stack))
+        labelled_formula(ctx.t(line.label), line.formula.c_str());
 }
 
 // The stack's tokens as a wrapping row of buttons; clicking one chooses it. <unk> tokens are orange.
@@ -167,7 +166,7 @@ void draw_residual_panel(PanelContext& ctx) {
         return;
     }
     const ResidualStack stack = residual_stack(ctx.config(), choose_decoder(ctx));
-    formula_line(ctx);
+    formula_lines(ctx, stack.decoder ? Stack::decoder : Stack::encoder);
     const SequenceView seq = stack.decoder ? ctx.session.target() : ctx.session.source();
     if (seq.labels.empty()) return;
     ctx.view.residual.token = std::clamp(ctx.view.residual.token, 0, static_cast<int>(seq.labels.size()) - 1);

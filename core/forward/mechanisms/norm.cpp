@@ -25,8 +25,9 @@ std::string NormMechanism::branch_formula() const {
 
 std::string NormMechanism::residual_formula() const { return "x + " + branch_formula(); }
 
-std::string NormMechanism::stream_formula() const {
-    return first_ ? "x ← " + residual_formula() : std::string("x ← ") + symbol() + "(x + Sublayer(x))";
+std::string NormMechanism::stream_formula(const std::string& scale) const {
+    return first_ ? "x ← x + " + scale + branch_formula()
+                  : std::string("x ← ") + symbol() + "(x + " + scale + "Sublayer(x))";
 }
 
 std::string NormMechanism::sublayer_title(int k) const {

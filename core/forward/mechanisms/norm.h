@@ -36,8 +36,9 @@ public:
     // branch, what the sublayer adds: "Sublayer(LN(x))", "Sublayer(x)".
     std::string residual_formula() const;
     std::string branch_formula() const;
-    // One sublayer as the stream sees it: "x ← x + Sublayer(LN(x))" or "x ← LN(x + Sublayer(x))".
-    std::string stream_formula() const;
+    // One sublayer as the stream sees it: "x ← x + Sublayer(LN(x))" or "x ← LN(x + Sublayer(x))"; `scale` goes
+    // before the sublayer's output (StreamMultiplierMechanism::residual_formula_part: "x ← x + m·Sublayer(…)").
+    std::string stream_formula(const std::string& scale = "") const;
     // The norm of sublayer k of a layer: "LayerNorm 2 (post-LN)", "RMSNorm 1 (pre-norm)".
     std::string sublayer_title(int k) const;
     // The norm of sublayer k's output (after_sublayer_output): "RMSNorm 1 of the sublayer's output".

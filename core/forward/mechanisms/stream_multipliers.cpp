@@ -19,10 +19,24 @@ std::string multiplier_variant(const char* name, float m) {
     return buf;
 }
 
+std::string constant_text(const char* name, float m) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s = %g", name, static_cast<double>(m));
+    return buf;
+}
+
 }  // namespace
 
 std::string StreamMultiplierMechanism::embedding_variant() const {
     return scales_embeddings() ? multiplier_variant("embedding_multiplier", embedding_) : "";
+}
+
+std::string StreamMultiplierMechanism::embedding_constant() const {
+    return scales_embeddings() ? constant_text("m_emb", embedding_) : "";
+}
+
+std::string StreamMultiplierMechanism::residual_constant() const {
+    return scales_residual() ? constant_text("m", residual_) : "";
 }
 
 PlacedStep StreamMultiplierMechanism::residual_step(const StepId& id, std::string title, const std::string& branch,
@@ -31,7 +45,7 @@ PlacedStep StreamMultiplierMechanism::residual_step(const StepId& id, std::strin
     if (!scales_residual())
         return {id,
                 {std::move(title),
-                 "x + " + branch,
+                 "x + " + residual_formula_part() + branch,
                  {x, s},
                  {},
                  {},
@@ -44,7 +58,7 @@ PlacedStep StreamMultiplierMechanism::residual_step(const StepId& id, std::strin
                  [](const BackwardContext& b) { return InputGrads{b.d_output, b.d_output}; }}};
     return {id,
             {std::move(title),
-             "x + m·" + branch,
+             "x + " + residual_formula_part() + branch,
              {x, s},
              {},
              {},

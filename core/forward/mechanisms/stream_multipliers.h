@@ -23,9 +23,14 @@ public:
     float residual_multiplier() const { return residual_; }  // m: 1 when the adds do not scale
     std::string embedding_formula_part() const { return scales_embeddings() ? "·m_emb" : ""; }
     std::string embedding_variant() const;  // the step's variant: "embedding_multiplier=12", or ""
+    // What the residual add's formula puts before the sublayer's output: "m·", or "".
+    std::string residual_formula_part() const { return scales_residual() ? "m·" : ""; }
+    // The constants as the formulas name them, for a reader: "m_emb = 12", "m = 0.22"; "" for one that is 1.
+    std::string embedding_constant() const;
+    std::string residual_constant() const;
     // The residual add y = x + m·s over the stream x and the sublayer's output s, both (N, C) -> (N, C), as `id`.
-    // `branch` is how the norm mechanism writes the sublayer's output ("Sublayer(RMSNorm(x))"); without a multiplier
-    // the formula is "x + " + branch. Its backward: dL/dx = dL/dy, dL/ds = m·dL/dy.
+    // `branch` is how the norm mechanism writes the sublayer's output ("Sublayer(RMSNorm(x))"); the formula is
+    // "x + " + residual_formula_part() + branch. Its backward: dL/dx = dL/dy, dL/ds = m·dL/dy.
     PlacedStep residual_step(const StepId& id, std::string title, const std::string& branch, const StepId& x,
                              const StepId& s) const;
 

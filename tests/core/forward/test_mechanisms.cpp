@@ -81,6 +81,7 @@ TEST_CASE("The norm mechanism computes, names and explains LayerNorm and RMSNorm
         CHECK(std::string(norm.name()) == "RMSNorm");
         CHECK(std::string(norm.residual_kind()) == "residual_pre_rms");
         CHECK(norm.stream_formula() == "x ← x + Sublayer(RMSNorm(x))");
+    CHECK(norm.stream_formula("m·") == "x ← x + m·Sublayer(RMSNorm(x))");
         CHECK(norm.sublayer_title(2) == "RMSNorm 2 (pre-norm)");
         const PlacedStep step = norm.step(StepId::of(StepKind::stack_output, Stack::decoder), "Final", {}, params);
         CHECK(step.step.params == std::vector<std::string>{"g"});
