@@ -144,7 +144,7 @@ void add_static_values(const StepSite& s, StepValues& v) {
     v.text["logit_cap"] = format_number(static_cast<double>(c.logit_softcap));
     v.text["head"] = std::to_string(s.head());
     add_numbers(StreamMultiplierMechanism(c).numbers(), v);  // m_emb, m_res (Granite's)
-    v.text["branch"] = NormMechanism(c).branch_formula();    // what a residual add adds: Sublayer(RMSNorm(x)), …
+    v.text["branch"] = NormMechanism(c).branch_formula_at(id.layer, id.sublayer);  // what a residual add adds: Sublayer(RMSNorm(x)), …
 
     switch (id.kind) {
         case StepKind::token_embedding:

@@ -94,7 +94,7 @@ std::string explanation_kind(const StepRecord& record, const ModelConfig& c) {
             return attention_kind(id.use, id.stage, c.kv_heads() != c.n_heads, c.attention_scale > 0.0f);
         case StepKind::residual:
             if (StreamMultiplierMechanism(c).scales_residual()) return StreamMultiplierMechanism::residual_kind();
-            return NormMechanism(c).residual_kind();
+            return NormMechanism(c).residual_kind_at(id.layer, id.sublayer);
         case StepKind::norm: return NormMechanism(c).sublayer_kind_at(id.layer, id.sublayer);
         case StepKind::post_norm: return NormMechanism(c).post_sublayer_kind();
         case StepKind::ffn: return FeedForwardMechanism(c).kind(id.part, id.layer);

@@ -69,6 +69,7 @@ inline constexpr std::string_view kExplanationKinds[] = {
     "attn.out",
     "residual_post_ln",
     "residual_pre_ln",
+    "residual_no_norm",
     "residual_post_rms",
     "residual_pre_rms",
     "norm_post_ln",

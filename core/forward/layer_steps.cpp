@@ -24,7 +24,8 @@ StepId GraphBuilder::residual_sublayer(Stack stack, int layer, int k, const Step
     const StepId residual = StepId::sublayer_at(StepKind::residual, stack, layer, k);
     const StepId norm = StepId::sublayer_at(StepKind::norm, stack, layer, k);
     auto add_residual = [&](const StepId& sublayer_out) {  // x + Sublayer(…), or x + m·Sublayer(…) (Granite's)
-        return add(multipliers_.residual_step(residual, "Residual add " + n, norm_.branch_formula(), x, sublayer_out));
+        return add(multipliers_.residual_step(residual, "Residual add " + n, norm_.branch_formula_at(layer, k), x,
+                                                     sublayer_out));
     };
     if (norm_.before_sublayer() && post_norm) {  // Gemma's x + N'(Sublayer(N(x)))
         const StepId out = sublayer(add(norm_.step(norm, norm_.sublayer_title(k), x, norm_params)));

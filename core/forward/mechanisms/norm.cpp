@@ -23,6 +23,10 @@ std::string NormMechanism::branch_formula() const {
     return first_ ? std::string("Sublayer(") + symbol() + "(x))" : "Sublayer(x)";
 }
 
+std::string NormMechanism::branch_formula_at(int layer, int k) const {
+    return identity_at(layer, k) ? "Sublayer(x)" : branch_formula();
+}
+
 std::string NormMechanism::residual_formula() const { return "x + " + branch_formula(); }
 
 std::string NormMechanism::stream_formula(const std::string& scale) const {
@@ -123,6 +127,10 @@ const char* NormMechanism::sublayer_kind() const {
     if (rms()) return first_ ? "norm_pre_rms" : "norm_post_rms";
     if (!beta_ && first_) return "norm_pre_ln_no_beta";  // validate_config refuses it after the residual
     return first_ ? "norm_pre_ln" : "norm_post_ln";
+}
+
+const char* NormMechanism::residual_kind_at(int layer, int k) const {
+    return identity_at(layer, k) ? "residual_no_norm" : residual_kind();
 }
 
 const char* NormMechanism::sublayer_kind_at(int layer, int k) const {

@@ -36,6 +36,8 @@ public:
     // branch, what the sublayer adds: "Sublayer(LN(x))", "Sublayer(x)".
     std::string residual_formula() const;
     std::string branch_formula() const;
+    // The branch of sublayer k of one layer: "Sublayer(x)" where its norm is the identity (ModernBERT's layer 0).
+    std::string branch_formula_at(int layer, int k) const;
     // One sublayer as the stream sees it: "x ← x + Sublayer(LN(x))" or "x ← LN(x + Sublayer(x))"; `scale` goes
     // before the sublayer's output (StreamMultiplierMechanism::residual_formula_part: "x ← x + m·Sublayer(…)").
     std::string stream_formula(const std::string& scale = "") const;
@@ -66,6 +68,7 @@ public:
     const char* residual_kind() const;      // residual_pre_ln, residual_post_rms, …
     const char* sublayer_kind() const;      // norm_pre_ln, norm_post_rms, norm_pre_ln_no_beta, …
     const char* sublayer_kind_at(int layer, int k) const;  // sublayer_kind(), or "norm_identity" at identity_at
+    const char* residual_kind_at(int layer, int k) const;  // residual_kind(), or "residual_no_norm" at identity_at
     const char* post_sublayer_kind() const { return "post_norm"; }
     const char* stack_output_kind() const;  // stack_output_norm, stack_output_rms, stack_output_norm_no_beta
     // The embeddings' norm (over a sum, or the token embeddings alone) and the MLM head's: embed_norm,

@@ -76,6 +76,11 @@ TEST_CASE("ModernBERT: local and global layers, LayerNorms without β, packed Wq
     }
     // Layer 0's attention reads the embeddings' LayerNorm as it is.
     CHECK(test::max_abs_diff(*stepper.output("encoder.layers.0.norm1"), *stepper.output("src.embed_norm")) == 0.0f);
+    // and its residual add says so; every other add reads its sublayer's LayerNorm.
+    const auto formula_of = [&](const char* path) { return stepper.step(*stepper.find(std::string(path))).formula; };
+    CHECK(formula_of("encoder.layers.0.residual1") == "x + Sublayer(x)");
+    CHECK(formula_of("encoder.layers.0.residual2") == "x + Sublayer(LN(x))");
+    CHECK(formula_of("encoder.layers.1.residual1") == "x + Sublayer(LN(x))");
     // The local layers see 2 keys on either side, the global ones all of them; the [PAD] key gets nothing.
     CHECK(weight_outside(stepper, 1, 2) == 0.0f);
     CHECK(weight_outside(stepper, 2, 2) == 0.0f);
