@@ -65,6 +65,11 @@ RopeAngleTable rope_angle_table(const std::vector<float>& inverse_frequencies, i
     return t;
 }
 
+RopeConfig rope_shown_at(const ModelConfig& config, int layer) {
+    const std::optional<RopeConfig> own = rope_of_layer(config, layer);
+    return own ? *own : config.rope;
+}
+
 RopeFrequencies rope_frequencies(const RopeConfig& rope, int head_dim) {
     RopeFrequencies f{rope, {}, 0.0, 0.0};
     const std::vector<float> theta = rope_unscaled_frequencies(rope, head_dim);

@@ -27,6 +27,9 @@ struct RopeAngleTable {
 RopeAngleTable rope_angle_table(const std::vector<float>& inverse_frequencies, int n_positions);
 // The positions the view's tables span: the prompt's T, and at least 32 so the pattern shows.
 int rope_table_positions(int n_tokens);
+// The RoPE the view's θ line, angle tables and frequencies show for `layer`: the layer's own (a local layer's base,
+// forward/mechanisms/layer_variants.h rope_of_layer), or the model's for a NoPE layer, which turns nothing.
+RopeConfig rope_shown_at(const ModelConfig& config, int layer);
 
 // ---- (d) the frequencies, before and after rope_scaling ----
 // What the scaling did to one pair. llama3: kept (wavelength < L/high_freq_factor), divided by the

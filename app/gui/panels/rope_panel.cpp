@@ -4,7 +4,6 @@
 #include "panels/rope_panel.h"
 
 #include "analysis/rope_view.h"
-#include "forward/mechanisms/layer_variants.h"
 #include "forward/mechanisms/positions.h"
 #include "ops/attention.h"
 #include "ops/positional.h"
@@ -91,16 +90,18 @@ struct RopeCache {
     std::string error;
 };
 
+// The chosen layer's tables: its own RoPE (a local layer's base), as its θ line says.
 const RopeTables& rope_tables(PanelContext& ctx, int positions) {
     RopeCache& c = ctx.caches.get<RopeCache>();
     const ModelConfig& config = ctx.config();
+    const RopeConfig rope = rope_shown_at(config, ctx.view.positional.rope.layer);
     const int D = config.d_head();
     RopeTables& t = c.tables;
-    if (t.version != 0 && c.rope == config.rope && t.head_dim == D && t.positions == positions) return t;
-    c.rope = config.rope;
+    if (t.version != 0 && c.rope == rope && t.head_dim == D && t.positions == positions) return t;
+    c.rope = rope;
     t.positions = positions;
     t.head_dim = D;
-    t.theta = rope_inverse_frequencies(config.rope, D);
+    t.theta = rope_inverse_frequencies(rope, D);
     const RopeAngleTable angles = rope_angle_table(t.theta, positions);  // (P, D/2)
     t.angle = angles.angle.transpose();
     t.cos = angles.cos.transpose();
@@ -108,7 +109,7 @@ const RopeTables& rope_tables(PanelContext& ctx, int positions) {
     t.pair_labels = numbers(D / 2);
     t.dim_labels = numbers(D);
     t.position_labels = numbers(positions);
-    t.frequencies = rope_frequencies(config.rope, D);
+    t.frequencies = rope_frequencies(rope, D);
     t.version = c.next_version++;
     return t;
 }
@@ -930,10 +931,9 @@ void draw_rope_panel(PanelContext& ctx) {
     const PositionMechanism positions(c);  // RoPE in every layer, or all but the NoPE layers it names
     const std::string intro = format(ctx.t(positions.encoding_text()), positions.nope_layers().c_str());
     // The chosen layer's base: a local layer's own (Gemma 3's local_rope_theta), else the model's.
-    const std::optional<RopeConfig> layer_rope = rope_of_layer(c, ctx.view.positional.rope.layer);
     const std::string theta = format(ctx.t("θ_i = θ^(−2i/D),  θ = %g,  D = %d,  H = %d,  H_kv = %d"),
-                                     static_cast<double>((layer_rope ? *layer_rope : c.rope).theta), c.d_head(),
-                                     c.n_heads, c.kv_heads());
+                                     static_cast<double>(rope_shown_at(c, ctx.view.positional.rope.layer).theta),
+                                     c.d_head(), c.n_heads, c.kv_heads());
     if (!compact) {
         text_wrapped_at_spaces(intro.c_str());
         ImGui::TextDisabled("%s", theta.c_str());
