@@ -411,6 +411,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"residual & norm", "잔차와 정규화"},
         {"tiny: C=64, 2+2 layers; base: the paper's C=512, 6+6 layers", "tiny: C=64, 2+2층; base: 논문의 C=512, 6+6층"},
         {"tokenizer", "토크나이저"},
+        {"no tokenizer", "토크나이저 없음"},
         {"tokens edited by hand", "토큰을 직접 수정함"},
         {"vocabulary id", "어휘 번호"},
         {"vocabulary size (source / target)", "어휘 크기 (소스 / 타깃)"},

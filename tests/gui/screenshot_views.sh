@@ -197,5 +197,13 @@ screen=1280x720 run "hf-granitemoe-router-1280x720" --view ffn --model "$root/te
 # beside its local layers' copy cut to |i − j| ≤ W/2, in English at 1024x768.
 screen=1024x768 run "hf-modernbert-masks-1024x768" --view masks --model "$root/tests/golden/fixtures/hf_modernbert" \
   --src "The quick brown fox [MASK] over the lazy dog."
+# Gemma 3's attention grid: local layers (W 3) tagged beside its one global layer, in English at 1280x720; Qwen3-MoE's
+# router view at 1920x1080; Flan-T5's gated-GELU FFN (gate, up and their product), in Korean at 1280x720.
+screen=1280x720 run "hf-gemma3-grid-1280x720" --view attention --model "$root/tests/golden/fixtures/hf_gemma3" \
+  --src "2 17 33 5 41 12 12 29 8"
+screen=1920x1080 run "hf-qwen3-moe-router-1920x1080" --view ffn --model "$root/tests/golden/fixtures/hf_qwen3_moe" \
+  --src "2 17 33 5 41 12 12 29 8"
+screen=1280x720 run "korean-hf-flan-t5-ffn-1280x720" --view ffn --model "$root/tests/golden/fixtures/hf_flan_t5" \
+  --src "5 17 33 8 21 12 1" --korean
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

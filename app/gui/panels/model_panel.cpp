@@ -54,7 +54,10 @@ void draw_summary(const PanelContext& ctx) {
     const std::string& name = ctx.session.model_name();
     ImGui::TextWrapped("%s", model_display_name(name).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
-    const std::string kind = to_string(c.arch) + " · " + tokenizer_name(ctx.session.model()) + " " + ctx.t("tokenizer");
+    const Model& model = ctx.session.model();
+    const bool reads_ids = !model.src_vocab && !model.tgt_vocab;  // tokenizer_name's "no": runs on token ids
+    const std::string kind = to_string(c.arch) + " · " +
+                             (reads_ids ? ctx.t("no tokenizer") : tokenizer_name(model) + " " + ctx.t("tokenizer"));
     text_disabled_wrapped(kind.c_str());
     const std::string layers = c.arch == Arch::encoder_decoder
                                    ? std::to_string(c.n_encoder_layers) + " + " + std::to_string(c.n_decoder_layers)
