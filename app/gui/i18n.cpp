@@ -218,7 +218,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Post-norm, as in the paper", "Post-norm (논문 방식)"},
         {"||x||₂ of the stream after each step; click a row to follow that token.",
          "각 단계 뒤 흐름의 ||x||₂. 행을 클릭하면 그 토큰을 따라갑니다."},
-        {"Residual add: x + Sublayer(·)", "잔차 더하기: x + Sublayer(·)"},
+        {"Residual add", "잔차 더하기"},
         {"LayerNorm: (x − mean) / √(var + ε) · γ + β", "층 정규화: (x − mean) / √(var + ε) · γ + β"},
         {"What the sublayer adds to the stream (L2 norm)", "하위층이 흐름에 더하는 양 (L2 노름)"},
         {"The residual stream entering this layer", "이 층으로 들어오는 잔차 흐름"},

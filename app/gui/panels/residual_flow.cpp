@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace attnlab::gui {
 
@@ -89,7 +90,8 @@ struct Hover {
     const char* what = nullptr;  // English
     StepId id;
     Value value;
-    Value stream;  // for a sublayer: ‖x‖ of the stream it is added to
+    Value stream;               // for a sublayer: ‖x‖ of the stream it is added to
+    bool with_formula = false;  // the heading goes on with the step's own formula (a residual add's: x + m·…)
 };
 
 struct Flow {
@@ -113,8 +115,9 @@ struct Flow {
             draw->AddRect(ImVec2(a.x - m, a.y - m), ImVec2(b.x + m, b.y + m),
                           ImGui::GetColorU32(ImGuiCol_PlotHistogram), 0.3f * em, 0, 2.5f);
     }
-    void hit(ImVec2 a, ImVec2 b, const char* what, const StepId& id, Value v, Value stream = std::nullopt) {
-        if (window_hovered && ImGui::IsMouseHoveringRect(a, b)) hover = {what, id, v, stream};
+    void hit(ImVec2 a, ImVec2 b, const char* what, const StepId& id, Value v, Value stream = std::nullopt,
+             bool with_formula = false) {
+        if (window_hovered && ImGui::IsMouseHoveringRect(a, b)) hover = {what, id, v, stream, with_formula};
     }
 };
 
@@ -162,7 +165,7 @@ void plus_node(Flow& f, ImVec2 c, const StepId& id, Value v) {
     f.draw->AddLine(ImVec2(c.x, c.y - r * 0.55f), ImVec2(c.x, c.y + r * 0.55f), col, 1.5f);
     value_above(f, c.x, c.y - r, v);
     f.outline_if_current(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), id);
-    f.hit(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), tr_noop("Residual add: x + Sublayer(·)"), id, v);
+    f.hit(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), tr_noop("Residual add"), id, v, std::nullopt, true);
 }
 
 // A LayerNorm (or RMSNorm) box: on the stream (post-LN, value above) or on the branch (pre-LN, value inside).
@@ -317,7 +320,11 @@ void hover_tooltip(const Flow& f) {
     const char* token =
         static_cast<size_t>(f.token) < seq.labels.size() ? seq.labels[static_cast<size_t>(f.token)].c_str() : "";
     ImGui::BeginTooltip();
-    ImGui::TextUnformatted(f.ctx.t(h.what));
+    const std::optional<size_t> step = f.ctx.stepper().find(h.id);
+    if (h.with_formula && step)  // "Residual add: x + m·Sublayer(RMSNorm(x))", as the step computes it
+        ImGui::Text("%s: %s", f.ctx.t(h.what), f.ctx.stepper().step(*step).formula.c_str());
+    else
+        ImGui::TextUnformatted(f.ctx.t(h.what));
     ImGui::TextDisabled("%s", step_path(h.id).c_str());
     if (h.value)
         ImGui::Text("||x||₂ = %.4f   (%s %d \"%s\")", static_cast<double>(*h.value), f.ctx.t("Token"), f.token, token);

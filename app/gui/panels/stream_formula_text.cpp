@@ -23,8 +23,8 @@ std::vector<StreamFormulaLine> stream_formula_lines(const Stepper& stepper, Stac
     std::vector<StreamFormulaLine> lines;
     if (multipliers.scales_embeddings())
         if (const auto i = stepper.find(StepId::of(StepKind::token_embedding, stack)))
-            lines.push_back({tr_noop("Embedding"),
-                             with_constant(stepper.step(*i).formula, multipliers.embedding_constant())});
+            lines.push_back(
+                {tr_noop("Embedding"), with_constant(stepper.step(*i).formula, multipliers.embedding_constant())});
     const char* label = norm.before_sublayer() ? (norm.rms() ? tr_noop("Pre-norm") : tr_noop("Pre-LN"))
                         : norm.rms()           ? tr_noop("Post-norm, as in the paper")
                                                : tr_noop("Post-LN, as in the paper");
