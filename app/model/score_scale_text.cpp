@@ -1,4 +1,5 @@
-// The scale's notation: the paper's ÷√D, none, a whole divisor or its square root, or the number.
+// The scale's notation: the paper's ÷√D, none, a whole divisor or its square root, or the number; and the scores
+// with it, soft-capped or not.
 #include "score_scale_text.h"
 
 #include <cmath>
@@ -26,6 +27,14 @@ ScoreScaleText score_scale_text(const ModelConfig& config) {
     char number[32];
     std::snprintf(number, sizeof number, "%.4g", s);
     return {std::string("·") + number, std::string("×") + number};
+}
+
+std::string score_formula(const ModelConfig& config) {
+    const std::string scores = "QKᵀ" + score_scale_text(config).factor;
+    if (config.attention_softcap <= 0.0f) return scores;
+    char cap[32];
+    std::snprintf(cap, sizeof cap, "%g", static_cast<double>(config.attention_softcap));
+    return std::string(cap) + "·tanh(" + scores + " / " + cap + ")";
 }
 
 }  // namespace attnlab::gui

@@ -18,4 +18,8 @@ struct ScoreScaleText {
 // s = 1/N is written /N and s = 1/√N as /√N when N is a whole number, else s itself.
 ScoreScaleText score_scale_text(const ModelConfig& config);
 
+// The scores the softmax reads before the mask, as a heading writes them: QKᵀ with the scale above ("QKᵀ/√D",
+// T5's "QKᵀ"), soft-capped when attention_softcap c > 0 as c·tanh(·/c) (Gemma 2's "5·tanh(QKᵀ/√24 / 5)").
+std::string score_formula(const ModelConfig& config);
+
 }  // namespace attnlab::gui

@@ -40,3 +40,16 @@ TEST_CASE("the scaled stage is written with the model's own multiplier of QKᵀ"
     CHECK(of_scale(0.3f).factor == "·0.3");
     CHECK(of_scale(0.3f).tab == "×0.3");
 }
+
+TEST_CASE("the heading's scores are soft-capped as c·tanh(·/c) where the model caps them", "[score_scale_text]") {
+    auto loaded = open_model(kFixtures + "hf_gemma2");  // attn_logit_softcapping 5, query_pre_attn_scalar 24
+    if (!loaded) FAIL(loaded.error().message);
+    CHECK(score_formula(loaded->model.config) == "5·tanh(QKᵀ/√24 / 5)");
+    auto gemma3 = open_model(kFixtures + "hf_gemma3");  // Gemma 3 drops the cap
+    if (!gemma3) FAIL(gemma3.error().message);
+    CHECK(score_formula(gemma3->model.config) == "QKᵀ/√12");
+    ModelConfig c;
+    CHECK(score_formula(c) == "QKᵀ/√D");
+    c.attention_softcap = 50.0f;
+    CHECK(score_formula(c) == "50·tanh(QKᵀ/√D / 50)");
+}

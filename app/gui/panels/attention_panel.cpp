@@ -183,7 +183,7 @@ void draw_detail(PanelContext& ctx, const Family& f) {
     ImGui::TextUnformatted(attention_name(site).c_str());
     ImGui::SameLine();
     const bool biased = ctx.stepper().find(StepId::attention_at(site, AttentionStage::biased)).has_value();
-    const std::string scores = "QKᵀ" + score_scale_text(ctx.config()).factor;  // T5's QKᵀ, Gemma's QKᵀ/√12
+    const std::string scores = score_formula(ctx.config());  // T5's QKᵀ, Gemma 2's 5·tanh(QKᵀ/√24 / 5)
     ImGui::TextDisabled("%s", format_text(biased ? ctx.t("softmax(%s + bias + mask)·V, per head")  // ALiBi, T5
                                                  : ctx.t("softmax(%s + mask)·V, per head"),
                                           scores.c_str())
