@@ -207,19 +207,26 @@ ModelConfig gpt2_config(HfFields& f) {
     return c;
 }
 
-ModelConfig bert_config(HfFields& f) {
+// An encoder-only family's sizes, which BERT and ModernBERT name alike: C, H (dividing C), the layers, F, the longest
+// input (max_position_embeddings, or max_len when it is missing; nullopt: required) and the vocabulary.
+ModelConfig encoder_only_sizes(HfFields& f, Family family, std::optional<int> max_len) {
     ModelConfig c;
-    c.family = Family::bert;
+    c.family = family;
     c.arch = Arch::encoder_only;
     c.d_model = f.positive_int("hidden_size");
     c.n_heads = f.positive_int("num_attention_heads");
     c.n_encoder_layers = f.positive_int("num_hidden_layers");
     c.n_decoder_layers = 0;
     c.d_ff = f.positive_int("intermediate_size");
-    c.max_len = f.positive_int("max_position_embeddings");
+    c.max_len = f.positive_int("max_position_embeddings", max_len);
     c.src_vocab_size = f.positive_int("vocab_size");
     c.tgt_vocab_size = 0;
     require_heads_divide(f, c.n_heads, c.d_model, "num_attention_heads", "hidden_size");
+    return c;
+}
+
+ModelConfig bert_config(HfFields& f) {
+    ModelConfig c = encoder_only_sizes(f, Family::bert, std::nullopt);
     c.type_vocab_size = f.positive_int("type_vocab_size", 2);
     c.activation = activation(f, "hidden_act", "gelu");
     c.layer_norm_eps = f.positive_float("layer_norm_eps", 1e-12f);
@@ -246,18 +253,7 @@ ModelConfig bert_config(HfFields& f) {
 // or the newer rope_parameters); final_norm, then the head: dense, activation, LayerNorm and the unembedding tied to
 // tok_embeddings with decoder.bias.
 ModelConfig modernbert_config(HfFields& f, const json& j) {
-    ModelConfig c;
-    c.family = Family::modernbert;
-    c.arch = Arch::encoder_only;
-    c.d_model = f.positive_int("hidden_size");
-    c.n_heads = f.positive_int("num_attention_heads");
-    c.n_encoder_layers = f.positive_int("num_hidden_layers");
-    c.n_decoder_layers = 0;
-    c.d_ff = f.positive_int("intermediate_size");
-    c.max_len = f.positive_int("max_position_embeddings", 8192);
-    c.src_vocab_size = f.positive_int("vocab_size");
-    c.tgt_vocab_size = 0;
-    require_heads_divide(f, c.n_heads, c.d_model, "num_attention_heads", "hidden_size");
+    ModelConfig c = encoder_only_sizes(f, Family::modernbert, 8192);
     c.activation = activation(f, "hidden_activation", "gelu");
     if (!f.failed() && activation(f, "classifier_activation", "gelu") != c.activation)
         f.fail("classifier_activation must be hidden_activation's (the head and the FFN share one activation here)");
