@@ -3,6 +3,7 @@
 // cross-attention), the shares of every node summing to 1, and the route on a hand-built graph.
 #include "../test_support.h"
 #include "analysis/contribution_graph.h"
+#include "analysis/head_split.h"
 #include "hf/open_model.h"
 #include "stepper.h"
 
@@ -134,6 +135,52 @@ TEST_CASE("contribution_shares: Granite's FFN part is m·FFN, what its add write
     }
     CHECK(b == shares->blocks.size());
     CHECK(ffn_blocks == 2);
+    CHECK(worst < 1e-5);
+}
+
+TEST_CASE("contribution_shares: Granite's head parts are m·c[h, j], m as the stream received it",
+          "[contribution_graph][granitemoe]") {
+    // whole − r_in = m·Σ_{h,j} c[h, t, j] (no b_O): m read off the stream at each query, the shares recomputed from
+    // the parts m·c and r_in.
+    const Stepper stepper = fixture_stepper("hf_granitemoe", {}, {3, 17, 42, 8, 25});
+    auto shares = contribution_shares(stepper, Stack::decoder);
+    REQUIRE(shares);
+    const auto proximity = [](const Eigen::RowVectorXd& part, const Eigen::RowVectorXd& w) {
+        return std::max(1e-5, w.lpNorm<1>() - ((part - w).array() + 1e-6).abs().sum());
+    };
+    size_t b = 0, attention_blocks = 0;
+    double worst = 0.0, worst_m = 0.0;
+    for (size_t i = 0; i < stepper.size(); ++i) {
+        if (stepper.step(i).record.id.kind != StepKind::residual) continue;
+        const FlowBlock& block = shares->blocks.at(b++);
+        if (block.kind != FlowBlockKind::attention) continue;
+        ++attention_blocks;
+        auto split = head_split(stepper, stepper.step(stepper.input_indices(i).at(1)).record.id.site());
+        REQUIRE(split);
+        const HeadSplit& hs = *split;
+        const Tensor& r_in = *stepper.output(stepper.step(stepper.input_indices(i).at(0)).path);  // (T, C)
+        const Tensor& whole = *stepper.output(stepper.step(i).path);                              // (T, C)
+        for (int64_t t = 0; t < hs.Tq; ++t) {
+            const Eigen::RowVectorXd w = whole.row(t).cast<double>(), r = r_in.row(t).cast<double>();
+            std::vector<Eigen::RowVectorXd> parts;  // c[h, t, j], (H·Tk) of (C,)
+            Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(w.size());
+            for (int64_t h = 0; h < hs.H; ++h) {
+                const auto p = hs.source_outputs(h);  // (Tk, C)
+                for (int64_t j = 0; j < hs.Tk; ++j) parts.push_back(hs.weight(h, t, j) * p.row(j));
+            }
+            for (const auto& c : parts) sum += c;
+            const double m = (w - r).dot(sum) / sum.squaredNorm();
+            worst_m = std::max(worst_m, std::fabs(m - 0.4));
+            std::vector<double> prox;
+            double total = proximity(r, w);
+            for (const auto& c : parts) total += prox.emplace_back(proximity(m * c, w));
+            for (size_t k = 0; k < prox.size(); ++k)
+                worst =
+                    std::max(worst, std::fabs(block.heads[static_cast<size_t>(t) * prox.size() + k] - prox[k] / total));
+        }
+    }
+    CHECK(attention_blocks == 2);
+    CHECK(worst_m < 1e-4);
     CHECK(worst < 1e-5);
 }
 
