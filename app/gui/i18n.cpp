@@ -442,9 +442,9 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"Rotary position embeddings (RoPE) with NoPE layers: nothing is added to the input. Inside the attention of "
          "every layer but its NoPE layers (%s), each pair (x[i], x[i + D/2]) of q and k turns by p·θ_i, where p is the "
          "token's position; a NoPE layer turns nothing and sees no position at all.",
-         "NoPE 레이어가 있는 회전 위치 임베딩(RoPE): 입력에는 아무것도 더하지 않습니다. NoPE 레이어(%s)를 뺀 모든 "
-         "레이어의 어텐션 안에서 q와 k의 각 쌍 (x[i], x[i + D/2])이 p·θ_i만큼 돕니다. p는 토큰의 위치입니다. NoPE "
-         "레이어는 아무것도 돌리지 않아 위치를 전혀 보지 못합니다."},
+         "NoPE 층이 있는 회전 위치 임베딩(RoPE): 입력에는 아무것도 더하지 않습니다. NoPE 층(%s)을 뺀 모든 "
+         "층의 어텐션 안에서 q와 k의 각 쌍 (x[i], x[i + D/2])이 p·θ_i만큼 돕니다. p는 토큰의 위치입니다. NoPE "
+         "층은 아무것도 돌리지 않아 위치를 전혀 보지 못합니다."},
         {"ALiBi (attention with linear biases): nothing is added to the input. Each head adds a fixed penalty to its "
          "scores, bias[h, i, j] = −m_h·(i − j), with one slope m_h per head: the farther back a key, the lower its "
          "score. Nothing is learned. All schemes side by side draws each head's bias.",
@@ -457,7 +457,7 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "draws the bucket map and each head's bias.",
          "T5의 상대 위치 버킷: 입력에는 아무것도 더하지 않습니다. 각 헤드가 점수에 학습된 편향 "
          "bias[h, i, j] = table[bucket(j − i), h]를 더합니다. 가까운 거리는 저마다 버킷이 있고, 먼 거리는 로그 "
-         "간격의 버킷을 함께 씁니다. 각 스택의 첫 레이어가 표를 학습하고 모든 레이어가 그 표를 다시 씁니다. "
+         "간격의 버킷을 함께 씁니다. 각 스택의 첫 층이 표를 학습하고 모든 층이 그 표를 다시 씁니다. "
          "'모든 방식을 나란히'에서 버킷 지도와 헤드마다 편향을 그립니다."},
         {"PE for every position, and PE·PEᵀ", "모든 위치의 PE와 PE·PEᵀ"},
         {"Two dimensions over all positions", "모든 위치에서 본 두 차원"},
