@@ -12,6 +12,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -334,4 +335,22 @@ TEST_CASE("no panel draws an English word without translating it", "[i18n]") {
             }
         }
     CHECK(seen > 100);
+}
+
+TEST_CASE("no English string has two Korean entries (the table would keep the first and hide the second)", "[i18n]") {
+    namespace fs = std::filesystem;
+    std::ifstream in(fs::path(ATTNLAB_SOURCE_DIR) / "app" / "gui" / "i18n.cpp", std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string source = text.str();
+    // An entry opens a line: {"English", "Korean"} or {"English",\n "Korean"}.
+    const std::regex entry(R"(\n[ \t]*\{("(?:[^"\\\n]|\\.)*")\s*,)");
+    std::map<std::string, int> seen;
+    for (auto it = std::sregex_iterator(source.begin(), source.end(), entry); it != std::sregex_iterator(); ++it)
+        ++seen[(*it)[1].str()];
+    REQUIRE(seen.size() > 800);  // the scan sees the table (905 one-line keys when written)
+    for (const auto& [key, count] : seen) {
+        INFO(key);
+        CHECK(count == 1);
+    }
 }
