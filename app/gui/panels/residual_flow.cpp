@@ -4,9 +4,11 @@
 #include "panels/step_explanation.h"
 
 #include "forward/mechanisms/norm.h"
+#include "forward/mechanisms/stream_multipliers.h"
 #include "forward/step_path.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 
@@ -103,6 +105,7 @@ struct Flow {
     float label_w;  // the row labels' column, in pixels
     float seg_w;
     float max_out = 1.0f, max_stream = 1.0f;  // bar length and line width scales, over every token
+    float write_scale = 1.0f;  // m: a sublayer's output joins the stream as m·Sublayer(…) (Granite's; else 1)
     bool window_hovered = false;
     Hover hover{};
     std::optional<StepId> current{};  // the step the stepper ran last, outlined in the diagram
@@ -132,7 +135,7 @@ void compute_scales(Flow& f, int n_tokens) {
     grow(f.max_stream, f.stack.output);
     for (const auto& layer : f.stack.layers)
         for (const auto& sub : layer) {
-            grow(f.max_out, sub.out);
+            grow(f.max_out, sub.out);  // ‖Sublayer(…)‖, scaled by m where the bars are drawn
             grow(f.max_stream, sub.residual);
             grow(f.max_stream, sub.norm);
         }
@@ -208,7 +211,9 @@ void sublayer_box(Flow& f, ImVec2 a, ImVec2 b, const ResidualSublayer& sub, Valu
     f.draw->AddText(ImVec2(value_x, line2), v ? f.text() : f.dim(), value.c_str());
     const ImVec2 t0(a.x + pad, line2 + value_size.y * 0.3f), t1(value_x - 0.3f * f.em, line2 + value_size.y * 0.8f);
     f.draw->AddRectFilled(t0, t1, ImGui::GetColorU32(ImGuiCol_FrameBgHovered));
-    if (v) f.draw->AddRectFilled(t0, ImVec2(t0.x + (t1.x - t0.x) * std::min(1.0f, *v / f.max_out), t1.y), color);
+    if (v)
+        f.draw->AddRectFilled(
+            t0, ImVec2(t0.x + (t1.x - t0.x) * std::min(1.0f, *v / (std::abs(f.write_scale) * f.max_out)), t1.y), color);
     f.draw->PopClipRect();
     f.outline_if_current(a, b, sub.out);
     f.hit(a, b, tr_noop("What the sublayer adds to the stream (L2 norm)"), sub.out, v, v_in);
@@ -221,6 +226,8 @@ Value segment(Flow& f, const ResidualSublayer& sub, float x_a, float y0, Value v
     const float box_a = y0 + (kStreamY + kBoxTop) * em, box_b = box_a + kBoxH * em, box_m = (box_a + box_b) * 0.5f;
     const float fork = x_a + 0.5f * em, x_end = x_a + f.seg_w;
     const Value v_out = row_norm(s, sub.out, f.token), v_res = row_norm(s, sub.residual, f.token);
+    // What the stream receives: m·‖Sublayer(…)‖ (‖m·s‖ = |m|·‖s‖), the bar's and the tooltip's value.
+    const Value v_added = v_out ? Value(std::abs(f.write_scale) * *v_out) : std::nullopt;
     const Value v_norm = row_norm(s, sub.norm, f.token);
     const bool pre_ln = NormMechanism(f.ctx.config()).before_sublayer();
 
@@ -237,7 +244,7 @@ Value segment(Flow& f, const ResidualSublayer& sub, float x_a, float y0, Value v
         f.draw->AddLine(ImVec2(fork, box_m), ImVec2(box_left, box_m), branch, 1.5f);
     }
     const float box_right = plus - 0.7f * em;
-    sublayer_box(f, ImVec2(box_left, box_a), ImVec2(box_right, box_b), sub, v_out, v_in);
+    sublayer_box(f, ImVec2(box_left, box_a), ImVec2(box_right, box_b), sub, v_added, v_in);
     f.draw->AddLine(ImVec2(box_right, box_m), ImVec2(plus, box_m), branch, 1.5f);
     f.draw->AddLine(ImVec2(plus, box_m), ImVec2(plus, y + r + 0.3f * em), branch, 1.5f);
     arrow_head(f, ImVec2(plus, y + r), ImVec2(0, -1), branch);
@@ -349,6 +356,7 @@ void draw_residual_flow(PanelContext& ctx, const ResidualStack& stack, int token
     const float seg_w =
         std::clamp((ImGui::GetContentRegionAvail().x - fixed) / static_cast<float>(n_sub), kMinSegW * em, 18.0f * em);
     Flow f{ctx, stack, token, ImGui::GetWindowDrawList(), em, label_w, seg_w};
+    f.write_scale = StreamMultiplierMechanism(ctx.config()).residual_multiplier();
     f.window_hovered = ImGui::IsWindowHovered();
     if (const size_t cursor = ctx.stepper().cursor(); cursor > 0) f.current = ctx.stepper().step(cursor - 1).record.id;
     const Tensor* input = ctx.stepper().output(stack.input);
