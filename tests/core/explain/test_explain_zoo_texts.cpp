@@ -46,8 +46,9 @@ TEST_CASE("the masked stage names the stage it reads: scaled, biased (ALiBi, T5)
         CHECK(s.step(*s.find(masked)).formula == formula);  // the step's own
         const Explanation e = explained(s, masked);
         CHECK(e.formula == formula);
+        const std::string stage_read = stage;  // a lambda may not capture a structured binding (clang 14)
         const auto word = std::find_if(std::begin(words), std::end(words),
-                                       [&](const auto& w) { return std::string(w.first) == stage; });
+                                       [&](const auto& w) { return w.first == stage_read; });
         CHECK(e.what == std::string("Copies the ") + word->second + " and writes −∞ wherever the mask is 0.");
     }
     const FamilyModel gemma2 = family_model("gemma2");
