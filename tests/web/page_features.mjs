@@ -56,8 +56,8 @@ const AT = {
   fileMenu: { x: 22, y: 12 },
   saveTrace: { x: 45, y: 61 },                      // File ▸ Save trace
   saveWindowPng: { x: 82, y: 82 },                  // File ▸ Save window as PNG
-  openAndSave: { x: 100, y: 827 },                  // the Model panel's "Open and save" header (folded at first)
-  browse: { x: 365, y: 853 },                       // its Browse... button, once unfolded
+  openAndSave: { x: 100, y: 853 },                  // the Model panel's "Open and save" header (folded at first)
+  browse: { x: 365, y: 879 },                       // its Browse... button, once unfolded
   viewCentre: { x: 1100, y: 500 },                  // over the attention view: a drop target
 };
 const NOTICE_RED = [82, 20, 18];                    // draw_open_problem's band in the dark theme (0.32, 0.08, 0.07)
