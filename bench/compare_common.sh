@@ -5,7 +5,8 @@
 #   measure_round KEY CLI DIR TORCH_SCRIPT TOKENS REPS
 #                          one round, the tools one after the other, each line of JSON appended to a file of
 #                          $work: attnlab's traced pass (attnlab-KEY), PyTorch's untraced one at 1 and 2 threads
-#                          (torch-KEY), the GEMM bound of the pass (bound-KEY)
+#                          (torch-KEY), the GEMM bound of the pass (bound-KEY), and the machine's best sgemm for each
+#                          of its products, OpenBLAS's beside Eigen's and attnlab's (best-KEY, openblas_bound.py)
 #   machine_facts          after the runs: exports what the table's first line says (compare_report.py reads it)
 #   report ARGS... <<'PY'  runs the Python script on stdin with ARGS, compare_report.py importable
 # ATTNLAB_COMMIT names the commit measured when git cannot (or should not) be asked.
@@ -22,7 +23,9 @@ measure_round() {
   "$cli" bench "$dir" --tgt-len "$t" --reps "$reps" --opens 1 --json >> "$work/attnlab-$key"
   /usr/bin/python3 "$root/bench/$torch_script" "$dir" --tgt-len "$t" --reps "$reps" --opens 1 --threads 1 >> "$work/torch-$key"
   /usr/bin/python3 "$root/bench/$torch_script" "$dir" --tgt-len "$t" --reps "$reps" --opens 1 --threads 2 >> "$work/torch-$key"
-  "$cli" bench "$dir" --tgt-len "$t" --gemm-bound --json >> "$work/bound-$key"
+  "$cli" bench "$dir" --tgt-len "$t" --gemm-bound --json > "$work/bound-last"
+  cat "$work/bound-last" >> "$work/bound-$key"
+  /usr/bin/python3 "$root/bench/openblas_bound.py" "$work/bound-last" >> "$work/best-$key"
 }
 
 machine_facts() {

@@ -2,7 +2,8 @@
 # GPT-2 small at 64, 256 and 1024 tokens, measured one after the other on this machine, as one markdown table: attnlab's
 # traced forward pass (attnlab-cli bench: every step computed, the on-demand stages dropped after use), PyTorch's
 # untraced one (bench/torch_gpt2.py, the faster of 1 and 2 intra-op threads; OpenBLAS multiplies on every core either
-# way), the GEMM bound (attnlab-cli bench --gemm-bound: every product of the pass as sgemm over the threads), each
+# way), the GEMM bound (attnlab-cli bench --gemm-bound: every product of the pass as sgemm over the threads), the
+# machine's best sgemm (each product's faster of that bound and OpenBLAS's, bench/openblas_bound.py), each
 # process's peak resident memory (mapped weights included), and the ratios; then the paper-base preset, 32+32 tokens
 # traced, against its own GEMM bound.
 #   bench/compare_torch_scale.sh [CLI] [DIR]   DIR defaults to /tmp/attnlab-gpt2-124m, written by
@@ -35,7 +36,9 @@ done
 for _ in $(seq "$rounds"); do
   echo "paper base 32+32: attnlab, GEMM bound" >&2
   "$cli" bench --preset base --src-len 32 --tgt-len 32 --reps "${REPS:-20}" --json >> "$work/attnlab-base"
-  "$cli" bench --preset base --src-len 32 --tgt-len 32 --gemm-bound --json >> "$work/bound-base"
+  "$cli" bench --preset base --src-len 32 --tgt-len 32 --gemm-bound --json > "$work/bound-last"
+  cat "$work/bound-last" >> "$work/bound-base"
+  /usr/bin/python3 "$root/bench/openblas_bound.py" "$work/bound-last" >> "$work/best-base"
 done
 machine_facts
 report "$lengths" "$rounds" <<'PY'
@@ -47,21 +50,29 @@ lengths, rounds = sys.argv[1:]
 print(machine_line(runs(f"attnlab-{lengths.split()[0]}")[0]["threads"], rounds))
 print()
 print("| tokens | attnlab traced | PyTorch untraced (threads: its own; OpenBLAS's) | speed-up (goal ≥ 1.5×) | GEMM bound (GFLOP/s) "
-      "| attnlab ÷ bound (goal ≤ 1.5×) | attnlab peak RSS | PyTorch peak RSS |")
-print("|---|---|---|---|---|---|---|---|")
+      "| attnlab ÷ bound (goal ≤ 1.5×) | best sgemm, OpenBLAS included (GFLOP/s) | attnlab ÷ best sgemm "
+      "| attnlab peak RSS | PyTorch peak RSS |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for t in lengths.split():
     ours, bound = runs(f"attnlab-{t}"), runs(f"bound-{t}")
     a = median(ours, "median_ms")
     n_best, theirs = fastest_threads(runs(f"torch-{t}"))  # the faster thread count, by the median over rounds
     p = median(theirs, "median_ms")
     b = median(bound, "bound_ms")
+    best = runs(f"best-{t}")
+    s = median(best, "bound_ms")
     print(f"| {t} | {ms(a)} | {ms(p)} ({threads_label(n_best, theirs)}) | {p / a:.2f}× | {ms(b)} ({median(bound, 'gflops'):.0f}) "
-          f"| {a / b:.2f}× | {mb(max(r['peak_rss_mb'] for r in ours))} "
+          f"| {a / b:.2f}× | {ms(s)} ({median(best, 'gflops'):.0f}) | {a / s:.2f}× | {mb(max(r['peak_rss_mb'] for r in ours))} "
           f"| {mb(max(r['peak_rss_mb'] for r in theirs))} |")
-ours, bound = runs("attnlab-base"), runs("bound-base")
-a, b = median(ours, "median_ms"), median(bound, "bound_ms")
+ours, bound, best = runs("attnlab-base"), runs("bound-base"), runs("best-base")
+a, b, s = median(ours, "median_ms"), median(bound, "bound_ms"), median(best, "bound_ms")
 print(f"| paper base, 32+32 | {ms(a)} | – | – | {ms(b)} ({median(bound, 'gflops'):.0f}) | {a / b:.2f}× "
-      f"| {mb(max(r['peak_rss_mb'] for r in ours))} | – |")
+      f"| {ms(s)} ({median(best, 'gflops'):.0f}) | {a / s:.2f}× | {mb(max(r['peak_rss_mb'] for r in ours))} | – |")
 print()
 print(bound_kernels_line(runs("bound-base") + [x for t in lengths.split() for x in runs(f"bound-{t}")]))
+everything = runs("best-base") + [x for t in lengths.split() for x in runs(f"best-{t}")]
+won = sum(p["best"] == "openblas" for r in everything for p in r["products"])
+print(f"Best sgemm: each product's faster of that bound and OpenBLAS (torch.mm, or torch.bmm of a shape's count, on 1 "
+      f"or 2 OpenBLAS threads; bench/openblas_bound.py); OpenBLAS was the faster for {won} of "
+      f"{sum(len(r['products']) for r in everything)} products timed.")
 PY

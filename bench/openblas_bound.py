@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""The machine's best sgemm for each product of a pass: attnlab's GEMM bound with OpenBLAS beside it.
+
+`attnlab-cli bench DIR --gemm-bound --json` times every matrix product of a pass with Eigen's sgemm and with
+attnlab's own (core/ops/gemm.h) and keeps the faster. This script reads that JSON line and times each distinct
+product shape again with OpenBLAS (torch.mm on Debian's PyTorch, which calls OpenBLAS's sgemm), on 1 and on 2
+OpenBLAS threads, the faster kept. For each product the best of the three libraries is the yardstick: where the
+machine's sgemm is itself the limit, the pass's distance from this sum says how far from it the pass is.
+
+Prints one line of JSON:
+  bound_ms            Σ over products of count × min(attnlab's bound for it, OpenBLAS's time)
+  openblas_ms         Σ of OpenBLAS's times alone
+  attnlab_bound_ms    the input's sum (Eigen or attnlab's gemm, the faster)
+  gflop, gflops       the products' work, and the best bound's rate
+  products            each product's shape, count, its OpenBLAS time and thread count, and which library won
+
+  /usr/bin/python3 bench/openblas_bound.py BOUND.json      (one line of attnlab-cli bench --gemm-bound --json)
+"""
+import argparse
+import ctypes
+import json
+import statistics
+import time
+
+import torch
+
+
+def openblas_library():
+    """The libopenblas PyTorch loaded, to set its thread count (torch.set_num_threads does not reach it)."""
+    torch.mm(torch.ones(2, 2), torch.ones(2, 2))  # make sure the BLAS is loaded
+    with open("/proc/self/maps") as maps:
+        paths = sorted({line.split()[-1] for line in maps if "libopenblas" in line})
+    for path in paths:
+        lib = ctypes.CDLL(path)
+        if hasattr(lib, "openblas_set_num_threads"):
+            return lib
+    raise SystemExit("openblas_bound.py: this PyTorch does not call OpenBLAS (no libopenblas in its maps)")
+
+
+def median_ms(multiply, per):
+    """Median milliseconds of multiply() ÷ per: at least 3 runs and about 0.1 s of them, after a warm-up."""
+    multiply()
+    times = []
+    start = time.perf_counter()
+    while len(times) < 3 or time.perf_counter() - start < 0.1:
+        t0 = time.perf_counter()
+        multiply()
+        times.append((time.perf_counter() - t0) * 1000 / per)
+    return statistics.median(times)
+
+
+def time_product(m, k, n, count):
+    """Milliseconds of one (m, k)·(k, n) product into a preallocated output: one torch.mm, or, for a shape the pass
+    multiplies `count` > 1 times (a layer's maps, every head's QKᵀ), one torch.bmm of all of them ÷ count where that
+    is faster (Python's call then costs no tiny product)."""
+    a, b = torch.randn(count, m, k), torch.randn(count, k, n)
+    out = torch.empty(count, m, n)
+    ms = median_ms(lambda: torch.mm(a[0], b[0], out=out[0]), 1)
+    if count > 1:
+        ms = min(ms, median_ms(lambda: torch.bmm(a, b, out=out), count))
+    return ms
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("bound", help="a file holding one line of `attnlab-cli bench --gemm-bound --json`")
+    args = parser.parse_args()
+    with open(args.bound) as f:
+        ours = json.loads(f.readline())
+    torch.set_num_threads(1)
+    lib = openblas_library()
+    timed = {}  # (m, k, n, count) -> (ms each, threads)
+    for p in ours["products"]:
+        shape = (p["m"], p["k"], p["n"], p["count"])
+        if shape in timed:
+            continue
+        best = None
+        for threads in (1, 2):
+            lib.openblas_set_num_threads(threads)
+            ms = time_product(*shape)
+            if best is None or ms < best[0]:
+                best = (ms, threads)
+        timed[shape] = best
+    products, bound_ms, openblas_ms = [], 0.0, 0.0
+    for p in ours["products"]:
+        ms_each, threads = timed[(p["m"], p["k"], p["n"], p["count"])]
+        winner = "openblas" if ms_each < p["ms_each"] else p["kernel"]
+        bound_ms += p["count"] * min(ms_each, p["ms_each"])
+        openblas_ms += p["count"] * ms_each
+        products.append({"what": p["what"], "m": p["m"], "k": p["k"], "n": p["n"], "count": p["count"],
+                         "openblas_ms_each": round(ms_each, 4), "openblas_threads": threads,
+                         "attnlab_bound_ms_each": p["ms_each"], "best": winner})
+    print(json.dumps({"impl": "best sgemm", "bound_ms": round(bound_ms, 3), "openblas_ms": round(openblas_ms, 3),
+                      "attnlab_bound_ms": ours["bound_ms"], "gflop": ours["gflop"],
+                      "gflops": round(ours["gflop"] / (bound_ms / 1000), 1), "products": products}))
+
+
+if __name__ == "__main__":
+    main()
