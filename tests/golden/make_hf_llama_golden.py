@@ -32,9 +32,10 @@ RoPE table is compared with float64 trigonometry, and the outputs with exact tri
 relative-position property is checked; the llama3 frequencies must fall in all three regions and
 the scaled model must differ from the unscaled one. Any failure exits 1.
 
---write-bench DIR --shape smollm2-135m|qwen2.5-0.5b writes a random-weight (N(0, 0.02)) folder with
-that hub model's config.json: SmolLM2-135M as one F32 model.safetensors (~540 MB), Qwen2.5-0.5B as
-BF16 in two shards with model.safetensors.index.json (~990 MB). Write them outside the repository.
+--write-bench DIR --shape smollm2-135m|qwen2.5-0.5b|llama3.2-1b writes a random-weight (N(0, 0.02)) folder
+with that hub model's config.json: SmolLM2-135M as one F32 model.safetensors (~540 MB), Qwen2.5-0.5B and
+Llama-3.2-1B as BF16 in two shards with model.safetensors.index.json (~990 MB and ~2.5 GB). Write them
+outside the repository.
 
     /usr/bin/python3 tests/golden/make_hf_llama_golden.py
     /usr/bin/python3 tests/golden/make_hf_llama_golden.py --write-bench /tmp/smollm2 --shape smollm2-135m
@@ -676,6 +677,18 @@ BENCH_SHAPES = {
         "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "sliding_window": 32768, "tie_word_embeddings": True,
         "torch_dtype": "bfloat16", "transformers_version": "4.40.1", "use_cache": True, "use_mrope": False,
         "use_sliding_window": False, "vocab_size": 151936,
+    },
+    # meta-llama/Llama-3.2-1B config.json
+    "llama3.2-1b": {
+        "architectures": ["LlamaForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+        "bos_token_id": 128000, "eos_token_id": 128001, "head_dim": 64, "hidden_act": "silu", "hidden_size": 2048,
+        "initializer_range": 0.02, "intermediate_size": 8192, "max_position_embeddings": 131072, "mlp_bias": False,
+        "model_type": "llama", "num_attention_heads": 32, "num_hidden_layers": 16, "num_key_value_heads": 8,
+        "pretraining_tp": 1, "rms_norm_eps": 1e-05,
+        "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                         "original_max_position_embeddings": 8192, "rope_type": "llama3"},
+        "rope_theta": 500000.0, "tie_word_embeddings": True, "torch_dtype": "bfloat16",
+        "transformers_version": "4.45.0.dev0", "use_cache": True, "vocab_size": 128256,
     },
 }
 
