@@ -19,7 +19,7 @@ cli="${1:-$root/build/attnlab-cli}"
 scratch="${2:-/tmp/attnlab-1b-bench}"
 tokens="${TOKENS:-2048}"
 opens="${OPENS:-5}"
-limit_gb="${LIMIT_GB:-20}"
+limit_gb="${LIMIT_GB:-16}"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
