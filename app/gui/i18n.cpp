@@ -144,6 +144,11 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
          "이 속도로 토큰을 하나씩 덧붙입니다. <eos>가 나오거나 새 토큰이 %d개가 되면 멈춥니다. 가장 새 토큰이 "
          "강조되고, 막대는 그 토큰을 고른 분포를 보여 줍니다."},
         {"%.2f tokens/s", "초당 %.2f 토큰"},
+        {"model: %.1f tokens/s", "모델: 초당 %.1f 토큰"},
+        {"How fast the model makes tokens: the last few tokens' compute time (each appended token's traced re-run), "
+         "not the speed of the animation",
+         "모델이 토큰을 만드는 속도: 최근 몇 토큰의 계산 시간(덧붙인 토큰마다 추적을 다시 실행한 시간)이며, 애니메이션의 "
+         "속도가 아닙니다"},
         {"%d new tokens", "새 토큰 %d개"},
         {"Ended at <eos>.", "<eos>에서 끝났습니다."},
         {"Ended at the limit of %d new tokens.", "새 토큰 %d개 한도에서 끝났습니다."},

@@ -3,6 +3,7 @@
 #include "generation_player.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace attnlab::gui {
 
@@ -22,6 +23,7 @@ bool GenerationPlayer::start(Session& session, bool from_sos, double now, int li
     made_ = session.stepper().inputs().tgt_ids;
     start_size_ = made_.size();
     appended_ = 0;
+    rate_.clear();
     last_tick_ = now;
     if (static_cast<int>(made_.size()) >= c.max_len) finish(GenerationEnd::max_len);
     return true;
@@ -54,10 +56,12 @@ bool GenerationPlayer::advance(Session& session, const GenerationChoice& choice,
         return false;
     }
     if (now - last_tick_ < tick_seconds(choice.tokens_per_second)) return false;
+    const auto t0 = std::chrono::steady_clock::now();
     if (!session.generate_next(choice.sample, choice.temperature, seed, choice.top_k, choice.top_p)) {
         finish(GenerationEnd::error);  // the session's error says why
         return false;
     }
+    rate_.add(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     made_ = session.stepper().inputs().tgt_ids;
     ++appended_;
     last_tick_ = now;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "session.h"
+#include "token_rate.h"
 
 #include <vector>
 
@@ -53,6 +54,8 @@ public:
     size_t first_position() const { return start_size_; }
     // The newest token's age in ticks: 0 as it appears, 1 a tick later (its highlight fades meanwhile).
     float newest_age(double now, float tokens_per_second) const;
+    // How fast this run's last few tokens were computed (each timed from the draw to its re-run trace).
+    const TokenRate& rate() const { return rate_; }
 
 private:
     enum class State { idle, playing, paused };
@@ -66,6 +69,7 @@ private:
     double last_tick_ = 0.0;     // when the run started or the newest token appeared
     double paused_after_ = 0.0;  // seconds into the tick when paused
     std::vector<int> made_;      // the target as this run left it
+    TokenRate rate_;
 };
 
 }  // namespace attnlab::gui

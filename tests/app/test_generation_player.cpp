@@ -4,6 +4,8 @@
 #include "generation_player.h"
 #include "session_support.h"
 
+#include <algorithm>
+
 using namespace attnlab;
 using namespace attnlab::gui;
 using attnlab::gui::test::english_korean;
@@ -44,10 +46,14 @@ TEST_CASE("one token appears per tick, from <sos>, and none between ticks") {
         CHECK(p.advance(s, greedy(), 1, 10.0 + tick * kTick));
         CHECK(target_size(s) == static_cast<size_t>(tick + 1));
         CHECK(p.appended() == tick);
+        CHECK(p.rate().count() == std::min<size_t>(static_cast<size_t>(tick), TokenRate::kWindow));
+        CHECK(p.rate().tokens_per_second() > 0.0);  // each token's compute time, measured
         CHECK(p.newest_age(10.0 + tick * kTick, kTokensPerSecond) == 0.0f);  // just appeared: fully highlighted
         CHECK(p.newest_age(10.0 + (tick + 0.5) * kTick, kTokensPerSecond) == Approx(0.5f));
     }
     CHECK(p.owns_target(s));
+    REQUIRE(p.start(s, false, 20.0));
+    CHECK(p.rate().count() == 0);  // a new run measures afresh
 }
 
 TEST_CASE("a late frame appends one token, and the next comes a whole tick after it") {

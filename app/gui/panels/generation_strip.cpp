@@ -63,6 +63,13 @@ void generation_animation_controls(PanelContext& ctx) {
         ImGui::SameLine();
         ImGui::TextDisabled("%s", status.c_str());
     }
+    if (p.rate().count() > 0 && p.owns_target(ctx.session)) {
+        ImGui::SameLine();
+        ImGui::TextDisabled(ctx.t("model: %.1f tokens/s"), p.rate().tokens_per_second());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", ctx.t("How fast the model makes tokens: the last few tokens' compute time (each "
+                                          "appended token's traced re-run), not the speed of the animation"));
+    }
 }
 
 namespace {
