@@ -5,7 +5,7 @@
 # batch and its decode steps from position TOKENS − 1 on (bench/llamacpp_bench.mjs, node-llama-cpp's prebuilt CPU
 # binary: F32 weights, F32 K and V caches, no flash attention, on 2 threads and on 1: on a busy machine ggml's
 # threads wait for each other and one can be the faster), each process's peak resident memory; then
-# whether the two compute the same function: STEPS greedy tokens of llama.cpp after CHECK random ids, and the largest
+# whether the two compute the same function: 16 greedy tokens of llama.cpp after 64 random ids, and the largest
 # difference of the logits before each of them from those of one attnlab-cli trace of the ids and those tokens.
 #   bench/compare_llamacpp.sh [CLI] [SCRATCH]   SCRATCH (default /tmp/attnlab-llama-bench) holds the folder
 #                                               smollm2-135m (tests/golden/make_hf_llama_golden.py --write-bench, F32)
@@ -14,7 +14,7 @@
 # and appends, LLAMA_REPS (default 3) llama.cpp's prefills; DECODE (default 9) its decode steps; TOKENS (default 1024);
 # LLAMA_THREADS (default "2 1") llama.cpp's thread counts.
 # node-llama-cpp is installed with npm into LLAMACPP_CACHE (default /tmp/attnlab-llamacpp) when missing. About
-# 3 minutes a round on a quiet 2-core machine; 1.1 GB of disk, about 6 GB of memory.
+# 3 minutes a round on a quiet 2-core machine (10 on a busy one); 1.1 GB of disk, about 4 GB of memory.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cli="${1:-$root/build/attnlab-cli}"
