@@ -123,6 +123,8 @@ std::shared_ptr<const Tensor> Weights::shared(const std::string& name) const {
     return it == tensors_.end() ? nullptr : it->second;
 }
 
+std::shared_ptr<const Tensor> Weights::f32(const std::string& name) const { return as_f32(shared(name)); }
+
 void Weights::set(const std::string& name, Tensor tensor) {
     tensors_[name] = std::make_shared<const Tensor>(std::move(tensor));
 }
@@ -134,7 +136,7 @@ void Weights::set_shared(const std::string& name, std::shared_ptr<const Tensor> 
 void Weights::set_value(const std::string& name, int64_t flat_index, float value) {
     auto it = tensors_.find(name);
     assert(it != tensors_.end() && flat_index >= 0 && flat_index < it->second->numel());
-    Tensor copy = *it->second;
+    Tensor copy = widened(*it->second);  // a BF16 tensor becomes F32 here: its edited value need not be a BF16 one
     copy.data[static_cast<size_t>(flat_index)] = value;
     it->second = std::make_shared<const Tensor>(std::move(copy));
 }

@@ -1,7 +1,9 @@
 // Weights: the named parameter tensors of a model, with the names of its family (param_names.h):
 // torch.nn.Transformer().state_dict() plus the embeddings and the output projection, or a
 // Hugging Face GPT-2's or BERT's. Each tensor is shared and immutable, so a snapshot copies
-// pointers, not numbers; a tensor may be a view of a memory-mapped file.
+// pointers, not numbers; a tensor may be a view of a memory-mapped file. A linear map's weight or a
+// token table opened from a BF16 checkpoint stays BF16 (Tensor::bf16): at/find/shared return it as
+// stored, for the gemm and the embedding gather; a reader that needs floats takes f32(name).
 #pragma once
 
 #include "config.h"
@@ -40,11 +42,14 @@ public:
     const Tensor& at(const std::string& name) const;    // asserts presence
     const Tensor* find(const std::string& name) const;  // nullptr if absent
     std::shared_ptr<const Tensor> shared(const std::string& name) const;
+    // The tensor as F32 (as_f32 in tensor.h): itself when it is F32, else a widened copy for this use; nullptr if absent.
+    std::shared_ptr<const Tensor> f32(const std::string& name) const;
     bool contains(const std::string& name) const { return tensors_.count(name) > 0; }
     void set(const std::string& name, Tensor tensor);
     void set_shared(const std::string& name, std::shared_ptr<const Tensor> tensor);
     void erase(const std::string& name) { tensors_.erase(name); }
-    // Copy-on-write edit of one value; other snapshots sharing the tensor are untouched.
+    // Copy-on-write edit of one value; other snapshots sharing the tensor are untouched. A BF16 tensor
+    // becomes F32 (its whole copy widened), so the edit keeps the value given, not its BF16 rounding.
     void set_value(const std::string& name, int64_t flat_index, float value);
     const std::map<std::string, std::shared_ptr<const Tensor>>& all() const { return tensors_; }
 

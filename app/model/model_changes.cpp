@@ -33,7 +33,7 @@ int64_t flipped_mask_cells(const Session& s) {
 int64_t differing_values(const Tensor& a, const Tensor& b) {
     int64_t n = 0;
     for (int64_t i = 0; i < a.numel(); ++i) {
-        const float x = a.data[static_cast<size_t>(i)], y = b.data[static_cast<size_t>(i)];
+        const float x = a.value_at(i), y = b.value_at(i);  // either may be BF16 (a loaded weight)
         if (x != y && !(std::isnan(x) && std::isnan(y))) ++n;
     }
     return n;

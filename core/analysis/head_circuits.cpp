@@ -71,7 +71,9 @@ Result<Mat> head_token_inputs(const ModelConfig& config, const Weights& weights,
         if (ids[i] < 0 || ids[i] >= table.dim(0))
             return Error{"token id " + std::to_string(ids[i]) + " is outside the vocabulary 0.." +
                          std::to_string(table.dim(0) - 1)};
-        x.row(static_cast<int64_t>(i)) = table.row(ids[i]) * scale;
+        const int64_t r = static_cast<int64_t>(i);
+        row_as_f32(table, ids[i], x.row(r).data());  // the table may be BF16
+        x.row(r) *= scale;
     }
     const NormMechanism norm(config);
     if (embedding.norm) x = norm.forward(weights, *embedding.norm, x);

@@ -7,7 +7,7 @@ namespace attnlab {
 double linear_weight_at(const Tensor& w, const LinearParams& map, int64_t out, int64_t in) {
     const int64_t o = map.out_begin + out;
     const int64_t flat = map.layout == WeightLayout::out_in ? o * map.n_in + in : in * map.n_stored_out + o;
-    return w.data[static_cast<size_t>(flat)];
+    return w.value_at(flat);  // F32 or BF16
 }
 
 const Tensor* linear_bias(const Weights& weights, const LinearParams& map) {

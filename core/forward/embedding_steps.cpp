@@ -52,11 +52,13 @@ StepId GraphBuilder::embedding(Stack side) {
                               multipliers_.embedding_variant(),
                               [side, table, scale](const StepContext& ctx) {
                                   const auto& ids = side_ids(ctx, side);
-                                  const Tensor& E = ctx.param(table);                      // (V, C)
+                                  const Tensor& E = ctx.param(table);                      // (V, C), F32 or BF16
                                   Tensor x({static_cast<int64_t>(ids.size()), E.dim(1)});  // (N, C)
                                   for (size_t i = 0; i < ids.size(); ++i) {
                                       assert(ids[i] >= 0 && ids[i] < E.dim(0));
-                                      x.row(static_cast<int64_t>(i)) = E.row(ids[i]) * scale;
+                                      const int64_t r = static_cast<int64_t>(i);
+                                      row_as_f32(E, ids[i], x.row(r).data());  // a BF16 row widened, exactly
+                                      x.row(r) *= scale;
                                   }
                                   return StepOutput{std::move(x), {}};
                               },

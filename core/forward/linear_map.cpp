@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <type_traits>
 
 namespace attnlab {
 
@@ -71,13 +72,17 @@ Tensor transposed(const Tensor& m) {  // (R, C) -> (C, R)
     return t;
 }
 
-// y (rows, n) = a (rows, K) · b (K, n), b's rows `ldb` apart, by gemm with y's columns split between the threads
-// as the forward's are (each output's bits are the same however they are split).
-void product_split(const Tensor& a, const float* b, int64_t ldb, int64_t n, Tensor& y) {
+// y (rows, n) = a (rows, K) · b (K, n), b's rows `ldb` apart (F32, or BF16 read by gemm_in_out_bf16), by gemm with
+// y's columns split between the threads as the forward's are (each output's bits are the same however they are split).
+template <class T>
+void product_split(const Tensor& a, const T* b, int64_t ldb, int64_t n, Tensor& y) {
     const int64_t rows = a.dim(0), K = a.dim(1);
     const int64_t grain = linear_map_splits(rows, K, n) ? kGemmPanel : n;
     parallel_for(0, n, grain, [&](int64_t begin, int64_t end) {
-        gemm_in_out(a.data.data(), rows, K, K, b + begin, ldb, end - begin, y.data.data() + begin, n);
+        if constexpr (std::is_same_v<T, uint16_t>)
+            gemm_in_out_bf16(a.data.data(), rows, K, K, b + begin, ldb, end - begin, y.data.data() + begin, n);
+        else
+            gemm_in_out(a.data.data(), rows, K, K, b + begin, ldb, end - begin, y.data.data() + begin, n);
     });
 }
 
@@ -96,7 +101,10 @@ Tensor linear_map_backward(const Weights& weights, const LinearParams& map, cons
     Tensor dx = Tensor::uninitialized({N, in});  // (N, in)
     if (map.layout == WeightLayout::out_in) {    // A: rows [out_begin, out_begin + n_out) of (stored out, in)
         const int64_t offset = map.out_begin * in;
-        product_split(dy, w.data.data() + offset, in, in, dx);  // (N, out)·(out, in)
+        if (w.is_bf16())
+            product_split(dy, w.bf16.data() + offset, in, in, dx);  // (N, out)·(out, in)
+        else
+            product_split(dy, w.data.data() + offset, in, in, dx);
         Tensor da = Tensor::uninitialized({out, in});
         product_split(transposed(dy), x.data.data(), in, in, da);  // (out, N)·(N, in)
         if (whole)
@@ -104,11 +112,15 @@ Tensor linear_map_backward(const Weights& weights, const LinearParams& map, cons
         else
             MatMap(grads.of(map.weight, w.shape).data.data() + offset, out, in) += da.matrix();
     } else {  // A: columns [out_begin, out_begin + n_out) of (in, stored out)
-        const float* a = w.data.data() + map.out_begin;
         const int64_t stride = map.n_stored_out, grain = linear_map_splits(N, out, in) ? kGemmPanel : in;
         parallel_for(0, in, grain, [&](int64_t begin, int64_t end) {  // (N, out)·(out, in): A's rows are Aᵀ's columns
-            gemm_out_in(dy.data.data(), N, out, out, a + begin * stride, stride, end - begin, dx.data.data() + begin,
-                        in);
+            const int64_t first = map.out_begin + begin * stride;
+            if (w.is_bf16())
+                gemm_out_in_bf16(dy.data.data(), N, out, out, w.bf16.data() + first, stride, end - begin,
+                                 dx.data.data() + begin, in);
+            else
+                gemm_out_in(dy.data.data(), N, out, out, w.data.data() + first, stride, end - begin,
+                            dx.data.data() + begin, in);
         });
         Tensor da = Tensor::uninitialized({in, out});
         product_split(transposed(x), dy.data.data(), out, out, da);  // (in, N)·(N, out)

@@ -9,6 +9,7 @@
 #include "io/file_bytes.h"
 #include "io/folder_weights.h"
 
+#include "param_names.h"
 #include "parallel.h"
 
 #include <algorithm>
@@ -41,10 +42,12 @@ Error missing_weights_file(const std::string& dir) {
 constexpr int64_t kCheckGrain = int64_t{1} << 17;
 
 bool is_non_finite(float x) { return (bit_cast<uint32_t>(x) & 0x7F800000u) == 0x7F800000u; }  // exponent all ones
+bool is_non_finite(uint16_t bf16) { return (bf16 & 0x7F80u) == 0x7F80u; }  // a BF16 weight's bits, likewise
 
 // The flat index of the first NaN or ±∞ in x[begin, end), or end: blocks of 256 tested at once
 // (a loop that vectorises, most are finite), a block that fails searched value by value.
-int64_t first_non_finite(const float* x, int64_t begin, int64_t end) {
+template <class T>  // float, or uint16_t (BF16)
+int64_t first_non_finite(const T* x, int64_t begin, int64_t end) {
     constexpr int64_t block = 256;
     for (int64_t b = begin; b < end; b += block) {
         const int64_t e = std::min(end, b + block);
@@ -60,18 +63,24 @@ int64_t first_non_finite(const float* x, int64_t begin, int64_t end) {
 // The first NaN or ±∞ of a parameter, by flat index: each thread searches its own contiguous
 // range, so the lowest index any of them found is the first.
 Status check_finite(const Tensor& t, const std::string& name) {
-    const auto n = static_cast<int64_t>(t.data.size());
+    const int64_t n = t.numel();
     std::atomic<int64_t> first{n};
     parallel_for(0, n, kCheckGrain, [&](int64_t begin, int64_t end) {
-        const int64_t found = first_non_finite(t.data.data(), begin, end);
+        const int64_t found = t.is_bf16() ? first_non_finite(t.bf16.data(), begin, end)
+                                          : first_non_finite(t.data.data(), begin, end);
         if (found == end) return;
         int64_t seen = first.load();
         while (found < seen && !first.compare_exchange_weak(seen, found)) {}
     });
     const int64_t i = first.load();
     if (i == n) return ok_status();
-    return Error{"tensor '" + name + "' holds a non-finite value (" + std::to_string(t.data[static_cast<size_t>(i)]) +
+    return Error{"tensor '" + name + "' holds a non-finite value (" + std::to_string(t.is_bf16() ? t.bf16.at(static_cast<size_t>(i)) : t.data[static_cast<size_t>(i)]) +
                  ") at flat index " + std::to_string(i)};
+}
+
+bool is_token_table(const ModelConfig& config, const std::string& name) {
+    return (config.has_encoder() && embedding_params(config, Stack::encoder).tokens == name) ||
+           (config.has_decoder() && embedding_params(config, Stack::decoder).tokens == name);
 }
 
 // A (1, n) tensor where the parameter is a vector (n): Marian's final_logits_bias buffer.
@@ -112,7 +121,12 @@ Result<LoadedModel> load_hf_folder(const std::string& dir) {
             !is_packed_experts(entry.shape, spec.shape))
             return fail_at("tensor '" + name + "' has shape " + shape_string(entry.shape) + ", config.json needs " +
                            shape_string(spec.shape));
-        auto tensor = file->tensor(name);
+        // A linear map's weight or a token table stays BF16 when the file has it so (Tensor::bf16): read by the gemm
+        // and the gather as it is. Everything else a BF16 file holds (norm gains, biases, position tables: small) is
+        // widened to F32 here, and so are BLOOM's per-head Q, K, V, which are reordered.
+        const bool keep_bf16 = (spec.kind == ParamKind::matrix && !is_per_head_qkv(config->family, spec.name)) ||
+                               is_token_table(model.config, spec.name);
+        auto tensor = file->tensor(name, keep_bf16);
         if (!tensor) return tensor.error();
         if (auto st = check_finite(**tensor, name); !st) return fail_at(st.error().message);
         if (is_per_head_qkv(config->family, spec.name))  // BLOOM's Q, K, V per head, read in blocks

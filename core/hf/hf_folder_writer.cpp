@@ -1,6 +1,8 @@
 // Writing a trained model back as its Hugging Face folder: the source's names, layout and files.
 #include "hf/hf_folder_writer.h"
 
+#include "bit_cast.h"
+
 #include "hf/hf_config.h"
 #include "hf/hf_fused_qkv.h"
 #include "hf/hf_packed_experts.h"
@@ -71,6 +73,22 @@ Status check_replaceable(const std::string& out_folder, const std::string& sourc
     return ok_status();
 }
 
+// t as BF16 when every value is one (its low 16 bits 0): what a BF16 file's tensor widened on open is until edited,
+// so it is saved back as the same BF16 bytes; else t, F32, so that an edit keeps its exact value.
+Tensor as_bf16_if_exact(Tensor t) {
+    if (t.empty()) return t;
+    std::vector<uint16_t> values(t.data.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+        const uint32_t bits = bit_cast<uint32_t>(t.data[i]);
+        if (bits & 0xFFFFu) return t;
+        values[i] = static_cast<uint16_t>(bits >> 16);
+    }
+    Tensor narrow;
+    narrow.shape = std::move(t.shape);
+    narrow.bf16 = Bf16Buffer(std::move(values));
+    return narrow;
+}
+
 // model.safetensors: every parameter under the source's name and in its shape, then the extras HF would save.
 Result<io::SafetensorsFile> hf_weights(const Model& model, const io::FolderWeights& source) {
     auto names = FileTensorNames::match(model.config.family, source.names());
@@ -95,11 +113,13 @@ Result<io::SafetensorsFile> hf_weights(const Model& model, const io::FolderWeigh
                           ? qkv_blocks_to_heads(*tensor, model.config.n_heads)  // back to BLOOM's order
                           : *tensor;
         copy.shape = stored;  // a vector back to the (1, n) row it was read from; Granite's experts to (E, R, X)
+        if (source.entry(name).dtype == io::Dtype::bf16 && !copy.is_bf16())
+            copy = as_bf16_if_exact(std::move(copy));  // a BF16 norm widened on open (or unedited) saves as BF16
         file.tensors.emplace(name, std::move(copy));
     }
     for (const std::string& name : names->unused(params)) {
         if (hf_does_not_save(name) || !is_float(source.entry(name).dtype)) continue;
-        auto tensor = source.tensor(name);
+        auto tensor = source.tensor(name, /*keep_bf16=*/true);  // its own dtype's bytes again
         if (!tensor) return tensor.error();
         file.tensors.emplace(name, **tensor);
     }

@@ -91,10 +91,10 @@ const SafetensorsEntry& FolderWeights::entry(const std::string& name) const {
     return files_[it->second].entries().at(name);
 }
 
-Result<std::shared_ptr<const Tensor>> FolderWeights::tensor(const std::string& name) const {
+Result<std::shared_ptr<const Tensor>> FolderWeights::tensor(const std::string& name, bool keep_bf16) const {
     const auto it = file_of_.find(name);
     assert(it != file_of_.end());
-    return files_[it->second].tensor(name);
+    return files_[it->second].tensor(name, keep_bf16);
 }
 
 const std::string& FolderWeights::source_of(const std::string& name) const {

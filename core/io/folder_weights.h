@@ -21,7 +21,8 @@ public:
 
     std::vector<std::string> names() const;                                       // every tensor of every file, sorted
     const SafetensorsEntry& entry(const std::string& name) const;                 // asserts the name exists
-    Result<std::shared_ptr<const Tensor>> tensor(const std::string& name) const;  // from its own file
+    // From its own file; keep_bf16 as MappedSafetensors::tensor's.
+    Result<std::shared_ptr<const Tensor>> tensor(const std::string& name, bool keep_bf16 = false) const;
     const std::string& source_of(const std::string& name) const;                  // its file, as display_path shows it
     size_t file_count() const { return files_.size(); }
     const std::string& source() const { return source_; }  // model.safetensors, or the index

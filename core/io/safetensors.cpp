@@ -1,5 +1,5 @@
 // Safetensors reading (the header checked first, see safetensors_header.h, then every tensor
-// decoded) and deterministic F32 serialisation.
+// decoded) and deterministic F32 (and BF16) serialisation.
 #include "io/safetensors.h"
 
 #include "bit_cast.h"
@@ -48,9 +48,9 @@ Status check_serializable(const SafetensorsFile& file, const std::string& source
                 return fail("shape " + shape_string(tensor.shape) + " is negative or too large");
             numel *= dim;
         }
-        if (numel != tensor.data.size())
+        if (numel != static_cast<uint64_t>(tensor.numel()))
             return fail("shape " + shape_string(tensor.shape) + " holds " + std::to_string(numel) +
-                        " elements but data has " + std::to_string(tensor.data.size()));
+                        " elements but data has " + std::to_string(tensor.numel()));
     }
     for (const auto& [key, value] : file.metadata)
         if (!is_utf8(key) || !is_utf8(value))
@@ -81,8 +81,10 @@ std::vector<uint8_t> serialize_safetensors(const SafetensorsFile& file) {
     json header = json::object();
     uint64_t offset = 0;
     for (const auto& [name, tensor] : file.tensors) {  // std::map: sorted key order
-        const uint64_t n_bytes = 4 * tensor.data.size();
-        header[name] = {{"dtype", "F32"}, {"shape", tensor.shape}, {"data_offsets", {offset, offset + n_bytes}}};
+        const uint64_t n_bytes = static_cast<uint64_t>(tensor.storage_bytes());
+        header[name] = {{"dtype", tensor.is_bf16() ? "BF16" : "F32"},
+                        {"shape", tensor.shape},
+                        {"data_offsets", {offset, offset + n_bytes}}};
         offset += n_bytes;
     }
     if (!file.metadata.empty()) header[metadata_key] = file.metadata;
@@ -94,7 +96,10 @@ std::vector<uint8_t> serialize_safetensors(const SafetensorsFile& file) {
     append_le(bytes, text.size(), 8);
     bytes.insert(bytes.end(), text.begin(), text.end());
     for (const auto& [name, tensor] : file.tensors)
-        for (const float x : tensor.data) append_le(bytes, bit_cast<uint32_t>(x), 4);
+        if (tensor.is_bf16())  // a weight opened from BF16 and never changed: its own bytes again
+            for (const uint16_t x : tensor.bf16) append_le(bytes, x, 2);
+        else
+            for (const float x : tensor.data) append_le(bytes, bit_cast<uint32_t>(x), 4);
     return bytes;
 }
 

@@ -14,7 +14,7 @@
 namespace attnlab::io {
 
 struct SafetensorsFile {
-    std::map<std::string, Tensor> tensors;        // name -> F32 tensor
+    std::map<std::string, Tensor> tensors;        // name -> F32 tensor (read: every dtype widened; written: BF16 kept)
     std::map<std::string, std::string> metadata;  // __metadata__ (string -> string)
 };
 
@@ -23,7 +23,7 @@ struct SafetensorsFile {
 Result<SafetensorsFile> parse_safetensors(std::span<const uint8_t> bytes, const std::string& source_name);
 Result<SafetensorsFile> read_safetensors(const std::string& path);
 
-// F32, keys sorted, tensors contiguous in key order, header space-padded so 8 + N is a
+// F32 (a BF16 tensor, Tensor::bf16, as BF16), keys sorted, tensors contiguous in key order, header space-padded so 8 + N is a
 // multiple of 8. A tensor whose data does not match its shape, a tensor named
 // "__metadata__" or a name that is not UTF-8 is a programming bug here (assert);
 // write_safetensors reports them as errors instead.

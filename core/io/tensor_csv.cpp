@@ -23,6 +23,7 @@ void append_rows(std::string& out, const float* data, int64_t rows, int64_t cols
 }  // namespace
 
 std::string tensor_to_csv(const Tensor& t) {
+    if (t.is_bf16()) return tensor_to_csv(widened(t));  // a BF16 weight's values, widened for the text
     std::string out = "# shape " + shape_string(t.shape) + "\n";
     if (t.rank() == 3) {
         for (int64_t h = 0; h < t.dim(0); ++h) {

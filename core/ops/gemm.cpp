@@ -4,6 +4,8 @@
 
 #include "ops/non_finite.h"
 
+#include "bf16_buffer.h"
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -326,32 +328,37 @@ void multiply_panels(const float* x, int64_t N, int64_t ldx, const float* b, int
 // One row of x against W (K, n) in place, rows ldw apart: y[0 : n] = x[0 : K] · W, W's rows read front to
 // back eight at a time, each output carried through four fmas in a register between loads and stores of y. (A walk
 // down one panel at a time, rows 3-12 KB apart, halves the rate at which a single token reads W.)
+// y[0 : n] += x[0 : steps] · W[0 : steps, 0 : n] (steps ≤ 8), W's rows ldw apart: one step of multiply_row.
+void multiply_row_step(const float* x, const float* w, int64_t ldw, int64_t steps, int64_t n, float* y) {
+    constexpr int64_t kStep = 8;
+    typename Lanes::V xs[kStep];
+    for (int64_t s = 0; s < steps; ++s) xs[s] = Lanes::broadcast(x[s]);
+    int64_t j = 0;
+    if (steps == kStep) {
+        for (; j + Lanes::width <= n; j += Lanes::width) {
+            typename Lanes::V acc = Lanes::load(y + j);
+            typename Lanes::Watch watch;
+#pragma GCC unroll 8
+            for (int64_t s = 0; s < kStep; ++s) acc = Lanes::fma(xs[s], Lanes::load(w + s * ldw + j), acc, watch);
+            if (Lanes::exact(watch)) {
+                Lanes::store(y + j, acc);
+                continue;
+            }
+            for (int64_t c = j; c < j + Lanes::width; ++c)  // again, one fma_once at a time
+                for (int64_t s = 0; s < kStep; ++s) y[c] = fma_once(x[s], w[s * ldw + c], y[c]);
+        }
+    }
+    for (; j < n; ++j)
+        for (int64_t s = 0; s < steps; ++s) y[j] = fma_once(x[s], w[s * ldw + j], y[j]);
+}
+
+// One row of x against W (K, n) in place, rows ldw apart: y[0 : n] = x[0 : K] · W, W's rows read front to
+// back eight at a time, each output carried through four fmas in a register between loads and stores of y. (A walk
+// down one panel at a time, rows 3-12 KB apart, halves the rate at which a single token reads W.)
 void multiply_row(const float* x, const float* W, int64_t ldw, int64_t K, int64_t n, float* y) {
     constexpr int64_t kStep = 8;
     std::fill(y, y + n, 0.0f);
-    for (int64_t k = 0; k < K; k += kStep) {
-        const int64_t steps = std::min(kStep, K - k);
-        const float* w = W + k * ldw;
-        typename Lanes::V xs[kStep];
-        for (int64_t s = 0; s < steps; ++s) xs[s] = Lanes::broadcast(x[k + s]);
-        int64_t j = 0;
-        if (steps == kStep) {
-            for (; j + Lanes::width <= n; j += Lanes::width) {
-                typename Lanes::V acc = Lanes::load(y + j);
-                typename Lanes::Watch watch;
-#pragma GCC unroll 8
-                for (int64_t s = 0; s < kStep; ++s) acc = Lanes::fma(xs[s], Lanes::load(w + s * ldw + j), acc, watch);
-                if (Lanes::exact(watch)) {
-                    Lanes::store(y + j, acc);
-                    continue;
-                }
-                for (int64_t c = j; c < j + Lanes::width; ++c)  // again, one fma_once at a time
-                    for (int64_t s = 0; s < kStep; ++s) y[c] = fma_once(x[k + s], w[s * ldw + c], y[c]);
-            }
-        }
-        for (; j < n; ++j)
-            for (int64_t s = 0; s < steps; ++s) y[j] = fma_once(x[k + s], w[s * ldw + j], y[j]);
-    }
+    for (int64_t k = 0; k < K; k += kStep) multiply_row_step(x + k, W + k * ldw, ldw, std::min(kStep, K - k), n, y);
 }
 
 // Panels of W (kc, nc) row-major, rows ldw apart, to `out`: panel p (kc, kPanel) at out + p·kc·kPanel, zero-padded.
@@ -637,7 +644,127 @@ void gemm(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, cons
     }
 }
 
+// BF16 weights: W's values widened to floats (exact) as they are packed or read, into F32 panels or a short stretch
+// of F32 rows that the F32 code above then multiplies, so that every output is the F32 gemm's on the widened W.
+
+// dst (rows, cols), rows ldd apart = the BF16 src (rows, cols), rows lds apart, widened.
+void widen_block(const uint16_t* src, int64_t lds, int64_t rows, int64_t cols, float* dst, int64_t ldd) {
+    for (int64_t r = 0; r < rows; ++r) {
+        const uint16_t* s = src + r * lds;
+        float* d = dst + r * ldd;
+        for (int64_t c = 0; c < cols; ++c) d[c] = bf16_to_float(s[c]);
+    }
+}
+
+#if defined(__wasm_simd128__)
+// smallest_nonzero_magnitude of a BF16 W (rows, cols), rows ld apart, as a double.
+double smallest_nonzero_bf16(const uint16_t* v, int64_t rows, int64_t cols, int64_t ld) {
+    uint16_t least = 0xFFFFu;  // |v|'s bits − 1, so that 0 comes last
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) least = std::min(least, static_cast<uint16_t>((v[r * ld + c] & 0x7FFFu) - 1u));
+    return least == 0xFFFFu ? std::numeric_limits<double>::infinity() : bf16_to_float(static_cast<uint16_t>(least + 1u));
+}
+#endif
+
+// An aligned scratch array of n floats, each written before it is read.
+struct Scratch {
+    explicit Scratch(int64_t n) : storage(new float[static_cast<size_t>(n + 16)]) {
+        data = storage.get() + (16 - reinterpret_cast<uintptr_t>(storage.get()) / sizeof(float) % 16) % 16;
+    }
+    std::unique_ptr<float[]> storage;
+    float* data;
+};
+
+// Columns per stretch of a single row's in-place read: kRowStep rows of that many floats stay in L1.
+constexpr int64_t kRowColumns = 1024;
+constexpr int64_t kRowStep = 8;  // multiply_row's rows per step
+
+void gemm_bf16(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx, const uint16_t* W, int64_t ldw,
+               int64_t n, float* y, int64_t ldy, GemmEpilogue epilogue) {
+    assert(N >= 0 && K >= 0 && n >= 0 && ldx >= K && ldy >= n && ldw >= (layout == Stored::in_out ? n : K));
+    if (N == 0 || n == 0) return;
+    if (K == 0) {
+        for (int64_t i = 0; i < N; ++i) std::fill(y + i * ldy, y + i * ldy + n, 0.0f);
+        finish_block(y, N, n, ldy, epilogue);
+        return;
+    }
+#if defined(__wasm_simd128__)
+    const int64_t w_rows = layout == Stored::in_out ? K : n, w_cols = layout == Stored::in_out ? n : K;
+    if (double(smallest_nonzero_magnitude(x, N, K, ldx)) * smallest_nonzero_bf16(W, w_rows, w_cols, ldw) < 0x1p-132) {
+        Scratch wide(w_rows * w_cols);  // the rare case of products_can_be_tiny: the contract's loop on W widened
+        widen_block(W, ldw, w_rows, w_cols, wide.data, w_cols);
+        gemm_one_fma_at_a_time(layout, x, N, K, ldx, wide.data, w_cols, n, y, ldy, epilogue);
+        return;
+    }
+#endif
+    if (layout == Stored::in_out && N == 1) {  // multiply_row, kRowStep rows × kRowColumns columns widened at a time
+        Scratch rows(kRowStep * kRowColumns);
+        for (int64_t j = 0; j < n; j += kRowColumns) {
+            const int64_t nc = std::min(kRowColumns, n - j);
+            float* yj = y + j;
+            std::fill(yj, yj + nc, 0.0f);
+            for (int64_t k = 0; k < K; k += kRowStep) {
+                const int64_t steps = std::min(kRowStep, K - k);
+                widen_block(W + k * ldw + j, ldw, steps, nc, rows.data, nc);
+                multiply_row_step(x + k, rows.data, nc, steps, nc, yj);
+            }
+        }
+        finish_block(y, 1, n, ldy, epilogue);
+        return;
+    }
+#if defined(__AVX2__)
+    if (layout == Stored::out_in && N == 1) {  // multiply_row_transposed on 16 of W's rows at a time, widened
+        constexpr int64_t kGroup = 16;         // its two groups of 8 outputs: every output's chain is unchanged
+        Scratch rows(kGroup * K);
+        for (int64_t j = 0; j < n; j += kGroup) {
+            const int64_t nc = std::min(kGroup, n - j);
+            widen_block(W + j * ldw, ldw, nc, K, rows.data, K);
+            multiply_row_transposed(x, rows.data, K, K, nc, y + j);
+        }
+        finish_block(y, 1, n, ldy, epilogue);
+        return;
+    }
+#endif
+    const int64_t padded = (std::min(kBlockColumns, n) + kPanel - 1) / kPanel * kPanel;
+    Scratch packed(std::min(kDepth, K) * padded);
+    // out_in: each panel's W rows (kPanel, kc) widened here first, then turned by pack_out_in's transposes.
+    Scratch rows(layout == Stored::out_in ? kPanel * std::min(kDepth, K) : 0);
+    for (int64_t j0 = 0; j0 < n; j0 += kBlockColumns) {
+        const int64_t nc = std::min(kBlockColumns, n - j0);
+        for (int64_t k0 = 0; k0 < K; k0 += kDepth) {
+            const int64_t kc = std::min(kDepth, K - k0);
+            GemmEpilogue last;
+            if (k0 + kc == K) last = {epilogue.bias ? epilogue.bias + j0 : nullptr, epilogue.non_finite};
+            for (int64_t j = 0, p = 0; j < nc; j += kPanel, ++p) {
+                const int64_t width = std::min(kPanel, nc - j);
+                float* panel = packed.data + p * kc * kPanel;
+                if (layout == Stored::in_out) {
+                    for (int64_t k = 0; k < kc; ++k) {
+                        const uint16_t* src = W + (k0 + k) * ldw + j0 + j;
+                        float* dst = panel + k * kPanel;
+                        for (int64_t c = 0; c < kPanel; ++c) dst[c] = c < width ? bf16_to_float(src[c]) : 0.0f;
+                    }
+                } else {
+                    widen_block(W + (j0 + j) * ldw + k0, ldw, width, kc, rows.data, kc);
+                    pack_out_in(rows.data, kc, kc, width, panel);
+                }
+            }
+            multiply_panels(x + k0, N, ldx, packed.data, kPanel, kc * kPanel, kc, nc, y + j0, ldy, k0 > 0, last);
+        }
+    }
+}
+
 }  // namespace
+
+void gemm_in_out_bf16(const float* x, int64_t N, int64_t K, int64_t ldx, const uint16_t* W, int64_t ldw, int64_t n,
+                      float* y, int64_t ldy, GemmEpilogue epilogue) {
+    gemm_bf16(Stored::in_out, x, N, K, ldx, W, ldw, n, y, ldy, epilogue);
+}
+
+void gemm_out_in_bf16(const float* x, int64_t N, int64_t K, int64_t ldx, const uint16_t* W, int64_t ldw, int64_t n,
+                      float* y, int64_t ldy, GemmEpilogue epilogue) {
+    gemm_bf16(Stored::out_in, x, N, K, ldx, W, ldw, n, y, ldy, epilogue);
+}
 
 void gemm_in_out(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
                  int64_t ldy, GemmEpilogue epilogue) {

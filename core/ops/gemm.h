@@ -58,6 +58,15 @@ void gemm_in_out_to_depth(const float* x, int64_t N, int64_t K, int64_t ldx, con
 void gemm_out_in(const float* x, int64_t N, int64_t K, int64_t ldx, const float* W, int64_t ldw, int64_t n, float* y,
                  int64_t ldy, GemmEpilogue epilogue = {});
 
+// gemm_in_out and gemm_out_in with W stored as BF16 (bfloat16 bit patterns: the upper halves of floats, as a Hugging
+// Face checkpoint ships them). Each W value is widened to its float, exactly, as W's panels are packed (or, for a
+// single row of x, as a short stretch of W's rows is read), and the F32 micro-kernels multiply those: y equals, bit
+// for bit, gemm_in_out / gemm_out_in on the widened W, under the contract above.
+void gemm_in_out_bf16(const float* x, int64_t N, int64_t K, int64_t ldx, const uint16_t* W, int64_t ldw, int64_t n,
+                      float* y, int64_t ldy, GemmEpilogue epilogue = {});
+void gemm_out_in_bf16(const float* x, int64_t N, int64_t K, int64_t ldx, const uint16_t* W, int64_t ldw, int64_t n,
+                      float* y, int64_t ldy, GemmEpilogue epilogue = {});
+
 // t (cols, rows) = mᵀ, m (rows, cols) with rows ldm apart, t's rows ldt apart: 16 × 16 (AVX-512) or 8 × 8 (AVX2)
 // blocks turned in registers. For a product whose sum runs down the rows of both factors (a linear map's dW = dyᵀ·x).
 void transpose(const float* m, int64_t rows, int64_t cols, int64_t ldm, float* t, int64_t ldt);

@@ -30,7 +30,7 @@ double Adam::step(Weights& weights, const Gradients& grads, float learning_rate)
         assert(current && current->shape == g.shape);
         float* m = m_.try_emplace(name, Tensor(g.shape)).first->second.data.data();  // zero at first use
         float* v = v_.try_emplace(name, Tensor(g.shape)).first->second.data.data();
-        Tensor updated = *current;
+        Tensor updated = widened(*current);  // a BF16 weight trains as F32 from its first update
         const size_t n = g.data.size();
         for (size_t i = 0; i < n; ++i) {
             const float gi = g.data[i] * clip;

@@ -42,7 +42,7 @@ double Optimizer::step(Weights& weights, const Gradients& grads, float lr) {
     for (const auto& [name, g] : grads) {
         const Tensor* current = weights.find(name);
         assert(current && current->shape == g.shape);
-        Tensor updated = *current;
+        Tensor updated = widened(*current);  // a BF16 weight trains as F32 from its first update
         for (size_t i = 0; i < g.data.size(); ++i) updated.data[i] -= lr * (g.data[i] * clip);
         weights.set(name, std::move(updated));
     }

@@ -193,7 +193,7 @@ const WeightsCache& refresh_cache(PanelContext& ctx, const std::string& name,
         const int64_t r = b.row0 + i * b.row_stride;
         if (!vector) c.row_labels.push_back(index_label(ctx, name, r));
         for (int64_t j = 0; j < cols; ++j)
-            c.display.push_back(tensor->data[static_cast<size_t>(r * k + b.col0 + j * b.col_stride)]);
+            c.display.push_back(tensor->value_at(r * k + b.col0 + j * b.col_stride));
     }
     c.display.reserve(c.display.size() * static_cast<size_t>(b.repeat));
     for (int rep = 1; rep < b.repeat; ++rep)
@@ -245,7 +245,7 @@ const char* axes_note(const PanelContext& ctx, const std::string& name, const Te
 }
 
 void cell_tooltip(const PanelContext& ctx, const std::string& name, const Tensor& t, int64_t r, int64_t col) {
-    const float v = t.data[static_cast<size_t>(r * t.dim(-1) + col)];
+    const float v = t.value_at(r * t.dim(-1) + col);
     ImGui::BeginTooltip();
     ImGui::Text("%s%s = %.5g", name.c_str(), cell_index(t, r, col).c_str(), static_cast<double>(v));
     if (const std::string m = cell_meaning(ctx, name, t, r, col); !m.empty()) ImGui::TextUnformatted(m.c_str());
@@ -314,7 +314,7 @@ void weights_heatmap(PanelContext& ctx, const std::string& name, const Tensor& t
     ImGuiStorage* storage = ImGui::GetStateStorage();
     const int64_t flat = r * t.dim(-1) + col;
     storage->SetInt(ImGui::GetID("weights_edit_index"), static_cast<int>(flat));
-    storage->SetFloat(ImGui::GetID("weights_edit_value"), t.data[static_cast<size_t>(flat)]);
+    storage->SetFloat(ImGui::GetID("weights_edit_value"), t.value_at(flat));
     ImGui::OpenPopup("edit_weight");
 }
 

@@ -8,6 +8,7 @@
 namespace attnlab::gui {
 
 WeightSummary summarize_weights(const Tensor& t) {
+    if (t.is_bf16()) return summarize_weights(widened(t));  // a BF16 weight: its floats, for this summary only
     WeightSummary s;
     s.count = t.numel();
     if (s.count == 0) return s;
