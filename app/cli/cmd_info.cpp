@@ -5,6 +5,7 @@
 #include "hf/hf_tokenizer.h"
 #include "hf/open_model.h"
 #include "io/file_bytes.h"
+#include "weights_precision.h"
 
 #include <cstdio>
 
@@ -54,10 +55,18 @@ int run_info(const Argv& argv) {
         if (!t.files_unread.empty()) std::printf("            not read: %s\n", joined(t.files_unread).c_str());
     }
     size_t n_mapped = 0;
-    for (const auto& [name, tensor] : model.weights.all()) n_mapped += tensor->data.is_view();
+    for (const auto& [name, tensor] : model.weights.all()) n_mapped += tensor->data.is_view() || tensor->bf16.is_view();
     std::printf("tensors     %zu", model.weights.all().size());
     if (n_mapped > 0) std::printf(" (%zu read in place from the mapped weights)", n_mapped);
     std::printf("\n");
+    const WeightsPrecision precision = weights_precision(model.weights);
+    std::printf("weights     ");
+    if (precision.bf16_tensors > 0)
+        std::printf("BF16 %.1f MiB in %lld tensors (multiplied as stored), ",
+                    static_cast<double>(precision.bf16_bytes) / (1 << 20),
+                    static_cast<long long>(precision.bf16_tensors));
+    std::printf("F32 %.1f MiB in %lld tensors\n", static_cast<double>(precision.f32_bytes) / (1 << 20),
+                static_cast<long long>(precision.f32_tensors));
     for (const auto& [name, tensor] : model.weights.all())
         std::printf("  %-48s %s\n", name.c_str(), shape_string(tensor->shape).c_str());
     if (!loaded->unused_tensors.empty()) {

@@ -1120,6 +1120,13 @@ const std::unordered_map<std::string_view, const char*>& korean_table() {
         {"1 cell edited", "칸 1개 수정됨"},
         {"%lld cells edited", "칸 %lld개 수정됨"},
         {"KV cache: %s per token, %s for this prompt", "KV 캐시: 토큰당 %s, 이 프롬프트에 %s"},
+        {"Weights: F32 (%s)", "가중치: F32 (%s)"},
+        {"Weights: BF16 (%s, %lld tensors), F32 (%s, %lld tensors)", "가중치: BF16 (%s, 텐서 %lld개), F32 (%s, 텐서 %lld개)"},
+        {"; %lld edited, now F32", "; 편집된 %lld개는 이제 F32"},
+        {"BF16 weights are multiplied as they are stored, each value widened to F32 exactly as it is read; norms, "
+         "biases and position tables are widened on open. An edited or trained tensor becomes F32.",
+         "BF16 가중치는 저장된 그대로 곱하며, 읽을 때 값마다 F32로 정확히 넓힙니다. 정규화·편향·위치 표는 열 때 "
+         "F32로 넓힙니다. 편집하거나 학습한 텐서는 F32가 됩니다."},
         {"Sliding window: W = %d, each token sees itself and the %d before it",
          "슬라이딩 윈도: W = %d, 토큰마다 자기 자신과 바로 앞의 토큰 %d개만 봅니다"},
         {"The decoder's look-ahead mask also blocks keys W or more positions back: attention and the KV cache stop "

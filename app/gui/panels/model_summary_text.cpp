@@ -1,4 +1,4 @@
-// The KV cache and sliding window lines of the Model panel.
+// The KV cache, sliding window and weight precision lines of the Model panel.
 #include "panels/model_summary_text.h"
 
 #include "i18n.h"
@@ -39,6 +39,25 @@ std::string sliding_window_text(const ModelConfig& config, bool korean) {
     std::snprintf(line, sizeof line, tr(korean, "Sliding window: W = %d, each token sees itself and the %d before it"),
                   config.sliding_window, config.sliding_window - 1);
     return line;
+}
+
+std::string weights_precision_text(const Weights& weights, const Weights& loaded, bool korean) {
+    const WeightsPrecision p = weights_precision(weights, &loaded);
+    char line[240];
+    if (p.bf16_tensors == 0) {
+        std::snprintf(line, sizeof line, tr(korean, "Weights: F32 (%s)"), format_bytes(double(p.f32_bytes)).c_str());
+    } else {
+        std::snprintf(line, sizeof line, tr(korean, "Weights: BF16 (%s, %lld tensors), F32 (%s, %lld tensors)"),
+                      format_bytes(double(p.bf16_bytes)).c_str(), static_cast<long long>(p.bf16_tensors),
+                      format_bytes(double(p.f32_bytes)).c_str(), static_cast<long long>(p.f32_tensors));
+    }
+    std::string text = line;
+    if (p.widened_since_loaded > 0) {
+        std::snprintf(line, sizeof line, tr(korean, "; %lld edited, now F32"),
+                      static_cast<long long>(p.widened_since_loaded));
+        text += line;
+    }
+    return text;
 }
 
 }  // namespace attnlab::gui
