@@ -1,6 +1,7 @@
 #include "backward/backward_pass.h"
 
 #include "forward/mechanisms/soft_cap.h"
+#include "parallel.h"
 
 #include <algorithm>
 #include <cassert>
@@ -18,6 +19,18 @@ LossTargets loss_targets(const Stepper& forward) {
     const ModelConfig& c = forward.config();
     if (c.has_decoder()) return {forward.inputs().tgt_ids, c.target_pad_id()};
     return {forward.inputs().src_ids, c.pad_id};
+}
+
+// sum += part, entry by entry, split between the threads by rows (each entry's bits the same however it is split):
+// a residual stream's gradient is the sum of two (N, C) parts at every layer, and a K or V head's of its query heads.
+void add_into(Tensor& sum, const Tensor& part) {
+    assert(sum.shape == part.shape);
+    const int64_t width = sum.rank() == 0 ? 1 : sum.dim(-1), rows = width == 0 ? 0 : sum.numel() / width;
+    parallel_rows(rows, width, [&](int64_t first, int64_t end) {
+        float* s = sum.data.data();
+        const float* p = part.data.data();
+        for (int64_t i = first * width; i < end * width; ++i) s[i] += p[i];
+    });
 }
 
 const char* kNoLogits = "this model has no output head: there are no logits to take a loss of";
@@ -100,8 +113,7 @@ bool BackwardPass::step(const Stepper& forward) {
         if (sum.value.empty()) {
             sum.value = std::move(grads[j]);
         } else {
-            assert(sum.value.shape == grads[j].shape);
-            sum.value.matrix() += grads[j].matrix();
+            add_into(sum.value, grads[j]);
         }
         sum.version = next_version_++;
     }

@@ -51,10 +51,8 @@ Step scaled_step(const ModelConfig& config, const StepId& scores, const std::str
                 scale_scores_in_place(out, static_cast<float>(ctx.config.d_head()));
                 return StepOutput{std::move(out), {}};
             },
-            [](const BackwardContext& b) {  // the same factor 1/√D
-                Tensor d = b.d_output;
-                scale_scores_in_place(d, static_cast<float>(b.config.d_head()));
-                return InputGrads{std::move(d)};
+            [](const BackwardContext& b) {  // the same factor 1/√D, in one pass (not a copy scaled in place)
+                return InputGrads{scale_scores(b.d_output, static_cast<float>(b.config.d_head()))};
             }};
 }
 

@@ -209,18 +209,61 @@ Tensor attention_context(const Tensor& weights, const Tensor& v, const std::set<
     return ctx;
 }
 
-// Heads run one after another: two query heads of a group add into the same K/V gradient.
+namespace {
+
+// body(g) for every K/V head g of H_kv, the groups claimed by the threads one at a time when the products have at
+// least kSplitHeadsMultiplyAdds multiply-adds: the query heads of a group add into the same K/V gradient, so a group
+// runs on one thread, its heads in order, and each gradient's bits are the same however the groups are split.
+void for_each_kv_group(int64_t groups, int64_t multiply_adds, const std::function<void(int64_t)>& body) {
+    const auto run = [&](int64_t begin, int64_t end) {
+        for (int64_t g = begin; g < end; ++g) body(g);
+    };
+    if (multiply_adds >= kSplitHeadsMultiplyAdds)
+        parallel_claim(0, groups, 1, run);
+    else
+        run(0, groups);
+}
+
+// sum (rows, cols) (+)= aᵀ·b for a (K, rows), b (K, cols): a turned into `turned` (rows, K), then gemm; the first
+// part of a sum is written, the later ones added from `part` (rows, cols).
+void add_transposed_product(const float* a, int64_t K, int64_t rows, const float* b, int64_t cols, bool first,
+                            std::vector<float>& turned, std::vector<float>& part, float* sum) {
+    turned.resize(static_cast<size_t>(rows * K));
+    transpose(a, K, rows, rows, turned.data(), K);
+    if (first) {
+        gemm_in_out(turned.data(), rows, K, K, b, cols, cols, sum, cols);
+        return;
+    }
+    part.resize(static_cast<size_t>(rows * cols));
+    gemm_in_out(turned.data(), rows, K, K, b, cols, cols, part.data(), cols);
+    for (int64_t i = 0; i < rows * cols; ++i) sum[i] += part[static_cast<size_t>(i)];
+}
+
+}  // namespace
+
+// dQ[h] = dS[h]·K[g] and dK[g] = Σ over g's query heads dS[h]ᵀ·Q[h], by gemm, the K/V groups split between the
+// threads. A causal row of dS is 0 past its own key (the mask's backward writes 0 there), so dQ's tiles multiply
+// only up to their last nonzero key, as the forward's weights·V does (the same bits; all of them if K holds a NaN).
 ScoresGrads attention_scores_backward(const Tensor& q, const Tensor& k, const Tensor& d_scores) {
     assert(q.rank() == 3 && k.rank() == 3 && d_scores.rank() == 3 && d_scores.dim(0) == q.dim(0));
-    const int64_t H = q.dim(0), Tq = q.dim(1), Tk = k.dim(1), D = q.dim(2);
-    ScoresGrads g{Tensor::uninitialized({H, Tq, D}), Tensor(k.shape)};  // dQ written head by head, dK summed
-    for (int64_t h = 0; h < H; ++h) {
-        const int64_t kv = kv_head_of(h, H, k.dim(0));
-        const ConstMatMap ds(d_scores.slice(h).data(), Tq, Tk), qh(q.slice(h).data(), Tq, D),
-            kh(k.slice(kv).data(), Tk, D);
-        MatMap(g.dq.slice(h).data(), Tq, D).noalias() = ds * kh;
-        MatMap(g.dk.slice(kv).data(), Tk, D).noalias() += ds.transpose() * qh;
-    }
+    const int64_t H = q.dim(0), H_kv = k.dim(0), Tq = q.dim(1), Tk = k.dim(1), D = q.dim(2);
+    ScoresGrads g{Tensor::uninitialized({H, Tq, D}), Tensor::uninitialized(k.shape)};  // every head written below
+    for_each_kv_group(H_kv, 2 * H * Tq * Tk * D, [&](int64_t kv) {
+        const float* kh = k.slice(kv).data();
+        const bool k_finite = count_non_finite(kh, static_cast<size_t>(Tk * D)) == 0;
+        std::vector<float> turned, part;  // (Tk, Tq), (Tk, D)
+        bool first = true;
+        for (int64_t h = 0; h < H; ++h) {
+            if (kv_head_of(h, H, H_kv) != kv) continue;
+            const float* ds = d_scores.slice(h).data();
+            std::vector<int64_t> keys;  // (tiles,): the keys each tile of kGemmRows query rows multiplies
+            for (int64_t r = 0; r < Tq; r += kGemmRows)
+                keys.push_back(k_finite ? keys_in_use(ds, Tk, r, std::min(r + kGemmRows, Tq)) : Tk);
+            gemm_in_out_to_depth(ds, Tq, Tk, Tk, kh, D, D, g.dq.slice(h).data(), D, keys.data());
+            add_transposed_product(ds, Tq, Tk, q.slice(h).data(), D, first, turned, part, g.dk.slice(kv).data());
+            first = false;
+        }
+    });
     return g;
 }
 
@@ -228,32 +271,42 @@ Tensor mask_scores_backward(const Tensor& d_masked, const Tensor& mask) {
     const MaskRows rows(d_masked, mask);
     const int64_t Tk = d_masked.dim(2);
     Tensor d = Tensor::uninitialized(d_masked.shape);  // every entry written below
-    for (int64_t r = 0; r < d_masked.dim(0) * rows.Tq; ++r) {
-        const float* m = mask.data.data() + rows.of(r) * Tk;
-        const float* in = d_masked.data.data() + r * Tk;
-        float* out = d.data.data() + r * Tk;
-        for (int64_t j = 0; j < Tk; ++j) out[j] = m[j] != 0.0f ? in[j] : 0.0f;
-    }
+    parallel_rows(d_masked.dim(0) * rows.Tq, Tk, [&, Tk](int64_t first, int64_t end) {
+        for (int64_t r = first; r < end; ++r) {
+            const float* m = mask.data.data() + rows.of(r) * Tk;
+            const float* in = d_masked.data.data() + r * Tk;
+            float* out = d.data.data() + r * Tk;
+            for (int64_t j = 0; j < Tk; ++j) out[j] = m[j] != 0.0f ? in[j] : 0.0f;
+        }
+    });
     return d;
 }
 
+// d(weights)[h] = dC[h]·V[g]ᵀ and dV[g] = Σ over g's query heads weights[h]ᵀ·dC[h], by gemm, the K/V groups split
+// between the threads; an ablated head's d(weights) is 0 and it adds nothing to dV.
 ContextGrads attention_context_backward(const Tensor& weights, const Tensor& v, const Tensor& d_context,
                                         const std::set<int>& ablated, int64_t batch) {
     assert(weights.rank() == 3 && v.rank() == 3 && d_context.rank() == 3 && d_context.dim(0) == weights.dim(0));
-    const int64_t H = weights.dim(0), Tq = weights.dim(1), Tk = weights.dim(2), D = v.dim(2);
+    const int64_t H = weights.dim(0), H_kv = v.dim(0), Tq = weights.dim(1), Tk = weights.dim(2), D = v.dim(2);
     const int64_t heads_per_sequence = H / batch;
-    ContextGrads g{Tensor::uninitialized(weights.shape), Tensor(v.shape)};  // dW written head by head, dV summed
-    for (int64_t h = 0; h < H; ++h) {
-        if (ablated.count(static_cast<int>(h % heads_per_sequence))) {
-            std::fill_n(g.d_weights.slice(h).data(), Tq * Tk, 0.0f);
-            continue;
+    ContextGrads g{Tensor::uninitialized(weights.shape), Tensor::uninitialized(v.shape)};  // every head written below
+    for_each_kv_group(H_kv, 2 * H * Tq * Tk * D, [&](int64_t kv) {
+        std::vector<float> turned, part;  // (Tk, Tq), (Tk, D)
+        bool first = true;
+        for (int64_t h = 0; h < H; ++h) {
+            if (kv_head_of(h, H, H_kv) != kv) continue;
+            float* dw = g.d_weights.slice(h).data();
+            if (ablated.count(static_cast<int>(h % heads_per_sequence))) {
+                std::fill_n(dw, Tq * Tk, 0.0f);
+                continue;
+            }
+            const float* dc = d_context.slice(h).data();
+            gemm_out_in(dc, Tq, D, D, v.slice(kv).data(), D, Tk, dw, Tk);
+            add_transposed_product(weights.slice(h).data(), Tq, Tk, dc, D, first, turned, part, g.dv.slice(kv).data());
+            first = false;
         }
-        const int64_t kv = kv_head_of(h, H, v.dim(0));
-        const ConstMatMap dc(d_context.slice(h).data(), Tq, D), wh(weights.slice(h).data(), Tq, Tk),
-            vh(v.slice(kv).data(), Tk, D);
-        MatMap(g.d_weights.slice(h).data(), Tq, Tk).noalias() = dc * vh.transpose();
-        MatMap(g.dv.slice(kv).data(), Tk, D).noalias() += wh.transpose() * dc;
-    }
+        if (first) std::fill_n(g.dv.slice(kv).data(), Tk * D, 0.0f);  // every head of the group ablated
+    });
     return g;
 }
 

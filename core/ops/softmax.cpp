@@ -3,7 +3,7 @@
 // A row's bits depend on the row alone (ops/lane_sum.h): not on where it lies in memory, nor on a run
 // of masked keys at its end, which get exactly 0 without entering the sum. So a query row keeps its
 // bits when the sequence grows by keys it cannot see, as the stepper's row-by-row re-run needs.
-// The backward, dx = y ⊙ (dy − Σ_j dy·y) per row, by Eigen.
+// The backward, dx = y ⊙ (dy − Σ_j dy·y) per row, the rows split between the threads.
 #include "ops/softmax.h"
 
 #include "ops/lane_sum.h"
@@ -49,12 +49,18 @@ void softmax_into(const Tensor& x, Tensor& y, std::vector<int64_t>* fully_masked
             if (masked[static_cast<size_t>(r)]) fully_masked_rows->push_back(r);
 }
 
-// dx = y ⊙ (dy − Σ_j dy·y), per row. dx may be the same memory as dy.   (R, K)
-void softmax_backward_rows(const Eigen::Ref<const Mat>& y, const Eigen::Ref<const Mat>& dy, Eigen::Ref<Mat> dx) {
-    assert(y.rows() == dy.rows() && y.cols() == dy.cols() && dx.rows() == y.rows() && dx.cols() == y.cols());
-    Eigen::VectorXf dot(y.rows());  // (R)  Σ_j dy·y
-    dot.noalias() = y.cwiseProduct(dy).rowwise().sum();
-    dx.array() = y.array() * (dy.array().colwise() - dot.array());
+// dx = y ⊙ (dy − Σ_j dy·y) for one row of n; the sum in 16 lanes in a fixed order (ops/lane_sum.h), so a row's
+// bits depend on the row alone.
+void softmax_backward_row(const float* y, const float* dy, float* dx, int64_t n) {
+    float lanes[kLanes] = {};
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int64_t l = 0; l < kLanes; ++l) lanes[l] += y[i + l] * dy[i + l];
+    for (int64_t l = 0; i + l < n; ++l) lanes[l] += y[i + l] * dy[i + l];
+    for (int64_t width = kLanes / 2; width > 0; width /= 2)
+        for (int64_t l = 0; l < width; ++l) lanes[l] += lanes[l + width];
+    const float dot = lanes[0];
+    for (int64_t j = 0; j < n; ++j) dx[j] = y[j] * (dy[j] - dot);
 }
 
 }  // namespace
@@ -71,9 +77,13 @@ void softmax_rows_in_place(Tensor& x, std::vector<int64_t>* fully_masked_rows) {
 
 Tensor softmax_rows_backward(const Tensor& y, const Tensor& dy) {
     assert(y.rank() >= 1 && y.shape == dy.shape);
-    Tensor dx(y.shape);
-    // An all-zero row of y (fully masked) gives y ⊙ (…) = 0.
-    softmax_backward_rows(y.matrix(), dy.matrix(), dx.matrix());
+    Tensor dx = Tensor::uninitialized(y.shape);  // every row written below
+    // An all-zero row of y (fully masked) gives y ⊙ (…) = 0. Rows split between the threads, as the forward's.
+    const int64_t n = y.dim(-1), rows = n == 0 ? 0 : y.numel() / n;
+    parallel_rows(rows, n, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r)
+            softmax_backward_row(y.data.data() + r * n, dy.data.data() + r * n, dx.data.data() + r * n, n);
+    });
     return dx;
 }
 
