@@ -123,8 +123,6 @@ std::shared_ptr<const Tensor> Weights::shared(const std::string& name) const {
     return it == tensors_.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<const Tensor> Weights::f32(const std::string& name) const { return as_f32(shared(name)); }
-
 void Weights::set(const std::string& name, Tensor tensor) {
     tensors_[name] = std::make_shared<const Tensor>(std::move(tensor));
 }

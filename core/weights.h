@@ -3,7 +3,7 @@
 // Hugging Face GPT-2's or BERT's. Each tensor is shared and immutable, so a snapshot copies
 // pointers, not numbers; a tensor may be a view of a memory-mapped file. A linear map's weight or a
 // token table opened from a BF16 checkpoint stays BF16 (Tensor::bf16): at/find/shared return it as
-// stored, for the gemm and the embedding gather; a reader that needs floats takes f32(name).
+// stored, for the gemm and the embedding gather; a reader that needs floats takes as_f32 (tensor.h).
 #pragma once
 
 #include "config.h"
@@ -42,8 +42,6 @@ public:
     const Tensor& at(const std::string& name) const;    // asserts presence
     const Tensor* find(const std::string& name) const;  // nullptr if absent
     std::shared_ptr<const Tensor> shared(const std::string& name) const;
-    // The tensor as F32 (as_f32 in tensor.h): itself when it is F32, else a widened copy for this use; nullptr if absent.
-    std::shared_ptr<const Tensor> f32(const std::string& name) const;
     bool contains(const std::string& name) const { return tensors_.count(name) > 0; }
     void set(const std::string& name, Tensor tensor);
     void set_shared(const std::string& name, std::shared_ptr<const Tensor> tensor);
