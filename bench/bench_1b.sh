@@ -30,17 +30,7 @@ dir="$scratch/llama3.2-1b"
 [ -f "$dir/model.safetensors.index.json" ] ||
   /usr/bin/python3 "$root/tests/golden/make_hf_llama_golden.py" --write-bench "$dir" --shape llama3.2-1b >&2
 
-# Drops the folder's shards from the page cache (posix_fadvise DONTNEED on those files alone), so the next open reads
-# them from the disk.
-evict() {
-  /usr/bin/python3 -c '
-import os, sys
-for path in sys.argv[1:]:
-    fd = os.open(path, os.O_RDONLY)
-    os.fsync(fd)
-    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    os.close(fd)' "$1"/*.safetensors
-}
+source "$root/bench/page_cache.sh"
 
 # bench NAME ARGS...: attnlab-cli bench's JSON line into $work/NAME, GNU time's peak RSS and exit into NAME.time
 bench() {

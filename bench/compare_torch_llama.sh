@@ -27,17 +27,7 @@ check_tokens=64
 
 source "$root/bench/compare_common.sh"
 
-# Drops a folder's weight files from the page cache (posix_fadvise DONTNEED on those files alone), so the next
-# open reads them from the disk.
-evict() {
-  /usr/bin/python3 -c '
-import os, sys
-for path in sys.argv[1:]:
-    fd = os.open(path, os.O_RDONLY)
-    os.fsync(fd)
-    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    os.close(fd)' "$1"/*.safetensors
-}
+source "$root/bench/page_cache.sh"
 
 for shape in $shapes; do
   dir="$scratch/$shape"
