@@ -23,6 +23,7 @@ std::string shown(const json& value) { return value.dump(-1, ' ', false, json::e
 class HfFields {
 public:
     explicit HfFields(const json& j) : j_(j) {}
+    explicit HfFields(const json&&) = delete;  // it keeps a reference: a temporary would die before it is read
     const std::string& error() const { return error_; }
     bool failed() const { return !error_.empty(); }
     void fail(const std::string& message) {
@@ -585,7 +586,8 @@ ModelConfig t5_config(HfFields& f) {
     if (proj == "gated-gelu") {
         c.activation = Activation::gelu_tanh;
     } else if (!f.failed()) {
-        HfFields act(nlohmann::json{{"feed_forward_proj", c.gated_ffn ? proj.substr(6) : proj}});
+        const json activation_field{{"feed_forward_proj", c.gated_ffn ? proj.substr(6) : proj}};  // outlives `act`
+        HfFields act(activation_field);
         c.activation = activation(act, "feed_forward_proj", "relu");
         if (act.failed()) f.fail(act.error());
     }
