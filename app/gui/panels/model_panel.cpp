@@ -88,12 +88,15 @@ void draw_summary(const PanelContext& ctx) {
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(millions).x) ImGui::NewLine();
     ImGui::TextDisabled("%s", millions);
-    text_disabled_wrapped(
-        weights_precision_text(ctx.stepper().weights(), model.weights, ctx.view.settings.korean).c_str());
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", ctx.t("BF16 weights are multiplied as they are stored, each value widened to F32 "
-                                      "exactly as it is read; norms, biases and position tables are widened on "
-                                      "open. An edited or trained tensor becomes F32."));
+    if (const WeightsPrecision p = weights_precision(ctx.stepper().weights(), &model.weights);
+        p.bf16_tensors > 0 || p.widened_since_loaded > 0) {  // an all-F32 model's panel says nothing new
+        text_disabled_wrapped(
+            weights_precision_text(ctx.stepper().weights(), model.weights, ctx.view.settings.korean).c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", ctx.t("BF16 weights are multiplied as they are stored, each value widened to F32 "
+                                          "exactly as it is read; norms, biases and position tables are widened on "
+                                          "open. An edited or trained tensor becomes F32."));
+    }
     if (const std::string window = sliding_window_text(c, ctx.view.settings.korean); !window.empty()) {
         text_disabled_wrapped(window.c_str());
         if (ImGui::IsItemHovered())
