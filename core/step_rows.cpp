@@ -20,10 +20,7 @@ std::optional<size_t> key_input(const StepId& id) {
 }
 
 bool computes_by_rows(const Step& step) {
-    const StepKind kind = step.record.id.kind;
-    const bool mask =
-        kind == StepKind::padding_mask || kind == StepKind::look_ahead_mask || kind == StepKind::attention_mask;
-    return !step.inputs.empty() && !mask;
+    return !step.inputs.empty() && !is_mask(step.record.id.kind);
 }
 
 int64_t row_count(const Tensor& t, int axis) { return t.dim(axis); }

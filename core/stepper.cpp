@@ -77,6 +77,7 @@ Stepper::Stepper(ModelConfig config, Weights weights, ForwardInputs inputs, uint
     dropped_.assign(steps_.size(), 0);
     computed_from_.assign(steps_.size(), kRowsUnchanged);
     rebuild_index();
+    apply_trace_keep();
 }
 
 Result<Stepper> Stepper::create(const ModelConfig& config, Weights weights, ForwardInputs inputs,
@@ -113,7 +114,7 @@ std::optional<size_t> Stepper::find(const StepId& id) const {
 const TraceEntry* Stepper::entry(const StepId& id) const {
     auto i = find(id);
     if (!i || *i >= cursor_) return nullptr;
-    if (dropped_[*i]) recompute_dropped(*i);
+    if (dropped_[*i]) recompute_for_view(*i);
     return &trace_[*i];
 }
 
@@ -141,7 +142,7 @@ std::optional<size_t> Stepper::find(const std::string& path) const {
 const TraceEntry* Stepper::entry(const std::string& path) const {
     auto i = find(path);
     if (!i || *i >= cursor_) return nullptr;
-    if (dropped_[*i]) recompute_dropped(*i);
+    if (dropped_[*i]) recompute_for_view(*i);
     return &trace_[*i];
 }
 
@@ -150,18 +151,22 @@ const Tensor* Stepper::output(const std::string& path) const {
     return e ? &e->value : nullptr;
 }
 
-StepContext Stepper::context(size_t i) const {
+StepContext Stepper::context(size_t i, std::vector<size_t>& recomputed) const {
     StepContext ctx{config_, weights_, inputs_, {}};
     for (size_t j : input_index_[i]) {
         assert(trace_[j].version != 0 && "input not computed");
-        if (dropped_[j]) recompute_dropped(j);
+        if (dropped_[j]) {
+            recompute_dropped(j);
+            recomputed.push_back(j);
+        }
         ctx.in.push_back(&trace_[j].value);
     }
     return ctx;
 }
 
 void Stepper::compute(size_t i) {
-    StepContext ctx = context(i);
+    std::vector<size_t> recomputed;  // held until the steps reading them have run, as the run's own outputs are
+    StepContext ctx = context(i, recomputed);
     // An on-demand input 0 that would be dropped after this step may become its output's array.
     const size_t first = input_index_[i].empty() ? kNoStep : input_index_[i][0];
     if (first != kNoStep && steps_[first].retention == Retention::on_demand && !read_after(first, i))
@@ -198,11 +203,23 @@ void Stepper::report_computed(size_t i) {
 // The same function of the same inputs: the same numbers, so version and counts stay as the run set them.
 void Stepper::recompute_dropped(size_t i) const {
     assert(dropped_[i] && steps_[i].retention == Retention::on_demand);
-    // An on-demand step reads at most one other on-demand step (masked <- scaled <- scores), so the chain
-    // recomputed here fits in what is held and no input is dropped before step i reads it.
-    static_assert(kOnDemandHeld >= 3, "hold a whole chain of on-demand stages");
-    trace_[i].value = steps_[i].compute(context(i)).value;
+    std::vector<size_t> recomputed;
+    StepContext ctx = context(i, recomputed);
+    // An input made only for this step is this step's to take (÷√D, the mask and softmax write over theirs): a
+    // chain of (H, T, T) stages then needs one array, not one per stage.
+    const size_t first = input_index_[i].empty() ? kNoStep : input_index_[i][0];
+    if (first != kNoStep && std::find(recomputed.begin(), recomputed.end(), first) != recomputed.end())
+        ctx.takeable_first_input = &trace_[first].value;
+    trace_[i].value = steps_[i].compute(ctx).value;
     dropped_[i] = 0;
+    for (size_t j : recomputed) {
+        trace_[j].value.data = {};
+        dropped_[j] = 1;
+    }
+}
+
+void Stepper::recompute_for_view(size_t i) const {
+    recompute_dropped(i);
     recently_recomputed_.push_back(i);
     while (recently_recomputed_.size() > kOnDemandHeld) {
         const size_t oldest = recently_recomputed_.front();
@@ -235,6 +252,40 @@ void Stepper::drop_held_for_views() {
         dropped_[i] = 1;
     }
     recently_recomputed_.clear();
+}
+
+void Stepper::set_trace_keep(TraceKeep choice) {
+    begin_call();
+    keep_choice_ = choice;
+    apply_trace_keep();
+}
+
+TraceKeep Stepper::resolved_trace_keep(const std::vector<Step>& steps, const ModelConfig& config) const {
+    return resolve_trace_keep(keep_choice_,
+                              standard_trace_large_bytes(steps, config, static_cast<int64_t>(inputs_.src_ids.size()),
+                                                         static_cast<int64_t>(inputs_.tgt_ids.size())));
+}
+
+void Stepper::apply_trace_keep() {
+    keep_ = resolved_trace_keep(steps_, config_);
+    std::vector<Retention> was;
+    for (const Step& step : steps_) was.push_back(step.retention);
+    assign_retentions(steps_, keep_);
+    // In step order, so a step kept again is recomputed from inputs already in their new state.
+    for (size_t i = 0; i < cursor_; ++i) {
+        Step& step = steps_[i];
+        if (step.retention == Retention::kept) {
+            if (dropped_[i]) {
+                step.retention = Retention::on_demand;  // as it was dropped
+                recompute_dropped(i);
+                step.retention = Retention::kept;
+            }
+            std::erase(recently_recomputed_, i);
+        } else if (was[i] == Retention::kept && !dropped_[i]) {
+            trace_[i].value.data = {};
+            dropped_[i] = 1;
+        }
+    }
 }
 
 int64_t Stepper::held_floats() const {
@@ -332,6 +383,8 @@ Status Stepper::set_src_ids(std::vector<int> ids) {
     if (auto st = check_ids(ids, config_.src_vocab_size, config_.max_len, "source"); !st) return st;
     inputs_.src_ids = std::move(ids);
     prune_mask_overrides();
+    drop_held_for_views();
+    apply_trace_keep();
     rerun_rows(kSrcIdsControl);
     return ok_status();
 }
@@ -341,6 +394,8 @@ Status Stepper::set_tgt_ids(std::vector<int> ids) {
     if (auto st = check_ids(ids, config_.tgt_vocab_size, config_.max_len, decoder_sequence_name(config_)); !st) return st;
     inputs_.tgt_ids = std::move(ids);
     prune_mask_overrides();
+    drop_held_for_views();
+    apply_trace_keep();
     rerun_rows(kTgtIdsControl);
     return ok_status();
 }
@@ -406,6 +461,8 @@ Status Stepper::set_model(const ModelConfig& config, Weights weights) {
     undo_patch();
     drop_held_for_views();
     std::vector<Step> new_steps = build_forward_steps(config);
+    const TraceKeep keep = resolved_trace_keep(new_steps, config);
+    assign_retentions(new_steps, keep);
     // A new step may keep its old output when the same path computed the same function
     // (signature) of unchanged parameter tensors; the dirty pass then handles its inputs.
     std::vector<TraceEntry> new_trace(new_steps.size());
@@ -417,7 +474,8 @@ Status Stepper::set_model(const ModelConfig& config, Weights weights) {
         if (!old || *old >= cursor_ || steps_[*old].signature() != new_steps[i].signature()) continue;
         bool same_params = true;
         for (const auto& p : new_steps[i].params) same_params = same_params && weights.shared(p) == weights_.shared(p);
-        reusable[i] = same_params;
+        // An output dropped under the old policy that the new one keeps is computed again.
+        reusable[i] = same_params && !(dropped_[*old] && new_steps[i].retention == Retention::kept);
         if (reusable[i]) {
             new_trace[i] = std::move(trace_[*old]);
             new_dropped[i] = dropped_[*old];
@@ -437,6 +495,7 @@ Status Stepper::set_model(const ModelConfig& config, Weights weights) {
     trace_ = std::move(new_trace);
     dropped_ = std::move(new_dropped);
     cursor_ = new_cursor;
+    keep_ = keep;
     rebuild_index();
     rerun_affected([&](size_t i) { return !reusable[i]; });
     return ok_status();

@@ -4,11 +4,14 @@
 // every step after token i changed, one new row per step after a token is appended.
 // On-demand outputs (Retention::on_demand, step.h: QKᵀ, ÷√D, masked, concat, FFN activation) are
 // dropped once the steps that read them have run; entry() and output() recompute them from
-// their inputs, bit for bit what the run computed, and hold the last kOnDemandHeld of them.
+// their inputs, bit for bit what the run computed, and hold the last kOnDemandHeld of them. Past a size
+// (trace_keep.h) every stage but the checkpoints is on demand: a view's stage is then recomputed from the layer's
+// input, the stages between dropped again as soon as it is made.
 #pragma once
 
 #include "forward/step.h"
 #include "result.h"
+#include "trace_keep.h"
 
 #include <deque>
 #include <optional>
@@ -66,6 +69,11 @@ public:
     const TraceEntry* run_facts(const StepId& id) const;
     // Floats the trace holds now: every kept output, and the on-demand ones currently held.
     int64_t held_floats() const;
+    // What the trace keeps (trace_keep.h): the choice (automatic at first) and the policy in force, which an
+    // automatic choice sets again whenever the ids change. Keeping less drops outputs; keeping more recomputes them.
+    void set_trace_keep(TraceKeep choice);
+    TraceKeep trace_keep_choice() const { return keep_choice_; }
+    TraceKeep trace_keep() const { return keep_; }
     // How many steps the last call computed (an edit's incremental re-run, a step, run_to).
     size_t last_computed() const { return last_computed_; }
     // The first row (step_rows.h: row_axis) of step i's output that the last call computed: 0 when it computed
@@ -125,8 +133,14 @@ private:
     void begin_call();                    // every public call that changes the stepper starts here
     void advance();                       // runs step[cursor]
     void retreat();                       // un-runs step[cursor - 1]
-    StepContext context(size_t i) const;  // step i's inputs, recomputing dropped on-demand ones
+    // Step i's inputs, recomputing dropped on-demand ones; those it recomputed are appended to `recomputed`.
+    StepContext context(size_t i, std::vector<size_t>& recomputed) const;
+    // Recomputes dropped step i; the inputs it had to recompute for that are dropped again once it is made.
     void recompute_dropped(size_t i) const;
+    void recompute_for_view(size_t i) const;  // recompute_dropped, held among the last kOnDemandHeld asked for
+    // The policy keep_choice_ calls for with these steps and the current ids.
+    TraceKeep resolved_trace_keep(const std::vector<Step>& steps, const ModelConfig& config) const;
+    void apply_trace_keep();  // every step's retention under it: outputs no longer kept dropped, kept again recomputed
     bool read_after(size_t j, size_t i) const;  // by a step after i below the cursor
     void drop_finished_inputs(size_t i);        // on-demand inputs of step i that no later step below the cursor reads
     void drop_held_for_views();                 // the on-demand outputs recomputed for entry()/output()
@@ -159,6 +173,8 @@ private:
     mutable std::vector<TraceEntry> trace_;           // aligned with steps_
     mutable std::vector<char> dropped_;               // an on-demand output not held now (its metadata is)
     mutable std::deque<size_t> recently_recomputed_;  // on-demand steps recomputed on request, oldest first
+    TraceKeep keep_choice_ = TraceKeep::automatic;
+    TraceKeep keep_ = TraceKeep::standard;  // resolved: never automatic
     std::unordered_map<std::string, size_t> index_;   // path -> step
     std::unordered_map<StepId, size_t, StepIdHash> id_index_;  // id -> step
     size_t cursor_ = 0;

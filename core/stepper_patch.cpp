@@ -10,14 +10,6 @@
 
 namespace attnlab {
 
-namespace {
-
-bool is_mask(StepKind kind) {
-    return kind == StepKind::padding_mask || kind == StepKind::look_ahead_mask || kind == StepKind::attention_mask;
-}
-
-}  // namespace
-
 void Stepper::remember_for_undo(size_t i) {
     if (recording_undo_) undo_.push_back({i, trace_[i], dropped_[i]});
 }

@@ -80,7 +80,9 @@ bool Stepper::rerun_rows_from(const RowSeed& seed) {
             bool dirty = reads_control(i);
             for (size_t j : input_index_[i]) dirty = dirty || changed[j] != kRowsUnchanged;
             if (!dirty) continue;
-            const StepContext ctx = context(i);
+            std::vector<size_t> recomputed;
+            const StepContext ctx = context(i, recomputed);
+            assert(recomputed.empty() && "the masks and embeddings read kept outputs only");
             StepOutput out = step.compute(ctx);
             changed[i] = first_differing_row(trace_[i].value, out.value);
             if (changed[i] == kRowsUnchanged) continue;  // the same numbers: the old output and version stay

@@ -7,7 +7,8 @@
 // to its end: BackwardPass::create and run_all timed alone, and the forward and backward together. With
 // --gemm-bound, the GEMM bound of that pass instead (gemm_bound.h): of the forward, or with --backward of the
 // backward's products (timed in the same run as the forward's, whose sum is printed beside it). With --by-step,
-// also each step's time, summed over the layers (step_profile.h).
+// also each step's time, summed over the layers (step_profile.h). --keep chooses what the trace keeps
+// (trace_keep.h: automatic, standard or checkpoints); the output names the policy in force and the trace's size.
 #include "backward/backward_pass.h"
 #include "cli_common.h"
 #include "commands.h"
@@ -187,7 +188,7 @@ EditTimes time_edits(Stepper& stepper, long long reps) {
 int run_bench(const Argv& argv) {
     Args args;
     if (auto err = parse_args(argv,
-                              {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens", "loss"},
+                              {{"preset", "src-len", "tgt-len", "reps", "vocab", "seed", "opens", "loss", "keep"},
                                {"json", "gemm-bound", "edits", "backward", "by-step"},
                                0,
                                1},
@@ -207,6 +208,8 @@ int run_bench(const Argv& argv) {
         return fail("bench: --preset and --vocab describe a random model; drop them with a MODEL", kExitUsage);
     const std::string preset = args.get("preset").value_or("base");
     const bool backward = args.has("backward");
+    const std::optional<TraceKeep> keep = trace_keep_named(args.get("keep").value_or("automatic"));
+    if (!keep) return fail("bench: --keep takes automatic, standard or checkpoints", kExitUsage);
     if (args.get("loss") && !backward)
         return fail("bench: --loss chooses the loss of --backward; add --backward", kExitUsage);
 
@@ -247,6 +250,7 @@ int run_bench(const Argv& argv) {
     }
     auto stepper = Stepper::create(c, model.weights, inputs);
     if (!stepper) return fail("bench: " + stepper.error().message, kExitBadInput);
+    stepper->set_trace_keep(*keep);
     if (backward)
         if (const Status st = BackwardPass::check(*stepper, *loss); !st)
             return fail("bench: " + st.error().message, kExitBadInput);
@@ -276,6 +280,7 @@ int run_bench(const Argv& argv) {
     const long long S = static_cast<long long>(inputs.src_ids.size()),
                     T = static_cast<long long>(inputs.tgt_ids.size());
     const int threads = thread_count();
+    const double trace_mb = static_cast<double>(stepper->held_floats()) * sizeof(float) / (1 << 20);  // after the run
     const bool edits = args.has("edits");
     const EditTimes edit_times = edits ? time_edits(*stepper, *reps) : EditTimes{};
     const std::vector<StepGroupTime> by_step =
@@ -283,8 +288,10 @@ int run_bench(const Argv& argv) {
     if (args.has("json")) {
         std::printf(
             "{\"impl\": \"attnlab\", \"model\": %s, \"median_ms\": %.3f, \"min_ms\": %.3f, \"reps\": %lld, "
-            "\"src_len\": %lld, \"tgt_len\": %lld, \"steps\": %zu, \"threads\": %d, \"peak_rss_mb\": %.1f",
-            json_string(name).c_str(), median, ms.front(), *reps, S, T, stepper->size(), threads, peak_rss_mb());
+            "\"src_len\": %lld, \"tgt_len\": %lld, \"steps\": %zu, \"threads\": %d, \"peak_rss_mb\": %.1f, "
+            "\"trace_keep\": \"%s\", \"trace_mb\": %.1f",
+            json_string(name).c_str(), median, ms.front(), *reps, S, T, stepper->size(), threads, peak_rss_mb(),
+            to_string(stepper->trace_keep()), trace_mb);
         if (from_file)
             std::printf(", \"open_median_ms\": %.3f, \"open_first_ms\": %.3f, \"opens\": %lld", open_times.median_ms,
                         open_times.first_ms, *opens);
@@ -312,9 +319,9 @@ int run_bench(const Argv& argv) {
                     open_times.first_ms, *opens);
     std::printf(
         "traced forward pass, %s, %lld+%lld tokens, %zu steps, %d thread%s: median %.3f ms, min %.3f ms over "
-        "%lld runs; peak resident memory %.0f MB\n",
+        "%lld runs; peak resident memory %.0f MB; the trace keeps %s, %.0f MB\n",
         name.c_str(), S, T, stepper->size(), threads, threads == 1 ? "" : "s", median, ms.front(), *reps,
-        peak_rss_mb());
+        peak_rss_mb(), to_string(stepper->trace_keep()), trace_mb);
     if (edits)
         std::printf(
             "re-run after appending the last token: median %.3f ms (%.1f%% of the pass); after changing the "

@@ -26,8 +26,13 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
   translate MODEL --src TEXT                   greedy decoding from <sos> to <eos> or max_len
   bench [MODEL] [--preset base] [--src-len 32] [--tgt-len 32] [--reps 20] [--vocab 99] [--opens 5] [--json]
         [--gemm-bound] [--edits] [--by-step] [--backward [--loss next-token|token:ID@POS|logit-diff:A,B@POS]]
+        [--keep automatic|standard|checkpoints]
                                                traced forward pass of a random preset, or of MODEL on random
                                                ids (and MODEL's open time, and the peak resident memory);
+                                               --keep: what the trace keeps (checkpoints: the residual
+                                               stream, Q, K, V and the logits, the rest recomputed when
+                                               asked; automatic: checkpoints past 1 GiB of attention
+                                               weights and logits);
                                                --edits also times the re-run after appending the last token
                                                and after changing the middle one;
                                                --by-step also times each step run alone, summed over

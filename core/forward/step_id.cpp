@@ -11,6 +11,10 @@ Prediction prediction_of(const ModelConfig& config) {
     return config.arch == Arch::encoder_only ? Prediction::masked_tokens : Prediction::next_token;
 }
 
+bool is_mask(StepKind kind) {
+    return kind == StepKind::padding_mask || kind == StepKind::look_ahead_mask || kind == StepKind::attention_mask;
+}
+
 bool is_score_stage(AttentionStage stage) {
     return stage == AttentionStage::scores || stage == AttentionStage::scaled || stage == AttentionStage::biased ||
            stage == AttentionStage::capped || stage == AttentionStage::masked || stage == AttentionStage::weights;

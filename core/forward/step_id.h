@@ -122,6 +122,7 @@ Stack stack_of(AttentionUse use);
 Sequence sequence_of(Stack stack);
 Prediction prediction_of(const ModelConfig& config);
 bool is_score_stage(AttentionStage stage);  // scores, scaled, masked, weights: (H, N, M)
+bool is_mask(StepKind kind);                // the padding, look-ahead and attention masks
 const char* to_string(AttentionUse use);    // "encoder_self", "decoder_self", "cross"
 
 }  // namespace attnlab
