@@ -2,6 +2,8 @@
 // into panels, a register-blocked micro-kernel per (rows, panel) tile.
 #include "ops/gemm.h"
 
+#include "ops/gemm_bf16_dot.h"
+#include "ops/gemm_bf16_products.h"
 #include "ops/non_finite.h"
 
 #include "bf16_buffer.h"
@@ -688,6 +690,13 @@ void gemm_bf16(Stored layout, const float* x, int64_t N, int64_t K, int64_t ldx,
         finish_block(y, N, n, ldy, epilogue);
         return;
     }
+#if ATTNLAB_BF16_DOT
+    if (bf16_products() == Bf16Products::dot_bf16) {  // asked for, and this CPU has it (gemm_bf16_products.h)
+        (layout == Stored::in_out ? gemm_in_out_bf16_dot : gemm_out_in_bf16_dot)(x, N, K, ldx, W, ldw, n, y, ldy);
+        finish_block(y, N, n, ldy, epilogue);  // a second pass over y: 1/K of the products' work
+        return;
+    }
+#endif
 #if defined(__wasm_simd128__)
     const int64_t w_rows = layout == Stored::in_out ? K : n, w_cols = layout == Stored::in_out ? n : K;
     if (double(smallest_nonzero_magnitude(x, N, K, ldx)) * smallest_nonzero_bf16(W, w_rows, w_cols, ldw) < 0x1p-132) {

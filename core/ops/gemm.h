@@ -61,7 +61,10 @@ void gemm_out_in(const float* x, int64_t N, int64_t K, int64_t ldx, const float*
 // gemm_in_out and gemm_out_in with W stored as BF16 (bfloat16 bit patterns: the upper halves of floats, as a Hugging
 // Face checkpoint ships them). Each W value is widened to its float, exactly, as W's panels are packed (or, for a
 // single row of x, as a short stretch of W's rows is read), and the F32 micro-kernels multiply those: y equals, bit
-// for bit, gemm_in_out / gemm_out_in on the widened W, under the contract above.
+// for bit, gemm_in_out / gemm_out_in on the widened W, under the contract above. That is Bf16Products::exact, the
+// default; Bf16Products::dot_bf16 (gemm_bf16_products.h), asked for and on a CPU with AVX512_BF16, instead rounds x to
+// BF16 and multiplies pairs of k by vdpbf16ps: y[i][j] = Σ_k bf16(x[i][k])·W(k, j) in F32, the exact products added in
+// another order (still independent of N, n and the threads' split), then the epilogue.
 void gemm_in_out_bf16(const float* x, int64_t N, int64_t K, int64_t ldx, const uint16_t* W, int64_t ldw, int64_t n,
                       float* y, int64_t ldy, GemmEpilogue epilogue = {});
 void gemm_out_in_bf16(const float* x, int64_t N, int64_t K, int64_t ldx, const uint16_t* W, int64_t ldw, int64_t n,
