@@ -42,6 +42,12 @@ double median_of(std::vector<double>& values) {
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+std::string describe(Bf16Products products) {
+    return std::string(to_string(products)) + (products == Bf16Products::dot_bf16
+                                                   ? " (x rounded to BF16, pairs multiplied by vdpbf16ps, summed in F32)"
+                                                   : " (BF16 weights widened to F32: the F32 products' bits)");
+}
+
 std::optional<std::vector<int>> parse_id_list(const std::string& text) {
     std::vector<int> ids;
     size_t start = 0;

@@ -5,6 +5,7 @@
 #include "args.h"
 #include "forward/step.h"
 #include "model.h"
+#include "ops/gemm_bf16_products.h"
 #include "stepper.h"
 
 #include <optional>
@@ -24,6 +25,8 @@ std::optional<long long> integer_flag(const Args& args, const char* flag, long l
                                       long long hi);
 // The median of a list of timings (sorts it; asserts it is not empty).
 double median_of(std::vector<double>& values);
+// How BF16 weights are multiplied, in words: "exact (…)" or "dot (…)", as info, trace and bench print it.
+std::string describe(Bf16Products products);
 // "1,5,7" -> {1, 5, 7}; nullopt if any item is not an integer.
 std::optional<std::vector<int>> parse_id_list(const std::string& text);
 

@@ -18,6 +18,7 @@
 #include "parallel.h"
 #include "step_profile.h"
 #include "stepper.h"
+#include "weights_precision.h"
 
 #include <sys/resource.h>
 #include <nlohmann/json.hpp>
@@ -281,6 +282,7 @@ int run_bench(const Argv& argv) {
                     T = static_cast<long long>(inputs.tgt_ids.size());
     const int threads = thread_count();
     const double trace_mb = static_cast<double>(stepper->held_floats()) * sizeof(float) / (1 << 20);  // after the run
+    const bool bf16_weights = weights_precision(model.weights).bf16_tensors > 0;
     const bool edits = args.has("edits");
     const EditTimes edit_times = edits ? time_edits(*stepper, *reps) : EditTimes{};
     const std::vector<StepGroupTime> by_step =
@@ -289,9 +291,9 @@ int run_bench(const Argv& argv) {
         std::printf(
             "{\"impl\": \"attnlab\", \"model\": %s, \"median_ms\": %.3f, \"min_ms\": %.3f, \"reps\": %lld, "
             "\"src_len\": %lld, \"tgt_len\": %lld, \"steps\": %zu, \"threads\": %d, \"peak_rss_mb\": %.1f, "
-            "\"trace_keep\": \"%s\", \"trace_mb\": %.1f",
+            "\"trace_keep\": \"%s\", \"trace_mb\": %.1f, \"bf16_products\": \"%s\"",
             json_string(name).c_str(), median, ms.front(), *reps, S, T, stepper->size(), threads, peak_rss_mb(),
-            to_string(stepper->trace_keep()), trace_mb);
+            to_string(stepper->trace_keep()), trace_mb, bf16_weights ? to_string(bf16_products()) : "none");
         if (from_file)
             std::printf(", \"open_median_ms\": %.3f, \"open_first_ms\": %.3f, \"opens\": %lld", open_times.median_ms,
                         open_times.first_ms, *opens);
@@ -322,6 +324,7 @@ int run_bench(const Argv& argv) {
         "%lld runs; peak resident memory %.0f MB; the trace keeps %s, %.0f MB\n",
         name.c_str(), S, T, stepper->size(), threads, threads == 1 ? "" : "s", median, ms.front(), *reps,
         peak_rss_mb(), to_string(stepper->trace_keep()), trace_mb);
+    if (bf16_weights) std::printf("BF16 products: %s\n", describe(bf16_products()).c_str());
     if (edits)
         std::printf(
             "re-run after appending the last token: median %.3f ms (%.1f%% of the pass); after changing the "

@@ -67,6 +67,9 @@ int run_info(const Argv& argv) {
                     static_cast<long long>(precision.bf16_tensors));
     std::printf("F32 %.1f MiB in %lld tensors\n", static_cast<double>(precision.f32_bytes) / (1 << 20),
                 static_cast<long long>(precision.f32_tensors));
+    if (precision.bf16_tensors > 0)
+        std::printf("products    %s%s\n", describe(bf16_products()).c_str(),
+                    cpu_has_bf16_dot() ? "" : "; this CPU has no AVX512_BF16 for --bf16-products dot");
     for (const auto& [name, tensor] : model.weights.all())
         std::printf("  %-48s %s\n", name.c_str(), shape_string(tensor->shape).c_str());
     if (!loaded->unused_tensors.empty()) {

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "forward/step_path.h"
 #include "io/trace_file.h"
+#include "weights_precision.h"
 
 #include <nlohmann/json.hpp>
 
@@ -56,6 +57,8 @@ int run_trace(const Argv& argv) {
     trace.metadata["non_finite"] = non_finite_json(*stepper).dump();
     if (auto st = io::write_safetensors(*args.get("out"), trace); !st) return fail(st.error().message, kExitBadInput);
     std::printf("wrote %s: %zu steps\n", args.get("out")->c_str(), stepper->size());
+    if (bf16_products() == Bf16Products::dot_bf16 && weights_precision(model.weights).bf16_tensors > 0)
+        std::printf("BF16 products: %s\n", describe(Bf16Products::dot_bf16).c_str());
     // Still exit 0: the trace shows where the values broke, which is what the user needs.
     if (const auto first = stepper->first_non_finite_step()) {
         const std::string& path = stepper->step(*first).path;

@@ -1,6 +1,7 @@
 // attnlab-cli: the headless client of the Attention Lab core.
 #include "cli_common.h"
 #include "commands.h"
+#include "ops/gemm_bf16_products.h"
 #include "platform/memory.h"
 #include "parallel.h"
 
@@ -111,6 +112,9 @@ const char* kUsage = R"(usage: attnlab-cli COMMAND ...
 
 --threads N (any command): the threads a forward pass, and train's and bench-train's batch split, use
 (default: every core). A trace is the same, bit for bit, on any count.
+--bf16-products exact|dot (any command): how BF16 weights are multiplied. exact (the default): widened to F32,
+the same bits as F32 weights. dot: x rounded to BF16 and multiplied by AVX512_BF16's vdpbf16ps, summed in F32;
+on a CPU without AVX512_BF16, exact, with a note.
 
 MODEL is one of our .safetensors model files or a Hugging Face folder (config.json +
 model.safetensors) of a GPT-2 or BERT model, memory-mapped; --src-types gives BERT's token
@@ -131,6 +135,23 @@ std::optional<std::string> take_threads_flag(attnlab::cli::Argv& args) {
             return "--threads takes a whole number of threads from 1 to " + std::to_string(attnlab::kMaxThreads) +
                    (i + 1 < args.size() ? " (got '" + args[i + 1] + "')" : "");
         attnlab::set_thread_count(*n);
+        args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + 2));
+        --i;
+    }
+    return std::nullopt;
+}
+
+// Takes "--bf16-products exact|dot" out of a command's arguments and sets the process's BF16 products: the one place
+// it is read. Dot asked for on a CPU without AVX512_BF16 runs exact, and says so on stderr. Returns an error message
+// for a bad or missing value.
+std::optional<std::string> take_bf16_products_flag(attnlab::cli::Argv& args) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] != "--bf16-products") continue;
+        const auto asked = i + 1 < args.size() ? attnlab::parse_bf16_products(args[i + 1]) : std::nullopt;
+        if (!asked)
+            return "--bf16-products takes exact or dot" + (i + 1 < args.size() ? " (got '" + args[i + 1] + "')" : "");
+        if (attnlab::set_bf16_products(*asked) != *asked)
+            std::cerr << "attnlab-cli: note: this CPU has no AVX512_BF16 (vdpbf16ps): BF16 products are exact\n";
         args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + 2));
         --i;
     }
@@ -167,5 +188,6 @@ int main(int argc, char** argv) {
     if (it == commands.end()) return fail("unknown command '" + command + "' (try attnlab-cli --help)", kExitUsage);
     Argv args(argv + 2, argv + argc);
     if (auto err = take_threads_flag(args)) return fail(command + ": " + *err, kExitUsage);
+    if (auto err = take_bf16_products_flag(args)) return fail(command + ": " + *err, kExitUsage);
     return it->second(args);
 }
