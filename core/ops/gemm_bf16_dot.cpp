@@ -3,7 +3,7 @@
 // BF16 once, two neighbouring k to a 32-bit word; W is packed into panels whose word (p, c) holds W(2p, c) and
 // W(2p + 1, c) (gathered from an (out, in) W, interleaved from an (in, out) one), and a register-blocked micro-kernel
 // broadcasts one word of x against three registers of a panel, as gemm.cpp's F32 kernel does with one float. A
-// single row of x reads an (in, out) W in place instead. Every function that uses AVX-512 carries the target attribute: the build
+// single row of x reads W in place instead. Every function that uses AVX-512 carries the target attribute: the build
 // may not (-march other than native), and such code runs only after cpu_has_bf16_dot().
 #include "ops/gemm_bf16_dot.h"
 
@@ -239,6 +239,57 @@ ATTNLAB_BF16_TARGET void row_in_out(const uint32_t* xb, const uint16_t* W, int64
     }
 }
 
+// t[c] = column c of the 16 × 16 words r (t[c] lane i = r[i] lane c): unpacks within 128-bit lanes, then 128-bit
+// lanes moved across registers, as gemm.cpp's transpose_16x16 does with floats.
+ATTNLAB_BF16_TARGET void columns_16x16(const __m512i (&r)[16], __m512i (&t)[16]) {
+    __m512i a[16], b[16];
+    for (int i = 0; i < 16; i += 2) {
+        a[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+        a[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {  // b[i + m], 128-bit lane L: column 4L + m of rows i … i + 3
+        b[i] = _mm512_unpacklo_epi64(a[i], a[i + 2]);
+        b[i + 1] = _mm512_unpackhi_epi64(a[i], a[i + 2]);
+        b[i + 2] = _mm512_unpacklo_epi64(a[i + 1], a[i + 3]);
+        b[i + 3] = _mm512_unpackhi_epi64(a[i + 1], a[i + 3]);
+    }
+    for (int m = 0; m < 4; ++m) {  // lanes (0, 2 | 0, 2) and (1, 3 | 1, 3) of row groups 0 and 1, then 2 and 3
+        a[m] = _mm512_shuffle_i32x4(b[m], b[m + 4], _MM_SHUFFLE(2, 0, 2, 0));
+        a[m + 4] = _mm512_shuffle_i32x4(b[m], b[m + 4], _MM_SHUFFLE(3, 1, 3, 1));
+        a[m + 8] = _mm512_shuffle_i32x4(b[m + 8], b[m + 12], _MM_SHUFFLE(2, 0, 2, 0));
+        a[m + 12] = _mm512_shuffle_i32x4(b[m + 8], b[m + 12], _MM_SHUFFLE(3, 1, 3, 1));
+    }
+    for (int m = 0; m < 4; ++m) {  // columns m, m + 8, m + 4, m + 12: all 16 rows each
+        t[m] = _mm512_shuffle_i32x4(a[m], a[m + 8], _MM_SHUFFLE(2, 0, 2, 0));
+        t[m + 8] = _mm512_shuffle_i32x4(a[m], a[m + 8], _MM_SHUFFLE(3, 1, 3, 1));
+        t[m + 4] = _mm512_shuffle_i32x4(a[m + 4], a[m + 12], _MM_SHUFFLE(2, 0, 2, 0));
+        t[m + 12] = _mm512_shuffle_i32x4(a[m + 4], a[m + 12], _MM_SHUFFLE(3, 1, 3, 1));
+    }
+}
+
+// y[0 : n] = bf16(x)·Wᵀ for one row, xb (⌈K / 2⌉ words), W (n, K) rows ldw apart read in place: 16 outputs to a
+// register, 16 words (32 k) of each of their 16 rows loaded and turned into columns in registers, then multiplied in
+// pair order, so that each output adds its pairs in the order of the panels' micro-kernel, bit for bit. (Packing a
+// single row's panels gathers every word of W once, to use it once: three times slower.)
+ATTNLAB_BF16_TARGET void row_out_in(const uint32_t* xb, const uint16_t* W, int64_t ldw, int64_t K, int64_t n, float* y) {
+    const int64_t pairs = (K + 1) / 2;
+    for (int64_t j = 0; j < n; j += kLanes) {
+        const int64_t outputs = std::min(kLanes, n - j);
+        __m512 acc = _mm512_setzero_ps();
+        for (int64_t p = 0; p < pairs; p += kLanes) {
+            const __mmask32 depth = first_halves(K - 2 * p);  // W is read only below K
+            __m512i rows[16], columns[16];
+            for (int64_t c = 0; c < kLanes; ++c)
+                rows[c] = c < outputs ? _mm512_maskz_loadu_epi16(depth, W + (j + c) * ldw + 2 * p) : _mm512_setzero_si512();
+            columns_16x16(rows, columns);
+            const int64_t steps = std::min(kLanes, pairs - p);  // no pair past K: the chains stay the panels'
+            for (int64_t q = 0; q < steps; ++q)
+                acc = _mm512_dpbf16_ps(acc, (__m512bh)_mm512_set1_epi32(static_cast<int>(xb[p + q])), (__m512bh)columns[q]);
+        }
+        _mm512_mask_storeu_ps(y + j, first_lanes(outputs), acc);
+    }
+}
+
 ATTNLAB_BF16_TARGET void gemm_dot(bool out_in, const float* x, int64_t N, int64_t K, int64_t ldx, const uint16_t* W,
                                   int64_t ldw, int64_t n, float* y, int64_t ldy) {
     assert(N >= 0 && K > 0 && n >= 0 && ldx >= K && ldy >= n && ldw >= (out_in ? K : n));
@@ -246,10 +297,11 @@ ATTNLAB_BF16_TARGET void gemm_dot(bool out_in, const float* x, int64_t N, int64_
     const int64_t ldb = round_up((K + 1) / 2, kLanes);  // words of a row of bf16(x)
     Words xb(N * ldb);
     round_rows(x, N, K, ldx, xb.data, ldb);
-    // Both ways add each output's pairs in k order, one vdpbf16ps each, so a row alone equals the same row among
-    // others, bit for bit (the stepper re-runs single rows). A single row of an (out, in) W goes through the panels
-    // too: its own read would add 16 partial sums across k, another order.
-    if (N == 1 && !out_in)
+    // Every way adds each output's pairs in k order, one vdpbf16ps each, so a row alone equals the same row among
+    // others, bit for bit (the stepper re-runs single rows).
+    if (N == 1 && out_in)
+        row_out_in(xb.data, W, ldw, K, n, y);
+    else if (N == 1)
         row_in_out(xb.data, W, ldw, K, n, y);
     else
         multiply_packed(out_in, xb.data, N, K, ldb, W, ldw, n, y, ldy);
