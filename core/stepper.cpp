@@ -183,6 +183,10 @@ void Stepper::compute(size_t i) {
     ++last_computed_;
     computed_from_[i] = 0;
     drop_finished_inputs(i);
+    if (steps_[i].retention == Retention::on_demand && readers_[i].empty()) {  // a checkpoint trace's probabilities
+        trace_[i].value.data = {};
+        dropped_[i] = 1;
+    }
     report_computed(i);
 }
 
@@ -246,7 +250,7 @@ void Stepper::drop_finished_inputs(size_t i) {
     }
 }
 
-void Stepper::drop_held_for_views() {
+void Stepper::release_views() const {
     for (size_t i : recently_recomputed_) {
         trace_[i].value.data = {};
         dropped_[i] = 1;
@@ -263,7 +267,8 @@ void Stepper::set_trace_keep(TraceKeep choice) {
 TraceKeep Stepper::resolved_trace_keep(const std::vector<Step>& steps, const ModelConfig& config) const {
     return resolve_trace_keep(keep_choice_,
                               standard_trace_large_bytes(steps, config, static_cast<int64_t>(inputs_.src_ids.size()),
-                                                         static_cast<int64_t>(inputs_.tgt_ids.size())));
+                                                         static_cast<int64_t>(inputs_.tgt_ids.size())),
+                              keep_);
 }
 
 void Stepper::apply_trace_keep() {
@@ -302,7 +307,7 @@ std::optional<size_t> Stepper::first_non_finite_step() const {
 
 void Stepper::begin_call() {
     undo_patch();
-    drop_held_for_views();
+    release_views();
     work_first_ = kNoStep;
     work_end_ = cursor_;
     last_computed_ = 0;
@@ -383,7 +388,7 @@ Status Stepper::set_src_ids(std::vector<int> ids) {
     if (auto st = check_ids(ids, config_.src_vocab_size, config_.max_len, "source"); !st) return st;
     inputs_.src_ids = std::move(ids);
     prune_mask_overrides();
-    drop_held_for_views();
+    release_views();
     apply_trace_keep();
     rerun_rows(kSrcIdsControl);
     return ok_status();
@@ -394,7 +399,7 @@ Status Stepper::set_tgt_ids(std::vector<int> ids) {
     if (auto st = check_ids(ids, config_.tgt_vocab_size, config_.max_len, decoder_sequence_name(config_)); !st) return st;
     inputs_.tgt_ids = std::move(ids);
     prune_mask_overrides();
-    drop_held_for_views();
+    release_views();
     apply_trace_keep();
     rerun_rows(kTgtIdsControl);
     return ok_status();
@@ -459,7 +464,7 @@ Status Stepper::set_model(const ModelConfig& config, Weights weights) {
     if (auto st = check_inputs(config, inputs_); !st) return st.error();
 
     undo_patch();
-    drop_held_for_views();
+    release_views();
     std::vector<Step> new_steps = build_forward_steps(config);
     const TraceKeep keep = resolved_trace_keep(new_steps, config);
     assign_retentions(new_steps, keep);

@@ -67,6 +67,10 @@ public:
     // nullptr if the step has not run. For questions that need no numbers (has it run? any NaN?).
     const TraceEntry* run_facts(const std::string& path) const;
     const TraceEntry* run_facts(const StepId& id) const;
+    // Drops the on-demand outputs entry()/output() recomputed and hold, now: for a view that reads many large ones once
+    // each (the attention grid of a checkpoint trace draws a layer's heads, then the next layer's), so that one, not
+    // kOnDemandHeld, is held at a time. Pointers to them are then invalid.
+    void release_views() const;
     // Floats the trace holds now: every kept output, and the on-demand ones currently held.
     int64_t held_floats() const;
     // What the trace keeps (trace_keep.h): the choice (automatic at first) and the policy in force, which an
@@ -143,7 +147,7 @@ private:
     void apply_trace_keep();  // every step's retention under it: outputs no longer kept dropped, kept again recomputed
     bool read_after(size_t j, size_t i) const;  // by a step after i below the cursor
     void drop_finished_inputs(size_t i);        // on-demand inputs of step i that no later step below the cursor reads
-    void drop_held_for_views();                 // the on-demand outputs recomputed for entry()/output()
+
     // Recomputes, below the cursor, every step for which seed(i) holds and every step downstream of one.
     template <class Seed>
     void rerun_affected(Seed seed);

@@ -16,7 +16,7 @@ void Stepper::remember_for_undo(size_t i) {
 
 void Stepper::undo_patch() {
     if (undo_.empty()) return;
-    drop_held_for_views();  // recomputed from patched inputs
+    release_views();  // recomputed from patched inputs
     for (size_t k = undo_.size(); k-- > 0;) {  // the first entry logged for a step is its original: restored last
         trace_[undo_[k].step] = std::move(undo_[k].entry);
         dropped_[undo_[k].step] = undo_[k].dropped;

@@ -21,9 +21,10 @@ int64_t standard_trace_large_bytes(const std::vector<Step>& steps, const ModelCo
     return floats * static_cast<int64_t>(sizeof(float));
 }
 
-TraceKeep resolve_trace_keep(TraceKeep choice, int64_t large_bytes) {
+TraceKeep resolve_trace_keep(TraceKeep choice, int64_t large_bytes, TraceKeep now) {
     if (choice != TraceKeep::automatic) return choice;
-    return large_bytes > kStandardTraceLargeBytes ? TraceKeep::checkpoints : TraceKeep::standard;
+    const int64_t above = now == TraceKeep::checkpoints ? kStandardTraceLargeBytes / 2 : kStandardTraceLargeBytes;
+    return large_bytes > above ? TraceKeep::checkpoints : TraceKeep::standard;
 }
 
 void assign_retentions(std::vector<Step>& steps, TraceKeep keep) {

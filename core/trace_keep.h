@@ -28,8 +28,10 @@ inline constexpr int64_t kStandardTraceLargeBytes = int64_t{1} << 30;
 // (H, N, M) and the (N, V) logits and probabilities, for sequences of src_len and tgt_len tokens.
 int64_t standard_trace_large_bytes(const std::vector<Step>& steps, const ModelConfig& config, int64_t src_len,
                                    int64_t tgt_len);
-// The policy in force: `choice`, or for automatic the one large_bytes calls for (never automatic).
-TraceKeep resolve_trace_keep(TraceKeep choice, int64_t large_bytes);
+// The policy in force: `choice`, or for automatic the one large_bytes calls for (never automatic). An automatic
+// trace keeping checkpoints (`now`) goes back to standard only below half the threshold, so a length near it does not
+// switch, and recompute every kept output, at each token typed or taken back.
+TraceKeep resolve_trace_keep(TraceKeep choice, int64_t large_bytes, TraceKeep now = TraceKeep::standard);
 // Sets every step's retention under `keep` (resolved).
 void assign_retentions(std::vector<Step>& steps, TraceKeep keep);
 
