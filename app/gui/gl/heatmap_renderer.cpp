@@ -176,7 +176,13 @@ HeatmapAtlas HeatmapRenderer::atlas(const std::string& key, const std::vector<He
         }
         // Texture row 0 is matrix row 0 and is drawn at the top (uv v = 0), so tile row r starts at y = r · tile_h.
         const int col = static_cast<int>(i) % tiles_per_row, row = static_cast<int>(i) / tiles_per_row;
-        draw_tile(e, s, col * tile_w, row * tile_h, tile_w, tile_h);
+        if (s.values) {
+            draw_tile(e, s, col * tile_w, row * tile_h, tile_w, tile_h);
+        } else {
+            HeatmapSource fetched = s;
+            fetched.values = s.fetch();
+            draw_tile(e, fetched, col * tile_w, row * tile_h, tile_w, tile_h);
+        }
         e.tiles[i] = now;
     }
     if (bound) {

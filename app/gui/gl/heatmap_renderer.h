@@ -13,6 +13,7 @@
 #include <imgui.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -24,7 +25,7 @@ enum class Colormap { sequential, diverging };
 
 struct HeatmapSource {
     std::string key;      // stable name of this drawing, e.g. "attention/encoder.layers.0.self_attn/1"
-    const float* values;  // (rows, cols), row-major, row r at values + r · stride
+    const float* values;  // (rows, cols), row-major, row r at values + r · stride; or null, with fetch below
     int rows = 0, cols = 0;
     uint64_t version = 0;         // changes whenever the values change
     const float* mask = nullptr;  // optional (rows, cols), same stride: 0 = masked, drawn hatched
@@ -32,6 +33,9 @@ struct HeatmapSource {
     Colormap colormap = Colormap::sequential;
     float lo = 0.0f, hi = 1.0f;  // sequential: [lo, hi]; diverging: [−hi, hi]
     int64_t stride = 0;          // floats from one row to the next (0: cols): a window into a larger matrix
+    // Where values is null: gives them, called only when the drawing is stale (its version, size, mask or colours
+    // changed), for numbers that are recomputed to be read (an on-demand stage of a checkpoint trace, trace_keep.h).
+    std::function<const float*()> fetch = nullptr;
 };
 
 // The range to colour by: [min, max] of the finite values, or [−m, m] with m = max |v| when diverging.

@@ -73,6 +73,7 @@ std::string layer_kind_line(const PanelContext& ctx, const AttentionSite& site) 
 
 // The largest |∂L/∂weights| of any head of any layer (the grid's one diverging scale); 0 outside the backward half.
 float gradient_scale(const PanelContext& ctx, AttentionUse use, int n_layers) {
+    if (!ctx.session.in_backward()) return 0.0f;
     float largest = 0.0f;
     for (int l = 0; l < n_layers; ++l)
         if (const ShownEntry shown = shown_entry(ctx, weights_of({use, l})); shown.gradient && shown.entry)
@@ -87,15 +88,24 @@ HeatmapAtlas grid_atlas(PanelContext& ctx, AttentionUse use, int n_layers, float
     const bool gradient = ctx.session.in_backward();
     std::vector<HeatmapSource> tiles(static_cast<size_t>(n_layers) * H);
     for (int l = 0; l < n_layers; ++l) {
-        const TraceEntry* e = shown_entry(ctx, weights_of({use, l})).entry;
+        const StepId id = weights_of({use, l});
+        const TraceEntry* e = shown_facts(ctx, id).entry;  // the shape and version, without recomputing
         const TraceEntry* mask = gradient ? nullptr : ctx.stepper().entry(mask_of_site(ctx.config(), {use, l}));
         if (!e) continue;
-        const Tensor& w = e->value;
+        // A checkpoint trace (trace_keep.h) recomputes the weights to read them: only for a tile drawn again.
+        const auto step = ctx.stepper().find(id);
+        const bool recomputed = !gradient && step && ctx.stepper().step(*step).retention == Retention::on_demand;
         for (int h = 0; h < H; ++h) {
             HeatmapSource& s = tiles[static_cast<size_t>(l) * H + h];
-            s.values = w.slice(h).data();
-            s.rows = static_cast<int>(w.dim(1));
-            s.cols = static_cast<int>(w.dim(2));
+            if (recomputed)  // a layer's heads are drawn one after the other: hold one layer at a time
+                s.fetch = [&ctx, id, h] {
+                    if (h == 0) ctx.stepper().release_views();
+                    return ctx.stepper().output(id)->slice(h).data();
+                };
+            else
+                s.values = e->value.slice(h).data();
+            s.rows = static_cast<int>(e->value.dim(1));
+            s.cols = static_cast<int>(e->value.dim(2));
             s.version = e->version;
             if (mask) s.mask = mask->value.data.data(), s.mask_version = mask->version;
             if (gradient)
@@ -290,7 +300,7 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     draw->ChannelsSplit(2);
     for (int l = 0; l < n_layers; ++l) {
         const AttentionSite site{use, l};
-        const bool computed = shown_entry(ctx, weights_of(site)).entry != nullptr;
+        const bool computed = shown_facts(ctx, weights_of(site)).entry != nullptr;
         draw->ChannelsSetCurrent(1);
         char layer_name[48];
         std::snprintf(layer_name, sizeof layer_name, l == current ? "%s %d ▶" : "%s %d", ctx.t("Layer"), l);
@@ -359,7 +369,7 @@ void draw_attention_grid(PanelContext& ctx, AttentionUse use, int n_layers) {
     }
     ImGui::EndGroup();
     if (bar_right) ImGui::SetCursorScreenPos(ImVec2(x0, keys_y + key_depth + pad));  // the window's content ends here
-    if (!shown_entry(ctx, weights_of({use, 0})).entry) {
+    if (!shown_facts(ctx, weights_of({use, 0})).entry) {
         if (gradient)
             text_gradient_not_yet(ctx);
         else

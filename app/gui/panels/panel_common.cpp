@@ -54,6 +54,11 @@ ShownEntry shown_entry(const PanelContext& ctx, const StepId& id) {
     return {ctx.stepper().entry(id), false};
 }
 
+ShownEntry shown_facts(const PanelContext& ctx, const StepId& id) {
+    if (ctx.session.in_backward()) return {ctx.session.gradient(id), true};
+    return {ctx.stepper().run_facts(id), false};
+}
+
 std::optional<TokenSaliency> input_saliency(const PanelContext& ctx, Stack stack) {
     const StepId embed = StepId::of(StepKind::token_embedding, stack);
     const TraceEntry* d_x = ctx.session.gradient(embed);

@@ -78,6 +78,9 @@ struct ShownEntry {
     Colormap colormap(Colormap forward) const { return gradient ? Colormap::diverging : forward; }
 };
 ShownEntry shown_entry(const PanelContext& ctx, const StepId& id);
+// The same without recomputing: in the forward half, the run's facts (stepper.h: run_facts), whose value holds no
+// numbers for an on-demand stage not held now. For a view that needs only whether it ran, its shape or version.
+ShownEntry shown_facts(const PanelContext& ctx, const StepId& id);
 // A loss's definition in the UI's language (core's LossSpec::definition is the CLI's English).
 std::string loss_definition(const PanelContext& ctx, const LossSpec& loss);
 // "∂L/∂(what)" for a plot's caption and a hover line.
