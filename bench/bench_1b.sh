@@ -5,7 +5,7 @@
 # the folder's size, attnlab's open time (attnlab-cli bench's in-process open: the first after the shards were dropped
 # from the page cache, and the median of OPENS in that process), the traced pass of TOKENS random ids (attnlab-cli
 # bench --reps 1: one timed pass after two warm-ups), each process's peak resident memory (mapped weights included),
-# and whether the pass's peak is within the BF16 files + 3 GiB. Works whether attnlab keeps BF16 weights as BF16 or
+# and whether the pass's peak is within the BF16 files + 3 GiB, with what the trace keeps (trace_keep.h) and its size. Works whether attnlab keeps BF16 weights as BF16 or
 # widens them to F32 on open: the open's own peak RSS (about the files' size, or twice it) says which it did.
 #   bench/bench_1b.sh [CLI] [SCRATCH]   SCRATCH (default /tmp/attnlab-1b-bench) holds the folder llama3.2-1b, written by
 #                                       tests/golden/make_hf_llama_golden.py --write-bench if missing (~1 minute)
@@ -94,11 +94,14 @@ print(f"| folder | attnlab open: cold; warm (goal < 3 s) | peak RSS of the open 
 print("|---|---|---|---|---|---|---|")
 open_cells = (f"{ms(opened['open_first_ms'])}; {ms(opened['open_median_ms'])} | {mb(opened['peak_rss_mb'])}" if opened
               else f"{failed(open_time)} | {mb(open_time['max_rss_kb'] / 1024)}")
-pass_cell = ms(traced["median_ms"]) if traced else failed(pass_time)
+pass_cell = (f"{ms(traced['median_ms'])}; the trace keeps {traced['trace_keep']}, {mb(traced['trace_mb'])}" if traced
+             else failed(pass_time))
 print(f"| Llama-3.2-1B shape, BF16, 2 shards, {mb(files_mb)} | {open_cells} | {pass_cell} | {mb(peak)} "
       f"| {mb(goal_mb)} | {'yes' if traced and peak <= goal_mb else 'no'}: {peak / files_mb:.2f}× the files |")
 print()
 print(f"Open: the first of {opens} opens in one process after the shards were dropped from the page cache, and the "
-      f"median of the {opens}. The traced pass: one timed run after two warm-ups, every step computed and kept "
-      "(the on-demand ones as the app keeps them). Peak RSS is each process's ru_maxrss, the mapped shards included.")
+      f"median of the {opens}. The traced pass: one timed run after two warm-ups, every step computed, and kept as "
+      "the app keeps them (attnlab-cli bench --keep automatic: past 1 GiB of attention weights and logits, the "
+      "checkpoints only, the rest recomputed when asked; the size is the trace's after the run). Peak RSS is each "
+      "process's ru_maxrss, the mapped shards included.")
 PY
