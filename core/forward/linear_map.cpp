@@ -29,7 +29,7 @@ void apply_range(const Tensor& w, const Tensor* b, const LinearParams& map, cons
 }  // namespace
 
 bool linear_map_splits(int64_t n_rows, int64_t n_in, int64_t n_out) {
-    return n_rows * n_in * n_out >= kSplitMultiplyAdds;
+    return n_rows * n_in * n_out >= kSplitMultiplyAdds || n_in * n_out >= kSplitWeightFloats;
 }
 
 namespace {

@@ -16,6 +16,10 @@ namespace attnlab {
 // preset on 32 tokens (512 -> 512: 8.4M; with the split its traced pass went from 52.7 ms to
 // 35-39 ms on 2 cores). gemm gives each output the same bits however the columns are split.
 inline constexpr int64_t kSplitMultiplyAdds = 4'000'000;
+// A product over few rows (a token appended: one) is bound by reading its weights, not by its multiply-adds: a
+// weight of at least this many floats is split too, so that both cores read it. SmolLM2-135M's FFN maps
+// (576 × 1536) on one row are 0.9M multiply-adds; split on 2 cores, each took 0.10 ms, not 0.18.
+inline constexpr int64_t kSplitWeightFloats = 64 * 1024;
 bool linear_map_splits(int64_t n_rows, int64_t n_in, int64_t n_out);
 
 Tensor linear_map_forward(const Weights& weights, const LinearParams& map, const Tensor& x);  // (N, in) -> (N, out)
