@@ -1,6 +1,7 @@
 // The stages of multi-head scaled dot-product attention.
 #include "ops/attention.h"
 
+#include "bit_cast.h"
 #include "ops/gemm.h"
 #include "ops/lane_sum.h"
 #include "ops/non_finite.h"
@@ -130,12 +131,16 @@ Tensor attention_scores(const Tensor& q, const Tensor& k) {
 
 namespace {
 
-// The largest |entry| of head h of x (H, T, D); +∞ when an entry is NaN or ±∞. Both passes vectorise.
+// The largest |entry| of head h of x (H, T, D); +∞ when an entry is NaN or ±∞. One pass over the bits of |entry|,
+// which vectorises: non-negative floats order as their bits do, and ∞ and every NaN lie above the finite ones. (At
+// a token's re-run this reads every kept Q and K, once per layer.)
 float largest_magnitude(const Tensor& x, int64_t h) {
     const int64_t n = x.dim(1) * x.dim(2);
     const float* p = x.data.data() + h * n;
-    if (count_non_finite(p, static_cast<size_t>(n)) > 0) return std::numeric_limits<float>::infinity();
-    return lane_max</*kMagnitude=*/true>(p, n);
+    constexpr uint32_t kInfinityBits = 0x7F800000u;
+    uint32_t largest = 0;
+    for (int64_t i = 0; i < n; ++i) largest = std::max(largest, bit_cast<uint32_t>(p[i]) & 0x7FFFFFFFu);
+    return largest >= kInfinityBits ? std::numeric_limits<float>::infinity() : bit_cast<float>(largest);
 }
 
 }  // namespace

@@ -34,25 +34,18 @@ inline float lane_sum(const float* x, int64_t n) {
     return lanes[0];
 }
 
-// The largest of x[0 .. n) (of |x| with kMagnitude) as std::max takes it (a NaN is passed over), −∞ for n = 0:
-// 16 lanes side by side in one packet (Eigen's max keeps std::max's order of arguments, so a NaN is passed over
-// there too; a max is exact, so the order cannot change it).
-template <bool kMagnitude = false>
+// The largest of x[0 .. n) as std::max takes it (a NaN is passed over), −∞ for n = 0: 16 lanes side by side in one
+// packet (Eigen's max keeps std::max's order of arguments, so a NaN is passed over there too; a max is exact, so the
+// order cannot change it).
 inline float lane_max(const float* x, int64_t n) {
     using Packet16 = Eigen::Array<float, kLanes, 1>;
     constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
     Packet16 lanes = Packet16::Constant(kMinusInf);
     int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) {
-        const Eigen::Map<const Packet16> block(x + i);
-        if constexpr (kMagnitude)
-            lanes = lanes.max(block.abs());
-        else
-            lanes = lanes.max(block);
-    }
+    for (; i + kLanes <= n; i += kLanes) lanes = lanes.max(Eigen::Map<const Packet16>(x + i));
     float largest = kMinusInf;
     for (int64_t l = 0; l < kLanes; ++l) largest = std::max(largest, lanes[l]);
-    for (; i < n; ++i) largest = std::max(largest, kMagnitude ? std::abs(x[i]) : x[i]);
+    for (; i < n; ++i) largest = std::max(largest, x[i]);
     return largest;
 }
 

@@ -236,5 +236,13 @@ TEST_CASE("QKᵀ is called overflow-free only when no score can overflow", "[att
         CHECK_FALSE(scores_cannot_overflow(q, k));
         k.data[5] = std::numeric_limits<float>::infinity();
         CHECK_FALSE(scores_cannot_overflow(q, k));
+        k.data[5] = 1.0f;
+        for (const float bad : {-std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity(),
+                                -1e38f}) {  // |q| counts: a negative NaN, −∞, 4 · 1e38 · 0.9 past FLT_MAX / 2
+            q.data[7] = bad;
+            CHECK_FALSE(scores_cannot_overflow(q, k));
+        }
+        q.data[7] = -1e37f;  // 3.6e37
+        CHECK(scores_cannot_overflow(q, k));
     }
 }

@@ -38,7 +38,7 @@ TEST_CASE("lane sums and block maps give the same bits at every offset, in place
     }
 }
 
-TEST_CASE("lane_max is std::max taken in order, of x and of |x|, NaN passed over, at every length", "[ops]") {
+TEST_CASE("lane_max is std::max taken in order, NaN passed over, at every length", "[ops]") {
     std::mt19937 rng(5);
     std::normal_distribution<float> normal(0.0f, 3.0f);
     std::uniform_int_distribution<int> kind(0, 19);
@@ -50,14 +50,10 @@ TEST_CASE("lane_max is std::max taken in order, of x and of |x|, NaN passed over
                 : k == 1 ? -std::numeric_limits<float>::infinity()
                          : normal(rng);
         }
-        float want = -std::numeric_limits<float>::infinity(), want_magnitude = want;
-        for (const float v : x) {
-            want = std::max(want, v);
-            want_magnitude = std::max(want_magnitude, std::abs(v));
-        }
+        float want = -std::numeric_limits<float>::infinity();
+        for (const float v : x) want = std::max(want, v);
         INFO("n " << n);
         CHECK(lane_max(x.data(), n) == want);
-        CHECK(lane_max<true>(x.data(), n) == want_magnitude);
     }
 }
 
