@@ -89,6 +89,7 @@ Result<Stepper> Stepper::create(const ModelConfig& config, Weights weights, Forw
 }
 
 void Stepper::rebuild_index() {
+    row_magnitudes_.reset(steps_.size());
     index_.clear();
     id_index_.clear();
     input_index_.assign(steps_.size(), {});
@@ -194,8 +195,11 @@ bool Stepper::known_finite(size_t i) const {
     const auto& in = input_index_[i];
     if (!std::all_of(in.begin(), in.end(), [&](size_t j) { return trace_[j].non_finite == 0; })) return false;
     const StepId& id = steps_[i].record.id;
-    if (id.kind == StepKind::attention && id.stage == AttentionStage::scores)  // Q and K are kept, whole
-        return scores_cannot_overflow(trace_[in[0]].value, trace_[in[1]].value);
+    if (id.kind == StepKind::attention && id.stage == AttentionStage::scores) {  // Q and K are kept, whole
+        const TraceEntry &q = trace_[in[0]], &k = trace_[in[1]];
+        return scores_cannot_overflow(row_magnitudes_.of(in[0], q.value, q.version),
+                                      row_magnitudes_.of(in[1], k.value, k.version), q.value.dim(2));
+    }
     return finite_from_finite(id);
 }
 

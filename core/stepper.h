@@ -11,6 +11,7 @@
 
 #include "forward/step.h"
 #include "result.h"
+#include "row_magnitudes.h"
 #include "trace_keep.h"
 
 #include <deque>
@@ -177,6 +178,7 @@ private:
     mutable std::vector<TraceEntry> trace_;           // aligned with steps_
     mutable std::vector<char> dropped_;               // an on-demand output not held now (its metadata is)
     mutable std::deque<size_t> recently_recomputed_;  // on-demand steps recomputed on request, oldest first
+    mutable RowMagnitudes row_magnitudes_;            // of the Q and K the QKᵀ steps read, for known_finite
     TraceKeep keep_choice_ = TraceKeep::automatic;
     TraceKeep keep_ = TraceKeep::standard;  // resolved: never automatic
     std::unordered_map<std::string, size_t> index_;   // path -> step

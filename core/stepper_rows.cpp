@@ -202,8 +202,10 @@ bool Stepper::rerun_rows_from(const RowSeed& seed) {
             trace_[i] = {std::move(facts), std::move(fully_masked), next_version_++, non_finite};
             dropped_[i] = 1;
         } else {
+            const uint64_t was = trace_[i].version, now = next_version_++;
             Tensor merged = merge_rows(std::move(trace_[i].value), out.value, axis, from[i], shape[i]);
-            trace_[i] = {std::move(merged), std::move(fully_masked), next_version_++, non_finite};
+            trace_[i] = {std::move(merged), std::move(fully_masked), now, non_finite};
+            if (trace_[i].value.rank() == 3) row_magnitudes_.carry(i, was, now, trace_[i].value, from[i]);
         }
         ++last_computed_;
         computed_from_[i] = from[i];

@@ -129,34 +129,45 @@ Tensor attention_scores(const Tensor& q, const Tensor& k) {
     return s;
 }
 
-namespace {
-
-// The largest |entry| of head h of x (H, T, D); +∞ when an entry is NaN or ±∞. One pass over the bits of |entry|,
-// which vectorises: non-negative floats order as their bits do, and ∞ and every NaN lie above the finite ones. (At
-// a token's re-run this reads every kept Q and K, once per layer.)
-float largest_magnitude(const Tensor& x, int64_t h) {
-    const int64_t n = x.dim(1) * x.dim(2);
-    const float* p = x.data.data() + h * n;
+Tensor largest_magnitude_by_row(const Tensor& x, int64_t from) {
+    assert(x.rank() == 3 && from >= 0 && from <= x.dim(1));
+    const int64_t H = x.dim(0), N = x.dim(1), D = x.dim(2);
+    Tensor largest = Tensor::uninitialized({H, N - from});  // (H, N − from)
     constexpr uint32_t kInfinityBits = 0x7F800000u;
-    uint32_t largest = 0;
-    for (int64_t i = 0; i < n; ++i) largest = std::max(largest, bit_cast<uint32_t>(p[i]) & 0x7FFFFFFFu);
-    return largest >= kInfinityBits ? std::numeric_limits<float>::infinity() : bit_cast<float>(largest);
+    for (int64_t h = 0; h < H; ++h)
+        for (int64_t r = from; r < N; ++r) {
+            // One pass over the bits of |entry|, which vectorises: non-negative floats order as their bits do, and
+            // ∞ and every NaN lie above the finite ones.
+            const float* row = x.data.data() + (h * N + r) * D;
+            uint32_t bits = 0;
+            for (int64_t i = 0; i < D; ++i) bits = std::max(bits, bit_cast<uint32_t>(row[i]) & 0x7FFFFFFFu);
+            largest.data[static_cast<size_t>(h * (N - from) + r - from)] =
+                bits >= kInfinityBits ? std::numeric_limits<float>::infinity() : bit_cast<float>(bits);
+        }
+    return largest;
 }
 
-}  // namespace
-
-bool scores_cannot_overflow(const Tensor& q, const Tensor& k) {
-    assert(q.rank() == 3 && k.rank() == 3 && q.dim(0) % k.dim(0) == 0 && q.dim(2) == k.dim(2));
+bool scores_cannot_overflow(const Tensor& q_largest, const Tensor& k_largest, int64_t d_head) {
+    assert(q_largest.rank() == 2 && k_largest.rank() == 2 && q_largest.dim(0) % k_largest.dim(0) == 0);
     const double limit = 0.5 * static_cast<double>(std::numeric_limits<float>::max());
-    const int64_t H = q.dim(0), H_kv = k.dim(0);
-    const double D = static_cast<double>(q.dim(2));
-    std::vector<double> k_largest(static_cast<size_t>(H_kv));  // (H_kv,)
-    for (int64_t g = 0; g < H_kv; ++g) k_largest[static_cast<size_t>(g)] = largest_magnitude(k, g);
+    auto head_largest = [](const Tensor& rows, int64_t h) {  // 0 for a head of no rows
+        const int64_t n = rows.dim(1);
+        return static_cast<double>(std::max(0.0f, lane_max(rows.data.data() + h * n, n)));
+    };
+    const int64_t H = q_largest.dim(0), H_kv = k_largest.dim(0);
+    std::vector<double> k_head(static_cast<size_t>(H_kv));  // (H_kv,)
+    for (int64_t g = 0; g < H_kv; ++g) k_head[static_cast<size_t>(g)] = head_largest(k_largest, g);
     for (int64_t h = 0; h < H; ++h) {
-        const double bound = D * largest_magnitude(q, h) * k_largest[static_cast<size_t>(kv_head_of(h, H, H_kv))];
+        const double bound = static_cast<double>(d_head) * head_largest(q_largest, h) *
+                             k_head[static_cast<size_t>(kv_head_of(h, H, H_kv))];
         if (!(bound <= limit)) return false;
     }
     return true;
+}
+
+bool scores_cannot_overflow(const Tensor& q, const Tensor& k) {
+    assert(q.rank() == 3 && k.rank() == 3 && q.dim(2) == k.dim(2));
+    return scores_cannot_overflow(largest_magnitude_by_row(q, 0), largest_magnitude_by_row(k, 0), q.dim(2));
 }
 
 Tensor scale_scores(const Tensor& scores, float d_head) {

@@ -22,6 +22,12 @@ Tensor attention_scores(const Tensor& q, const Tensor& k);  // (H, Tq, D), (H_kv
 // (|q·k| ≤ Σ|q_i||k_i| ≤ D·max|q|·max|k|, and rounding over D terms adds far less than the other half).
 // O(H·T·D), against QKᵀ's O(H·Tq·Tk·D).
 bool scores_cannot_overflow(const Tensor& q, const Tensor& k);
+// The same from the largest |entry| of each row of each head of q (H, Tq) and of k (H_kv, Tk), as
+// largest_magnitude_by_row gives them: a row re-run keeps those of the rows it keeps (row_magnitudes.h).
+bool scores_cannot_overflow(const Tensor& q_largest, const Tensor& k_largest, int64_t d_head);
+// The largest |entry| of each of rows [from, T) of each head of x (H, T, D): (H, T − from), +∞ for a row holding a
+// NaN or ±∞.
+Tensor largest_magnitude_by_row(const Tensor& x, int64_t from);
 Tensor scale_scores(const Tensor& scores, float d_head);  // scores / √D
 // −∞ wherever mask (B·Tq, Tk) is 0; sequence b's block of Tq rows is shared by its H heads.
 Tensor mask_scores(const Tensor& scaled, const Tensor& mask);

@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace attnlab;
 using namespace attnlab::test;
 
@@ -219,6 +221,31 @@ TEST_CASE("a trace holding a NaN re-runs whole steps", "[stepper][rows]") {
     ids[8] = ids[8] == 9 ? 10 : 9;
     REQUIRE(s->set_tgt_ids(ids));
     CHECK(s->last_computed_from(s->find("decoder.layers.0.self_attn.weights").value()) == 0);
+    require_fresh_trace(*s);
+}
+
+TEST_CASE("a token whose Q and K overflow QKᵀ, appended after others, is counted as a fresh run counts it",
+          "[stepper][rows]") {
+    ModelConfig c = decoder_config();
+    c.norm_first = false;  // the embeddings reach Q and K unnormalised
+    Weights w = random_weights(c, 11);
+    Tensor e = w.at("tgt_embed.weight");
+    std::fill_n(e.data.begin() + 17 * c.d_model, c.d_model, 1e20f);  // token 17's embedding
+    w.set("tgt_embed.weight", e);
+    std::vector<int> ids = ids_of_length(20, c.tgt_vocab_size);
+    std::replace(ids.begin(), ids.end(), 17, 18);
+    auto s = Stepper::create(c, w, target(ids));
+    REQUIRE(s);
+    s->run_all();
+    REQUIRE_FALSE(s->first_non_finite_step());
+    for (const int id : {5, 6, 7}) {  // the bound's row magnitudes carried three times
+        ids.push_back(id);
+        REQUIRE(s->set_tgt_ids(ids));
+        require_fresh_trace(*s);
+    }
+    ids.push_back(17);
+    REQUIRE(s->set_tgt_ids(ids));
+    CHECK(s->run_facts("decoder.layers.0.self_attn.scores")->non_finite > 0);
     require_fresh_trace(*s);
 }
 
