@@ -56,7 +56,7 @@ Tensor slice_rows(const Tensor& t, int axis, int64_t from) {
     assert(from >= 0 && from <= in.rows);
     Shape shape = t.shape;
     shape[static_cast<size_t>(axis)] = in.rows - from;
-    Tensor out(shape);
+    Tensor out = Tensor::uninitialized(shape);  // every row copied below
     const int64_t n = (in.rows - from) * in.width;
     for (int64_t b = 0; b < in.blocks; ++b)
         copy_floats(out.data.data() + b * n, t.data.data() + (b * in.rows + from) * in.width, n);
