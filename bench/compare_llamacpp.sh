@@ -93,12 +93,13 @@ print(f"{datetime.date.today().isoformat()}, attnlab {e['COMPARE_COMMIT']}, node
       f"{e['COMPARE_CPU']}, {e['COMPARE_ISA']}, {e['COMPARE_CORES']}; load average {e['COMPARE_LOAD_BEFORE']} before, "
       f"{e['COMPARE_LOAD_AFTER']} after; attnlab on {ours[0]['threads']} threads; medians of {rounds} alternating round(s)")
 print()
-a_pass, a_step = median(ours, "median_ms"), median(ours, "append_ms")
+a_pass, a_step, a_first = median(ours, "median_ms"), median(ours, "append_ms"), median(ours, "first_append_ms")
 print(f"| tool | prefill {tokens - 1:,}/{tokens:,} tokens | decode step at {tokens:,} "
       "| ratio attnlab ÷ llama.cpp: prefill; decode (goal ≤ 2×) | peak RSS |")
 print("|---|---|---|---|---|")
 print(f"| attnlab, {ours[0]['threads']} threads: traced pass of {tokens:,}; re-run after appending the {tokens:,}th "
-      f"token | {ms(a_pass)} | {ms(a_step)} | – | {mb(max(r['peak_rss_mb'] for r in ours))} |")
+      f"token (the first after a pass over {tokens - 1:,}: {ms(a_first)}) | {ms(a_pass)} | {ms(a_step)} | – "
+      f"| {mb(max(r['peak_rss_mb'] for r in ours))} |")
 for n in sorted({r["threads"] for r in theirs}, reverse=True):
     rows = [r for r in theirs if r["threads"] == n]
     l_pass, l_step = median(rows, "prefill_median_ms"), median(rows, "decode_median_ms")

@@ -1,8 +1,8 @@
 // attnlab-cli bench [MODEL]: median time of the traced forward pass (every step computed, every
 // output kept but the on-demand ones, step.h), measured in-process, of a random preset model or of a model file or Hugging Face
 // folder on random ids; for a MODEL also the median time to open it; the process's peak resident
-// memory. With --edits, also the median time of the re-run after appending the last token and after
-// changing the middle one (the stepper re-runs only the rows they reach). With --backward, also the backward
+// memory. With --edits, also the median time of the re-run after appending the last token (the first after a pass,
+// and again and again) and after changing the middle one (the stepper re-runs only the rows they reach). With --backward, also the backward
 // pass of a loss of the logits (--loss, next-token by default; backward/backward_pass.h) on the forward pass run
 // to its end: BackwardPass::create and run_all timed alone, and the forward and backward together. With
 // --gemm-bound, the GEMM bound of that pass instead (gemm_bound.h): of the forward, or with --backward of the
@@ -151,12 +151,15 @@ int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S,
 }
 
 struct EditTimes {
-    double append_ms = 0;  // the re-run after the last token is appended to the others
-    double middle_ms = 0;  // the re-run after the middle token changes
+    double first_append_ms = 0;  // the re-run after a token is appended to a pass just run over the others
+    double append_ms = 0;        // the re-run after the last token is appended to the others, again and again
+    double middle_ms = 0;        // the re-run after the middle token changes
 };
 
 // Medians over `reps` edits of the run's last sequence (the target, or an encoder-only model's source),
-// each timed from the edit to the re-run trace; the stepper ends as it began.
+// each timed from the edit to the re-run trace; the first append over min(reps, 3) passes, each run over the
+// others just before it (the trace's arrays as a pass leaves them, which the later appends have already grown).
+// The stepper ends as it began.
 EditTimes time_edits(Stepper& stepper, long long reps) {
     const bool target = stepper.config().has_decoder();
     const std::vector<int> ids = target ? stepper.inputs().tgt_ids : stepper.inputs().src_ids;
@@ -172,16 +175,23 @@ EditTimes time_edits(Stepper& stepper, long long reps) {
     const size_t middle = ids.size() / 2;
     changed[middle] =
         (ids[middle] + 1) % vocab == stepper.config().pad_id ? (ids[middle] + 2) % vocab : (ids[middle] + 1) % vocab;
-    std::vector<double> append, edit;
+    std::vector<double> first_append, append, edit;
+    for (long long r = 0; r < std::min(reps, 3LL) && ids.size() > 1; ++r) {
+        set(std::vector<int>(ids.begin(), ids.end() - 1));
+        stepper.run_to(0);
+        stepper.run_all();
+        first_append.push_back(set(ids));
+    }
+    for (long long r = 0; r < reps && ids.size() > 1; ++r) {  // one append after another, as tokens are generated
+        set(std::vector<int>(ids.begin(), ids.end() - 1));
+        append.push_back(set(ids));
+    }
     for (long long r = 0; r < reps; ++r) {
-        if (ids.size() > 1) {
-            set(std::vector<int>(ids.begin(), ids.end() - 1));
-            append.push_back(set(ids));
-        }
         edit.push_back(set(changed));
         set(ids);
     }
-    return {append.empty() ? 0.0 : median_of(append), median_of(edit)};
+    return {first_append.empty() ? 0.0 : median_of(first_append), append.empty() ? 0.0 : median_of(append),
+            median_of(edit)};
 }
 
 }  // namespace
@@ -298,7 +308,8 @@ int run_bench(const Argv& argv) {
             std::printf(", \"open_median_ms\": %.3f, \"open_first_ms\": %.3f, \"opens\": %lld", open_times.median_ms,
                         open_times.first_ms, *opens);
         if (edits)
-            std::printf(", \"append_ms\": %.3f, \"edit_middle_ms\": %.3f", edit_times.append_ms, edit_times.middle_ms);
+            std::printf(", \"first_append_ms\": %.3f, \"append_ms\": %.3f, \"edit_middle_ms\": %.3f",
+                        edit_times.first_append_ms, edit_times.append_ms, edit_times.middle_ms);
         if (backward)
             std::printf(
                 ", \"loss\": %s, \"loss_value\": %.9g, \"backward_steps\": %zu, \"backward_median_ms\": %.3f, "
@@ -327,10 +338,10 @@ int run_bench(const Argv& argv) {
     if (bf16_weights) std::printf("BF16 products: %s\n", describe(bf16_products()).c_str());
     if (edits)
         std::printf(
-            "re-run after appending the last token: median %.3f ms (%.1f%% of the pass); after changing the "
-            "middle token: %.3f ms (%.1f%%)\n",
-            edit_times.append_ms, 100.0 * edit_times.append_ms / median, edit_times.middle_ms,
-            100.0 * edit_times.middle_ms / median);
+            "re-run after appending the last token: median %.3f ms (%.1f%% of the pass), the first after a pass "
+            "%.3f ms; after changing the middle token: %.3f ms (%.1f%%)\n",
+            edit_times.append_ms, 100.0 * edit_times.append_ms / median, edit_times.first_append_ms,
+            edit_times.middle_ms, 100.0 * edit_times.middle_ms / median);
     if (backward)
         std::printf(
             "backward pass of the loss %s = %.6g, %zu backward steps (BackwardPass::create and run_all on the "

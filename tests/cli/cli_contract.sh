@@ -56,7 +56,7 @@ expect_output "steps hf bert lists new steps" 'src\.token_type'
 check "bench hf"        0 -- "$cli" bench "$g" --tgt-len 8 --reps 2 --opens 2 --json
 expect_output "bench hf prints open time" '"open_median_ms": [0-9.]+'
 check "bench edits"     0 -- "$cli" bench "$g" --tgt-len 8 --reps 2 --opens 1 --edits --json
-expect_output "bench edits times an appended token" '"append_ms": [0-9.]+, "edit_middle_ms": [0-9.]+'
+expect_output "bench edits times an appended token" '"first_append_ms": [0-9.]+, "append_ms": [0-9.]+, "edit_middle_ms": [0-9.]+'
 check "bench by step"   0 -- "$cli" bench "$g" --tgt-len 8 --reps 2 --opens 1 --by-step --json
 expect_output "bench by step times each step, summed over its layers" \
   '"by_step": \[\{"count":1,"ms":[0-9.e-]+,"path":"tgt.embed"\}.*\{"count":[2-9],"ms":[0-9.e-]+,"path":"decoder.layers.0.self_attn.scores"\}'
