@@ -102,6 +102,43 @@ TEST_CASE("a checkpoint trace keeps the residual stream, Q, K, V and the logits,
     }
 }
 
+TEST_CASE("a checkpoint trace's probabilities are made when a view asks, with the facts a standard run counts",
+          "[stepper][trace_keep]") {
+    for (const Case& c : cases()) {
+        INFO(c.name);
+        Stepper standard = stepper_keeping(c, TraceKeep::standard);
+        Stepper lean = stepper_keeping(c, TraceKeep::checkpoints);
+        standard.run_all();
+        lean.run_all();
+        const TraceEntry* facts = lean.run_facts("probs");
+        REQUIRE(facts);
+        CHECK(facts->value.empty());
+        CHECK(facts->value.shape == standard.run_facts("probs")->value.shape);
+        CHECK(facts->non_finite == 0);
+        const uint64_t version = facts->version;
+        CHECK(lean.output("probs")->data == standard.output("probs")->data);  // made now, bit for bit
+        CHECK(lean.run_facts("probs")->version == version);
+    }
+    SECTION("logits holding ±∞: not known finite, they are made in the run and counted as a standard run counts") {
+        const ModelConfig c = gpt_config();
+        Weights w = random_weights(c, 9);
+        Tensor head = w.at("tgt_embed.weight");  // tied: the unembedding too, where token 5's logit overflows
+        std::fill_n(head.data.begin() + 5 * c.d_model, c.d_model, 3e38f);
+        w.set("tgt_embed.weight", head);
+        ForwardInputs in;
+        in.tgt_ids = {1, 6, 11, 8};
+        auto standard = Stepper::create(c, w, in), lean = Stepper::create(c, w, in);
+        REQUIRE(standard);
+        REQUIRE(lean);
+        lean->set_trace_keep(TraceKeep::checkpoints);
+        standard->run_all();
+        lean->run_all();
+        REQUIRE(standard->run_facts("logits")->non_finite > 0);
+        CHECK(lean->run_facts("probs")->non_finite == standard->run_facts("probs")->non_finite);
+        CHECK(lean->output("probs")->data == standard->output("probs")->data);
+    }
+}
+
 TEST_CASE("a checkpoint trace recomputes every stage bit for bit, in any order, holding what was asked for only",
           "[stepper][trace_keep]") {
     for (const Case& c : cases()) {
