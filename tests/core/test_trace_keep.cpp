@@ -56,6 +56,17 @@ Stepper stepper_keeping(const Case& c, TraceKeep keep) {
     return std::move(*s);
 }
 
+// The case run to its end twice: keeping the standard trace, and keeping checkpoints.
+struct BothRuns {
+    Stepper standard, lean;
+};
+BothRuns run_both(const Case& c) {
+    BothRuns runs{stepper_keeping(c, TraceKeep::standard), stepper_keeping(c, TraceKeep::checkpoints)};
+    runs.standard.run_all();
+    runs.lean.run_all();
+    return runs;
+}
+
 bool is_checkpoint(const Step& step, const Stepper& s) {
     const StepKind kind = step.record.id.kind;
     if (step.inputs.empty() || is_mask(kind) || kind == StepKind::residual || kind == StepKind::stack_output ||
@@ -76,10 +87,7 @@ TEST_CASE("a checkpoint trace keeps the residual stream, Q, K, V and the logits,
           "[stepper][trace_keep]") {
     for (const Case& c : cases()) {
         INFO(c.name);
-        Stepper standard = stepper_keeping(c, TraceKeep::standard);
-        Stepper lean = stepper_keeping(c, TraceKeep::checkpoints);
-        standard.run_all();
-        lean.run_all();
+        auto [standard, lean] = run_both(c);
         CHECK(lean.trace_keep() == TraceKeep::checkpoints);
         int64_t kept = 0, keys_and_values = 0;
         for (const Step& step : lean.steps()) {
@@ -106,10 +114,7 @@ TEST_CASE("a checkpoint trace's probabilities are made when a view asks, with th
           "[stepper][trace_keep]") {
     for (const Case& c : cases()) {
         INFO(c.name);
-        Stepper standard = stepper_keeping(c, TraceKeep::standard);
-        Stepper lean = stepper_keeping(c, TraceKeep::checkpoints);
-        standard.run_all();
-        lean.run_all();
+        auto [standard, lean] = run_both(c);
         const TraceEntry* facts = lean.run_facts("probs");
         REQUIRE(facts);
         CHECK(facts->value.empty());
@@ -143,10 +148,7 @@ TEST_CASE("a checkpoint trace recomputes every stage bit for bit, in any order, 
           "[stepper][trace_keep]") {
     for (const Case& c : cases()) {
         INFO(c.name);
-        Stepper standard = stepper_keeping(c, TraceKeep::standard);
-        Stepper lean = stepper_keeping(c, TraceKeep::checkpoints);
-        standard.run_all();
-        lean.run_all();
+        auto [standard, lean] = run_both(c);
         std::vector<std::string> order;
         for (const Step& step : lean.steps()) order.push_back(step.path);
         std::mt19937 rng(11);
