@@ -90,7 +90,8 @@ TEST_CASE("KnockoutRun: the tool's grid on its thread and between frames, with p
         KnockoutRun run(mode);
         run.request(gpt2_request({AttentionUse::decoder_self, 0, -1}));  // replaced before it is taken
         run.request(r);
-        CHECK(run.busy());
+        // Between frames nothing runs before pump(); on its own thread the small grid may already have ended.
+        if (mode == WorkMode::between_frames) CHECK(run.busy());
         auto got = wait_for(run);
         REQUIRE(got);
         CHECK(got->serial == 2);

@@ -64,7 +64,8 @@ TEST_CASE("PatchingRun: the grids PatchingTool gives, on its thread and between 
         PatchingRun run(mode);
         CHECK_FALSE(run.busy());
         const uint64_t serial = run.request(request);
-        CHECK(run.busy());
+        // Between frames nothing runs before pump(); on its own thread the grid may already have ended.
+        if (mode == WorkMode::between_frames) CHECK(run.busy());
         std::optional<PatchingResult> r;
         for (int i = 0; i < 6000 && run.busy(); ++i) {
             run.pump();
