@@ -52,12 +52,16 @@ RowLayout layout_of(const Shape& shape, int axis) {
 }  // namespace
 
 Tensor slice_rows(const Tensor& t, int axis, int64_t from) {
+    return slice_rows(t, axis, from, layout_of(t.shape, axis).rows);
+}
+
+Tensor slice_rows(const Tensor& t, int axis, int64_t from, int64_t to) {
     const RowLayout in = layout_of(t.shape, axis);
-    assert(from >= 0 && from <= in.rows);
+    assert(from >= 0 && from <= to && to <= in.rows);
     Shape shape = t.shape;
-    shape[static_cast<size_t>(axis)] = in.rows - from;
+    shape[static_cast<size_t>(axis)] = to - from;
     Tensor out = Tensor::uninitialized(shape);  // every row copied below
-    const int64_t n = (in.rows - from) * in.width;
+    const int64_t n = (to - from) * in.width;
     for (int64_t b = 0; b < in.blocks; ++b)
         copy_floats(out.data.data() + b * n, t.data.data() + (b * in.rows + from) * in.width, n);
     return out;

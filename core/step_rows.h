@@ -30,6 +30,8 @@ bool computes_by_rows(const Step& step);
 int64_t row_count(const Tensor& t, int axis);
 // Rows [from, N) of t along axis: (N − from, ·) or (H, N − from, ·).
 Tensor slice_rows(const Tensor& t, int axis, int64_t from);
+// Rows [from, to) of t along axis: (to − from, ·) or (H, to − from, ·).
+Tensor slice_rows(const Tensor& t, int axis, int64_t from, int64_t to);
 // A tensor of `shape`: rows [0, from) from `old` (columns past the new width dropped, new
 // columns 0) and rows [from, N) from `fresh`. Built in old's own array, moved within it, when the
 // shape only grows or only shrinks (its capacity grows as std::vector's does, so a sequence that

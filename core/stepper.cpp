@@ -124,6 +124,30 @@ const Tensor* Stepper::output(const StepId& id) const {
     return e ? &e->value : nullptr;
 }
 
+std::optional<Tensor> Stepper::output_rows(const StepId& id, int64_t from, int64_t to) const {
+    const auto i = find(id);
+    if (!i || *i >= cursor_) return std::nullopt;
+    const int axis = row_axis(id);
+    if (from < 0 || from > to || to > row_count(trace_[*i].value, axis)) return std::nullopt;
+    const auto& inputs = input_index_[*i];
+    const bool by_rows = dropped_[*i] && computes_by_rows(steps_[*i]) && !key_input(id) &&
+                         std::none_of(inputs.begin(), inputs.end(), [&](size_t j) { return dropped_[j] != 0; });
+    if (!by_rows) {
+        const Tensor* whole = output(id);
+        return slice_rows(*whole, axis, from, to);
+    }
+    StepContext ctx{config_, weights_, inputs_, {}};
+    ctx.first_row = from;
+    std::vector<Tensor> sliced;
+    sliced.reserve(inputs.size());
+    for (size_t j : inputs) {
+        sliced.push_back(slice_rows(trace_[j].value, row_axis(steps_[j].record.id), from, to));
+        ctx.in.push_back(&sliced.back());
+    }
+    ctx.takeable_first_input = inputs.empty() ? nullptr : &sliced.front();
+    return steps_[*i].compute(ctx).value;
+}
+
 const TraceEntry* Stepper::run_facts(const StepId& id) const {
     auto i = find(id);
     return i && *i < cursor_ ? &trace_[*i] : nullptr;
@@ -333,6 +357,16 @@ void Stepper::begin_call() {
     work_end_ = cursor_;
     last_computed_ = 0;
     computed_from_.assign(steps_.size(), kRowsUnchanged);
+    versions_before_call_.resize(steps_.size());
+    for (size_t i = 0; i < steps_.size(); ++i) versions_before_call_[i] = i < cursor_ ? trace_[i].version : 0;
+}
+
+int64_t Stepper::rows_kept_since(const StepId& id, uint64_t version) const {
+    const auto i = find(id);
+    if (!i || *i >= cursor_ || version == 0) return 0;
+    if (trace_[*i].version == version) return kRowsUnchanged;
+    const bool from_version = *i < versions_before_call_.size() && versions_before_call_[*i] == version;
+    return from_version && computed_from_[*i] != kRowsUnchanged ? computed_from_[*i] : 0;
 }
 
 std::optional<int64_t> Stepper::last_computed_from(size_t i) const {

@@ -68,6 +68,12 @@ public:
     // nullptr if the step has not run. For questions that need no numbers (has it run? any NaN?).
     const TraceEntry* run_facts(const std::string& path) const;
     const TraceEntry* run_facts(const StepId& id) const;
+    // Rows [from, to) along row_axis (step_rows.h) of a step's output, (to − from, ·) or (H, to − from, ·): a kept
+    // or held output's rows copied; a dropped one that computes by rows, from inputs it reads by rows and that are
+    // there now, those rows alone, nothing held after (the same bits as the whole: one row of a checkpoint trace's
+    // (N, V) probabilities, not all of them); else the whole recomputed and held, as output() does. nullopt if the
+    // step has not run or the rows are out of range.
+    std::optional<Tensor> output_rows(const StepId& id, int64_t from, int64_t to) const;
     // Drops the on-demand outputs entry()/output() recomputed and hold, now: for a view that reads many large ones once
     // each (the attention grid of a checkpoint trace draws a layer's heads, then the next layer's), so that one, not
     // kOnDemandHeld, is held at a time. Pointers to them are then invalid.
@@ -85,6 +91,11 @@ public:
     // the whole output, nullopt when it computed none of it. An output that only lost rows or gained masked
     // columns says its new row count.
     std::optional<int64_t> last_computed_from(size_t i) const;
+    // How many leading rows (row_axis) of step `id`'s output hold what they held at `version`, columns past the
+    // width they had then aside: every row (kRowsUnchanged) while the output is at that version; when the last
+    // call made the output anew from that version, the rows before the first it computed; else 0. For a view that
+    // keeps something per row (the Output view's bars) and would otherwise compare every row.
+    int64_t rows_kept_since(const StepId& id, uint64_t version) const;
     // The first step, in step order among those run (below the cursor), whose output holds a
     // NaN or ±∞ (TraceEntry::non_finite > 0), or nullopt. Steps run in dependency order, so
     // this is where non-finite values first appear; the steps downstream that they reach are
@@ -190,6 +201,7 @@ private:
     static constexpr size_t kNoStep = static_cast<size_t>(-1);
     size_t work_first_ = kNoStep, work_end_ = 0;
     std::vector<int64_t> computed_from_;  // aligned with steps_: last_computed_from(), kRowsUnchanged for none
+    std::vector<uint64_t> versions_before_call_;  // aligned with steps_: each output's version as the call began
     struct UndoEntry {
         size_t step;
         TraceEntry entry;

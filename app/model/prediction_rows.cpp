@@ -29,11 +29,13 @@ bool same_options(const SamplingOptions& a, const SamplingOptions& b) {
 
 const std::vector<PositionPrediction>& PredictionRows::update(const Tensor& logits, const std::vector<int>& next,
                                                               const SamplingOptions& options, bool sampling,
-                                                              int n_listed) {
+                                                              int n_listed, int64_t rows_kept) {
     const int64_t n = logits.dim(0), v = logits.dim(1);  // (N, V)
     const bool options_kept = same_options(options, options_) && sampling == sampling_ && n_listed == n_listed_;
+    const int64_t vouched = std::clamp<int64_t>(rows_kept, 0, std::min<int64_t>(n, std::ssize(fingerprints_)));
     std::vector<uint64_t> prints(static_cast<size_t>(n));
-    parallel_for(0, n, 16, [&](int64_t begin, int64_t end) {
+    std::copy_n(fingerprints_.begin(), vouched, prints.begin());
+    parallel_for(vouched, n, 16, [&](int64_t begin, int64_t end) {
         for (int64_t r = begin; r < end; ++r)
             prints[static_cast<size_t>(r)] = fingerprint(logits.data.data() + r * v, v);
     });

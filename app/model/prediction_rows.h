@@ -15,9 +15,12 @@ class PredictionRows {
 public:
     // The bars of each row of `logits` (N, V): predict_row(row r, options, sampling, next[r], n_listed), next[r]
     // the token that follows position r (-1: none). Rows whose logits and next are those of the last call, under
-    // the same options, keep their bars. Rows rank in parallel (core/parallel.h).
+    // the same options, keep their bars. Rows rank in parallel (core/parallel.h). The caller may vouch that the
+    // first `rows_kept` rows hold the logits of the last call (Stepper::rows_kept_since); those are not read again
+    // (an appended token's (N, V) logits were all fingerprinted, 49M floats, for the one new row).
     const std::vector<PositionPrediction>& update(const Tensor& logits, const std::vector<int>& next,
-                                                  const SamplingOptions& options, bool sampling, int n_listed);
+                                                  const SamplingOptions& options, bool sampling, int n_listed,
+                                                  int64_t rows_kept = 0);
     const std::vector<PositionPrediction>& rows() const { return rows_; }
     size_t last_ranked() const { return last_ranked_; }  // rows the last update ranked
 

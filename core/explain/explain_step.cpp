@@ -76,7 +76,7 @@ Result<Explanation> explain_step(const ExplanationTable& table, const Stepper& s
             return Error{std::string(language_code(table.language)) + " " + kind + ": " + filled.error().message};
         *out = std::move(*filled);
     }
-    e.has_numbers = site.output() != nullptr;
+    e.has_numbers = stepper.run_facts(step.record.id) != nullptr;  // facts only: no on-demand output made
     if (!e.has_numbers) {
         e.numbers = table.pending;
         return e;

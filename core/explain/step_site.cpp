@@ -35,6 +35,18 @@ const Tensor& StepSite::input(size_t i) const {
     return *t;
 }
 
+Tensor StepSite::output_row(int64_t r) const {
+    std::optional<Tensor> row = stepper.output_rows(step.record.id, r, r + 1);
+    assert(row && "the step has not run, or no such row");
+    return std::move(*row);
+}
+
+const Shape& StepSite::output_shape() const {
+    const TraceEntry* facts = stepper.run_facts(step.record.id);
+    assert(facts && "the step has not run");
+    return facts->value.shape;
+}
+
 int StepSite::head() const { return focus.head >= 0 && focus.head < config().n_heads ? focus.head : 0; }
 
 int StepSite::row(int64_t n_rows) const {

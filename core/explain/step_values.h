@@ -27,6 +27,9 @@ struct StepSite {
     const ModelConfig& config() const { return stepper.config(); }
     const StepId& id() const { return step.record.id; }
     const Tensor* output() const { return stepper.output(step.record.id); }  // nullptr before the step has run
+    // Row r of the output, (1, ·), made alone where the output is not kept (Stepper::output_rows); the step has run.
+    Tensor output_row(int64_t r) const;
+    const Shape& output_shape() const;  // the output's shape, with or without its numbers; the step has run
     const Tensor& input(size_t i) const;  // step.inputs[i]'s output; asserts it has run
     int head() const;                     // focus.head within [0, H)
     int row(int64_t n_rows) const;        // focus.row within [0, n_rows), else the last row

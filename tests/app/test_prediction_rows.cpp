@@ -79,3 +79,32 @@ TEST_CASE("the output view's bars rank again only the rows whose logits or next 
     CHECK(rows.last_ranked() == 9);
     check_as_ranked_alone(rows, longer, next, hotter);
 }
+
+TEST_CASE("rows the caller vouches for are not read again; the others are compared as before", "[app][output]") {
+    const SamplingOptions o{1.0f, 0, 1.0f};
+    Tensor logits = logits_rows(8);
+    std::vector<int> next(8, -1);
+    PredictionRows rows;
+    rows.update(logits, next, o, false, 3);
+    const PositionPrediction row2 = rows.rows()[2];
+
+    // Rows 0-5 vouched for: row 2's change is not seen (not read), row 6's is; a new row 8 is ranked.
+    Tensor longer = logits_rows(9);
+    std::copy(logits.data.begin(), logits.data.end(), longer.data.begin());
+    longer.data[2 * 6] = 9.0f;
+    longer.data[6 * 6 + 3] = 9.0f;
+    next.push_back(-1);
+    rows.update(longer, next, o, false, 3, 6);
+    CHECK(rows.last_ranked() == 2);  // rows 6 and 8
+    CHECK(row2.top.front().id == 2);
+    CHECK(rows.rows()[2].top.front().id == 2);  // not 0, which row 2 now peaks at
+    CHECK(rows.rows()[6].top.front().id == 3);
+
+    // Vouching for more rows than the last call had covers only those it had; nothing vouched: row 2 is seen.
+    rows.update(longer, next, o, false, 3, 100);
+    CHECK(rows.last_ranked() == 0);
+    longer.data[2 * 6 + 1] = 8.0f;
+    rows.update(longer, next, o, false, 3, 0);
+    CHECK(rows.last_ranked() == 1);
+    check_as_ranked_alone(rows, longer, next, o);
+}

@@ -144,6 +144,62 @@ TEST_CASE("a checkpoint trace's probabilities are made when a view asks, with th
     }
 }
 
+TEST_CASE("output_rows gives a step's rows as the whole holds them, a dropped output's without holding it",
+          "[stepper][trace_keep]") {
+    for (const Case& c : cases()) {
+        INFO(c.name);
+        auto [standard, lean] = run_both(c);
+        const int64_t held = lean.held_floats();
+        for (const Step& step : lean.steps()) {
+            INFO(step.path);
+            const StepId& id = step.record.id;
+            const Tensor& whole = *standard.output(id);
+            const int axis = row_axis(id);
+            const int64_t n = row_count(whole, axis);
+            for (const auto& [from, to] : {std::pair<int64_t, int64_t>{n - 1, n}, {0, n}, {n / 2, n / 2 + 1}}) {
+                std::optional<Tensor> got = lean.output_rows(id, from, to);
+                REQUIRE(got);
+                CHECK(bit_equal(*got, slice_rows(whole, axis, from, to)));
+            }
+            CHECK_FALSE(lean.output_rows(id, n - 1, n + 1));
+            CHECK_FALSE(lean.output_rows(id, 1, 0));
+            lean.release_views();  // a stage whose inputs were dropped was made whole, and held, as output() holds it
+        }
+        CHECK(lean.held_floats() == held);
+        // The probabilities read only kept logits: a row of them is made alone and nothing is held.
+        const std::optional<Tensor> last = lean.output_rows(StepId::head(StepKind::probs, c.config), 2, 3);
+        REQUIRE(last);
+        CHECK(last->shape == Shape{1, standard.output("probs")->dim(1)});
+        CHECK(lean.held_floats() == held);
+        CHECK(lean.run_facts("probs")->value.empty());
+        lean.run_to(0);
+        CHECK_FALSE(lean.output_rows(StepId::head(StepKind::probs, c.config), 0, 1));  // not run
+    }
+}
+
+TEST_CASE("rows_kept_since: the rows an append or an edit left as a version held them", "[stepper][rows]") {
+    ForwardInputs in;
+    in.tgt_ids = {1, 6, 11, 8, 13, 4, 9};
+    auto s = Stepper::create(gpt_config(), random_weights(gpt_config(), 9), in);
+    REQUIRE(s);
+    s->run_all();
+    const StepId logits = StepId::head(StepKind::logits, gpt_config());
+    const uint64_t first = s->run_facts(logits)->version;
+    CHECK(s->rows_kept_since(logits, first) == kRowsUnchanged);
+    in.tgt_ids.push_back(5);
+    REQUIRE(s->set_tgt_ids(in.tgt_ids));
+    const uint64_t appended = s->run_facts(logits)->version;
+    CHECK(appended != first);
+    CHECK(s->rows_kept_since(logits, first) == 7);  // the one new row computed
+    in.tgt_ids[3] = 2;
+    REQUIRE(s->set_tgt_ids(in.tgt_ids));
+    CHECK(s->rows_kept_since(logits, appended) == 3);  // rows from the edited token on
+    CHECK(s->rows_kept_since(logits, first) == 0);     // two calls back: nothing vouched for
+    CHECK(s->rows_kept_since(logits, 0) == 0);
+    s->run_to(0);
+    CHECK(s->rows_kept_since(logits, s->next_version() - 1) == 0);  // not run
+}
+
 TEST_CASE("a checkpoint trace recomputes every stage bit for bit, in any order, holding what was asked for only",
           "[stepper][trace_keep]") {
     for (const Case& c : cases()) {

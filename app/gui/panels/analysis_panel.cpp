@@ -54,7 +54,7 @@ struct AnalysisCache {
 };
 
 uint64_t trace_version(const Stepper& stepper) {
-    const TraceEntry* last = stepper.entry(stepper.steps().back().record.id);
+    const TraceEntry* last = stepper.run_facts(stepper.steps().back().record.id);  // its version: nothing recomputed
     return last ? last->version : 0;
 }
 

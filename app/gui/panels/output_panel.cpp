@@ -61,10 +61,11 @@ const std::vector<PositionPrediction>& predictions(PanelContext& ctx, const Trac
     const std::vector<int>& ids = ctx.stepper().inputs().tgt_ids;
     std::vector<int> next(static_cast<size_t>(logits.value.dim(0)), -1);
     for (size_t r = 0; teacher_forced && r < next.size() && r + 1 < ids.size(); ++r) next[r] = ids[r + 1];
+    const int64_t rows_kept = ctx.stepper().rows_kept_since(final_logits_of(ctx.config()), c.logits_version);
     c.logits_version = logits.version;
     c.options = o;
     c.sampling = sampling;
-    return c.rows.update(logits.value, next, o, sampling, kMaxBars);
+    return c.rows.update(logits.value, next, o, sampling, kMaxBars, rows_kept);
 }
 
 // How many bars a position shows: top k of them (all: kMaxBars) without sampling; with it, the
