@@ -7,9 +7,14 @@ product shape again with OpenBLAS (torch.mm on Debian's PyTorch, which calls Ope
 OpenBLAS threads, the faster kept. For each product the best of the three libraries is the yardstick: where the
 machine's sgemm is itself the limit, the pass's distance from this sum says how far from it the pass is.
 
+As attnlab's bound does, a product whose B is a weight (`b_is_weight`) is timed with B read from memory, as a pass
+reads each weight once: at each product the next of copies filling 512 MiB. The sums with every operand in cache
+are given beside.
+
 Prints one line of JSON:
-  bound_ms            Σ over products of count × min(attnlab's bound for it, OpenBLAS's time)
-  openblas_ms         Σ of OpenBLAS's times alone
+  bound_ms            Σ over products of count × min(attnlab's bound for it, OpenBLAS's time), weights from memory
+  cached_bound_ms     the same with every operand in cache
+  openblas_ms         Σ of OpenBLAS's times alone (weights from memory)
   attnlab_bound_ms    the input's sum (Eigen or attnlab's gemm, the faster)
   gflop, gflops       the products' work, and the best bound's rate
   products            each product's shape, count, its OpenBLAS time and thread count, and which library won
@@ -49,15 +54,41 @@ def median_ms(multiply, per):
     return statistics.median(times)
 
 
-def time_product(m, k, n, count):
+STREAM_BYTES = 512 << 20  # as attnlab's bound: more than a CPU's last-level cache
+
+
+class Stream:
+    """B for each product: the same `count` matrices (in cache after the first product), or, streamed, the next of
+    copies of them filling STREAM_BYTES (read from memory), views of one buffer made once."""
+
+    buffer = None
+
+    def __init__(self, count, k, n, streamed):
+        size = count * k * n
+        if not streamed:
+            self.b = [torch.randn(count, k, n)]
+        else:
+            if Stream.buffer is None or Stream.buffer.numel() < size:
+                Stream.buffer = torch.rand(max(STREAM_BYTES // 4, size)) * 2 - 1
+            self.b = [Stream.buffer[i * size:(i + 1) * size].view(count, k, n)
+                      for i in range(Stream.buffer.numel() // size)]
+        self.next = 0
+
+    def __call__(self):
+        b = self.b[self.next % len(self.b)]
+        self.next += 1
+        return b
+
+
+def time_product(m, k, n, count, streamed):
     """Milliseconds of one (m, k)·(k, n) product into a preallocated output: one torch.mm, or, for a shape the pass
     multiplies `count` > 1 times (a layer's maps, every head's QKᵀ), one torch.bmm of all of them ÷ count where that
-    is faster (Python's call then costs no tiny product)."""
-    a, b = torch.randn(count, m, k), torch.randn(count, k, n)
-    out = torch.empty(count, m, n)
-    ms = median_ms(lambda: torch.mm(a[0], b[0], out=out[0]), 1)
+    is faster (Python's call then costs no tiny product). `streamed`: B read from memory."""
+    a, out = torch.randn(count, m, k), torch.empty(count, m, n)
+    one, stack = Stream(1, k, n, streamed), Stream(count, k, n, streamed)
+    ms = median_ms(lambda: torch.mm(a[0], one()[0], out=out[0]), 1)
     if count > 1:
-        ms = min(ms, median_ms(lambda: torch.bmm(a, b, out=out), count))
+        ms = min(ms, median_ms(lambda: torch.bmm(a, stack(), out=out), count))
     return ms
 
 
@@ -69,28 +100,34 @@ def main():
         ours = json.loads(f.readline())
     torch.set_num_threads(1)
     lib = openblas_library()
-    timed = {}  # (m, k, n, count) -> (ms each, threads)
+    timed = {}  # (m, k, n, count, streamed) -> (ms each, threads)
+    for p in ours["products"]:
+        for streamed in {False, p["b_is_weight"]}:
+            shape = (p["m"], p["k"], p["n"], p["count"], streamed)
+            if shape in timed:
+                continue
+            best = None
+            for threads in (1, 2):
+                lib.openblas_set_num_threads(threads)
+                ms = time_product(*shape)
+                if best is None or ms < best[0]:
+                    best = (ms, threads)
+            timed[shape] = best
+    products, bound_ms, cached_bound_ms, openblas_ms = [], 0.0, 0.0, 0.0
     for p in ours["products"]:
         shape = (p["m"], p["k"], p["n"], p["count"])
-        if shape in timed:
-            continue
-        best = None
-        for threads in (1, 2):
-            lib.openblas_set_num_threads(threads)
-            ms = time_product(*shape)
-            if best is None or ms < best[0]:
-                best = (ms, threads)
-        timed[shape] = best
-    products, bound_ms, openblas_ms = [], 0.0, 0.0
-    for p in ours["products"]:
-        ms_each, threads = timed[(p["m"], p["k"], p["n"], p["count"])]
+        ms_each, threads = timed[shape + (p["b_is_weight"],)]
+        cached_ms_each = timed[shape + (False,)][0]
         winner = "openblas" if ms_each < p["ms_each"] else p["kernel"]
         bound_ms += p["count"] * min(ms_each, p["ms_each"])
+        cached_bound_ms += p["count"] * min(cached_ms_each, p["cached_ms_each"])
         openblas_ms += p["count"] * ms_each
         products.append({"what": p["what"], "m": p["m"], "k": p["k"], "n": p["n"], "count": p["count"],
-                         "openblas_ms_each": round(ms_each, 4), "openblas_threads": threads,
+                         "b_is_weight": p["b_is_weight"], "openblas_ms_each": round(ms_each, 4),
+                         "openblas_cached_ms_each": round(cached_ms_each, 4), "openblas_threads": threads,
                          "attnlab_bound_ms_each": p["ms_each"], "best": winner})
-    print(json.dumps({"impl": "best sgemm", "bound_ms": round(bound_ms, 3), "openblas_ms": round(openblas_ms, 3),
+    print(json.dumps({"impl": "best sgemm", "bound_ms": round(bound_ms, 3),
+                      "cached_bound_ms": round(cached_bound_ms, 3), "openblas_ms": round(openblas_ms, 3),
                       "attnlab_bound_ms": ours["bound_ms"], "gflop": ours["gflop"],
                       "gflops": round(ours["gflop"] / (bound_ms / 1000), 1), "products": products}))
 

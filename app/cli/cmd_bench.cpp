@@ -96,12 +96,8 @@ int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S,
     }
     const GemmBound all = time_gemm_bound(shapes);
     GemmBound forward_bound, backward_bound;
-    for (size_t i = 0; i < all.products.size(); ++i) {
-        GemmBound& part = i < forward.size() ? forward_bound : backward_bound;
-        part.products.push_back(all.products[i]);
-        part.ms += all.products[i].ms_total();
-        part.gflop += all.products[i].shape.flops() / 1e9;
-    }
+    for (size_t i = 0; i < all.products.size(); ++i)
+        (i < forward.size() ? forward_bound : backward_bound).add(all.products[i]);
     const GemmBound& bound = backward ? backward_bound : forward_bound;
     const char* pass = backward ? "backward" : "forward";
     if (json) {
@@ -112,15 +108,18 @@ int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S,
                                 {"k", p.shape.k},
                                 {"n", p.shape.n},
                                 {"count", p.shape.count},
+                                {"b_is_weight", p.shape.b_is_weight},
                                 {"ms_each", p.ms_each},
                                 {"ms", p.ms_total()},
+                                {"cached_ms_each", p.cached_ms_each},
                                 {"split", to_string(p.split)},
                                 {"kernel", to_string(p.kernel)}});
         std::printf(
             "{\"impl\": \"gemm bound\", \"pass\": \"%s\", \"model\": %s, \"src_len\": %lld, \"tgt_len\": %lld, "
-            "\"threads\": %d, \"bound_ms\": %.3f, \"gflop\": %.3f, \"gflops\": %.1f, \"peak_rss_mb\": %.1f",
-            pass, json_string(name).c_str(), S, T, thread_count(), bound.ms, bound.gflop, bound.gflops(),
-            peak_rss_mb());
+            "\"threads\": %d, \"bound_ms\": %.3f, \"cached_bound_ms\": %.3f, \"gflop\": %.3f, \"gflops\": %.1f, "
+            "\"peak_rss_mb\": %.1f",
+            pass, json_string(name).c_str(), S, T, thread_count(), bound.ms, bound.cached_ms, bound.gflop,
+            bound.gflops(), peak_rss_mb());
         if (backward)
             std::printf(", \"forward_bound_ms\": %.3f, \"forward_gflop\": %.3f, \"forward_backward_bound_ms\": %.3f",
                         forward_bound.ms, forward_bound.gflop, forward_bound.ms + backward_bound.ms);
@@ -132,16 +131,18 @@ int print_gemm_bound(const std::string& name, const ModelConfig& c, long long S,
         "GEMM bound of the %s pass, %s, %lld+%lld tokens, %d thread%s (each product's fastest kernel and split):\n",
         pass, name.c_str(), S, T, thread_count(), thread_count() == 1 ? "" : "s");
     const size_t width = backward ? 64 : 46;  // the backward's products are named "<forward product>: dA = …"
-    std::printf("  %s %s %6s %10s %10s  %s\n", padded("product", width).c_str(), padded("(m, k)·(k, n)", 24).c_str(),
-                "count", "ms each", "ms", "kernel, split");
+    std::printf("  %s %s %6s %10s %10s %10s  %s\n", padded("product", width).c_str(),
+                padded("(m, k)·(k, n)", 24).c_str(), "count", "ms each", "ms", "in cache", "kernel, split");
     for (const TimedMatmul& p : bound.products) {
         const std::string shape = "(" + std::to_string(p.shape.m) + ", " + std::to_string(p.shape.k) + ")·(" +
                                   std::to_string(p.shape.k) + ", " + std::to_string(p.shape.n) + ")";
-        std::printf("  %s %s %6lld %10.4f %10.3f  %s, %s\n", padded(p.shape.what, width).c_str(),
+        std::printf("  %s %s %6lld %10.4f %10.3f %10.3f  %s, %s\n", padded(p.shape.what, width).c_str(),
                     padded(shape, 24).c_str(), static_cast<long long>(p.shape.count), p.ms_each, p.ms_total(),
-                    to_string(p.kernel), to_string(p.split));
+                    p.cached_ms_total(), to_string(p.kernel), to_string(p.split));
     }
-    std::printf("sum: %.3f ms for %.3f GFLOP (%.1f GFLOP/s)\n", bound.ms, bound.gflop, bound.gflops());
+    std::printf("sum: %.3f ms for %.3f GFLOP (%.1f GFLOP/s), each weight read from memory; %.3f ms with every "
+                "operand in cache\n",
+                bound.ms, bound.gflop, bound.gflops(), bound.cached_ms);
     if (backward)
         std::printf(
             "the forward pass's products, timed in the same run: %.3f ms for %.3f GFLOP; forward + backward: "

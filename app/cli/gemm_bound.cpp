@@ -21,11 +21,70 @@ namespace {
 using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Clock = std::chrono::steady_clock;
 
-// A product's operands, filled with values in [-1, 1]: a (m, k), b (k, n), c (m, n).
-struct Operands {
-    RowMat a, b, c;
-    Operands(int64_t m, int64_t k, int64_t n) : a(RowMat::Random(m, k)), b(RowMat::Random(k, n)), c(m, n) {}
+// B for the products timed as a pass meets its weights (MatmulShape::b_is_weight): copies of it one after another
+// in kWeightStreamBytes, each product taking the next, so that its B comes from memory and not from a cache, as
+// each layer's weights do in a pass (read once, then the other layers'). Larger than a CPU's last-level cache
+// (a chiplet's 96 MiB at most).
+constexpr int64_t kWeightStreamBytes = int64_t{512} << 20;
+
+// Where B comes from: one matrix, in cache after the first product, or the next of the stream's copies.
+class WeightStream {
+public:
+    // Room for at least one (k, n) B of every weight product in `products`, filled with values in [-1, 1].
+    explicit WeightStream(const std::vector<MatmulShape>& products) {
+        int64_t largest = 0;
+        for (const MatmulShape& s : products)
+            if (s.b_is_weight) largest = std::max(largest, s.k * s.n);
+        if (largest == 0) return;
+        floats_.resize(static_cast<size_t>(std::max<int64_t>(kWeightStreamBytes / 4, largest)));
+        for (size_t i = 0; i < floats_.size(); ++i) floats_[i] = static_cast<float>(i % 17) / 8.0f - 1.0f;
+    }
+    // The copies of a (k, n) B it holds (at least 1 when it holds any).
+    int64_t copies(int64_t k, int64_t n) const { return static_cast<int64_t>(floats_.size()) / (k * n); }
+    const float* copy(int64_t i, int64_t k, int64_t n) const { return floats_.data() + i * k * n; }
+
+private:
+    std::vector<float> floats_;
 };
+
+// A product's operands: a (m, k) and c (m, n), and b (k, n), all filled with values in [-1, 1]; or, streamed, b
+// the stream's next copy at each product (`first`, then every `step`-th, so that threads side by side take
+// different ones).
+class Operands {
+public:
+    Operands(int64_t m, int64_t k, int64_t n) : a_(RowMat::Random(m, k)), b_(RowMat::Random(k, n)), c_(m, n) {}
+    Operands(int64_t m, int64_t k, int64_t n, const WeightStream& stream, int64_t first, int64_t step)
+        : a_(RowMat::Random(m, k)), c_(m, n), stream_(&stream), next_(first), step_(step) {}
+
+    // c = a·b[:, j0:j1), b this product's (in cache, or the stream's copy).
+    void multiply(GemmKernel kernel, const float* b, int64_t j0, int64_t j1) {
+        const int64_t k = a_.cols(), n = c_.cols();
+        if (kernel == GemmKernel::eigen) {
+            c_.middleCols(j0, j1 - j0).noalias() =
+                a_ * Eigen::Map<const RowMat>(b, k, n).middleCols(j0, j1 - j0);
+        } else {
+            gemm_in_out(a_.data(), a_.rows(), k, k, b + j0, n, j1 - j0, c_.data() + j0, n);
+        }
+    }
+    // The B of the next product: the one matrix, or the stream's next copy.
+    const float* next_b() {
+        if (stream_ == nullptr) return b_.data();
+        const int64_t k = a_.cols(), n = c_.cols();
+        const float* b = stream_->copy(next_ % stream_->copies(k, n), k, n);
+        next_ += step_;
+        return b;
+    }
+
+private:
+    RowMat a_, b_, c_;
+    const WeightStream* stream_ = nullptr;
+    int64_t next_ = 0, step_ = 1;
+};
+
+// The operands of one timing: `stream` null for B in cache.
+Operands operands(const MatmulShape& s, const WeightStream* stream, int64_t first = 0, int64_t step = 1) {
+    return stream ? Operands(s.m, s.k, s.n, *stream, first, step) : Operands(s.m, s.k, s.n);
+}
 
 // The median time of `run` in ms over at least 3 runs and about 0.1 s, after one warm-up run.
 template <typename Run>
@@ -42,42 +101,56 @@ double median_ms(Run&& run) {
     return median_of(ms);
 }
 
-// Columns [j0, j1) of c = a·b.
-void multiply(GemmKernel kernel, Operands& o, int64_t j0, int64_t j1) {
-    if (kernel == GemmKernel::eigen) {
-        o.c.middleCols(j0, j1 - j0).noalias() = o.a * o.b.middleCols(j0, j1 - j0);
-    } else {
-        const int64_t k = o.a.cols(), n = o.b.cols();
-        gemm_in_out(o.a.data(), o.a.rows(), k, k, o.b.data() + j0, n, j1 - j0, o.c.data() + j0, n);
-    }
-}
-
-// c = a·b, c's columns cut into thread_count() pieces (whole panels of the kernel), one a thread.
-double time_columns(const MatmulShape& s, GemmKernel kernel) {
-    Operands o(s.m, s.k, s.n);
+// c = a·b, c's columns (whole panels of the kernel) cut into thread_count() pieces, one a thread, or, `claimed`,
+// into pieces the threads claim as they finish their last.
+double time_columns(const MatmulShape& s, GemmKernel kernel, const WeightStream* stream, bool claimed) {
+    Operands o = operands(s, stream);
     const int64_t grain = kernel == GemmKernel::eigen ? 16 : kGemmPanel;
-    return median_ms(
-        [&] { parallel_for(0, s.n, grain, [&](int64_t j0, int64_t j1) { multiply(kernel, o, j0, j1); }); });
+    return median_ms([&] {
+        const float* b = o.next_b();
+        const auto piece = [&](int64_t j0, int64_t j1) { o.multiply(kernel, b, j0, j1); };
+        claimed ? parallel_claim(0, s.n, grain, piece) : parallel_for(0, s.n, grain, piece);
+    });
 }
 
 // The shape's `count` products dealt out between the threads, whole, up to 32 a thread (each thread repeats
 // its own operands'); the time of one is the time of all ÷ the products run.
-double time_side_by_side(const MatmulShape& s, int threads, GemmKernel kernel) {
+double time_side_by_side(const MatmulShape& s, int threads, GemmKernel kernel, const WeightStream* stream) {
     std::vector<Operands> o;
-    for (int t = 0; t < threads; ++t) o.emplace_back(s.m, s.k, s.n);
+    for (int t = 0; t < threads; ++t) o.push_back(operands(s, stream, t, threads));
     const int64_t per_thread = std::min<int64_t>((s.count + threads - 1) / threads, 32);
     const double ms = median_ms([&] {
         parallel_for(0, threads, 1, [&](int64_t t0, int64_t t1) {
             for (auto t = static_cast<size_t>(t0); t < static_cast<size_t>(t1); ++t)
-                for (int64_t r = 0; r < per_thread; ++r) multiply(kernel, o[t], 0, s.n);
+                for (int64_t r = 0; r < per_thread; ++r) o[t].multiply(kernel, o[t].next_b(), 0, s.n);
         });
     });
     return ms / static_cast<double>(per_thread * threads);
 }
 
-double time_one_thread(const MatmulShape& s, GemmKernel kernel) {
-    Operands o(s.m, s.k, s.n);
-    return median_ms([&] { multiply(kernel, o, 0, s.n); });
+double time_one_thread(const MatmulShape& s, GemmKernel kernel, const WeightStream* stream) {
+    Operands o = operands(s, stream);
+    return median_ms([&] { o.multiply(kernel, o.next_b(), 0, s.n); });
+}
+
+// The fastest kernel and split for one product of `s`, its B from `stream` (null: in cache).
+TimedMatmul fastest(const MatmulShape& s, const WeightStream* stream) {
+    const int threads = thread_count();
+    TimedMatmul t{s, time_columns(s, GemmKernel::eigen, stream, false), 0, GemmSplit::columns, GemmKernel::eigen};
+    auto keep_if_faster = [&](double ms, GemmSplit split, GemmKernel kernel) {
+        if (ms < t.ms_each) t.ms_each = ms, t.split = split, t.kernel = kernel;
+    };
+    for (GemmKernel kernel : {GemmKernel::eigen, GemmKernel::attnlab}) {
+        if (kernel != GemmKernel::eigen)
+            keep_if_faster(time_columns(s, kernel, stream, false), GemmSplit::columns, kernel);
+        if (threads > 1) {
+            keep_if_faster(time_columns(s, kernel, stream, true), GemmSplit::claimed, kernel);
+            if (s.count >= threads)
+                keep_if_faster(time_side_by_side(s, threads, kernel, stream), GemmSplit::side_by_side, kernel);
+            keep_if_faster(time_one_thread(s, kernel, stream), GemmSplit::one_thread, kernel);
+        }
+    }
+    return t;
 }
 
 }  // namespace
@@ -85,6 +158,7 @@ double time_one_thread(const MatmulShape& s, GemmKernel kernel) {
 const char* to_string(GemmSplit split) {
     switch (split) {
         case GemmSplit::columns: return "columns";
+        case GemmSplit::claimed: return "columns, claimed";
         case GemmSplit::side_by_side: return "side by side";
         case GemmSplit::one_thread: return "one thread";
     }
@@ -100,42 +174,35 @@ std::vector<MatmulShape> backward_matmuls(const std::vector<MatmulShape>& forwar
         const bool context = f.what.find("weights·V") != std::string::npos;
         const char* da = scores ? ": dQ = dS·K" : context ? ": d(weights) = dC·Vᵀ" : ": dx = dy·Wᵀ";
         const char* db = scores ? ": dK = dSᵀ·Q" : context ? ": dV = weightsᵀ·dC" : ": dW = xᵀ·dy";
-        out.push_back({f.what + da, f.m, f.n, f.k, f.count});  // dA (m, k) = dC (m, n)·Bᵀ (n, k)
+        // dA (m, k) = dC (m, n)·Bᵀ (n, k): a map's dx reads its weight again
+        out.push_back({f.what + da, f.m, f.n, f.k, f.count, f.b_is_weight});
         out.push_back({f.what + db, f.k, f.m, f.n, f.count});  // dB (k, n) = Aᵀ (k, m)·dC (m, n)
     }
     return out;
 }
 
 GemmBound time_gemm_bound(const std::vector<MatmulShape>& products) {
-    using Key = std::tuple<int64_t, int64_t, int64_t>;  // (m, k, n)
-    std::map<Key, int64_t> most;                        // the largest count a shape has in the list
-    for (const MatmulShape& s : products) most[{s.m, s.k, s.n}] = std::max(most[{s.m, s.k, s.n}], s.count);
-    const int threads = thread_count();
-    std::map<Key, TimedMatmul> timed;  // each shape timed once
+    using Key = std::tuple<int64_t, int64_t, int64_t, bool>;  // (m, k, n, b_is_weight)
+    std::map<Key, int64_t> most;                              // the largest count a shape has in the list
+    for (const MatmulShape& s : products) {
+        int64_t& count = most[{s.m, s.k, s.n, s.b_is_weight}];
+        count = std::max(count, s.count);
+    }
+    const WeightStream stream(products);
+    std::map<Key, TimedMatmul> timed;  // each shape timed once, its B in cache, and a weight's streamed too
     for (const auto& [key, count] : most) {
-        const auto [m, k, n] = key;
-        TimedMatmul t{MatmulShape{"", m, k, n, count}, 0, GemmSplit::columns, GemmKernel::eigen};
-        t.ms_each = time_columns(t.shape, GemmKernel::eigen);
-        auto keep_if_faster = [&](double ms, GemmSplit split, GemmKernel kernel) {
-            if (ms < t.ms_each) t.ms_each = ms, t.split = split, t.kernel = kernel;
-        };
-        for (GemmKernel kernel : {GemmKernel::eigen, GemmKernel::attnlab}) {
-            if (kernel != GemmKernel::eigen) keep_if_faster(time_columns(t.shape, kernel), GemmSplit::columns, kernel);
-            if (threads > 1) {
-                if (count >= threads)
-                    keep_if_faster(time_side_by_side(t.shape, threads, kernel), GemmSplit::side_by_side, kernel);
-                keep_if_faster(time_one_thread(t.shape, kernel), GemmSplit::one_thread, kernel);
-            }
-        }
+        const auto [m, k, n, weight] = key;
+        const MatmulShape shape{"", m, k, n, count, weight};
+        const TimedMatmul cached = fastest(shape, nullptr);
+        TimedMatmul t = weight ? fastest(shape, &stream) : cached;
+        t.cached_ms_each = cached.ms_each;
         timed.emplace(key, t);
     }
     GemmBound bound;
     for (const MatmulShape& s : products) {
-        TimedMatmul entry = timed.at({s.m, s.k, s.n});
+        TimedMatmul entry = timed.at({s.m, s.k, s.n, s.b_is_weight});
         entry.shape = s;
-        bound.ms += entry.ms_total();
-        bound.gflop += s.flops() / 1e9;
-        bound.products.push_back(entry);
+        bound.add(entry);
     }
     return bound;
 }

@@ -15,24 +15,24 @@ void add_attention(std::vector<MatmulShape>& out, const ModelConfig& c, const st
                    int64_t keys, KeysFrom from, int64_t n_layers) {
     const int64_t C = c.d_model, H = c.n_heads, D = c.d_head(), Q = c.attention_width(), KV = c.kv_heads() * D;
     if (from == KeysFrom::same_tokens && Q == C && KV == C) {
-        out.push_back({name + " Q, K, V maps", rows, C, C, 3 * n_layers});
+        out.push_back({name + " Q, K, V maps", rows, C, C, 3 * n_layers, true});
     } else if (from == KeysFrom::same_tokens) {  // grouped-query attention, or H·D ≠ C
-        out.push_back({name + " Q map", rows, C, Q, n_layers});
-        out.push_back({name + " K, V maps", rows, C, KV, 2 * n_layers});
+        out.push_back({name + " Q map", rows, C, Q, n_layers, true});
+        out.push_back({name + " K, V maps", rows, C, KV, 2 * n_layers, true});
     } else {  // cross-attention: the queries from the decoder, the keys and values from the encoder's output
-        out.push_back({name + " Q map", rows, C, C, n_layers});
-        out.push_back({name + " K, V maps", keys, C, C, 2 * n_layers});
+        out.push_back({name + " Q map", rows, C, C, n_layers, true});
+        out.push_back({name + " K, V maps", keys, C, C, 2 * n_layers, true});
     }
     out.push_back({name + " QKᵀ, per head", rows, D, keys, H * n_layers});
     out.push_back({name + " weights·V, per head", rows, keys, D, H * n_layers});
-    out.push_back({name + " output map", rows, Q, C, n_layers});
+    out.push_back({name + " output map", rows, Q, C, n_layers, true});
 }
 
 void add_ffn(std::vector<MatmulShape>& out, const ModelConfig& c, const std::string& stack, int64_t rows,
              int64_t n_layers) {
-    out.push_back({stack + " FFN first map", rows, c.d_model, c.d_ff, n_layers});
-    if (FeedForwardMechanism(c).gated()) out.push_back({stack + " FFN gate map", rows, c.d_model, c.d_ff, n_layers});
-    out.push_back({stack + " FFN second map", rows, c.d_ff, c.d_model, n_layers});
+    out.push_back({stack + " FFN first map", rows, c.d_model, c.d_ff, n_layers, true});
+    if (FeedForwardMechanism(c).gated()) out.push_back({stack + " FFN gate map", rows, c.d_model, c.d_ff, n_layers, true});
+    out.push_back({stack + " FFN second map", rows, c.d_ff, c.d_model, n_layers, true});
 }
 
 }  // namespace
@@ -50,8 +50,8 @@ std::vector<MatmulShape> forward_matmuls(const ModelConfig& c, int64_t S, int64_
         add_ffn(out, c, "decoder", T, c.n_decoder_layers);
     }
     const int64_t rows = c.has_decoder() ? T : S;  // the last stack's tokens
-    if (c.output_head == OutputHead::transform) out.push_back({"head transform", rows, c.d_model, c.d_model, 1});
-    if (c.output_head != OutputHead::none) out.push_back({"logits", rows, c.d_model, c.output_vocab_size(), 1});
+    if (c.output_head == OutputHead::transform) out.push_back({"head transform", rows, c.d_model, c.d_model, 1, true});
+    if (c.output_head != OutputHead::none) out.push_back({"logits", rows, c.d_model, c.output_vocab_size(), 1, true});
     return out;
 }
 

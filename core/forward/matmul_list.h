@@ -16,6 +16,8 @@ struct MatmulShape {
     std::string what;  // e.g. "decoder self-attention QKᵀ, per head"
     int64_t m = 0, k = 0, n = 0;
     int64_t count = 0;
+    bool b_is_weight = false;  // B is a parameter (a map's weight, the logits' table): each of the `count` is a
+                               // different one, read once a pass; A is the activations just made
     double flops() const {
         return 2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n) *
                static_cast<double>(count);

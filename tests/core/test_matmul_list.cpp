@@ -9,13 +9,19 @@ using namespace attnlab;
 
 namespace {
 
-// 2·N·(multiply-adds of every weight matrix) + 4·N²·C per attention sublayer, when every stack has N tokens.
-double flops_from_parameters(const ModelConfig& c, int64_t N) {
+// The entries of every weight matrix a pass multiplies by: its maps', and the logits' table when it is tied.
+double multiplied_weights(const ModelConfig& c) {
     double weights = 0;
     for (const ParamSpec& p : parameter_specs(c))
         if (p.kind == ParamKind::matrix) weights += static_cast<double>(p.shape.at(0) * p.shape.at(1));
     if (c.tie_embeddings && c.output_head != OutputHead::none)
         weights += static_cast<double>(c.output_vocab_size()) * c.d_model;
+    return weights;
+}
+
+// 2·N·(multiply-adds of every weight matrix) + 4·N²·C per attention sublayer, when every stack has N tokens.
+double flops_from_parameters(const ModelConfig& c, int64_t N) {
+    const double weights = multiplied_weights(c);
     const int attentions = (c.has_encoder() ? c.n_encoder_layers : 0) +
                            (c.has_decoder() ? c.n_decoder_layers * (c.arch == Arch::encoder_decoder ? 2 : 1) : 0);
     return 2.0 * static_cast<double>(N) * weights + 4.0 * static_cast<double>(N * N) * c.d_model * attentions;
@@ -35,6 +41,10 @@ TEST_CASE("a pass's products do the FLOPs of its weight matrices and its attenti
         INFO(to_string(c.arch) << (c.tie_embeddings ? ", tied" : ""));
         REQUIRE(validate_config(c));
         for (int64_t n : {1, 7, 33}) CHECK(total_flops(forward_matmuls(c, n, n)) == flops_from_parameters(c, n));
+        double weight_operands = 0;  // the B of every product marked a weight: each weight matrix once
+        for (const MatmulShape& p : forward_matmuls(c, 7, 7))
+            if (p.b_is_weight) weight_operands += static_cast<double>(p.k * p.n * p.count);
+        CHECK(weight_operands == multiplied_weights(c));
     }
 }
 
