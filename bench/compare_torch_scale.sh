@@ -82,6 +82,7 @@ won = sum(p["best"] == "openblas" for r in everything for p in r["products"])
 print(f"Best sgemm: each product's faster of that bound and OpenBLAS (torch.mm, or torch.bmm of a shape's count, on 1 "
       f"or 2 OpenBLAS threads; bench/openblas_bound.py); OpenBLAS was the faster for {won} of "
       f"{sum(len(r['products']) for r in everything)} products timed. Weights from memory: each map's and the "
-      "logits' B the next of copies filling 512 MiB, as a pass reads each weight once; all in cache: the same B "
+      "logits' B the next of copies filling as many bytes as the pass's weights (at most 512 MiB), as a pass reads each "
+      "weight once; all in cache: the same B "
       "again and again.")
 PY

@@ -7,9 +7,9 @@ product shape again with OpenBLAS (torch.mm on Debian's PyTorch, which calls Ope
 OpenBLAS threads, the faster kept. For each product the best of the three libraries is the yardstick: where the
 machine's sgemm is itself the limit, the pass's distance from this sum says how far from it the pass is.
 
-As attnlab's bound does, a product whose B is a weight (`b_is_weight`) is timed with B read from memory, as a pass
-reads each weight once: at each product the next of copies filling 512 MiB. The sums with every operand in cache
-are given beside.
+As attnlab's bound does, a product whose B is a weight (`b_is_weight`) is timed with B as a pass meets it, each
+weight read once: at each product the next of copies filling as many bytes as the pass's weights (at most 512 MiB;
+from memory unless they fit in a cache). The sums with every operand in cache are given beside.
 
 Prints one line of JSON:
   bound_ms            Σ over products of count × min(attnlab's bound for it, OpenBLAS's time), weights from memory
@@ -54,24 +54,25 @@ def median_ms(multiply, per):
     return statistics.median(times)
 
 
-STREAM_BYTES = 512 << 20  # as attnlab's bound: more than a CPU's last-level cache
+STREAM_BYTES = 512 << 20  # as attnlab's bound: more than a CPU's last-level cache; at most the pass's weights
 
 
 class Stream:
     """B for each product: the same `count` matrices (in cache after the first product), or, streamed, the next of
-    copies of them filling STREAM_BYTES (read from memory), views of one buffer made once."""
+    copies of them filling Stream.floats (the pass's weights, at most STREAM_BYTES), views of one buffer made once."""
 
     buffer = None
+    floats = STREAM_BYTES // 4  # set from the pass's weights by main()
 
     def __init__(self, count, k, n, streamed):
         size = count * k * n
         if not streamed:
             self.b = [torch.randn(count, k, n)]
         else:
-            if Stream.buffer is None or Stream.buffer.numel() < size:
-                Stream.buffer = torch.rand(max(STREAM_BYTES // 4, size)) * 2 - 1
+            if Stream.buffer is None or Stream.buffer.numel() < max(Stream.floats, size):
+                Stream.buffer = torch.rand(max(Stream.floats, size)) * 2 - 1
             self.b = [Stream.buffer[i * size:(i + 1) * size].view(count, k, n)
-                      for i in range(Stream.buffer.numel() // size)]
+                      for i in range(max(Stream.floats, size) // size)]
         self.next = 0
 
     def __call__(self):
@@ -100,6 +101,8 @@ def main():
         ours = json.loads(f.readline())
     torch.set_num_threads(1)
     lib = openblas_library()
+    weights = sum(p["k"] * p["n"] * p["count"] for p in ours["products"] if p["b_is_weight"])
+    Stream.floats = min(weights, STREAM_BYTES // 4)
     timed = {}  # (m, k, n, count, streamed) -> (ms each, threads)
     for p in ours["products"]:
         for streamed in {False, p["b_is_weight"]}:

@@ -21,22 +21,25 @@ namespace {
 using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Clock = std::chrono::steady_clock;
 
-// B for the products timed as a pass meets its weights (MatmulShape::b_is_weight): copies of it one after another
-// in kWeightStreamBytes, each product taking the next, so that its B comes from memory and not from a cache, as
-// each layer's weights do in a pass (read once, then the other layers'). Larger than a CPU's last-level cache
-// (a chiplet's 96 MiB at most).
-constexpr int64_t kWeightStreamBytes = int64_t{512} << 20;
+// B for the products timed as a pass meets its weights (MatmulShape::b_is_weight): copies of it one after another,
+// each product taking the next, in as many bytes as the pass's weights (at most kWeightStreamBytes): a model whose
+// weights outgrow the caches has each read from memory, as a pass reads each layer's weights once and then the other
+// layers'; a tiny model's stay in cache, as in its pass.
+constexpr int64_t kWeightStreamBytes = int64_t{512} << 20;  // more than a CPU's last-level cache (96 MiB at most)
 
 // Where B comes from: one matrix, in cache after the first product, or the next of the stream's copies.
 class WeightStream {
 public:
     // Room for at least one (k, n) B of every weight product in `products`, filled with values in [-1, 1].
     explicit WeightStream(const std::vector<MatmulShape>& products) {
-        int64_t largest = 0;
-        for (const MatmulShape& s : products)
-            if (s.b_is_weight) largest = std::max(largest, s.k * s.n);
+        int64_t largest = 0, total = 0;  // floats
+        for (const MatmulShape& s : products) {
+            if (!s.b_is_weight) continue;
+            largest = std::max(largest, s.k * s.n);
+            total += s.k * s.n * s.count;
+        }
         if (largest == 0) return;
-        floats_.resize(static_cast<size_t>(std::max<int64_t>(kWeightStreamBytes / 4, largest)));
+        floats_.resize(static_cast<size_t>(std::max(std::min(total, kWeightStreamBytes / 4), largest)));
         for (size_t i = 0; i < floats_.size(); ++i) floats_[i] = static_cast<float>(i % 17) / 8.0f - 1.0f;
     }
     // The copies of a (k, n) B it holds (at least 1 when it holds any).

@@ -61,8 +61,9 @@ struct GemmBound {
 std::vector<MatmulShape> backward_matmuls(const std::vector<MatmulShape>& forward);
 
 // Times each distinct shape with each kernel and split (at least 3 runs and about 0.1 s each way), keeps the
-// fastest, and sums over the list; a weight's shape twice, B in cache and B read from memory (the next of copies
-// filling 512 MiB at each product).
+// fastest, and sums over the list; a weight's shape twice, B in cache and B as the pass meets it (the next of copies
+// filling as many bytes as the pass's weights, at most 512 MiB, at each product: from memory unless they all fit
+// in a cache).
 GemmBound time_gemm_bound(const std::vector<MatmulShape>& products);
 
 }  // namespace attnlab::cli

@@ -63,6 +63,9 @@ expect_output "bench by step times each step, summed over its layers" \
 check "bench backward"  0 -- "$cli" bench "$g" --tgt-len 8 --reps 2 --opens 1 --backward --json
 expect_output "bench backward times the backward alone and with the forward" \
   '"loss": "next-token", "loss_value": [0-9.e+-]+, "backward_steps": [0-9]+, "backward_median_ms": [0-9.]+, "backward_min_ms": [0-9.]+, "forward_backward_median_ms": [0-9.]+, "forward_backward_min_ms": [0-9.]+'
+check "bench bound" 0 -- "$cli" bench "$g" --tgt-len 8 --gemm-bound --json
+expect_output "bench bound from memory and in cache, the maps' weights marked" \
+  '"bound_ms": [0-9.]+, "cached_bound_ms": [0-9.]+.*\{"b_is_weight":true,[^}]*Q, K, V maps"\},\{"b_is_weight":false,[^}]*QKᵀ, per head"\}'
 check "bench backward bound" 0 -- "$cli" bench "$g" --tgt-len 8 --gemm-bound --backward --json
 expect_output "bench backward bound beside the forward's" '"pass": "backward".*"bound_ms": [0-9.]+.*"forward_bound_ms": [0-9.]+'
 check "bench bad loss"  2 -- "$cli" bench "$g" --tgt-len 8 --reps 1 --backward --loss sideways
