@@ -1,5 +1,6 @@
-// Times the pass's products with Eigen's sgemm and ours, split by output columns, dealt out side by side or on
-// one thread.
+// Times the pass's products with Eigen's sgemm and ours, split by output columns (in one piece a thread, or claimed
+// piece by piece), dealt out side by side or on one thread; a weight's product with B in cache and as the pass
+// reads it.
 #include "gemm_bound.h"
 
 #include "cli_common.h"
