@@ -30,7 +30,9 @@ inline constexpr int kMaxThreads = 256;
 std::optional<int> parse_thread_count(const std::string& text);
 
 // Runs body(begin_i, end_i) over [begin, end) cut into at most thread_count() contiguous chunks, each a multiple
-// of `grain` long (but the last), the first on the calling thread. Fewer chunks when the range is short.
+// of `grain` long (but the last), the first on the calling thread and the others on kept workers; the caller runs
+// any a worker has not started when it is done with its own, so it never waits for a worker that is off the cores.
+// Fewer chunks when the range is short.
 void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& body);
 
 // Runs body(begin_i, end_i) over [begin, end) cut into pieces of whole grains (the last maybe short), each thread

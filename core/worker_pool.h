@@ -7,9 +7,11 @@
 
 namespace attnlab {
 
-// Runs chunk(c) for c in [0, chunks): chunk 0 on the calling thread, the others on kept worker threads (started on
-// first use, one per chunk beyond the first), and returns once every chunk has returned. False, with nothing run,
-// when the pool is taken: by another thread's call, or by this thread's own (a chunk that splits its work again).
+// Runs chunk(c) for c in [0, chunks), each once: chunk 0 on the calling thread, chunk w + 1 on kept worker thread w
+// (started on first use), unless the caller, done with its own, claims that chunk before its worker has woken.
+// Returns once every chunk has returned; the first exception a chunk threw is rethrown then. False, with nothing
+// run, when the pool is taken: by another thread's call, or by this thread's own (a chunk that splits its work
+// again).
 bool run_on_worker_pool(int64_t chunks, const std::function<void(int64_t)>& chunk);
 
 }  // namespace attnlab

@@ -1,5 +1,6 @@
 // parallel_for on the kept worker threads (worker_pool.h): every index once, in contiguous chunks, whatever the
-// thread count; the same workers from call to call; nested and concurrent calls; an exception from a chunk.
+// thread count; the same workers from call to call; a caller that does not wait for a sleeping worker; nested and
+// concurrent calls; an exception from a chunk.
 #include "parallel.h"
 
 #include <catch2/catch.hpp>
@@ -7,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -65,17 +67,52 @@ TEST_CASE("parallel_for visits every index once, in at most thread_count() chunk
     }
 }
 
-TEST_CASE("parallel_for runs its later chunks on the same kept threads from call to call", "[parallel][needs_threads]") {
+TEST_CASE("parallel_for runs the chunks the caller does not take on the same kept threads from call to call",
+          "[parallel][needs_threads]") {
     const ThreadCountScope scope(2);
-    // A thread_local starts afresh on every new thread (a thread id may be reused, its thread_locals are not).
+    // A thread_local starts afresh on every new thread (a thread id may be reused, its thread_locals are not): on a
+    // kept worker, the count of chunks it ran goes on rising from call to call, so the highest count each worker
+    // reached sums to the chunks the workers ran. Threads started per call would each stop at 1.
     static thread_local int chunks_run_here = 0;
-    int most = 0;
+    const std::thread::id caller = std::this_thread::get_id();
+    std::mutex mutex;
+    int on_workers = 0;
+    std::map<std::thread::id, int> highest_count;
     for (int call = 0; call < 20; ++call)
-        parallel_for(0, 2, 1, [&](int64_t b, int64_t) {
-            if (b == 1) most = ++chunks_run_here;  // chunk 1 never runs on the caller
+        parallel_for(0, 2, 1, [&](int64_t, int64_t) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a worker wakes while the caller's runs
+            if (std::this_thread::get_id() == caller) return;
+            const int here = ++chunks_run_here;
+            std::lock_guard<std::mutex> lock(mutex);
+            ++on_workers;
+            highest_count[std::this_thread::get_id()] = here;
         });
-    CHECK(most == 20);
+    int summed = 0;
+    for (const auto& [id, count] : highest_count) summed += count;
+    CHECK(on_workers > 0);
+    CHECK(summed == on_workers);
     CHECK(chunks_run_here == 0);
+}
+
+TEST_CASE("parallel_for's caller runs the chunks of a worker that has not woken yet", "[parallel][needs_threads]") {
+    const ThreadCountScope scope(2);
+    const std::thread::id caller = std::this_thread::get_id();
+    // After 20 ms without a job the worker sleeps, and waking it takes tens of microseconds; the caller's chunks
+    // take none, so it claims the second chunk long before the worker is up. Five tries, so that a caller taken off
+    // its core at the wrong moment cannot fail the test.
+    int calls_all_on_caller = 0;
+    for (int call = 0; call < 5; ++call) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::atomic<int> on_caller{0};
+        Visits visits(2);
+        parallel_for(0, 2, 1, [&](int64_t b, int64_t e) {
+            if (std::this_thread::get_id() == caller) ++on_caller;
+            visits.run(b, e);
+        });
+        CHECK(visits.each_once());
+        if (on_caller.load() == 2) ++calls_all_on_caller;
+    }
+    CHECK(calls_all_on_caller > 0);
 }
 
 TEST_CASE("parallel_for nested in a chunk, and called from several threads at once, still visits every index once",
@@ -110,7 +147,7 @@ TEST_CASE("parallel_for nested in a chunk, and called from several threads at on
     }
 }
 
-TEST_CASE("an exception from the caller's chunk reaches the caller, and the threads stay usable", "[parallel][needs_threads]") {
+TEST_CASE("an exception from a chunk reaches the caller, and the threads stay usable", "[parallel][needs_threads]") {
     const ThreadCountScope scope(2);
     std::atomic<int> second_chunk_runs{0};
     CHECK_THROWS_AS(parallel_for(0, 2, 1,

@@ -23,7 +23,7 @@ TEST_CASE("the thread count is what was asked where threads exist, else 1 and ev
     if (platform::has_threads()) {
         CHECK(thread_count() == 4);
         CHECK(chunks.load() == 4);
-        CHECK(chunks_on_caller.load() == 1);
+        CHECK(chunks_on_caller.load() >= 1);  // its own, and any a worker had not started
     } else {
         CHECK(thread_count() == 1);
         CHECK(platform::hardware_threads() == 1);
