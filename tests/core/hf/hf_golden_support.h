@@ -11,6 +11,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -56,6 +58,20 @@ inline void check_matches(const Stepper& stepper, const Expected& expected, cons
         REQUIRE(got->shape == want.shape);
         CHECK(test::max_abs_diff(*got, want) < 1e-4f);
     }
+}
+
+// max |got − want| / max |want| over their entries in order (the golden scripts' rel_diff); the shapes may differ,
+// as a step's (1, T, V) logits from a script's (T, V), but not the counts.
+inline double relative_distance(const Tensor& got, const Tensor& want) {
+    REQUIRE(got.numel() == want.numel());
+    double diff = 0.0, scale = 0.0;
+    for (int64_t i = 0; i < want.numel(); ++i) {
+        const auto g = static_cast<double>(got.data[static_cast<size_t>(i)]);
+        const auto w = static_cast<double>(want.data[static_cast<size_t>(i)]);
+        diff = std::max(diff, std::abs(g - w));
+        scale = std::max(scale, std::abs(w));
+    }
+    return diff / scale;
 }
 
 inline LoadedModel open(const std::string& folder) {

@@ -7,8 +7,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -17,18 +15,6 @@ using namespace attnlab::test;
 
 namespace {
 
-// max |got − want| / max |want|, as the script's rel_diff.
-double relative_distance(const Tensor& got, const Tensor& want) {
-    REQUIRE(got.numel() == want.numel());
-    double diff = 0.0, scale = 0.0;
-    for (int64_t i = 0; i < want.numel(); ++i) {
-        const auto g = static_cast<double>(got.data[static_cast<size_t>(i)]);
-        const auto w = static_cast<double>(want.data[static_cast<size_t>(i)]);
-        diff = std::max(diff, std::abs(g - w));
-        scale = std::max(scale, std::abs(w));
-    }
-    return diff / scale;
-}
 
 // Asks for dot_bf16 while it lives; exact again after, however the test ends.
 struct DotAsked {
