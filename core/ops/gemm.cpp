@@ -4,6 +4,7 @@
 
 #include "ops/gemm_bf16_dot.h"
 #include "ops/gemm_bf16_products.h"
+#include "ops/micro_kernel_table.h"
 #include "ops/non_finite.h"
 
 #include "bf16_buffer.h"
@@ -260,18 +261,12 @@ void finish_block(float* y, int64_t rows, int64_t cols, int64_t ldy, GemmEpilogu
     if (epilogue.non_finite) *epilogue.non_finite += count;
 }
 
-template <int V, size_t... R>
-constexpr std::array<MicroKernel, kRows> kernels_of_width(std::index_sequence<R...>) {
-    return {micro_kernel<static_cast<int>(R) + 1, V>...};
-}
-template <size_t... V>
-constexpr auto micro_kernels(std::index_sequence<V...>) {
-    return std::array<std::array<MicroKernel, kRows>, sizeof...(V)>{
-        kernels_of_width<static_cast<int>(V) + 1>(std::make_index_sequence<kRows>())...};
-}
-// [v - 1][r - 1]: r rows of v registers, so that a partial panel costs what its width needs (weights·V's second
-// panel at D = 64 is 16 of 48 columns).
-constexpr auto kMicroKernels = micro_kernels(std::make_index_sequence<kVecs>());
+struct Kernels {
+    template <int R, int V>
+    static constexpr MicroKernel of() { return micro_kernel<R, V>; }
+};
+// Weights·V's second panel at D = 64 is 16 of 48 columns: one register wide.
+constexpr auto kMicroKernels = micro_kernel_table<MicroKernel, kVecs, kRows, Kernels>();
 
 // Copies shorter than a panel, of a length known only at run time, as element-wise loops that compile to (masked)
 // vector moves: memcpy and std::fill of such lengths were inlined as `rep movs` and `rep stos`, whose start-up cost

@@ -6,6 +6,7 @@
 // single row of x reads W in place instead. Every function that uses AVX-512 carries the target attribute: the build
 // may not (-march other than native), and such code runs only after cpu_has_bf16_dot().
 #include "ops/gemm_bf16_dot.h"
+#include "ops/micro_kernel_table.h"
 
 #if ATTNLAB_BF16_DOT
 
@@ -98,17 +99,11 @@ ATTNLAB_BF16_TARGET void micro_kernel(const uint32_t* xb, int64_t ldb, const uin
 
 using MicroKernel = void (*)(const uint32_t*, int64_t, const uint32_t*, int64_t, float*, int64_t, bool, __mmask16);
 
-template <int V, size_t... R>
-constexpr std::array<MicroKernel, kRows> kernels_of_width(std::index_sequence<R...>) {
-    return {micro_kernel<static_cast<int>(R) + 1, V>...};
-}
-template <size_t... V>
-constexpr auto micro_kernels(std::index_sequence<V...>) {
-    return std::array<std::array<MicroKernel, kRows>, sizeof...(V)>{
-        kernels_of_width<static_cast<int>(V) + 1>(std::make_index_sequence<kRows>())...};
-}
-// [v - 1][r - 1]: r rows of v registers, so that a partial panel costs what its width needs.
-constexpr auto kMicroKernels = micro_kernels(std::make_index_sequence<kPanel / kLanes>());
+struct Kernels {
+    template <int R, int V>
+    static constexpr MicroKernel of() { return micro_kernel<R, V>; }
+};
+constexpr auto kMicroKernels = micro_kernel_table<MicroKernel, kPanel / kLanes, kRows, Kernels>();
 
 // Panels of W (kc, nc), rows ldw apart, to `out`: panel q (⌈kc / 2⌉, kPanel) at out + q·⌈kc / 2⌉·kPanel, its word
 // (p, c) = W[2p][c] | W[2p + 1][c] << 16 (0 past kc and nc). 16 columns of two rows widened to words and merged.
