@@ -15,11 +15,14 @@ int most_probable(const std::vector<float>& p) {
 }  // namespace
 
 std::vector<float> last_row_probs(const Stepper& stepper) {
-    const TraceEntry* probs = stepper.entry(StepId::head(StepKind::probs, stepper.config()));  // (N, V)
-    if (!probs || probs->value.dim(0) == 0) return {};
-    const size_t V = static_cast<size_t>(probs->value.dim(1)), last = static_cast<size_t>(probs->value.dim(0)) - 1;
-    const float* row = probs->value.data.data() + last * V;
-    return std::vector<float>(row, row + V);
+    // One row: a checkpoint trace makes only that row of its on-demand (N, V) probabilities, not all of them.
+    const StepId id = StepId::head(StepKind::probs, stepper.config());
+    const TraceEntry* facts = stepper.run_facts(id);  // the shape without the numbers
+    if (!facts || facts->value.dim(0) == 0) return {};
+    const int64_t last = facts->value.dim(0) - 1;
+    std::optional<Tensor> row = stepper.output_rows(id, last, last + 1);  // (1, V)
+    if (!row) return {};
+    return std::vector<float>(row->data.begin(), row->data.end());
 }
 
 std::optional<PredictionChange> prediction_change(const std::vector<float>& before, const std::vector<float>& now) {

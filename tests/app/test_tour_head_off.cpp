@@ -1,6 +1,7 @@
 // The multi-head chapter: switching off the head its card names moves the Output view's first prediction (the
 // last position's) by a third of its probability or more, and the tour says by how much against the setup, so a
-// class sees the effect in numbers; another head, a changed input or no head off say nothing.
+// class sees the effect in numbers; another head, a changed input or no head off say nothing. The last position's
+// probabilities are read as one row, so a checkpoint trace does not make all of them.
 #include "tour.h"
 
 #include <catch2/catch.hpp>
@@ -73,4 +74,26 @@ TEST_CASE("a prediction change names the setup's token, its p before and after, 
     CHECK(flipped->leader_p == 0.5f);
     CHECK_FALSE(prediction_change({}, {0.5f, 0.5f}));
     CHECK_FALSE(prediction_change({0.5f, 0.5f}, {1.0f}));
+}
+
+TEST_CASE("the tour reads the last position's probabilities as one row, the same numbers whatever the trace keeps") {
+    auto s = Session::from_preset("tiny", 9, std::nullopt, std::nullopt, "abc");
+    REQUIRE(s);
+    s->run_to(s->stepper().size());
+    const StepId probs_id = StepId::head(StepKind::probs, s->stepper().config());
+    const Tensor* probs = s->stepper().output(probs_id);  // (N, V)
+    REQUIRE(probs);
+    const int64_t N = probs->dim(0), V = probs->dim(1);
+    const std::vector<float> want(probs->data.begin() + (N - 1) * V, probs->data.end());
+    CHECK(last_row_probs(s->stepper()) == want);
+
+    // The same model and inputs in a trace of checkpoints, whose probabilities are made when a view asks.
+    auto checkpoints = Stepper::create(s->stepper().config(), s->stepper().weights(), s->stepper().inputs());
+    REQUIRE(checkpoints);
+    checkpoints->set_trace_keep(TraceKeep::checkpoints);
+    checkpoints->run_all();
+    REQUIRE(checkpoints->run_facts(probs_id)->value.empty());  // not held
+    const int64_t held = checkpoints->held_floats();
+    CHECK(last_row_probs(*checkpoints) == want);
+    CHECK(checkpoints->held_floats() == held);  // made one row, and holds nothing more
 }
