@@ -124,24 +124,39 @@ const Tensor* Stepper::output(const StepId& id) const {
     return e ? &e->value : nullptr;
 }
 
+namespace {
+
+// Whether step i's rows can be made alone: a dropped output that computes by rows, from inputs that are held or whose
+// rows can themselves be made alone (Gemma 2's probabilities read its soft-capped logits, both on demand).
+bool rows_made_alone(size_t i, const std::vector<Step>& steps, const std::vector<std::vector<size_t>>& input_index,
+                     const std::vector<char>& dropped) {
+    if (!dropped[i] || !computes_by_rows(steps[i]) || key_input(steps[i].record.id)) return false;
+    return std::all_of(input_index[i].begin(), input_index[i].end(),
+                       [&](size_t j) { return !dropped[j] || rows_made_alone(j, steps, input_index, dropped); });
+}
+
+}  // namespace
+
 std::optional<Tensor> Stepper::output_rows(const StepId& id, int64_t from, int64_t to) const {
     const auto i = find(id);
     if (!i || *i >= cursor_) return std::nullopt;
     const int axis = row_axis(id);
     if (from < 0 || from > to || to > row_count(trace_[*i].value, axis)) return std::nullopt;
-    const auto& inputs = input_index_[*i];
-    const bool by_rows = dropped_[*i] && computes_by_rows(steps_[*i]) && !key_input(id) &&
-                         std::none_of(inputs.begin(), inputs.end(), [&](size_t j) { return dropped_[j] != 0; });
-    if (!by_rows) {
+    if (!rows_made_alone(*i, steps_, input_index_, dropped_)) {
         const Tensor* whole = output(id);
         return slice_rows(*whole, axis, from, to);
     }
     StepContext ctx{config_, weights_, inputs_, {}};
     ctx.first_row = from;
+    const auto& inputs = input_index_[*i];
     std::vector<Tensor> sliced;
     sliced.reserve(inputs.size());
     for (size_t j : inputs) {
-        sliced.push_back(slice_rows(trace_[j].value, row_axis(steps_[j].record.id), from, to));
+        const StepId& input = steps_[j].record.id;
+        std::optional<Tensor> rows = dropped_[j] ? output_rows(input, from, to)
+                                                 : slice_rows(trace_[j].value, row_axis(input), from, to);
+        if (!rows) return slice_rows(*output(id), axis, from, to);  // an input with fewer rows: the whole, as output()
+        sliced.push_back(std::move(*rows));
         ctx.in.push_back(&sliced.back());
     }
     ctx.takeable_first_input = inputs.empty() ? nullptr : &sliced.front();

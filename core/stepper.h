@@ -69,10 +69,11 @@ public:
     const TraceEntry* run_facts(const std::string& path) const;
     const TraceEntry* run_facts(const StepId& id) const;
     // Rows [from, to) along row_axis (step_rows.h) of a step's output, (to − from, ·) or (H, to − from, ·): a kept
-    // or held output's rows copied; a dropped one that computes by rows, from inputs it reads by rows and that are
-    // there now, those rows alone, nothing held after (the same bits as the whole: one row of a checkpoint trace's
-    // (N, V) probabilities, not all of them); else the whole recomputed and held, as output() does. nullopt if the
-    // step has not run or the rows are out of range.
+    // or held output's rows copied; a dropped one that computes by rows, from inputs it reads by rows that are there
+    // now or whose rows can be made the same way, those rows alone, nothing held after (the same bits as the whole:
+    // one row of a checkpoint trace's (N, V) probabilities, not all of them, and of Gemma 2's soft-capped logits);
+    // else the whole recomputed and held, as output() does. nullopt if the step has not run or the rows are out of
+    // range.
     std::optional<Tensor> output_rows(const StepId& id, int64_t from, int64_t to) const;
     // Drops the on-demand outputs entry()/output() recomputed and hold, now: for a view that reads many large ones once
     // each (the attention grid of a checkpoint trace draws a layer's heads, then the next layer's), so that one, not

@@ -440,12 +440,15 @@ bool Session::generate_next(bool sample, float temperature, uint64_t seed, int t
     if (static_cast<int>(stepper_->inputs().tgt_ids.size()) >= stepper_->config().max_len)
         return fail("the target already has max_len = " + std::to_string(stepper_->config().max_len) + " tokens");
     stepper_->run_all();
-    const Tensor* logits = stepper_->output(final_logits_of(stepper_->config()));  // (T, V), soft-capped if capped
-    const int64_t last = logits->dim(0) - 1;
-    int next = greedy_next(*logits, last, stepper_->config());
+    // The last row alone: soft-capped logits are made on demand in a checkpoint trace, and all (T, V) of them would
+    // be made again for each token.
+    const StepId final_logits = final_logits_of(stepper_->config());
+    const int64_t last = stepper_->run_facts(final_logits)->value.dim(0) - 1;
+    const std::optional<Tensor> logits = stepper_->output_rows(final_logits, last, last + 1);  // (1, V)
+    int next = greedy_next(*logits, 0, stepper_->config());
     if (sample) {
         auto drawn =
-            sample_token(logits->row(last), {temperature, top_k, top_p, stepper_->config().never_generated}, seed);
+            sample_token(logits->row(0), {temperature, top_k, top_p, stepper_->config().never_generated}, seed);
         if (!drawn) return fail(drawn.error().message);
         next = *drawn;
     }

@@ -46,6 +46,8 @@ std::vector<Case> cases() {
     ForwardInputs mistral_in;
     mistral_in.tgt_ids = {3, 17, 42, 8, 25, 11};
     out.push_back({"mistral", mistral.model.config, mistral.model.weights, mistral_in});
+    LoadedModel gemma2 = test::open(test::hf_fixture("hf_gemma2"));  // soft-capped logits: a stage made on demand
+    out.push_back({"gemma2", gemma2.model.config, gemma2.model.weights, mistral_in});
     return out;
 }
 
