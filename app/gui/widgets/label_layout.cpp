@@ -304,10 +304,11 @@ Plan choose(const std::vector<std::string>& labels, const std::vector<LabelSize>
         if (p.shown == all && (!best || p.abbreviated < best->abbreviated)) best = std::move(p);
     }
     if (best) return std::move(*best);
-    // Too dense for every label: thinned, horizontally or at 90°, whichever shows more.
+    // Too dense for every label: thinned, horizontally or at 90°, whichever shows more; at 90° on a tie when a
+    // flat label is wider than all the cells (a thumbnail's 2,048 keys), which it would overhang.
     Plan ht = plan(labels, sizes, measure, r, horizontal, true);
     Plan vt = plan(labels, sizes, measure, r, {LabelStyle::rotated, 0.5f * kPi}, true);
-    return vt.shown > ht.shown ? std::move(vt) : std::move(ht);
+    return vt.shown > ht.shown || (vt.shown == ht.shown && !within) ? std::move(vt) : std::move(ht);
 }
 
 }  // namespace

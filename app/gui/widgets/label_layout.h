@@ -15,7 +15,8 @@
 //            column above, left of the first below) is abbreviated with "…" (the caller shows the full
 //            text on hover); at 90° the end columns' labels move inwards to stay within the cells' width;
 //            else (pitch smaller than a line) thinned: every k-th label (k from 1, 2, 5, 10, …), the
-//            first, the last and the kept (hovered) one always, horizontal or at 90°, whichever shows more.
+//            first, the last and the kept (hovered) one always, horizontal or at 90°, whichever shows more
+//            (at 90° on a tie when a label is wider than all the cells).
 //   rows:    horizontal, right-aligned before the cells, abbreviated past the band's width, thinned when
 //            the pitch is smaller than a line.
 // Thinned labels are evenly spaced: every k-th one shows, each sliding along the axis if it must (its box still

@@ -473,6 +473,29 @@ TEST_CASE("key tokens under a thumbnail: flat when they fit, else turned to read
     CHECK(layout_axis_labels(keys, measure, above).depth == Approx(turned.depth));
 }
 
+TEST_CASE("key tokens under a thumbnail narrower than one label: thinned at 90°, within the thumbnail's width",
+          "[labels]") {
+    // A 1B model's grid at 2,048 tokens: 32 heads side by side at 1920 px leave each thumbnail 30 px, and a token id
+    // ("42445") is wider than that. Flat, the first label would run under the next head's thumbnail.
+    const FontMetrics font(16.0f);
+    const TextMeasure measure = font.measure();
+    std::vector<std::string> keys;
+    std::mt19937 rng(2048);
+    for (int i = 0; i < 2048; ++i) keys.push_back(std::to_string(10000 + rng() % 118256));
+    const float thumb = 30.0f;
+    REQUIRE(measure(keys.front()).w > thumb);
+    const AxisLabelRequest r{LabelAxis::columns, thumb / 2048.0f, 80.0f, 0.0f, 2.0f, -1, 3.0f, LabelSide::below, thumb};
+    const AxisLabels labels = layout_axis_labels(keys, measure, r);
+    CHECK(labels.style == LabelStyle::rotated);
+    CHECK(labels.angle == Approx(1.5707963f));
+    REQUIRE_FALSE(labels.placed.empty());
+    for (const PlacedLabel& l : labels.placed) {
+        const LabelRect b = l.box().bounds();
+        CHECK(b.x0 >= -0.01f);
+        CHECK(b.x1 <= thumb + 0.01f);
+    }
+}
+
 TEST_CASE("the embeddings map's labels: no two overlap, none covers a point, each moved one has a leader line "
           "that runs through no other label",
           "[labels]") {
