@@ -23,7 +23,8 @@ View view_for_step(const StepId& id) {
         case StepKind::position:
         case StepKind::token_type:
         case StepKind::embedding_sum:
-        case StepKind::embedding_norm: return View::positional;
+        case StepKind::embedding_norm:
+        case StepKind::position_bias: return View::positional;  // T5's buckets, ALiBi's slopes: a position scheme
         case StepKind::padding_mask:
         case StepKind::look_ahead_mask:
         case StepKind::attention_mask: return View::masks;
@@ -31,11 +32,13 @@ View view_for_step(const StepId& id) {
         case StepKind::ffn: return View::ffn;
         case StepKind::residual:
         case StepKind::norm:
+        case StepKind::post_norm:
         case StepKind::stack_output: return View::residual;
         case StepKind::head_transform:
         case StepKind::head_activation:
         case StepKind::head_norm:
         case StepKind::logits:
+        case StepKind::capped_logits:
         case StepKind::probs: return View::output;
     }
     return View::stepper;

@@ -26,19 +26,22 @@ BlockKey block_key(const StepId& id) {
         case StepKind::position:
         case StepKind::token_type:
         case StepKind::embedding_sum:
-        case StepKind::embedding_norm: return {Part::embeddings, id.stack};
+        case StepKind::embedding_norm:
+        case StepKind::position_bias: return {Part::embeddings, id.stack};
         case StepKind::padding_mask:
         case StepKind::look_ahead_mask:
         case StepKind::attention_mask: return {Part::masks};
         case StepKind::attention:
         case StepKind::residual:
         case StepKind::norm:
+        case StepKind::post_norm:
         case StepKind::ffn: return {Part::layer, id.stack, id.layer};
         case StepKind::stack_output: return {Part::stack_output, id.stack};
         case StepKind::head_transform:
         case StepKind::head_activation:
         case StepKind::head_norm:
         case StepKind::logits:
+        case StepKind::capped_logits:
         case StepKind::probs: return {Part::head};
     }
     return {};
@@ -125,19 +128,22 @@ TimelineGroup timeline_group(StepKind kind) {
         case StepKind::position:
         case StepKind::token_type:
         case StepKind::embedding_sum:
-        case StepKind::embedding_norm: return TimelineGroup::embedding;
+        case StepKind::embedding_norm:
+        case StepKind::position_bias: return TimelineGroup::embedding;
         case StepKind::padding_mask:
         case StepKind::look_ahead_mask:
         case StepKind::attention_mask: return TimelineGroup::mask;
         case StepKind::attention: return TimelineGroup::attention;
         case StepKind::residual:
         case StepKind::norm:
+        case StepKind::post_norm:
         case StepKind::stack_output: return TimelineGroup::residual;
         case StepKind::ffn: return TimelineGroup::ffn;
         case StepKind::head_transform:
         case StepKind::head_activation:
         case StepKind::head_norm:
         case StepKind::logits:
+        case StepKind::capped_logits:
         case StepKind::probs: return TimelineGroup::output;
     }
     return TimelineGroup::embedding;
